@@ -1,0 +1,271 @@
+/*
+ * warpsim trace info: read a trace or listing completely, then summarise
+ * it.  Nothing is printed until the whole input has been read, so a corrupt
+ * kernel late in a trace gives one error line and no partial report.
+ *
+ * Inputs: a kernelslist.g (or a folder holding one), a single
+ * kernel-N.traceg[.xz], or a cuobjdump/nvdisasm listing (recognised by
+ * content).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "trace/ws_kernelslist.h"
+#include "trace/ws_sass.h"
+#include "trace/ws_traceg.h"
+#include "util/ws_lines.h"
+#include "ws_cli.h"
+#include "ws_info.h"
+
+enum ws_input_kind {
+    WS_INPUT_LIST,
+    WS_INPUT_KERNEL,
+    WS_INPUT_LISTING
+};
+
+struct ws_trace_args {
+    struct ws_cli_gpu_opts gpu;
+    struct ws_trace_opts topts;
+    const char *json;
+    const char *input;
+    char *list_path;          /* folder input: its kernelslist.g */
+};
+
+static void ws_trace_help(FILE *out)
+{
+    fprintf(out,
+"usage: warpsim trace info [OPTIONS] PATH\n"
+"\n"
+"Summarises a kernel trace or a SASS listing without simulating it: per\n"
+"kernel the launch (grid, block, registers, shared memory, SM version),\n"
+"CTAs, warps, warp instructions, the instruction mix by class, memory\n"
+"instructions by space with average sectors per request and active lanes,\n"
+"and unknown opcodes. For a listing, the static mix per function.\n"
+"\n"
+"PATH is a kernelslist.g, a folder holding one, a kernel-N.traceg[.xz], or\n"
+"a cuobjdump -sass / nvdisasm listing.\n"
+"\n"
+"options:\n"
+"  -g, --gpu CONFIG        GPU whose sector and bank sizes are used and whose\n"
+"                          unknown_opcode_class applies (default %s)\n"
+"  -s, --set KEY=VALUE     override one config key\n"
+"      --json FILE         also write the summary as JSON to FILE\n"
+"      --allow-unknown-keys  skip unknown '-key = value' trace header lines\n"
+"                          instead of rejecting them\n"
+"  -h, --help              this text\n", ws_cfg_default_name());
+}
+
+static int ws_ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* Decides what PATH is; reads at most the first 4 KiB of a file. */
+static int ws_trace_detect(struct ws_trace_args *a, enum ws_input_kind *kind,
+                           struct ws_err *err)
+{
+    struct stat st;
+    struct ws_lines in;
+    char head[4096];
+    size_t n = 0;
+    char *line;
+    size_t len;
+
+    if (stat(a->input, &st) == 0 && S_ISDIR(st.st_mode)) {
+        a->list_path = malloc(strlen(a->input) + 16);
+        if (!a->list_path)
+            return ws_err_msg(err, "out of memory");
+        sprintf(a->list_path, "%s/kernelslist.g", a->input);
+        *kind = WS_INPUT_LIST;
+        return 0;
+    }
+    if (ws_ends_with(a->input, ".traceg") || ws_ends_with(a->input, ".traceg.xz")) {
+        *kind = WS_INPUT_KERNEL;
+        return 0;
+    }
+    if (ws_ends_with(a->input, ".g")) {
+        *kind = WS_INPUT_LIST;
+        return 0;
+    }
+    if (ws_lines_open(&in, a->input, err) < 0)
+        return -1;
+    while (n < sizeof head - 1 && ws_lines_next(&in, &line, &len, err) == 1) {
+        size_t k = len < sizeof head - 1 - n ? len : sizeof head - 1 - n;
+        memcpy(head + n, line, k);
+        n += k;
+        if (n < sizeof head - 1)
+            head[n++] = '\n';
+    }
+    ws_lines_close(&in);
+    if (err->set)
+        return -1;
+    if (ws_sass_sniff(head, n)) {
+        *kind = WS_INPUT_LISTING;
+        return 0;
+    }
+    return ws_err_at(err, a->input, 1, 1, "cannot tell what this file is "
+                     "(expected a kernelslist.g, a kernel-N.traceg[.xz] or "
+                     "a cuobjdump/nvdisasm listing)");
+}
+
+static int ws_trace_kernel(struct ws_info_trace *t, const char *path,
+                           const struct ws_trace_args *a,
+                           const struct ws_gpu *gpu, struct ws_err *err)
+{
+    struct ws_traceg *r;
+    const struct ws_cta_stream *cta;
+    struct ws_profile *p = &t->kernels[t->nkernels];
+    int rc;
+
+    if (ws_traceg_open(&r, path, &a->topts, err) < 0)
+        return -1;
+    if (ws_profile_init(p, ws_traceg_launch(r), gpu) < 0) {
+        ws_traceg_close(r);
+        return ws_err_msg(err, "out of memory");
+    }
+    t->nkernels++;
+    while ((rc = ws_traceg_next_cta(r, &cta, err)) == 1)
+        ws_profile_add_cta(p, cta, ws_traceg_opcodes(r));
+    ws_traceg_close(r);
+    return rc;
+}
+
+static int ws_trace_info_traces(struct ws_trace_args *a, enum ws_input_kind kind,
+                                const struct ws_gpu *gpu, struct ws_err *err)
+{
+    struct ws_cmdlist list;
+    struct ws_info_trace t;
+    char *json = NULL;
+    int rc = 0;
+
+    memset(&t, 0, sizeof t);
+    memset(&list, 0, sizeof list);
+    t.input = a->input;
+    t.gpu_name = gpu->name;
+    if (kind == WS_INPUT_LIST && ws_kernelslist_load(&list, a->list_path ?
+                                                     a->list_path : a->input,
+                                                     err) < 0)
+        return -1;
+    t.kernels = calloc(kind == WS_INPUT_LIST ? list.nkernels : 1,
+                       sizeof *t.kernels);
+    if (!t.kernels)
+        rc = ws_err_msg(err, "out of memory");
+    if (kind == WS_INPUT_KERNEL && rc == 0)
+        rc = ws_trace_kernel(&t, a->input, a, gpu, err);
+    for (size_t i = 0; kind == WS_INPUT_LIST && rc == 0 && i < list.n; i++) {
+        const struct ws_cmd *c = &list.cmds[i];
+        if (c->kind == WS_CMD_MEMCPY_HTOD) {
+            t.memcpy_count++;
+            t.memcpy_bytes += c->bytes;
+        } else {
+            rc = ws_trace_kernel(&t, c->path, a, gpu, err);
+        }
+    }
+    if (rc == 0 && a->json) {
+        json = ws_info_json_trace(&t);
+        rc = json ? ws_cli_write_file(a->json, json, err)
+                  : ws_err_msg(err, "out of memory");
+    }
+    if (rc == 0)
+        ws_info_print_trace(stdout, &t);
+    free(json);
+    for (size_t k = 0; k < t.nkernels; k++)
+        ws_profile_free(&t.kernels[k]);
+    free(t.kernels);
+    ws_kernelslist_free(&list);
+    return rc;
+}
+
+static int ws_trace_info_listing(const struct ws_trace_args *a,
+                                 struct ws_err *err)
+{
+    struct ws_sass s;
+    char *json = NULL;
+    int rc;
+
+    if (ws_sass_load(&s, a->input, &a->topts, err) < 0)
+        return -1;
+    rc = 0;
+    if (a->json) {
+        json = ws_info_json_listing(a->input, &s);
+        rc = json ? ws_cli_write_file(a->json, json, err)
+                  : ws_err_msg(err, "out of memory");
+    }
+    if (rc == 0)
+        ws_info_print_listing(stdout, a->input, &s);
+    free(json);
+    ws_sass_free(&s);
+    return rc;
+}
+
+static int ws_trace_parse_args(struct ws_trace_args *a, int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"gpu", required_argument, NULL, WS_OPT_GPU},
+        {"set", required_argument, NULL, WS_OPT_SET},
+        {"json", required_argument, NULL, WS_OPT_JSON},
+        {"allow-unknown-keys", no_argument, NULL, WS_OPT_ALLOW_UNKNOWN_KEYS},
+        {"help", no_argument, NULL, WS_OPT_HELP},
+        {NULL, 0, NULL, 0}
+    };
+    int opt;
+
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "g:s:h", longopts, NULL)) != -1) {
+        int used = ws_cli_gpu_option(&a->gpu, opt, optarg);
+        if (used < 0)
+            return ws_cli_usage("trace info", "too many --set options");
+        if (used)
+            continue;
+        switch (opt) {
+        case WS_OPT_JSON: a->json = optarg; break;
+        case WS_OPT_ALLOW_UNKNOWN_KEYS: a->topts.allow_unknown_keys = 1; break;
+        case WS_OPT_HELP: ws_trace_help(stdout); return 1;
+        default: return ws_cli_usage("trace info", "bad option");
+        }
+    }
+    if (optind != argc - 1)
+        return ws_cli_usage("trace info", optind >= argc ? "missing PATH" :
+                            "more than one PATH");
+    a->input = argv[optind];
+    return 0;
+}
+
+int ws_cmd_trace(int argc, char **argv)
+{
+    struct ws_trace_args a;
+    struct ws_gpu gpu;
+    struct ws_err err;
+    enum ws_input_kind kind;
+    int rc;
+
+    memset(&a, 0, sizeof a);
+    ws_err_clear(&err);
+    ws_trace_opts_default(&a.topts);
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        ws_trace_help(argc < 2 ? stderr : stdout);
+        return argc < 2 ? WS_EXIT_INPUT : WS_EXIT_OK;
+    }
+    if (strcmp(argv[1], "info") != 0)
+        return ws_cli_usage("trace", "unknown subcommand '%s' (expected info)",
+                            argv[1]);
+    rc = ws_trace_parse_args(&a, argc - 1, argv + 1);
+    if (rc == 1)
+        return WS_EXIT_OK;
+    if (rc != 0)
+        return rc;
+    if (ws_cli_load_gpu(&a.gpu, &gpu, &err) < 0)
+        return ws_cli_fail(&err);
+    a.topts.unknown_class = gpu.unknown_class;
+    rc = ws_trace_detect(&a, &kind, &err);
+    if (rc == 0)
+        rc = kind == WS_INPUT_LISTING ? ws_trace_info_listing(&a, &err)
+                                      : ws_trace_info_traces(&a, kind, &gpu, &err);
+    free(a.list_path);
+    return rc < 0 ? ws_cli_fail(&err) : WS_EXIT_OK;
+}

@@ -1,0 +1,53 @@
+/*
+ * warpsim: the command.  Dispatches to one subcommand per file (cmd_*.c).
+ *
+ * Exit statuses: 0 success, 2 bad input or usage (one error line on
+ * stderr), 1 internal failure.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ws_cli.h"
+
+#ifndef WS_VERSION
+#define WS_VERSION "0.0.0"
+#endif
+
+static void ws_main_help(FILE *out)
+{
+    fprintf(out,
+"usage: warpsim [--help] [--version] COMMAND [ARGS]\n"
+"\n"
+"warpsim is a trace-driven, warp-level, discrete-event GPU simulator.\n"
+"\n"
+"commands:\n"
+"  trace info PATH     summarise a trace or SASS listing: launch, instruction\n"
+"                      mix, memory behaviour, unknown opcodes\n"
+"  config show         print the effective GPU config (after base: and --set)\n"
+"  config list         list the built-in GPU configs\n"
+"\n"
+"Run 'warpsim COMMAND --help' for a command's options.\n"
+"Exit status: 0 success, 2 bad input or usage, 1 internal failure.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return ws_cli_usage("", "missing command"), ws_main_help(stderr),
+               WS_EXIT_INPUT;
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        ws_main_help(stdout);
+        return WS_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("warpsim %s\n", WS_VERSION);
+        return WS_EXIT_OK;
+    }
+    if (strcmp(argv[1], "trace") == 0)
+        return ws_cmd_trace(argc - 1, argv + 1);
+    if (strcmp(argv[1], "config") == 0)
+        return ws_cmd_config(argc - 1, argv + 1);
+    fprintf(stderr, "warpsim: unknown command '%s' (expected trace or "
+            "config; see 'warpsim --help')\n", argv[1]);
+    return WS_EXIT_INPUT;
+}

@@ -1,0 +1,52 @@
+/*
+ * ws_cli: what the subcommands of the warpsim command share: the options
+ * that choose a GPU (--gpu, --set), error reporting with warpsim's exit
+ * statuses, and the subcommand entry points.
+ *
+ * Leaves out: each subcommand's own options (one file per subcommand).
+ */
+#ifndef WS_CLI_H
+#define WS_CLI_H
+
+#include "config/ws_config.h"
+#include "util/ws_err.h"
+
+#define WS_CLI_MAX_SETS 256
+
+struct ws_cli_gpu_opts {
+    const char *gpu;
+    const char *sets[WS_CLI_MAX_SETS];
+    int nsets;
+};
+
+/* Handles --gpu/--set for getopt_long loops; returns 1 when opt was one of
+ * them, 0 when not, -1 on too many --set. */
+int ws_cli_gpu_option(struct ws_cli_gpu_opts *o, int opt, const char *arg);
+
+int ws_cli_load_gpu(const struct ws_cli_gpu_opts *o, struct ws_gpu *gpu,
+                    struct ws_err *err);
+
+/* Prints the error line to stderr and returns WS_EXIT_INPUT. */
+int ws_cli_fail(const struct ws_err *err);
+
+/* A usage error: "warpsim CMD: message" plus a hint; returns 2. */
+int ws_cli_usage(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Writes text to path atomically (temporary file + rename), so a failed run
+ * leaves no half-written output.  Returns 0 or -1 with err set. */
+int ws_cli_write_file(const char *path, const char *text, struct ws_err *err);
+
+int ws_cmd_trace(int argc, char **argv);
+int ws_cmd_config(int argc, char **argv);
+
+/* Option codes for long-only options shared by subcommands. */
+enum {
+    WS_OPT_GPU = 'g',
+    WS_OPT_SET = 's',
+    WS_OPT_JSON = 0x100,
+    WS_OPT_ALLOW_UNKNOWN_KEYS,
+    WS_OPT_HELP = 'h'
+};
+
+#endif

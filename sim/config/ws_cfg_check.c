@@ -1,0 +1,153 @@
+/*
+ * ws_cfg_check: cross-key validation (see ws_cfg_check.h).
+ *
+ * Each rule names the hardware reason it exists, because a user who trips
+ * one is usually exploring a hypothetical GPU and needs to know which other
+ * key to move with it.
+ */
+#include "ws_cfg_check.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../trace/ws_trace.h"
+#include "ws_cfg_schema.h"
+
+struct ws_cfg_ctx {
+    const struct ws_cfg_loc *locs;
+    const char *top;
+    struct ws_err *err;
+};
+
+static int ws_cfg_bad(const struct ws_cfg_ctx *c, const char *key,
+                      const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Reports at the position of key's value. */
+static int ws_cfg_bad(const struct ws_cfg_ctx *c, const char *key,
+                      const char *fmt, ...)
+{
+    long k = ws_cfg_key_find(key);
+    const struct ws_cfg_loc *l = k >= 0 ? &c->locs[k] : NULL;
+    char msg[WS_ERR_TEXT];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (l && l->file)
+        return ws_err_at(c->err, l->file, l->line, l->col, "%s", msg);
+    return ws_err_at(c->err, c->top, 1, 1, "%s", msg);
+}
+
+static void ws_cfg_fill_defaults(struct ws_gpu *gpu)
+{
+    for (int u = 0; u < WS_UNIT_COUNT; u++) {
+        struct ws_unit_cfg *uc = &gpu->unit[u];
+        /* A unit of L lanes needs 32/L beats for a warp: that is its issue
+         * interval unless the config says otherwise (pipelined units). */
+        if (uc->interval == 0 && uc->lanes > 0)
+            uc->interval = (WS_WARP_SIZE + uc->lanes - 1) / uc->lanes;
+    }
+}
+
+static int ws_cfg_check_sm(const struct ws_gpu *g, const struct ws_cfg_ctx *c)
+{
+    if (g->sm.max_threads > g->sm.max_warps * WS_WARP_SIZE)
+        return ws_cfg_bad(c, "sm.max_threads", "sm.max_threads %u needs more "
+                          "than sm.max_warps %u warps (expected at most %u "
+                          "threads)", g->sm.max_threads, g->sm.max_warps,
+                          g->sm.max_warps * WS_WARP_SIZE);
+    if (g->sm.shared_per_block > g->sm.shared_mem)
+        return ws_cfg_bad(c, "sm.shared_per_block", "a block may not use "
+                          "more shared memory than the SM has (expected "
+                          "sm.shared_per_block <= sm.shared_mem)");
+    if (g->sm.l1_shared && g->sm.shared_mem + g->l1.size > g->sm.l1_shared)
+        return ws_cfg_bad(c, "l1.size", "l1.size + sm.shared_mem exceed the "
+                          "unified SRAM sm.l1_shared (expected the L1/shared "
+                          "split to fit)");
+    if (g->sm.reg_alloc_unit > g->sm.registers)
+        return ws_cfg_bad(c, "sm.reg_alloc_unit", "register allocation unit "
+                          "larger than the register file (expected at most "
+                          "sm.registers)");
+    if (g->sched.active_warps > g->sm.max_warps)
+        return ws_cfg_bad(c, "sched.active_warps", "two-level ready set larger "
+                          "than the SM's warps (expected at most "
+                          "sm.max_warps)");
+    return 0;
+}
+
+/* Sectors subdivide lines, and a set holds assoc lines: the sizes must
+ * divide so that set indexing covers the whole capacity. */
+static int ws_cfg_check_cache(const struct ws_cfg_ctx *c, const char *name,
+                              uint64_t size, uint64_t line, uint64_t sector,
+                              uint32_t assoc, uint32_t slices)
+{
+    char key[32];
+    uint64_t per_set = line * assoc * slices;
+
+    snprintf(key, sizeof key, "%s.sector", name);
+    if (sector > line)
+        return ws_cfg_bad(c, key, "%s.sector larger than %s.line (expected "
+                          "sectors that subdivide a line)", name, name);
+    snprintf(key, sizeof key, "%s.size", name);
+    if (size % per_set != 0 || size / per_set == 0)
+        return ws_cfg_bad(c, key, "%s.size %llu is not a whole number of "
+                          "sets of %llu bytes (expected a multiple of line x "
+                          "assoc%s)", name, (unsigned long long)size,
+                          (unsigned long long)per_set,
+                          slices > 1 ? " x slices" : "");
+    return 0;
+}
+
+static int ws_cfg_check_mem(const struct ws_gpu *g, const struct ws_cfg_ctx *c)
+{
+    if (ws_cfg_check_cache(c, "l1", g->l1.size, g->l1.line, g->l1.sector,
+                           g->l1.assoc, 1) < 0
+        || ws_cfg_check_cache(c, "l2", g->l2.size, g->l2.line, g->l2.sector,
+                              g->l2.assoc, g->l2.slices) < 0)
+        return -1;
+    if (g->l2.slices % g->dram.channels != 0 && g->dram.channels % g->l2.slices)
+        return ws_cfg_bad(c, "l2.slices", "l2.slices %u and dram.channels %u "
+                          "do not divide (expected slices to be a multiple "
+                          "of channels or the reverse)", g->l2.slices,
+                          g->dram.channels);
+    if (g->dram.row_buffer && g->dram.row_size < g->l2.sector)
+        return ws_cfg_bad(c, "dram.row_size", "DRAM row smaller than an L2 "
+                          "sector (expected at least %llu bytes)",
+                          (unsigned long long)g->l2.sector);
+    if (g->shared.banks * g->shared.bank_width > 1024)
+        return ws_cfg_bad(c, "shared.banks", "shared memory wider than 1 KiB "
+                          "per cycle (expected banks x bank_width <= 1024)");
+    return 0;
+}
+
+static int ws_cfg_check_units(const struct ws_gpu *g,
+                              const struct ws_cfg_ctx *c)
+{
+    for (int u = 0; u < WS_UNIT_COUNT; u++) {
+        char key[48];
+        if (g->unit[u].interval > g->unit[u].latency) {
+            snprintf(key, sizeof key, "units.%s.interval",
+                     ws_unit_name((enum ws_unit_kind)u));
+            return ws_cfg_bad(c, key, "issue interval %u longer than the "
+                              "latency %u of units.%s (expected interval <= "
+                              "latency)", g->unit[u].interval,
+                              g->unit[u].latency,
+                              ws_unit_name((enum ws_unit_kind)u));
+        }
+    }
+    return 0;
+}
+
+int ws_cfg_check(struct ws_gpu *gpu, const struct ws_cfg_loc *locs,
+                 const char *top, struct ws_err *err)
+{
+    struct ws_cfg_ctx c = {locs, top, err};
+
+    ws_cfg_fill_defaults(gpu);
+    if (ws_cfg_check_sm(gpu, &c) < 0 || ws_cfg_check_mem(gpu, &c) < 0
+        || ws_cfg_check_units(gpu, &c) < 0)
+        return -1;
+    return 0;
+}

@@ -1,0 +1,324 @@
+/*
+ * ws_cfg_load: from a --gpu argument and --set overrides to a validated
+ * struct ws_gpu (see ws_config.h).
+ *
+ * Steps: find the YAML (a file, else a compiled-in config by name), follow
+ * its "base:" chain with the child's keys winning, apply the overrides in
+ * order, then convert every value through the schema and check the whole.
+ * Every message points at the text responsible: the file and line of a bad
+ * value, or "command line:K:col" for the K-th --set.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../trace/ws_opcode.h"
+#include "ws_cfg_embedded.h"
+#include "ws_cfg_schema.h"
+#include "ws_cfg_check.h"
+#include "ws_config.h"
+#include "ws_yaml.h"
+
+#define WS_CFG_MAX_DEPTH 8
+#define WS_CFG_MAX_FILE (1u << 20)
+#define WS_CFG_CMDLINE "command line"
+
+const char *ws_cfg_default_name(void)
+{
+    return "v100";
+}
+
+const char *ws_cfg_builtin_name(int i)
+{
+    for (int k = 0; ws_cfg_embedded_files[k].name; k++)
+        if (k == i)
+            return ws_cfg_embedded_files[k].name;
+    return NULL;
+}
+
+static const struct ws_cfg_embedded *ws_cfg_find_builtin(const char *name)
+{
+    size_t n = strlen(name);
+
+    for (int k = 0; ws_cfg_embedded_files[k].name; k++) {
+        const char *e = ws_cfg_embedded_files[k].name;
+        if (strcmp(e, name) == 0
+            || (strncmp(e, name, n) == 0 && strcmp(e + n, ".yaml") == 0))
+            return &ws_cfg_embedded_files[k];
+    }
+    return NULL;
+}
+
+/* A config's text, read whole: a config file is small. */
+struct ws_cfg_text {
+    char *path;        /* as shown in messages */
+    char *dir;         /* folder for a relative "base:", NULL if built in */
+    char *text;
+    size_t len;
+    int owned;
+};
+
+static void ws_cfg_text_free(struct ws_cfg_text *t)
+{
+    free(t->path);
+    free(t->dir);
+    if (t->owned)
+        free(t->text);
+}
+
+static char *ws_cfg_strdup(const char *s)
+{
+    char *p = malloc(strlen(s) + 1);
+
+    if (p)
+        strcpy(p, s);
+    return p;
+}
+
+static int ws_cfg_read_file(struct ws_cfg_text *t, FILE *fp,
+                            struct ws_err *err)
+{
+    t->text = malloc(WS_CFG_MAX_FILE + 1);
+    if (!t->text)
+        return ws_err_msg(err, "out of memory");
+    t->owned = 1;
+    t->len = fread(t->text, 1, WS_CFG_MAX_FILE + 1, fp);
+    if (t->len > WS_CFG_MAX_FILE)
+        return ws_err_at(err, t->path, 1, 1, "config larger than 1 MiB "
+                         "(expected a small YAML file)");
+    t->text[t->len] = '\0';
+    return 0;
+}
+
+static int ws_cfg_open_text(struct ws_cfg_text *t, const char *name,
+                            const char *dir, struct ws_err *err)
+{
+    const struct ws_cfg_embedded *e;
+    char *path;
+    FILE *fp;
+
+    memset(t, 0, sizeof *t);
+    path = malloc((dir ? strlen(dir) : 0) + strlen(name) + 2);
+    if (!path)
+        return ws_err_msg(err, "out of memory");
+    if (dir && *dir && name[0] != '/')
+        sprintf(path, "%s/%s", dir, name);
+    else
+        strcpy(path, name);
+    fp = fopen(path, "rb");
+    if (fp) {
+        const char *slash = strrchr(path, '/');
+        int rc;
+        t->path = path;
+        t->dir = ws_cfg_strdup(path);
+        if (t->dir)
+            t->dir[slash ? slash - path : 0] = '\0';
+        rc = t->dir ? ws_cfg_read_file(t, fp, err) : ws_err_msg(err, "out of "
+                                                               "memory");
+        fclose(fp);
+        return rc;
+    }
+    free(path);
+    e = ws_cfg_find_builtin(name);
+    if (!e)
+        return -1;
+    t->path = malloc(strlen(e->name) + 9);
+    if (!t->path)
+        return ws_err_msg(err, "out of memory");
+    sprintf(t->path, "configs/%s", e->name);
+    t->text = (char *)e->text;
+    t->len = e->len;
+    return 0;
+}
+
+static int ws_cfg_load_tree(struct ws_ynode **out, const char *name,
+                            const char *dir, int depth, struct ws_err *err);
+
+/* Replaces *tree with its base merged under it. */
+static int ws_cfg_apply_base(struct ws_ynode **tree, const char *dir,
+                             int depth, struct ws_err *err)
+{
+    struct ws_ynode *b = ws_yaml_get(*tree, "base");
+    struct ws_ynode *base = NULL;
+
+    if (!b)
+        return 0;
+    if (b->kind != WS_YNODE_SCALAR)
+        return ws_err_at(err, b->file, b->line, b->col, "base is a mapping "
+                         "(expected the name of another config)");
+    if (depth >= WS_CFG_MAX_DEPTH)
+        return ws_err_at(err, b->file, b->line, b->col, "base chain deeper "
+                         "than %d (expected no cycle of base: configs)",
+                         WS_CFG_MAX_DEPTH);
+    if (ws_cfg_load_tree(&base, b->value, dir, depth + 1, err) < 0) {
+        if (!err->set)
+            ws_err_at(err, b->file, b->line, b->col, "base config '%s' not "
+                      "found (expected a file beside this one or a built-in "
+                      "name)", b->value);
+        return -1;
+    }
+    ws_yaml_remove(*tree, "base");
+    base->file = (*tree)->file;
+    ws_yaml_merge(base, *tree);
+    *tree = base;
+    return 0;
+}
+
+/* Returns -1 without setting err when name is found nowhere. */
+static int ws_cfg_load_tree(struct ws_ynode **out, const char *name,
+                            const char *dir, int depth, struct ws_err *err)
+{
+    struct ws_cfg_text t;
+    int rc;
+
+    *out = NULL;
+    if (ws_cfg_open_text(&t, name, dir, err) < 0) {
+        ws_cfg_text_free(&t);
+        return -1;
+    }
+    rc = ws_yaml_parse(out, t.path, t.text, t.len, err);
+    if (rc == 0)
+        rc = ws_cfg_apply_base(out, t.dir, depth, err);
+    ws_cfg_text_free(&t);
+    if (rc < 0) {
+        ws_yaml_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+static int ws_cfg_unknown_key(const struct ws_ynode *n, const char *path,
+                              struct ws_err *err)
+{
+    const char *hint = ws_cfg_key_suggest(path);
+
+    if (hint)
+        return ws_err_at(err, n->file, n->key_line, n->key_col, "unknown "
+                         "key '%s' (expected a config key; did you mean "
+                         "'%s'?)", path, hint);
+    return ws_err_at(err, n->file, n->key_line, n->key_col, "unknown key "
+                     "'%s' (expected a config key, as listed by 'warpsim "
+                     "config show')", path);
+}
+
+struct ws_cfg_build {
+    struct ws_gpu *gpu;
+    struct ws_cfg_loc *locs;
+    struct ws_err *err;
+};
+
+static int ws_cfg_walk(struct ws_cfg_build *b, const struct ws_ynode *map,
+                       const char *prefix)
+{
+    for (const struct ws_ynode *n = map->child; n; n = n->next) {
+        char path[160];
+        long k;
+        const char *expected;
+        if ((size_t)snprintf(path, sizeof path, "%s%s%s", prefix,
+                             *prefix ? "." : "", n->key) >= sizeof path)
+            return ws_cfg_unknown_key(n, n->key, b->err);
+        if (n->kind == WS_YNODE_MAP) {
+            if (!ws_cfg_key_is_group(path))
+                return ws_cfg_unknown_key(n, path, b->err);
+            if (ws_cfg_walk(b, n, path) < 0)
+                return -1;
+            continue;
+        }
+        k = ws_cfg_key_find(path);
+        if (k < 0) {
+            if (ws_cfg_key_is_group(path))
+                return ws_err_at(b->err, n->file, n->line, n->col, "'%s' is "
+                                 "a group of keys (expected a mapping under "
+                                 "it)", path);
+            return ws_cfg_unknown_key(n, path, b->err);
+        }
+        if (ws_cfg_key_parse(ws_cfg_key((size_t)k), b->gpu, n->value,
+                             &expected) < 0)
+            return ws_err_at(b->err, n->file, n->line, n->col, "%s: bad "
+                             "value '%s' (expected %s)", path, n->value,
+                             expected);
+        b->locs[k].file = n->file;
+        b->locs[k].line = n->line;
+        b->locs[k].col = n->col;
+    }
+    return 0;
+}
+
+static int ws_cfg_apply_sets(struct ws_ynode *root, const char *const *sets,
+                             int nsets, struct ws_err *err)
+{
+    for (int i = 0; i < nsets; i++) {
+        const char *eq = strchr(sets[i], '=');
+        char key[160];
+        size_t n;
+        if (!eq || eq == sets[i])
+            return ws_err_at(err, WS_CFG_CMDLINE, i + 1, 1, "--set '%s' has "
+                             "no key (expected --set key=value, e.g. "
+                             "l2.size=12MiB)", sets[i]);
+        n = (size_t)(eq - sets[i]);
+        if (n >= sizeof key)
+            n = sizeof key - 1;
+        memcpy(key, sets[i], n);
+        key[n] = '\0';
+        if (ws_cfg_key_find(key) < 0) {
+            const char *hint = ws_cfg_key_suggest(key);
+            return ws_err_at(err, WS_CFG_CMDLINE, i + 1, 1, "--set: unknown "
+                             "key '%s' (expected a config key%s%s%s)", key,
+                             hint ? "; did you mean '" : "", hint ? hint : "",
+                             hint ? "'?" : "");
+        }
+        if (ws_yaml_set(root, key, eq + 1, WS_CFG_CMDLINE, i + 1,
+                        (long)n + 2) < 0)
+            return ws_err_msg(err, "out of memory");
+    }
+    return 0;
+}
+
+static int ws_cfg_required(const struct ws_cfg_build *b, const char *file,
+                           struct ws_err *err)
+{
+    for (size_t i = 0; i < ws_cfg_key_count(); i++) {
+        const struct ws_key *k = ws_cfg_key(i);
+        if (!b->locs[i].file && !(k->flags & WS_KF_OPTIONAL))
+            return ws_err_at(err, file, 1, 1, "missing key '%s' (expected it "
+                             "in this config or its base)", k->path);
+    }
+    return 0;
+}
+
+static void ws_cfg_defaults(struct ws_gpu *gpu)
+{
+    memset(gpu, 0, sizeof *gpu);
+    gpu->unknown_class = WS_OPC_MISC;
+    gpu->sched.active_warps = 8;
+}
+
+int ws_cfg_load(struct ws_gpu *gpu, const char *gpu_arg,
+                const char *const *sets, int nsets, struct ws_err *err)
+{
+    struct ws_cfg_loc locs[256];
+    struct ws_cfg_build b = {gpu, locs, err};
+    struct ws_ynode *root = NULL;
+    const char *name = gpu_arg ? gpu_arg : ws_cfg_default_name();
+    char top[200];
+    int rc;
+
+    memset(locs, 0, sizeof locs);
+    ws_cfg_defaults(gpu);
+    if (ws_cfg_load_tree(&root, name, NULL, 0, err) < 0) {
+        if (!err->set)
+            ws_err_msg(err, "%s: no such file or built-in GPU config "
+                       "(expected a YAML path or one of gtx480, titanx, "
+                       "v100, a100, h100)", name);
+        return -1;
+    }
+    snprintf(top, sizeof top, "%s", root->file);
+    rc = ws_cfg_apply_sets(root, sets, nsets, err);
+    if (rc == 0)
+        rc = ws_cfg_walk(&b, root, "");
+    if (rc == 0)
+        rc = ws_cfg_required(&b, top, err);
+    if (rc == 0)
+        rc = ws_cfg_check(gpu, locs, top, err);
+    ws_yaml_free(root);
+    return rc;
+}

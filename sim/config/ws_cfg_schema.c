@@ -1,0 +1,358 @@
+/*
+ * ws_cfg_schema: the key table (see ws_cfg_schema.h).
+ *
+ * Limits are sanity bounds, not claims about any product: wide enough for
+ * every GPU from Fermi to Hopper and for "what if" configs several times
+ * larger, narrow enough that a typo of three extra zeros is caught.
+ */
+#include "ws_cfg_schema.h"
+
+#include <float.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../trace/ws_opcode.h"
+#include "ws_units.h"
+
+#define F(member) offsetof(struct ws_gpu, member)
+#define UNIT(u, name) \
+    {"units." name ".lanes", WS_KT_COUNT, F(unit[u].lanes), 0, 1, 64, 0}, \
+    {"units." name ".latency", WS_KT_CYCLES, F(unit[u].latency), 0, 1, 10000, 0}, \
+    {"units." name ".interval", WS_KT_CYCLES, F(unit[u].interval), 0, 1, 10000, \
+     WS_KF_OPTIONAL}
+
+static const struct ws_key ws_cfg_keys[] = {
+    {"name", WS_KT_STRING, F(name), sizeof ((struct ws_gpu *)0)->name, 0, 0, 0},
+    {"source", WS_KT_STRING, F(source), sizeof ((struct ws_gpu *)0)->source,
+     0, 0, WS_KF_OPTIONAL},
+    {"sm_version", WS_KT_COUNT, F(sm_version), 0, 10, 199, 0},
+    {"unknown_opcode_class", WS_KT_OPCLASS, F(unknown_class), 0, 0, 0,
+     WS_KF_OPTIONAL},
+    {"clock.core", WS_KT_FREQ, F(core_mhz), 0, 1, 100000, 0},
+    {"sm.count", WS_KT_COUNT, F(sm.count), 0, 1, 100000, 0},
+    {"sm.sub_cores", WS_KT_COUNT, F(sm.sub_cores), 0, 1, 16, 0},
+    {"sm.max_threads", WS_KT_COUNT, F(sm.max_threads), 0, 32, 65536, 0},
+    {"sm.max_warps", WS_KT_COUNT, F(sm.max_warps), 0, 1, 2048, 0},
+    {"sm.max_blocks", WS_KT_COUNT, F(sm.max_blocks), 0, 1, 1024, 0},
+    {"sm.registers", WS_KT_COUNT, F(sm.registers), 0, 1024, 16777216, 0},
+    {"sm.reg_alloc_unit", WS_KT_COUNT, F(sm.reg_alloc_unit), 0, 1, 65536,
+     WS_KF_POW2},
+    {"sm.shared_mem", WS_KT_SIZE, F(sm.shared_mem), 0, 1024, 1073741824.0, 0},
+    {"sm.shared_per_block", WS_KT_SIZE, F(sm.shared_per_block), 0, 1024,
+     1073741824.0, 0},
+    {"sm.shared_alloc_unit", WS_KT_SIZE, F(sm.shared_alloc_unit), 0, 1,
+     1048576, WS_KF_POW2},
+    {"sm.l1_shared", WS_KT_SIZE, F(sm.l1_shared), 0, 0, 1073741824.0,
+     WS_KF_ZERO_OK},
+    {"sched.policy", WS_KT_POLICY, F(sched.policy), 0, 0, 0, 0},
+    {"sched.active_warps", WS_KT_COUNT, F(sched.active_warps), 0, 1, 2048,
+     WS_KF_OPTIONAL},
+    {"sched.dual_issue", WS_KT_BOOL, F(sched.dual_issue), 0, 0, 0, 0},
+    UNIT(WS_UNIT_FP32, "fp32"),
+    UNIT(WS_UNIT_FP16, "fp16"),
+    UNIT(WS_UNIT_INT, "int"),
+    UNIT(WS_UNIT_FP64, "fp64"),
+    UNIT(WS_UNIT_SFU, "sfu"),
+    UNIT(WS_UNIT_TENSOR, "tensor"),
+    UNIT(WS_UNIT_UNIFORM, "uniform"),
+    UNIT(WS_UNIT_MISC, "misc"),
+    UNIT(WS_UNIT_BRANCH, "branch"),
+    UNIT(WS_UNIT_LDST, "ldst"),
+    {"l1.enabled", WS_KT_BOOL, F(l1.enabled), 0, 0, 0, 0},
+    {"l1.size", WS_KT_SIZE, F(l1.size), 0, 1024, 1073741824.0, 0},
+    {"l1.line", WS_KT_SIZE, F(l1.line), 0, 16, 4096, WS_KF_POW2},
+    {"l1.sector", WS_KT_SIZE, F(l1.sector), 0, 4, 4096, WS_KF_POW2},
+    {"l1.assoc", WS_KT_COUNT, F(l1.assoc), 0, 1, 1024, 0},
+    {"l1.latency", WS_KT_CYCLES, F(l1.latency), 0, 1, 100000, 0},
+    {"l1.mshrs", WS_KT_COUNT, F(l1.mshrs), 0, 1, 65536, 0},
+    {"shared.banks", WS_KT_COUNT, F(shared.banks), 0, 1, 1024, WS_KF_POW2},
+    {"shared.bank_width", WS_KT_SIZE, F(shared.bank_width), 0, 1, 64,
+     WS_KF_POW2},
+    {"shared.latency", WS_KT_CYCLES, F(shared.latency), 0, 1, 100000, 0},
+    {"l2.size", WS_KT_SIZE, F(l2.size), 0, 1024, 1099511627776.0, 0},
+    {"l2.line", WS_KT_SIZE, F(l2.line), 0, 16, 4096, WS_KF_POW2},
+    {"l2.sector", WS_KT_SIZE, F(l2.sector), 0, 4, 4096, WS_KF_POW2},
+    {"l2.assoc", WS_KT_COUNT, F(l2.assoc), 0, 1, 1024, 0},
+    {"l2.slices", WS_KT_COUNT, F(l2.slices), 0, 1, 4096, 0},
+    {"l2.latency", WS_KT_CYCLES, F(l2.latency), 0, 1, 100000, 0},
+    {"l2.mshrs", WS_KT_COUNT, F(l2.mshrs), 0, 1, 65536, 0},
+    {"l2.bandwidth", WS_KT_BW, F(l2.bandwidth), 0, 0.001, 1e7, 0},
+    {"l2.hash", WS_KT_HASH, F(l2.hash), 0, 0, 0, 0},
+    {"dram.channels", WS_KT_COUNT, F(dram.channels), 0, 1, 4096, 0},
+    {"dram.latency", WS_KT_CYCLES, F(dram.latency), 0, 1, 100000, 0},
+    {"dram.bandwidth", WS_KT_BW, F(dram.bandwidth), 0, 0.001, 1e6, 0},
+    {"dram.clock", WS_KT_FREQ, F(dram.clock_mhz), 0, 1, 100000, 0},
+    {"dram.row_buffer", WS_KT_BOOL, F(dram.row_buffer), 0, 0, 0, 0},
+    {"dram.row_size", WS_KT_SIZE, F(dram.row_size), 0, 32, 1048576, WS_KF_POW2},
+    {"dram.banks", WS_KT_COUNT, F(dram.banks), 0, 1, 1024, 0},
+    {"dram.row_miss_penalty", WS_KT_CYCLES, F(dram.row_miss_penalty), 0, 0,
+     100000, WS_KF_ZERO_OK},
+    {"icnt.latency", WS_KT_CYCLES, F(icnt.latency), 0, 0, 100000,
+     WS_KF_ZERO_OK},
+    {"icnt.bandwidth_per_sm", WS_KT_BW, F(icnt.bandwidth_per_sm), 0, 0.001,
+     1e6, 0},
+    {"launch_overhead", WS_KT_CYCLES, F(launch_overhead), 0, 0, 100000000,
+     WS_KF_ZERO_OK},
+    {"memcpy_warms_l2", WS_KT_BOOL, F(memcpy_warms_l2), 0, 0, 0, 0},
+};
+
+#define WS_CFG_NKEYS (sizeof ws_cfg_keys / sizeof ws_cfg_keys[0])
+
+size_t ws_cfg_key_count(void)
+{
+    return WS_CFG_NKEYS;
+}
+
+const struct ws_key *ws_cfg_key(size_t i)
+{
+    return i < WS_CFG_NKEYS ? &ws_cfg_keys[i] : NULL;
+}
+
+long ws_cfg_key_find(const char *path)
+{
+    for (size_t i = 0; i < WS_CFG_NKEYS; i++)
+        if (strcmp(ws_cfg_keys[i].path, path) == 0)
+            return (long)i;
+    return -1;
+}
+
+int ws_cfg_key_is_group(const char *path)
+{
+    size_t n = strlen(path);
+
+    for (size_t i = 0; i < WS_CFG_NKEYS; i++)
+        if (strncmp(ws_cfg_keys[i].path, path, n) == 0
+            && ws_cfg_keys[i].path[n] == '.')
+            return 1;
+    return 0;
+}
+
+static size_t ws_edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    size_t row[128];
+
+    if (lb >= sizeof row / sizeof row[0])
+        return (size_t)-1;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            diag = up;
+            row[j] = best;
+        }
+    }
+    return row[lb];
+}
+
+const char *ws_cfg_key_suggest(const char *path)
+{
+    const char *best = NULL;
+    size_t best_d = 4;
+
+    for (size_t i = 0; i < WS_CFG_NKEYS; i++) {
+        size_t d = ws_edit_distance(path, ws_cfg_keys[i].path);
+        if (d < best_d) {
+            best_d = d;
+            best = ws_cfg_keys[i].path;
+        }
+    }
+    return best;
+}
+
+static int ws_cfg_parse_enum(const char *text, const char *const *names,
+                             int n, int *out)
+{
+    for (int i = 0; i < n; i++) {
+        if (strcmp(text, names[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static const char *const ws_policy_names[] = {"lrr", "gto", "two_level"};
+static const char *const ws_hash_names[] = {"xor", "linear"};
+
+static int ws_cfg_check_range(const struct ws_key *k, double v,
+                              const char **expected)
+{
+    static char buf[160];
+
+    if (v == 0 && (k->flags & WS_KF_ZERO_OK))
+        return 0;
+    if (v < k->min || v > k->max) {
+        snprintf(buf, sizeof buf, "a value from %.15g to %.15g", k->min,
+                 k->max);
+        *expected = buf;
+        return -1;
+    }
+    if ((k->flags & WS_KF_POW2) && (v != floor(v) || ((uint64_t)v
+                                    & ((uint64_t)v - 1)) != 0)) {
+        *expected = "a power of two, as the hardware indexes with it";
+        return -1;
+    }
+    return 0;
+}
+
+static int ws_cfg_parse_number(const struct ws_key *k, void *field,
+                               const char *text, const char **expected)
+{
+    uint64_t u = 0;
+    double d = 0;
+
+    switch (k->type) {
+    case WS_KT_COUNT:
+        *expected = "a whole number";
+        if (ws_units_count(text, &u) < 0)
+            return -1;
+        d = (double)u;
+        break;
+    case WS_KT_CYCLES:
+        *expected = "a whole number of core cycles";
+        if (ws_units_cycles(text, &u) < 0)
+            return -1;
+        d = (double)u;
+        break;
+    case WS_KT_SIZE:
+        *expected = "a size such as 48KiB, 6MiB or 128B";
+        if (ws_units_size(text, &u) < 0)
+            return -1;
+        d = (double)u;
+        break;
+    case WS_KT_FREQ:
+        *expected = "a frequency such as 1380MHz or 1.41GHz";
+        if (ws_units_freq(text, &d) < 0)
+            return -1;
+        break;
+    default:
+        *expected = "a bandwidth such as 898GB/s or 3.35TB/s";
+        if (ws_units_bandwidth(text, &d) < 0)
+            return -1;
+        break;
+    }
+    if (ws_cfg_check_range(k, d, expected) < 0)
+        return -1;
+    if (k->type == WS_KT_COUNT || k->type == WS_KT_CYCLES)
+        *(uint32_t *)field = (uint32_t)u;
+    else if (k->type == WS_KT_SIZE)
+        *(uint64_t *)field = u;
+    else
+        *(double *)field = d;
+    return 0;
+}
+
+int ws_cfg_key_parse(const struct ws_key *k, struct ws_gpu *gpu,
+                     const char *text, const char **expected)
+{
+    void *field = (char *)gpu + k->off;
+    int v;
+
+    switch (k->type) {
+    case WS_KT_STRING:
+        *expected = "text shorter than the field";
+        if (strlen(text) >= k->size)
+            return -1;
+        strcpy(field, text);
+        return 0;
+    case WS_KT_BOOL:
+        *expected = "true or false";
+        if (ws_units_bool(text, &v) < 0)
+            return -1;
+        *(int *)field = v;
+        return 0;
+    case WS_KT_POLICY:
+        *expected = "lrr, gto or two_level";
+        if (ws_cfg_parse_enum(text, ws_policy_names, 3, &v) < 0)
+            return -1;
+        *(enum ws_sched_policy *)field = (enum ws_sched_policy)v;
+        return 0;
+    case WS_KT_HASH:
+        *expected = "xor or linear";
+        if (ws_cfg_parse_enum(text, ws_hash_names, 2, &v) < 0)
+            return -1;
+        *(enum ws_l2_hash *)field = (enum ws_l2_hash)v;
+        return 0;
+    case WS_KT_OPCLASS:
+        *expected = "an opcode class: fp32, fp16, int, fp64, sfu, tensor, "
+                    "uniform, misc, branch, barrier, exit, global, shared, "
+                    "local, const or tex";
+        v = ws_opcode_class_parse(text);
+        if (v < 0)
+            return -1;
+        *(int *)field = v;
+        return 0;
+    default:
+        return ws_cfg_parse_number(k, field, text, expected);
+    }
+}
+
+/* Shortest %g form that reads back to the same double. */
+static void ws_fmt_double(char *buf, size_t cap, double v, const char *unit)
+{
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(buf, cap, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    strncat(buf, unit, cap - strlen(buf) - 1);
+}
+
+void ws_cfg_key_format(const struct ws_key *k, const struct ws_gpu *gpu,
+                       char *buf, size_t cap)
+{
+    const void *field = (const char *)gpu + k->off;
+
+    switch (k->type) {
+    case WS_KT_STRING: {
+        size_t o = 0;
+        const char *s = field;
+        buf[o++] = '"';
+        for (; *s && o + 3 < cap; s++) {
+            if (*s == '"' || *s == '\\')
+                buf[o++] = '\\';
+            buf[o++] = *s;
+        }
+        buf[o++] = '"';
+        buf[o] = '\0';
+        return;
+    }
+    case WS_KT_COUNT:
+    case WS_KT_CYCLES:
+        snprintf(buf, cap, "%u", *(const uint32_t *)field);
+        return;
+    case WS_KT_SIZE:
+        ws_units_fmt_size(buf, cap, *(const uint64_t *)field);
+        return;
+    case WS_KT_FREQ:
+        ws_fmt_double(buf, cap, *(const double *)field, "MHz");
+        return;
+    case WS_KT_BW:
+        ws_fmt_double(buf, cap, *(const double *)field, "GB/s");
+        return;
+    case WS_KT_BOOL:
+        snprintf(buf, cap, "%s", *(const int *)field ? "true" : "false");
+        return;
+    case WS_KT_POLICY:
+        snprintf(buf, cap, "%s", ws_policy_names[*(const int *)field]);
+        return;
+    case WS_KT_HASH:
+        snprintf(buf, cap, "%s", ws_hash_names[*(const int *)field]);
+        return;
+    case WS_KT_OPCLASS:
+        snprintf(buf, cap, "%s",
+                 ws_opcode_class_name((enum ws_op_class)*(const int *)field));
+        return;
+    }
+}

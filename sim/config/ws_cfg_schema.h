@@ -1,0 +1,66 @@
+/*
+ * ws_cfg_schema: the list of config keys, their types and limits, and the
+ * conversion between a key's text and its field in struct ws_gpu.
+ *
+ * One table drives loading, validation of single values, "config show" and
+ * the "did you mean" hint for misspelt keys, so a new field is one row here
+ * plus its place in struct ws_gpu.
+ *
+ * Leaves out: rules that relate several keys (ws_cfg_check.c).
+ */
+#ifndef WS_CFG_SCHEMA_H
+#define WS_CFG_SCHEMA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ws_config.h"
+
+enum ws_ktype {
+    WS_KT_STRING,
+    WS_KT_COUNT,      /* uint32_t, plain integer */
+    WS_KT_CYCLES,     /* uint32_t, integer with optional "cycles" */
+    WS_KT_SIZE,       /* uint64_t bytes */
+    WS_KT_FREQ,       /* double MHz */
+    WS_KT_BW,         /* double GB/s */
+    WS_KT_BOOL,       /* int */
+    WS_KT_POLICY,     /* enum ws_sched_policy */
+    WS_KT_HASH,       /* enum ws_l2_hash */
+    WS_KT_OPCLASS     /* enum ws_op_class */
+};
+
+enum {
+    WS_KF_POW2 = 1,       /* the hardware indexes with it: power of two */
+    WS_KF_OPTIONAL = 2,   /* may be absent; 0 / default then */
+    WS_KF_ZERO_OK = 4     /* 0 is meaningful (e.g. "no unified SRAM") */
+};
+
+struct ws_key {
+    const char *path;
+    enum ws_ktype type;
+    size_t off;
+    size_t size;          /* strings: buffer size */
+    double min, max;      /* numeric limits, inclusive */
+    unsigned flags;
+};
+
+size_t ws_cfg_key_count(void);
+const struct ws_key *ws_cfg_key(size_t i);
+/* Index of path in the table, or -1. */
+long ws_cfg_key_find(const char *path);
+/* 1 when path names a group of keys ("l2", "units.fp32"). */
+int ws_cfg_key_is_group(const char *path);
+/* The closest key to a misspelt path, or NULL when nothing is close. */
+const char *ws_cfg_key_suggest(const char *path);
+
+/* Parses text into the key's field of gpu.  Returns 0, or -1 with *expected
+ * set to a description of what the value should look like. */
+int ws_cfg_key_parse(const struct ws_key *k, struct ws_gpu *gpu,
+                     const char *text, const char **expected);
+
+/* Writes the key's value from gpu in the form ws_cfg_key_parse reads. */
+void ws_cfg_key_format(const struct ws_key *k, const struct ws_gpu *gpu,
+                       char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,134 @@
+/*
+ * ws_config: the GPU a simulation runs on (struct ws_gpu) and how it is
+ * loaded: a YAML file or a compiled-in config, its "base:" chain, and
+ * "--set key=value" overrides, validated as a whole before anything runs.
+ *
+ * All sizes are bytes, clocks MHz, bandwidths GB/s (10^9 B/s), latencies SM
+ * core cycles.  Function units are per sub-core.  Every field is named by a
+ * dotted key (sm.count, l2.size, units.fp32.latency) listed in ws_cfg_schema.c,
+ * which is also the order "warpsim config show" prints them in.
+ *
+ * Leaves out: timing (the engine reads this struct; it never reads YAML).
+ */
+#ifndef WS_CONFIG_H
+#define WS_CONFIG_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../util/ws_err.h"
+
+enum ws_sched_policy {
+    WS_SCHED_LRR,
+    WS_SCHED_GTO,
+    WS_SCHED_TWO_LEVEL
+};
+
+enum ws_l2_hash {
+    WS_L2_HASH_XOR,     /* XOR-folded line address, as on real parts */
+    WS_L2_HASH_LINEAR   /* line address modulo slices, for experiments */
+};
+
+/* Function units a sub-core owns; opcode classes map onto these. */
+enum ws_unit_kind {
+    WS_UNIT_FP32,
+    WS_UNIT_FP16,
+    WS_UNIT_INT,
+    WS_UNIT_FP64,
+    WS_UNIT_SFU,
+    WS_UNIT_TENSOR,
+    WS_UNIT_UNIFORM,
+    WS_UNIT_MISC,
+    WS_UNIT_BRANCH,
+    WS_UNIT_LDST,
+    WS_UNIT_COUNT
+};
+
+struct ws_unit_cfg {
+    uint32_t lanes;      /* lanes per sub-core: a warp takes 32/lanes beats */
+    uint32_t latency;    /* cycles from issue to result */
+    uint32_t interval;   /* cycles between issues of one warp instruction */
+};
+
+struct ws_cache_cfg {
+    int enabled;
+    uint64_t size, line, sector;
+    uint32_t assoc, latency, mshrs;
+};
+
+struct ws_gpu {
+    char name[96];
+    char source[160];               /* where the numbers come from */
+    uint32_t sm_version;
+    int unknown_class;              /* enum ws_op_class for unknown opcodes */
+
+    double core_mhz;
+
+    struct {
+        uint32_t count, sub_cores;
+        uint32_t max_threads, max_warps, max_blocks;
+        uint32_t registers, reg_alloc_unit;   /* regs per warp granule */
+        uint64_t shared_mem, shared_per_block, l1_shared;
+        uint64_t shared_alloc_unit;
+    } sm;
+
+    struct {
+        enum ws_sched_policy policy;
+        uint32_t active_warps;          /* two-level: warps in the ready set */
+        int dual_issue;
+    } sched;
+
+    struct ws_unit_cfg unit[WS_UNIT_COUNT];
+
+    struct ws_cache_cfg l1;
+
+    struct {
+        uint32_t banks, latency;
+        uint64_t bank_width;
+    } shared;
+
+    struct {
+        uint64_t size, line, sector;
+        uint32_t assoc, slices, latency, mshrs;
+        double bandwidth;               /* GB/s, all slices together */
+        enum ws_l2_hash hash;
+    } l2;
+
+    struct {
+        uint32_t channels, latency;
+        double bandwidth, clock_mhz;
+        int row_buffer;
+        uint64_t row_size;
+        uint32_t banks, row_miss_penalty;
+    } dram;
+
+    struct {
+        uint32_t latency;
+        double bandwidth_per_sm;        /* GB/s each way */
+    } icnt;
+
+    uint32_t launch_overhead;           /* cycles between dependent kernels */
+    int memcpy_warms_l2;
+};
+
+/* Loads the GPU named by gpu_arg: a path to a YAML file, or the name of a
+ * compiled-in config ("v100", "v100.yaml"); NULL means the default.  sets
+ * are "key=value" overrides applied after every file, in order. */
+int ws_cfg_load(struct ws_gpu *gpu, const char *gpu_arg,
+                const char *const *sets, int nsets, struct ws_err *err);
+
+/* Prints the effective config as YAML that ws_cfg_load reads back to the
+ * same struct, with derived quantities as comments. */
+void ws_cfg_print(FILE *out, const struct ws_gpu *gpu);
+
+const char *ws_cfg_default_name(void);
+
+/* Names of the compiled-in configs, NULL-terminated walk by index. */
+const char *ws_cfg_builtin_name(int i);
+
+const char *ws_unit_name(enum ws_unit_kind unit);
+
+/* The unit an opcode class issues to. */
+enum ws_unit_kind ws_unit_for_class(int op_class);
+
+#endif

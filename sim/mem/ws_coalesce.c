@@ -1,0 +1,75 @@
+/*
+ * ws_coalesce: sector coalescing and shared-memory bank conflicts (see
+ * ws_coalesce.h).  At most 32 lanes x 4 pieces per call, so small sorted
+ * arrays on the stack beat any hashing; nothing is allocated.
+ */
+#include "ws_coalesce.h"
+
+static void ws_insert_unique(uint64_t *set, unsigned *n, uint64_t v)
+{
+    unsigned lo = 0, hi = *n;
+
+    while (lo < hi) {
+        unsigned mid = (lo + hi) / 2;
+        if (set[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < *n && set[lo] == v)
+        return;
+    for (unsigned i = *n; i > lo; i--)
+        set[i] = set[i - 1];
+    set[lo] = v;
+    (*n)++;
+}
+
+void ws_coalesce(const uint64_t *addrs, unsigned n, unsigned width,
+                 unsigned sector_bytes, unsigned line_bytes,
+                 struct ws_coalesce_result *out)
+{
+    uint64_t prev_line = 0;
+
+    out->nsectors = 0;
+    out->nlines = 0;
+    if (width == 0)
+        width = 1;
+    for (unsigned i = 0; i < n && i < 32; i++) {
+        uint64_t first = addrs[i] / sector_bytes;
+        uint64_t last = (addrs[i] + width - 1) / sector_bytes;
+        for (uint64_t s = first; s <= last && out->nsectors
+             < WS_COALESCE_MAX_SECTORS; s++)
+            ws_insert_unique(out->sectors, &out->nsectors, s * sector_bytes);
+    }
+    for (unsigned i = 0; i < out->nsectors; i++) {
+        uint64_t line = out->sectors[i] / line_bytes;
+        if (i == 0 || line != prev_line)
+            out->nlines++;
+        prev_line = line;
+    }
+}
+
+unsigned ws_shared_wavefronts(const uint64_t *addrs, unsigned n,
+                              unsigned width, unsigned banks,
+                              unsigned bank_width)
+{
+    uint64_t words[32 * 16];
+    unsigned nwords = 0, per_bank[1024] = {0}, worst = 0;
+    unsigned pieces = width > bank_width ? width / bank_width : 1;
+
+    if (n == 0)
+        return 0;
+    if (banks > 1024)
+        banks = 1024;
+    if (pieces > 16)
+        pieces = 16;
+    for (unsigned i = 0; i < n && i < 32; i++)
+        for (unsigned k = 0; k < pieces; k++)
+            ws_insert_unique(words, &nwords, addrs[i] / bank_width + k);
+    for (unsigned i = 0; i < nwords; i++) {
+        unsigned b = (unsigned)(words[i] % banks);
+        if (++per_bank[b] > worst)
+            worst = per_bank[b];
+    }
+    return worst;
+}

@@ -1,0 +1,177 @@
+/*
+ * ws_kernelslist: kernelslist.g parsing (see ws_kernelslist.h).
+ */
+#include "ws_kernelslist.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/ws_lines.h"
+#include "../util/ws_num.h"
+
+static int ws_cmdlist_push(struct ws_cmdlist *list, struct ws_cmd *cmd,
+                           struct ws_err *err)
+{
+    if (list->n == list->cap) {
+        size_t cap = list->cap ? list->cap * 2 : 16;
+        struct ws_cmd *p = realloc(list->cmds, cap * sizeof *p);
+        if (!p)
+            return ws_err_msg(err, "out of memory");
+        list->cmds = p;
+        list->cap = cap;
+    }
+    list->cmds[list->n++] = *cmd;
+    if (cmd->kind == WS_CMD_KERNEL)
+        list->nkernels++;
+    return 0;
+}
+
+static int ws_memcpy_line(struct ws_cmdlist *list, const char *line,
+                          long lineno, struct ws_err *err)
+{
+    const char *a = strchr(line, ',');
+    const char *b = a ? strchr(a + 1, ',') : NULL;
+    struct ws_cmd cmd;
+
+    memset(&cmd, 0, sizeof cmd);
+    cmd.kind = WS_CMD_MEMCPY_HTOD;
+    cmd.line = lineno;
+    if (!a || !b || strchr(b + 1, ','))
+        return ws_err_at(err, list->name, lineno, 1, "bad MemcpyHtoD line "
+                         "(expected 'MemcpyHtoD,0x<address>,<bytes>')");
+    if (ws_num_hex(a + 1, (size_t)(b - a - 1), &cmd.addr) < 0)
+        return ws_err_at(err, list->name, lineno, (long)(a - line) + 2,
+                         "bad copy address (expected a hexadecimal address)");
+    if (ws_num_u64(b + 1, strlen(b + 1), &cmd.bytes) < 0
+        || cmd.bytes > (1ull << 40))
+        return ws_err_at(err, list->name, lineno, (long)(b - line) + 2,
+                         "bad copy size (expected a byte count up to 1 TiB)");
+    return ws_cmdlist_push(list, &cmd, err);
+}
+
+static int ws_kernel_line(struct ws_cmdlist *list, const char *dir,
+                          const char *line, long lineno, struct ws_err *err)
+{
+    size_t dn = strlen(dir), ln = strlen(line);
+    struct ws_cmd cmd;
+
+    memset(&cmd, 0, sizeof cmd);
+    cmd.kind = WS_CMD_KERNEL;
+    cmd.line = lineno;
+    if (strpbrk(line, " \t,"))
+        return ws_err_at(err, list->name, lineno, 1, "bad kernel line '%s' "
+                         "(expected a trace file name such as "
+                         "kernel-1.traceg)", line);
+    cmd.path = malloc(dn + ln + 2);
+    if (!cmd.path)
+        return ws_err_msg(err, "out of memory");
+    if (dn && line[0] != '/')
+        sprintf(cmd.path, "%s/%s", dir, line);
+    else
+        memcpy(cmd.path, line, ln + 1);
+    if (ws_cmdlist_push(list, &cmd, err) < 0) {
+        free(cmd.path);
+        return -1;
+    }
+    return 0;
+}
+
+static int ws_kernelslist_read(struct ws_cmdlist *list, struct ws_lines *in,
+                               const char *dir, struct ws_err *err)
+{
+    char *line;
+    size_t len;
+    int rc;
+
+    while ((rc = ws_lines_next(in, &line, &len, err)) == 1) {
+        while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+            line[--len] = '\0';
+        if (strncmp(line, "MemcpyHtoD", 10) == 0)
+            rc = ws_memcpy_line(list, line, in->lineno, err);
+        else if (strncmp(line, "kernel", 6) == 0)
+            rc = ws_kernel_line(list, dir, line, in->lineno, err);
+        else
+            rc = 0;
+        if (rc < 0)
+            return -1;
+    }
+    if (rc < 0)
+        return -1;
+    if (list->nkernels == 0)
+        return ws_err_at(err, list->name, in->lineno > 0 ? in->lineno : 1, 1,
+                         "no kernel in the list (expected lines such as "
+                         "kernel-1.traceg)");
+    return 0;
+}
+
+static int ws_kernelslist_start(struct ws_cmdlist *list, const char *name,
+                                struct ws_err *err)
+{
+    memset(list, 0, sizeof *list);
+    list->name = malloc(strlen(name) + 1);
+    if (!list->name)
+        return ws_err_msg(err, "out of memory");
+    strcpy(list->name, name);
+    return 0;
+}
+
+int ws_kernelslist_parse_mem(struct ws_cmdlist *list, const char *name,
+                             const char *dir, const void *data, size_t len,
+                             struct ws_err *err)
+{
+    struct ws_lines in;
+    int rc;
+
+    if (ws_kernelslist_start(list, name, err) < 0)
+        return -1;
+    if (ws_lines_open_mem(&in, list->name, data, len, err) < 0) {
+        ws_kernelslist_free(list);
+        return -1;
+    }
+    rc = ws_kernelslist_read(list, &in, dir, err);
+    ws_lines_close(&in);
+    if (rc < 0)
+        ws_kernelslist_free(list);
+    return rc;
+}
+
+int ws_kernelslist_load(struct ws_cmdlist *list, const char *path,
+                        struct ws_err *err)
+{
+    const char *slash = strrchr(path, '/');
+    struct ws_lines in;
+    char *dir;
+    int rc;
+
+    if (ws_kernelslist_start(list, path, err) < 0)
+        return -1;
+    dir = malloc(strlen(path) + 1);
+    if (!dir) {
+        ws_kernelslist_free(list);
+        return ws_err_msg(err, "out of memory");
+    }
+    if (slash) {
+        memcpy(dir, path, (size_t)(slash - path));
+        dir[slash - path] = '\0';
+    } else {
+        dir[0] = '\0';
+    }
+    rc = ws_lines_open(&in, list->name, err);
+    if (rc == 0) {
+        rc = ws_kernelslist_read(list, &in, dir, err);
+        ws_lines_close(&in);
+    }
+    free(dir);
+    if (rc < 0)
+        ws_kernelslist_free(list);
+    return rc;
+}
+
+void ws_kernelslist_free(struct ws_cmdlist *list)
+{
+    for (size_t i = 0; i < list->n; i++)
+        free(list->cmds[i].path);
+    free(list->cmds);
+    free(list->name);
+    memset(list, 0, sizeof *list);
+}

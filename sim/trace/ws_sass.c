@@ -1,0 +1,639 @@
+/*
+ * ws_sass: listing reader (see ws_sass.h).
+ *
+ * Line kinds, recognised in this order:
+ *   "code for sm_80", ".target sm_80", ".headerflags ...EF_CUDA_SM80..."
+ *                               SM version of what follows
+ *   "Function : name"           cuobjdump function start
+ *   ".text.name:"               nvdisasm function start
+ *   ".section ..." (not .text)  leaves the function (nvdisasm data sections)
+ *   ".L_x_3:"                   label for the next instruction
+ *   " Function name:" + "REG:n STACK:n SHARED:n LOCAL:n ..."
+ *                               cuobjdump -res-usage block
+ *   "<offset> [@P0] OP args ;"   an instruction; the offset is hex in a comment
+ * Everything else (encoding comments, directives, banners) is skipped.
+ * Branch targets are resolved after the whole file is read, so forward
+ * labels work, and each must land on an instruction of its function.
+ */
+#include "ws_sass.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/ws_lines.h"
+#include "../util/ws_num.h"
+#include "ws_opcode.h"
+#include "ws_sass_operand.h"
+
+#define WS_SASS_MAX_OPNDS 16
+#define WS_SASS_MAX_LABELS 4096
+
+struct ws_sass_label {
+    uint32_t name;        /* interned */
+    uint32_t pc;
+    size_t func;
+};
+
+struct ws_sass_pending {  /* a label reference waiting for resolution */
+    size_t opnd;
+    uint32_t label;
+    long line;
+    size_t func;
+};
+
+struct ws_sass_res {
+    char name[256];
+    int regs, shared, local, stack;
+};
+
+struct ws_sass_parser {
+    struct ws_sass *s;
+    struct ws_lines in;
+    struct ws_trace_opts opts;
+    uint32_t sm;
+    int in_func;
+    uint32_t waiting_labels[64];       /* labels seen before their instruction */
+    int nwaiting;
+    struct ws_sass_label *labels;
+    size_t nlabels;
+    struct ws_sass_pending *pending;
+    size_t npending, pending_cap;
+    struct ws_sass_res *res;
+    size_t nres, res_cap;
+    char res_name[256];                /* -res-usage function being read */
+};
+
+static int ws_sass_grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+    size_t n = *cap ? *cap : 64;
+    void *q;
+
+    if (need <= *cap)
+        return 0;
+    while (n < need)
+        n *= 2;
+    q = realloc(*p, n * elem);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+static int ws_sass_fail(struct ws_sass_parser *p, long col, const char *what,
+                        const char *expected, struct ws_err *err)
+{
+    return ws_err_at(err, p->s->path, p->in.lineno, col, "%s (expected %s)",
+                     what, expected);
+}
+
+static char *ws_skip_blank(char *q)
+{
+    while (*q == ' ' || *q == '\t')
+        q++;
+    return q;
+}
+
+/* "sm_80" at q -> 80; 0 when absent. */
+static uint32_t ws_sm_at(const char *q)
+{
+    uint32_t v = 0;
+    size_t n = 0;
+
+    if (!q)
+        return 0;
+    while (q[n] >= '0' && q[n] <= '9')
+        n++;
+    if (n == 0 || ws_num_u32(q, n, &v) < 0 || v > 199)
+        return 0;
+    return v;
+}
+
+static int ws_sass_new_func(struct ws_sass_parser *p, const char *name,
+                            size_t len, struct ws_err *err)
+{
+    struct ws_sass *s = p->s;
+    struct ws_sass_func *f;
+
+    if (len == 0)
+        return ws_sass_fail(p, 1, "function without a name", "a mangled "
+                            "kernel name", err);
+    if (p->sm == 0)
+        return ws_sass_fail(p, 1, "function before any SM version",
+                            "'code for sm_XX' or '.target sm_XX' first", err);
+    if (ws_sass_grow((void **)&s->funcs, &s->funcs_cap, s->nfuncs + 1,
+                     sizeof *s->funcs) < 0)
+        return ws_err_msg(err, "out of memory");
+    f = &s->funcs[s->nfuncs];
+    memset(f, 0, sizeof *f);
+    f->name = malloc(len + 1);
+    if (!f->name)
+        return ws_err_msg(err, "out of memory");
+    memcpy(f->name, name, len);
+    f->name[len] = '\0';
+    f->sm = p->sm;
+    f->line = p->in.lineno;
+    f->regs = f->shared = f->local = f->stack = -1;
+    f->first = (uint32_t)s->ninsts;
+    s->nfuncs++;
+    p->in_func = 1;
+    p->nwaiting = 0;
+    return 0;
+}
+
+static int ws_sass_label_def(struct ws_sass_parser *p, const char *name,
+                             size_t len, struct ws_err *err)
+{
+    uint32_t id = ws_strtab_intern(&p->s->strs, name, len);
+
+    if (id == UINT32_MAX)
+        return ws_err_msg(err, "out of memory");
+    if (p->nwaiting == (int)(sizeof p->waiting_labels
+                             / sizeof p->waiting_labels[0]))
+        return ws_sass_fail(p, 1, "too many labels in a row", "an "
+                            "instruction after at most 64 labels", err);
+    p->waiting_labels[p->nwaiting++] = id;
+    return 0;
+}
+
+static int ws_sass_bind_labels(struct ws_sass_parser *p, uint32_t pc,
+                               struct ws_err *err)
+{
+    for (int i = 0; i < p->nwaiting; i++) {
+        if (p->nlabels == WS_SASS_MAX_LABELS)
+            return ws_sass_fail(p, 1, "too many labels", "at most 4096 per "
+                                "listing", err);
+        if (!p->labels) {
+            p->labels = malloc(WS_SASS_MAX_LABELS * sizeof *p->labels);
+            if (!p->labels)
+                return ws_err_msg(err, "out of memory");
+        }
+        p->labels[p->nlabels].name = p->waiting_labels[i];
+        p->labels[p->nlabels].pc = pc;
+        p->labels[p->nlabels].func = p->s->nfuncs - 1;
+        p->nlabels++;
+    }
+    p->nwaiting = 0;
+    return 0;
+}
+
+/* ---- statements ------------------------------------------------------- */
+
+static int ws_is_target_op(const char *op, size_t blen)
+{
+    static const char *const names[] = {
+        "BRA", "JMP", "CALL", "CAL", "JCAL", "SSY", "PBK", "PCNT", "BSSY"
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strlen(names[i]) == blen && strncmp(op, names[i], blen) == 0)
+            return 1;
+    return 0;
+}
+
+static int ws_sass_guard(struct ws_sass_parser *p, char **q,
+                         struct ws_sass_inst *in, long col0, const char *line,
+                         struct ws_err *err)
+{
+    char *t = *q;
+    struct ws_opnd o;
+    const char *label, *why = NULL;
+    size_t llen, n = 0;
+
+    in->guard = -1;
+    if (*t != '@')
+        return 0;
+    t++;
+    while (t[n] && t[n] != ' ' && t[n] != '\t')
+        n++;
+    if (ws_sass_operand_parse(t, n, &o, &label, &llen, &why) < 0
+        || (o.kind != WS_OPND_PRED && o.kind != WS_OPND_UPRED))
+        return ws_sass_fail(p, col0 + (long)(*q - line), "bad guard "
+                            "predicate", "@P0 to @P6, @PT, @!P0 or @UP0",
+                            err);
+    in->guard = (int8_t)o.reg;
+    in->guard_neg = o.invert;
+    in->guard_uniform = o.kind == WS_OPND_UPRED;
+    *q = ws_skip_blank(t + n);
+    return 0;
+}
+
+static int ws_sass_opcode(struct ws_sass_parser *p, char **q,
+                          struct ws_sass_inst *in, long col,
+                          struct ws_err *err)
+{
+    char *t = *q;
+    size_t n = 0;
+    struct ws_opcode_info info;
+    uint32_t id;
+
+    while (t[n] && t[n] != ' ' && t[n] != '\t' && t[n] != ';')
+        n++;
+    if (n == 0 || !(t[0] >= 'A' && t[0] <= 'Z'))
+        return ws_sass_fail(p, col, "missing opcode", "a SASS mnemonic such "
+                            "as FFMA", err);
+    id = ws_strtab_intern(&p->s->strs, t, n);
+    if (id == UINT32_MAX)
+        return ws_err_msg(err, "out of memory");
+    in->op = id;
+    in->known = (uint8_t)ws_opcode_lookup(t, ws_opcode_base_len(
+        ws_strtab_str(&p->s->strs, id)), p->sm, &info);
+    in->cls = in->known ? info.cls : (uint8_t)p->opts.unknown_class;
+    in->memop = in->known ? info.memop : WS_MEMOP_NONE;
+    *q = ws_skip_blank(t + n);
+    return 0;
+}
+
+static int ws_sass_add_operand(struct ws_sass_parser *p, char *t, size_t n,
+                               int targets, long col, struct ws_err *err)
+{
+    struct ws_sass *s = p->s;
+    struct ws_opnd *o;
+    const char *label, *why = "?";
+
+    while (n > 0 && (t[n - 1] == ' ' || t[n - 1] == '\t'))
+        n--;
+    if (ws_sass_grow((void **)&s->opnds, &s->opnds_cap, s->nopnds + 1,
+                     sizeof *s->opnds) < 0)
+        return ws_err_msg(err, "out of memory");
+    o = &s->opnds[s->nopnds];
+    {
+        size_t llen;
+        if (ws_sass_operand_parse(t, n, o, &label, &llen, &why) < 0)
+            return ws_err_at(err, s->path, p->in.lineno, col, "bad operand "
+                             "'%.*s': %s (expected a register, constant, "
+                             "immediate or memory reference)", (int)n, t, why);
+        if (targets && o->kind == WS_OPND_IMM)
+            o->kind = WS_OPND_TARGET;
+        if (label) {
+            struct ws_sass_pending *pd;
+            if (ws_sass_grow((void **)&p->pending, &p->pending_cap,
+                             p->npending + 1, sizeof *p->pending) < 0)
+                return ws_err_msg(err, "out of memory");
+            pd = &p->pending[p->npending++];
+            pd->opnd = s->nopnds;
+            pd->label = ws_strtab_intern(&s->strs, label, llen);
+            pd->line = p->in.lineno;
+            pd->func = s->nfuncs - 1;
+        }
+    }
+    o->text = ws_strtab_intern(&s->strs, t, n);
+    if (o->text == UINT32_MAX)
+        return ws_err_msg(err, "out of memory");
+    s->nopnds++;
+    return 0;
+}
+
+static int ws_sass_operands(struct ws_sass_parser *p, char *q, char *end,
+                            struct ws_sass_inst *in, const char *line,
+                            struct ws_err *err)
+{
+    const char *op = ws_strtab_str(&p->s->strs, in->op);
+    int targets = ws_is_target_op(op, ws_opcode_base_len(op));
+
+    in->opnd = (uint32_t)p->s->nopnds;
+    while (q < end) {
+        char *c = q;
+        int depth = 0;
+        while (c < end && (depth > 0 || *c != ',')) {
+            depth += *c == '[';
+            depth -= *c == ']';
+            c++;
+        }
+        if (in->nopnd == WS_SASS_MAX_OPNDS)
+            return ws_sass_fail(p, (long)(q - line) + 1, "too many operands",
+                                "at most 16", err);
+        if (ws_sass_add_operand(p, q, (size_t)(c - q), targets,
+                                (long)(q - line) + 1, err) < 0)
+            return -1;
+        in->nopnd++;
+        q = c < end ? ws_skip_blank(c + 1) : end;
+    }
+    return 0;
+}
+
+static int ws_sass_instruction(struct ws_sass_parser *p, char *line,
+                               char *pcstart, struct ws_err *err)
+{
+    struct ws_sass *s = p->s;
+    struct ws_sass_inst in;
+    char *close = strstr(pcstart, "*/");
+    char *q, *semi;
+    uint64_t pc;
+
+    if (!p->in_func)
+        return ws_sass_fail(p, 1, "instruction outside a function",
+                            "'Function : name' or '.text.name:' first", err);
+    if (ws_num_hex(pcstart + 2, (size_t)(close - pcstart - 2), &pc) < 0
+        || pc > UINT32_MAX)
+        return ws_sass_fail(p, (long)(pcstart - line) + 1, "bad offset",
+                            "/*hex*/ such as /*0040*/", err);
+    q = ws_skip_blank(close + 2);
+    if (*q == '.' || *q == '\0')
+        return 0;                      /* data directive inside a section */
+    while (*q == '{' || *q == '}')
+        q = ws_skip_blank(q + 1);      /* Kepler/Maxwell dual-issue braces */
+    semi = strchr(q, ';');
+    if (!semi)
+        return ws_sass_fail(p, (long)(q - line) + 1, "statement without ';'",
+                            "'OPCODE operands ;'", err);
+    memset(&in, 0, sizeof in);
+    in.pc = (uint32_t)pc;
+    in.line = p->in.lineno;
+    if (s->ninsts > s->funcs[s->nfuncs - 1].first
+        && s->insts[s->ninsts - 1].pc >= in.pc)
+        return ws_err_at(err, s->path, p->in.lineno, (long)(pcstart - line) + 1,
+                         "offset 0x%x does not follow 0x%x (expected "
+                         "increasing offsets)", in.pc, s->insts[s->ninsts - 1].pc);
+    if (ws_sass_guard(p, &q, &in, 1, line, err) < 0
+        || ws_sass_opcode(p, &q, &in, (long)(q - line) + 1, err) < 0
+        || ws_sass_operands(p, q, semi, &in, line, err) < 0
+        || ws_sass_bind_labels(p, in.pc, err) < 0)
+        return -1;
+    if (ws_sass_grow((void **)&s->insts, &s->insts_cap, s->ninsts + 1,
+                     sizeof *s->insts) < 0)
+        return ws_err_msg(err, "out of memory");
+    s->insts[s->ninsts++] = in;
+    s->funcs[s->nfuncs - 1].ninst++;
+    return 0;
+}
+
+/* ---- resource usage ---------------------------------------------------- */
+
+static int ws_sass_res_field(const char *q, const char *key, int *out)
+{
+    const char *k = strstr(q, key);
+    uint32_t v;
+    size_t n = 0;
+
+    *out = -1;
+    if (!k)
+        return 0;
+    k += strlen(key);
+    while (k[n] >= '0' && k[n] <= '9')
+        n++;
+    if (ws_num_u32(k, n, &v) < 0 || v > 0x7fffffff)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int ws_sass_res_line(struct ws_sass_parser *p, const char *q,
+                            struct ws_err *err)
+{
+    struct ws_sass_res *r;
+
+    if (ws_sass_grow((void **)&p->res, &p->res_cap, p->nres + 1,
+                     sizeof *p->res) < 0)
+        return ws_err_msg(err, "out of memory");
+    r = &p->res[p->nres];
+    snprintf(r->name, sizeof r->name, "%s", p->res_name);
+    if (ws_sass_res_field(q, "REG:", &r->regs) < 0
+        || ws_sass_res_field(q, "SHARED:", &r->shared) < 0
+        || ws_sass_res_field(q, "LOCAL:", &r->local) < 0
+        || ws_sass_res_field(q, "STACK:", &r->stack) < 0)
+        return ws_sass_fail(p, 1, "bad resource usage line", "'REG:n "
+                            "STACK:n SHARED:n LOCAL:n ...'", err);
+    p->nres++;
+    p->res_name[0] = '\0';
+    return 0;
+}
+
+/* ---- lines ------------------------------------------------------------ */
+
+static int ws_sass_header_line(struct ws_sass_parser *p, char *q,
+                               struct ws_err *err)
+{
+    char *t;
+    size_t n;
+
+    if (strncmp(q, "code for sm_", 12) == 0)
+        p->sm = ws_sm_at(q + 12);
+    else if (strncmp(q, ".target", 7) == 0 && (t = strstr(q, "sm_")))
+        p->sm = ws_sm_at(t + 3);
+    else if (strncmp(q, ".headerflags", 12) == 0 && (t = strstr(q, "EF_CUDA_SM"))
+             && p->sm == 0)
+        p->sm = ws_sm_at(t + 10);
+    else if (strncmp(q, "Function : ", 11) == 0) {
+        t = ws_skip_blank(q + 11);
+        n = strcspn(t, " \t");
+        return ws_sass_new_func(p, t, n, err);
+    } else if (strncmp(q, "Function ", 9) == 0 && q[strlen(q) - 1] == ':') {
+        t = ws_skip_blank(q + 9);
+        snprintf(p->res_name, sizeof p->res_name, "%.*s",
+                 (int)(strlen(t) - 1), t);
+    } else if (strncmp(q, "REG:", 4) == 0 && p->res_name[0]) {
+        return ws_sass_res_line(p, q, err);
+    } else if (strncmp(q, ".text.", 6) == 0 && q[strlen(q) - 1] == ':') {
+        return ws_sass_new_func(p, q + 6, strlen(q) - 7, err);
+    } else if (strncmp(q, ".section", 8) == 0 && !strstr(q, ".text.")) {
+        p->in_func = 0;
+    } else if (q[0] == '.' && q[1] == 'L' && q[strlen(q) - 1] == ':') {
+        return ws_sass_label_def(p, q, strlen(q) - 1, err);
+    }
+    return 0;
+}
+
+static int ws_sass_line(struct ws_sass_parser *p, char *line,
+                        struct ws_err *err)
+{
+    char *q = ws_skip_blank(line);
+    size_t n = strlen(q);
+
+    while (n > 0 && (q[n - 1] == ' ' || q[n - 1] == '\t'))
+        q[--n] = '\0';
+    if (n == 0 || (q[0] == '/' && q[1] == '/'))
+        return 0;
+    if (q[0] == '/' && q[1] == '*' && q[2] != ' ' && strstr(q, "*/"))
+        return ws_sass_instruction(p, line, q, err);
+    return ws_sass_header_line(p, q, err);
+}
+
+/* ---- finishing ------------------------------------------------------- */
+
+static int ws_sass_pc_in_func(const struct ws_sass *s, size_t f, uint32_t pc)
+{
+    const struct ws_sass_func *fn = &s->funcs[f];
+
+    for (uint32_t i = 0; i < fn->ninst; i++)
+        if (s->insts[fn->first + i].pc == pc)
+            return 1;
+    return 0;
+}
+
+static int ws_sass_resolve(struct ws_sass_parser *p, struct ws_err *err)
+{
+    struct ws_sass *s = p->s;
+
+    for (size_t i = 0; i < p->npending; i++) {
+        struct ws_sass_pending *pd = &p->pending[i];
+        size_t k;
+        for (k = 0; k < p->nlabels; k++)
+            if (p->labels[k].name == pd->label && p->labels[k].func == pd->func)
+                break;
+        if (k == p->nlabels)
+            return ws_err_at(err, s->path, pd->line, 1, "unknown label '%s' "
+                             "(expected a label defined in this function)",
+                             ws_strtab_str(&s->strs, pd->label));
+        s->opnds[pd->opnd].value = p->labels[k].pc;
+    }
+    for (size_t f = 0; f < s->nfuncs; f++) {
+        const struct ws_sass_func *fn = &s->funcs[f];
+        for (uint32_t i = 0; i < fn->ninst; i++) {
+            const struct ws_sass_inst *in = &s->insts[fn->first + i];
+            for (uint32_t k = 0; k < in->nopnd; k++) {
+                const struct ws_opnd *o = &s->opnds[in->opnd + k];
+                if (o->kind == WS_OPND_TARGET
+                    && !ws_sass_pc_in_func(s, f, (uint32_t)o->value))
+                    return ws_err_at(err, s->path, in->line, 1, "branch "
+                                     "target 0x%llx is not an instruction of "
+                                     "%s (expected an offset inside the "
+                                     "function)", (unsigned long long)o->value,
+                                     fn->name);
+            }
+        }
+    }
+    return 0;
+}
+
+static void ws_sass_attach_res(struct ws_sass_parser *p)
+{
+    for (size_t r = 0; r < p->nres; r++) {
+        for (size_t f = 0; f < p->s->nfuncs; f++) {
+            struct ws_sass_func *fn = &p->s->funcs[f];
+            if (strcmp(fn->name, p->res[r].name) == 0) {
+                fn->regs = p->res[r].regs;
+                fn->shared = p->res[r].shared;
+                fn->local = p->res[r].local;
+                fn->stack = p->res[r].stack;
+            }
+        }
+    }
+}
+
+static int ws_sass_run(struct ws_sass_parser *p, struct ws_err *err)
+{
+    char *line;
+    size_t len;
+    int rc;
+
+    while ((rc = ws_lines_next(&p->in, &line, &len, err)) == 1)
+        if (ws_sass_line(p, line, err) < 0)
+            return -1;
+    if (rc < 0)
+        return -1;
+    if (p->s->nfuncs == 0)
+        return ws_err_at(err, p->s->path, p->in.lineno > 0 ? p->in.lineno : 1,
+                         1, "no function in the listing (expected cuobjdump "
+                         "-sass or nvdisasm output)");
+    for (size_t f = 0; f < p->s->nfuncs; f++)
+        if (p->s->funcs[f].ninst == 0)
+            return ws_err_at(err, p->s->path, p->s->funcs[f].line, 1,
+                             "function %s has no instructions (expected "
+                             "'/*0000*/ OPCODE ... ;' lines)",
+                             p->s->funcs[f].name);
+    if (ws_sass_resolve(p, err) < 0)
+        return -1;
+    ws_sass_attach_res(p);
+    return 0;
+}
+
+static int ws_sass_parse(struct ws_sass *s, struct ws_sass_parser *p,
+                         struct ws_err *err)
+{
+    int rc = ws_sass_run(p, err);
+
+    ws_lines_close(&p->in);
+    free(p->labels);
+    free(p->pending);
+    free(p->res);
+    if (rc < 0)
+        ws_sass_free(s);
+    return rc;
+}
+
+static int ws_sass_start(struct ws_sass *s, struct ws_sass_parser *p,
+                         const char *name, const struct ws_trace_opts *opts,
+                         struct ws_err *err)
+{
+    memset(s, 0, sizeof *s);
+    memset(p, 0, sizeof *p);
+    ws_strtab_init(&s->strs);
+    p->s = s;
+    if (opts)
+        p->opts = *opts;
+    else
+        ws_trace_opts_default(&p->opts);
+    s->path = malloc(strlen(name) + 1);
+    if (!s->path)
+        return ws_err_msg(err, "out of memory");
+    strcpy(s->path, name);
+    return 0;
+}
+
+int ws_sass_load(struct ws_sass *s, const char *path,
+                 const struct ws_trace_opts *opts, struct ws_err *err)
+{
+    struct ws_sass_parser p;
+
+    if (ws_sass_start(s, &p, path, opts, err) < 0
+        || ws_lines_open(&p.in, s->path, err) < 0) {
+        ws_sass_free(s);
+        return -1;
+    }
+    return ws_sass_parse(s, &p, err);
+}
+
+int ws_sass_parse_mem(struct ws_sass *s, const char *name, const void *data,
+                      size_t len, const struct ws_trace_opts *opts,
+                      struct ws_err *err)
+{
+    struct ws_sass_parser p;
+
+    if (ws_sass_start(s, &p, name, opts, err) < 0
+        || ws_lines_open_mem(&p.in, s->path, data, len, err) < 0) {
+        ws_sass_free(s);
+        return -1;
+    }
+    return ws_sass_parse(s, &p, err);
+}
+
+void ws_sass_free(struct ws_sass *s)
+{
+    for (size_t f = 0; f < s->nfuncs; f++)
+        free(s->funcs[f].name);
+    free(s->funcs);
+    free(s->insts);
+    free(s->opnds);
+    free(s->path);
+    ws_strtab_free(&s->strs);
+    memset(s, 0, sizeof *s);
+}
+
+const struct ws_sass_func *ws_sass_find(const struct ws_sass *s,
+                                        const char *name)
+{
+    for (size_t f = 0; f < s->nfuncs; f++)
+        if (strcmp(s->funcs[f].name, name) == 0)
+            return &s->funcs[f];
+    return NULL;
+}
+
+int ws_sass_sniff(const char *text, size_t len)
+{
+    static const char *const marks[] = {
+        "code for sm_", "Function : ", ".text.", ".headerflags", "/*0000*/"
+    };
+    char buf[4097];
+
+    if (len > 4096)
+        len = 4096;
+    memcpy(buf, text, len);
+    buf[len] = '\0';
+    for (size_t i = 0; i < len; i++)
+        if (buf[i] == '\0')
+            buf[i] = ' ';
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (strstr(buf, marks[i]))
+            return 1;
+    return 0;
+}

@@ -1,0 +1,107 @@
+/*
+ * ws_trace: the instruction stream every input turns into.
+ *
+ * A kernel launch (struct ws_launch) and, one CTA at a time, the dynamic
+ * instructions of each of its warps (struct ws_cta_stream).  The Accel-Sim
+ * reader produces this today and the workload expander will produce the same
+ * thing, so the timing model and the profile never know which file format a
+ * kernel came from.  Streams are handed out per CTA and the memory behind
+ * them is reused for the next CTA: a reader's footprint follows the largest
+ * CTA, not the trace.
+ *
+ * Register numbers are 0..254; RZ (255) is dropped at parse time because it is
+ * never a dependency.  A wide load's destination is widened to the 2 or 4
+ * registers it writes.  Memory addresses are stored for active lanes only, in
+ * lane order, popcount(mask) of them from addr.
+ *
+ * Leaves out: timing (engine/, core/), file formats (the readers).
+ */
+#ifndef WS_TRACE_H
+#define WS_TRACE_H
+
+#include <stdint.h>
+
+#define WS_WARP_SIZE 32
+#define WS_REG_RZ 255
+#define WS_INST_MAX_DST 4
+#define WS_INST_MAX_SRC 5
+
+enum ws_space {
+    WS_SPACE_NONE,
+    WS_SPACE_GLOBAL,
+    WS_SPACE_SHARED,
+    WS_SPACE_LOCAL,
+    WS_SPACE_CONST,
+    WS_SPACE_TEX,
+    WS_SPACE_COUNT
+};
+
+/* Instruction flags. */
+enum {
+    WS_INST_UNKNOWN = 1u << 0,   /* mnemonic not in the opcode table */
+    WS_INST_GENERIC = 1u << 1    /* LD/ST/ATOM/RED: space came from the address */
+};
+
+struct ws_inst {
+    uint32_t pc;
+    uint32_t mask;       /* active lanes after predication; 0 = predicated off */
+    uint32_t op;         /* interned full opcode, modifiers included */
+    uint32_t addr;       /* index of the first address in the CTA's pool */
+    int32_t imm;
+    uint8_t cls;         /* enum ws_op_class */
+    uint8_t memop;       /* enum ws_mem_op */
+    uint8_t space;       /* enum ws_space */
+    uint8_t width;       /* bytes per lane, 0 when not a memory access */
+    uint8_t flags;
+    uint8_t ndst, nsrc;
+    uint8_t dst[WS_INST_MAX_DST];
+    uint8_t src[WS_INST_MAX_SRC];
+};
+
+struct ws_warp_stream {
+    uint32_t ninst;
+    const struct ws_inst *inst;
+};
+
+struct ws_cta_stream {
+    uint32_t ctaid[3];
+    uint32_t linear_id;         /* z*gy*gx + y*gx + x */
+    int has_cluster;
+    uint32_t cluster_id[3], cluster_cta[3], cluster_rank;
+    uint32_t nwarps;            /* warps per CTA from the block size */
+    struct ws_warp_stream *warps;   /* [nwarps]; absent warps have ninst 0 */
+    const uint64_t *addrs;
+};
+
+struct ws_launch {
+    char *name;
+    uint32_t id;
+    uint32_t grid[3], block[3];
+    uint32_t shmem;             /* bytes per CTA, static + dynamic */
+    uint32_t nregs;             /* per thread */
+    uint32_t sm_version;        /* 70, 80, 90 ... */
+    uint64_t stream_id;
+    uint64_t shmem_base, local_base;
+    uint32_t trace_version;     /* 0 = before version 3 */
+    int lineinfo;
+    char *nvbit_version;
+};
+
+static inline uint32_t ws_launch_threads(const struct ws_launch *l)
+{
+    return l->block[0] * l->block[1] * l->block[2];
+}
+
+static inline uint32_t ws_launch_warps_per_cta(const struct ws_launch *l)
+{
+    return (ws_launch_threads(l) + WS_WARP_SIZE - 1) / WS_WARP_SIZE;
+}
+
+static inline uint64_t ws_launch_ctas(const struct ws_launch *l)
+{
+    return (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+}
+
+const char *ws_space_name(enum ws_space space);
+
+#endif

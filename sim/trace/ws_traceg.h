@@ -1,0 +1,56 @@
+/*
+ * ws_traceg: reader of one Accel-Sim kernel trace (kernel-N.traceg[.xz]).
+ *
+ * Opening reads and checks the header (struct ws_launch); each call to
+ * ws_traceg_next_cta then parses one "#BEGIN_TB ... #END_TB" block into a
+ * struct ws_cta_stream whose memory is reused by the next call, so a reader
+ * holds one CTA at a time whatever the trace's size.  Every departure from the
+ * format (reference/trace-format.md) is an error with file, line and column:
+ * the reader never guesses past a corrupt line.
+ *
+ * Versions: before 3 (four-token tb/warp prefix, no mode 2), 3, 4 (line
+ * numbers when -enable lineinfo = 1) and 5 (trailing immediate).  Address
+ * modes 0 (list), 1 (base + stride) and 2 (base + popcount - 1 deltas).
+ *
+ * Leaves out: TMA/bulk-copy address formats (UTMALDG, UBLKCP), which the
+ * reader rejects with an error naming the opcode.
+ */
+#ifndef WS_TRACEG_H
+#define WS_TRACEG_H
+
+#include <stddef.h>
+
+#include "../util/ws_err.h"
+#include "../util/ws_strtab.h"
+#include "ws_trace.h"
+
+struct ws_trace_opts {
+    int unknown_class;        /* enum ws_op_class for unknown mnemonics */
+    int allow_unknown_keys;   /* skip unknown "-key = value" header lines */
+};
+
+void ws_trace_opts_default(struct ws_trace_opts *opts);
+
+struct ws_traceg;
+
+int ws_traceg_open(struct ws_traceg **out, const char *path,
+                   const struct ws_trace_opts *opts, struct ws_err *err);
+
+/* The same, over a buffer (fuzz targets, tests); name is used in messages. */
+int ws_traceg_open_mem(struct ws_traceg **out, const char *name,
+                       const void *data, size_t len,
+                       const struct ws_trace_opts *opts, struct ws_err *err);
+
+const struct ws_launch *ws_traceg_launch(const struct ws_traceg *r);
+
+/* 1 and *cta on a CTA, 0 after the last one, -1 on error.  *cta stays valid
+ * until the next call. */
+int ws_traceg_next_cta(struct ws_traceg *r, const struct ws_cta_stream **cta,
+                       struct ws_err *err);
+
+/* The interned opcode strings that ws_inst.op indexes. */
+const struct ws_strtab *ws_traceg_opcodes(const struct ws_traceg *r);
+
+void ws_traceg_close(struct ws_traceg *r);
+
+#endif

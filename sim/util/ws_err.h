@@ -1,0 +1,39 @@
+/*
+ * ws_err: the one error record every parser and loader fills in.
+ *
+ * warpsim reports bad input as a single line, "file:line:col: what is wrong
+ * (expected what)", and exits 2.  Library code never prints: it formats that
+ * line into a struct ws_err and returns -1, so the command line decides where
+ * it goes and nothing is written half-way.  Only the first error is kept; a
+ * later one would describe damage the first one caused.
+ */
+#ifndef WS_ERR_H
+#define WS_ERR_H
+
+#include <stdarg.h>
+
+#define WS_ERR_TEXT 640
+
+/* Exit statuses of the warpsim command (documented in --help). */
+enum ws_exit {
+    WS_EXIT_OK = 0,
+    WS_EXIT_INTERNAL = 1,
+    WS_EXIT_INPUT = 2
+};
+
+struct ws_err {
+    int set;
+    char text[WS_ERR_TEXT];
+};
+
+void ws_err_clear(struct ws_err *err);
+
+/* "file:line:col: message"; line or col <= 0 drops that part. */
+int ws_err_at(struct ws_err *err, const char *file, long line, long col,
+              const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* A message with no position (I/O failures, out of memory). */
+int ws_err_msg(struct ws_err *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,243 @@
+/*
+ * ws_lines: line input over plain files, .xz streams (liblzma) and memory.
+ * See ws_lines.h for the contract.
+ */
+#include "ws_lines.h"
+
+#include <errno.h>
+#include <lzma.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WS_LINES_CHUNK (64u * 1024u)
+
+static const uint8_t ws_xz_magic[6] = {0xFD, '7', 'z', 'X', 'Z', 0x00};
+
+static int ws_lines_alloc(struct ws_lines *r, struct ws_err *err)
+{
+    r->chunk = malloc(WS_LINES_CHUNK);
+    r->line_cap = 256;
+    r->line = malloc(r->line_cap);
+    if (!r->chunk || !r->line)
+        return ws_err_msg(err, "%s: out of memory", r->name);
+    return 0;
+}
+
+/* Raw bytes from the underlying source, before any decompression. */
+static size_t ws_lines_raw(struct ws_lines *r, uint8_t *dst, size_t cap)
+{
+    size_t n;
+
+    if (r->fp)
+        return fread(dst, 1, cap, r->fp);
+    n = r->mem_len - r->mem_pos;
+    if (n > cap)
+        n = cap;
+    memcpy(dst, r->mem + r->mem_pos, n);
+    r->mem_pos += n;
+    return n;
+}
+
+static int ws_lines_start_xz(struct ws_lines *r, struct ws_err *err)
+{
+    lzma_stream init = LZMA_STREAM_INIT;
+    lzma_stream *lz = malloc(sizeof *lz);
+
+    r->in = malloc(WS_LINES_CHUNK);
+    if (!lz || !r->in) {
+        free(lz);
+        return ws_err_msg(err, "%s: out of memory", r->name);
+    }
+    *lz = init;
+    if (lzma_stream_decoder(lz, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK) {
+        free(lz);
+        return ws_err_msg(err, "%s: cannot start the xz decoder", r->name);
+    }
+    r->lz = lz;
+    r->xz = 1;
+    return 0;
+}
+
+/* Looks at the first bytes to choose between plain text and xz.  The bytes
+ * read stay in chunk (plain) or in (xz) so nothing is read twice. */
+static int ws_lines_sniff(struct ws_lines *r, struct ws_err *err)
+{
+    size_t n = ws_lines_raw(r, (uint8_t *)r->chunk, WS_LINES_CHUNK);
+
+    if (r->fp && ferror(r->fp))
+        return ws_err_msg(err, "%s: read error: %s", r->name, strerror(errno));
+    if (n >= sizeof ws_xz_magic && memcmp(r->chunk, ws_xz_magic,
+                                          sizeof ws_xz_magic) == 0) {
+        if (ws_lines_start_xz(r, err) < 0)
+            return -1;
+        memcpy(r->in, r->chunk, n);
+        r->in_len = n;
+        ((lzma_stream *)r->lz)->next_in = r->in;
+        ((lzma_stream *)r->lz)->avail_in = n;
+        return 0;
+    }
+    r->chunk_len = n;
+    if (n < WS_LINES_CHUNK)
+        r->at_eof = 1;
+    return 0;
+}
+
+int ws_lines_open(struct ws_lines *r, const char *path, struct ws_err *err)
+{
+    memset(r, 0, sizeof *r);
+    r->name = path;
+    r->fp = fopen(path, "rb");
+    if (!r->fp)
+        return ws_err_msg(err, "%s: cannot open: %s", path, strerror(errno));
+    if (ws_lines_alloc(r, err) < 0 || ws_lines_sniff(r, err) < 0) {
+        ws_lines_close(r);
+        return -1;
+    }
+    return 0;
+}
+
+int ws_lines_open_mem(struct ws_lines *r, const char *name, const void *data,
+                      size_t len, struct ws_err *err)
+{
+    memset(r, 0, sizeof *r);
+    r->name = name;
+    r->mem = data;
+    r->mem_len = len;
+    if (ws_lines_alloc(r, err) < 0 || ws_lines_sniff(r, err) < 0) {
+        ws_lines_close(r);
+        return -1;
+    }
+    return 0;
+}
+
+static int ws_lines_fill_xz(struct ws_lines *r, struct ws_err *err)
+{
+    lzma_stream *lz = r->lz;
+    lzma_ret ret;
+
+    lz->next_out = (uint8_t *)r->chunk;
+    lz->avail_out = WS_LINES_CHUNK;
+    while (lz->avail_out == WS_LINES_CHUNK) {
+        lzma_action action = LZMA_RUN;
+        if (lz->avail_in == 0) {
+            r->in_len = ws_lines_raw(r, r->in, WS_LINES_CHUNK);
+            lz->next_in = r->in;
+            lz->avail_in = r->in_len;
+            if (r->in_len == 0)
+                action = LZMA_FINISH;
+        }
+        ret = lzma_code(lz, action);
+        if (ret == LZMA_STREAM_END) {
+            r->at_eof = 1;
+            break;
+        }
+        if (ret == LZMA_BUF_ERROR || (ret == LZMA_OK && action == LZMA_FINISH
+                                      && lz->avail_out == WS_LINES_CHUNK))
+            return ws_err_msg(err, "%s: truncated xz stream (expected more "
+                              "compressed data)", r->name);
+        if (ret != LZMA_OK)
+            return ws_err_msg(err, "%s: corrupt xz stream (liblzma error %d)",
+                              r->name, (int)ret);
+    }
+    r->chunk_len = WS_LINES_CHUNK - lz->avail_out;
+    r->chunk_pos = 0;
+    return 0;
+}
+
+/* Refills chunk; leaves chunk_len 0 at the end of input. */
+static int ws_lines_fill(struct ws_lines *r, struct ws_err *err)
+{
+    r->chunk_pos = 0;
+    r->chunk_len = 0;
+    if (r->xz)
+        return r->at_eof ? 0 : ws_lines_fill_xz(r, err);
+    if (r->at_eof)
+        return 0;
+    r->chunk_len = ws_lines_raw(r, (uint8_t *)r->chunk, WS_LINES_CHUNK);
+    if (r->fp && ferror(r->fp))
+        return ws_err_msg(err, "%s: read error: %s", r->name, strerror(errno));
+    if (r->chunk_len < WS_LINES_CHUNK)
+        r->at_eof = 1;
+    return 0;
+}
+
+static int ws_lines_append(struct ws_lines *r, size_t *len, const char *src,
+                           size_t n, struct ws_err *err)
+{
+    if (memchr(src, '\0', n))
+        return ws_err_at(err, r->name, r->lineno + 1, 0, "binary data "
+                         "(NUL byte) in a text file (expected text lines)");
+    if (*len + n + 1 > WS_LINES_MAX)
+        return ws_err_at(err, r->name, r->lineno + 1, 0, "line longer than "
+                         "%u bytes (expected a text line)", WS_LINES_MAX);
+    if (*len + n + 1 > r->line_cap) {
+        size_t cap = r->line_cap;
+        char *p;
+        while (cap < *len + n + 1)
+            cap *= 2;
+        p = realloc(r->line, cap);
+        if (!p)
+            return ws_err_msg(err, "%s: out of memory", r->name);
+        r->line = p;
+        r->line_cap = cap;
+    }
+    memcpy(r->line + *len, src, n);
+    *len += n;
+    return 0;
+}
+
+int ws_lines_next(struct ws_lines *r, char **line, size_t *len,
+                  struct ws_err *err)
+{
+    size_t n = 0;
+    int any = 0;
+
+    for (;;) {
+        const char *start, *nl;
+        size_t avail;
+
+        if (r->chunk_pos == r->chunk_len) {
+            if (ws_lines_fill(r, err) < 0)
+                return -1;
+            if (r->chunk_len == 0)
+                break;
+        }
+        start = r->chunk + r->chunk_pos;
+        avail = r->chunk_len - r->chunk_pos;
+        nl = memchr(start, '\n', avail);
+        any = 1;
+        if (nl) {
+            if (ws_lines_append(r, &n, start, (size_t)(nl - start), err) < 0)
+                return -1;
+            r->chunk_pos += (size_t)(nl - start) + 1;
+            goto done;
+        }
+        if (ws_lines_append(r, &n, start, avail, err) < 0)
+            return -1;
+        r->chunk_pos = r->chunk_len;
+    }
+    if (!any)
+        return 0;
+done:
+    if (n > 0 && r->line[n - 1] == '\r')
+        n--;
+    r->line[n] = '\0';
+    r->lineno++;
+    *line = r->line;
+    *len = n;
+    return 1;
+}
+
+void ws_lines_close(struct ws_lines *r)
+{
+    if (r->fp)
+        fclose(r->fp);
+    if (r->lz) {
+        lzma_end(r->lz);
+        free(r->lz);
+    }
+    free(r->in);
+    free(r->chunk);
+    free(r->line);
+    memset(r, 0, sizeof *r);
+}

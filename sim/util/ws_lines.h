@@ -1,0 +1,54 @@
+/*
+ * ws_lines: numbered text lines from a file, an .xz file, or memory.
+ *
+ * Every reader of warpsim's text inputs (traces, kernel lists, listings)
+ * pulls lines from here so that they share one definition of a line and one
+ * set of guards: line numbers for messages, a length limit, NUL bytes
+ * rejected as binary garbage, CR-LF accepted, and a truncated .xz stream
+ * reported rather than taken as a short file.  Compressed input is detected by
+ * its magic bytes, not its name.  The line buffer is reused: reading allocates
+ * only when a line is longer than any before it.
+ *
+ * Leaves out: seeking, other compressors.
+ */
+#ifndef WS_LINES_H
+#define WS_LINES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ws_err.h"
+
+/* Longer lines are an error: no trace or listing line comes near this. */
+#define WS_LINES_MAX (1u << 20)
+
+struct ws_lines {
+    const char *name;         /* the path as the user wrote it, for messages */
+    FILE *fp;
+    const uint8_t *mem;       /* memory source when fp is NULL */
+    size_t mem_len, mem_pos;
+    int xz;
+    void *lz;                 /* lzma_stream, opaque to callers */
+    uint8_t *in;              /* compressed input chunk */
+    size_t in_len;
+    char *chunk;              /* decoded bytes not yet split into lines */
+    size_t chunk_len, chunk_pos;
+    char *line;
+    size_t line_cap;
+    long lineno;
+    int at_eof;
+};
+
+int ws_lines_open(struct ws_lines *r, const char *path, struct ws_err *err);
+int ws_lines_open_mem(struct ws_lines *r, const char *name, const void *data,
+                      size_t len, struct ws_err *err);
+
+/* 1 and *line (NUL-terminated, no newline) on a line; 0 at the end; -1 on
+ * error.  The line stays valid until the next call and may be modified. */
+int ws_lines_next(struct ws_lines *r, char **line, size_t *len,
+                  struct ws_err *err);
+
+void ws_lines_close(struct ws_lines *r);
+
+#endif
