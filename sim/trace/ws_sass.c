@@ -61,7 +61,11 @@ struct ws_sass_parser {
     struct ws_sass_res *res;
     size_t nres, res_cap;
     char res_name[256];                /* -res-usage function being read */
+    int regcount_state;                /* nvdisasm EIATTR_REGCOUNT: 1 name, 2 value */
 };
+
+static int ws_sass_data(struct ws_sass_parser *p, const char *q,
+                        struct ws_err *err);
 
 static int ws_sass_grow(void **p, size_t *cap, size_t need, size_t elem)
 {
@@ -320,19 +324,25 @@ static int ws_sass_instruction(struct ws_sass_parser *p, char *line,
     char *q, *semi;
     uint64_t pc;
 
+    q = ws_skip_blank(close + 2);
+    if (*q == '.')
+        return ws_sass_data(p, q, err);  /* data in an ELF section */
     if (!p->in_func)
         return ws_sass_fail(p, 1, "instruction outside a function",
                             "'Function : name' or '.text.name:' first", err);
     if (ws_num_hex(pcstart + 2, (size_t)(close - pcstart - 2), &pc) < 0
         || pc > UINT32_MAX)
         return ws_sass_fail(p, (long)(pcstart - line) + 1, "bad offset",
-                            "/*hex*/ such as /*0040*/", err);
-    q = ws_skip_blank(close + 2);
-    if (*q == '.' || *q == '\0')
-        return 0;                      /* data directive inside a section */
+                            "a hexadecimal offset such as 0040", err);
+    if (*q == '\0')
+        return 0;
     while (*q == '{' || *q == '}')
         q = ws_skip_blank(q + 1);      /* Kepler/Maxwell dual-issue braces */
+    /* A statement ends at ';', or at the '}' closing a Maxwell dual-issue
+     * pair, which cuobjdump prints without the ';'. */
     semi = strchr(q, ';');
+    if (!semi)
+        semi = strchr(q, '}');
     if (!semi)
         return ws_sass_fail(p, (long)(q - line) + 1, "statement without ';'",
                             "'OPCODE operands ;'", err);
@@ -398,6 +408,43 @@ static int ws_sass_res_line(struct ws_sass_parser *p, const char *q,
     return 0;
 }
 
+/* nvdisasm prints register counts as data in .nv.info:
+ *   //----- nvinfo : EIATTR_REGCOUNT
+ *   .word index@(name)
+ *   .word 0x0000000a
+ * Every other data line is skipped. */
+static int ws_sass_data(struct ws_sass_parser *p, const char *q,
+                        struct ws_err *err)
+{
+    const char *at = strstr(q, "index@(");
+    uint64_t v;
+
+    if (p->regcount_state == 1 && at) {
+        const char *end = strchr(at + 7, ')');
+        if (end)
+            snprintf(p->res_name, sizeof p->res_name, "%.*s",
+                     (int)(end - at - 7), at + 7);
+        p->regcount_state = end ? 2 : 0;
+        return 0;
+    }
+    if (p->regcount_state == 2 && strncmp(q, ".word", 5) == 0) {
+        const char *h = ws_skip_blank((char *)q + 5);
+        struct ws_sass_res *r;
+        p->regcount_state = 0;
+        if (ws_num_hex(h, strcspn(h, " \t"), &v) < 0 || v > 255)
+            return 0;
+        if (ws_sass_grow((void **)&p->res, &p->res_cap, p->nres + 1,
+                         sizeof *p->res) < 0)
+            return ws_err_msg(err, "out of memory");
+        r = &p->res[p->nres++];
+        snprintf(r->name, sizeof r->name, "%s", p->res_name);
+        r->regs = (int)v;
+        r->shared = r->local = r->stack = -1;
+        p->res_name[0] = '\0';
+    }
+    return 0;
+}
+
 /* ---- lines ------------------------------------------------------------ */
 
 static int ws_sass_header_line(struct ws_sass_parser *p, char *q,
@@ -441,6 +488,8 @@ static int ws_sass_line(struct ws_sass_parser *p, char *line,
 
     while (n > 0 && (q[n - 1] == ' ' || q[n - 1] == '\t'))
         q[--n] = '\0';
+    if (q[0] == '/' && q[1] == '/' && strstr(q, "EIATTR_REGCOUNT"))
+        p->regcount_state = 1;
     if (n == 0 || (q[0] == '/' && q[1] == '/'))
         return 0;
     if (q[0] == '/' && q[1] == '*' && q[2] != ' ' && strstr(q, "*/"))
