@@ -1,0 +1,407 @@
+/*
+ * Unit tests of the Accel-Sim trace reader (sim/trace/ws_traceg.c): every
+ * version and address mode, register handling, address-space
+ * classification, CTA streaming, the bundled traces against counts derived
+ * from their kernels' logic, and one test per kind of corrupt input.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace/ws_opcode.h"
+#include "trace/ws_traceg.h"
+#include "ws_test.h"
+
+#define HDR(ver, extra) \
+    "-kernel name = k\n-kernel id = 1\n-grid dim = (2,1,1)\n" \
+    "-block dim = (64,1,1)\n-shmem = 0\n-nregs = 16\n-binary version = 70\n" \
+    "-cuda stream id = 0\n-shmem base_addr = 0x00007f0000000000\n" \
+    "-local mem base_addr = 0x00007e0000000000\n-nvbit version = 1.5.5\n" \
+    ver extra "\n#traces format = whatever\n\n"
+
+struct trace_fixture {
+    struct ws_traceg *r;
+    struct ws_err err;
+};
+
+static int open_text(struct trace_fixture *f, const char *text)
+{
+    ws_err_clear(&f->err);
+    return ws_traceg_open_mem(&f->r, "t.traceg", text, strlen(text), NULL,
+                              &f->err);
+}
+
+static const struct ws_cta_stream *next_cta(struct trace_fixture *f)
+{
+    const struct ws_cta_stream *cta = NULL;
+    int rc = ws_traceg_next_cta(f->r, &cta, &f->err);
+
+    if (rc != 1)
+        fail_msg("expected a CTA, got %d: %s", rc, f->err.text);
+    return cta;
+}
+
+static const char *opname(struct trace_fixture *f, const struct ws_inst *in)
+{
+    return ws_strtab_str(ws_traceg_opcodes(f->r), in->op);
+}
+
+static void test_v4_fields(void **state)
+{
+    static const char text[] = HDR("-accelsim tracer version = 4\n",
+                                    "-enable lineinfo = 0\n")
+        "#BEGIN_TB\n\nthread block = 1,0,0\n\nwarp = 0\ninsts = 4\n"
+        "0000 ffffffff 1 R1 MOV 0 0 \n"
+        "0010 0000ffff 1 R4 IMAD.WIDE 3 R2 RZ R255 0 \n"
+        "0020 ffffffff 1 R8 LDG.E.128.SYS 1 R4 16 1 0x0000000000001000 16 \n"
+        "0030 00000000 0 STG.E 2 R4 R9 4 0 \n"
+        "warp = 1\ninsts = 0\n#END_TB\n";
+    struct trace_fixture f;
+    const struct ws_cta_stream *cta;
+    const struct ws_inst *in;
+
+    (void)state;
+    assert_int_equal(open_text(&f, text), 0);
+    assert_string_equal(ws_traceg_launch(f.r)->name, "k");
+    assert_int_equal(ws_traceg_launch(f.r)->trace_version, 4);
+    assert_true(ws_traceg_launch(f.r)->shmem_base == 0x7f0000000000ull);
+    cta = next_cta(&f);
+    assert_int_equal(cta->ctaid[0], 1);
+    assert_int_equal(cta->linear_id, 1);
+    assert_int_equal(cta->nwarps, 2);
+    assert_int_equal(cta->warps[0].ninst, 4);
+    assert_int_equal(cta->warps[1].ninst, 0);
+    in = cta->warps[0].inst;
+    assert_int_equal(in[0].cls, WS_OPC_MISC);
+    assert_int_equal(in[0].ndst, 1);
+    assert_int_equal(in[0].dst[0], 1);
+    /* RZ, written R255 or RZ, is never a dependency. */
+    assert_int_equal(in[1].nsrc, 1);
+    assert_int_equal(in[1].src[0], 2);
+    assert_int_equal(in[1].mask, 0x0000ffff);
+    /* A 128-bit load names R8 but writes R8..R11. */
+    assert_int_equal(in[2].width, 16);
+    assert_int_equal(in[2].ndst, 4);
+    assert_int_equal(in[2].dst[3], 11);
+    assert_int_equal(in[2].space, WS_SPACE_GLOBAL);
+    assert_true(cta->addrs[in[2].addr] == 0x1000);
+    assert_true(cta->addrs[in[2].addr + 31] == 0x1000 + 31 * 16);
+    assert_string_equal(opname(&f, &in[2]), "LDG.E.128.SYS");
+    /* Predicated off: issued, no addresses. */
+    assert_int_equal(in[3].mask, 0);
+    assert_int_equal(in[3].memop, WS_MEMOP_STORE);
+    assert_int_equal(ws_traceg_next_cta(f.r, &cta, &f.err), 0);
+    ws_traceg_close(f.r);
+}
+
+static void test_v5_modes(void **state)
+{
+    static const char text[] = HDR("-accelsim tracer version = 5\n",
+                                    "-enable lineinfo = 1\n")
+        "#BEGIN_TB\nthread block = 0,0,0\nwarp = 1\ninsts = 4\n"
+        /* Mode 2: popcount - 1 = 3 deltas, then the immediate 7. */
+        "12 0000 0000000f 1 R2 LDG.E 1 R4 4 2 0x100 4 -8 100 7 \n"
+        /* Mode 0: one address per active lane (lanes 1 and 3). */
+        "13 0010 0000000a 0 STG.E 2 R4 R5 4 0 0x200 0x300 0 \n"
+        /* Mode 2 with one active lane: no delta, immediate 9. */
+        "14 0020 00000004 1 R6 LDG.E.64 1 R4 8 2 0x400 9 \n"
+        "15 0030 ffffffff 0 DEPBAR.LE 0 0 3 \n"
+        "#END_TB\n";
+    struct trace_fixture f;
+    const struct ws_cta_stream *cta;
+    const struct ws_inst *in;
+
+    (void)state;
+    assert_int_equal(open_text(&f, text), 0);
+    cta = next_cta(&f);
+    assert_int_equal(cta->warps[0].ninst, 0);
+    in = cta->warps[1].inst;
+    assert_int_equal(in[0].imm, 7);
+    assert_true(cta->addrs[in[0].addr + 0] == 0x100);
+    assert_true(cta->addrs[in[0].addr + 1] == 0x104);
+    assert_true(cta->addrs[in[0].addr + 2] == 0xfc);
+    assert_true(cta->addrs[in[0].addr + 3] == 0x160);
+    assert_true(cta->addrs[in[1].addr + 1] == 0x300);
+    assert_int_equal(in[2].imm, 9);
+    assert_int_equal(in[2].ndst, 2);
+    assert_true(cta->addrs[in[2].addr] == 0x400);
+    assert_int_equal(in[3].imm, 3);
+    assert_int_equal(in[3].cls, WS_OPC_MISC);
+    ws_traceg_close(f.r);
+}
+
+static void test_pre_v3(void **state)
+{
+    static const char text[] = HDR("", "")
+        "#BEGIN_TB\nthread block = 1,0,0\nwarp = 0\ninsts = 2\n"
+        "1 0 0 0 0000 ffffffff 1 R1 MOV 0 0\n"
+        "1 0 0 0 0010 00000003 1 R2 LDG.E 1 R4 4 0 0x10 0x14\n"
+        "#END_TB\n";
+    static const char wrong_warp[] = HDR("", "")
+        "#BEGIN_TB\nthread block = 1,0,0\nwarp = 0\ninsts = 1\n"
+        "1 0 0 1 0000 ffffffff 1 R1 MOV 0 0\n#END_TB\n";
+    struct trace_fixture f;
+    const struct ws_cta_stream *cta;
+
+    (void)state;
+    assert_int_equal(open_text(&f, text), 0);
+    assert_int_equal(ws_traceg_launch(f.r)->trace_version, 0);
+    cta = next_cta(&f);
+    assert_true(cta->addrs[cta->warps[0].inst[1].addr + 1] == 0x14);
+    ws_traceg_close(f.r);
+    assert_int_equal(open_text(&f, wrong_warp), 0);
+    assert_int_equal(ws_traceg_next_cta(f.r, &cta, &f.err), -1);
+    ws_test_err(&f.err, "t.traceg", 19, "warp id 1 disagrees");
+    ws_traceg_close(f.r);
+}
+
+static void test_generic_spaces(void **state)
+{
+    static const char text[] = HDR("-accelsim tracer version = 5\n", "")
+        "#BEGIN_TB\nthread block = 0,0,0\ncluster id = 0,0,0\n"
+        "cluster cta = 0,0,0\ncluster rank = 0\nwarp = 0\ninsts = 4\n"
+        "0000 00000001 1 R1 LD.E 1 R2 4 0 0x00007f0000000040 0 \n"
+        "0010 00000001 1 R1 LD.E 1 R2 4 0 0x00007e0000000040 0 \n"
+        "0020 00000001 0 ST.E 2 R2 R3 4 0 0x00000000deadbeef 0 \n"
+        "0030 00000001 1 R5 LDS 1 R2 4 0 0x40 0 \n"
+        "#END_TB\n";
+    struct trace_fixture f;
+    const struct ws_cta_stream *cta;
+    const struct ws_inst *in;
+
+    (void)state;
+    assert_int_equal(open_text(&f, text), 0);
+    cta = next_cta(&f);
+    in = cta->warps[0].inst;
+    assert_int_equal(cta->has_cluster, 1);
+    assert_int_equal(in[0].space, WS_SPACE_SHARED);
+    assert_true(in[0].flags & WS_INST_GENERIC);
+    assert_int_equal(in[1].space, WS_SPACE_LOCAL);
+    assert_int_equal(in[2].space, WS_SPACE_GLOBAL);
+    assert_int_equal(in[3].space, WS_SPACE_SHARED);
+    assert_false(in[3].flags & WS_INST_GENERIC);
+    ws_traceg_close(f.r);
+}
+
+static void test_unknown_opcode(void **state)
+{
+    static const char text[] = HDR("-accelsim tracer version = 5\n", "")
+        "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
+        "0000 ffffffff 0 FROBNICATE.X 0 0 0 \n#END_TB\n";
+    struct ws_trace_opts opts;
+    struct ws_traceg *r;
+    struct ws_err err;
+    const struct ws_cta_stream *cta;
+
+    (void)state;
+    ws_trace_opts_default(&opts);
+    opts.unknown_class = WS_OPC_SFU;
+    ws_err_clear(&err);
+    assert_int_equal(ws_traceg_open_mem(&r, "u", text, strlen(text), &opts,
+                                        &err), 0);
+    assert_int_equal(ws_traceg_next_cta(r, &cta, &err), 1);
+    assert_int_equal(cta->warps[0].inst[0].cls, WS_OPC_SFU);
+    assert_true(cta->warps[0].inst[0].flags & WS_INST_UNKNOWN);
+    ws_traceg_close(r);
+}
+
+/* Streaming: the second CTA reuses the first one's memory, and nothing of
+ * the first remains visible. */
+static void test_streaming(void **state)
+{
+    static const char text[] = HDR("-accelsim tracer version = 4\n",
+                                    "-enable lineinfo = 0\n")
+        "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 2\n"
+        "0000 ffffffff 1 R1 MOV 0 0\n0010 ffffffff 0 EXIT 0 0\n"
+        "warp = 1\ninsts = 1\n0010 ffffffff 0 EXIT 0 0\n#END_TB\n"
+        "#BEGIN_TB\nthread block = 1,0,0\nwarp = 1\ninsts = 1\n"
+        "0010 ffffffff 0 EXIT 0 0\n#END_TB\n";
+    struct trace_fixture f;
+    const struct ws_cta_stream *cta;
+
+    (void)state;
+    assert_int_equal(open_text(&f, text), 0);
+    cta = next_cta(&f);
+    assert_int_equal(cta->warps[0].ninst, 2);
+    cta = next_cta(&f);
+    assert_int_equal(cta->ctaid[0], 1);
+    assert_int_equal(cta->warps[0].ninst, 0);
+    assert_null(cta->warps[0].inst);
+    assert_int_equal(cta->warps[1].ninst, 1);
+    assert_int_equal(cta->warps[1].inst[0].cls, WS_OPC_EXIT);
+    assert_int_equal(ws_traceg_next_cta(f.r, &cta, &f.err), 0);
+    assert_int_equal(ws_traceg_next_cta(f.r, &cta, &f.err), 0);
+    ws_traceg_close(f.r);
+}
+
+struct bad_case {
+    const char *body;    /* after a version-4 header and "#BEGIN_TB" */
+    long line;           /* expected line, 0 = don't check */
+    const char *want;
+};
+
+#define V4 HDR("-accelsim tracer version = 4\n", "-enable lineinfo = 0\n")
+#define TB "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\n"
+/* With V4 the header ends at line 16: "#BEGIN_TB" is line 17, "warp = 0"
+ * line 19, "insts =" line 20, the first instruction line 21. */
+
+static void test_corrupt(void **state)
+{
+    static const struct bad_case cases[] = {
+        {V4 TB "insts = 2\n0000 ffffffff 1 R1 MOV 0 0\n", 22,
+         "file ends inside a thread block"},
+        {V4 TB "insts = 2\n0000 ffffffff 1 R1 MOV 0 0\n#END_TB\n", 22,
+         "has 1 instruction lines (expected 2"},
+        {V4 TB "insts = 1\n0000 ffffffff 1 R1 MOV 0 0\n0010 ffffffff 0 EXIT 0 0\n"
+         "#END_TB\n", 22, "more instruction lines"},
+        {V4 TB "insts = 1\n00g0 ffffffff 1 R1 MOV 0 0\n#END_TB\n", 21,
+         "bad PC '00g0'"},
+        {V4 TB "insts = 1\n0000 ffffffff 1 R1 LDG.E 1 R2 4 0 0x10 0xZZ\n#END_TB\n",
+         21, "bad lane address"},
+        {V4 TB "insts = 1\n0000 00000007 1 R1 LDG.E 1 R2 4 0 0x10 0x14\n#END_TB\n",
+         21, "ends early (expected lane address)"},
+        {HDR("-accelsim tracer version = 3\n", "") TB
+         "insts = 1\n0000 00000003 1 R1 LDG.E 1 R2 4 2 0x10 4 4\n#END_TB\n",
+         20, "unexpected '4' after the instruction"},
+        {V4 TB "insts = 1\n0000 ffffffff 1 R1 MOV 0 0\n", 0, "#END_TB"},
+        {V4 TB "insts = 10000000000\n", 20, "bad instruction count"},
+        {V4 TB "insts = 4000000000\n", 20, "larger than"},
+        {V4 TB "insts = 1\n0000 1ffffffff 1 R1 MOV 0 0\n#END_TB\n", 21,
+         "active mask wider than a warp"},
+        {V4 TB "insts = 1\n0000 ffffffff 1 R300 MOV 0 0\n#END_TB\n", 21,
+         "bad register 'R300'"},
+        {V4 TB "insts = 1\n0000 ffffffff 5 R1 R2 R3 R4 R5 MOV 0 0\n#END_TB\n",
+         21, "5 destination registers (expected at most 4)"},
+        {V4 TB "insts = 1\n0000 ffffffff 1 R1 LDG.E 1 R2 4 3 0x10\n#END_TB\n",
+         21, "unknown address mode 3"},
+        {HDR("", "") TB "insts = 1\n0 0 0 0 0000 00000001 1 R1 LDG.E 1 R2 4 2 0x10\n"
+         "#END_TB\n", 19, "unknown address mode 2"},
+        {V4 "#BEGIN_TB\nthread block = 0,0,0\nwarp = 2\n", 19,
+         "warp 2 does not exist"},
+        {V4 "#BEGIN_TB\nthread block = 5,0,0\n", 18, "lies outside the grid"},
+        {V4 "#BEGIN_TB\nthread block = 0,0,0\ninsts = 1\n", 19,
+         "'insts =' without a 'warp =' line"},
+        {V4 TB "insts = 0\nwarp = 0\n", 21, "appears twice"},
+        {V4 TB "warp = 1\n", 20, "warp 0 has no 'insts =' line"},
+        {V4 "thread block = 0,0,0\n", 17, "outside a thread block"},
+        {V4 "#BEGIN_TB\n#BEGIN_TB\n", 18, "'#BEGIN_TB' inside"},
+        {V4 TB "insts = 1\n0000 ffffffff 1 R1 UTMALDG.2D 0 16 0 0x10\n#END_TB\n",
+         21, "bulk-copy instruction"},
+        {V4 TB "insts = 1\n0000 ffffffff 1 R1 mov 0 0\n#END_TB\n", 21,
+         "bad opcode 'mov'"},
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct trace_fixture f;
+        const struct ws_cta_stream *cta;
+        int rc;
+        assert_int_equal(open_text(&f, cases[i].body), 0);
+        while ((rc = ws_traceg_next_cta(f.r, &cta, &f.err)) == 1)
+            ;
+        if (rc != -1)
+            fail_msg("case %zu: no error, expected '%s'", i, cases[i].want);
+        ws_test_err(&f.err, "t.traceg", cases[i].line, cases[i].want);
+        ws_traceg_close(f.r);
+    }
+}
+
+static void test_corrupt_header(void **state)
+{
+    static const struct bad_case cases[] = {
+        {"-kernel name = k\n-frobs = 3\n#t\n", 2, "unknown header key 'frobs'"},
+        {"-kernel name = k\n-grid dim = (1,0,1)\n#t\n", 2, "bad dimensions"},
+        {"-kernel name = k\n-grid dim = (1,1,1)\n-block dim = (32,1,1)\n"
+         "-shmem = 0\n-nregs = 8\n#t\n", 6, "no '-binary version'"},
+        {"-kernel name = k\n-accelsim tracer version = 6\n#t\n", 2,
+         "unsupported tracer version"},
+        {"-kernel name = k\n-nregs = 300\n#t\n", 2, "registers per thread"},
+        {"-kernel name = k\n-grid dim = (1,1,1)\n-block dim = (2048,1,1)\n"
+         "-shmem = 0\n-nregs = 8\n-binary version = 70\n#t\n", 7,
+         "more threads than CUDA allows"},
+        {"-kernel name = k\nkernel id = 3\n#t\n", 2, "unexpected text"},
+        {"-kernel name = k\n-kernel id\n#t\n", 2, "without '='"},
+        {"-kernel name = k\n", 0, "file ends inside the kernel header"},
+        {"\x7f" "ELF\x02\x01\x01garbage", 1, "unexpected text"},
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct trace_fixture f;
+        if (open_text(&f, cases[i].body) != -1)
+            fail_msg("header case %zu opened", i);
+        ws_test_err(&f.err, "t.traceg", cases[i].line, cases[i].want);
+    }
+}
+
+static void test_allow_unknown_keys(void **state)
+{
+    static const char text[] = "-future key = 1\n" HDR(
+        "-accelsim tracer version = 5\n", "")
+        "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 0\n#END_TB\n";
+    struct ws_trace_opts opts;
+    struct ws_traceg *r;
+    struct ws_err err;
+
+    (void)state;
+    ws_trace_opts_default(&opts);
+    opts.allow_unknown_keys = 1;
+    ws_err_clear(&err);
+    assert_int_equal(ws_traceg_open_mem(&r, "k", text, strlen(text), &opts,
+                                        &err), 0);
+    ws_traceg_close(r);
+}
+
+/* The bundled vecadd trace against the kernel's own logic: n = 4010,
+ * 128 threads per block, 15 instructions per warp with live lanes and 6
+ * for warps whose lanes all exit at the bounds check. */
+static void test_bundled_vecadd(void **state)
+{
+    const uint64_t n = 4010, a = 0x7f4a1e000000ull;
+    struct ws_traceg *r;
+    struct ws_err err;
+    const struct ws_cta_stream *cta;
+    uint64_t ctas = 0, insts = 0, want_insts = 0;
+    int rc;
+
+    (void)state;
+    ws_err_clear(&err);
+    assert_int_equal(ws_traceg_open(&r, "traces/accelsim/vecadd/kernel-1.traceg",
+                                    NULL, &err), 0);
+    for (uint64_t g = 0; g < 128; g++)
+        want_insts += g * 32 < n ? 15 : 6;
+    while ((rc = ws_traceg_next_cta(r, &cta, &err)) == 1) {
+        ctas++;
+        for (uint32_t w = 0; w < cta->nwarps; w++) {
+            uint64_t base = cta->ctaid[0] * 128 + w * 32;
+            const struct ws_warp_stream *ws = &cta->warps[w];
+            insts += ws->ninst;
+            if (base + 32 <= n || base >= n)
+                continue;
+            /* The partial warp: lanes below n - base live. */
+            assert_int_equal(ws->inst[5].mask, ~((1u << (n - base)) - 1));
+            assert_int_equal(ws->inst[9].mask, (1u << (n - base)) - 1);
+            assert_true(cta->addrs[ws->inst[9].addr + (n - base - 1)]
+                        == a + 4 * (n - 1));
+        }
+    }
+    assert_int_equal(rc, 0);
+    assert_int_equal(ctas, 32);
+    assert_int_equal(insts, want_insts);
+    ws_traceg_close(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_v4_fields),
+        cmocka_unit_test(test_v5_modes),
+        cmocka_unit_test(test_pre_v3),
+        cmocka_unit_test(test_generic_spaces),
+        cmocka_unit_test(test_unknown_opcode),
+        cmocka_unit_test(test_streaming),
+        cmocka_unit_test(test_corrupt),
+        cmocka_unit_test(test_corrupt_header),
+        cmocka_unit_test(test_allow_unknown_keys),
+        cmocka_unit_test(test_bundled_vecadd),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

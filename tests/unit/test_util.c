@@ -1,0 +1,224 @@
+/*
+ * Unit tests of sim/util: strict number parsing, string interning, error
+ * formatting and the line reader (plain, CRLF, xz, truncated xz, binary).
+ */
+#include <lzma.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/ws_lines.h"
+#include "util/ws_num.h"
+#include "util/ws_strtab.h"
+#include "ws_test.h"
+
+static void test_num(void **state)
+{
+    uint64_t u;
+    int64_t i;
+    uint32_t w;
+
+    (void)state;
+    assert_int_equal(ws_num_u64("18446744073709551615", 20, &u), 0);
+    assert_true(u == UINT64_MAX);
+    assert_int_equal(ws_num_u64("18446744073709551616", 20, &u), -1);
+    assert_int_equal(ws_num_u64("", 0, &u), -1);
+    assert_int_equal(ws_num_u64("12a", 3, &u), -1);
+    assert_int_equal(ws_num_u64("-1", 2, &u), -1);
+    assert_int_equal(ws_num_i64("-9223372036854775808", 20, &i), 0);
+    assert_true(i == INT64_MIN);
+    assert_int_equal(ws_num_i64("9223372036854775808", 19, &i), -1);
+    assert_int_equal(ws_num_i64("+7", 2, &i), 0);
+    assert_int_equal(i, 7);
+    assert_int_equal(ws_num_hex("0x00007f4a1e000000", 18, &u), 0);
+    assert_true(u == 0x7f4a1e000000ull);
+    assert_int_equal(ws_num_hex("ffffffff", 8, &u), 0);
+    assert_true(u == 0xffffffffull);
+    assert_int_equal(ws_num_hex("0000000000000000001", 19, &u), 0);
+    assert_true(u == 1);
+    assert_int_equal(ws_num_hex("10000000000000000", 17, &u), -1);
+    assert_int_equal(ws_num_hex("0x", 2, &u), -1);
+    assert_int_equal(ws_num_hex("0xg", 3, &u), -1);
+    assert_int_equal(ws_num_u32("4294967296", 10, &w), -1);
+    assert_int_equal(ws_num_u32("4294967295", 10, &w), 0);
+}
+
+static void test_strtab(void **state)
+{
+    struct ws_strtab t;
+    char buf[32];
+
+    (void)state;
+    ws_strtab_init(&t);
+    assert_int_equal(ws_strtab_find(&t, "FFMA", 4), UINT32_MAX);
+    assert_int_equal(ws_strtab_intern(&t, "FFMA", 4), 0);
+    assert_int_equal(ws_strtab_intern(&t, "FFMAX", 4), 0);
+    assert_int_equal(ws_strtab_intern(&t, "FADD", 4), 1);
+    for (int k = 0; k < 1000; k++) {
+        snprintf(buf, sizeof buf, "OP%d", k);
+        assert_int_equal(ws_strtab_intern(&t, buf, strlen(buf)), k + 2);
+    }
+    assert_int_equal(ws_strtab_find(&t, "OP500", 5), 502);
+    assert_string_equal(ws_strtab_str(&t, 1), "FADD");
+    assert_string_equal(ws_strtab_str(&t, 99999), "?");
+    ws_strtab_free(&t);
+}
+
+static void test_err_format(void **state)
+{
+    struct ws_err err;
+
+    (void)state;
+    ws_err_clear(&err);
+    ws_err_at(&err, "f.traceg", 12, 7, "bad %s (expected %s)", "x\ny", "z");
+    assert_string_equal(err.text, "f.traceg:12:7: bad x y (expected z)");
+    /* The first error wins. */
+    ws_err_at(&err, "g", 1, 1, "later");
+    assert_string_equal(err.text, "f.traceg:12:7: bad x y (expected z)");
+}
+
+static int read_all(struct ws_lines *r, char out[][64], int max)
+{
+    struct ws_err err;
+    char *line;
+    size_t len;
+    int n = 0, rc;
+
+    ws_err_clear(&err);
+    while ((rc = ws_lines_next(r, &line, &len, &err)) == 1 && n < max)
+        snprintf(out[n++], 64, "%s", line);
+    return rc < 0 ? -1 : n;
+}
+
+static void test_lines_plain(void **state)
+{
+    static const char text[] = "a\r\nbb\n\nlast";
+    struct ws_lines r;
+    struct ws_err err;
+    char got[8][64];
+
+    (void)state;
+    ws_err_clear(&err);
+    assert_int_equal(ws_lines_open_mem(&r, "m", text, sizeof text - 1, &err), 0);
+    assert_int_equal(read_all(&r, got, 8), 4);
+    assert_string_equal(got[0], "a");
+    assert_string_equal(got[1], "bb");
+    assert_string_equal(got[2], "");
+    assert_string_equal(got[3], "last");
+    assert_int_equal(r.lineno, 4);
+    ws_lines_close(&r);
+}
+
+static void test_lines_binary(void **state)
+{
+    static const char text[] = "ok\nbad\0line\n";
+    struct ws_lines r;
+    struct ws_err err;
+    char *line;
+    size_t len;
+
+    (void)state;
+    ws_err_clear(&err);
+    assert_int_equal(ws_lines_open_mem(&r, "bin", text, sizeof text - 1, &err), 0);
+    assert_int_equal(ws_lines_next(&r, &line, &len, &err), 1);
+    assert_int_equal(ws_lines_next(&r, &line, &len, &err), -1);
+    ws_test_err(&err, "bin", 2, "NUL byte");
+    ws_lines_close(&r);
+}
+
+static void test_lines_long(void **state)
+{
+    size_t n = WS_LINES_MAX + 10;
+    char *text = malloc(n);
+    struct ws_lines r;
+    struct ws_err err;
+    char *line;
+    size_t len;
+
+    (void)state;
+    memset(text, 'x', n);
+    ws_err_clear(&err);
+    assert_int_equal(ws_lines_open_mem(&r, "long", text, n, &err), 0);
+    assert_int_equal(ws_lines_next(&r, &line, &len, &err), -1);
+    ws_test_err(&err, "long", 1, "longer than");
+    ws_lines_close(&r);
+    free(text);
+}
+
+static uint8_t *xz_compress(const char *text, size_t len, size_t *out_len)
+{
+    size_t cap = len + 1024, pos = 0;
+    uint8_t *out = malloc(cap);
+
+    assert_int_equal(lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, NULL,
+                                             (const uint8_t *)text, len, out,
+                                             &pos, cap), LZMA_OK);
+    *out_len = pos;
+    return out;
+}
+
+static void test_lines_xz(void **state)
+{
+    char text[200000];
+    size_t n = 0, xz_len;
+    uint8_t *xz;
+    struct ws_lines r;
+    struct ws_err err;
+    char *line;
+    size_t len;
+    long count = 0;
+    int rc;
+
+    (void)state;
+    /* More than one 64 KiB decode chunk, so lines straddle refills. */
+    for (int i = 0; n < sizeof text - 64; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "line %d\n", i);
+    xz = xz_compress(text, n, &xz_len);
+    ws_err_clear(&err);
+    assert_int_equal(ws_lines_open_mem(&r, "t.xz", xz, xz_len, &err), 0);
+    while ((rc = ws_lines_next(&r, &line, &len, &err)) == 1) {
+        char want[32];
+        snprintf(want, sizeof want, "line %ld", count);
+        assert_string_equal(line, want);
+        count++;
+    }
+    assert_int_equal(rc, 0);
+    assert_true(count > 10000);
+    ws_lines_close(&r);
+
+    /* Cut the stream: the reader must say so instead of ending early. */
+    ws_err_clear(&err);
+    assert_int_equal(ws_lines_open_mem(&r, "cut.xz", xz, xz_len / 2, &err), 0);
+    while ((rc = ws_lines_next(&r, &line, &len, &err)) == 1)
+        ;
+    assert_int_equal(rc, -1);
+    assert_non_null(strstr(err.text, "truncated xz"));
+    ws_lines_close(&r);
+    free(xz);
+}
+
+static void test_lines_missing_file(void **state)
+{
+    struct ws_lines r;
+    struct ws_err err;
+
+    (void)state;
+    ws_err_clear(&err);
+    assert_int_equal(ws_lines_open(&r, "no/such/file", &err), -1);
+    assert_non_null(strstr(err.text, "no/such/file: cannot open"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_num),
+        cmocka_unit_test(test_strtab),
+        cmocka_unit_test(test_err_format),
+        cmocka_unit_test(test_lines_plain),
+        cmocka_unit_test(test_lines_binary),
+        cmocka_unit_test(test_lines_long),
+        cmocka_unit_test(test_lines_xz),
+        cmocka_unit_test(test_lines_missing_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

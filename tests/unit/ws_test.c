@@ -1,0 +1,55 @@
+/*
+ * ws_test: shared test helpers (see ws_test.h).
+ */
+#include "ws_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ws_test_err(const struct ws_err *err, const char *name, long line,
+                 const char *want)
+{
+    char prefix[512];
+    const char *p;
+
+    if (!err->set)
+        fail_msg("expected an error containing '%s', got none", want);
+    if (!strstr(err->text, want))
+        fail_msg("error '%s' does not contain '%s'", err->text, want);
+    snprintf(prefix, sizeof prefix, "%s:", name);
+    if (strncmp(err->text, prefix, strlen(prefix)) != 0)
+        fail_msg("error '%s' does not start with '%s'", err->text, prefix);
+    p = err->text + strlen(prefix);
+    if (line > 0) {
+        char num[32];
+        snprintf(num, sizeof num, "%ld:", line);
+        if (strncmp(p, num, strlen(num)) != 0)
+            fail_msg("error '%s' is not at line %ld", err->text, line);
+    }
+    if (!strstr(err->text, "(expected "))
+        fail_msg("error '%s' does not say what was expected", err->text);
+    if (strchr(err->text, '\n'))
+        fail_msg("error '%s' spans lines", err->text);
+}
+
+char *ws_test_read(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    char *buf;
+    long n;
+
+    if (!fp)
+        fail_msg("cannot open %s", path);
+    fseek(fp, 0, SEEK_END);
+    n = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, fp), (size_t)n);
+    buf[n] = '\0';
+    fclose(fp);
+    if (len)
+        *len = (size_t)n;
+    return buf;
+}

@@ -1,0 +1,27 @@
+/*
+ * ws_test: helpers shared by the cmocka unit tests.  Tests run from the
+ * source root (CTest's working directory), so bundled traces and fixtures
+ * are opened by relative path.
+ */
+#ifndef WS_TEST_H
+#define WS_TEST_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "util/ws_err.h"
+
+/* Asserts err holds one line that starts with "name:line:" (line > 0
+ * checked when given), has a column, contains want, and ends with an
+ * "(expected ...)" clause. */
+void ws_test_err(const struct ws_err *err, const char *name, long line,
+                 const char *want);
+
+/* Reads a whole file into a NUL-terminated buffer (caller frees). */
+char *ws_test_read(const char *path, size_t *len);
+
+#endif
