@@ -62,6 +62,7 @@ int ws_cmd_config(int argc, char **argv)
         return ws_cli_usage("config", "unknown subcommand '%s' (expected "
                             "show or list)", sub);
     optind = 1;
+    opterr = 0;
     while ((opt = getopt_long(argc - 1, argv + 1, "g:s:h", longopts, NULL)) != -1) {
         int used = ws_cli_gpu_option(&gopts, opt, optarg);
         if (used < 0)
@@ -72,7 +73,7 @@ int ws_cmd_config(int argc, char **argv)
             ws_config_help(stdout);
             return WS_EXIT_OK;
         }
-        return ws_cli_usage("config", "bad option");
+        return ws_cli_usage("config", "bad option '%s'", argv[optind]);
     }
     if (optind + 1 < argc)
         return ws_cli_usage("config", "unexpected argument '%s'",

@@ -216,6 +216,7 @@ static int ws_trace_parse_args(struct ws_trace_args *a, int argc, char **argv)
     int opt;
 
     optind = 1;
+    opterr = 0;
     while ((opt = getopt_long(argc, argv, "g:s:h", longopts, NULL)) != -1) {
         int used = ws_cli_gpu_option(&a->gpu, opt, optarg);
         if (used < 0)
@@ -226,7 +227,9 @@ static int ws_trace_parse_args(struct ws_trace_args *a, int argc, char **argv)
         case WS_OPT_JSON: a->json = optarg; break;
         case WS_OPT_ALLOW_UNKNOWN_KEYS: a->topts.allow_unknown_keys = 1; break;
         case WS_OPT_HELP: ws_trace_help(stdout); return 1;
-        default: return ws_cli_usage("trace info", "bad option");
+        default:
+            return ws_cli_usage("trace info", "bad option '%s'",
+                                argv[optind - 1]);
         }
     }
     if (optind != argc - 1)

@@ -3,8 +3,10 @@
  */
 #include "ws_kernelslist.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../util/ws_lines.h"
 #include "../util/ws_num.h"
@@ -135,6 +137,21 @@ int ws_kernelslist_parse_mem(struct ws_cmdlist *list, const char *name,
     return rc;
 }
 
+/* Every kernel file must be readable before anything is read from the first
+ * one, so a missing kernel is reported at its line in the list. */
+static int ws_kernelslist_check_files(const struct ws_cmdlist *list,
+                                      struct ws_err *err)
+{
+    for (size_t i = 0; i < list->n; i++) {
+        const struct ws_cmd *c = &list->cmds[i];
+        if (c->kind == WS_CMD_KERNEL && access(c->path, R_OK) != 0)
+            return ws_err_at(err, list->name, c->line, 1, "cannot read "
+                             "kernel trace %s: %s (expected a file beside "
+                             "the list)", c->path, strerror(errno));
+    }
+    return 0;
+}
+
 int ws_kernelslist_load(struct ws_cmdlist *list, const char *path,
                         struct ws_err *err)
 {
@@ -162,6 +179,8 @@ int ws_kernelslist_load(struct ws_cmdlist *list, const char *path,
         ws_lines_close(&in);
     }
     free(dir);
+    if (rc == 0)
+        rc = ws_kernelslist_check_files(list, err);
     if (rc < 0)
         ws_kernelslist_free(list);
     return rc;

@@ -133,11 +133,12 @@ static int ws_lines_fill_xz(struct ws_lines *r, struct ws_err *err)
         }
         if (ret == LZMA_BUF_ERROR || (ret == LZMA_OK && action == LZMA_FINISH
                                       && lz->avail_out == WS_LINES_CHUNK))
-            return ws_err_msg(err, "%s: truncated xz stream (expected more "
-                              "compressed data)", r->name);
+            return ws_err_at(err, r->name, r->lineno + 1, 1, "truncated xz "
+                             "stream (expected more compressed data)");
         if (ret != LZMA_OK)
-            return ws_err_msg(err, "%s: corrupt xz stream (liblzma error %d)",
-                              r->name, (int)ret);
+            return ws_err_at(err, r->name, r->lineno + 1, 1, "corrupt xz "
+                             "stream, liblzma error %d (expected a valid .xz "
+                             "file)", (int)ret);
     }
     r->chunk_len = WS_LINES_CHUNK - lz->avail_out;
     r->chunk_pos = 0;
@@ -164,11 +165,14 @@ static int ws_lines_fill(struct ws_lines *r, struct ws_err *err)
 static int ws_lines_append(struct ws_lines *r, size_t *len, const char *src,
                            size_t n, struct ws_err *err)
 {
-    if (memchr(src, '\0', n))
-        return ws_err_at(err, r->name, r->lineno + 1, 0, "binary data "
+    const char *nul = memchr(src, '\0', n);
+
+    if (nul)
+        return ws_err_at(err, r->name, r->lineno + 1,
+                         (long)(*len + (size_t)(nul - src)) + 1, "binary data "
                          "(NUL byte) in a text file (expected text lines)");
     if (*len + n + 1 > WS_LINES_MAX)
-        return ws_err_at(err, r->name, r->lineno + 1, 0, "line longer than "
+        return ws_err_at(err, r->name, r->lineno + 1, 1, "line longer than "
                          "%u bytes (expected a text line)", WS_LINES_MAX);
     if (*len + n + 1 > r->line_cap) {
         size_t cap = r->line_cap;

@@ -1,0 +1,3 @@
+MemcpyHtoD,0x00007f4a1e000000,256
+kernel-1.traceg
+kernel-2.traceg
