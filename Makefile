@@ -1,0 +1,63 @@
+# Thin wrapper over CMake so that a fresh clone needs two commands:
+#   make run    install missing Debian packages, build, run warpsim on a
+#               bundled trace under the default GPU
+#   make test   the same set-up, then every test through CTest, then a
+#               clang build that fuzzes each parser for a few seconds
+# Other targets: build, sanitize (ASan+UBSan unit and CLI tests), clean.
+
+BUILD       ?= build
+FUZZ_BUILD  ?= build-fuzz
+SAN_BUILD   ?= build-sanitize
+JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
+FUZZ_SECONDS ?= 5
+
+DEBIAN_PACKAGES = build-essential cmake pkg-config python3 xz-utils \
+                  libgsl-dev libyaml-dev libcmocka-dev liblzma-dev \
+                  libjansson-dev clang libclang-rt-dev
+
+.PHONY: all deps build run test fuzz sanitize clean
+
+all: build
+
+# Installs only what is missing, non-interactively; needs root or sudo.
+deps:
+	@missing=""; \
+	for p in $(DEBIAN_PACKAGES); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make deps: installing$$missing"; \
+	  sudo=""; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
+	  $$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    --no-install-recommends $$missing; \
+	fi
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+
+build: deps $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	./$(BUILD)/warpsim trace info traces/accelsim/vecadd
+
+test: build
+	cd $(BUILD) && ctest -j $(JOBS) --output-on-failure
+	$(MAKE) fuzz
+
+fuzz: deps
+	CC=clang cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DWS_FUZZ=ON -DWS_FUZZ_SECONDS=$(FUZZ_SECONDS)
+	cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	cd $(FUZZ_BUILD) && ctest -L fuzz --output-on-failure
+
+sanitize: deps
+	CC=clang cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DWS_SANITIZE=ON
+	cmake --build $(SAN_BUILD) -j $(JOBS)
+	cd $(SAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest -j $(JOBS) -L 'unit|cli' --output-on-failure
+
+clean:
+	rm -rf $(BUILD) $(FUZZ_BUILD) $(SAN_BUILD)
