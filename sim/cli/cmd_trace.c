@@ -79,7 +79,7 @@ static int ws_trace_detect(struct ws_trace_args *a, enum ws_input_kind *kind,
     if (stat(a->input, &st) == 0 && S_ISDIR(st.st_mode)) {
         a->list_path = malloc(strlen(a->input) + 16);
         if (!a->list_path)
-            return ws_err_msg(err, "out of memory");
+            return ws_err_oom(err);
         sprintf(a->list_path, "%s/kernelslist.g", a->input);
         *kind = WS_INPUT_LIST;
         return 0;
@@ -126,7 +126,7 @@ static int ws_trace_kernel(struct ws_info_trace *t, const char *path,
         return -1;
     if (ws_profile_init(p, ws_traceg_launch(r), gpu) < 0) {
         ws_traceg_close(r);
-        return ws_err_msg(err, "out of memory");
+        return ws_err_oom(err);
     }
     t->nkernels++;
     while ((rc = ws_traceg_next_cta(r, &cta, err)) == 1)
@@ -154,7 +154,7 @@ static int ws_trace_info_traces(struct ws_trace_args *a, enum ws_input_kind kind
     t.kernels = calloc(kind == WS_INPUT_LIST ? list.nkernels : 1,
                        sizeof *t.kernels);
     if (!t.kernels)
-        rc = ws_err_msg(err, "out of memory");
+        rc = ws_err_oom(err);
     if (kind == WS_INPUT_KERNEL && rc == 0)
         rc = ws_trace_kernel(&t, a->input, a, gpu, err);
     for (size_t i = 0; kind == WS_INPUT_LIST && rc == 0 && i < list.n; i++) {
@@ -169,7 +169,7 @@ static int ws_trace_info_traces(struct ws_trace_args *a, enum ws_input_kind kind
     if (rc == 0 && a->json) {
         json = ws_info_json_trace(&t);
         rc = json ? ws_cli_write_file(a->json, json, err)
-                  : ws_err_msg(err, "out of memory");
+                  : ws_err_oom(err);
     }
     if (rc == 0)
         ws_info_print_trace(stdout, &t);
@@ -194,7 +194,7 @@ static int ws_trace_info_listing(const struct ws_trace_args *a,
     if (a->json) {
         json = ws_info_json_listing(a->input, &s);
         rc = json ? ws_cli_write_file(a->json, json, err)
-                  : ws_err_msg(err, "out of memory");
+                  : ws_err_oom(err);
     }
     if (rc == 0)
         ws_info_print_listing(stdout, a->input, &s);

@@ -34,8 +34,8 @@ int ws_cli_load_gpu(const struct ws_cli_gpu_opts *o, struct ws_gpu *gpu,
 int ws_cli_fail(const struct ws_err *err)
 {
     fflush(stdout);
-    fprintf(stderr, "%s\n", err->set ? err->text : "unknown error");
-    return WS_EXIT_INPUT;
+    fprintf(stderr, "%s\n", err->set ? err->text : "warpsim: internal error");
+    return err->set && !err->internal ? WS_EXIT_INPUT : WS_EXIT_INTERNAL;
 }
 
 int ws_cli_usage(const char *cmd, const char *fmt, ...)
@@ -58,7 +58,7 @@ int ws_cli_write_file(const char *path, const char *text, struct ws_err *err)
     int ok;
 
     if (!tmp)
-        return ws_err_msg(err, "out of memory");
+        return ws_err_oom(err);
     snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
     fp = fopen(tmp, "w");
     if (!fp) {

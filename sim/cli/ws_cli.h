@@ -26,7 +26,8 @@ int ws_cli_gpu_option(struct ws_cli_gpu_opts *o, int opt, const char *arg);
 int ws_cli_load_gpu(const struct ws_cli_gpu_opts *o, struct ws_gpu *gpu,
                     struct ws_err *err);
 
-/* Prints the error line to stderr and returns WS_EXIT_INPUT. */
+/* Prints the error line to stderr; returns WS_EXIT_INPUT, or
+ * WS_EXIT_INTERNAL for an internal failure such as out of memory. */
 int ws_cli_fail(const struct ws_err *err);
 
 /* A usage error: "warpsim CMD: message" plus a hint; returns 2. */

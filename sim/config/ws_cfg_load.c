@@ -79,7 +79,7 @@ static int ws_cfg_read_file(struct ws_cfg_text *t, FILE *fp,
 {
     t->text = malloc(WS_CFG_MAX_FILE + 1);
     if (!t->text)
-        return ws_err_msg(err, "out of memory");
+        return ws_err_oom(err);
     t->owned = 1;
     t->len = fread(t->text, 1, WS_CFG_MAX_FILE + 1, fp);
     if (t->len > WS_CFG_MAX_FILE)
@@ -99,7 +99,7 @@ static int ws_cfg_open_text(struct ws_cfg_text *t, const char *name,
     memset(t, 0, sizeof *t);
     path = malloc((dir ? strlen(dir) : 0) + strlen(name) + 2);
     if (!path)
-        return ws_err_msg(err, "out of memory");
+        return ws_err_oom(err);
     if (dir && *dir && name[0] != '/')
         sprintf(path, "%s/%s", dir, name);
     else
@@ -123,7 +123,7 @@ static int ws_cfg_open_text(struct ws_cfg_text *t, const char *name,
         return -1;
     t->path = malloc(strlen(e->name) + 9);
     if (!t->path)
-        return ws_err_msg(err, "out of memory");
+        return ws_err_oom(err);
     sprintf(t->path, "configs/%s", e->name);
     t->text = (char *)e->text;
     t->len = e->len;
@@ -268,7 +268,9 @@ static int ws_cfg_apply_sets(struct ws_ynode *root, const char *const *sets,
         }
         if (ws_yaml_set(root, key, eq + 1, WS_CFG_CMDLINE, i + 1,
                         (long)n + 2) < 0)
-            return ws_err_msg(err, "out of memory");
+            return ws_err_at(err, WS_CFG_CMDLINE, i + 1, 1, "--set %s: a "
+                             "config file gives a plain value where this key's "
+                             "group belongs (expected a mapping)", key);
     }
     return 0;
 }

@@ -117,12 +117,12 @@ static int ws_yvalue(struct ws_ybuild *b, struct ws_ynode **out)
             n->value = ws_ydup((const char *)ev.data.scalar.value,
                                ev.data.scalar.length);
         if (!n || !n->value)
-            rc = ws_err_msg(b->err, "out of memory");
+            rc = ws_err_oom(b->err);
         break;
     case YAML_MAPPING_START_EVENT:
         n = ws_ynode_new(WS_YNODE_MAP, b->file, &ev);
         if (!n)
-            rc = ws_err_msg(b->err, "out of memory");
+            rc = ws_err_oom(b->err);
         else
             rc = ws_ymapping(b, n);
         break;
@@ -159,7 +159,7 @@ static int ws_ykey(struct ws_ybuild *b, struct ws_ynode *map,
     v->key = ws_ydup(key, kev->data.scalar.length);
     if (!v->key) {
         ws_yaml_free(v);
-        return ws_err_msg(b->err, "out of memory");
+        return ws_err_oom(b->err);
     }
     v->key_line = (long)kev->start_mark.line + 1;
     v->key_col = (long)kev->start_mark.column + 1;
@@ -219,7 +219,7 @@ static int ws_ydocument(struct ws_ybuild *b, struct ws_ynode **root)
     *root = ws_ynode_new(WS_YNODE_MAP, b->file, &ev);
     yaml_event_delete(&ev);
     if (!*root)
-        return ws_err_msg(b->err, "out of memory");
+        return ws_err_oom(b->err);
     if (ws_ymapping(b, *root) < 0)
         return -1;
     for (;;) {
@@ -252,7 +252,7 @@ int ws_yaml_parse(struct ws_ynode **root, const char *file, const char *text,
     b.file = ws_yaml_name(file);
     b.err = err;
     if (!yaml_parser_initialize(&b.parser))
-        return ws_err_msg(err, "out of memory");
+        return ws_err_oom(err);
     yaml_parser_set_input_string(&b.parser, (const unsigned char *)text, len);
     rc = ws_ydocument(&b, root);
     yaml_parser_delete(&b.parser);

@@ -18,7 +18,7 @@ static int ws_cmdlist_push(struct ws_cmdlist *list, struct ws_cmd *cmd,
         size_t cap = list->cap ? list->cap * 2 : 16;
         struct ws_cmd *p = realloc(list->cmds, cap * sizeof *p);
         if (!p)
-            return ws_err_msg(err, "out of memory");
+            return ws_err_oom(err);
         list->cmds = p;
         list->cap = cap;
     }
@@ -66,7 +66,7 @@ static int ws_kernel_line(struct ws_cmdlist *list, const char *dir,
                          "kernel-1.traceg)", line);
     cmd.path = malloc(dn + ln + 2);
     if (!cmd.path)
-        return ws_err_msg(err, "out of memory");
+        return ws_err_oom(err);
     if (dn && line[0] != '/')
         sprintf(cmd.path, "%s/%s", dir, line);
     else
@@ -112,7 +112,7 @@ static int ws_kernelslist_start(struct ws_cmdlist *list, const char *name,
     memset(list, 0, sizeof *list);
     list->name = malloc(strlen(name) + 1);
     if (!list->name)
-        return ws_err_msg(err, "out of memory");
+        return ws_err_oom(err);
     strcpy(list->name, name);
     return 0;
 }
@@ -165,7 +165,7 @@ int ws_kernelslist_load(struct ws_cmdlist *list, const char *path,
     dir = malloc(strlen(path) + 1);
     if (!dir) {
         ws_kernelslist_free(list);
-        return ws_err_msg(err, "out of memory");
+        return ws_err_oom(err);
     }
     if (slash) {
         memcpy(dir, path, (size_t)(slash - path));

@@ -127,12 +127,12 @@ static int ws_sass_new_func(struct ws_sass_parser *p, const char *name,
                             "'code for sm_XX' or '.target sm_XX' first", err);
     if (ws_sass_grow((void **)&s->funcs, &s->funcs_cap, s->nfuncs + 1,
                      sizeof *s->funcs) < 0)
-        return ws_err_msg(err, "out of memory");
+        return ws_err_oom(err);
     f = &s->funcs[s->nfuncs];
     memset(f, 0, sizeof *f);
     f->name = malloc(len + 1);
     if (!f->name)
-        return ws_err_msg(err, "out of memory");
+        return ws_err_oom(err);
     memcpy(f->name, name, len);
     f->name[len] = '\0';
     f->sm = p->sm;
@@ -151,7 +151,7 @@ static int ws_sass_label_def(struct ws_sass_parser *p, const char *name,
     uint32_t id = ws_strtab_intern(&p->s->strs, name, len);
 
     if (id == UINT32_MAX)
-        return ws_err_msg(err, "out of memory");
+        return ws_err_oom(err);
     if (p->nwaiting == (int)(sizeof p->waiting_labels
                              / sizeof p->waiting_labels[0]))
         return ws_sass_fail(p, 1, "too many labels in a row", "an "
@@ -170,7 +170,7 @@ static int ws_sass_bind_labels(struct ws_sass_parser *p, uint32_t pc,
         if (!p->labels) {
             p->labels = malloc(WS_SASS_MAX_LABELS * sizeof *p->labels);
             if (!p->labels)
-                return ws_err_msg(err, "out of memory");
+                return ws_err_oom(err);
         }
         p->labels[p->nlabels].name = p->waiting_labels[i];
         p->labels[p->nlabels].pc = pc;
@@ -237,7 +237,7 @@ static int ws_sass_opcode(struct ws_sass_parser *p, char **q,
                             "as FFMA", err);
     id = ws_strtab_intern(&p->s->strs, t, n);
     if (id == UINT32_MAX)
-        return ws_err_msg(err, "out of memory");
+        return ws_err_oom(err);
     in->op = id;
     in->known = (uint8_t)ws_opcode_lookup(t, ws_opcode_base_len(
         ws_strtab_str(&p->s->strs, id)), p->sm, &info);
@@ -258,7 +258,7 @@ static int ws_sass_add_operand(struct ws_sass_parser *p, char *t, size_t n,
         n--;
     if (ws_sass_grow((void **)&s->opnds, &s->opnds_cap, s->nopnds + 1,
                      sizeof *s->opnds) < 0)
-        return ws_err_msg(err, "out of memory");
+        return ws_err_oom(err);
     o = &s->opnds[s->nopnds];
     {
         size_t llen;
@@ -272,7 +272,7 @@ static int ws_sass_add_operand(struct ws_sass_parser *p, char *t, size_t n,
             struct ws_sass_pending *pd;
             if (ws_sass_grow((void **)&p->pending, &p->pending_cap,
                              p->npending + 1, sizeof *p->pending) < 0)
-                return ws_err_msg(err, "out of memory");
+                return ws_err_oom(err);
             pd = &p->pending[p->npending++];
             pd->opnd = s->nopnds;
             pd->label = ws_strtab_intern(&s->strs, label, llen);
@@ -282,7 +282,7 @@ static int ws_sass_add_operand(struct ws_sass_parser *p, char *t, size_t n,
     }
     o->text = ws_strtab_intern(&s->strs, t, n);
     if (o->text == UINT32_MAX)
-        return ws_err_msg(err, "out of memory");
+        return ws_err_oom(err);
     s->nopnds++;
     return 0;
 }
@@ -361,7 +361,7 @@ static int ws_sass_instruction(struct ws_sass_parser *p, char *line,
         return -1;
     if (ws_sass_grow((void **)&s->insts, &s->insts_cap, s->ninsts + 1,
                      sizeof *s->insts) < 0)
-        return ws_err_msg(err, "out of memory");
+        return ws_err_oom(err);
     s->insts[s->ninsts++] = in;
     s->funcs[s->nfuncs - 1].ninst++;
     return 0;
@@ -394,7 +394,7 @@ static int ws_sass_res_line(struct ws_sass_parser *p, const char *q,
 
     if (ws_sass_grow((void **)&p->res, &p->res_cap, p->nres + 1,
                      sizeof *p->res) < 0)
-        return ws_err_msg(err, "out of memory");
+        return ws_err_oom(err);
     r = &p->res[p->nres];
     snprintf(r->name, sizeof r->name, "%s", p->res_name);
     if (ws_sass_res_field(q, "REG:", &r->regs) < 0
@@ -435,7 +435,7 @@ static int ws_sass_data(struct ws_sass_parser *p, const char *q,
             return 0;
         if (ws_sass_grow((void **)&p->res, &p->res_cap, p->nres + 1,
                          sizeof *p->res) < 0)
-            return ws_err_msg(err, "out of memory");
+            return ws_err_oom(err);
         r = &p->res[p->nres++];
         snprintf(r->name, sizeof r->name, "%s", p->res_name);
         r->regs = (int)v;
@@ -614,7 +614,7 @@ static int ws_sass_start(struct ws_sass *s, struct ws_sass_parser *p,
         ws_trace_opts_default(&p->opts);
     s->path = malloc(strlen(name) + 1);
     if (!s->path)
-        return ws_err_msg(err, "out of memory");
+        return ws_err_oom(err);
     strcpy(s->path, name);
     return 0;
 }

@@ -65,7 +65,7 @@ struct ws_warp_stream {
 
 struct ws_cta_stream {
     uint32_t ctaid[3];
-    uint32_t linear_id;         /* z*gy*gx + y*gx + x */
+    uint64_t linear_id;         /* z*gy*gx + y*gx + x */
     int has_cluster;
     uint32_t cluster_id[3], cluster_cta[3], cluster_rank;
     uint32_t nwarps;            /* warps per CTA from the block size */

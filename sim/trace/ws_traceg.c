@@ -225,11 +225,11 @@ static int ws_header_value(struct ws_traceg *r, enum ws_hkey key,
                                   "a function name");
         free(l->name);
         l->name = ws_strdup(v);
-        return l->name ? 0 : ws_err_msg(err, "out of memory");
+        return l->name ? 0 : ws_err_oom(err);
     case WS_HK_NVBIT:
         free(l->nvbit_version);
         l->nvbit_version = ws_strdup(v);
-        return l->nvbit_version ? 0 : ws_err_msg(err, "out of memory");
+        return l->nvbit_version ? 0 : ws_err_oom(err);
     case WS_HK_GRID:
     case WS_HK_BLOCK:
     case WS_HK_CLUSTER:
@@ -479,7 +479,7 @@ static int ws_parse_opcode(struct ws_traceg *r, struct ws_tokens *tk,
                          "FFMA or LDG.E)", t->s);
     id = ws_strtab_intern(&r->ops, t->s, t->len);
     if (id == UINT32_MAX || !(info = ws_traceg_opinfo(r, id)))
-        return ws_err_msg(err, "out of memory");
+        return ws_err_oom(err);
     if (!info->known) {
         struct ws_opcode_info oi;
         info->known = ws_opcode_lookup(t->s, ws_opcode_base_len(t->s),
@@ -525,7 +525,7 @@ static int ws_push_addr(struct ws_traceg *r, uint64_t a, struct ws_err *err)
 {
     if (ws_grow((void **)&r->addrs, &r->addr_cap, r->naddr + 1,
                 sizeof *r->addrs) < 0)
-        return ws_err_msg(err, "out of memory");
+        return ws_err_oom(err);
     r->addrs[r->naddr++] = a;
     return 0;
 }
@@ -763,7 +763,8 @@ static int ws_cta_begin(struct ws_traceg *r, const char *v, struct ws_err *err)
                          "thread block (%u,%u,%u) lies outside the grid "
                          "(expected indices below (%u,%u,%u))", id[0], id[1],
                          id[2], l->grid[0], l->grid[1], l->grid[2]);
-    r->cta.linear_id = (id[2] * l->grid[1] + id[1]) * l->grid[0] + id[0];
+    r->cta.linear_id = ((uint64_t)id[2] * l->grid[1] + id[1]) * l->grid[0]
+                       + id[0];
     return 0;
 }
 
@@ -821,7 +822,7 @@ static int ws_inst_line(struct ws_traceg *r, struct ws_cta_state *st,
                          st->want);
     if (ws_grow((void **)&r->inst, &r->inst_cap, r->ninst + 1,
                 sizeof *r->inst) < 0)
-        return ws_err_msg(err, "out of memory");
+        return ws_err_oom(err);
     if (ws_parse_inst(r, line, st->warp, &r->inst[r->ninst], err) < 0)
         return -1;
     r->ninst++;
@@ -970,7 +971,7 @@ static int ws_traceg_setup(struct ws_traceg *r, struct ws_err *err)
     r->warp_first = calloc(nw, sizeof *r->warp_first);
     r->warp_seen = calloc(nw, 1);
     if (!r->warps || !r->warp_first || !r->warp_seen)
-        return ws_err_msg(err, "out of memory");
+        return ws_err_oom(err);
     return 0;
 }
 
@@ -995,7 +996,7 @@ int ws_traceg_open(struct ws_traceg **out, const char *path,
 
     *out = NULL;
     if (!r)
-        return ws_err_msg(err, "out of memory");
+        return ws_err_oom(err);
     if (ws_lines_open(&r->lines, path, err) < 0) {
         free(r);
         return -1;
@@ -1016,7 +1017,7 @@ int ws_traceg_open_mem(struct ws_traceg **out, const char *name,
 
     *out = NULL;
     if (!r)
-        return ws_err_msg(err, "out of memory");
+        return ws_err_oom(err);
     if (ws_lines_open_mem(&r->lines, name, data, len, err) < 0) {
         free(r);
         return -1;
@@ -1037,6 +1038,12 @@ const struct ws_launch *ws_traceg_launch(const struct ws_traceg *r)
 const struct ws_strtab *ws_traceg_opcodes(const struct ws_traceg *r)
 {
     return &r->ops;
+}
+
+size_t ws_traceg_footprint(const struct ws_traceg *r)
+{
+    return r->inst_cap * sizeof *r->inst + r->addr_cap * sizeof *r->addrs
+           + r->opinfo_cap * sizeof *r->opinfo;
 }
 
 void ws_traceg_close(struct ws_traceg *r)

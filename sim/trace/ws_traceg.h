@@ -51,6 +51,10 @@ int ws_traceg_next_cta(struct ws_traceg *r, const struct ws_cta_stream **cta,
 /* The interned opcode strings that ws_inst.op indexes. */
 const struct ws_strtab *ws_traceg_opcodes(const struct ws_traceg *r);
 
+/* Bytes the reader holds for CTA streams: it follows the largest CTA read
+ * so far, never the number of CTAs (tests check that). */
+size_t ws_traceg_footprint(const struct ws_traceg *r);
+
 void ws_traceg_close(struct ws_traceg *r);
 
 #endif

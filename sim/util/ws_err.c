@@ -10,6 +10,7 @@
 void ws_err_clear(struct ws_err *err)
 {
     err->set = 0;
+    err->internal = 0;
     err->text[0] = '\0';
 }
 
@@ -58,4 +59,11 @@ int ws_err_msg(struct ws_err *err, const char *fmt, ...)
     ws_err_vformat(err, "", fmt, ap);
     va_end(ap);
     return -1;
+}
+
+int ws_err_oom(struct ws_err *err)
+{
+    if (!err->set)
+        err->internal = 1;
+    return ws_err_msg(err, "out of memory");
 }

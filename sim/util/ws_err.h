@@ -23,6 +23,7 @@ enum ws_exit {
 
 struct ws_err {
     int set;
+    int internal;       /* not the input's fault: exit 1, not 2 */
     char text[WS_ERR_TEXT];
 };
 
@@ -35,5 +36,8 @@ int ws_err_at(struct ws_err *err, const char *file, long line, long col,
 /* A message with no position (I/O failures, out of memory). */
 int ws_err_msg(struct ws_err *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* Allocation failure: an internal error (exit status 1). */
+int ws_err_oom(struct ws_err *err);
 
 #endif

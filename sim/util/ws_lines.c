@@ -19,7 +19,7 @@ static int ws_lines_alloc(struct ws_lines *r, struct ws_err *err)
     r->line_cap = 256;
     r->line = malloc(r->line_cap);
     if (!r->chunk || !r->line)
-        return ws_err_msg(err, "%s: out of memory", r->name);
+        return ws_err_oom(err);
     return 0;
 }
 
@@ -46,7 +46,7 @@ static int ws_lines_start_xz(struct ws_lines *r, struct ws_err *err)
     r->in = malloc(WS_LINES_CHUNK);
     if (!lz || !r->in) {
         free(lz);
-        return ws_err_msg(err, "%s: out of memory", r->name);
+        return ws_err_oom(err);
     }
     *lz = init;
     if (lzma_stream_decoder(lz, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK) {
@@ -181,7 +181,7 @@ static int ws_lines_append(struct ws_lines *r, size_t *len, const char *src,
             cap *= 2;
         p = realloc(r->line, cap);
         if (!p)
-            return ws_err_msg(err, "%s: out of memory", r->name);
+            return ws_err_oom(err);
         r->line = p;
         r->line_cap = cap;
     }

@@ -360,6 +360,7 @@ static void test_bundled_vecadd(void **state)
     struct ws_err err;
     const struct ws_cta_stream *cta;
     uint64_t ctas = 0, insts = 0, want_insts = 0;
+    size_t footprint = 0;
     int rc;
 
     (void)state;
@@ -369,6 +370,11 @@ static void test_bundled_vecadd(void **state)
     for (uint64_t g = 0; g < 128; g++)
         want_insts += g * 32 < n ? 15 : 6;
     while ((rc = ws_traceg_next_cta(r, &cta, &err)) == 1) {
+        /* Streaming: after the first CTA the reader holds no more memory,
+         * however many CTAs follow (they are all the same size here). */
+        if (ctas == 0)
+            footprint = ws_traceg_footprint(r);
+        assert_int_equal(ws_traceg_footprint(r), footprint);
         ctas++;
         for (uint32_t w = 0; w < cta->nwarps; w++) {
             uint64_t base = cta->ctaid[0] * 128 + w * 32;
