@@ -454,7 +454,7 @@ static int ws_parse_regs(struct ws_traceg *r, struct ws_tokens *tk,
                          n, what, max);
     *count = 0;
     for (uint32_t i = 0; i < n; i++) {
-        int reg;
+        int reg = -1;
         if (!(t = ws_tok_next(r, tk, "a register", err))
             || ws_tok_reg(r, t, &reg, err) < 0)
             return -1;
