@@ -244,7 +244,7 @@ int ws_cmd_trace(int argc, char **argv)
     struct ws_trace_args a;
     struct ws_gpu gpu;
     struct ws_err err;
-    enum ws_input_kind kind;
+    enum ws_input_kind kind = WS_INPUT_LIST;
     int rc;
 
     memset(&a, 0, sizeof a);
