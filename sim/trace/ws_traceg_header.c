@@ -1,0 +1,228 @@
+/*
+ * ws_traceg_header: the kernel header of an Accel-Sim trace, "-key = value"
+ * lines up to "#traces format".  Known keys are parsed and range-checked;
+ * an unknown key is an error unless the caller allows it, so that a typo or
+ * a format change is noticed rather than silently ignored.
+ */
+#include "ws_traceg_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/ws_num.h"
+
+/* ---- header ---------------------------------------------------------- */
+
+static int ws_parse_dim3(const char *v, uint32_t out[3])
+{
+    char extra;
+    unsigned long long a, b, c;
+
+    if (sscanf(v, " (%llu,%llu,%llu)%c", &a, &b, &c, &extra) != 3)
+        return -1;
+    if (a == 0 || b == 0 || c == 0 || a > UINT32_MAX || b > UINT32_MAX
+        || c > UINT32_MAX)
+        return -1;
+    out[0] = (uint32_t)a;
+    out[1] = (uint32_t)b;
+    out[2] = (uint32_t)c;
+    return 0;
+}
+
+static char *ws_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+enum ws_hkey {
+    WS_HK_NAME, WS_HK_ID, WS_HK_GRID, WS_HK_BLOCK, WS_HK_SHMEM, WS_HK_NREGS,
+    WS_HK_BINARY, WS_HK_STREAM, WS_HK_SHMEM_BASE, WS_HK_LOCAL_BASE,
+    WS_HK_NVBIT, WS_HK_TRACER, WS_HK_LINEINFO, WS_HK_CLUSTER, WS_HK_COUNT
+};
+
+static const char *const ws_hkey_names[WS_HK_COUNT] = {
+    "kernel name", "kernel id", "grid dim", "block dim", "shmem", "nregs",
+    "binary version", "cuda stream id", "shmem base_addr",
+    "local mem base_addr", "nvbit version", "accelsim tracer version",
+    "enable lineinfo", "cluster dim"
+};
+
+static int ws_header_value(struct ws_traceg *r, enum ws_hkey key,
+                           const char *v, long col, struct ws_err *err)
+{
+    struct ws_launch *l = &r->launch;
+    uint64_t u = 0;
+    uint32_t dim[3];
+    size_t n = strlen(v);
+    int is_hex = key == WS_HK_SHMEM_BASE || key == WS_HK_LOCAL_BASE;
+
+    switch (key) {
+    case WS_HK_NAME:
+        if (n == 0)
+            return ws_traceg_fail(r, err, col, "empty kernel name",
+                                  "a function name");
+        free(l->name);
+        l->name = ws_strdup(v);
+        return l->name ? 0 : ws_err_oom(err);
+    case WS_HK_NVBIT:
+        free(l->nvbit_version);
+        l->nvbit_version = ws_strdup(v);
+        return l->nvbit_version ? 0 : ws_err_oom(err);
+    case WS_HK_GRID:
+    case WS_HK_BLOCK:
+    case WS_HK_CLUSTER:
+        if (ws_parse_dim3(v, dim) < 0)
+            return ws_traceg_fail(r, err, col, "bad dimensions",
+                                  "(x,y,z) with positive integers");
+        if (key == WS_HK_GRID)
+            memcpy(l->grid, dim, sizeof dim);
+        else if (key == WS_HK_BLOCK)
+            memcpy(l->block, dim, sizeof dim);
+        return 0;
+    default:
+        break;
+    }
+    if ((is_hex ? ws_num_hex(v, n, &u) : ws_num_u64(v, n, &u)) < 0)
+        return ws_traceg_fail(r, err, col, "bad header value", is_hex ?
+                              "a hexadecimal address" : "a decimal number");
+    switch (key) {
+    case WS_HK_ID: l->id = (uint32_t)(u > UINT32_MAX ? UINT32_MAX : u); break;
+    case WS_HK_SHMEM:
+        if (u > (4u << 20))
+            return ws_traceg_fail(r, err, col, "shared memory per CTA out of "
+                                  "range", "at most 4 MiB");
+        l->shmem = (uint32_t)u;
+        break;
+    case WS_HK_NREGS:
+        if (u > 255)
+            return ws_traceg_fail(r, err, col, "registers per thread out of "
+                                  "range", "0 to 255");
+        l->nregs = (uint32_t)u;
+        break;
+    case WS_HK_BINARY:
+        if (u < 10 || u > 199)
+            return ws_traceg_fail(r, err, col, "SM version out of range",
+                                  "a version such as 70, 80 or 90");
+        l->sm_version = (uint32_t)u;
+        break;
+    case WS_HK_STREAM: l->stream_id = u; break;
+    case WS_HK_SHMEM_BASE: l->shmem_base = u; break;
+    case WS_HK_LOCAL_BASE: l->local_base = u; break;
+    case WS_HK_TRACER:
+        if (u < 3 || u > 5)
+            return ws_traceg_fail(r, err, col, "unsupported tracer version",
+                                  "3, 4 or 5; older traces have no such line");
+        l->trace_version = (uint32_t)u;
+        break;
+    case WS_HK_LINEINFO:
+        if (u > 1)
+            return ws_traceg_fail(r, err, col, "bad lineinfo flag", "0 or 1");
+        l->lineinfo = (int)u;
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
+char *ws_traceg_trim(char *s)
+{
+    char *e;
+
+    while (*s == ' ' || *s == '\t')
+        s++;
+    e = s + strlen(s);
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+        *--e = '\0';
+    return s;
+}
+
+static int ws_header_line(struct ws_traceg *r, char *line, unsigned *seen,
+                          struct ws_err *err)
+{
+    char *eq = strchr(line, '=');
+    char *key, *val;
+
+    if (!eq)
+        return ws_traceg_fail(r, err, 1, "header line without '='",
+                              "'-key = value'");
+    *eq = '\0';
+    key = ws_traceg_trim(line + 1);
+    val = ws_traceg_trim(eq + 1);
+    for (int k = 0; k < WS_HK_COUNT; k++) {
+        if (strcmp(key, ws_hkey_names[k]) == 0) {
+            *seen |= 1u << k;
+            return ws_header_value(r, (enum ws_hkey)k, val,
+                                   (long)(val - line) + 1, err);
+        }
+    }
+    if (r->opts.allow_unknown_keys)
+        return 0;
+    return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 2,
+                     "unknown header key '%s' (expected a key of "
+                     "reference/trace-format.md section 2, such as 'grid "
+                     "dim'; --allow-unknown-keys skips it)", key);
+}
+
+static int ws_header_check(struct ws_traceg *r, unsigned seen,
+                           struct ws_err *err)
+{
+    static const enum ws_hkey required[] = {
+        WS_HK_NAME, WS_HK_GRID, WS_HK_BLOCK, WS_HK_SHMEM, WS_HK_NREGS,
+        WS_HK_BINARY
+    };
+    const struct ws_launch *l = &r->launch;
+
+    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+        if (!(seen & (1u << required[i])))
+            return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1,
+                             "header has no '-%s' line (expected it before "
+                             "the instruction stream)",
+                             ws_hkey_names[required[i]]);
+    if (ws_launch_threads(l) > 1024 || l->block[0] > 1024 || l->block[1] > 1024
+        || l->block[2] > 64)
+        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1,
+                         "block (%u,%u,%u) has more threads than CUDA allows "
+                         "(expected at most 1024 threads, z at most 64)",
+                         l->block[0], l->block[1], l->block[2]);
+    if (l->grid[1] > 65535 || l->grid[2] > 65535 || l->grid[0] > 0x7fffffffu)
+        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1,
+                         "grid (%u,%u,%u) is larger than CUDA allows "
+                         "(expected x < 2^31, y and z <= 65535)",
+                         l->grid[0], l->grid[1], l->grid[2]);
+    return 0;
+}
+
+int ws_traceg_read_header(struct ws_traceg *r, struct ws_err *err)
+{
+    unsigned seen = 0;
+    char *line;
+    size_t len;
+    int rc;
+
+    while ((rc = ws_lines_next(&r->lines, &line, &len, err)) == 1) {
+        char *p = ws_traceg_trim(line);
+        if (*p == '\0')
+            continue;
+        if (*p == '#')
+            return ws_header_check(r, seen, err);
+        if (*p != '-')
+            return ws_traceg_fail(r, err, (long)(p - line) + 1, "unexpected "
+                                  "text in the kernel header", "'-key = "
+                                  "value' lines, then '#traces format'");
+        if (ws_header_line(r, p, &seen, err) < 0)
+            return -1;
+    }
+    if (rc < 0)
+        return -1;
+    return ws_err_at(err, ws_traceg_name(r), r->lines.lineno + 1, 1,
+                     "file ends inside the kernel header (expected "
+                     "'#traces format' and the instruction stream)");
+}
+

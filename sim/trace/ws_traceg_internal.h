@@ -1,0 +1,69 @@
+/*
+ * ws_traceg_internal: what the three parts of the Accel-Sim reader share
+ * (ws_traceg.c: CTA blocks and the public API; ws_traceg_header.c: the
+ * "-key = value" header; ws_traceg_inst.c: instruction lines).  Not for use
+ * outside sim/trace.
+ */
+#ifndef WS_TRACEG_INTERNAL_H
+#define WS_TRACEG_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../util/ws_lines.h"
+#include "ws_traceg.h"
+
+/* A CTA larger than this is refused rather than allowed to exhaust memory:
+ * 2^25 instructions is far beyond any real CTA and keeps a corrupt
+ * "insts = " claim from turning into a multi-gigabyte allocation. */
+#define WS_TRACEG_MAX_CTA_INSTS (1u << 25)
+#define WS_TRACEG_MAX_TOKENS 96
+
+/* Generic LD/ST addresses are classified by window.  The tracer gives each
+ * window's base but not its size; 16 MiB holds any SM's shared memory and the
+ * local window is taken to run up to the shared one when it sits below it. */
+#define WS_TRACEG_SHARED_WINDOW (16ull << 20)
+
+struct ws_tok {
+    char *s;
+    size_t len;
+    long col;
+};
+
+struct ws_opinfo {
+    uint8_t cls, memop, known;
+};
+
+struct ws_traceg {
+    struct ws_lines lines;
+    struct ws_trace_opts opts;
+    struct ws_launch launch;
+    struct ws_strtab ops;
+    struct ws_opinfo *opinfo;        /* by op id */
+    size_t opinfo_cap;
+    struct ws_inst *inst;
+    size_t ninst, inst_cap;
+    uint64_t *addrs;
+    size_t naddr, addr_cap;
+    struct ws_warp_stream *warps;
+    size_t *warp_first;              /* pool index of each warp's first inst */
+    uint8_t *warp_seen;
+    struct ws_cta_stream cta;
+    int finished;
+};
+
+const char *ws_traceg_name(const struct ws_traceg *r);
+int ws_traceg_fail(struct ws_traceg *r, struct ws_err *err, long col,
+                   const char *what, const char *expected);
+char *ws_traceg_trim(char *s);
+int ws_traceg_grow(void **p, size_t *cap, size_t need, size_t elem);
+
+/* Reads the header up to the "#traces format" line into r->launch. */
+int ws_traceg_read_header(struct ws_traceg *r, struct ws_err *err);
+
+/* Parses one instruction line of warp `warp` into *in (addresses go to
+ * r->addrs).  The line is modified. */
+int ws_traceg_parse_inst(struct ws_traceg *r, char *line, uint32_t warp,
+                         struct ws_inst *in, struct ws_err *err);
+
+#endif
