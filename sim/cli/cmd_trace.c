@@ -11,20 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "trace/ws_kernelslist.h"
 #include "trace/ws_sass.h"
 #include "trace/ws_traceg.h"
-#include "util/ws_lines.h"
 #include "ws_cli.h"
 #include "ws_info.h"
-
-enum ws_input_kind {
-    WS_INPUT_LIST,
-    WS_INPUT_KERNEL,
-    WS_INPUT_LISTING
-};
 
 struct ws_trace_args {
     struct ws_cli_gpu_opts gpu;
@@ -56,61 +48,6 @@ static void ws_trace_help(FILE *out)
 "      --allow-unknown-keys  skip unknown '-key = value' trace header lines\n"
 "                          instead of rejecting them\n"
 "  -h, --help              this text\n", ws_cfg_default_name());
-}
-
-static int ws_ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-/* Decides what PATH is; reads at most the first 4 KiB of a file. */
-static int ws_trace_detect(struct ws_trace_args *a, enum ws_input_kind *kind,
-                           struct ws_err *err)
-{
-    struct stat st;
-    struct ws_lines in;
-    char head[4096];
-    size_t n = 0;
-    char *line;
-    size_t len;
-
-    if (stat(a->input, &st) == 0 && S_ISDIR(st.st_mode)) {
-        a->list_path = malloc(strlen(a->input) + 16);
-        if (!a->list_path)
-            return ws_err_oom(err);
-        sprintf(a->list_path, "%s/kernelslist.g", a->input);
-        *kind = WS_INPUT_LIST;
-        return 0;
-    }
-    if (ws_ends_with(a->input, ".traceg") || ws_ends_with(a->input, ".traceg.xz")) {
-        *kind = WS_INPUT_KERNEL;
-        return 0;
-    }
-    if (ws_ends_with(a->input, ".g")) {
-        *kind = WS_INPUT_LIST;
-        return 0;
-    }
-    if (ws_lines_open(&in, a->input, err) < 0)
-        return -1;
-    while (n < sizeof head - 1 && ws_lines_next(&in, &line, &len, err) == 1) {
-        size_t k = len < sizeof head - 1 - n ? len : sizeof head - 1 - n;
-        memcpy(head + n, line, k);
-        n += k;
-        if (n < sizeof head - 1)
-            head[n++] = '\n';
-    }
-    ws_lines_close(&in);
-    if (err->set)
-        return -1;
-    if (ws_sass_sniff(head, n)) {
-        *kind = WS_INPUT_LISTING;
-        return 0;
-    }
-    return ws_err_at(err, a->input, 1, 1, "cannot tell what this file is "
-                     "(expected a kernelslist.g, a kernel-N.traceg[.xz] or "
-                     "a cuobjdump/nvdisasm listing)");
 }
 
 static int ws_trace_kernel(struct ws_info_trace *t, const char *path,
@@ -265,7 +202,7 @@ int ws_cmd_trace(int argc, char **argv)
     if (ws_cli_load_gpu(&a.gpu, &gpu, &err) < 0)
         return ws_cli_fail(&err);
     a.topts.unknown_class = gpu.unknown_class;
-    rc = ws_trace_detect(&a, &kind, &err);
+    rc = ws_cli_detect(a.input, &a.list_path, &kind, &err);
     if (rc == 0)
         rc = kind == WS_INPUT_LISTING ? ws_trace_info_listing(&a, &err)
                                       : ws_trace_info_traces(&a, kind, &gpu, &err);

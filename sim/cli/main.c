@@ -21,6 +21,8 @@ static void ws_main_help(FILE *out)
 "warpsim is a trace-driven, warp-level, discrete-event GPU simulator.\n"
 "\n"
 "commands:\n"
+"  run TRACE           simulate every kernel of a trace and report cycles,\n"
+"                      IPC, occupancy, stalls, hit rates and bandwidth\n"
 "  trace info PATH     summarise a trace or SASS listing: launch, instruction\n"
 "                      mix, memory behaviour, unknown opcodes\n"
 "  config show         print the effective GPU config (after base: and --set)\n"
@@ -43,11 +45,13 @@ int main(int argc, char **argv)
         printf("warpsim %s\n", WS_VERSION);
         return WS_EXIT_OK;
     }
+    if (strcmp(argv[1], "run") == 0)
+        return ws_cmd_run(argc - 1, argv + 1);
     if (strcmp(argv[1], "trace") == 0)
         return ws_cmd_trace(argc - 1, argv + 1);
     if (strcmp(argv[1], "config") == 0)
         return ws_cmd_config(argc - 1, argv + 1);
-    fprintf(stderr, "warpsim: unknown command '%s' (expected trace or "
-            "config; see 'warpsim --help')\n", argv[1]);
+    fprintf(stderr, "warpsim: unknown command '%s' (expected run, "
+            "trace or config; see 'warpsim --help')\n", argv[1]);
     return WS_EXIT_INPUT;
 }

@@ -8,7 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "trace/ws_sass.h"
+#include "util/ws_lines.h"
 
 int ws_cli_gpu_option(struct ws_cli_gpu_opts *o, int opt, const char *arg)
 {
@@ -77,3 +81,58 @@ int ws_cli_write_file(const char *path, const char *text, struct ws_err *err)
     free(tmp);
     return 0;
 }
+
+static int ws_ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+int ws_cli_detect(const char *input, char **list_path,
+                  enum ws_input_kind *kind, struct ws_err *err)
+{
+    struct stat st;
+    struct ws_lines in;
+    char head[4096];
+    size_t n = 0;
+    char *line;
+    size_t len;
+
+    if (stat(input, &st) == 0 && S_ISDIR(st.st_mode)) {
+        *list_path = malloc(strlen(input) + 16);
+        if (!*list_path)
+            return ws_err_oom(err);
+        sprintf(*list_path, "%s/kernelslist.g", input);
+        *kind = WS_INPUT_LIST;
+        return 0;
+    }
+    if (ws_ends_with(input, ".traceg") || ws_ends_with(input, ".traceg.xz")) {
+        *kind = WS_INPUT_KERNEL;
+        return 0;
+    }
+    if (ws_ends_with(input, ".g")) {
+        *kind = WS_INPUT_LIST;
+        return 0;
+    }
+    if (ws_lines_open(&in, input, err) < 0)
+        return -1;
+    while (n < sizeof head - 1 && ws_lines_next(&in, &line, &len, err) == 1) {
+        size_t k = len < sizeof head - 1 - n ? len : sizeof head - 1 - n;
+        memcpy(head + n, line, k);
+        n += k;
+        if (n < sizeof head - 1)
+            head[n++] = '\n';
+    }
+    ws_lines_close(&in);
+    if (err->set)
+        return -1;
+    if (ws_sass_sniff(head, n)) {
+        *kind = WS_INPUT_LISTING;
+        return 0;
+    }
+    return ws_err_at(err, input, 1, 1, "cannot tell what this file is "
+                     "(expected a kernelslist.g, a kernel-N.traceg[.xz] or "
+                     "a cuobjdump/nvdisasm listing)");
+}
+

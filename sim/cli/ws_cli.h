@@ -38,7 +38,20 @@ int ws_cli_usage(const char *cmd, const char *fmt, ...)
  * leaves no half-written output.  Returns 0 or -1 with err set. */
 int ws_cli_write_file(const char *path, const char *text, struct ws_err *err);
 
+enum ws_input_kind {
+    WS_INPUT_LIST,
+    WS_INPUT_KERNEL,
+    WS_INPUT_LISTING
+};
+
+/* What PATH is: a folder holding kernelslist.g (*list_path set to it), a
+ * kernelslist.g, one kernel trace, or a listing (by content; reads at most
+ * 4 KiB). */
+int ws_cli_detect(const char *input, char **list_path,
+                  enum ws_input_kind *kind, struct ws_err *err);
+
 int ws_cmd_trace(int argc, char **argv);
+int ws_cmd_run(int argc, char **argv);
 int ws_cmd_config(int argc, char **argv);
 
 /* Option codes for long-only options shared by subcommands. */

@@ -107,6 +107,22 @@ static int ws_cfg_check_mem(const struct ws_gpu *g, const struct ws_cfg_ctx *c)
         || ws_cfg_check_cache(c, "l2", g->l2.size, g->l2.line, g->l2.sector,
                               g->l2.assoc, g->l2.slices) < 0)
         return -1;
+    if (g->l1.line != g->l2.line)
+        return ws_cfg_bad(c, "l1.line", "l1.line differs from l2.line "
+                          "(expected one line size: the memory path moves "
+                          "whole lines between them)");
+    if (g->l1.line / g->l1.sector > 8 || g->l2.line / g->l2.sector > 8)
+        return ws_cfg_bad(c, "l2.sector", "more than 8 sectors per line "
+                          "(expected line / sector <= 8)");
+    if (g->l2.latency <= 2 * g->icnt.latency)
+        return ws_cfg_bad(c, "icnt.latency", "the interconnect round trip "
+                          "2 x %u is not shorter than l2.latency %u (expected "
+                          "l2.latency to include it)", g->icnt.latency,
+                          g->l2.latency);
+    if (g->dram.latency <= g->l2.latency)
+        return ws_cfg_bad(c, "dram.latency", "dram.latency %u is not longer "
+                          "than l2.latency %u (expected a miss to cost more "
+                          "than a hit)", g->dram.latency, g->l2.latency);
     if (g->l2.slices % g->dram.channels != 0 && g->dram.channels % g->l2.slices)
         return ws_cfg_bad(c, "l2.slices", "l2.slices %u and dram.channels %u "
                           "do not divide (expected slices to be a multiple "

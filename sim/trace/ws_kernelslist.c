@@ -186,6 +186,18 @@ int ws_kernelslist_load(struct ws_cmdlist *list, const char *path,
     return rc;
 }
 
+int ws_kernelslist_single(struct ws_cmdlist *list, const char *path,
+                          struct ws_err *err)
+{
+    if (ws_kernelslist_start(list, path, err) < 0)
+        return -1;
+    if (ws_kernel_line(list, "", path, 1, err) < 0) {
+        ws_kernelslist_free(list);
+        return -1;
+    }
+    return 0;
+}
+
 void ws_kernelslist_free(struct ws_cmdlist *list)
 {
     for (size_t i = 0; i < list->n; i++)

@@ -44,6 +44,10 @@ int ws_kernelslist_parse_mem(struct ws_cmdlist *list, const char *name,
                              const char *dir, const void *data, size_t len,
                              struct ws_err *err);
 
+/* A list holding one kernel trace, for a .traceg given on its own. */
+int ws_kernelslist_single(struct ws_cmdlist *list, const char *path,
+                          struct ws_err *err);
+
 void ws_kernelslist_free(struct ws_cmdlist *list);
 
 #endif

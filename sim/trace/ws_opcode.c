@@ -13,6 +13,8 @@
 
 #include <string.h>
 
+#include "ws_trace.h"
+
 struct ws_opcode_entry {
     const char *name;
     unsigned sm_min, sm_max;
@@ -328,5 +330,22 @@ int ws_opcode_table_check(void)
         if (c > 0 || (c == 0 && a->sm_max >= b->sm_min))
             return -1;
     }
+    return 0;
+}
+
+unsigned ws_opcode_semantics(const char *op)
+{
+    size_t blen = ws_opcode_base_len(op);
+
+    /* BAR.ARV only arrives; BAR.SYNC, BAR.RED and a bare BAR wait. */
+    if (blen == 3 && strncmp(op, "BAR", 3) == 0)
+        return strstr(op, ".ARV") ? 0u : (unsigned)WS_INST_BAR_SYNC;
+    if ((blen == 6 && strncmp(op, "MEMBAR", 6) == 0)
+        || (blen == 5 && strncmp(op, "FENCE", 5) == 0))
+        return WS_INST_FENCE;
+    if (blen == 9 && strncmp(op, "LDGDEPBAR", 9) == 0)
+        return WS_INST_ASYNC_COMMIT;
+    if (blen == 6 && strncmp(op, "DEPBAR", 6) == 0)
+        return WS_INST_ASYNC_WAIT;
     return 0;
 }

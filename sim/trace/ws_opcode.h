@@ -68,6 +68,11 @@ const char *ws_opcode_class_name(enum ws_op_class cls);
 int ws_opcode_class_parse(const char *name);   /* -1 when not a class name */
 const char *ws_opcode_memop_name(enum ws_mem_op op);
 
+/* Semantic flags of an opcode (WS_INST_BAR_SYNC, WS_INST_FENCE,
+ * WS_INST_ASYNC_COMMIT, WS_INST_ASYNC_WAIT of ws_trace.h) from its text:
+ * what the timing model must do beyond occupying a unit. */
+unsigned ws_opcode_semantics(const char *opcode);
+
 /* Every class is a memory class when it passes through the LD/ST path. */
 int ws_opcode_class_is_memory(enum ws_op_class cls);
 

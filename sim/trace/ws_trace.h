@@ -39,7 +39,11 @@ enum ws_space {
 /* Instruction flags. */
 enum {
     WS_INST_UNKNOWN = 1u << 0,   /* mnemonic not in the opcode table */
-    WS_INST_GENERIC = 1u << 1    /* LD/ST/ATOM/RED: space came from the address */
+    WS_INST_GENERIC = 1u << 1,   /* LD/ST/ATOM/RED: space came from the address */
+    WS_INST_BAR_SYNC = 1u << 2,  /* BAR.SYNC / BAR.RED: wait for the CTA */
+    WS_INST_FENCE = 1u << 3,     /* MEMBAR / FENCE: wait for own memory ops */
+    WS_INST_ASYNC_COMMIT = 1u << 4, /* LDGDEPBAR: close an LDGSTS group */
+    WS_INST_ASYNC_WAIT = 1u << 5    /* DEPBAR.LE SB0, imm: wait for groups */
 };
 
 struct ws_inst {
@@ -71,6 +75,7 @@ struct ws_cta_stream {
     uint32_t nwarps;            /* warps per CTA from the block size */
     struct ws_warp_stream *warps;   /* [nwarps]; absent warps have ninst 0 */
     const uint64_t *addrs;
+    uint32_t ninst, naddrs;     /* totals, for copying the CTA */
 };
 
 struct ws_launch {
@@ -103,5 +108,19 @@ static inline uint64_t ws_launch_ctas(const struct ws_launch *l)
 }
 
 const char *ws_space_name(enum ws_space space);
+
+/* Where a kernel's CTAs come from: the Accel-Sim reader today, the workload
+ * expander later.  next() returns 1 with a CTA (valid until the next call),
+ * 0 after the last one, -1 with err set. */
+struct ws_err;
+struct ws_strtab;
+struct ws_cta_source {
+    const char *origin;         /* the trace's path, for messages */
+    void *ctx;
+    const struct ws_launch *launch;
+    const struct ws_strtab *ops;
+    int (*next)(void *ctx, const struct ws_cta_stream **cta,
+                struct ws_err *err);
+};
 
 #endif

@@ -206,6 +206,8 @@ static void ws_cta_finish(struct ws_traceg *r)
                                              : NULL;
     r->cta.warps = r->warps;
     r->cta.addrs = r->addrs;
+    r->cta.ninst = (uint32_t)r->ninst;
+    r->cta.naddrs = (uint32_t)r->naddr;
 }
 
 static int ws_cta_cluster(struct ws_traceg *r, const char *p,

@@ -201,6 +201,7 @@ static int ws_parse_opcode(struct ws_traceg *r, struct ws_tokens *tk,
         struct ws_opcode_info oi;
         info->known = ws_opcode_lookup(t->s, ws_opcode_base_len(t->s),
                                        r->launch.sm_version, &oi) ? 1 : 2;
+        info->flags = (uint8_t)ws_opcode_semantics(ws_strtab_str(&r->ops, id));
         if (info->known == 1) {
             info->cls = oi.cls;
             info->memop = oi.memop;
@@ -212,6 +213,7 @@ static int ws_parse_opcode(struct ws_traceg *r, struct ws_tokens *tk,
     in->op = id;
     in->cls = info->cls;
     in->memop = info->memop;
+    in->flags |= info->flags;
     if (info->known == 2)
         in->flags |= WS_INST_UNKNOWN;
     if (strncmp(t->s, "UTMA", 4) == 0 || strncmp(t->s, "UBLK", 4) == 0)

@@ -31,7 +31,7 @@ struct ws_tok {
 };
 
 struct ws_opinfo {
-    uint8_t cls, memop, known;
+    uint8_t cls, memop, known, flags;
 };
 
 struct ws_traceg {

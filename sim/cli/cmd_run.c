@@ -1,0 +1,321 @@
+/*
+ * warpsim run: simulate every kernel of a trace, in launch order, on one
+ * GPU, and report.  Outputs (stdout summary, --json, --csv, --timeline) are
+ * produced only when the whole run succeeded; a timeline is written to a
+ * temporary file while the run goes and renamed at the end.
+ *
+ * Progress goes to stderr, on a terminal only.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/ws_sim.h"
+#include "stats/ws_report.h"
+#include "stats/ws_timeline.h"
+#include "trace/ws_kernelslist.h"
+#include "trace/ws_traceg.h"
+#include "util/ws_num.h"
+#include "ws_cli.h"
+
+enum {
+    WS_OPT_CSV = 0x200,
+    WS_OPT_TIMELINE,
+    WS_OPT_TIMELINE_WINDOW,
+    WS_OPT_TIMELINE_MAX
+};
+
+struct ws_run_args {
+    struct ws_cli_gpu_opts gpu;
+    struct ws_trace_opts topts;
+    const char *json, *csv, *timeline, *input;
+    uint64_t tl_from, tl_to, tl_max;
+    char *list_path;
+};
+
+struct ws_progress {
+    int on;
+    double last;
+    size_t kernel, nkernels;
+};
+
+static void ws_run_help(FILE *out)
+{
+    fprintf(out,
+"usage: warpsim run [OPTIONS] TRACE\n"
+"\n"
+"Simulates every kernel of TRACE (a kernelslist.g, a folder holding one, or\n"
+"one kernel-N.traceg[.xz]) in launch order on one GPU, host-to-device\n"
+"copies warming L2 between them, and prints per kernel and in total:\n"
+"cycles, time at the SM clock, warp instructions, IPC, occupancy and what\n"
+"limits it, the top stall reasons, L1/L2 hit rates and DRAM bandwidth.\n"
+"\n"
+"options:\n"
+"  -g, --gpu CONFIG          GPU config file or built-in name (default %s)\n"
+"  -s, --set KEY=VALUE       override one config key (repeatable)\n"
+"      --json FILE           everything, every counter, as JSON\n"
+"      --csv FILE            one row per kernel\n"
+"      --timeline FILE       Chrome/Perfetto trace-event JSON of CTA residency\n"
+"                            and warp issue (open in ui.perfetto.dev)\n"
+"      --timeline-window A:B only cycles [A, B) (default 0:200000)\n"
+"      --timeline-max-events N  at most N events (default 1000000)\n"
+"      --allow-unknown-keys  skip unknown trace header keys\n"
+"  -h, --help                this text\n", ws_cfg_default_name());
+}
+
+static double ws_wall(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void ws_run_progress(void *ctx, const struct ws_kernel_stats *k,
+                            uint64_t ctas_done, uint64_t now)
+{
+    struct ws_progress *p = ctx;
+    double t = ws_wall();
+
+    if (t - p->last < 0.25)
+        return;
+    p->last = t;
+    fprintf(stderr, "\rkernel %zu/%zu %.40s: CTAs %llu/%llu, %llu cycles   ",
+            p->kernel, p->nkernels, k->name, (unsigned long long)ctas_done,
+            (unsigned long long)k->ctas_total,
+            (unsigned long long)(now - k->start));
+}
+
+static int ws_traceg_source_next(void *ctx, const struct ws_cta_stream **cta,
+                                 struct ws_err *err)
+{
+    return ws_traceg_next_cta(ctx, cta, err);
+}
+
+static int ws_run_kernel(struct ws_sim *sim, const char *path,
+                         const struct ws_run_args *a,
+                         struct ws_kernel_stats *out, struct ws_err *err)
+{
+    struct ws_traceg *r;
+    struct ws_cta_source src;
+    int rc;
+
+    if (ws_traceg_open(&r, path, &a->topts, err) < 0)
+        return -1;
+    src.origin = path;
+    src.ctx = r;
+    src.launch = ws_traceg_launch(r);
+    src.ops = ws_traceg_opcodes(r);
+    src.next = ws_traceg_source_next;
+    rc = ws_sim_kernel(sim, &src, out, err);
+    ws_traceg_close(r);
+    return rc;
+}
+
+/* Runs the list; fills rep->kernels (allocated for every kernel). */
+static int ws_run_list(struct ws_sim *sim, const struct ws_cmdlist *list,
+                       const struct ws_run_args *a, struct ws_run_report *rep,
+                       struct ws_progress *prog, struct ws_err *err)
+{
+    uint64_t first = sim->now;
+
+    for (size_t i = 0; i < list->n; i++) {
+        const struct ws_cmd *c = &list->cmds[i];
+        if (c->kind == WS_CMD_MEMCPY_HTOD) {
+            ws_sim_memcpy(sim, c->addr, c->bytes);
+            continue;
+        }
+        prog->kernel = rep->nkernels + 1;
+        if (ws_run_kernel(sim, c->path, a, &rep->kernels[rep->nkernels],
+                          err) < 0)
+            return -1;
+        rep->nkernels++;
+    }
+    if (rep->nkernels)
+        rep->total_cycles = rep->kernels[rep->nkernels - 1].end - first;
+    return 0;
+}
+
+static int ws_run_outputs(const struct ws_run_args *a,
+                          const struct ws_run_report *rep, struct ws_err *err)
+{
+    char *text;
+    int rc = 0;
+
+    if (a->json) {
+        text = ws_report_json(rep);
+        rc = text ? ws_cli_write_file(a->json, text, err) : ws_err_oom(err);
+        free(text);
+    }
+    if (rc == 0 && a->csv) {
+        text = ws_report_csv(rep);
+        rc = text ? ws_cli_write_file(a->csv, text, err) : ws_err_oom(err);
+        free(text);
+    }
+    return rc;
+}
+
+static int ws_run_simulate(struct ws_run_args *a, const struct ws_gpu *gpu,
+                           const struct ws_cmdlist *list, struct ws_err *err)
+{
+    struct ws_run_report rep;
+    struct ws_progress prog = {isatty(2), 0.0, 0, list->nkernels};
+    struct ws_timeline tl;
+    struct ws_sim sim;
+    char tl_tmp[4096];
+    int rc;
+
+    memset(&rep, 0, sizeof rep);
+    rep.input = a->input;
+    rep.gpu = gpu;
+    rep.kernels = calloc(list->nkernels, sizeof *rep.kernels);
+    if (!rep.kernels || ws_sim_init(&sim, gpu, err) < 0) {
+        free(rep.kernels);
+        return err->set ? -1 : ws_err_oom(err);
+    }
+    if (prog.on) {
+        sim.progress = ws_run_progress;
+        sim.progress_ctx = &prog;
+    }
+    rc = 0;
+    if (a->timeline) {
+        snprintf(tl_tmp, sizeof tl_tmp, "%s.tmp.%ld", a->timeline,
+                 (long)getpid());
+        rc = ws_timeline_open(&tl, tl_tmp, gpu, a->tl_from, a->tl_to,
+                              a->tl_max, err);
+        sim.tl = rc == 0 ? &tl : NULL;
+    }
+    if (rc == 0)
+        rc = ws_run_list(&sim, list, a, &rep, &prog, err);
+    if (prog.on)
+        fprintf(stderr, "\r%*s\r", 79, "");
+    if (sim.tl) {
+        if (ws_timeline_close(&tl, err) < 0 && rc == 0)
+            rc = -1;
+        if (rc == 0 && rename(tl_tmp, a->timeline) != 0)
+            rc = ws_err_msg(err, "%s: cannot write", a->timeline);
+        if (rc < 0)
+            remove(tl_tmp);
+    }
+    if (rc == 0)
+        rc = ws_run_outputs(a, &rep, err);
+    if (rc == 0)
+        ws_report_text(stdout, &rep);
+    for (size_t i = 0; i < rep.nkernels; i++)
+        ws_kernel_stats_free(&rep.kernels[i]);
+    free(rep.kernels);
+    ws_sim_free(&sim);
+    return rc;
+}
+
+static int ws_run_window(struct ws_run_args *a, const char *v)
+{
+    const char *colon = strchr(v, ':');
+
+    if (!colon || ws_num_u64(v, (size_t)(colon - v), &a->tl_from) < 0
+        || ws_num_u64(colon + 1, strlen(colon + 1), &a->tl_to) < 0
+        || a->tl_to <= a->tl_from)
+        return ws_cli_usage("run", "bad --timeline-window '%s' (expected "
+                            "START:END cycles with START < END)", v);
+    return 0;
+}
+
+static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"gpu", required_argument, NULL, WS_OPT_GPU},
+        {"set", required_argument, NULL, WS_OPT_SET},
+        {"json", required_argument, NULL, WS_OPT_JSON},
+        {"csv", required_argument, NULL, WS_OPT_CSV},
+        {"timeline", required_argument, NULL, WS_OPT_TIMELINE},
+        {"timeline-window", required_argument, NULL, WS_OPT_TIMELINE_WINDOW},
+        {"timeline-max-events", required_argument, NULL, WS_OPT_TIMELINE_MAX},
+        {"allow-unknown-keys", no_argument, NULL, WS_OPT_ALLOW_UNKNOWN_KEYS},
+        {"help", no_argument, NULL, WS_OPT_HELP},
+        {NULL, 0, NULL, 0}
+    };
+    int opt;
+
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, "g:s:h", longopts, NULL)) != -1) {
+        int used = ws_cli_gpu_option(&a->gpu, opt, optarg);
+        if (used < 0)
+            return ws_cli_usage("run", "too many --set options");
+        if (used)
+            continue;
+        switch (opt) {
+        case WS_OPT_JSON: a->json = optarg; break;
+        case WS_OPT_CSV: a->csv = optarg; break;
+        case WS_OPT_TIMELINE: a->timeline = optarg; break;
+        case WS_OPT_TIMELINE_WINDOW:
+            if (ws_run_window(a, optarg) != 0)
+                return WS_EXIT_INPUT;
+            break;
+        case WS_OPT_TIMELINE_MAX:
+            if (ws_num_u64(optarg, strlen(optarg), &a->tl_max) < 0)
+                return ws_cli_usage("run", "bad --timeline-max-events '%s' "
+                                    "(expected a count)", optarg);
+            break;
+        case WS_OPT_ALLOW_UNKNOWN_KEYS: a->topts.allow_unknown_keys = 1; break;
+        case WS_OPT_HELP: ws_run_help(stdout); return 1;
+        default:
+            return ws_cli_usage("run", "bad option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return ws_cli_usage("run", optind >= argc ? "missing TRACE" :
+                            "more than one TRACE");
+    a->input = argv[optind];
+    return 0;
+}
+
+static int ws_run_load_list(struct ws_run_args *a, struct ws_cmdlist *list,
+                            struct ws_err *err)
+{
+    enum ws_input_kind kind = WS_INPUT_LIST;
+
+    if (ws_cli_detect(a->input, &a->list_path, &kind, err) < 0)
+        return -1;
+    if (kind == WS_INPUT_LISTING)
+        return ws_err_at(err, a->input, 1, 1, "a SASS listing has no dynamic "
+                         "instruction stream to simulate (expected a "
+                         "kernelslist.g or a .traceg; listings need a "
+                         "workload description)");
+    if (kind == WS_INPUT_LIST)
+        return ws_kernelslist_load(list, a->list_path ? a->list_path
+                                                      : a->input, err);
+    /* One kernel file: a list of one. */
+    return ws_kernelslist_single(list, a->input, err);
+}
+
+int ws_cmd_run(int argc, char **argv)
+{
+    struct ws_run_args a;
+    struct ws_cmdlist list;
+    struct ws_gpu gpu;
+    struct ws_err err;
+    int rc;
+
+    memset(&a, 0, sizeof a);
+    memset(&list, 0, sizeof list);
+    ws_err_clear(&err);
+    ws_trace_opts_default(&a.topts);
+    a.tl_to = 200000;
+    a.tl_max = 1000000;
+    rc = ws_run_parse(&a, argc, argv);
+    if (rc != 0)
+        return rc == 1 ? WS_EXIT_OK : rc;
+    if (ws_cli_load_gpu(&a.gpu, &gpu, &err) < 0)
+        return ws_cli_fail(&err);
+    a.topts.unknown_class = gpu.unknown_class;
+    rc = ws_run_load_list(&a, &list, &err);
+    if (rc == 0)
+        rc = ws_run_simulate(&a, &gpu, &list, &err);
+    ws_kernelslist_free(&list);
+    free(a.list_path);
+    return rc < 0 ? ws_cli_fail(&err) : WS_EXIT_OK;
+}

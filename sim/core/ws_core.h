@@ -1,0 +1,84 @@
+/*
+ * ws_core: the state of the streaming multiprocessors: CTA slots holding
+ * their warps' instruction streams, warp slots with a scoreboard of
+ * register-ready cycles, and sub-cores with a scheduler and function-unit
+ * reservations.
+ *
+ * A warp can issue at the first cycle when: the sub-core is free that
+ * cycle, every source and destination register is ready (RZ is never one;
+ * the reader drops it), the instruction's function unit accepts, it is not
+ * held at a barrier, and, for a global load, an L1 MSHR is free.  That
+ * cycle is computed, not searched for, so idle cycles cost nothing.
+ *
+ * Leaves out: instruction fetch and the i-cache, register-bank conflicts,
+ * operand collectors, dual issue.
+ */
+#ifndef WS_CORE_H
+#define WS_CORE_H
+
+#include <stdint.h>
+
+#include "config/ws_config.h"
+#include "stats/ws_stats.h"
+#include "trace/ws_trace.h"
+
+#define WS_NREGS 256
+#define WS_ASYNC_GROUPS 8
+#define WS_NEVER UINT64_MAX
+
+enum ws_warp_state {
+    WS_WARP_FREE,
+    WS_WARP_ACTIVE,
+    WS_WARP_AT_BARRIER,
+    WS_WARP_DONE
+};
+
+struct ws_warp {
+    const struct ws_inst *inst;
+    uint32_t ninst, next;
+    uint32_t slot;              /* CTA slot on this SM */
+    uint32_t warp_in_cta;
+    uint64_t age;               /* dispatch order: GTO's "oldest" */
+    enum ws_warp_state state;
+    uint64_t dispatched;
+    uint64_t last_issue;        /* cycle of the previous issue */
+    uint64_t ready_after_barrier;
+    uint64_t busy_until;        /* last load or atomic result */
+    uint64_t async_done[WS_ASYNC_GROUPS];   /* committed LDGSTS groups */
+    uint32_t async_groups;
+    uint64_t async_open;        /* LDGSTS issued since the last commit */
+    uint64_t reg_ready[WS_NREGS];
+    uint8_t reg_from_mem[WS_NREGS];
+};
+
+struct ws_cta_slot {
+    int used;
+    uint32_t ctaid[3];
+    uint64_t linear_id;
+    uint32_t nwarps;            /* warps of the CTA with instructions */
+    uint32_t at_barrier, done;
+    uint32_t warp_slots[32];    /* CUDA allows at most 32 warps per CTA */
+    struct ws_inst *inst;       /* the CTA's streams, copied at dispatch */
+    size_t inst_cap;
+    uint64_t *addrs;
+    size_t addr_cap;
+    uint64_t dispatched, retire_at;
+};
+
+struct ws_subcore {
+    uint64_t unit_free[WS_UNIT_COUNT];
+    uint64_t wake;              /* pending wake-up, WS_NEVER when none */
+    uint32_t last;              /* warp slot issued last (GTO, LRR) */
+};
+
+struct ws_sm {
+    uint32_t id;
+    struct ws_warp *warps;      /* [sm.max_warps] */
+    struct ws_cta_slot *slots;  /* [CTAs per SM for this kernel] */
+    uint32_t nslots, free_warps;
+    struct ws_subcore *sub;     /* [sm.sub_cores] */
+    uint32_t resident;          /* CTAs resident now */
+    uint64_t active_since;
+};
+
+#endif

@@ -1,0 +1,191 @@
+/*
+ * ws_cta: CTA dispatch, barriers and retirement (see ws_cta.h).
+ */
+#include "ws_cta.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/ws_timeline.h"
+
+static int ws_cta_copy(struct ws_cta_slot *slot, const struct ws_cta_stream *cta,
+                       struct ws_err *err)
+{
+    if (cta->ninst > slot->inst_cap) {
+        struct ws_inst *p = realloc(slot->inst, cta->ninst * sizeof *p);
+        if (!p)
+            return ws_err_oom(err);
+        slot->inst = p;
+        slot->inst_cap = cta->ninst;
+    }
+    if (cta->naddrs > slot->addr_cap) {
+        uint64_t *p = realloc(slot->addrs, cta->naddrs * sizeof *p);
+        if (!p)
+            return ws_err_oom(err);
+        slot->addrs = p;
+        slot->addr_cap = cta->naddrs;
+    }
+    if (cta->naddrs)
+        memcpy(slot->addrs, cta->addrs, cta->naddrs * sizeof *cta->addrs);
+    return 0;
+}
+
+static uint32_t ws_free_warp_slot(const struct ws_sim *s, const struct ws_sm *sm)
+{
+    for (uint32_t i = 0; i < s->gpu->sm.max_warps; i++)
+        if (sm->warps[i].state == WS_WARP_FREE)
+            return i;
+    return UINT32_MAX;
+}
+
+static void ws_warp_start(struct ws_sim *s, struct ws_warp *w, uint32_t slot,
+                          uint32_t warp_in_cta, const struct ws_inst *inst,
+                          uint32_t ninst, uint64_t t)
+{
+    w->inst = inst;
+    w->ninst = ninst;
+    w->next = 0;
+    w->slot = slot;
+    w->warp_in_cta = warp_in_cta;
+    w->age = s->warp_age++;
+    w->state = WS_WARP_ACTIVE;
+    w->dispatched = t;
+    w->last_issue = t - 1;
+    w->ready_after_barrier = 0;
+    w->busy_until = t;
+    w->async_groups = 0;
+    w->async_open = 0;
+    memset(w->reg_ready, 0, sizeof w->reg_ready);
+    memset(w->reg_from_mem, 0, sizeof w->reg_from_mem);
+}
+
+int ws_cta_dispatch(struct ws_sim *s, struct ws_sm *sm,
+                    const struct ws_cta_stream *cta, uint64_t t)
+{
+    struct ws_cta_slot *slot = NULL;
+    uint32_t si, copied = 0;
+
+    for (si = 0; si < sm->nslots; si++)
+        if (!sm->slots[si].used) {
+            slot = &sm->slots[si];
+            break;
+        }
+    if (!slot)
+        return ws_err_msg(s->err, "internal: no free CTA slot on SM %u", sm->id);
+    if (ws_cta_copy(slot, cta, s->err) < 0)
+        return -1;
+    slot->used = 1;
+    memcpy(slot->ctaid, cta->ctaid, sizeof slot->ctaid);
+    slot->linear_id = cta->linear_id;
+    slot->nwarps = slot->at_barrier = slot->done = 0;
+    slot->dispatched = t;
+    slot->retire_at = t;
+    for (uint32_t w = 0; w < cta->nwarps && w < 32; w++) {
+        const struct ws_warp_stream *ws = &cta->warps[w];
+        uint32_t wi;
+        if (ws->ninst == 0)
+            continue;
+        wi = ws_free_warp_slot(s, sm);
+        if (wi == UINT32_MAX)
+            return ws_err_msg(s->err, "internal: no free warp slot on SM %u",
+                              sm->id);
+        memcpy(slot->inst + copied, ws->inst, ws->ninst * sizeof *ws->inst);
+        ws_warp_start(s, &sm->warps[wi], si, w, slot->inst + copied,
+                      ws->ninst, t);
+        copied += ws->ninst;
+        slot->warp_slots[slot->nwarps++] = wi;
+        if (ws_sim_wake(s, sm->id, wi % s->gpu->sm.sub_cores, t) < 0)
+            return ws_err_oom(s->err);
+    }
+    if (sm->resident++ == 0)
+        sm->active_since = t;
+    s->k->ctr.v[WS_CTR_CTAS]++;
+    s->k->ctr.v[WS_CTR_WARPS] += slot->nwarps;
+    if (slot->nwarps == 0 && ws_event_push(&s->q, t, WS_EV_CTA_RETIRE, sm->id,
+                                           si) < 0)
+        return ws_err_oom(s->err);
+    return 0;
+}
+
+static int ws_cta_deadlock(struct ws_sim *s, const struct ws_sm *sm,
+                           const struct ws_cta_slot *slot)
+{
+    uint32_t waiting = 0, gone = 0;
+
+    for (uint32_t i = 0; i < slot->nwarps; i++) {
+        const struct ws_warp *w = &sm->warps[slot->warp_slots[i]];
+        if (w->state == WS_WARP_AT_BARRIER)
+            waiting = w->warp_in_cta;
+        else if (w->state == WS_WARP_DONE)
+            gone = w->warp_in_cta;
+    }
+    return ws_err_msg(s->err, "%s: kernel %s, CTA (%u,%u,%u): warp %u "
+                      "finished while warp %u waits at a barrier, which can "
+                      "never complete (expected every warp of a CTA to reach "
+                      "each barrier)", s->src->origin, s->k->name,
+                      slot->ctaid[0], slot->ctaid[1], slot->ctaid[2], gone,
+                      waiting);
+}
+
+int ws_cta_barrier(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
+                   uint64_t t)
+{
+    struct ws_cta_slot *slot = &sm->slots[w->slot];
+
+    w->state = WS_WARP_AT_BARRIER;
+    if (slot->done > 0)
+        return ws_cta_deadlock(s, sm, slot);
+    if (++slot->at_barrier < slot->nwarps)
+        return 0;
+    slot->at_barrier = 0;
+    for (uint32_t i = 0; i < slot->nwarps; i++) {
+        uint32_t wi = slot->warp_slots[i];
+        struct ws_warp *x = &sm->warps[wi];
+        if (x->state != WS_WARP_AT_BARRIER)
+            continue;
+        x->state = WS_WARP_ACTIVE;
+        x->ready_after_barrier = t + 1;
+        if (ws_sim_wake(s, sm->id, wi % s->gpu->sm.sub_cores, t + 1) < 0)
+            return ws_err_oom(s->err);
+    }
+    return 0;
+}
+
+int ws_cta_warp_done(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
+                     uint64_t t, uint64_t finish)
+{
+    struct ws_cta_slot *slot = &sm->slots[w->slot];
+
+    w->state = WS_WARP_DONE;
+    slot->done++;
+    if (slot->at_barrier > 0)
+        return ws_cta_deadlock(s, sm, slot);
+    if (finish < t + 1)
+        finish = t + 1;
+    if (finish > slot->retire_at)
+        slot->retire_at = finish;
+    if (slot->done == slot->nwarps
+        && ws_event_push(&s->q, slot->retire_at, WS_EV_CTA_RETIRE, sm->id,
+                         w->slot) < 0)
+        return ws_err_oom(s->err);
+    return 0;
+}
+
+void ws_cta_retire(struct ws_sim *s, struct ws_sm *sm, uint32_t si, uint64_t t)
+{
+    struct ws_cta_slot *slot = &sm->slots[si];
+    struct ws_counters *c = &s->k->ctr;
+
+    for (uint32_t i = 0; i < slot->nwarps; i++) {
+        struct ws_warp *w = &sm->warps[slot->warp_slots[i]];
+        c->v[WS_CTR_WARP_CYCLES_RESIDENT] += t - w->dispatched;
+        if (t > w->last_issue + 1)
+            c->v[WS_CTR_STALL_DRAINED] += t - (w->last_issue + 1);
+        w->state = WS_WARP_FREE;
+    }
+    ws_tl_cta_end(s, sm, si, t);
+    slot->used = 0;
+    if (--sm->resident == 0)
+        c->v[WS_CTR_SM_CYCLES_ACTIVE] += t - sm->active_since;
+    s->ctas_done++;
+}

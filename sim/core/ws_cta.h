@@ -1,0 +1,38 @@
+/*
+ * ws_cta: a CTA's life on an SM: dispatch (its streams are copied into the
+ * slot, so the reader can move on to the next CTA), barriers, warp
+ * completion, retirement.
+ *
+ * Barriers hold a warp until every warp of its CTA has arrived.  A warp
+ * that finishes while others wait at a barrier, or before a barrier they
+ * reach later, makes that barrier impossible to complete; that is reported
+ * as an error naming the kernel and CTA, never left to hang.
+ *
+ * Leaves out: named barriers with thread counts (BAR.SYNC n, m waits for the
+ * whole CTA), cluster barriers.
+ */
+#ifndef WS_CTA_H
+#define WS_CTA_H
+
+#include <stdint.h>
+
+#include "engine/ws_sim.h"
+
+/* Puts cta on sm at cycle t; the SM must have a free slot. */
+int ws_cta_dispatch(struct ws_sim *s, struct ws_sm *sm,
+                    const struct ws_cta_stream *cta, uint64_t t);
+
+/* A warp arrived at BAR.SYNC at cycle t. */
+int ws_cta_barrier(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
+                   uint64_t t);
+
+/* A warp issued its last instruction at t and its results are in by
+ * `finish`. */
+int ws_cta_warp_done(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
+                     uint64_t t, uint64_t finish);
+
+/* The retirement event of slot at cycle t: frees it and its warps. */
+void ws_cta_retire(struct ws_sim *s, struct ws_sm *sm, uint32_t slot,
+                   uint64_t t);
+
+#endif

@@ -1,0 +1,342 @@
+/*
+ * ws_sm: warp selection and issue (see ws_sm.h).
+ *
+ * Stall accounting: between two issues of a warp, its waiting cycles are
+ * split by cause in the order a warp meets them: held at a barrier, then
+ * waiting for operands (a scoreboard stall on a memory or a fixed-latency
+ * producer), then for its function unit or an MSHR; whatever remains after
+ * the warp became ready is "not selected".  Each warp cycle is counted once,
+ * like Nsight's stall reasons.
+ */
+#include "ws_sm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/ws_timeline.h"
+#include "trace/ws_opcode.h"
+#include "ws_cta.h"
+
+int ws_sm_init(struct ws_sm *sm, uint32_t id, const struct ws_gpu *gpu)
+{
+    memset(sm, 0, sizeof *sm);
+    sm->id = id;
+    sm->warps = calloc(gpu->sm.max_warps, sizeof *sm->warps);
+    sm->slots = calloc(gpu->sm.max_blocks, sizeof *sm->slots);
+    sm->sub = calloc(gpu->sm.sub_cores, sizeof *sm->sub);
+    if (!sm->warps || !sm->slots || !sm->sub)
+        return -1;
+    for (uint32_t i = 0; i < gpu->sm.sub_cores; i++)
+        sm->sub[i].wake = WS_NEVER;
+    return 0;
+}
+
+void ws_sm_free(struct ws_sm *sm)
+{
+    for (uint32_t i = 0; sm->slots && i < sm->nslots; i++) {
+        free(sm->slots[i].inst);
+        free(sm->slots[i].addrs);
+    }
+    free(sm->warps);
+    free(sm->slots);
+    free(sm->sub);
+    memset(sm, 0, sizeof *sm);
+}
+
+/* When a warp's next instruction can issue, and what holds it until then. */
+struct ws_ready {
+    uint64_t at;
+    uint64_t dep, barrier, unit, mshr;
+    int dep_mem;
+};
+
+static int ws_needs_mshr(const struct ws_gpu *g, const struct ws_inst *in)
+{
+    return g->l1.enabled && in->mask && in->width
+           && (in->space == WS_SPACE_GLOBAL || in->space == WS_SPACE_LOCAL
+               || in->space == WS_SPACE_TEX)
+           && (in->memop == WS_MEMOP_LOAD || in->memop == WS_MEMOP_ASYNC_COPY);
+}
+
+static void ws_dep(const struct ws_warp *w, uint8_t reg, struct ws_ready *r)
+{
+    if (w->reg_ready[reg] > r->dep) {
+        r->dep = w->reg_ready[reg];
+        r->dep_mem = w->reg_from_mem[reg];
+    }
+}
+
+/* LDGSTS groups: DEPBAR.LE SB0, n waits until at most n committed groups
+ * are still in flight; async_done holds the running maximum of completion
+ * times, so one entry answers for a group and all before it. */
+static uint64_t ws_async_wait(const struct ws_warp *w, int32_t keep)
+{
+    uint32_t k = keep < 0 ? 0u : (uint32_t)keep;
+
+    if (w->async_groups <= k)
+        return 0;
+    return w->async_done[(w->async_groups - 1 - k) % WS_ASYNC_GROUPS];
+}
+
+static void ws_warp_ready(struct ws_sim *s, struct ws_sm *sm,
+                          const struct ws_subcore *sc, const struct ws_warp *w,
+                          uint64_t now, struct ws_ready *r)
+{
+    const struct ws_inst *in = &w->inst[w->next];
+
+    r->dep = 0;
+    r->dep_mem = 0;
+    for (uint8_t i = 0; i < in->nsrc; i++)
+        ws_dep(w, in->src[i], r);
+    for (uint8_t i = 0; i < in->ndst; i++)
+        ws_dep(w, in->dst[i], r);
+    if ((in->flags & WS_INST_FENCE) && w->busy_until > r->dep) {
+        r->dep = w->busy_until;
+        r->dep_mem = 1;
+    }
+    if (in->flags & WS_INST_ASYNC_WAIT) {
+        uint64_t a = ws_async_wait(w, in->imm);
+        if (a > r->dep) {
+            r->dep = a;
+            r->dep_mem = 1;
+        }
+    }
+    r->barrier = w->ready_after_barrier;
+    r->unit = sc->unit_free[ws_unit_for_class(in->cls)];
+    r->mshr = ws_needs_mshr(s->gpu, in) ? ws_mem_mshr_ready(&s->mem, sm->id, now)
+                                        : 0;
+    r->at = w->last_issue + 1;
+    if (r->dep > r->at)
+        r->at = r->dep;
+    if (r->barrier > r->at)
+        r->at = r->barrier;
+    if (r->unit > r->at)
+        r->at = r->unit;
+    if (r->mshr > r->at)
+        r->at = r->mshr;
+}
+
+static void ws_stall_account(struct ws_counters *c, const struct ws_warp *w,
+                             const struct ws_ready *r, uint64_t t)
+{
+    /* The order a warp meets its hazards in: held at a barrier, then its
+     * operands, then the structural ones (unit, MSHRs).  Each takes the
+     * cycles from the end of the previous one until it clears. */
+    const struct {
+        uint64_t at;
+        enum ws_ctr ctr;
+    } part[4] = {
+        {r->barrier, WS_CTR_STALL_BARRIER},
+        {r->dep, r->dep_mem ? WS_CTR_STALL_MEM_DEP : WS_CTR_STALL_ALU_DEP},
+        {r->unit, WS_CTR_STALL_UNIT_BUSY},
+        {r->mshr, WS_CTR_STALL_MSHR},
+    };
+    uint64_t cursor = w->last_issue + 1;
+
+    for (int i = 0; i < 4; i++) {
+        uint64_t end = part[i].at < t ? part[i].at : t;
+        if (end > cursor) {
+            c->v[part[i].ctr] += end - cursor;
+            cursor = end;
+        }
+    }
+    if (t > cursor)
+        c->v[WS_CTR_STALL_NOT_SELECTED] += t - cursor;
+}
+
+/* ---- selection --------------------------------------------------------- */
+
+struct ws_pick {
+    uint32_t warp;
+    struct ws_ready ready;
+};
+
+/* Rank of warp wi among this sub-core's active warps by age (0 = oldest). */
+static uint32_t ws_age_rank(const struct ws_sim *s, const struct ws_sm *sm,
+                            uint32_t sub, uint32_t wi)
+{
+    uint32_t rank = 0, n = s->gpu->sm.sub_cores;
+
+    for (uint32_t i = sub; i < s->gpu->sm.max_warps; i += n)
+        if (sm->warps[i].state == WS_WARP_ACTIVE
+            && sm->warps[i].age < sm->warps[wi].age)
+            rank++;
+    return rank;
+}
+
+/* Is candidate `cand` preferred over the current choice `best`? */
+static int ws_prefer(const struct ws_sim *s, const struct ws_sm *sm,
+                     uint32_t sub, uint32_t cand, uint32_t best)
+{
+    const struct ws_subcore *sc = &sm->sub[sub];
+    uint32_t n = s->gpu->sm.max_warps;
+
+    switch (s->gpu->sched.policy) {
+    case WS_SCHED_GTO:
+        if (best == sc->last)
+            return 0;
+        return cand == sc->last || sm->warps[cand].age < sm->warps[best].age;
+    case WS_SCHED_LRR:
+        return (cand + n - sc->last - 1) % n < (best + n - sc->last - 1) % n;
+    default: {
+        /* Two-level: round robin inside the ready set of the oldest
+         * active_warps warps, the rest only when none of those can go. */
+        uint32_t k = s->gpu->sched.active_warps;
+        int ci = ws_age_rank(s, sm, sub, cand) < k;
+        int bi = ws_age_rank(s, sm, sub, best) < k;
+        if (ci != bi)
+            return ci;
+        return (cand + n - sc->last - 1) % n < (best + n - sc->last - 1) % n;
+    }
+    }
+}
+
+/* Picks the warp to issue at t, or returns 0 and the next cycle to look. */
+static int ws_select(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
+                     uint64_t t, struct ws_pick *pick, uint64_t *next)
+{
+    uint32_t n = s->gpu->sm.sub_cores;
+    int found = 0;
+
+    *next = WS_NEVER;
+    pick->warp = 0;
+    for (uint32_t wi = sub; wi < s->gpu->sm.max_warps; wi += n) {
+        const struct ws_warp *w = &sm->warps[wi];
+        struct ws_ready r;
+        if (w->state != WS_WARP_ACTIVE)
+            continue;
+        ws_warp_ready(s, sm, &sm->sub[sub], w, t, &r);
+        if (r.at > t) {
+            if (r.at < *next)
+                *next = r.at;
+            continue;
+        }
+        if (!found || ws_prefer(s, sm, sub, wi, pick->warp)) {
+            pick->warp = wi;
+            pick->ready = r;
+            found = 1;
+        }
+    }
+    return found;
+}
+
+/* ---- issue ------------------------------------------------------------- */
+
+static const enum ws_ctr ws_class_ctr[WS_OPC_COUNT] = {
+    [WS_OPC_FP32] = WS_CTR_INST_FP32, [WS_OPC_FP16] = WS_CTR_INST_FP16,
+    [WS_OPC_INT] = WS_CTR_INST_INT, [WS_OPC_FP64] = WS_CTR_INST_FP64,
+    [WS_OPC_SFU] = WS_CTR_INST_SFU, [WS_OPC_TENSOR] = WS_CTR_INST_TENSOR,
+    [WS_OPC_UNIFORM] = WS_CTR_INST_UNIFORM, [WS_OPC_MISC] = WS_CTR_INST_MISC,
+    [WS_OPC_BRANCH] = WS_CTR_INST_BRANCH, [WS_OPC_BARRIER] = WS_CTR_INST_BARRIER,
+    [WS_OPC_EXIT] = WS_CTR_INST_EXIT, [WS_OPC_GLOBAL] = WS_CTR_INST_LSU,
+    [WS_OPC_SHARED] = WS_CTR_INST_LSU, [WS_OPC_LOCAL] = WS_CTR_INST_LSU,
+    [WS_OPC_CONST] = WS_CTR_INST_LSU, [WS_OPC_TEX] = WS_CTR_INST_LSU,
+};
+
+/* A memory instruction's result cycle (for its destination registers). */
+static uint64_t ws_issue_memory(struct ws_sim *s, struct ws_sm *sm,
+                                struct ws_warp *w, const struct ws_inst *in,
+                                uint64_t t)
+{
+    const struct ws_gpu *g = s->gpu;
+    uint64_t at = t, done;
+    unsigned n = (unsigned)__builtin_popcount(in->mask);
+    const uint64_t *a = sm->slots[w->slot].addrs + in->addr;
+    struct ws_counters *c = &s->k->ctr;
+
+    /* Memory latencies in the config are load-to-use from issue, as a
+     * pointer chase measures them; the LD/ST unit's own latency is what an
+     * access that moves no data (predicated off) costs. */
+    if (n == 0 || in->width == 0)
+        return t + g->unit[WS_UNIT_LDST].latency;
+    if (in->space == WS_SPACE_SHARED)
+        return ws_mem_shared(&s->mem, sm->id, at, a, n, in->width, c);
+    if (in->space == WS_SPACE_CONST)
+        return at + g->l1.latency;      /* constant cache hit */
+    switch (in->memop) {
+    case WS_MEMOP_STORE:
+        done = ws_mem_store(&s->mem, sm->id, at, a, n, in->width, c);
+        if (done > s->last_mem_done)
+            s->last_mem_done = done;
+        return at;
+    case WS_MEMOP_ATOMIC:
+    case WS_MEMOP_REDUCTION:
+        done = ws_mem_atomic(&s->mem, sm->id, at, a, n, in->width, c);
+        if (done > s->last_mem_done)
+            s->last_mem_done = done;
+        return in->memop == WS_MEMOP_ATOMIC ? done : at;
+    default:
+        done = ws_mem_load(&s->mem, sm->id, at, a, n, in->width, 1, c);
+        if (in->memop == WS_MEMOP_ASYNC_COPY) {
+            if (done > w->async_open)
+                w->async_open = done;
+            return at;
+        }
+        return done;
+    }
+}
+
+static void ws_async_commit(struct ws_warp *w)
+{
+    uint64_t prev = w->async_groups
+                    ? w->async_done[(w->async_groups - 1) % WS_ASYNC_GROUPS] : 0;
+
+    w->async_done[w->async_groups % WS_ASYNC_GROUPS] =
+        w->async_open > prev ? w->async_open : prev;
+    w->async_groups++;
+    w->async_open = 0;
+}
+
+static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
+                    const struct ws_pick *pick, uint64_t t)
+{
+    const struct ws_gpu *g = s->gpu;
+    struct ws_warp *w = &sm->warps[pick->warp];
+    const struct ws_inst *in = &w->inst[w->next];
+    enum ws_unit_kind unit = ws_unit_for_class(in->cls);
+    struct ws_counters *c = &s->k->ctr;
+    int from_mem = ws_opcode_class_is_memory((enum ws_op_class)in->cls);
+    uint64_t done;
+
+    ws_stall_account(c, w, &pick->ready, t);
+    sm->sub[sub].unit_free[unit] = t + g->unit[unit].interval;
+    sm->sub[sub].last = pick->warp;
+    c->v[WS_CTR_INST]++;
+    c->v[WS_CTR_ISSUE_CYCLES]++;
+    c->v[WS_CTR_THREAD_INST] += (unsigned)__builtin_popcount(in->mask);
+    c->v[ws_class_ctr[in->cls]]++;
+    done = from_mem ? ws_issue_memory(s, sm, w, in, t)
+                    : t + g->unit[unit].latency;
+    for (uint8_t i = 0; i < in->ndst; i++) {
+        w->reg_ready[in->dst[i]] = done;
+        w->reg_from_mem[in->dst[i]] = (uint8_t)from_mem;
+    }
+    if ((in->ndst || from_mem) && done > w->busy_until)
+        w->busy_until = done;
+    if (in->flags & WS_INST_ASYNC_COMMIT)
+        ws_async_commit(w);
+    w->last_issue = t;
+    w->next++;
+    ws_tl_issue(s, sm, pick->warp, t);
+    if (w->next == w->ninst)
+        return ws_cta_warp_done(s, sm, w, t, w->busy_until);
+    if (in->flags & WS_INST_BAR_SYNC)
+        return ws_cta_barrier(s, sm, w, t);
+    return 0;
+}
+
+int ws_sm_step(struct ws_sim *s, struct ws_sm *sm, uint32_t sub, uint64_t t)
+{
+    struct ws_pick pick;
+    uint64_t next;
+
+    sm->sub[sub].wake = WS_NEVER;
+    if (ws_select(s, sm, sub, t, &pick, &next)) {
+        if (ws_issue(s, sm, sub, &pick, t) < 0)
+            return -1;
+        next = t + 1;
+    }
+    if (next != WS_NEVER && ws_sim_wake(s, sm->id, sub, next) < 0)
+        return ws_err_oom(s->err);
+    return 0;
+}

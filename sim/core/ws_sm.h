@@ -1,0 +1,23 @@
+/*
+ * ws_sm: one sub-core's scheduling step: find the warps that can issue now,
+ * pick one by the configured policy (LRR, GTO, two-level), issue it, and
+ * say when to look again.  Issue reserves the function unit, marks the
+ * destination registers with the cycle their value is ready, and sends
+ * memory instructions to the memory system, which answers with that cycle.
+ *
+ * Leaves out: dual issue (off in every shipped config).
+ */
+#ifndef WS_SM_H
+#define WS_SM_H
+
+#include <stdint.h>
+
+#include "engine/ws_sim.h"
+
+int ws_sm_init(struct ws_sm *sm, uint32_t id, const struct ws_gpu *gpu);
+void ws_sm_free(struct ws_sm *sm);
+
+/* The wake-up of sub-core sub at cycle t. */
+int ws_sm_step(struct ws_sim *s, struct ws_sm *sm, uint32_t sub, uint64_t t);
+
+#endif

@@ -1,0 +1,189 @@
+/*
+ * ws_sim: kernels on the GPU, event by event (see ws_sim.h).
+ *
+ * CTA dispatch follows the hardware's order: the first wave goes round
+ * robin over SMs (CTA 0 to SM 0, CTA 1 to SM 1, ...) until every SM holds
+ * as many CTAs as occupancy allows; after that each retiring CTA's slot
+ * takes the next CTA of the trace at the cycle it frees.
+ */
+#include "ws_sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/ws_cta.h"
+#include "core/ws_sm.h"
+#include "stats/ws_timeline.h"
+
+int ws_sim_init(struct ws_sim *s, const struct ws_gpu *gpu, struct ws_err *err)
+{
+    memset(s, 0, sizeof *s);
+    s->gpu = gpu;
+    s->err = err;
+    ws_event_init(&s->q);
+    if (ws_memsys_init(&s->mem, gpu) < 0)
+        return ws_err_oom(err);
+    s->sms = calloc(gpu->sm.count, sizeof *s->sms);
+    if (!s->sms) {
+        ws_sim_free(s);
+        return ws_err_oom(err);
+    }
+    for (uint32_t i = 0; i < gpu->sm.count; i++)
+        if (ws_sm_init(&s->sms[i], i, gpu) < 0) {
+            ws_sim_free(s);
+            return ws_err_oom(err);
+        }
+    return 0;
+}
+
+void ws_sim_free(struct ws_sim *s)
+{
+    for (uint32_t i = 0; s->sms && i < s->gpu->sm.count; i++)
+        ws_sm_free(&s->sms[i]);
+    free(s->sms);
+    ws_memsys_free(&s->mem);
+    ws_event_free(&s->q);
+    s->sms = NULL;
+}
+
+void ws_kernel_stats_free(struct ws_kernel_stats *k)
+{
+    free(k->name);
+    k->name = NULL;
+}
+
+int ws_sim_wake(struct ws_sim *s, uint32_t sm, uint32_t sub, uint64_t t)
+{
+    struct ws_subcore *sc = &s->sms[sm].sub[sub];
+
+    if (t >= sc->wake)
+        return 0;
+    sc->wake = t;
+    return ws_event_push(&s->q, t, WS_EV_SUBCORE_WAKE, sm, sub);
+}
+
+void ws_sim_memcpy(struct ws_sim *s, uint64_t addr, uint64_t bytes)
+{
+    if (s->gpu->memcpy_warms_l2)
+        ws_mem_warm_l2(&s->mem, addr, bytes);
+}
+
+/* Dispatches the trace's next CTA to sm at t; 0 when none is left. */
+static int ws_sim_feed(struct ws_sim *s, struct ws_sm *sm, uint64_t t)
+{
+    const struct ws_cta_stream *cta;
+    int rc;
+
+    if (s->src_done)
+        return 0;
+    rc = s->src->next(s->src->ctx, &cta, s->err);
+    if (rc <= 0) {
+        s->src_done = 1;
+        return rc;
+    }
+    s->ctas_dispatched++;
+    return ws_cta_dispatch(s, sm, cta, t) < 0 ? -1 : 1;
+}
+
+static int ws_sim_first_wave(struct ws_sim *s, uint64_t t)
+{
+    for (uint32_t round = 0; round < s->k->occ.ctas_per_sm; round++)
+        for (uint32_t i = 0; i < s->gpu->sm.count; i++) {
+            int rc = ws_sim_feed(s, &s->sms[i], t);
+            if (rc <= 0)
+                return rc;
+        }
+    return 0;
+}
+
+static int ws_sim_event(struct ws_sim *s, const struct ws_event *ev)
+{
+    struct ws_sm *sm = &s->sms[ev->a];
+
+    s->now = ev->cycle;
+    if (ev->kind == WS_EV_CTA_RETIRE) {
+        ws_cta_retire(s, sm, ev->b, ev->cycle);
+        return ws_sim_feed(s, sm, ev->cycle) < 0 ? -1 : 0;
+    }
+    if (sm->sub[ev->b].wake != ev->cycle)
+        return 0;                       /* superseded by an earlier wake-up */
+    return ws_sm_step(s, sm, ev->b, ev->cycle);
+}
+
+static int ws_sim_check_fit(struct ws_sim *s, const struct ws_launch *l)
+{
+    const struct ws_occupancy *o = &s->k->occ;
+
+    if (o->ctas_per_sm > 0)
+        return 0;
+    return ws_err_msg(s->err, "%s: kernel %s: one CTA needs more %s than an "
+                      "SM of %s has (expected %u threads, %u registers and "
+                      "%llu bytes of shared memory to fit)", s->src->origin,
+                      s->k->name, ws_occ_limit_name(o->limit), s->gpu->name,
+                      ws_launch_threads(l), o->regs_per_cta,
+                      (unsigned long long)o->shared_per_cta);
+}
+
+static int ws_sim_setup_kernel(struct ws_sim *s, struct ws_cta_source *src,
+                               struct ws_kernel_stats *k)
+{
+    const struct ws_launch *l = src->launch;
+
+    memset(k, 0, sizeof *k);
+    k->launch = *l;
+    k->launch.name = NULL;
+    k->launch.nvbit_version = NULL;
+    k->name = malloc(strlen(l->name ? l->name : "?") + 1);
+    if (!k->name)
+        return ws_err_oom(s->err);
+    strcpy(k->name, l->name ? l->name : "?");
+    k->ctas_total = ws_launch_ctas(l);
+    ws_occupancy_compute(s->gpu, l, &k->occ);
+    s->k = k;
+    s->src = src;
+    s->src_done = 0;
+    s->ctas_done = s->ctas_dispatched = 0;
+    if (ws_sim_check_fit(s, l) < 0)
+        return -1;
+    if (k->occ.ctas_per_sm > s->gpu->sm.max_blocks)
+        k->occ.ctas_per_sm = s->gpu->sm.max_blocks;
+    for (uint32_t i = 0; i < s->gpu->sm.count; i++)
+        s->sms[i].nslots = k->occ.ctas_per_sm;
+    ws_memsys_new_kernel(&s->mem);
+    return 0;
+}
+
+int ws_sim_kernel(struct ws_sim *s, struct ws_cta_source *src,
+                  struct ws_kernel_stats *k, struct ws_err *err)
+{
+    struct ws_event ev;
+    uint64_t start;
+
+    s->err = err;
+    if (ws_sim_setup_kernel(s, src, k) < 0)
+        return -1;
+    start = s->now;
+    s->last_mem_done = start;
+    k->start = start;
+    if (s->tl)
+        ws_timeline_kernel(s->tl, k->name, start);
+    if (ws_sim_first_wave(s, start) < 0)
+        return -1;
+    while (ws_event_pop(&s->q, &ev)) {
+        s->events++;
+        if (ws_sim_event(s, &ev) < 0)
+            return -1;
+        if (s->progress && (s->events & 0xffff) == 0)
+            s->progress(s->progress_ctx, k, s->ctas_done, s->now);
+    }
+    if (s->ctas_done != s->ctas_dispatched)
+        return ws_err_msg(err, "%s: kernel %s: %llu CTAs never finished "
+                          "(expected every CTA to run to its end)",
+                          src->origin, k->name,
+                          (unsigned long long)(s->ctas_dispatched
+                                               - s->ctas_done));
+    k->end = s->now > s->last_mem_done ? s->now : s->last_mem_done;
+    k->ctr.v[WS_CTR_CYCLES] = k->end - start;
+    s->now = k->end + s->gpu->launch_overhead;
+    return 0;
+}

@@ -1,0 +1,78 @@
+/*
+ * ws_sim: the simulator proper: one GPU (SMs, memory system, event queue)
+ * running kernels one after another on a single global clock, so that L2
+ * contents and DRAM state carry from one kernel to the next.
+ *
+ * Main loop: pop the earliest event (a sub-core wake-up or a CTA
+ * retirement), act, push the follow-up events.  Nothing runs per cycle, so
+ * an idle SM or a warp waiting 800 cycles on DRAM costs nothing.
+ *
+ * Leaves out: concurrent kernels (streams), host-device transfer time.
+ */
+#ifndef WS_SIM_H
+#define WS_SIM_H
+
+#include <stdint.h>
+
+#include "config/ws_config.h"
+#include "core/ws_core.h"
+#include "core/ws_occupancy.h"
+#include "engine/ws_event.h"
+#include "mem/ws_memsys.h"
+#include "stats/ws_stats.h"
+#include "trace/ws_trace.h"
+#include "util/ws_err.h"
+
+struct ws_timeline;
+
+struct ws_kernel_stats {
+    char *name;
+    struct ws_launch launch;        /* scalars; name fields not owned */
+    struct ws_occupancy occ;
+    uint64_t start, end;            /* global clock */
+    uint64_t ctas_total;
+    struct ws_counters ctr;
+};
+
+/* Called now and then during a long kernel (progress display). */
+typedef void (*ws_sim_progress_fn)(void *ctx, const struct ws_kernel_stats *k,
+                                   uint64_t ctas_done, uint64_t now);
+
+struct ws_sim {
+    const struct ws_gpu *gpu;
+    struct ws_memsys mem;
+    struct ws_event_queue q;
+    struct ws_sm *sms;
+    uint64_t now;
+    uint64_t warp_age;
+    /* the kernel being simulated */
+    struct ws_kernel_stats *k;
+    struct ws_cta_source *src;
+    int src_done;
+    uint64_t ctas_done, ctas_dispatched;
+    uint64_t last_mem_done;
+    struct ws_err *err;
+    struct ws_timeline *tl;
+    ws_sim_progress_fn progress;
+    void *progress_ctx;
+    uint64_t events;
+};
+
+int ws_sim_init(struct ws_sim *s, const struct ws_gpu *gpu, struct ws_err *err);
+void ws_sim_free(struct ws_sim *s);
+
+/* Simulates every CTA of src; fills *out (name copied).  -1 with err set on
+ * bad input (a CTA that cannot fit, a barrier that can never complete, a
+ * reader error). */
+int ws_sim_kernel(struct ws_sim *s, struct ws_cta_source *src,
+                  struct ws_kernel_stats *out, struct ws_err *err);
+
+/* A host-to-device copy between kernels. */
+void ws_sim_memcpy(struct ws_sim *s, uint64_t addr, uint64_t bytes);
+
+void ws_kernel_stats_free(struct ws_kernel_stats *k);
+
+/* Used by the SM code. */
+int ws_sim_wake(struct ws_sim *s, uint32_t sm, uint32_t sub, uint64_t t);
+
+#endif

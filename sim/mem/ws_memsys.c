@@ -1,0 +1,544 @@
+/*
+ * ws_memsys: reservation-based memory timing (see ws_memsys.h).
+ *
+ * A load walks: coalesce -> per 128-byte line, the L1 tag pipe -> L1
+ * sectors (hit, merge with an in-flight fill, or miss) -> for the missing
+ * sectors an MSHR, the interconnect, the slice (hit, merge, or miss ->
+ * slice MSHR -> DRAM channel) -> the response port back to the SM.
+ */
+#include "ws_memsys.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- MSHR heaps ------------------------------------------------------- */
+
+static int ws_mshr_init(struct ws_mshr *h, uint32_t cap)
+{
+    h->t = malloc(cap * sizeof *h->t);
+    h->n = 0;
+    h->cap = cap;
+    return h->t ? 0 : -1;
+}
+
+static void ws_mshr_sift_down(struct ws_mshr *h, uint32_t i)
+{
+    for (;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, m = i;
+        uint64_t tmp;
+        if (l < h->n && h->t[l] < h->t[m])
+            m = l;
+        if (r < h->n && h->t[r] < h->t[m])
+            m = r;
+        if (m == i)
+            return;
+        tmp = h->t[i];
+        h->t[i] = h->t[m];
+        h->t[m] = tmp;
+        i = m;
+    }
+}
+
+static uint64_t ws_mshr_pop(struct ws_mshr *h)
+{
+    uint64_t top = h->t[0];
+
+    h->t[0] = h->t[--h->n];
+    ws_mshr_sift_down(h, 0);
+    return top;
+}
+
+static void ws_mshr_push(struct ws_mshr *h, uint64_t t)
+{
+    uint32_t i = h->n++;
+
+    h->t[i] = t;
+    while (i > 0 && h->t[(i - 1) / 2] > h->t[i]) {
+        uint64_t tmp = h->t[i];
+        h->t[i] = h->t[(i - 1) / 2];
+        h->t[(i - 1) / 2] = tmp;
+        i = (i - 1) / 2;
+    }
+}
+
+/* Retires entries done by t; returns when one entry is free (>= t). */
+static uint64_t ws_mshr_acquire(struct ws_mshr *h, uint64_t t)
+{
+    while (h->n > 0 && h->t[0] <= t)
+        ws_mshr_pop(h);
+    if (h->n < h->cap)
+        return t;
+    return ws_mshr_pop(h);
+}
+
+/* ---- set-up ------------------------------------------------------------ */
+
+static uint64_t ws_ceil(double x)
+{
+    return (uint64_t)ceil(x - 1e-9);
+}
+
+static int ws_memsys_alloc(struct ws_memsys *m, const struct ws_gpu *g)
+{
+    uint32_t l1_sets = (uint32_t)(g->l1.size / g->l1.line / g->l1.assoc);
+    uint32_t l2_sets = (uint32_t)(g->l2.size / g->l2.slices / g->l2.line
+                                  / g->l2.assoc);
+
+    m->sm = calloc(m->nsm, sizeof *m->sm);
+    m->slice = calloc(m->nslice, sizeof *m->slice);
+    m->chan = calloc(m->nchan, sizeof *m->chan);
+    if (!m->sm || !m->slice || !m->chan)
+        return -1;
+    for (uint32_t s = 0; s < m->nsm; s++)
+        if (ws_cache_init(&m->sm[s].l1, l1_sets, g->l1.assoc,
+                          (uint32_t)(g->l1.line / g->l1.sector)) < 0
+            || ws_mshr_init(&m->sm[s].mshr, g->l1.mshrs) < 0)
+            return -1;
+    for (uint32_t s = 0; s < m->nslice; s++)
+        if (ws_cache_init(&m->slice[s].l2, l2_sets, g->l2.assoc,
+                          (uint32_t)(g->l2.line / g->l2.sector)) < 0
+            || ws_mshr_init(&m->slice[s].mshr, g->l2.mshrs) < 0)
+            return -1;
+    for (uint32_t c = 0; c < m->nchan; c++)
+        if (!(m->chan[c].open_row = calloc(g->dram.banks, sizeof(uint64_t))))
+            return -1;
+    return 0;
+}
+
+int ws_memsys_init(struct ws_memsys *m, const struct ws_gpu *g)
+{
+    double ghz = g->core_mhz / 1000.0;
+
+    memset(m, 0, sizeof *m);
+    m->gpu = g;
+    m->nsm = g->sm.count;
+    m->nslice = g->l2.slices;
+    m->nchan = g->dram.channels;
+    m->line_bytes = (uint32_t)g->l2.line;
+    m->l1_line_bytes = (uint32_t)g->l1.line;
+    m->sector_bytes = (uint32_t)g->l2.sector;
+    /* GB/s divided by GHz is bytes per core cycle. */
+    m->port_cps = m->sector_bytes / (g->icnt.bandwidth_per_sm / ghz);
+    m->slice_cps = m->sector_bytes / (g->l2.bandwidth / ghz / g->l2.slices);
+    m->chan_cps = m->sector_bytes / (g->dram.bandwidth / ghz / g->dram.channels);
+    m->l2_access = g->l2.latency - 2 * g->icnt.latency;
+    m->dram_access = g->dram.latency - 2 * g->icnt.latency;
+    if (ws_memsys_alloc(m, g) < 0) {
+        ws_memsys_free(m);
+        return -1;
+    }
+    return 0;
+}
+
+void ws_memsys_free(struct ws_memsys *m)
+{
+    for (uint32_t s = 0; m->sm && s < m->nsm; s++) {
+        ws_cache_free(&m->sm[s].l1);
+        free(m->sm[s].mshr.t);
+    }
+    for (uint32_t s = 0; m->slice && s < m->nslice; s++) {
+        ws_cache_free(&m->slice[s].l2);
+        free(m->slice[s].mshr.t);
+    }
+    for (uint32_t c = 0; m->chan && c < m->nchan; c++)
+        free(m->chan[c].open_row);
+    free(m->sm);
+    free(m->slice);
+    free(m->chan);
+    memset(m, 0, sizeof *m);
+}
+
+void ws_memsys_new_kernel(struct ws_memsys *m)
+{
+    /* L1 is not coherent: real parts invalidate it at a kernel boundary. */
+    for (uint32_t s = 0; s < m->nsm; s++) {
+        ws_cache_clear(&m->sm[s].l1);
+        m->sm[s].mshr.n = 0;
+    }
+}
+
+/* ---- address mapping -------------------------------------------------- */
+
+/* XOR-folding the line index spreads power-of-two strides over all slices,
+ * which a plain modulo would pile onto a few (the reason real parts hash). */
+static uint32_t ws_slice_of(const struct ws_memsys *m, uint64_t line)
+{
+    uint64_t h = line;
+
+    if (m->gpu->l2.hash == WS_L2_HASH_XOR)
+        h = line ^ (line >> 7) ^ (line >> 14) ^ (line >> 21);
+    return (uint32_t)(h % m->nslice);
+}
+
+static uint32_t ws_chan_of(const struct ws_memsys *m, uint32_t slice,
+                           uint64_t line)
+{
+    if (m->nslice >= m->nchan)
+        return slice % m->nchan;
+    return (slice + m->nslice * (uint32_t)(line % (m->nchan / m->nslice)))
+           % m->nchan;
+}
+
+static uint32_t ws_l2_set(const struct ws_memsys *m, const struct ws_cache *c,
+                          uint64_t line)
+{
+    return (uint32_t)((line / m->nslice) % c->sets);
+}
+
+/* ---- DRAM -------------------------------------------------------------- */
+
+/* Occupies a channel for nsect sectors starting no earlier than t; returns
+ * when the data is ready at the slice. */
+static uint64_t ws_dram_access(struct ws_memsys *m, uint32_t c, uint64_t t,
+                               uint64_t line, unsigned nsect, int write,
+                               struct ws_counters *ctr)
+{
+    const struct ws_gpu *g = m->gpu;
+    struct ws_mem_chan *ch = &m->chan[c];
+    double start = fmax((double)t, ch->free);
+    uint64_t extra = 0;
+
+    if (g->dram.row_buffer) {
+        uint64_t addr = line * m->line_bytes;
+        uint64_t bank = (addr / g->dram.row_size) % g->dram.banks;
+        uint64_t row = addr / (g->dram.row_size * g->dram.banks);
+        if (ch->open_row[bank] == row + 1) {
+            ctr->v[WS_CTR_DRAM_ROW_HITS]++;
+        } else {
+            ctr->v[WS_CTR_DRAM_ROW_MISSES]++;
+            ch->open_row[bank] = row + 1;
+            extra = g->dram.row_miss_penalty;
+        }
+    }
+    ch->free = start + nsect * m->chan_cps + (double)extra;
+    ctr->v[write ? WS_CTR_DRAM_BYTES_WRITE : WS_CTR_DRAM_BYTES_READ]
+        += (uint64_t)nsect * m->sector_bytes;
+    return ws_ceil(start) + m->dram_access + extra;
+}
+
+static void ws_writeback(struct ws_memsys *m, uint32_t slice,
+                         const struct ws_cache_victim *v, uint64_t t,
+                         struct ws_counters *ctr)
+{
+    unsigned n = (unsigned)__builtin_popcount(v->dirty);
+
+    if (n)
+        ws_dram_access(m, ws_chan_of(m, slice, v->line), t, v->line, n, 1, ctr);
+}
+
+/* ---- L2 ---------------------------------------------------------------- */
+
+/* Reads `want` sectors of line at slice arrival time t; returns when the
+ * last one is ready at the slice.  Atomics (occupancy > sectors) keep the
+ * slice busy for one cycle per operation. */
+static uint64_t ws_l2_read(struct ws_memsys *m, uint64_t line, uint8_t want,
+                           uint64_t t, unsigned ops, int dirty,
+                           struct ws_counters *ctr)
+{
+    uint32_t s = ws_slice_of(m, line);
+    struct ws_mem_slice *sl = &m->slice[s];
+    struct ws_cache_victim v;
+    struct ws_cache_line *cl;
+    unsigned nsect = (unsigned)__builtin_popcount(want);
+    double start = fmax((double)t, sl->free);
+    uint64_t st, ready, done = 0;
+    uint8_t miss = 0;
+
+    sl->free = start + (ops > nsect ? ops : nsect) * m->slice_cps;
+    st = ws_ceil(start);
+    cl = ws_cache_fetch(&sl->l2, ws_l2_set(m, &sl->l2, line), line, &v);
+    ws_writeback(m, s, &v, st, ctr);
+    ctr->v[WS_CTR_L2_SECTOR_LOOKUPS] += nsect;
+    for (unsigned k = 0; k < sl->l2.sectors; k++) {
+        if (!(want >> k & 1))
+            continue;
+        if (cl->valid >> k & 1) {
+            ready = st + m->l2_access;
+            if (cl->fill[k] > ready)
+                ready = cl->fill[k];
+            else
+                ctr->v[WS_CTR_L2_SECTOR_HITS]++;
+            if (ready > done)
+                done = ready;
+        } else {
+            miss |= (uint8_t)(1u << k);
+        }
+    }
+    if (miss) {
+        uint64_t issue = ws_mshr_acquire(&sl->mshr, st);
+        ready = ws_dram_access(m, ws_chan_of(m, s, line), issue, line,
+                               (unsigned)__builtin_popcount(miss), 0, ctr);
+        ws_mshr_push(&sl->mshr, ready);
+        for (unsigned k = 0; k < sl->l2.sectors; k++)
+            if (miss >> k & 1)
+                cl->fill[k] = ready;
+        cl->valid |= miss;
+        if (ready > done)
+            done = ready;
+    }
+    if (dirty)
+        cl->dirty |= want;
+    return done;
+}
+
+/* Writes sectors of line into L2 (write-back, allocate without fetch). */
+static uint64_t ws_l2_write(struct ws_memsys *m, uint64_t line, uint8_t mask,
+                            uint64_t t, struct ws_counters *ctr)
+{
+    uint32_t s = ws_slice_of(m, line);
+    struct ws_mem_slice *sl = &m->slice[s];
+    struct ws_cache_victim v;
+    struct ws_cache_line *cl;
+    unsigned nsect = (unsigned)__builtin_popcount(mask);
+    double start = fmax((double)t, sl->free);
+    uint64_t st;
+
+    sl->free = start + nsect * m->slice_cps;
+    st = ws_ceil(start);
+    cl = ws_cache_fetch(&sl->l2, ws_l2_set(m, &sl->l2, line), line, &v);
+    ws_writeback(m, s, &v, st, ctr);
+    for (unsigned k = 0; k < sl->l2.sectors; k++)
+        if ((mask >> k & 1) && (!(cl->valid >> k & 1) || cl->fill[k] < st))
+            cl->fill[k] = st;
+    cl->valid |= mask;
+    cl->dirty |= mask;
+    return st + m->l2_access;
+}
+
+/* ---- SM side ----------------------------------------------------------- */
+
+uint64_t ws_mem_mshr_ready(struct ws_memsys *m, uint32_t sm, uint64_t t)
+{
+    struct ws_mshr *h = &m->sm[sm].mshr;
+
+    while (h->n > 0 && h->t[0] <= t)
+        ws_mshr_pop(h);
+    return h->n < h->cap ? t : h->t[0];
+}
+
+/* One 128-byte line request through the L1 tag pipe: returns its start. */
+static uint64_t ws_l1_tag(struct ws_mem_sm *s, uint64_t t)
+{
+    double start = fmax((double)t, s->tag_free);
+
+    s->tag_free = start + 1.0;
+    return ws_ceil(start);
+}
+
+/* Data for `nsect` sectors back over the SM's response port. */
+static uint64_t ws_response(struct ws_memsys *m, struct ws_mem_sm *s,
+                            uint64_t ready_at_slice, unsigned nsect)
+{
+    double arrive = (double)(ready_at_slice + m->gpu->icnt.latency);
+    double start = fmax(arrive, s->resp_free);
+
+    s->resp_free = start + nsect * m->port_cps;
+    return ws_ceil(start);
+}
+
+/* Sector mask of the sectors in [first, last] that lie in `line`. */
+static uint8_t ws_line_mask(const struct ws_memsys *m, const uint64_t *sectors,
+                            unsigned from, unsigned to, uint64_t line)
+{
+    uint8_t mask = 0;
+
+    for (unsigned i = from; i < to; i++)
+        mask |= (uint8_t)(1u << ((sectors[i] - line * m->line_bytes)
+                                 / m->sector_bytes));
+    return mask;
+}
+
+/* Loads one line's sectors; returns when they are in the SM. */
+static uint64_t ws_load_line(struct ws_memsys *m, uint32_t sm, uint64_t t,
+                             uint64_t line, uint8_t want, int cached,
+                             struct ws_counters *ctr)
+{
+    const struct ws_gpu *g = m->gpu;
+    struct ws_mem_sm *s = &m->sm[sm];
+    uint64_t st = ws_l1_tag(s, t), done = 0, ready;
+    struct ws_cache_line *cl = NULL;
+    struct ws_cache_victim v;
+    uint8_t miss = want;
+
+    ctr->v[WS_CTR_L1_REQUESTS]++;
+    ctr->v[WS_CTR_L1_SECTORS] += (unsigned)__builtin_popcount(want);
+    ctr->v[WS_CTR_L1_SECTORS_LOAD] += (unsigned)__builtin_popcount(want);
+    if (cached && g->l1.enabled) {
+        cl = ws_cache_fetch(&s->l1, (uint32_t)(line % s->l1.sets), line, &v);
+        miss = 0;
+        for (unsigned k = 0; k < s->l1.sectors; k++) {
+            if (!(want >> k & 1))
+                continue;
+            if (!(cl->valid >> k & 1)) {
+                miss |= (uint8_t)(1u << k);
+                continue;
+            }
+            ready = st + g->l1.latency;
+            if (cl->fill[k] > ready) {
+                ready = cl->fill[k];
+                ctr->v[WS_CTR_L1_MSHR_MERGES]++;
+            } else {
+                ctr->v[WS_CTR_L1_SECTOR_HITS]++;
+            }
+            if (ready > done)
+                done = ready;
+        }
+    }
+    if (!miss)
+        return done;
+    {
+        uint64_t issue = cl ? ws_mshr_acquire(&s->mshr, st) : st;
+        unsigned n = (unsigned)__builtin_popcount(miss);
+        ctr->v[WS_CTR_L2_SECTORS_READ] += n;
+        ready = ws_l2_read(m, line, miss, issue + g->icnt.latency, n, 0, ctr);
+        ready = ws_response(m, s, ready, n);
+        if (cl) {
+            ws_mshr_push(&s->mshr, ready);
+            for (unsigned k = 0; k < s->l1.sectors; k++)
+                if (miss >> k & 1)
+                    cl->fill[k] = ready;
+            cl->valid |= miss;
+        }
+    }
+    return ready > done ? ready : done;
+}
+
+/* Splits a warp access into lines (L1 and L2 lines are the same size in
+ * every shipped config; the L2 line is used) and runs fn on each. */
+uint64_t ws_mem_load(struct ws_memsys *m, uint32_t sm, uint64_t t,
+                     const uint64_t *addrs, unsigned n, unsigned width,
+                     int cached, struct ws_counters *ctr)
+{
+    struct ws_coalesce_result *r = &m->scratch;
+    uint64_t done = t;
+
+    ws_coalesce(addrs, n, width, m->sector_bytes, m->line_bytes, r);
+    for (unsigned i = 0; i < r->nsectors;) {
+        uint64_t line = r->sectors[i] / m->line_bytes, ready;
+        unsigned j = i;
+        while (j < r->nsectors && r->sectors[j] / m->line_bytes == line)
+            j++;
+        ready = ws_load_line(m, sm, t, line,
+                             ws_line_mask(m, r->sectors, i, j, line), cached,
+                             ctr);
+        if (ready > done)
+            done = ready;
+        i = j;
+    }
+    return done;
+}
+
+/* Store and atomic data travel over the SM's request port. */
+static uint64_t ws_request(struct ws_memsys *m, struct ws_mem_sm *s,
+                           uint64_t t, unsigned nsect)
+{
+    double start = fmax((double)t, s->req_free);
+
+    s->req_free = start + nsect * m->port_cps;
+    return ws_ceil(start) + m->gpu->icnt.latency;
+}
+
+uint64_t ws_mem_store(struct ws_memsys *m, uint32_t sm, uint64_t t,
+                      const uint64_t *addrs, unsigned n, unsigned width,
+                      struct ws_counters *ctr)
+{
+    struct ws_coalesce_result *r = &m->scratch;
+    struct ws_mem_sm *s = &m->sm[sm];
+    uint64_t done = t;
+
+    ws_coalesce(addrs, n, width, m->sector_bytes, m->line_bytes, r);
+    for (unsigned i = 0; i < r->nsectors;) {
+        uint64_t line = r->sectors[i] / m->line_bytes, st, at;
+        unsigned j = i;
+        uint8_t mask;
+        struct ws_cache_line *cl;
+        while (j < r->nsectors && r->sectors[j] / m->line_bytes == line)
+            j++;
+        mask = ws_line_mask(m, r->sectors, i, j, line);
+        st = ws_l1_tag(s, t);
+        ctr->v[WS_CTR_L1_REQUESTS]++;
+        ctr->v[WS_CTR_L1_SECTORS] += j - i;
+        ctr->v[WS_CTR_L2_SECTORS_WRITE] += j - i;
+        /* Write-through, no allocate: a resident L1 copy is updated. */
+        if (m->gpu->l1.enabled
+            && (cl = ws_cache_find(&s->l1, (uint32_t)(line % s->l1.sets), line)))
+            for (unsigned k = 0; k < s->l1.sectors; k++)
+                if ((mask >> k & 1) && cl->fill[k] < st)
+                    cl->fill[k] = st;
+        at = ws_l2_write(m, line, mask, ws_request(m, s, st, j - i), ctr);
+        if (at > done)
+            done = at;
+        i = j;
+    }
+    return done;
+}
+
+uint64_t ws_mem_atomic(struct ws_memsys *m, uint32_t sm, uint64_t t,
+                       const uint64_t *addrs, unsigned n, unsigned width,
+                       struct ws_counters *ctr)
+{
+    struct ws_coalesce_result *r = &m->scratch;
+    struct ws_mem_sm *s = &m->sm[sm];
+    uint64_t done = t;
+
+    ws_coalesce(addrs, n, width, m->sector_bytes, m->line_bytes, r);
+    for (unsigned i = 0; i < r->nsectors;) {
+        uint64_t line = r->sectors[i] / m->line_bytes, st, ready;
+        unsigned j = i, ops = 0;
+        uint8_t mask;
+        while (j < r->nsectors && r->sectors[j] / m->line_bytes == line)
+            j++;
+        for (unsigned k = 0; k < n; k++)
+            ops += addrs[k] / m->line_bytes == line;
+        mask = ws_line_mask(m, r->sectors, i, j, line);
+        st = ws_l1_tag(s, t);
+        ctr->v[WS_CTR_L2_SECTORS_ATOM] += j - i;
+        ready = ws_l2_read(m, line, mask, ws_request(m, s, st, j - i), ops, 1,
+                           ctr);
+        ready = ws_response(m, s, ready, j - i);
+        if (ready > done)
+            done = ready;
+        i = j;
+    }
+    return done;
+}
+
+uint64_t ws_mem_shared(struct ws_memsys *m, uint32_t sm, uint64_t t,
+                       const uint64_t *addrs, unsigned n, unsigned width,
+                       struct ws_counters *ctr)
+{
+    const struct ws_gpu *g = m->gpu;
+    struct ws_mem_sm *s = &m->sm[sm];
+    unsigned wf = ws_shared_wavefronts(addrs, n, width, g->shared.banks,
+                                       (unsigned)g->shared.bank_width);
+    double start = fmax((double)t, s->shared_free);
+
+    ctr->v[WS_CTR_SHARED_REQUESTS]++;
+    ctr->v[WS_CTR_SHARED_WAVEFRONTS] += wf;
+    ctr->v[WS_CTR_SHARED_BANK_CONFLICTS] += wf ? wf - 1 : 0;
+    s->shared_free = start + wf;
+    return ws_ceil(start) + (wf ? wf - 1 : 0) + g->shared.latency;
+}
+
+void ws_mem_warm_l2(struct ws_memsys *m, uint64_t addr, uint64_t bytes)
+{
+    uint64_t first, last;
+
+    if (bytes == 0)
+        return;
+    /* Only the last L2-full of a larger copy can still be resident. */
+    if (bytes > m->gpu->l2.size) {
+        addr += bytes - m->gpu->l2.size;
+        bytes = m->gpu->l2.size;
+    }
+    first = addr / m->line_bytes;
+    last = (addr + bytes - 1) / m->line_bytes;
+    for (uint64_t line = first; line <= last; line++) {
+        uint32_t s = ws_slice_of(m, line);
+        struct ws_cache_victim v;
+        struct ws_cache_line *cl = ws_cache_fetch(&m->slice[s].l2,
+            ws_l2_set(m, &m->slice[s].l2, line), line, &v);
+        cl->valid = (uint8_t)((1u << m->slice[s].l2.sectors) - 1);
+    }
+}

@@ -1,0 +1,248 @@
+/*
+ * ws_report: run summaries (see ws_report.h).
+ */
+#include "ws_report.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef WS_VERSION
+#define WS_VERSION "0.0.0"
+#endif
+
+static double ws_pct(uint64_t num, uint64_t den)
+{
+    return den ? 100.0 * (double)num / (double)den : 0.0;
+}
+
+void ws_report_derive(const struct ws_gpu *g, const struct ws_counters *c,
+                      struct ws_derived *d)
+{
+    const uint64_t *v = c->v;
+    double cycles = (double)v[WS_CTR_CYCLES];
+    uint64_t sm_cycles = v[WS_CTR_CYCLES] * g->sm.count;
+
+    memset(d, 0, sizeof *d);
+    d->time_us = cycles / g->core_mhz;
+    d->ipc = cycles > 0 ? (double)v[WS_CTR_INST] / cycles : 0.0;
+    d->ipc_per_sm = d->ipc / g->sm.count;
+    d->issue_util_pct = ws_pct(v[WS_CTR_ISSUE_CYCLES],
+                               sm_cycles * g->sm.sub_cores);
+    d->sm_util_pct = ws_pct(v[WS_CTR_SM_CYCLES_ACTIVE], sm_cycles);
+    d->achieved_occ_pct = ws_pct(v[WS_CTR_WARP_CYCLES_RESIDENT],
+                                 v[WS_CTR_SM_CYCLES_ACTIVE] * g->sm.max_warps);
+    d->l1_hit_pct = ws_pct(v[WS_CTR_L1_SECTOR_HITS], v[WS_CTR_L1_SECTORS_LOAD]);
+    d->l2_hit_pct = ws_pct(v[WS_CTR_L2_SECTOR_HITS], v[WS_CTR_L2_SECTOR_LOOKUPS]);
+    /* Effective bandwidth, seed 003: bytes read plus written over time. */
+    if (d->time_us > 0)
+        d->dram_gbps = (double)(v[WS_CTR_DRAM_BYTES_READ]
+                                + v[WS_CTR_DRAM_BYTES_WRITE])
+                       / (d->time_us * 1000.0);
+    d->dram_pct_of_peak = 100.0 * d->dram_gbps / g->dram.bandwidth;
+}
+
+/* ---- text ------------------------------------------------------------- */
+
+static void ws_text_stalls(FILE *out, const struct ws_counters *c)
+{
+    enum ws_ctr best[3] = {WS_CTR_COUNT, WS_CTR_COUNT, WS_CTR_COUNT};
+    uint64_t total = 0;
+
+    for (int i = WS_CTR_STALL_MEM_DEP; i <= WS_CTR_STALL_NO_INST; i++) {
+        total += c->v[i];
+        for (int k = 0; k < 3; k++) {
+            if (best[k] == WS_CTR_COUNT || c->v[i] > c->v[best[k]]) {
+                for (int j = 2; j > k; j--)
+                    best[j] = best[j - 1];
+                best[k] = (enum ws_ctr)i;
+                break;
+            }
+        }
+    }
+    fprintf(out, "  stalls (share of stalled warp cycles):");
+    if (total == 0) {
+        fprintf(out, " none\n");
+        return;
+    }
+    for (int k = 0; k < 3; k++)
+        if (best[k] != WS_CTR_COUNT && c->v[best[k]])
+            fprintf(out, "%s %s %.1f%%", k ? "," : "", ws_ctr_info(best[k])->what,
+                    ws_pct(c->v[best[k]], total));
+    fprintf(out, "\n");
+}
+
+static void ws_text_kernel(FILE *out, const struct ws_gpu *g,
+                           const struct ws_kernel_stats *k)
+{
+    const struct ws_launch *l = &k->launch;
+    const uint64_t *v = k->ctr.v;
+    struct ws_derived d;
+
+    ws_report_derive(g, &k->ctr, &d);
+    fprintf(out, "\nkernel %u: %s  grid (%u,%u,%u) block (%u,%u,%u)\n", l->id,
+            k->name, l->grid[0], l->grid[1], l->grid[2], l->block[0],
+            l->block[1], l->block[2]);
+    fprintf(out, "  cycles %llu (%.2f us at %.0f MHz)\n",
+            (unsigned long long)v[WS_CTR_CYCLES], d.time_us, g->core_mhz);
+    fprintf(out, "  warp instructions %llu  IPC %.3f (%.4f per SM)  issue "
+            "utilization %.1f%%\n", (unsigned long long)v[WS_CTR_INST], d.ipc,
+            d.ipc_per_sm, d.issue_util_pct);
+    fprintf(out, "  occupancy %u CTAs/SM (limited by %s), achieved %.1f%% of "
+            "%u warps; SM utilization %.1f%%\n", k->occ.ctas_per_sm,
+            ws_occ_limit_name(k->occ.limit), d.achieved_occ_pct,
+            g->sm.max_warps, d.sm_util_pct);
+    ws_text_stalls(out, &k->ctr);
+    fprintf(out, "  L1 hit rate %.1f%%  L2 hit rate %.1f%%  shared bank "
+            "conflicts %llu\n", d.l1_hit_pct, d.l2_hit_pct,
+            (unsigned long long)v[WS_CTR_SHARED_BANK_CONFLICTS]);
+    fprintf(out, "  DRAM read %llu B, written %llu B: %.1f GB/s, %.1f%% of "
+            "the %.0f GB/s peak\n", (unsigned long long)v[WS_CTR_DRAM_BYTES_READ],
+            (unsigned long long)v[WS_CTR_DRAM_BYTES_WRITE], d.dram_gbps,
+            d.dram_pct_of_peak, g->dram.bandwidth);
+}
+
+void ws_report_text(FILE *out, const struct ws_run_report *r)
+{
+    struct ws_counters total;
+    uint64_t inst = 0;
+
+    memset(&total, 0, sizeof total);
+    fprintf(out, "warpsim run %s on %s (%u SMs, %.0f MHz)\n", r->input,
+            r->gpu->name, r->gpu->sm.count, r->gpu->core_mhz);
+    for (size_t i = 0; i < r->nkernels; i++) {
+        ws_text_kernel(out, r->gpu, &r->kernels[i]);
+        inst += r->kernels[i].ctr.v[WS_CTR_INST];
+    }
+    fprintf(out, "\ntotal: %zu kernel%s, %llu cycles (%.2f us, launch "
+            "overheads included), %llu warp instructions\n", r->nkernels,
+            r->nkernels == 1 ? "" : "s", (unsigned long long)r->total_cycles,
+            (double)r->total_cycles / r->gpu->core_mhz,
+            (unsigned long long)inst);
+}
+
+/* ---- JSON -------------------------------------------------------------- */
+
+static json_t *ws_json_counters(const struct ws_counters *c)
+{
+    json_t *o = json_object();
+
+    for (int i = 0; i < WS_CTR_COUNT; i++) {
+        const struct ws_ctr_info *info = ws_ctr_info((enum ws_ctr)i);
+        json_object_set_new(o, info->name, json_pack("{s:I,s:s,s:s}",
+                            "value", (json_int_t)c->v[i], "unit", info->unit,
+                            "group", ws_group_name(info->group)));
+    }
+    return o;
+}
+
+static json_t *ws_json_derived(const struct ws_gpu *g, const struct ws_counters *c)
+{
+    struct ws_derived d;
+
+    ws_report_derive(g, c, &d);
+    return json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f}",
+                     "time_us", d.time_us, "ipc", d.ipc,
+                     "ipc_per_sm", d.ipc_per_sm,
+                     "issue_utilization_pct", d.issue_util_pct,
+                     "sm_utilization_pct", d.sm_util_pct,
+                     "sm__warps_active.avg.pct_of_peak_sustained_active",
+                     d.achieved_occ_pct,
+                     "l1tex__t_sector_hit_rate.pct", d.l1_hit_pct,
+                     "lts__t_sector_hit_rate.pct", d.l2_hit_pct,
+                     "dram_effective_gbps", d.dram_gbps,
+                     "dram_pct_of_peak", d.dram_pct_of_peak);
+}
+
+static json_t *ws_json_kernel(const struct ws_gpu *g,
+                              const struct ws_kernel_stats *k)
+{
+    const struct ws_launch *l = &k->launch;
+    json_t *o = json_object();
+
+    json_object_set_new(o, "id", json_integer(l->id));
+    json_object_set_new(o, "name", json_string(k->name));
+    json_object_set_new(o, "grid", json_pack("[III]", (json_int_t)l->grid[0],
+                        (json_int_t)l->grid[1], (json_int_t)l->grid[2]));
+    json_object_set_new(o, "block", json_pack("[III]", (json_int_t)l->block[0],
+                        (json_int_t)l->block[1], (json_int_t)l->block[2]));
+    json_object_set_new(o, "start_cycle", json_integer((json_int_t)k->start));
+    json_object_set_new(o, "occupancy", json_pack("{s:I,s:s,s:I,s:I}",
+                        "ctas_per_sm", (json_int_t)k->occ.ctas_per_sm,
+                        "limit", ws_occ_limit_name(k->occ.limit),
+                        "registers_per_cta", (json_int_t)k->occ.regs_per_cta,
+                        "shared_bytes_per_cta",
+                        (json_int_t)k->occ.shared_per_cta));
+    json_object_set_new(o, "derived", ws_json_derived(g, &k->ctr));
+    json_object_set_new(o, "counters", ws_json_counters(&k->ctr));
+    return o;
+}
+
+char *ws_report_json(const struct ws_run_report *r)
+{
+    json_t *root = json_object(), *ks = json_array();
+    char *text;
+
+    json_object_set_new(root, "schema_version",
+                        json_integer(WS_REPORT_SCHEMA_VERSION));
+    json_object_set_new(root, "tool", json_string("warpsim " WS_VERSION));
+    json_object_set_new(root, "input", json_string(r->input));
+    json_object_set_new(root, "gpu", json_string(r->gpu->name));
+    json_object_set_new(root, "total_cycles",
+                        json_integer((json_int_t)r->total_cycles));
+    for (size_t i = 0; i < r->nkernels; i++)
+        json_array_append_new(ks, ws_json_kernel(r->gpu, &r->kernels[i]));
+    json_object_set_new(root, "kernels", ks);
+    text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER
+                      | JSON_REAL_PRECISION(10));
+    json_decref(root);
+    return text;
+}
+
+/* ---- CSV --------------------------------------------------------------- */
+
+/* A CSV field in double quotes, inner quotes doubled (RFC 4180). */
+static void ws_csv_quoted(FILE *out, const char *text)
+{
+    fputc('"', out);
+    for (; *text; text++) {
+        if (*text == '"')
+            fputc('"', out);
+        fputc(*text, out);
+    }
+    fputc('"', out);
+}
+
+char *ws_report_csv(const struct ws_run_report *r)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+
+    if (!out)
+        return NULL;
+    fprintf(out, "kernel_id,kernel,cycles,time_us,warp_instructions,ipc,"
+            "ctas_per_sm,occupancy_limit,achieved_occupancy_pct,l1_hit_pct,"
+            "l2_hit_pct,dram_read_bytes,dram_write_bytes,dram_gbps,"
+            "dram_pct_of_peak\n");
+    for (size_t i = 0; i < r->nkernels; i++) {
+        const struct ws_kernel_stats *k = &r->kernels[i];
+        struct ws_derived d;
+        ws_report_derive(r->gpu, &k->ctr, &d);
+        fprintf(out, "%u,", k->launch.id);
+        ws_csv_quoted(out, k->name);
+        fprintf(out, ",%llu,%.3f,%llu,%.4f,%u,%s,%.2f,%.2f,%.2f,%llu,%llu,"
+                "%.2f,%.2f\n", (unsigned long long)k->ctr.v[WS_CTR_CYCLES],
+                d.time_us, (unsigned long long)k->ctr.v[WS_CTR_INST], d.ipc,
+                k->occ.ctas_per_sm, ws_occ_limit_name(k->occ.limit),
+                d.achieved_occ_pct, d.l1_hit_pct, d.l2_hit_pct,
+                (unsigned long long)k->ctr.v[WS_CTR_DRAM_BYTES_READ],
+                (unsigned long long)k->ctr.v[WS_CTR_DRAM_BYTES_WRITE],
+                d.dram_gbps, d.dram_pct_of_peak);
+    }
+    if (fclose(out) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}

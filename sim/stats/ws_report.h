@@ -1,0 +1,44 @@
+/*
+ * ws_report: what "warpsim run" prints: a readable summary per kernel and in
+ * total, a JSON document with every counter (Nsight names, units, resource
+ * groups) and the derived metrics, and a one-row-per-kernel CSV table.
+ * Derived metrics are computed here from counters, in one place, so the
+ * three forms always agree.
+ *
+ * Leaves out: the analytic models' columns (a later issue adds them beside
+ * these numbers).
+ */
+#ifndef WS_REPORT_H
+#define WS_REPORT_H
+
+#include <stdio.h>
+
+#include "config/ws_config.h"
+#include "engine/ws_sim.h"
+
+#define WS_REPORT_SCHEMA_VERSION 1
+
+struct ws_run_report {
+    const char *input;
+    const struct ws_gpu *gpu;
+    struct ws_kernel_stats *kernels;
+    size_t nkernels;
+    uint64_t total_cycles;          /* first kernel start to last kernel end */
+    double wall_seconds;            /* simulator time, not part of outputs
+                                       compared by tests */
+};
+
+struct ws_derived {
+    double time_us, ipc, ipc_per_sm, issue_util_pct, sm_util_pct;
+    double achieved_occ_pct, l1_hit_pct, l2_hit_pct;
+    double dram_gbps, dram_pct_of_peak;
+};
+
+void ws_report_derive(const struct ws_gpu *gpu, const struct ws_counters *c,
+                      struct ws_derived *d);
+
+void ws_report_text(FILE *out, const struct ws_run_report *r);
+char *ws_report_json(const struct ws_run_report *r);
+char *ws_report_csv(const struct ws_run_report *r);
+
+#endif

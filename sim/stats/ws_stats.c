@@ -1,0 +1,127 @@
+/*
+ * ws_stats: counter names, units and resource groups (see ws_stats.h).
+ * Names follow Nsight Compute's metric names (sm__, smsp__, l1tex__, lts__,
+ * dram__); ws__ marks counters Nsight has no single metric for.
+ */
+#include "ws_stats.h"
+
+static const struct ws_ctr_info ws_ctr_table[WS_CTR_COUNT] = {
+    [WS_CTR_CYCLES] = {"gpc__cycles_elapsed.max", "cycle", WS_GRP_TIME,
+                       "kernel span"},
+    [WS_CTR_SM_CYCLES_ACTIVE] = {"sm__cycles_active.sum", "cycle", WS_GRP_OCC,
+                                 "SM cycles with at least one resident warp"},
+    [WS_CTR_WARP_CYCLES_RESIDENT] = {"sm__warps_active.sum", "warp-cycle",
+                                     WS_GRP_OCC, "resident warps per cycle, summed"},
+    [WS_CTR_CTAS] = {"sm__ctas_launched.sum", "cta", WS_GRP_OCC, "CTAs run"},
+    [WS_CTR_WARPS] = {"smsp__warps_launched.sum", "warp", WS_GRP_OCC,
+                      "warps run"},
+    [WS_CTR_INST] = {"smsp__inst_executed.sum", "inst", WS_GRP_ISSUE,
+                     "warp instructions issued"},
+    [WS_CTR_THREAD_INST] = {"smsp__thread_inst_executed.sum", "inst",
+                            WS_GRP_ISSUE, "thread instructions (active lanes)"},
+    [WS_CTR_ISSUE_CYCLES] = {"smsp__issue_active.sum", "cycle", WS_GRP_ISSUE,
+                             "sub-core cycles that issued"},
+    [WS_CTR_INST_FP32] = {"smsp__inst_executed_pipe_fma.sum", "inst",
+                          WS_GRP_FMA, "fp32 pipe"},
+    [WS_CTR_INST_FP16] = {"smsp__inst_executed_pipe_fp16.sum", "inst",
+                          WS_GRP_FMA, "fp16 pipe"},
+    [WS_CTR_INST_INT] = {"smsp__inst_executed_pipe_alu.sum", "inst",
+                         WS_GRP_INT, "integer pipe"},
+    [WS_CTR_INST_FP64] = {"smsp__inst_executed_pipe_fp64.sum", "inst",
+                          WS_GRP_FP64, "fp64 pipe"},
+    [WS_CTR_INST_SFU] = {"smsp__inst_executed_pipe_xu.sum", "inst",
+                         WS_GRP_SFU, "special function unit"},
+    [WS_CTR_INST_TENSOR] = {"smsp__inst_executed_pipe_tensor.sum", "inst",
+                            WS_GRP_TENSOR, "tensor cores"},
+    [WS_CTR_INST_UNIFORM] = {"smsp__inst_executed_pipe_uniform.sum", "inst",
+                             WS_GRP_INT, "uniform datapath"},
+    [WS_CTR_INST_MISC] = {"ws__inst_executed_pipe_misc.sum", "inst",
+                          WS_GRP_INT, "moves, conversions, special registers"},
+    [WS_CTR_INST_BRANCH] = {"smsp__inst_executed_pipe_cbu.sum", "inst",
+                            WS_GRP_CTRL, "branches"},
+    [WS_CTR_INST_BARRIER] = {"smsp__inst_executed_op_barrier.sum", "inst",
+                             WS_GRP_CTRL, "barriers"},
+    [WS_CTR_INST_EXIT] = {"ws__inst_executed_op_exit.sum", "inst",
+                          WS_GRP_CTRL, "exits"},
+    [WS_CTR_INST_LSU] = {"smsp__inst_executed_pipe_lsu.sum", "inst",
+                         WS_GRP_LSU, "memory instructions"},
+    [WS_CTR_STALL_MEM_DEP] = {"smsp__warp_issue_stalled_long_scoreboard.sum",
+                              "warp-cycle", WS_GRP_STALL,
+                              "waiting on a memory result"},
+    [WS_CTR_STALL_ALU_DEP] = {"smsp__warp_issue_stalled_wait.sum",
+                              "warp-cycle", WS_GRP_STALL,
+                              "waiting on a fixed-latency result"},
+    [WS_CTR_STALL_UNIT_BUSY] = {"smsp__warp_issue_stalled_math_pipe_throttle.sum",
+                                "warp-cycle", WS_GRP_STALL,
+                                "function unit busy"},
+    [WS_CTR_STALL_BARRIER] = {"smsp__warp_issue_stalled_barrier.sum",
+                              "warp-cycle", WS_GRP_STALL, "at a barrier"},
+    [WS_CTR_STALL_MSHR] = {"smsp__warp_issue_stalled_lg_throttle.sum",
+                           "warp-cycle", WS_GRP_STALL, "L1 MSHRs full"},
+    [WS_CTR_STALL_NOT_SELECTED] = {"smsp__warp_issue_stalled_not_selected.sum",
+                                   "warp-cycle", WS_GRP_STALL,
+                                   "ready, another warp issued"},
+    [WS_CTR_STALL_DRAINED] = {"smsp__warp_issue_stalled_drain.sum",
+                              "warp-cycle", WS_GRP_STALL,
+                              "exited, waiting for its results or its CTA"},
+    [WS_CTR_STALL_NO_INST] = {"smsp__warp_issue_stalled_no_instruction.sum",
+                              "warp-cycle", WS_GRP_STALL,
+                              "no instruction (not modelled: always 0)"},
+    [WS_CTR_SHARED_REQUESTS] = {"l1tex__data_pipe_lsu_wavefronts_mem_shared_cmd.sum",
+                                "request", WS_GRP_SMEM, "shared-memory instructions"},
+    [WS_CTR_SHARED_WAVEFRONTS] = {"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",
+                                  "wavefront", WS_GRP_SMEM,
+                                  "shared-memory wavefronts"},
+    [WS_CTR_SHARED_BANK_CONFLICTS] = {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum",
+                                      "wavefront", WS_GRP_BANK,
+                                      "extra wavefronts from bank conflicts"},
+    [WS_CTR_L1_REQUESTS] = {"l1tex__t_requests_pipe_lsu_mem_global.sum",
+                            "request", WS_GRP_L1, "global/local requests"},
+    [WS_CTR_L1_SECTORS] = {"l1tex__t_sectors_pipe_lsu_mem_global.sum",
+                           "sector", WS_GRP_L1, "sectors requested"},
+    [WS_CTR_L1_SECTORS_LOAD] = {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                                "sector", WS_GRP_L1, "sectors loaded"},
+    [WS_CTR_L1_SECTOR_HITS] = {"l1tex__t_sectors_pipe_lsu_mem_global_lookup_hit.sum",
+                               "sector", WS_GRP_L1, "sectors hit in L1"},
+    [WS_CTR_L1_MSHR_MERGES] = {"ws__l1tex_mshr_merges.sum", "sector",
+                               WS_GRP_L1, "sectors merged into an in-flight miss"},
+    [WS_CTR_L2_SECTORS_READ] = {"lts__t_sectors_op_read.sum", "sector",
+                                WS_GRP_L2, "L2 read sectors"},
+    [WS_CTR_L2_SECTORS_WRITE] = {"lts__t_sectors_op_write.sum", "sector",
+                                 WS_GRP_L2, "L2 write sectors"},
+    [WS_CTR_L2_SECTORS_ATOM] = {"lts__t_sectors_op_atom.sum", "sector",
+                                WS_GRP_L2, "L2 atomic and reduction sectors"},
+    [WS_CTR_L2_SECTOR_HITS] = {"lts__t_sectors_lookup_hit.sum", "sector",
+                               WS_GRP_L2, "L2 lookups that hit"},
+    [WS_CTR_L2_SECTOR_LOOKUPS] = {"lts__t_sectors_lookup.sum", "sector",
+                                  WS_GRP_L2, "L2 lookups (reads, atomics)"},
+    [WS_CTR_DRAM_BYTES_READ] = {"dram__bytes_read.sum", "byte", WS_GRP_DRAM,
+                                "DRAM bytes read"},
+    [WS_CTR_DRAM_BYTES_WRITE] = {"dram__bytes_write.sum", "byte", WS_GRP_DRAM,
+                                 "DRAM bytes written"},
+    [WS_CTR_DRAM_ROW_HITS] = {"ws__dram_row_hits.sum", "access", WS_GRP_DRAM,
+                              "open-row hits (row model on)"},
+    [WS_CTR_DRAM_ROW_MISSES] = {"ws__dram_row_misses.sum", "access",
+                                WS_GRP_DRAM, "row misses (row model on)"},
+};
+
+static const char *const ws_group_names[WS_GRP_COUNT] = {
+    "TIME", "OCC", "ISSUE", "FMA", "INT", "FP64", "SFU", "TENSOR", "CTRL",
+    "LSU", "STALL", "SMEM", "BANK", "L1", "L2", "DRAM"
+};
+
+const struct ws_ctr_info *ws_ctr_info(enum ws_ctr c)
+{
+    return &ws_ctr_table[c];
+}
+
+const char *ws_group_name(enum ws_group g)
+{
+    return (unsigned)g < WS_GRP_COUNT ? ws_group_names[g] : "?";
+}
+
+void ws_counters_add(struct ws_counters *dst, const struct ws_counters *src)
+{
+    for (int i = 0; i < WS_CTR_COUNT; i++)
+        dst->v[i] += src->v[i];
+}

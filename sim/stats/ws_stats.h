@@ -1,0 +1,87 @@
+/*
+ * ws_stats: the simulator's counters.  Each has a Nsight Compute name where
+ * one exists (so simulated and measured profiles compare line by line), a
+ * unit, and a resource group (FMA, SMEM, L2, DRAM...) for the
+ * resource-significance analysis of seed 001.  Counters are plain integers
+ * in an array indexed by enum ws_ctr; ratios and percentages are derived
+ * when reported, never accumulated.
+ *
+ * Leaves out: formatting (ws_report.c).
+ */
+#ifndef WS_STATS_H
+#define WS_STATS_H
+
+#include <stdint.h>
+
+enum ws_ctr {
+    /* time and occupancy */
+    WS_CTR_CYCLES,                 /* kernel span, SM cycles */
+    WS_CTR_SM_CYCLES_ACTIVE,       /* sum over SMs of cycles with a resident warp */
+    WS_CTR_WARP_CYCLES_RESIDENT,   /* sum over warps of resident cycles */
+    WS_CTR_CTAS,
+    WS_CTR_WARPS,
+    /* issue */
+    WS_CTR_INST,                   /* warp instructions issued */
+    WS_CTR_THREAD_INST,
+    WS_CTR_ISSUE_CYCLES,           /* sub-core cycles that issued */
+    WS_CTR_INST_FP32, WS_CTR_INST_FP16, WS_CTR_INST_INT, WS_CTR_INST_FP64,
+    WS_CTR_INST_SFU, WS_CTR_INST_TENSOR, WS_CTR_INST_UNIFORM,
+    WS_CTR_INST_MISC, WS_CTR_INST_BRANCH, WS_CTR_INST_BARRIER,
+    WS_CTR_INST_EXIT, WS_CTR_INST_LSU,
+    /* stall reasons, in warp cycles */
+    WS_CTR_STALL_MEM_DEP,          /* scoreboard on a memory result */
+    WS_CTR_STALL_ALU_DEP,          /* scoreboard on a fixed-latency result */
+    WS_CTR_STALL_UNIT_BUSY,
+    WS_CTR_STALL_BARRIER,
+    WS_CTR_STALL_MSHR,
+    WS_CTR_STALL_NOT_SELECTED,
+    WS_CTR_STALL_DRAINED,
+    WS_CTR_STALL_NO_INST,
+    /* shared memory */
+    WS_CTR_SHARED_REQUESTS,
+    WS_CTR_SHARED_WAVEFRONTS,
+    WS_CTR_SHARED_BANK_CONFLICTS,
+    /* L1 */
+    WS_CTR_L1_REQUESTS,            /* global/local line requests */
+    WS_CTR_L1_SECTORS,
+    WS_CTR_L1_SECTORS_LOAD,
+    WS_CTR_L1_SECTOR_HITS,
+    WS_CTR_L1_MSHR_MERGES,
+    /* L2 */
+    WS_CTR_L2_SECTORS_READ,
+    WS_CTR_L2_SECTORS_WRITE,
+    WS_CTR_L2_SECTORS_ATOM,
+    WS_CTR_L2_SECTOR_HITS,         /* of reads and atomics */
+    WS_CTR_L2_SECTOR_LOOKUPS,
+    /* DRAM */
+    WS_CTR_DRAM_BYTES_READ,
+    WS_CTR_DRAM_BYTES_WRITE,
+    WS_CTR_DRAM_ROW_HITS,
+    WS_CTR_DRAM_ROW_MISSES,
+    WS_CTR_COUNT
+};
+
+enum ws_group {
+    WS_GRP_TIME, WS_GRP_OCC, WS_GRP_ISSUE, WS_GRP_FMA, WS_GRP_INT,
+    WS_GRP_FP64, WS_GRP_SFU, WS_GRP_TENSOR, WS_GRP_CTRL, WS_GRP_LSU,
+    WS_GRP_STALL, WS_GRP_SMEM, WS_GRP_BANK, WS_GRP_L1, WS_GRP_L2,
+    WS_GRP_DRAM, WS_GRP_COUNT
+};
+
+struct ws_ctr_info {
+    const char *name;      /* Nsight Compute metric name, or ws__ for ours */
+    const char *unit;
+    enum ws_group group;
+    const char *what;
+};
+
+const struct ws_ctr_info *ws_ctr_info(enum ws_ctr c);
+const char *ws_group_name(enum ws_group g);
+
+struct ws_counters {
+    uint64_t v[WS_CTR_COUNT];
+};
+
+void ws_counters_add(struct ws_counters *dst, const struct ws_counters *src);
+
+#endif

@@ -1,0 +1,131 @@
+/*
+ * ws_timeline: trace-event JSON writer (see ws_timeline.h).  Each event is
+ * built and serialised with jansson, one per line, so the file is valid
+ * JSON however the run ends.
+ */
+#include "ws_timeline.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void ws_tl_emit(struct ws_timeline *tl, json_t *ev)
+{
+    if (tl->events >= tl->max_events) {
+        tl->truncated = 1;
+        json_decref(ev);
+        return;
+    }
+    fputs(tl->events ? ",\n" : "\n", tl->fp);
+    json_dumpf(ev, tl->fp, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(ev);
+    tl->events++;
+}
+
+/* A complete ("X") event clipped to the window; dropped when outside. */
+static void ws_tl_span(struct ws_timeline *tl, const char *name, uint32_t pid,
+                       uint32_t tid, uint64_t start, uint64_t end)
+{
+    if (end <= tl->from || start >= tl->to)
+        return;
+    if (start < tl->from)
+        start = tl->from;
+    if (end > tl->to)
+        end = tl->to;
+    ws_tl_emit(tl, json_pack("{s:s,s:s,s:I,s:I,s:I,s:I}", "name", name,
+                             "ph", "X", "ts", (json_int_t)start,
+                             "dur", (json_int_t)(end - start),
+                             "pid", (json_int_t)pid, "tid", (json_int_t)tid));
+}
+
+int ws_timeline_open(struct ws_timeline *tl, const char *path,
+                     const struct ws_gpu *gpu, uint64_t from, uint64_t to,
+                     uint64_t max_events, struct ws_err *err)
+{
+    size_t n = (size_t)gpu->sm.count * gpu->sm.max_warps;
+
+    memset(tl, 0, sizeof *tl);
+    tl->from = from;
+    tl->to = to;
+    tl->max_events = max_events;
+    tl->nwarps = gpu->sm.max_warps;
+    tl->run_start = calloc(n, sizeof *tl->run_start);
+    tl->run_end = calloc(n, sizeof *tl->run_end);
+    if (!tl->run_start || !tl->run_end)
+        return ws_err_oom(err);
+    tl->fp = fopen(path, "w");
+    if (!tl->fp)
+        return ws_err_msg(err, "%s: cannot write: %s", path, strerror(errno));
+    fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"time_unit\":"
+          "\"SM cycle\"},\"traceEvents\":[", tl->fp);
+    return 0;
+}
+
+void ws_timeline_kernel(struct ws_timeline *tl, const char *name, uint64_t t)
+{
+    if (t < tl->from || t >= tl->to)
+        return;
+    ws_tl_emit(tl, json_pack("{s:s,s:s,s:I,s:s,s:I,s:I}", "name", name,
+                             "ph", "i", "ts", (json_int_t)t, "s", "g",
+                             "pid", (json_int_t)0, "tid", (json_int_t)0));
+}
+
+int ws_timeline_close(struct ws_timeline *tl, struct ws_err *err)
+{
+    int ok;
+
+    fprintf(tl->fp, "\n],\"metadata\":{\"events\":%llu,\"truncated\":%s,"
+            "\"window\":[%llu,%llu]}}\n", (unsigned long long)tl->events,
+            tl->truncated ? "true" : "false", (unsigned long long)tl->from,
+            (unsigned long long)tl->to);
+    ok = ferror(tl->fp) == 0;
+    ok = fclose(tl->fp) == 0 && ok;
+    free(tl->run_start);
+    free(tl->run_end);
+    if (!ok)
+        return ws_err_msg(err, "timeline: write error: %s", strerror(errno));
+    return 0;
+}
+
+static void ws_tl_flush_warp(struct ws_timeline *tl, uint32_t sm, uint32_t w)
+{
+    size_t i = (size_t)sm * tl->nwarps + w;
+
+    if (tl->run_end[i] > tl->run_start[i])
+        ws_tl_span(tl, "issue", sm, 1000 + w, tl->run_start[i], tl->run_end[i]);
+    tl->run_start[i] = tl->run_end[i] = 0;
+}
+
+void ws_tl_cta_end(struct ws_sim *s, const struct ws_sm *sm, uint32_t slot,
+                   uint64_t t)
+{
+    const struct ws_cta_slot *c = &sm->slots[slot];
+    char name[64];
+
+    if (!s->tl)
+        return;
+    snprintf(name, sizeof name, "CTA (%u,%u,%u)", c->ctaid[0], c->ctaid[1],
+             c->ctaid[2]);
+    ws_tl_span(s->tl, name, sm->id, slot, c->dispatched, t);
+    for (uint32_t i = 0; i < c->nwarps; i++)
+        ws_tl_flush_warp(s->tl, sm->id, c->warp_slots[i]);
+}
+
+void ws_tl_issue(struct ws_sim *s, const struct ws_sm *sm, uint32_t warp,
+                 uint64_t t)
+{
+    struct ws_timeline *tl = s->tl;
+    size_t i;
+
+    if (!tl)
+        return;
+    i = (size_t)sm->id * tl->nwarps + warp;
+    if (tl->run_end[i] == t && t > 0) {
+        tl->run_end[i] = t + 1;
+        return;
+    }
+    ws_tl_flush_warp(tl, sm->id, warp);
+    tl->run_start[i] = t;
+    tl->run_end[i] = t + 1;
+}

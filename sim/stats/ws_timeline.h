@@ -1,0 +1,45 @@
+/*
+ * ws_timeline: a Chrome / Perfetto trace-event JSON file of a simulation,
+ * for ui.perfetto.dev or chrome://tracing: per SM (a process) one track per
+ * CTA slot showing which CTA was resident when, and one track per warp slot
+ * showing the spans in which that warp issued back to back (the gaps are
+ * its stalls).  Time stamps are SM cycles (the viewer calls them us).
+ *
+ * It stays bounded on big kernels: only events inside a cycle window are
+ * written, and at most a fixed number of them; the file says when it was
+ * cut.  Events are written as the simulation runs, never held in memory.
+ *
+ * Leaves out: memory-system tracks (L2, DRAM queues).
+ */
+#ifndef WS_TIMELINE_H
+#define WS_TIMELINE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "engine/ws_sim.h"
+#include "util/ws_err.h"
+
+struct ws_timeline {
+    FILE *fp;
+    uint64_t from, to;          /* cycle window [from, to) */
+    uint64_t max_events, events;
+    int truncated;
+    uint32_t nwarps;            /* warp slots per SM */
+    uint64_t *run_start, *run_end;   /* per SM x warp slot: current span */
+};
+
+int ws_timeline_open(struct ws_timeline *tl, const char *path,
+                     const struct ws_gpu *gpu, uint64_t from, uint64_t to,
+                     uint64_t max_events, struct ws_err *err);
+/* Names the kernel that starts at cycle t (a marker on the time axis). */
+void ws_timeline_kernel(struct ws_timeline *tl, const char *name, uint64_t t);
+int ws_timeline_close(struct ws_timeline *tl, struct ws_err *err);
+
+/* Hooks called by the core; they do nothing when s->tl is NULL. */
+void ws_tl_cta_end(struct ws_sim *s, const struct ws_sm *sm, uint32_t slot,
+                   uint64_t t);
+void ws_tl_issue(struct ws_sim *s, const struct ws_sm *sm, uint32_t warp,
+                 uint64_t t);
+
+#endif
