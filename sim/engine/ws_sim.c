@@ -183,6 +183,8 @@ int ws_sim_kernel(struct ws_sim *s, struct ws_cta_source *src,
                           (unsigned long long)(s->ctas_dispatched
                                                - s->ctas_done));
     k->end = s->now > s->last_mem_done ? s->now : s->last_mem_done;
+    if (ws_mem_drained(&s->mem) > k->end)
+        k->end = ws_mem_drained(&s->mem);
     k->ctr.v[WS_CTR_CYCLES] = k->end - start;
     s->now = k->end + s->gpu->launch_overhead;
     return 0;

@@ -149,6 +149,16 @@ void ws_memsys_free(struct ws_memsys *m)
     memset(m, 0, sizeof *m);
 }
 
+uint64_t ws_mem_drained(const struct ws_memsys *m)
+{
+    double last = 0.0;
+
+    for (uint32_t c = 0; c < m->nchan; c++)
+        if (m->chan[c].free > last)
+            last = m->chan[c].free;
+    return ws_ceil(last);
+}
+
 void ws_memsys_new_kernel(struct ws_memsys *m)
 {
     /* L1 is not coherent: real parts invalidate it at a kernel boundary. */

@@ -1,0 +1,421 @@
+/*
+ * Property tests of the timing model (issue 3): the physics must hold for
+ * any kernel, so each test builds a kernel in memory, runs it, and checks a
+ * law rather than a recorded number: a dependent chain costs its latency
+ * per link, a pointer chase the configured L2 or DRAM latency per hop, a
+ * stream never beats DRAM bandwidth, more warps or more SMs never slow a
+ * kernel down, bank conflicts cost wavefronts, a broken barrier is an error,
+ * and the same run gives the same numbers.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/ws_config.h"
+#include "ws_synth.h"
+#include "ws_test.h"
+
+static struct ws_gpu gpu_of(const char *name, const char *const *sets, int n)
+{
+    struct ws_gpu g;
+    struct ws_err err;
+
+    ws_err_clear(&err);
+    if (ws_cfg_load(&g, name, sets, n, &err) < 0)
+        fail_msg("%s", err.text);
+    return g;
+}
+
+/* ---- dependent and independent FFMA chains --------------------------- */
+
+struct chain {
+    unsigned n;
+    int dependent;
+};
+
+static void gen_chain(struct ws_synth *k, uint32_t cta)
+{
+    const struct chain *c = k->user;
+
+    (void)cta;
+    ws_synth_warp(k, 0);
+    for (unsigned i = 0; i < c->n; i++) {
+        if (c->dependent)
+            ws_synth_op(k, "FFMA", 1, 1, 2);
+        else
+            ws_synth_op(k, "FFMA", 10 + (int)(i % 100), 2, 3);
+    }
+    ws_synth_op(k, "EXIT", -1, -1, -1);
+}
+
+static uint64_t run_chain(const struct ws_gpu *g, unsigned n, int dependent)
+{
+    struct chain c = {n, dependent};
+    struct ws_synth k;
+    uint64_t cycles;
+
+    ws_synth_init(&k, 1, 32, gen_chain, &c);
+    cycles = ws_synth_run(&k, g, NULL);
+    ws_synth_free(&k);
+    return cycles;
+}
+
+static void test_fma_chain(void **state)
+{
+    const char *sets[] = {"units.fp32.latency=7"};
+    struct ws_gpu g = gpu_of("v100", NULL, 0);
+    struct ws_gpu g7 = gpu_of("v100", sets, 1);
+    uint64_t c100 = run_chain(&g, 100, 1), c200 = run_chain(&g, 200, 1);
+
+    (void)state;
+    /* N dependent FFMAs take N x latency, plus a constant that is 0: the
+     * first issues at cycle 0 and the kernel ends when the last result is
+     * written (the EXIT does not wait for it). */
+    assert_int_equal(c200 - c100, 100 * g.unit[WS_UNIT_FP32].latency);
+    assert_int_equal(c100, 100 * g.unit[WS_UNIT_FP32].latency);
+    assert_int_equal(run_chain(&g7, 200, 1) - run_chain(&g7, 100, 1), 700);
+    /* Independent ones issue at the unit's rate: 16 lanes, one warp
+     * instruction every 2 cycles. */
+    assert_int_equal(run_chain(&g, 200, 0) - run_chain(&g, 100, 0),
+                     100 * g.unit[WS_UNIT_FP32].interval);
+}
+
+/* ---- pointer chase ------------------------------------------------------ */
+
+struct chase {
+    unsigned hops;
+    uint64_t base;
+};
+
+static void gen_chase(struct ws_synth *k, uint32_t cta)
+{
+    const struct chase *c = k->user;
+
+    (void)cta;
+    ws_synth_warp(k, 0);
+    /* One lane follows the chain; each hop a new line, so L1 never hits. */
+    for (unsigned i = 0; i < c->hops; i++)
+        ws_synth_mem(k, "LDG.E", 2, 2, 1, c->base + 4096ull * i, 0, 4);
+    ws_synth_op(k, "EXIT", -1, -1, -1);
+}
+
+static uint64_t run_chase(const struct ws_gpu *g, unsigned hops, int warm)
+{
+    struct chase c = {hops, 0x10000000};
+    struct ws_synth k;
+    struct ws_sim sim;
+    struct ws_err err;
+    struct ws_kernel_stats st;
+    struct ws_cta_source src;
+    uint64_t cycles;
+
+    ws_synth_init(&k, 1, 32, gen_chase, &c);
+    src = ws_synth_source(&k);
+    ws_err_clear(&err);
+    assert_int_equal(ws_sim_init(&sim, g, &err), 0);
+    if (warm)
+        ws_sim_memcpy(&sim, c.base, 4096ull * hops);
+    assert_int_equal(ws_sim_kernel(&sim, &src, &st, &err), 0);
+    cycles = st.ctr.v[WS_CTR_CYCLES];
+    ws_kernel_stats_free(&st);
+    ws_sim_free(&sim);
+    ws_synth_free(&k);
+    return cycles;
+}
+
+static void test_pointer_chase(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 2; i++) {
+        struct ws_gpu g = gpu_of(i ? "h100" : "v100", NULL, 0);
+        assert_int_equal(run_chase(&g, 64, 1) - run_chase(&g, 32, 1),
+                         32 * g.l2.latency);
+        assert_int_equal(run_chase(&g, 64, 0) - run_chase(&g, 32, 0),
+                         32 * g.dram.latency);
+    }
+}
+
+/* ---- streaming copy ------------------------------------------------------ */
+
+struct stream {
+    unsigned iters;       /* lines per warp, 4 in flight at a time */
+    uint64_t warps;
+};
+
+static void gen_copy(struct ws_synth *k, uint32_t cta)
+{
+    const struct stream *s = k->user;
+    const uint64_t src = 0x100000000ull, dst = 0x200000000ull;
+
+    for (uint32_t w = 0; w < 4; w++) {
+        uint64_t gw = (uint64_t)cta * 4 + w;
+        ws_synth_warp(k, w);
+        for (unsigned i = 0; i < s->iters; i += 4) {
+            for (unsigned u = 0; u < 4; u++) {
+                uint64_t line = (uint64_t)(i + u) * s->warps + gw;
+                ws_synth_mem(k, "LDG.E", 4 + (int)u, 2, 32, src + 128 * line, 4, 4);
+            }
+            for (unsigned u = 0; u < 4; u++) {
+                uint64_t line = (uint64_t)(i + u) * s->warps + gw;
+                ws_synth_mem(k, "STG.E", -1, 4 + (int)u, 32, dst + 128 * line, 4, 4);
+            }
+        }
+        ws_synth_op(k, "EXIT", -1, -1, -1);
+    }
+}
+
+static void test_stream_bandwidth(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 2; i++) {
+        struct ws_gpu g = gpu_of(i ? "h100" : "v100", NULL, 0);
+        uint32_t ctas = 4 * g.sm.count * 8;
+        struct stream s = {16, (uint64_t)ctas * 4};
+        struct ws_synth k;
+        struct ws_kernel_stats st;
+        double peak = g.dram.bandwidth / (g.core_mhz / 1000.0);
+        double moved;
+        ws_synth_init(&k, ctas, 128, gen_copy, &s);
+        ws_synth_run(&k, &g, &st);
+        moved = (double)(st.ctr.v[WS_CTR_DRAM_BYTES_READ]
+                         + st.ctr.v[WS_CTR_DRAM_BYTES_WRITE])
+                / (double)st.ctr.v[WS_CTR_CYCLES];
+        if (moved > peak || moved < 0.75 * peak)
+            fail_msg("%s: %.1f bytes/cycle, peak %.1f", g.name, moved, peak);
+        ws_kernel_stats_free(&st);
+        ws_synth_free(&k);
+    }
+}
+
+/* ---- latency-bound kernel: more warps, fewer cycles ---------------------- */
+
+struct chase_warps {
+    unsigned hops;
+};
+
+static void gen_warp_chase(struct ws_synth *k, uint32_t cta)
+{
+    const struct chase_warps *c = k->user;
+
+    ws_synth_warp(k, 0);
+    for (unsigned i = 0; i < c->hops; i++)
+        ws_synth_mem(k, "LDG.E", 2, 2, 32,
+                     0x10000000ull + ((uint64_t)cta * c->hops + i) * 128, 4, 4);
+    ws_synth_op(k, "EXIT", -1, -1, -1);
+}
+
+static void test_more_warps(void **state)
+{
+    struct chase_warps c = {16};
+    uint64_t prev = UINT64_MAX, first = 0;
+    double peak;
+
+    (void)state;
+    for (unsigned blocks = 1; blocks <= 32; blocks *= 2) {
+        char set[64];
+        const char *sets[] = {set, "sm.count=8"};
+        struct ws_gpu g;
+        struct ws_synth k;
+        struct ws_kernel_stats st;
+        uint64_t cycles;
+        snprintf(set, sizeof set, "sm.max_blocks=%u", blocks);
+        g = gpu_of("v100", sets, 2);
+        peak = g.dram.bandwidth / (g.core_mhz / 1000.0);
+        ws_synth_init(&k, 8 * 64, 32, gen_warp_chase, &c);
+        cycles = ws_synth_run(&k, &g, &st);
+        assert_true((double)st.ctr.v[WS_CTR_DRAM_BYTES_READ] / cycles <= peak);
+        if (cycles > prev)
+            fail_msg("%u CTAs per SM: %llu cycles, more than %llu with half",
+                     blocks, (unsigned long long)cycles,
+                     (unsigned long long)prev);
+        if (blocks == 1)
+            first = cycles;
+        if (blocks == 2)
+            assert_true(cycles * 10 < first * 6);   /* latency bound: ~halves */
+        prev = cycles;
+        ws_kernel_stats_free(&st);
+        ws_synth_free(&k);
+    }
+}
+
+/* ---- more SMs, never slower ------------------------------------------------ */
+
+static void gen_mixed(struct ws_synth *k, uint32_t cta)
+{
+    for (uint32_t w = 0; w < 4; w++) {
+        uint64_t base = 0x10000000ull + ((uint64_t)cta * 4 + w) * 4096;
+        ws_synth_warp(k, w);
+        for (int i = 0; i < 4; i++) {
+            ws_synth_mem(k, "LDG.E", 4, 2, 32, base + 128 * (uint64_t)i, 4, 4);
+            ws_synth_op(k, "FFMA", 5, 4, 5);
+            ws_synth_op(k, "FFMA", 5, 5, 5);
+            ws_synth_mem(k, "STG.E", -1, 5, 32, base + 2048 + 128 * (uint64_t)i, 4, 4);
+        }
+        ws_synth_op(k, "EXIT", -1, -1, -1);
+    }
+}
+
+static void test_more_sms(void **state)
+{
+    uint64_t prev = UINT64_MAX;
+
+    (void)state;
+    for (unsigned sms = 5; sms <= 80; sms *= 2) {
+        char set[32];
+        const char *sets[] = {set};
+        struct ws_gpu g;
+        struct ws_synth k;
+        uint64_t cycles;
+        snprintf(set, sizeof set, "sm.count=%u", sms);
+        g = gpu_of("v100", sets, 1);
+        ws_synth_init(&k, 600, 128, gen_mixed, NULL);
+        cycles = ws_synth_run(&k, &g, NULL);
+        ws_synth_free(&k);
+        if (cycles > prev)
+            fail_msg("%u SMs: %llu cycles, more than with fewer SMs (%llu)",
+                     sms, (unsigned long long)cycles, (unsigned long long)prev);
+        prev = cycles;
+    }
+}
+
+static void test_deterministic(void **state)
+{
+    struct ws_gpu g = gpu_of("a100", NULL, 0);
+    struct ws_synth k;
+    struct ws_kernel_stats a, b;
+
+    (void)state;
+    ws_synth_init(&k, 500, 128, gen_mixed, NULL);
+    ws_synth_run(&k, &g, &a);
+    ws_synth_run(&k, &g, &b);
+    assert_memory_equal(&a.ctr, &b.ctr, sizeof a.ctr);
+    ws_kernel_stats_free(&a);
+    ws_kernel_stats_free(&b);
+    ws_synth_free(&k);
+}
+
+/* ---- shared-memory bank conflicts --------------------------------------- */
+
+static void gen_shared(struct ws_synth *k, uint32_t cta)
+{
+    const unsigned *stride_words = k->user;
+
+    (void)cta;
+    ws_synth_warp(k, 0);
+    for (int i = 0; i < 16; i++)
+        ws_synth_mem(k, "LDS", 2 + i % 8, 1, 32, 0, 4 * (int64_t)*stride_words, 4);
+    ws_synth_op(k, "EXIT", -1, -1, -1);
+}
+
+static void test_bank_conflicts(void **state)
+{
+    const unsigned strides[] = {1, 2, 32};
+    struct ws_gpu g = gpu_of("v100", NULL, 0);
+
+    (void)state;
+    for (int i = 0; i < 3; i++) {
+        struct ws_synth k;
+        struct ws_kernel_stats st;
+        ws_synth_init(&k, 1, 32, gen_shared, &strides[i]);
+        ws_synth_run(&k, &g, &st);
+        assert_int_equal(st.ctr.v[WS_CTR_SHARED_REQUESTS], 16);
+        assert_int_equal(st.ctr.v[WS_CTR_SHARED_WAVEFRONTS], 16 * strides[i]);
+        assert_int_equal(st.ctr.v[WS_CTR_SHARED_BANK_CONFLICTS],
+                         16 * (strides[i] - 1));
+        ws_kernel_stats_free(&st);
+        ws_synth_free(&k);
+    }
+}
+
+/* ---- a barrier that can never complete ----------------------------------- */
+
+static void gen_bad_barrier(struct ws_synth *k, uint32_t cta)
+{
+    (void)cta;
+    ws_synth_warp(k, 0);
+    ws_synth_op(k, "FFMA", 1, 1, 1);
+    ws_synth_op(k, "BAR.SYNC", -1, -1, -1);
+    ws_synth_op(k, "EXIT", -1, -1, -1);
+    ws_synth_warp(k, 1);
+    ws_synth_op(k, "EXIT", -1, -1, -1);
+}
+
+/* Independent FFMAs: warp 1 needs 40 issue slots of 2 cycles before its
+ * barrier, warp 0 only 10, so warp 0 waits about 60 cycles. */
+static void gen_good_barrier(struct ws_synth *k, uint32_t cta)
+{
+    (void)cta;
+    for (uint32_t w = 0; w < 2; w++) {
+        ws_synth_warp(k, w);
+        for (unsigned i = 0; i < (w ? 40u : 10u); i++)
+            ws_synth_op(k, "FFMA", 10 + (int)i, 1, 1);
+        ws_synth_op(k, "BAR.SYNC", -1, -1, -1);
+        ws_synth_op(k, "EXIT", -1, -1, -1);
+    }
+}
+
+static void test_barriers(void **state)
+{
+    struct ws_gpu g = gpu_of("v100", NULL, 0);
+    struct ws_synth k;
+    struct ws_sim sim;
+    struct ws_err err;
+    struct ws_kernel_stats st;
+    struct ws_cta_source src;
+
+    (void)state;
+    ws_synth_init(&k, 1, 64, gen_good_barrier, NULL);
+    assert_true(ws_synth_run(&k, &g, &st) >= 40 * g.unit[WS_UNIT_FP32].interval);
+    assert_true(st.ctr.v[WS_CTR_STALL_BARRIER]
+                >= 30 * g.unit[WS_UNIT_FP32].interval - 2);
+    ws_kernel_stats_free(&st);
+    ws_synth_free(&k);
+
+    ws_synth_init(&k, 3, 64, gen_bad_barrier, NULL);
+    src = ws_synth_source(&k);
+    ws_err_clear(&err);
+    assert_int_equal(ws_sim_init(&sim, &g, &err), 0);
+    assert_int_equal(ws_sim_kernel(&sim, &src, &st, &err), -1);
+    assert_non_null(strstr(err.text, "kernel synthetic, CTA (0,0,0)"));
+    assert_non_null(strstr(err.text, "can never complete"));
+    ws_kernel_stats_free(&st);
+    ws_sim_free(&sim);
+    ws_synth_free(&k);
+}
+
+static void test_cta_too_big(void **state)
+{
+    struct ws_gpu g = gpu_of("v100", NULL, 0);
+    struct ws_synth k;
+    struct ws_sim sim;
+    struct ws_err err;
+    struct ws_kernel_stats st;
+    struct ws_cta_source src;
+
+    (void)state;
+    ws_synth_init(&k, 1, 64, gen_good_barrier, NULL);
+    k.launch.shmem = 200 * 1024;
+    src = ws_synth_source(&k);
+    ws_err_clear(&err);
+    assert_int_equal(ws_sim_init(&sim, &g, &err), 0);
+    assert_int_equal(ws_sim_kernel(&sim, &src, &st, &err), -1);
+    assert_non_null(strstr(err.text, "needs more shared memory"));
+    ws_kernel_stats_free(&st);
+    ws_sim_free(&sim);
+    ws_synth_free(&k);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fma_chain),
+        cmocka_unit_test(test_pointer_chase),
+        cmocka_unit_test(test_stream_bandwidth),
+        cmocka_unit_test(test_more_warps),
+        cmocka_unit_test(test_more_sms),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_bank_conflicts),
+        cmocka_unit_test(test_barriers),
+        cmocka_unit_test(test_cta_too_big),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,55 @@
+/*
+ * ws_synth: kernels built in memory for the property tests of the timing
+ * model: a CTA source whose CTAs come from a generator function instead of
+ * a trace file, and helpers that append instructions with their registers
+ * and lane addresses.
+ */
+#ifndef WS_SYNTH_H
+#define WS_SYNTH_H
+
+#include <stdint.h>
+
+#include "engine/ws_sim.h"
+#include "trace/ws_opcode.h"
+#include "util/ws_strtab.h"
+
+struct ws_synth;
+typedef void (*ws_synth_gen)(struct ws_synth *k, uint32_t cta);
+
+struct ws_synth {
+    struct ws_launch launch;
+    struct ws_strtab ops;
+    uint32_t next_cta;
+    ws_synth_gen gen;
+    const void *user;
+    struct ws_inst *inst;
+    uint32_t ninst, inst_cap;
+    uint64_t *addrs;
+    uint32_t naddr, addr_cap;
+    uint32_t first[32];
+    struct ws_warp_stream warps[32];
+    struct ws_cta_stream cta;
+    int cur_warp;
+};
+
+/* A kernel of `ctas` CTAs of `threads` threads (1-D). */
+void ws_synth_init(struct ws_synth *k, uint32_t ctas, uint32_t threads,
+                   ws_synth_gen gen, const void *user);
+void ws_synth_free(struct ws_synth *k);
+struct ws_cta_source ws_synth_source(struct ws_synth *k);
+
+void ws_synth_warp(struct ws_synth *k, uint32_t warp);
+/* Appends an instruction writing dst (-1: none) from src0/src1 (-1: none). */
+struct ws_inst *ws_synth_op(struct ws_synth *k, const char *opcode, int dst,
+                            int src0, int src1);
+/* Appends a memory instruction: n lanes (mask 2^n - 1) at base + lane*stride. */
+struct ws_inst *ws_synth_mem(struct ws_synth *k, const char *opcode, int dst,
+                             int src, unsigned lanes, uint64_t base,
+                             int64_t stride, unsigned width);
+
+/* Simulates the kernel on gpu from a fresh simulator; returns cycles and
+ * fills *out when given.  Fails the test on error. */
+uint64_t ws_synth_run(struct ws_synth *k, const struct ws_gpu *gpu,
+                      struct ws_kernel_stats *out);
+
+#endif
