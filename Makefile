@@ -1,9 +1,10 @@
 # Thin wrapper over CMake so that a fresh clone needs two commands:
-#   make run    install missing Debian packages, build, run warpsim on a
-#               bundled trace under the default GPU
+#   make run    install missing Debian packages, build, simulate a bundled
+#               trace under the default GPU
 #   make test   the same set-up, then every test through CTest, then a
 #               clang build that fuzzes each parser for a few seconds
-# Other targets: build, sanitize (ASan+UBSan unit and CLI tests), clean.
+# Other targets: build, bench (speed and memory), sanitize (ASan+UBSan unit
+# and CLI tests), clean.
 
 BUILD       ?= build
 FUZZ_BUILD  ?= build-fuzz
@@ -15,7 +16,7 @@ DEBIAN_PACKAGES = build-essential cmake pkg-config python3 xz-utils \
                   libgsl-dev libyaml-dev libcmocka-dev liblzma-dev \
                   libjansson-dev clang libclang-rt-dev
 
-.PHONY: all deps build run test fuzz sanitize clean
+.PHONY: all deps build run test bench fuzz sanitize clean
 
 all: build
 
@@ -40,7 +41,11 @@ build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
 run: build
-	./$(BUILD)/warpsim trace info traces/accelsim/vecadd
+	./$(BUILD)/warpsim run traces/accelsim/vecadd
+
+# Speed and memory on the generated 1M-element vector add (tests/bench).
+bench: build
+	cmake --build $(BUILD) --target bench
 
 test: build
 	cd $(BUILD) && ctest -j $(JOBS) --output-on-failure

@@ -47,6 +47,10 @@ struct ws_warp {
     uint64_t async_done[WS_ASYNC_GROUPS];   /* committed LDGSTS groups */
     uint32_t async_groups;
     uint64_t async_open;        /* LDGSTS issued since the last commit */
+    /* Readiness of the next instruction that only this warp can change,
+     * recomputed when it issues or leaves a barrier (ws_warp_prepare). */
+    uint64_t next_dep;
+    uint8_t next_dep_mem, next_unit, next_mshr;
     uint64_t reg_ready[WS_NREGS];
     uint8_t reg_from_mem[WS_NREGS];
 };

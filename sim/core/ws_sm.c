@@ -78,33 +78,46 @@ static uint64_t ws_async_wait(const struct ws_warp *w, int32_t keep)
     return w->async_done[(w->async_groups - 1 - k) % WS_ASYNC_GROUPS];
 }
 
+void ws_warp_prepare(const struct ws_gpu *g, struct ws_warp *w)
+{
+    const struct ws_inst *in;
+    struct ws_ready r;
+
+    if (w->next >= w->ninst)
+        return;
+    in = &w->inst[w->next];
+    r.dep = 0;
+    r.dep_mem = 0;
+    for (uint8_t i = 0; i < in->nsrc; i++)
+        ws_dep(w, in->src[i], &r);
+    for (uint8_t i = 0; i < in->ndst; i++)
+        ws_dep(w, in->dst[i], &r);
+    if ((in->flags & WS_INST_FENCE) && w->busy_until > r.dep) {
+        r.dep = w->busy_until;
+        r.dep_mem = 1;
+    }
+    if (in->flags & WS_INST_ASYNC_WAIT) {
+        uint64_t a = ws_async_wait(w, in->imm);
+        if (a > r.dep) {
+            r.dep = a;
+            r.dep_mem = 1;
+        }
+    }
+    w->next_dep = r.dep;
+    w->next_dep_mem = (uint8_t)r.dep_mem;
+    w->next_unit = (uint8_t)ws_unit_for_class(in->cls);
+    w->next_mshr = (uint8_t)ws_needs_mshr(g, in);
+}
+
 static void ws_warp_ready(struct ws_sim *s, struct ws_sm *sm,
                           const struct ws_subcore *sc, const struct ws_warp *w,
                           uint64_t now, struct ws_ready *r)
 {
-    const struct ws_inst *in = &w->inst[w->next];
-
-    r->dep = 0;
-    r->dep_mem = 0;
-    for (uint8_t i = 0; i < in->nsrc; i++)
-        ws_dep(w, in->src[i], r);
-    for (uint8_t i = 0; i < in->ndst; i++)
-        ws_dep(w, in->dst[i], r);
-    if ((in->flags & WS_INST_FENCE) && w->busy_until > r->dep) {
-        r->dep = w->busy_until;
-        r->dep_mem = 1;
-    }
-    if (in->flags & WS_INST_ASYNC_WAIT) {
-        uint64_t a = ws_async_wait(w, in->imm);
-        if (a > r->dep) {
-            r->dep = a;
-            r->dep_mem = 1;
-        }
-    }
+    r->dep = w->next_dep;
+    r->dep_mem = w->next_dep_mem;
     r->barrier = w->ready_after_barrier;
-    r->unit = sc->unit_free[ws_unit_for_class(in->cls)];
-    r->mshr = ws_needs_mshr(s->gpu, in) ? ws_mem_mshr_ready(&s->mem, sm->id, now)
-                                        : 0;
+    r->unit = sc->unit_free[w->next_unit];
+    r->mshr = w->next_mshr ? ws_mem_mshr_ready(&s->mem, sm->id, now) : 0;
     r->at = w->last_issue + 1;
     if (r->dep > r->at)
         r->at = r->dep;
@@ -116,8 +129,8 @@ static void ws_warp_ready(struct ws_sim *s, struct ws_sm *sm,
         r->at = r->mshr;
 }
 
-static void ws_stall_account(struct ws_counters *c, const struct ws_warp *w,
-                             const struct ws_ready *r, uint64_t t)
+static void ws_stall_account(struct ws_sim *s, const struct ws_sm *sm,
+                             uint32_t wi, const struct ws_ready *r, uint64_t t)
 {
     /* The order a warp meets its hazards in: held at a barrier, then its
      * operands, then the structural ones (unit, MSHRs).  Each takes the
@@ -125,23 +138,24 @@ static void ws_stall_account(struct ws_counters *c, const struct ws_warp *w,
     const struct {
         uint64_t at;
         enum ws_ctr ctr;
-    } part[4] = {
+    } part[5] = {
         {r->barrier, WS_CTR_STALL_BARRIER},
         {r->dep, r->dep_mem ? WS_CTR_STALL_MEM_DEP : WS_CTR_STALL_ALU_DEP},
         {r->unit, WS_CTR_STALL_UNIT_BUSY},
         {r->mshr, WS_CTR_STALL_MSHR},
+        {t, WS_CTR_STALL_NOT_SELECTED},
     };
-    uint64_t cursor = w->last_issue + 1;
+    struct ws_counters *c = &s->k->ctr;
+    uint64_t cursor = sm->warps[wi].last_issue + 1;
 
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
         uint64_t end = part[i].at < t ? part[i].at : t;
         if (end > cursor) {
             c->v[part[i].ctr] += end - cursor;
+            ws_tl_stall(s, sm, wi, part[i].ctr, cursor, end);
             cursor = end;
         }
     }
-    if (t > cursor)
-        c->v[WS_CTR_STALL_NOT_SELECTED] += t - cursor;
 }
 
 /* ---- selection --------------------------------------------------------- */
@@ -298,7 +312,7 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
     int from_mem = ws_opcode_class_is_memory((enum ws_op_class)in->cls);
     uint64_t done;
 
-    ws_stall_account(c, w, &pick->ready, t);
+    ws_stall_account(s, sm, pick->warp, &pick->ready, t);
     sm->sub[sub].unit_free[unit] = t + g->unit[unit].interval;
     sm->sub[sub].last = pick->warp;
     c->v[WS_CTR_INST]++;
@@ -317,6 +331,7 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
         ws_async_commit(w);
     w->last_issue = t;
     w->next++;
+    ws_warp_prepare(g, w);
     ws_tl_issue(s, sm, pick->warp, t);
     if (w->next == w->ninst)
         return ws_cta_warp_done(s, sm, w, t, w->busy_until);

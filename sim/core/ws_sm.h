@@ -17,6 +17,10 @@
 int ws_sm_init(struct ws_sm *sm, uint32_t id, const struct ws_gpu *gpu);
 void ws_sm_free(struct ws_sm *sm);
 
+/* Caches what only the warp itself changes about its next instruction's
+ * readiness; called at dispatch and after each issue. */
+void ws_warp_prepare(const struct ws_gpu *gpu, struct ws_warp *w);
+
 /* The wake-up of sub-core sub at cycle t. */
 int ws_sm_step(struct ws_sim *s, struct ws_sm *sm, uint32_t sub, uint64_t t);
 

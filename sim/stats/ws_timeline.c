@@ -129,3 +129,13 @@ void ws_tl_issue(struct ws_sim *s, const struct ws_sm *sm, uint32_t warp,
     tl->run_start[i] = t;
     tl->run_end[i] = t + 1;
 }
+
+void ws_tl_stall(struct ws_sim *s, const struct ws_sm *sm, uint32_t warp,
+                 enum ws_ctr reason, uint64_t start, uint64_t end)
+{
+    if (!s->tl)
+        return;
+    ws_tl_flush_warp(s->tl, sm->id, warp);
+    ws_tl_span(s->tl, ws_ctr_info(reason)->what, sm->id, 1000 + warp, start,
+               end);
+}

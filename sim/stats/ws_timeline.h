@@ -2,8 +2,8 @@
  * ws_timeline: a Chrome / Perfetto trace-event JSON file of a simulation,
  * for ui.perfetto.dev or chrome://tracing: per SM (a process) one track per
  * CTA slot showing which CTA was resident when, and one track per warp slot
- * showing the spans in which that warp issued back to back (the gaps are
- * its stalls).  Time stamps are SM cycles (the viewer calls them us).
+ * showing the spans in which that warp issued back to back and, between
+ * them, its stalls named by cause.  Time stamps are SM cycles.
  *
  * It stays bounded on big kernels: only events inside a cycle window are
  * written, and at most a fixed number of them; the file says when it was
@@ -41,5 +41,8 @@ void ws_tl_cta_end(struct ws_sim *s, const struct ws_sm *sm, uint32_t slot,
                    uint64_t t);
 void ws_tl_issue(struct ws_sim *s, const struct ws_sm *sm, uint32_t warp,
                  uint64_t t);
+/* A stall of warp slot `warp` over [start, end), named by its counter. */
+void ws_tl_stall(struct ws_sim *s, const struct ws_sm *sm, uint32_t warp,
+                 enum ws_ctr reason, uint64_t start, uint64_t end);
 
 #endif

@@ -5,6 +5,7 @@
 #   golden  exit 0, no stderr, stdout equal to tests/golden/CASE.out
 #   json    exit 0, the file given to --json (written as @JSON@) equal to
 #           tests/golden/CASE.json
+#   file    exit 0, the file written as @OUT@ equal to tests/golden/CASE.file
 #   error   exit 2, no stdout, exactly one stderr line matching the regular
 #           expression in tests/golden/CASE.err, in the form
 #           "file:line:col: what (expected what)" unless the .err file says
@@ -26,6 +27,7 @@ trap 'rm -rf "$tmp"' EXIT
 args=""
 for a in "$@"; do
     [ "$a" = "@JSON@" ] && a="$tmp/out.json"
+    [ "$a" = "@OUT@" ] && a="$tmp/out.file"
     args="$args $a"
 done
 # shellcheck disable=SC2086
@@ -57,6 +59,9 @@ golden)
 json)
     [ $rc -eq 0 ] || fail "exit $rc, expected 0"
     compare "$golden.json" "$tmp/out.json" ;;
+file)
+    [ $rc -eq 0 ] || fail "exit $rc, expected 0"
+    compare "$golden.file" "$tmp/out.file" ;;
 ok)
     [ $rc -eq 0 ] || fail "exit $rc, expected 0"
     [ -s "$tmp/err" ] && fail "unexpected stderr" ;;
@@ -73,7 +78,8 @@ error)
         grep -Eq '^[^:]+:[0-9]+:[0-9]+: .*\(expected .*\)$' "$tmp/err" \
             || fail "not 'file:line:col: what (expected what)'"
     fi
-    [ -f "$tmp/out.json" ] && fail "JSON written despite the error" ;;
+    [ -f "$tmp/out.json" ] && fail "JSON written despite the error"
+    [ -f "$tmp/out.file" ] && fail "output file written despite the error" ;;
 *)
     echo "unknown case kind $kind"; exit 1 ;;
 esac
