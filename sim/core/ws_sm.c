@@ -316,7 +316,6 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
     sm->sub[sub].unit_free[unit] = t + g->unit[unit].interval;
     sm->sub[sub].last = pick->warp;
     c->v[WS_CTR_INST]++;
-    c->v[WS_CTR_ISSUE_CYCLES]++;
     c->v[WS_CTR_THREAD_INST] += (unsigned)__builtin_popcount(in->mask);
     c->v[ws_class_ctr[in->cls]]++;
     done = from_mem ? ws_issue_memory(s, sm, w, in, t)
@@ -348,6 +347,13 @@ int ws_sm_step(struct ws_sim *s, struct ws_sm *sm, uint32_t sub, uint64_t t)
     sm->sub[sub].wake = WS_NEVER;
     if (ws_select(s, sm, sub, t, &pick, &next)) {
         if (ws_issue(s, sm, sub, &pick, t) < 0)
+            return -1;
+        s->k->ctr.v[WS_CTR_ISSUE_CYCLES]++;
+        /* Dual issue (Kepler to Pascal): a second instruction in the same
+         * cycle, from another warp and to another unit, since the first
+         * one's unit is now busy and a warp issues once per cycle. */
+        if (s->gpu->sched.dual_issue && ws_select(s, sm, sub, t, &pick, &next)
+            && ws_issue(s, sm, sub, &pick, t) < 0)
             return -1;
         next = t + 1;
     }

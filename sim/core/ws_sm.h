@@ -5,7 +5,8 @@
  * destination registers with the cycle their value is ready, and sends
  * memory instructions to the memory system, which answers with that cycle.
  *
- * Leaves out: dual issue (off in every shipped config).
+ * Leaves out: same-warp dual issue (two instructions of one warp in a
+ * cycle, as Maxwell pairs them).
  */
 #ifndef WS_SM_H
 #define WS_SM_H
