@@ -130,8 +130,10 @@ static int ws_run_list(struct ws_sim *sim, const struct ws_cmdlist *list,
         }
         prog->kernel = rep->nkernels + 1;
         if (ws_run_kernel(sim, c->path, a, &rep->kernels[rep->nkernels],
-                          err) < 0)
+                          err) < 0) {
+            ws_kernel_stats_free(&rep->kernels[rep->nkernels]);
             return -1;
+        }
         rep->nkernels++;
     }
     if (rep->nkernels)
