@@ -12,13 +12,10 @@ int ws_profile_init(struct ws_profile *p, const struct ws_launch *launch,
                     const struct ws_gpu *gpu)
 {
     memset(p, 0, sizeof *p);
-    p->launch = *launch;
-    p->launch.name = NULL;
-    p->launch.nvbit_version = NULL;
-    p->name = malloc(strlen(launch->name ? launch->name : "?") + 1);
+    p->launch = ws_launch_scalars(launch);
+    p->name = strdup(launch->name ? launch->name : "?");
     if (!p->name)
         return -1;
-    strcpy(p->name, launch->name ? launch->name : "?");
     p->sector_bytes = (unsigned)gpu->l2.sector;
     p->line_bytes = (unsigned)gpu->l1.line;
     p->banks = gpu->shared.banks;

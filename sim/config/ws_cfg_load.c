@@ -65,14 +65,6 @@ static void ws_cfg_text_free(struct ws_cfg_text *t)
         free(t->text);
 }
 
-static char *ws_cfg_strdup(const char *s)
-{
-    char *p = malloc(strlen(s) + 1);
-
-    if (p)
-        strcpy(p, s);
-    return p;
-}
 
 static int ws_cfg_read_file(struct ws_cfg_text *t, FILE *fp,
                             struct ws_err *err)
@@ -109,7 +101,7 @@ static int ws_cfg_open_text(struct ws_cfg_text *t, const char *name,
         const char *slash = strrchr(path, '/');
         int rc;
         t->path = path;
-        t->dir = ws_cfg_strdup(path);
+        t->dir = strdup(path);
         if (t->dir)
             t->dir[slash ? slash - path : 0] = '\0';
         rc = t->dir ? ws_cfg_read_file(t, fp, err) : ws_err_msg(err, "out of "

@@ -37,16 +37,6 @@ static const char *ws_yaml_name(const char *file)
     return n->name;
 }
 
-static char *ws_ydup(const char *s, size_t n)
-{
-    char *p = malloc(n + 1);
-
-    if (p) {
-        memcpy(p, s, n);
-        p[n] = '\0';
-    }
-    return p;
-}
 
 void ws_yaml_free(struct ws_ynode *node)
 {
@@ -114,7 +104,7 @@ static int ws_yvalue(struct ws_ybuild *b, struct ws_ynode **out)
     case YAML_SCALAR_EVENT:
         n = ws_ynode_new(WS_YNODE_SCALAR, b->file, &ev);
         if (n)
-            n->value = ws_ydup((const char *)ev.data.scalar.value,
+            n->value = strndup((const char *)ev.data.scalar.value,
                                ev.data.scalar.length);
         if (!n || !n->value)
             rc = ws_err_oom(b->err);
@@ -156,7 +146,7 @@ static int ws_ykey(struct ws_ybuild *b, struct ws_ynode *map,
         ws_yaml_free(v);
         return -1;
     }
-    v->key = ws_ydup(key, kev->data.scalar.length);
+    v->key = strndup(key, kev->data.scalar.length);
     if (!v->key) {
         ws_yaml_free(v);
         return ws_err_oom(b->err);
@@ -327,7 +317,7 @@ int ws_yaml_set(struct ws_ynode *root, const char *path, const char *value,
     for (;;) {
         const char *dot = strchr(p, '.');
         size_t n = dot ? (size_t)(dot - p) : strlen(p);
-        char *key = ws_ydup(p, n);
+        char *key = strndup(p, n);
         struct ws_ynode *node;
         if (!key)
             return -1;
@@ -340,7 +330,7 @@ int ws_yaml_set(struct ws_ynode *root, const char *path, const char *value,
             if (node)
                 ws_yaml_remove(map, key);
             node = calloc(1, sizeof *node);
-            if (!node || !(node->value = ws_ydup(value, strlen(value)))) {
+            if (!node || !(node->value = strndup(value, strlen(value)))) {
                 free(node);
                 free(key);
                 return -1;

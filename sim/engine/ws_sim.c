@@ -130,13 +130,10 @@ static int ws_sim_setup_kernel(struct ws_sim *s, struct ws_cta_source *src,
     const struct ws_launch *l = src->launch;
 
     memset(k, 0, sizeof *k);
-    k->launch = *l;
-    k->launch.name = NULL;
-    k->launch.nvbit_version = NULL;
-    k->name = malloc(strlen(l->name ? l->name : "?") + 1);
+    k->launch = ws_launch_scalars(l);
+    k->name = strdup(l->name ? l->name : "?");
     if (!k->name)
         return ws_err_oom(s->err);
-    strcpy(k->name, l->name ? l->name : "?");
     k->ctas_total = ws_launch_ctas(l);
     ws_occupancy_compute(s->gpu, l, &k->occ);
     s->k = k;

@@ -347,16 +347,26 @@ static uint64_t ws_response(struct ws_memsys *m, struct ws_mem_sm *s,
     return ws_ceil(start);
 }
 
-/* Sector mask of the sectors in [first, last] that lie in `line`. */
-static uint8_t ws_line_mask(const struct ws_memsys *m, const uint64_t *sectors,
-                            unsigned from, unsigned to, uint64_t line)
+static void ws_max_into(uint64_t *done, uint64_t t)
 {
-    uint8_t mask = 0;
+    if (t > *done)
+        *done = t;
+}
 
-    for (unsigned i = from; i < to; i++)
-        mask |= (uint8_t)(1u << ((sectors[i] - line * m->line_bytes)
-                                 / m->sector_bytes));
-    return mask;
+/* The run of coalesced sectors from index i that share one line: returns
+ * the index after it, with the line and its sector mask. */
+static unsigned ws_next_line(const struct ws_memsys *m,
+                             const struct ws_coalesce_result *r, unsigned i,
+                             uint64_t *line, uint8_t *mask)
+{
+    unsigned j = i;
+
+    *line = r->sectors[i] / m->line_bytes;
+    *mask = 0;
+    for (; j < r->nsectors && r->sectors[j] / m->line_bytes == *line; j++)
+        *mask |= (uint8_t)(1u << ((r->sectors[j] - *line * m->line_bytes)
+                                  / m->sector_bytes));
+    return j;
 }
 
 /* Loads one line's sectors; returns when they are in the SM. */
@@ -414,8 +424,8 @@ static uint64_t ws_load_line(struct ws_memsys *m, uint32_t sm, uint64_t t,
     return ready > done ? ready : done;
 }
 
-/* Splits a warp access into lines (L1 and L2 lines are the same size in
- * every shipped config; the L2 line is used) and runs fn on each. */
+/* A warp access goes out as one request per line (the config check keeps
+ * L1 and L2 lines the same size). */
 uint64_t ws_mem_load(struct ws_memsys *m, uint32_t sm, uint64_t t,
                      const uint64_t *addrs, unsigned n, unsigned width,
                      int cached, struct ws_counters *ctr)
@@ -424,17 +434,11 @@ uint64_t ws_mem_load(struct ws_memsys *m, uint32_t sm, uint64_t t,
     uint64_t done = t;
 
     ws_coalesce(addrs, n, width, m->sector_bytes, m->line_bytes, r);
-    for (unsigned i = 0; i < r->nsectors;) {
-        uint64_t line = r->sectors[i] / m->line_bytes, ready;
-        unsigned j = i;
-        while (j < r->nsectors && r->sectors[j] / m->line_bytes == line)
-            j++;
-        ready = ws_load_line(m, sm, t, line,
-                             ws_line_mask(m, r->sectors, i, j, line), cached,
-                             ctr);
-        if (ready > done)
-            done = ready;
-        i = j;
+    for (unsigned i = 0, j; i < r->nsectors; i = j) {
+        uint64_t line;
+        uint8_t mask;
+        j = ws_next_line(m, r, i, &line, &mask);
+        ws_max_into(&done, ws_load_line(m, sm, t, line, mask, cached, ctr));
     }
     return done;
 }
@@ -458,14 +462,11 @@ uint64_t ws_mem_store(struct ws_memsys *m, uint32_t sm, uint64_t t,
     uint64_t done = t;
 
     ws_coalesce(addrs, n, width, m->sector_bytes, m->line_bytes, r);
-    for (unsigned i = 0; i < r->nsectors;) {
-        uint64_t line = r->sectors[i] / m->line_bytes, st, at;
-        unsigned j = i;
+    for (unsigned i = 0, j; i < r->nsectors; i = j) {
+        uint64_t line, st;
         uint8_t mask;
         struct ws_cache_line *cl;
-        while (j < r->nsectors && r->sectors[j] / m->line_bytes == line)
-            j++;
-        mask = ws_line_mask(m, r->sectors, i, j, line);
+        j = ws_next_line(m, r, i, &line, &mask);
         st = ws_l1_tag(s, t);
         ctr->v[WS_CTR_L1_REQUESTS]++;
         ctr->v[WS_CTR_L1_SECTORS] += j - i;
@@ -476,10 +477,8 @@ uint64_t ws_mem_store(struct ws_memsys *m, uint32_t sm, uint64_t t,
             for (unsigned k = 0; k < s->l1.sectors; k++)
                 if ((mask >> k & 1) && cl->fill[k] < st)
                     cl->fill[k] = st;
-        at = ws_l2_write(m, line, mask, ws_request(m, s, st, j - i), ctr);
-        if (at > done)
-            done = at;
-        i = j;
+        ws_max_into(&done, ws_l2_write(m, line, mask,
+                                     ws_request(m, s, st, j - i), ctr));
     }
     return done;
 }
@@ -493,23 +492,18 @@ uint64_t ws_mem_atomic(struct ws_memsys *m, uint32_t sm, uint64_t t,
     uint64_t done = t;
 
     ws_coalesce(addrs, n, width, m->sector_bytes, m->line_bytes, r);
-    for (unsigned i = 0; i < r->nsectors;) {
-        uint64_t line = r->sectors[i] / m->line_bytes, st, ready;
-        unsigned j = i, ops = 0;
+    for (unsigned i = 0, j; i < r->nsectors; i = j) {
+        uint64_t line, st, ready;
+        unsigned ops = 0;
         uint8_t mask;
-        while (j < r->nsectors && r->sectors[j] / m->line_bytes == line)
-            j++;
+        j = ws_next_line(m, r, i, &line, &mask);
         for (unsigned k = 0; k < n; k++)
             ops += addrs[k] / m->line_bytes == line;
-        mask = ws_line_mask(m, r->sectors, i, j, line);
         st = ws_l1_tag(s, t);
         ctr->v[WS_CTR_L2_SECTORS_ATOM] += j - i;
         ready = ws_l2_read(m, line, mask, ws_request(m, s, st, j - i), ops, 1,
                            ctr);
-        ready = ws_response(m, s, ready, j - i);
-        if (ready > done)
-            done = ready;
-        i = j;
+        ws_max_into(&done, ws_response(m, s, ready, j - i));
     }
     return done;
 }

@@ -8,20 +8,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../util/ws_grow.h"
 #include "../util/ws_lines.h"
 #include "../util/ws_num.h"
 
 static int ws_cmdlist_push(struct ws_cmdlist *list, struct ws_cmd *cmd,
                            struct ws_err *err)
 {
-    if (list->n == list->cap) {
-        size_t cap = list->cap ? list->cap * 2 : 16;
-        struct ws_cmd *p = realloc(list->cmds, cap * sizeof *p);
-        if (!p)
-            return ws_err_oom(err);
-        list->cmds = p;
-        list->cap = cap;
-    }
+    if (ws_grow((void **)&list->cmds, &list->cap, list->n + 1,
+                sizeof *list->cmds, 16) < 0)
+        return ws_err_oom(err);
     list->cmds[list->n++] = *cmd;
     if (cmd->kind == WS_CMD_KERNEL)
         list->nkernels++;
@@ -110,10 +106,9 @@ static int ws_kernelslist_start(struct ws_cmdlist *list, const char *name,
                                 struct ws_err *err)
 {
     memset(list, 0, sizeof *list);
-    list->name = malloc(strlen(name) + 1);
+    list->name = strdup(name);
     if (!list->name)
         return ws_err_oom(err);
-    strcpy(list->name, name);
     return 0;
 }
 

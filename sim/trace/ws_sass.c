@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "../util/ws_lines.h"
+#include "../util/ws_grow.h"
 #include "../util/ws_num.h"
 #include "ws_opcode.h"
 #include "ws_sass_operand.h"
@@ -67,22 +68,6 @@ struct ws_sass_parser {
 static int ws_sass_data(struct ws_sass_parser *p, const char *q,
                         struct ws_err *err);
 
-static int ws_sass_grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-    size_t n = *cap ? *cap : 64;
-    void *q;
-
-    if (need <= *cap)
-        return 0;
-    while (n < need)
-        n *= 2;
-    q = realloc(*p, n * elem);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = n;
-    return 0;
-}
 
 static int ws_sass_fail(struct ws_sass_parser *p, long col, const char *what,
                         const char *expected, struct ws_err *err)
@@ -125,8 +110,8 @@ static int ws_sass_new_func(struct ws_sass_parser *p, const char *name,
     if (p->sm == 0)
         return ws_sass_fail(p, 1, "function before any SM version",
                             "'code for sm_XX' or '.target sm_XX' first", err);
-    if (ws_sass_grow((void **)&s->funcs, &s->funcs_cap, s->nfuncs + 1,
-                     sizeof *s->funcs) < 0)
+    if (ws_grow((void **)&s->funcs, &s->funcs_cap, s->nfuncs + 1,
+                     sizeof *s->funcs, 64) < 0)
         return ws_err_oom(err);
     f = &s->funcs[s->nfuncs];
     memset(f, 0, sizeof *f);
@@ -256,8 +241,8 @@ static int ws_sass_add_operand(struct ws_sass_parser *p, char *t, size_t n,
 
     while (n > 0 && (t[n - 1] == ' ' || t[n - 1] == '\t'))
         n--;
-    if (ws_sass_grow((void **)&s->opnds, &s->opnds_cap, s->nopnds + 1,
-                     sizeof *s->opnds) < 0)
+    if (ws_grow((void **)&s->opnds, &s->opnds_cap, s->nopnds + 1,
+                     sizeof *s->opnds, 64) < 0)
         return ws_err_oom(err);
     o = &s->opnds[s->nopnds];
     {
@@ -270,8 +255,8 @@ static int ws_sass_add_operand(struct ws_sass_parser *p, char *t, size_t n,
             o->kind = WS_OPND_TARGET;
         if (label) {
             struct ws_sass_pending *pd;
-            if (ws_sass_grow((void **)&p->pending, &p->pending_cap,
-                             p->npending + 1, sizeof *p->pending) < 0)
+            if (ws_grow((void **)&p->pending, &p->pending_cap,
+                             p->npending + 1, sizeof *p->pending, 64) < 0)
                 return ws_err_oom(err);
             pd = &p->pending[p->npending++];
             pd->opnd = s->nopnds;
@@ -359,8 +344,8 @@ static int ws_sass_instruction(struct ws_sass_parser *p, char *line,
         || ws_sass_operands(p, q, semi, &in, line, err) < 0
         || ws_sass_bind_labels(p, in.pc, err) < 0)
         return -1;
-    if (ws_sass_grow((void **)&s->insts, &s->insts_cap, s->ninsts + 1,
-                     sizeof *s->insts) < 0)
+    if (ws_grow((void **)&s->insts, &s->insts_cap, s->ninsts + 1,
+                     sizeof *s->insts, 64) < 0)
         return ws_err_oom(err);
     s->insts[s->ninsts++] = in;
     s->funcs[s->nfuncs - 1].ninst++;
@@ -392,8 +377,8 @@ static int ws_sass_res_line(struct ws_sass_parser *p, const char *q,
 {
     struct ws_sass_res *r;
 
-    if (ws_sass_grow((void **)&p->res, &p->res_cap, p->nres + 1,
-                     sizeof *p->res) < 0)
+    if (ws_grow((void **)&p->res, &p->res_cap, p->nres + 1,
+                     sizeof *p->res, 64) < 0)
         return ws_err_oom(err);
     r = &p->res[p->nres];
     snprintf(r->name, sizeof r->name, "%s", p->res_name);
@@ -433,8 +418,8 @@ static int ws_sass_data(struct ws_sass_parser *p, const char *q,
         p->regcount_state = 0;
         if (ws_num_hex(h, strcspn(h, " \t"), &v) < 0 || v > 255)
             return 0;
-        if (ws_sass_grow((void **)&p->res, &p->res_cap, p->nres + 1,
-                         sizeof *p->res) < 0)
+        if (ws_grow((void **)&p->res, &p->res_cap, p->nres + 1,
+                         sizeof *p->res, 64) < 0)
             return ws_err_oom(err);
         r = &p->res[p->nres++];
         snprintf(r->name, sizeof r->name, "%s", p->res_name);
@@ -612,10 +597,9 @@ static int ws_sass_start(struct ws_sass *s, struct ws_sass_parser *p,
         p->opts = *opts;
     else
         ws_trace_opts_default(&p->opts);
-    s->path = malloc(strlen(name) + 1);
+    s->path = strdup(name);
     if (!s->path)
         return ws_err_oom(err);
-    strcpy(s->path, name);
     return 0;
 }
 

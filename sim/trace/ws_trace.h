@@ -102,6 +102,17 @@ static inline uint32_t ws_launch_warps_per_cta(const struct ws_launch *l)
     return (ws_launch_threads(l) + WS_WARP_SIZE - 1) / WS_WARP_SIZE;
 }
 
+/* The launch's numbers without its strings, for records that outlive the
+ * reader that owns them. */
+static inline struct ws_launch ws_launch_scalars(const struct ws_launch *l)
+{
+    struct ws_launch c = *l;
+
+    c.name = NULL;
+    c.nvbit_version = NULL;
+    return c;
+}
+
 static inline uint64_t ws_launch_ctas(const struct ws_launch *l)
 {
     return (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/ws_grow.h"
 #include "../util/ws_num.h"
 #include "ws_opcode.h"
 
@@ -176,8 +177,8 @@ static int ws_inst_line(struct ws_traceg *r, struct ws_cta_state *st,
                          "more instruction lines than warp %u's 'insts = %u' "
                          "(expected 'warp =' or '#END_TB')", st->warp,
                          st->want);
-    if (ws_traceg_grow((void **)&r->inst, &r->inst_cap, r->ninst + 1,
-                sizeof *r->inst) < 0)
+    if (ws_grow((void **)&r->inst, &r->inst_cap, r->ninst + 1,
+                sizeof *r->inst, 1024) < 0)
         return ws_err_oom(err);
     if (ws_traceg_parse_inst(r, line, st->warp, &r->inst[r->ninst], err) < 0)
         return -1;

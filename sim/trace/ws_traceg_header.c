@@ -30,15 +30,6 @@ static int ws_parse_dim3(const char *v, uint32_t out[3])
     return 0;
 }
 
-static char *ws_strdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-
-    if (p)
-        memcpy(p, s, n);
-    return p;
-}
 
 enum ws_hkey {
     WS_HK_NAME, WS_HK_ID, WS_HK_GRID, WS_HK_BLOCK, WS_HK_SHMEM, WS_HK_NREGS,
@@ -68,11 +59,11 @@ static int ws_header_value(struct ws_traceg *r, enum ws_hkey key,
             return ws_traceg_fail(r, err, col, "empty kernel name",
                                   "a function name");
         free(l->name);
-        l->name = ws_strdup(v);
+        l->name = strdup(v);
         return l->name ? 0 : ws_err_oom(err);
     case WS_HK_NVBIT:
         free(l->nvbit_version);
-        l->nvbit_version = ws_strdup(v);
+        l->nvbit_version = strdup(v);
         return l->nvbit_version ? 0 : ws_err_oom(err);
     case WS_HK_GRID:
     case WS_HK_BLOCK:

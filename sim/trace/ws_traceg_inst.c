@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/ws_grow.h"
 #include "../util/ws_num.h"
 #include "ws_opcode.h"
 
@@ -101,29 +102,13 @@ static int ws_tok_signed(struct ws_traceg *r, struct ws_tokens *tk,
 
 /* ---- pools ------------------------------------------------------------ */
 
-int ws_traceg_grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-    size_t n = *cap ? *cap : 1024;
-    void *q;
-
-    if (need <= *cap)
-        return 0;
-    while (n < need)
-        n *= 2;
-    q = realloc(*p, n * elem);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = n;
-    return 0;
-}
 
 static struct ws_opinfo *ws_traceg_opinfo(struct ws_traceg *r, uint32_t id)
 {
     if (id >= r->opinfo_cap) {
         size_t old = r->opinfo_cap;
-        if (ws_traceg_grow((void **)&r->opinfo, &r->opinfo_cap, (size_t)id + 1,
-                    sizeof *r->opinfo) < 0)
+        if (ws_grow((void **)&r->opinfo, &r->opinfo_cap, (size_t)id + 1,
+                    sizeof *r->opinfo, 1024) < 0)
             return NULL;
         memset(r->opinfo + old, 0, (r->opinfo_cap - old) * sizeof *r->opinfo);
     }
@@ -242,8 +227,8 @@ static void ws_widen_dst(struct ws_traceg *r, struct ws_inst *in)
 
 static int ws_push_addr(struct ws_traceg *r, uint64_t a, struct ws_err *err)
 {
-    if (ws_traceg_grow((void **)&r->addrs, &r->addr_cap, r->naddr + 1,
-                sizeof *r->addrs) < 0)
+    if (ws_grow((void **)&r->addrs, &r->addr_cap, r->naddr + 1,
+                sizeof *r->addrs, 1024) < 0)
         return ws_err_oom(err);
     r->addrs[r->naddr++] = a;
     return 0;

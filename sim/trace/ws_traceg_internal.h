@@ -56,7 +56,6 @@ const char *ws_traceg_name(const struct ws_traceg *r);
 int ws_traceg_fail(struct ws_traceg *r, struct ws_err *err, long col,
                    const char *what, const char *expected);
 char *ws_traceg_trim(char *s);
-int ws_traceg_grow(void **p, size_t *cap, size_t need, size_t elem);
 
 /* Reads the header up to the "#traces format" line into r->launch. */
 int ws_traceg_read_header(struct ws_traceg *r, struct ws_err *err);
