@@ -38,7 +38,7 @@ struct ws_run_args {
 
 struct ws_progress {
     int on;
-    double last;
+    double start, last;
     size_t kernel, nkernels;
 };
 
@@ -83,10 +83,11 @@ static void ws_run_progress(void *ctx, const struct ws_kernel_stats *k,
     if (t - p->last < 0.25)
         return;
     p->last = t;
-    fprintf(stderr, "\rkernel %zu/%zu %.40s: CTAs %llu/%llu, %llu cycles   ",
-            p->kernel, p->nkernels, k->name, (unsigned long long)ctas_done,
-            (unsigned long long)k->ctas_total,
-            (unsigned long long)(now - k->start));
+    fprintf(stderr, "\rkernel %zu/%zu %.32s: CTAs %llu/%llu, %llu cycles, "
+            "%.0f kcycles/s   ", p->kernel, p->nkernels, k->name,
+            (unsigned long long)ctas_done, (unsigned long long)k->ctas_total,
+            (unsigned long long)(now - k->start),
+            (double)now / 1000.0 / (t - p->start));
 }
 
 static int ws_traceg_source_next(void *ctx, const struct ws_cta_stream **cta,
@@ -164,7 +165,8 @@ static int ws_run_simulate(struct ws_run_args *a, const struct ws_gpu *gpu,
                            const struct ws_cmdlist *list, struct ws_err *err)
 {
     struct ws_run_report rep;
-    struct ws_progress prog = {isatty(2), 0.0, 0, list->nkernels};
+    struct ws_progress prog = {isatty(2), ws_wall(), ws_wall(), 0,
+                               list->nkernels};
     struct ws_timeline tl;
     struct ws_sim sim;
     char tl_tmp[4096];
