@@ -135,7 +135,7 @@ static int ws_cfg_apply_base(struct ws_ynode **tree, const char *dir,
     if (!b)
         return 0;
     if (b->kind != WS_YNODE_SCALAR)
-        return ws_err_at(err, b->file, b->line, b->col, "base is a mapping "
+        return ws_err_at(err, b->file, b->line, b->col, "base is not a name "
                          "(expected the name of another config)");
     if (depth >= WS_CFG_MAX_DEPTH)
         return ws_err_at(err, b->file, b->line, b->col, "base chain deeper "
@@ -208,6 +208,10 @@ static int ws_cfg_walk(struct ws_cfg_build *b, const struct ws_ynode *map,
         if ((size_t)snprintf(path, sizeof path, "%s%s%s", prefix,
                              *prefix ? "." : "", n->key) >= sizeof path)
             return ws_cfg_unknown_key(n, n->key, b->err);
+        if (n->kind == WS_YNODE_SEQ)
+            return ws_err_at(b->err, n->file, n->line, n->col, "a list is not "
+                             "a config value (expected a scalar or a "
+                             "mapping)");
         if (n->kind == WS_YNODE_MAP) {
             if (!ws_cfg_key_is_group(path))
                 return ws_cfg_unknown_key(n, path, b->err);

@@ -8,6 +8,7 @@
  */
 #include "ws_yaml.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -90,22 +91,26 @@ static struct ws_ynode *ws_ynode_new(enum ws_ynode_kind kind, const char *file,
 }
 
 static int ws_ymapping(struct ws_ybuild *b, struct ws_ynode *map);
+static int ws_ysequence(struct ws_ybuild *b, struct ws_ynode *seq);
 
-/* Reads the value after a key into a new node (a scalar or a mapping). */
-static int ws_yvalue(struct ws_ybuild *b, struct ws_ynode **out)
+/* Turns the event just read into a node (scalar, mapping or list). */
+static int ws_yvalue_from(struct ws_ybuild *b, yaml_event_t ev,
+                          struct ws_ynode **out)
 {
-    yaml_event_t ev;
     struct ws_ynode *n;
     int rc = 0;
 
-    if (ws_ynext(b, &ev) < 0)
-        return -1;
     switch (ev.type) {
     case YAML_SCALAR_EVENT:
         n = ws_ynode_new(WS_YNODE_SCALAR, b->file, &ev);
-        if (n)
+        if (n) {
             n->value = strndup((const char *)ev.data.scalar.value,
                                ev.data.scalar.length);
+            /* Point at the text, not at its opening quote. */
+            if (ev.data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE
+                || ev.data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE)
+                n->col++;
+        }
         if (!n || !n->value)
             rc = ws_err_oom(b->err);
         break;
@@ -116,6 +121,13 @@ static int ws_yvalue(struct ws_ybuild *b, struct ws_ynode **out)
         else
             rc = ws_ymapping(b, n);
         break;
+    case YAML_SEQUENCE_START_EVENT:
+        n = ws_ynode_new(WS_YNODE_SEQ, b->file, &ev);
+        if (!n)
+            rc = ws_err_oom(b->err);
+        else
+            rc = ws_ysequence(b, n);
+        break;
     case YAML_ALIAS_EVENT:
         n = NULL;
         rc = ws_ybad(b, &ev, "YAML aliases are not supported (expected a "
@@ -123,13 +135,72 @@ static int ws_yvalue(struct ws_ybuild *b, struct ws_ynode **out)
         break;
     default:
         n = NULL;
-        rc = ws_ybad(b, &ev, "a list is not a config value (expected a "
-                     "scalar or a mapping)");
+        rc = ws_ybad(b, &ev, "unexpected YAML (expected a value, a mapping "
+                     "or a list)");
         break;
     }
     yaml_event_delete(&ev);
     *out = n;
     return rc;
+}
+
+/* Reads the value after a key into a new node. */
+static int ws_yvalue(struct ws_ybuild *b, struct ws_ynode **out)
+{
+    yaml_event_t ev;
+
+    *out = NULL;
+    if (ws_ynext(b, &ev) < 0)
+        return -1;
+    return ws_yvalue_from(b, ev, out);
+}
+
+/* One item of a list: 1 at the end of the list. */
+static int ws_yitem(struct ws_ybuild *b, struct ws_ynode **out)
+{
+    yaml_event_t ev;
+
+    *out = NULL;
+    if (ws_ynext(b, &ev) < 0)
+        return -1;
+    if (ev.type == YAML_SEQUENCE_END_EVENT) {
+        yaml_event_delete(&ev);
+        return 1;
+    }
+    return ws_yvalue_from(b, ev, out);
+}
+
+/* Items until the end of the sequence; the event loop of ws_yvalue reads
+ * one item per call, so the end is detected by peeking at the parser. */
+static int ws_ysequence(struct ws_ybuild *b, struct ws_ynode *seq)
+{
+    struct ws_ynode *tail = NULL;
+    unsigned index = 0;
+
+    for (;;) {
+        struct ws_ynode *item = NULL;
+        char key[16];
+        int rc = ws_yitem(b, &item);
+        if (rc == 1)
+            return 0;
+        if (rc < 0) {
+            ws_yaml_free(item);
+            return -1;
+        }
+        snprintf(key, sizeof key, "%u", index++);
+        item->key = strdup(key);
+        if (!item->key) {
+            ws_yaml_free(item);
+            return ws_err_oom(b->err);
+        }
+        item->key_line = item->line;
+        item->key_col = item->col;
+        if (tail)
+            tail->next = item;
+        else
+            seq->child = item;
+        tail = item;
+    }
 }
 
 static int ws_ykey(struct ws_ybuild *b, struct ws_ynode *map,

@@ -2,12 +2,13 @@
  * ws_yaml: a YAML document as a small tree of mappings and scalars, each node
  * carrying its file, line and column.
  *
- * libyaml's event parser does the YAML; this file keeps only what GPU configs
- * use (nested mappings of scalars) and turns everything else (sequences,
- * aliases, duplicate keys, several documents) into one positioned error, so
- * the schema code can report "file:line:col" for any value it dislikes.
+ * libyaml's event parser does the YAML; this file keeps what GPU configs and
+ * workload descriptions use (mappings, sequences, scalars) and turns
+ * everything else (aliases, duplicate keys, several documents) into one
+ * positioned error, so callers can report "file:line:col" for any value
+ * they dislike.
  *
- * Leaves out: sequences, anchors, tags, multi-document streams.
+ * Leaves out: anchors, tags, multi-document streams.
  */
 #ifndef WS_YAML_H
 #define WS_YAML_H
@@ -18,7 +19,8 @@
 
 enum ws_ynode_kind {
     WS_YNODE_MAP,
-    WS_YNODE_SCALAR
+    WS_YNODE_SCALAR,
+    WS_YNODE_SEQ        /* items are children keyed "0", "1", ... */
 };
 
 struct ws_ynode {

@@ -1,0 +1,97 @@
+/*
+ * ws_workload: a workload description (workload.yaml): which SASS listing
+ * and function to run, its parameters, launch geometry, buffers, and for
+ * each instruction that the listing alone cannot decide an expression:
+ * the lanes for which a guarded instruction's predicate is true, the trip
+ * count of a loop, the address each lane touches.  Seed 000's "code
+ * analysis of cuobjdump output", made executable.
+ *
+ *   listing: saxpy.sm_80.sass          # relative to this file
+ *   function: _Z5saxpy...              # optional with one function
+ *   params: {n: 65536, stride: 1}      # defaults; --param n=... overrides
+ *   launch: {grid: ["(n + 255) / 256", 1, 1], block: [256, 1, 1],
+ *            shared: 0, registers: 16}
+ *   buffers: {x: {base: 0x7f0000000000, size: "4 * n * stride"}}
+ *   let: {i: "ctaid.x * ntid.x + tid.x"}          # per-lane helpers
+ *   when: {"EXIT#1": "i >= n"}                    # guarded instructions
+ *   loops: {"BRA#1": {counter: k, trips: "8"}}    # backward branches
+ *   memory: {"LDG#1": "x + 4 * i * stride"}       # per-lane addresses
+ *
+ * Instructions are named by offset ("0x00a0") or by the n-th occurrence of
+ * a base mnemonic ("LDG#2"), which survives recompiling for another SM.
+ *
+ * Leaves out: the expansion itself (ws_expand.c).
+ */
+#ifndef WS_WORKLOAD_H
+#define WS_WORKLOAD_H
+
+#include <stdint.h>
+
+#include "../config/ws_yaml.h"
+#include "ws_expr.h"
+#include "ws_sass.h"
+#include "ws_trace.h"
+
+/* Names every expression can use, in slot order. */
+enum ws_wl_slot {
+    WS_SLOT_TID_X, WS_SLOT_TID_Y, WS_SLOT_TID_Z,
+    WS_SLOT_CTAID_X, WS_SLOT_CTAID_Y, WS_SLOT_CTAID_Z,
+    WS_SLOT_NTID_X, WS_SLOT_NTID_Y, WS_SLOT_NTID_Z,
+    WS_SLOT_NCTAID_X, WS_SLOT_NCTAID_Y, WS_SLOT_NCTAID_Z,
+    WS_SLOT_LANE, WS_SLOT_WARP,
+    WS_SLOT_FIXED
+};
+
+enum ws_wl_rule_kind {
+    WS_RULE_WHEN,
+    WS_RULE_LOOP,
+    WS_RULE_MEMORY
+};
+
+struct ws_wl_rule {
+    enum ws_wl_rule_kind kind;
+    uint32_t inst;            /* index in the function */
+    struct ws_expr expr;      /* condition, trip count or address */
+    int counter;              /* loops: the counter's slot */
+    long line;                /* where the rule is written */
+};
+
+struct ws_wl_buffer {
+    int slot;
+    uint64_t base, size;
+};
+
+struct ws_workload {
+    char *path;
+    struct ws_sass sass;
+    const struct ws_sass_func *func;
+    struct ws_launch launch;
+    struct ws_expr_names names;
+    char *name_store[WS_EXPR_MAX_NAMES];
+    uint32_t nparams;         /* slots WS_SLOT_FIXED.. are params, then the rest */
+    int64_t param_value[WS_EXPR_MAX_NAMES];
+    struct ws_wl_buffer buffers[32];
+    uint32_t nbuffers;
+    struct ws_expr lets[32];
+    int let_slot[32];
+    uint32_t nlets;
+    struct ws_wl_rule *rules;
+    uint32_t nrules;
+    int *rule_of;             /* per instruction: [kind * ninst + inst] -> rule or -1 */
+    int counters[16];
+    uint32_t ncounters;
+};
+
+/* Loads path; sets are "name=value" parameter overrides; listing, when not
+ * NULL, replaces the file's listing (another SM version's). */
+int ws_workload_load(struct ws_workload *w, const char *path,
+                     const char *const *sets, int nsets, const char *listing,
+                     const struct ws_trace_opts *opts, struct ws_err *err);
+void ws_workload_free(struct ws_workload *w);
+
+/* The rule of a kind for instruction i, or NULL. */
+const struct ws_wl_rule *ws_workload_rule(const struct ws_workload *w,
+                                          enum ws_wl_rule_kind kind,
+                                          uint32_t i);
+
+#endif
