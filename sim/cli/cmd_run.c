@@ -16,6 +16,7 @@
 #include "engine/ws_sim.h"
 #include "stats/ws_report.h"
 #include "stats/ws_timeline.h"
+#include "trace/ws_expand.h"
 #include "trace/ws_kernelslist.h"
 #include "trace/ws_traceg.h"
 #include "util/ws_num.h"
@@ -30,6 +31,8 @@ enum {
 
 struct ws_run_args {
     struct ws_cli_gpu_opts gpu;
+    struct ws_cli_params params;
+    int workload;
     struct ws_trace_opts topts;
     const char *json, *csv, *timeline, *input;
     uint64_t tl_from, tl_to, tl_max;
@@ -47,15 +50,18 @@ static void ws_run_help(FILE *out)
     fprintf(out,
 "usage: warpsim run [OPTIONS] TRACE\n"
 "\n"
-"Simulates every kernel of TRACE (a kernelslist.g, a folder holding one, or\n"
-"one kernel-N.traceg[.xz]) in launch order on one GPU, host-to-device\n"
-"copies warming L2 between them, and prints per kernel and in total:\n"
+"Simulates every kernel of TRACE (a kernelslist.g, a folder holding one,\n"
+"one kernel-N.traceg[.xz], or a workload.yaml that expands a SASS listing)\n"
+"in launch order on one GPU, host-to-device copies warming L2 between\n"
+"them, and prints per kernel and in total:\n"
 "cycles, time at the SM clock, warp instructions, IPC, occupancy and what\n"
 "limits it, the top stall reasons, L1/L2 hit rates and DRAM bandwidth.\n"
 "\n"
 "options:\n"
 "  -g, --gpu CONFIG          GPU config file or built-in name (default %s)\n"
 "  -s, --set KEY=VALUE       override one config key (repeatable)\n"
+"  -p, --param NAME=VALUE    override a workload parameter (repeatable)\n"
+"      --listing FILE        expand the workload over another listing\n"
 "      --json FILE           everything, every counter, as JSON\n"
 "      --csv FILE            one row per kernel\n"
 "      --timeline FILE       Chrome/Perfetto trace-event JSON of CTA residency\n"
@@ -116,6 +122,35 @@ static int ws_run_kernel(struct ws_sim *sim, const char *path,
     return rc;
 }
 
+/* One kernel expanded from a workload description. */
+static int ws_run_workload(struct ws_sim *sim, const struct ws_run_args *a,
+                           struct ws_run_report *rep, struct ws_err *err)
+{
+    struct ws_workload w;
+    struct ws_expander x;
+    struct ws_cta_source src;
+    uint64_t first = sim->now;
+    int rc;
+
+    if (ws_workload_load(&w, a->input, a->params.sets, a->params.nsets,
+                         a->params.listing, &a->topts, err) < 0)
+        return -1;
+    rc = ws_expand_init(&x, &w, err);
+    if (rc == 0) {
+        src = ws_expand_source(&x);
+        rc = ws_sim_kernel(sim, &src, &rep->kernels[0], err);
+        if (rc == 0) {
+            rep->nkernels = 1;
+            rep->total_cycles = rep->kernels[0].end - first;
+        } else {
+            ws_kernel_stats_free(&rep->kernels[0]);
+        }
+        ws_expand_free(&x);
+    }
+    ws_workload_free(&w);
+    return rc;
+}
+
 /* Runs the list; fills rep->kernels (allocated for every kernel). */
 static int ws_run_list(struct ws_sim *sim, const struct ws_cmdlist *list,
                        const struct ws_run_args *a, struct ws_run_report *rep,
@@ -165,8 +200,8 @@ static int ws_run_simulate(struct ws_run_args *a, const struct ws_gpu *gpu,
                            const struct ws_cmdlist *list, struct ws_err *err)
 {
     struct ws_run_report rep;
-    struct ws_progress prog = {isatty(2), ws_wall(), ws_wall(), 0,
-                               list->nkernels};
+    struct ws_progress prog = {isatty(2), ws_wall(), ws_wall(), 1,
+                               list->nkernels ? list->nkernels : 1};
     struct ws_timeline tl;
     struct ws_sim sim;
     char tl_tmp[4096];
@@ -175,7 +210,8 @@ static int ws_run_simulate(struct ws_run_args *a, const struct ws_gpu *gpu,
     memset(&rep, 0, sizeof rep);
     rep.input = a->input;
     rep.gpu = gpu;
-    rep.kernels = calloc(list->nkernels, sizeof *rep.kernels);
+    rep.kernels = calloc(list->nkernels ? list->nkernels : 1,
+                         sizeof *rep.kernels);
     if (!rep.kernels || ws_sim_init(&sim, gpu, err) < 0) {
         free(rep.kernels);
         return err->set ? -1 : ws_err_oom(err);
@@ -193,7 +229,8 @@ static int ws_run_simulate(struct ws_run_args *a, const struct ws_gpu *gpu,
         sim.tl = rc == 0 ? &tl : NULL;
     }
     if (rc == 0)
-        rc = ws_run_list(&sim, list, a, &rep, &prog, err);
+        rc = a->workload ? ws_run_workload(&sim, a, &rep, err)
+                         : ws_run_list(&sim, list, a, &rep, &prog, err);
     if (prog.on)
         fprintf(stderr, "\r%*s\r", 79, "");
     if (sim.tl) {
@@ -238,6 +275,8 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
         {"timeline-window", required_argument, NULL, WS_OPT_TIMELINE_WINDOW},
         {"timeline-max-events", required_argument, NULL, WS_OPT_TIMELINE_MAX},
         {"allow-unknown-keys", no_argument, NULL, WS_OPT_ALLOW_UNKNOWN_KEYS},
+        {"param", required_argument, NULL, 'p'},
+        {"listing", required_argument, NULL, WS_OPT_LISTING},
         {"help", no_argument, NULL, WS_OPT_HELP},
         {NULL, 0, NULL, 0}
     };
@@ -245,10 +284,12 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
 
     optind = 1;
     opterr = 0;
-    while ((opt = getopt_long(argc, argv, "g:s:h", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "g:s:p:h", longopts, NULL)) != -1) {
         int used = ws_cli_gpu_option(&a->gpu, opt, optarg);
+        if (used == 0)
+            used = ws_cli_param_option(&a->params, opt, optarg);
         if (used < 0)
-            return ws_cli_usage("run", "too many --set options");
+            return ws_cli_usage("run", "too many --set or --param options");
         if (used)
             continue;
         switch (opt) {
@@ -289,6 +330,10 @@ static int ws_run_load_list(struct ws_run_args *a, struct ws_cmdlist *list,
                          "instruction stream to simulate (expected a "
                          "kernelslist.g or a .traceg; listings need a "
                          "workload description)");
+    if (kind == WS_INPUT_WORKLOAD) {
+        a->workload = 1;
+        return 0;
+    }
     if (kind == WS_INPUT_LIST)
         return ws_kernelslist_load(list, a->list_path ? a->list_path
                                                       : a->input, err);

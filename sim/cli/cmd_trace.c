@@ -12,14 +12,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace/ws_expand.h"
 #include "trace/ws_kernelslist.h"
 #include "trace/ws_sass.h"
 #include "trace/ws_traceg.h"
+#include "trace/ws_tracew.h"
 #include "ws_cli.h"
 #include "ws_info.h"
 
 struct ws_trace_args {
     struct ws_cli_gpu_opts gpu;
+    struct ws_cli_params params;
+    const char *out_dir;
     struct ws_trace_opts topts;
     const char *json;
     const char *input;
@@ -30,6 +34,7 @@ static void ws_trace_help(FILE *out)
 {
     fprintf(out,
 "usage: warpsim trace info [OPTIONS] PATH\n"
+"       warpsim trace gen [--param NAME=VALUE]... [--listing FILE] -o DIR WORKLOAD\n"
 "\n"
 "Summarises a kernel trace or a SASS listing without simulating it: per\n"
 "kernel the launch (grid, block, registers, shared memory, SM version),\n"
@@ -37,14 +42,20 @@ static void ws_trace_help(FILE *out)
 "instructions by space with average sectors per request and active lanes,\n"
 "and unknown opcodes. For a listing, the static mix per function.\n"
 "\n"
-"PATH is a kernelslist.g, a folder holding one, a kernel-N.traceg[.xz], or\n"
-"a cuobjdump -sass / nvdisasm listing.\n"
+"PATH is a kernelslist.g, a folder holding one, a kernel-N.traceg[.xz], a\n"
+"workload.yaml (expanded first), or a cuobjdump -sass / nvdisasm listing.\n"
+"\n"
+"gen expands WORKLOAD and writes DIR/kernelslist.g and DIR/kernel-1.traceg in\n"
+"the Accel-Sim format (tracer version 4), readable by warpsim and Accel-Sim.\n"
 "\n"
 "options:\n"
 "  -g, --gpu CONFIG        GPU whose sector and bank sizes are used and whose\n"
 "                          unknown_opcode_class applies (default %s)\n"
 "  -s, --set KEY=VALUE     override one config key\n"
 "      --json FILE         also write the summary as JSON to FILE\n"
+"  -p, --param NAME=VALUE  override a workload parameter (repeatable)\n"
+"      --listing FILE      expand the workload over another listing\n"
+"  -o, --output DIR        where gen writes the trace\n"
 "      --allow-unknown-keys  skip unknown '-key = value' trace header lines\n"
 "                          instead of rejecting them\n"
 "  -h, --help              this text\n", ws_cfg_default_name());
@@ -72,6 +83,30 @@ static int ws_trace_kernel(struct ws_info_trace *t, const char *path,
     return rc;
 }
 
+static int ws_trace_workload(struct ws_info_trace *t, const struct ws_trace_args *a,
+                             const struct ws_gpu *gpu, struct ws_err *err)
+{
+    struct ws_workload w;
+    struct ws_expander x;
+    const struct ws_cta_stream *cta;
+    int rc;
+
+    if (ws_workload_load(&w, a->input, a->params.sets, a->params.nsets,
+                         a->params.listing, &a->topts, err) < 0)
+        return -1;
+    rc = ws_expand_init(&x, &w, err);
+    if (rc == 0 && ws_profile_init(&t->kernels[0], &w.launch, gpu) < 0)
+        rc = ws_err_oom(err);
+    if (rc == 0) {
+        t->nkernels = 1;
+        while ((rc = ws_expand_next(&x, &cta, err)) == 1)
+            ws_profile_add_cta(&t->kernels[0], cta, &w.sass.strs);
+        ws_expand_free(&x);
+    }
+    ws_workload_free(&w);
+    return rc;
+}
+
 static int ws_trace_info_traces(struct ws_trace_args *a, enum ws_input_kind kind,
                                 const struct ws_gpu *gpu, struct ws_err *err)
 {
@@ -94,6 +129,8 @@ static int ws_trace_info_traces(struct ws_trace_args *a, enum ws_input_kind kind
         rc = ws_err_oom(err);
     if (kind == WS_INPUT_KERNEL && rc == 0)
         rc = ws_trace_kernel(&t, a->input, a, gpu, err);
+    if (kind == WS_INPUT_WORKLOAD && rc == 0)
+        rc = ws_trace_workload(&t, a, gpu, err);
     for (size_t i = 0; kind == WS_INPUT_LIST && rc == 0 && i < list.n; i++) {
         const struct ws_cmd *c = &list.cmds[i];
         if (c->kind == WS_CMD_MEMCPY_HTOD) {
@@ -147,6 +184,9 @@ static int ws_trace_parse_args(struct ws_trace_args *a, int argc, char **argv)
         {"set", required_argument, NULL, WS_OPT_SET},
         {"json", required_argument, NULL, WS_OPT_JSON},
         {"allow-unknown-keys", no_argument, NULL, WS_OPT_ALLOW_UNKNOWN_KEYS},
+        {"param", required_argument, NULL, 'p'},
+        {"listing", required_argument, NULL, WS_OPT_LISTING},
+        {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, WS_OPT_HELP},
         {NULL, 0, NULL, 0}
     };
@@ -154,26 +194,69 @@ static int ws_trace_parse_args(struct ws_trace_args *a, int argc, char **argv)
 
     optind = 1;
     opterr = 0;
-    while ((opt = getopt_long(argc, argv, "g:s:h", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "g:s:p:o:h", longopts, NULL)) != -1) {
         int used = ws_cli_gpu_option(&a->gpu, opt, optarg);
+        if (used == 0)
+            used = ws_cli_param_option(&a->params, opt, optarg);
         if (used < 0)
-            return ws_cli_usage("trace info", "too many --set options");
+            return ws_cli_usage("trace", "too many --set or --param options");
         if (used)
             continue;
         switch (opt) {
+        case 'o': a->out_dir = optarg; break;
         case WS_OPT_JSON: a->json = optarg; break;
         case WS_OPT_ALLOW_UNKNOWN_KEYS: a->topts.allow_unknown_keys = 1; break;
         case WS_OPT_HELP: ws_trace_help(stdout); return 1;
         default:
-            return ws_cli_usage("trace info", "bad option '%s'",
-                                argv[optind - 1]);
+            return ws_cli_usage("trace", "bad option '%s'", argv[optind - 1]);
         }
     }
     if (optind != argc - 1)
-        return ws_cli_usage("trace info", optind >= argc ? "missing PATH" :
+        return ws_cli_usage("trace", optind >= argc ? "missing PATH" :
                             "more than one PATH");
     a->input = argv[optind];
     return 0;
+}
+
+/* Writes the expanded workload as DIR/kernel-1.traceg (through a
+ * temporary file, so a failed expansion leaves nothing) and
+ * DIR/kernelslist.g. */
+static int ws_trace_gen(const struct ws_trace_args *a, struct ws_err *err)
+{
+    struct ws_workload w;
+    struct ws_expander x;
+    const struct ws_cta_stream *cta;
+    char path[4096], tmp[4200];
+    FILE *fp = NULL;
+    int rc;
+
+    if (ws_workload_load(&w, a->input, a->params.sets, a->params.nsets,
+                         a->params.listing, &a->topts, err) < 0)
+        return -1;
+    rc = ws_expand_init(&x, &w, err);
+    snprintf(path, sizeof path, "%s/kernel-1.traceg", a->out_dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    if (rc == 0 && !(fp = fopen(tmp, "w")))
+        rc = ws_err_msg(err, "%s: cannot write", tmp);
+    if (rc == 0) {
+        ws_tracew_header(fp, &w.launch);
+        while ((rc = ws_expand_next(&x, &cta, err)) == 1)
+            ws_tracew_cta(fp, cta, &w.sass.strs);
+    }
+    if (fp && fclose(fp) != 0 && rc == 0)
+        rc = ws_err_msg(err, "%s: write error", tmp);
+    if (rc == 0 && rename(tmp, path) != 0)
+        rc = ws_err_msg(err, "%s: cannot write", path);
+    if (rc == 0) {
+        snprintf(path, sizeof path, "%s/kernelslist.g", a->out_dir);
+        rc = ws_cli_write_file(path, "kernel-1.traceg\n", err);
+    }
+    if (rc < 0 && fp)
+        remove(tmp);
+    if (x.tmpl)
+        ws_expand_free(&x);
+    ws_workload_free(&w);
+    return rc;
 }
 
 int ws_cmd_trace(int argc, char **argv)
@@ -191,9 +274,9 @@ int ws_cmd_trace(int argc, char **argv)
         ws_trace_help(argc < 2 ? stderr : stdout);
         return argc < 2 ? WS_EXIT_INPUT : WS_EXIT_OK;
     }
-    if (strcmp(argv[1], "info") != 0)
-        return ws_cli_usage("trace", "unknown subcommand '%s' (expected info)",
-                            argv[1]);
+    if (strcmp(argv[1], "info") != 0 && strcmp(argv[1], "gen") != 0)
+        return ws_cli_usage("trace", "unknown subcommand '%s' (expected info "
+                            "or gen)", argv[1]);
     rc = ws_trace_parse_args(&a, argc - 1, argv + 1);
     if (rc == 1)
         return WS_EXIT_OK;
@@ -202,6 +285,11 @@ int ws_cmd_trace(int argc, char **argv)
     if (ws_cli_load_gpu(&a.gpu, &gpu, &err) < 0)
         return ws_cli_fail(&err);
     a.topts.unknown_class = gpu.unknown_class;
+    if (strcmp(argv[1], "gen") == 0) {
+        if (!a.out_dir)
+            return ws_cli_usage("trace gen", "missing -o DIR");
+        return ws_trace_gen(&a, &err) < 0 ? ws_cli_fail(&err) : WS_EXIT_OK;
+    }
     rc = ws_cli_detect(a.input, &a.list_path, &kind, &err);
     if (rc == 0)
         rc = kind == WS_INPUT_LISTING ? ws_trace_info_listing(&a, &err)

@@ -29,6 +29,21 @@ int ws_cli_gpu_option(struct ws_cli_gpu_opts *o, int opt, const char *arg)
     return 0;
 }
 
+int ws_cli_param_option(struct ws_cli_params *o, int opt, const char *arg)
+{
+    if (opt == 'p') {
+        if (o->nsets == WS_CLI_MAX_SETS)
+            return -1;
+        o->sets[o->nsets++] = arg;
+        return 1;
+    }
+    if (opt == WS_OPT_LISTING) {
+        o->listing = arg;
+        return 1;
+    }
+    return 0;
+}
+
 int ws_cli_load_gpu(const struct ws_cli_gpu_opts *o, struct ws_gpu *gpu,
                     struct ws_err *err)
 {
@@ -109,6 +124,10 @@ int ws_cli_detect(const char *input, char **list_path,
     }
     if (ws_ends_with(input, ".traceg") || ws_ends_with(input, ".traceg.xz")) {
         *kind = WS_INPUT_KERNEL;
+        return 0;
+    }
+    if (ws_ends_with(input, ".yaml") || ws_ends_with(input, ".yml")) {
+        *kind = WS_INPUT_WORKLOAD;
         return 0;
     }
     if (ws_ends_with(input, ".g")) {

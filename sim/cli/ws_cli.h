@@ -41,14 +41,25 @@ int ws_cli_write_file(const char *path, const char *text, struct ws_err *err);
 enum ws_input_kind {
     WS_INPUT_LIST,
     WS_INPUT_KERNEL,
-    WS_INPUT_LISTING
+    WS_INPUT_LISTING,
+    WS_INPUT_WORKLOAD     /* a workload.yaml over a listing */
+};
+
+/* --param options of commands that expand workloads. */
+struct ws_cli_params {
+    const char *sets[WS_CLI_MAX_SETS];
+    int nsets;
+    const char *listing;      /* --listing: another SM version's listing */
 };
 
 /* What PATH is: a folder holding kernelslist.g (*list_path set to it), a
- * kernelslist.g, one kernel trace, or a listing (by content; reads at most
- * 4 KiB). */
+ * kernelslist.g, one kernel trace, a workload (.yaml), or a listing (by
+ * content; reads at most 4 KiB). */
 int ws_cli_detect(const char *input, char **list_path,
                   enum ws_input_kind *kind, struct ws_err *err);
+
+/* Handles --param (-p) and --listing; like ws_cli_gpu_option. */
+int ws_cli_param_option(struct ws_cli_params *o, int opt, const char *arg);
 
 int ws_cmd_trace(int argc, char **argv);
 int ws_cmd_run(int argc, char **argv);
@@ -60,6 +71,8 @@ enum {
     WS_OPT_SET = 's',
     WS_OPT_JSON = 0x100,
     WS_OPT_ALLOW_UNKNOWN_KEYS,
+    WS_OPT_PARAM,
+    WS_OPT_LISTING,
     WS_OPT_HELP = 'h'
 };
 

@@ -19,6 +19,7 @@
 #ifndef WS_TRACE_H
 #define WS_TRACE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define WS_WARP_SIZE 32

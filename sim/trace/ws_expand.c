@@ -1,0 +1,419 @@
+/*
+ * ws_expand: workload expansion (see ws_expand.h).
+ */
+#include "ws_expand.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/ws_grow.h"
+#include "ws_opcode.h"
+
+/* ---- static instruction templates ------------------------------------ */
+
+static void ws_tmpl_reg(struct ws_inst *t, int reg, int dst)
+{
+    if (reg < 0 || reg >= WS_REG_RZ)
+        return;
+    if (dst && t->ndst < WS_INST_MAX_DST)
+        t->dst[t->ndst++] = (uint8_t)reg;
+    else if (!dst && t->nsrc < WS_INST_MAX_SRC)
+        t->src[t->nsrc++] = (uint8_t)reg;
+}
+
+/* Registers a result occupies: wide loads 2 or 4, .WIDE and fp64 2. */
+static unsigned ws_tmpl_dst_regs(const struct ws_inst *t, const char *op)
+{
+    if (t->memop == WS_MEMOP_LOAD || t->memop == WS_MEMOP_ATOMIC)
+        return t->width > 4 ? t->width / 4u : 1u;
+    if (t->cls == WS_OPC_FP64 || strstr(op, ".WIDE"))
+        return 2;
+    return 1;
+}
+
+static void ws_tmpl_operands(const struct ws_workload *w,
+                             const struct ws_sass_inst *in, struct ws_inst *t,
+                             const char *op)
+{
+    int writes = t->memop != WS_MEMOP_STORE && t->memop != WS_MEMOP_REDUCTION
+                 && t->cls != WS_OPC_BRANCH && t->cls != WS_OPC_BARRIER
+                 && t->cls != WS_OPC_EXIT;
+
+    for (uint32_t k = 0; k < in->nopnd; k++) {
+        const struct ws_opnd *o = &w->sass.opnds[in->opnd + k];
+        if (o->kind == WS_OPND_REG && k == 0 && writes) {
+            unsigned n = ws_tmpl_dst_regs(t, op);
+            for (unsigned r = 0; r < n; r++)
+                ws_tmpl_reg(t, o->reg + (int)r, 1);
+        } else if (o->kind == WS_OPND_REG) {
+            ws_tmpl_reg(t, o->reg, 0);
+        } else if (o->kind == WS_OPND_MEM) {
+            ws_tmpl_reg(t, o->reg, 0);
+            if (o->wide)
+                ws_tmpl_reg(t, o->reg + 1, 0);
+        } else if (o->kind == WS_OPND_IMM) {
+            t->imm = (int32_t)o->value;
+        }
+    }
+}
+
+static int ws_tmpl_build(struct ws_expander *x, struct ws_err *err)
+{
+    const struct ws_workload *w = x->w;
+    const struct ws_sass_func *f = w->func;
+
+    for (uint32_t i = 0; i < f->ninst; i++) {
+        const struct ws_sass_inst *in = &w->sass.insts[f->first + i];
+        const char *op = ws_strtab_str(&w->sass.strs, in->op);
+        struct ws_inst *t = &x->tmpl[i];
+        memset(t, 0, sizeof *t);
+        t->pc = in->pc;
+        t->op = in->op;
+        t->cls = in->cls;
+        t->memop = in->memop;
+        t->flags = (uint8_t)(ws_opcode_semantics(op)
+                             | (in->known ? 0u : (unsigned)WS_INST_UNKNOWN));
+        if (ws_workload_rule(w, WS_RULE_MEMORY, i)) {
+            t->width = (uint8_t)ws_opcode_width(op);
+            t->space = in->cls == WS_OPC_SHARED ? WS_SPACE_SHARED
+                       : in->cls == WS_OPC_LOCAL ? WS_SPACE_LOCAL
+                       : in->cls == WS_OPC_TEX ? WS_SPACE_TEX : WS_SPACE_GLOBAL;
+        } else if (in->cls == WS_OPC_CONST) {
+            t->space = WS_SPACE_CONST;
+        }
+        ws_tmpl_operands(w, in, t, op);
+        x->target[i] = UINT32_MAX;
+        for (uint32_t k = 0; k < in->nopnd; k++) {
+            const struct ws_opnd *o = &w->sass.opnds[in->opnd + k];
+            if (o->kind != WS_OPND_TARGET)
+                continue;
+            for (uint32_t j = 0; j < f->ninst; j++)
+                if (w->sass.insts[f->first + j].pc == (uint64_t)o->value)
+                    x->target[i] = j;
+        }
+        if (x->target[i] == UINT32_MAX && in->cls == WS_OPC_BRANCH
+            && (strncmp(op, "BRX", 3) == 0 || strncmp(op, "JMX", 3) == 0
+                || strncmp(op, "CALL", 4) == 0 || strncmp(op, "RET", 3) == 0))
+            return ws_err_at(err, w->path, 1, 1, "%s at offset 0x%04x is an "
+                             "indirect branch or call (expected direct "
+                             "branches only)", op, in->pc);
+    }
+    return 0;
+}
+
+int ws_expand_init(struct ws_expander *x, const struct ws_workload *w,
+                   struct ws_err *err)
+{
+    memset(x, 0, sizeof *x);
+    x->w = w;
+    x->ctas = ws_launch_ctas(&w->launch);
+    x->tmpl = calloc(w->func->ninst, sizeof *x->tmpl);
+    x->target = calloc(w->func->ninst, sizeof *x->target);
+    if (!x->tmpl || !x->target) {
+        ws_expand_free(x);
+        return ws_err_oom(err);
+    }
+    if (ws_tmpl_build(x, err) < 0) {
+        ws_expand_free(x);
+        return -1;
+    }
+    return 0;
+}
+
+void ws_expand_free(struct ws_expander *x)
+{
+    free(x->tmpl);
+    free(x->target);
+    free(x->inst);
+    free(x->addrs);
+    memset(x, 0, sizeof *x);
+}
+
+/* ---- per-lane values ----------------------------------------------------- */
+
+static void ws_lane_init(struct ws_expander *x, uint32_t lane, uint32_t warp,
+                         const uint32_t ctaid[3])
+{
+    const struct ws_workload *w = x->w;
+    const struct ws_launch *l = &w->launch;
+    int64_t *v = x->vals[lane];
+    uint32_t t = warp * 32 + lane, f = w->nparams;
+
+    memcpy(v, w->param_value, w->nparams * sizeof *v);
+    v[f + WS_SLOT_TID_X] = t % l->block[0];
+    v[f + WS_SLOT_TID_Y] = t / l->block[0] % l->block[1];
+    v[f + WS_SLOT_TID_Z] = t / l->block[0] / l->block[1];
+    for (int k = 0; k < 3; k++) {
+        v[f + WS_SLOT_CTAID_X + k] = ctaid[k];
+        v[f + WS_SLOT_NTID_X + k] = l->block[k];
+        v[f + WS_SLOT_NCTAID_X + k] = l->grid[k];
+    }
+    v[f + WS_SLOT_LANE] = lane;
+    v[f + WS_SLOT_WARP] = warp;
+    for (uint32_t b = 0; b < w->nbuffers; b++)
+        v[w->buffers[b].slot] = (int64_t)w->buffers[b].base;
+    for (uint32_t c = 0; c < w->ncounters; c++)
+        v[w->counters[c]] = 0;
+}
+
+/* Evaluates a rule's expression for one lane, lets first (they may read
+ * loop counters, so they are recomputed at every use). */
+static int ws_lane_eval(struct ws_expander *x, uint32_t lane,
+                        const struct ws_expr *e, int64_t *out,
+                        struct ws_err *err)
+{
+    const struct ws_workload *w = x->w;
+    int64_t *v = x->vals[lane];
+
+    for (uint32_t i = 0; i < w->nlets; i++)
+        if (ws_expr_eval(&w->lets[i], v, &v[w->let_slot[i]], err) < 0)
+            return -1;
+    return ws_expr_eval(e, v, out, err);
+}
+
+/* Lanes of `lanes` for which e is non-zero. */
+static int ws_lane_mask(struct ws_expander *x, uint32_t lanes,
+                        const struct ws_expr *e, uint32_t *out,
+                        struct ws_err *err)
+{
+    *out = 0;
+    for (uint32_t l = 0; l < 32; l++) {
+        int64_t v;
+        if (!(lanes >> l & 1))
+            continue;
+        if (ws_lane_eval(x, l, e, &v, err) < 0)
+            return -1;
+        if (v)
+            *out |= 1u << l;
+    }
+    return 0;
+}
+
+/* ---- emission ------------------------------------------------------------ */
+
+static int ws_in_buffer(const struct ws_workload *w, const struct ws_inst *t,
+                        int64_t a)
+{
+    uint64_t u = (uint64_t)a, end = u + (t->width ? t->width : 1);
+
+    if (a < 0)
+        return 0;
+    if (t->space == WS_SPACE_SHARED)
+        return end <= w->launch.shmem;
+    for (uint32_t b = 0; b < w->nbuffers; b++)
+        if (u >= w->buffers[b].base
+            && end <= w->buffers[b].base + w->buffers[b].size)
+            return 1;
+    return 0;
+}
+
+static int ws_emit_addrs(struct ws_expander *x, uint32_t idx, uint32_t mask,
+                         struct ws_inst *in, struct ws_err *err)
+{
+    const struct ws_wl_rule *r = ws_workload_rule(x->w, WS_RULE_MEMORY, idx);
+    size_t n = (size_t)__builtin_popcount(mask);
+
+    in->addr = (uint32_t)x->naddr;
+    if (ws_grow((void **)&x->addrs, &x->addr_cap, x->naddr + n,
+                sizeof *x->addrs, 4096) < 0)
+        return ws_err_oom(err);
+    for (uint32_t l = 0; l < 32; l++) {
+        int64_t a;
+        if (!(mask >> l & 1))
+            continue;
+        if (ws_lane_eval(x, l, &r->expr, &a, err) < 0)
+            return -1;
+        if (!ws_in_buffer(x->w, in, a))
+            return ws_err_at(err, r->expr.file, r->expr.line, r->expr.col,
+                             "address %lld of lane %u of warp %lld, CTA "
+                             "(%u,%u,%u) lies outside every declared %s "
+                             "(expected it inside a buffer: of the workload)",
+                             (long long)a, l,
+                             (long long)x->vals[l][x->w->nparams + WS_SLOT_WARP],
+                             x->cta.ctaid[0], x->cta.ctaid[1], x->cta.ctaid[2],
+                             in->space == WS_SPACE_SHARED
+                             ? "shared allocation" : "buffer");
+        x->addrs[x->naddr++] = (uint64_t)a;
+    }
+    return 0;
+}
+
+static int ws_emit(struct ws_expander *x, uint32_t idx, uint32_t mask,
+                   struct ws_err *err)
+{
+    struct ws_inst *in;
+
+    if (ws_grow((void **)&x->inst, &x->inst_cap, x->ninst + 1,
+                sizeof *x->inst, 4096) < 0)
+        return ws_err_oom(err);
+    in = &x->inst[x->ninst++];
+    *in = x->tmpl[idx];
+    in->mask = mask;
+    if (in->width && mask)
+        return ws_emit_addrs(x, idx, mask, in, err);
+    return 0;
+}
+
+/* ---- the walk of one warp ------------------------------------------------ */
+
+struct ws_path {
+    uint32_t idx, mask;
+};
+
+struct ws_paths {
+    struct ws_path p[33];
+    uint32_t n;
+};
+
+static void ws_paths_add(struct ws_paths *ps, uint32_t idx, uint32_t mask)
+{
+    if (!mask)
+        return;
+    for (uint32_t i = 0; i < ps->n; i++)
+        if (ps->p[i].idx == idx) {
+            ps->p[i].mask |= mask;
+            return;
+        }
+    ps->p[ps->n].idx = idx;
+    ps->p[ps->n].mask = mask;
+    ps->n++;
+}
+
+/* Removes and returns the path at the lowest offset. */
+static struct ws_path ws_paths_take(struct ws_paths *ps)
+{
+    uint32_t best = 0;
+    struct ws_path p;
+
+    for (uint32_t i = 1; i < ps->n; i++)
+        if (ps->p[i].idx < ps->p[best].idx)
+            best = i;
+    p = ps->p[best];
+    ps->p[best] = ps->p[--ps->n];
+    return p;
+}
+
+/* The lanes of exec for which a guarded instruction's predicate holds;
+ * for a loop branch also advances or resets the lanes' counters. */
+static int ws_predicate(struct ws_expander *x, uint32_t idx, uint32_t exec,
+                        uint32_t *cond, struct ws_err *err)
+{
+    const struct ws_workload *w = x->w;
+    const struct ws_sass_inst *in = &w->sass.insts[w->func->first + idx];
+    const struct ws_wl_rule *r;
+
+    *cond = exec;
+    if (in->guard == 7)
+        *cond = in->guard_neg ? 0 : exec;
+    else if ((r = ws_workload_rule(w, WS_RULE_WHEN, idx)))
+        return ws_lane_mask(x, exec, &r->expr, cond, err);
+    else if ((r = ws_workload_rule(w, WS_RULE_LOOP, idx))) {
+        *cond = 0;
+        for (uint32_t l = 0; l < 32; l++) {
+            int64_t trips, *k = &x->vals[l][r->counter];
+            if (!(exec >> l & 1))
+                continue;
+            if (ws_lane_eval(x, l, &r->expr, &trips, err) < 0)
+                return -1;
+            if (*k + 1 < trips) {
+                *cond |= 1u << l;
+                ++*k;
+            } else {
+                *k = 0;
+            }
+        }
+    }
+    /* Any other guard predicates data only: taken as true for all lanes,
+     * so the instruction runs with the warp's mask. */
+    return 0;
+}
+
+static int ws_expand_warp(struct ws_expander *x, uint32_t warp,
+                          uint32_t lanes, struct ws_err *err)
+{
+    const struct ws_workload *w = x->w;
+    const struct ws_sass_func *f = w->func;
+    struct ws_paths ps = {{{0, 0}}, 0};
+    size_t start = x->ninst;
+
+    ws_paths_add(&ps, 0, lanes);
+    while (ps.n > 0) {
+        struct ws_path p = ws_paths_take(&ps);
+        const struct ws_inst *t;
+        uint32_t cond;
+        if (p.idx >= f->ninst)
+            return ws_err_at(err, w->path, 1, 1, "warp %u runs past the end "
+                             "of %s (expected an EXIT on every path)", warp,
+                             f->name);
+        if (x->ninst - start >= WS_EXPAND_MAX_WARP_INSTS)
+            return ws_err_at(err, w->path, 1, 1, "warp %u of CTA (%u,%u,%u) "
+                             "executed %u instructions: a loop that never "
+                             "ends? (expected trips: to bound every loop)",
+                             warp, x->cta.ctaid[0], x->cta.ctaid[1],
+                             x->cta.ctaid[2], WS_EXPAND_MAX_WARP_INSTS);
+        t = &x->tmpl[p.idx];
+        if (ws_predicate(x, p.idx, p.mask, &cond, err) < 0
+            || ws_emit(x, p.idx, cond, err) < 0)
+            return -1;
+        if (t->cls == WS_OPC_EXIT) {
+            ws_paths_add(&ps, p.idx + 1, p.mask & ~cond);
+        } else if (x->target[p.idx] != UINT32_MAX) {
+            ws_paths_add(&ps, x->target[p.idx], cond);
+            ws_paths_add(&ps, p.idx + 1, p.mask & ~cond);
+        } else {
+            ws_paths_add(&ps, p.idx + 1, p.mask);
+        }
+    }
+    return 0;
+}
+
+/* ---- CTAs ---------------------------------------------------------------- */
+
+int ws_expand_next(void *ctx, const struct ws_cta_stream **cta,
+                   struct ws_err *err)
+{
+    struct ws_expander *x = ctx;
+    const struct ws_launch *l = &x->w->launch;
+    uint32_t threads = ws_launch_threads(l), nw = ws_launch_warps_per_cta(l);
+    uint64_t id = x->next_cta;
+
+    if (id >= x->ctas)
+        return 0;
+    x->next_cta++;
+    x->ninst = x->naddr = 0;
+    x->cta.ctaid[0] = (uint32_t)(id % l->grid[0]);
+    x->cta.ctaid[1] = (uint32_t)(id / l->grid[0] % l->grid[1]);
+    x->cta.ctaid[2] = (uint32_t)(id / l->grid[0] / l->grid[1]);
+    x->cta.linear_id = id;
+    x->cta.nwarps = nw;
+    for (uint32_t w = 0; w < nw; w++) {
+        uint32_t n = threads - w * 32 < 32 ? threads - w * 32 : 32;
+        uint32_t lanes = n == 32 ? 0xffffffffu : (1u << n) - 1;
+        for (uint32_t lane = 0; lane < 32; lane++)
+            ws_lane_init(x, lane, w, x->cta.ctaid);
+        x->first[w] = x->ninst;
+        if (ws_expand_warp(x, w, lanes, err) < 0)
+            return -1;
+        x->warps[w].ninst = (uint32_t)(x->ninst - x->first[w]);
+    }
+    for (uint32_t w = 0; w < nw; w++)
+        x->warps[w].inst = x->inst + x->first[w];
+    x->cta.warps = x->warps;
+    x->cta.addrs = x->addrs;
+    x->cta.ninst = (uint32_t)x->ninst;
+    x->cta.naddrs = (uint32_t)x->naddr;
+    *cta = &x->cta;
+    return 1;
+}
+
+struct ws_cta_source ws_expand_source(struct ws_expander *x)
+{
+    struct ws_cta_source src;
+
+    src.origin = x->w->path;
+    src.ctx = x;
+    src.launch = &x->w->launch;
+    src.ops = &x->w->sass.strs;
+    src.next = ws_expand_next;
+    return src;
+}

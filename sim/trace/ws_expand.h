@@ -1,0 +1,55 @@
+/*
+ * ws_expand: a workload description turned into the per-warp dynamic
+ * instruction streams a tracer would have recorded, one CTA at a time (the
+ * same struct ws_cta_source as the Accel-Sim reader), so a million-CTA
+ * launch costs no memory up front.
+ *
+ * Each warp walks its function from offset 0.  Lanes that disagree at a
+ * conditional branch split into paths; the path at the lowest offset runs
+ * first and paths meeting at the same offset merge, which reconverges
+ * structured control flow (if, if-else, loops) where the compiler's
+ * BSSY/BSYNC or SSY/SYNC would.  A guarded instruction's mask is the lanes
+ * whose "when" condition holds; a loop's closing branch is taken while the
+ * lane's counter + 1 < trips; memory instructions record each active
+ * lane's address, which must lie in a declared buffer (or, for shared
+ * memory, inside the CTA's shared allocation).
+ *
+ * Leaves out: indirect branches and calls (BRX, JMX, CALL, RET), which are
+ * reported as errors.
+ */
+#ifndef WS_EXPAND_H
+#define WS_EXPAND_H
+
+#include <stdint.h>
+
+#include "ws_trace.h"
+#include "ws_workload.h"
+
+/* A warp running longer than this is taken to be a loop that never ends. */
+#define WS_EXPAND_MAX_WARP_INSTS (1u << 22)
+
+struct ws_expander {
+    const struct ws_workload *w;
+    struct ws_inst *tmpl;           /* per static instruction */
+    uint32_t *target;               /* branch target index, UINT32_MAX none */
+    uint64_t next_cta, ctas;
+    int64_t vals[32][WS_EXPR_MAX_NAMES];
+    struct ws_inst *inst;
+    size_t ninst, inst_cap;
+    uint64_t *addrs;
+    size_t naddr, addr_cap;
+    size_t first[32];
+    struct ws_warp_stream warps[32];
+    struct ws_cta_stream cta;
+};
+
+int ws_expand_init(struct ws_expander *x, const struct ws_workload *w,
+                   struct ws_err *err);
+void ws_expand_free(struct ws_expander *x);
+
+/* The next CTA, as ws_cta_source.next. */
+int ws_expand_next(void *ctx, const struct ws_cta_stream **cta,
+                   struct ws_err *err);
+struct ws_cta_source ws_expand_source(struct ws_expander *x);
+
+#endif

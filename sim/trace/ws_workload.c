@@ -1,0 +1,606 @@
+/*
+ * ws_workload: loading and checking workload descriptions (see
+ * ws_workload.h).
+ *
+ * Name slots: parameters first (so launch and buffer expressions, which may
+ * use only parameters, compile against a prefix of the table), then the
+ * thread and CTA coordinates, buffers, loop counters and lets.
+ */
+#include "ws_workload.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/ws_num.h"
+#include "ws_opcode.h"
+
+#define WS_WL_MAX_FILE (1u << 20)
+
+static const char *const ws_fixed_names[WS_SLOT_FIXED] = {
+    "tid.x", "tid.y", "tid.z", "ctaid.x", "ctaid.y", "ctaid.z",
+    "ntid.x", "ntid.y", "ntid.z", "nctaid.x", "nctaid.y", "nctaid.z",
+    "lane", "warp"
+};
+
+struct ws_wl_ctx {
+    struct ws_workload *w;
+    struct ws_ynode *root;
+    struct ws_err *err;
+    char *dir;
+};
+
+static int ws_wl_bad(struct ws_wl_ctx *c, const struct ws_ynode *n,
+                     const char *what, const char *expected)
+{
+    return ws_err_at(c->err, n->file, n->line, n->col, "%s (expected %s)",
+                     what, expected);
+}
+
+static int ws_wl_add_name(struct ws_wl_ctx *c, const struct ws_ynode *at,
+                          const char *name)
+{
+    struct ws_workload *w = c->w;
+    char *copy;
+    int slot;
+
+    if (ws_expr_find(&w->names, name, strlen(name)) >= 0)
+        return ws_err_at(c->err, at->file, at->key_line, at->key_col,
+                         "name '%s' defined twice (expected each parameter, "
+                         "buffer, counter and let once, none named like "
+                         "tid.x)", name);
+    copy = strdup(name);
+    if (!copy)
+        return ws_err_oom(c->err);
+    slot = ws_expr_name(&w->names, copy);
+    if (slot < 0) {
+        free(copy);
+        return ws_wl_bad(c, at, "too many names", "at most 128 parameters, "
+                         "buffers, counters and lets");
+    }
+    w->name_store[slot] = copy;
+    return slot;
+}
+
+/* Evaluates a parameter-only expression (launch shape, buffer sizes). */
+static int ws_wl_const(struct ws_wl_ctx *c, const struct ws_ynode *n,
+                       int64_t *out)
+{
+    struct ws_expr_names params = c->w->names;
+    struct ws_expr e;
+    int rc;
+
+    if (n->kind != WS_YNODE_SCALAR)
+        return ws_wl_bad(c, n, "not a value", "a number or an expression of "
+                         "the parameters");
+    params.n = c->w->nparams;
+    if (ws_expr_compile(&e, n->value, &params, n->file, n->line, n->col,
+                        c->err) < 0)
+        return -1;
+    rc = ws_expr_eval(&e, c->w->param_value, out, c->err);
+    ws_expr_free(&e);
+    return rc;
+}
+
+static int ws_wl_params(struct ws_wl_ctx *c, const char *const *sets, int nsets)
+{
+    struct ws_ynode *p = ws_yaml_get(c->root, "params");
+    struct ws_workload *w = c->w;
+
+    for (struct ws_ynode *n = p ? p->child : NULL; n; n = n->next) {
+        int slot = ws_wl_add_name(c, n, n->key);
+        if (slot < 0)
+            return -1;
+        w->nparams = (uint32_t)slot;    /* earlier params only */
+        if (ws_wl_const(c, n, &w->param_value[slot]) < 0)
+            return -1;
+        w->nparams = (uint32_t)slot + 1;
+    }
+    for (int i = 0; i < nsets; i++) {
+        const char *eq = strchr(sets[i], '=');
+        int slot = eq ? ws_expr_find(&w->names, sets[i],
+                                     (size_t)(eq - sets[i])) : -1;
+        int64_t v;
+        if (slot < 0 || (uint32_t)slot >= w->nparams)
+            return ws_err_at(c->err, "command line", i + 1, 1, "--param '%s' "
+                             "names no parameter of %s (expected name=value "
+                             "for a key under params:)", sets[i], w->path);
+        if (ws_num_i64(eq + 1, strlen(eq + 1), &v) < 0) {
+            uint64_t h;
+            if (ws_num_hex(eq + 1, strlen(eq + 1), &h) < 0 || h > INT64_MAX)
+                return ws_err_at(c->err, "command line", i + 1,
+                                 (long)(eq - sets[i]) + 2, "--param value "
+                                 "'%s' is not an integer (expected a decimal "
+                                 "or 0x number)", eq + 1);
+            v = (int64_t)h;
+        }
+        w->param_value[slot] = v;
+    }
+    return 0;
+}
+
+static int ws_wl_dim3(struct ws_wl_ctx *c, const struct ws_ynode *n,
+                      uint32_t out[3], uint32_t max_x)
+{
+    int64_t v[3] = {1, 1, 1};
+    int k = 0;
+
+    if (n->kind == WS_YNODE_SCALAR) {
+        if (ws_wl_const(c, n, &v[0]) < 0)
+            return -1;
+    } else {
+        for (const struct ws_ynode *i = n->child; i; i = i->next, k++) {
+            if (k >= 3)
+                return ws_wl_bad(c, i, "a fourth dimension", "[x, y, z]");
+            if (ws_wl_const(c, i, &v[k]) < 0)
+                return -1;
+        }
+    }
+    for (k = 0; k < 3; k++) {
+        if (v[k] < 1 || v[k] > (k == 0 ? max_x : 65535))
+            return ws_wl_bad(c, n, "launch dimension out of range",
+                             "1 to 2^31 - 1 for x, 1 to 65535 for y and z");
+        out[k] = (uint32_t)v[k];
+    }
+    return 0;
+}
+
+static int ws_wl_launch(struct ws_wl_ctx *c)
+{
+    struct ws_workload *w = c->w;
+    struct ws_ynode *l = ws_yaml_get(c->root, "launch"), *n;
+    int64_t v;
+
+    if (!l || l->kind != WS_YNODE_MAP)
+        return ws_err_at(c->err, w->path, 1, 1, "no launch: mapping "
+                         "(expected launch: {grid: ..., block: ...})");
+    for (n = l->child; n; n = n->next)
+        if (strcmp(n->key, "grid") && strcmp(n->key, "block")
+            && strcmp(n->key, "shared") && strcmp(n->key, "registers"))
+            return ws_err_at(c->err, n->file, n->key_line, n->key_col,
+                             "unknown launch key '%s' (expected grid, block, "
+                             "shared or registers)", n->key);
+    if (!(n = ws_yaml_get(l, "grid")) || ws_wl_dim3(c, n, w->launch.grid,
+                                                    0x7fffffffu) < 0)
+        return n ? -1 : ws_wl_bad(c, l, "no grid", "launch: {grid: [x, y, z]}");
+    if (!(n = ws_yaml_get(l, "block")) || ws_wl_dim3(c, n, w->launch.block,
+                                                     1024) < 0)
+        return n ? -1 : ws_wl_bad(c, l, "no block", "launch: {block: [x, y, z]}");
+    if (ws_launch_threads(&w->launch) > 1024)
+        return ws_wl_bad(c, n, "more than 1024 threads per block",
+                         "a block CUDA can launch");
+    if ((n = ws_yaml_get(l, "shared"))) {
+        if (ws_wl_const(c, n, &v) < 0)
+            return -1;
+        if (v < 0 || v > (4 << 20))
+            return ws_wl_bad(c, n, "shared memory out of range", "0 to 4 MiB");
+        w->launch.shmem = (uint32_t)v;
+    }
+    if ((n = ws_yaml_get(l, "registers"))) {
+        if (ws_wl_const(c, n, &v) < 0)
+            return -1;
+        if (v < 1 || v > 255)
+            return ws_wl_bad(c, n, "registers out of range", "1 to 255");
+        w->launch.nregs = (uint32_t)v;
+    }
+    return 0;
+}
+
+static int ws_wl_buffers(struct ws_wl_ctx *c)
+{
+    struct ws_workload *w = c->w;
+    struct ws_ynode *b = ws_yaml_get(c->root, "buffers");
+
+    for (struct ws_ynode *n = b ? b->child : NULL; n; n = n->next) {
+        struct ws_wl_buffer *buf = &w->buffers[w->nbuffers];
+        struct ws_ynode *base = ws_yaml_get(n, "base"), *size = ws_yaml_get(n, "size");
+        int64_t v;
+        if (w->nbuffers == sizeof w->buffers / sizeof w->buffers[0])
+            return ws_wl_bad(c, n, "too many buffers", "at most 32");
+        if (n->kind != WS_YNODE_MAP || !base || !size)
+            return ws_wl_bad(c, n, "bad buffer", "{base: 0x..., size: bytes}");
+        if ((buf->slot = ws_wl_add_name(c, n, n->key)) < 0)
+            return -1;
+        if (ws_wl_const(c, base, &v) < 0)
+            return -1;
+        buf->base = (uint64_t)v;
+        if (ws_wl_const(c, size, &v) < 0)
+            return -1;
+        if (v <= 0)
+            return ws_wl_bad(c, size, "buffer size not positive",
+                             "a size in bytes");
+        buf->size = (uint64_t)v;
+        w->nbuffers++;
+    }
+    return 0;
+}
+
+/* Loop counters are names too: collected before any expression compiles. */
+static int ws_wl_counters(struct ws_wl_ctx *c)
+{
+    struct ws_workload *w = c->w;
+    struct ws_ynode *l = ws_yaml_get(c->root, "loops");
+
+    for (struct ws_ynode *n = l ? l->child : NULL; n; n = n->next) {
+        struct ws_ynode *cn = n->kind == WS_YNODE_MAP
+                              ? ws_yaml_get(n, "counter") : NULL;
+        int slot;
+        if (!cn || cn->kind != WS_YNODE_SCALAR || !ws_yaml_get(n, "trips"))
+            return ws_wl_bad(c, n, "bad loop", "{counter: name, trips: expr}");
+        if (w->ncounters == sizeof w->counters / sizeof w->counters[0])
+            return ws_wl_bad(c, n, "too many loops", "at most 16");
+        if ((slot = ws_wl_add_name(c, cn, cn->value)) < 0)
+            return -1;
+        w->counters[w->ncounters++] = slot;
+    }
+    return 0;
+}
+
+static int ws_wl_lets(struct ws_wl_ctx *c)
+{
+    struct ws_workload *w = c->w;
+    struct ws_ynode *l = ws_yaml_get(c->root, "let");
+
+    for (struct ws_ynode *n = l ? l->child : NULL; n; n = n->next) {
+        if (w->nlets == sizeof w->lets / sizeof w->lets[0])
+            return ws_wl_bad(c, n, "too many lets", "at most 32");
+        if (n->kind != WS_YNODE_SCALAR)
+            return ws_wl_bad(c, n, "a let is not a value", "name: expression");
+        /* A let sees earlier lets, not itself or later ones. */
+        if (ws_expr_compile(&w->lets[w->nlets], n->value, &w->names, n->file,
+                            n->line, n->col, c->err) < 0)
+            return -1;
+        if ((w->let_slot[w->nlets] = ws_wl_add_name(c, n, n->key)) < 0) {
+            ws_expr_free(&w->lets[w->nlets]);
+            return -1;
+        }
+        w->nlets++;
+    }
+    return 0;
+}
+
+/* ---- instructions named by rules --------------------------------------- */
+
+static int ws_wl_find_inst(struct ws_wl_ctx *c, const struct ws_ynode *n,
+                           uint32_t *out)
+{
+    const struct ws_workload *w = c->w;
+    const struct ws_sass_func *f = w->func;
+    const char *key = n->key, *hash = strchr(key, '#');
+    uint64_t v;
+
+    if (strncmp(key, "0x", 2) == 0 && ws_num_hex(key, strlen(key), &v) == 0) {
+        for (uint32_t i = 0; i < f->ninst; i++)
+            if (w->sass.insts[f->first + i].pc == v) {
+                *out = i;
+                return 0;
+            }
+        return ws_err_at(c->err, n->file, n->key_line, n->key_col, "no "
+                         "instruction at offset %s in %s (expected an offset "
+                         "of the listing)", key, f->name);
+    }
+    if (hash && ws_num_u64(hash + 1, strlen(hash + 1), &v) == 0 && v > 0) {
+        size_t blen = (size_t)(hash - key);
+        for (uint32_t i = 0; i < f->ninst; i++) {
+            const char *op = ws_strtab_str(&w->sass.strs,
+                                           w->sass.insts[f->first + i].op);
+            if (ws_opcode_base_len(op) == blen && strncmp(op, key, blen) == 0
+                && --v == 0) {
+                *out = i;
+                return 0;
+            }
+        }
+        return ws_err_at(c->err, n->file, n->key_line, n->key_col, "%s has "
+                         "fewer %.*s instructions than %s (expected a count "
+                         "within the listing)", f->name, (int)blen, key, key);
+    }
+    return ws_err_at(c->err, n->file, n->key_line, n->key_col, "bad "
+                     "instruction name '%s' (expected an offset such as "
+                     "0x00a0 or MNEMONIC#n such as LDG#2)", key);
+}
+
+static int ws_has_target(const struct ws_workload *w,
+                         const struct ws_sass_inst *in)
+{
+    for (uint32_t k = 0; k < in->nopnd; k++)
+        if (w->sass.opnds[in->opnd + k].kind == WS_OPND_TARGET)
+            return 1;
+    return 0;
+}
+
+/* Guarded by a predicate other than PT (whose value the listing knows). */
+static int ws_is_conditional(const struct ws_sass_inst *in)
+{
+    return in->guard >= 0 && in->guard != 7;
+}
+
+static int ws_is_memory(const struct ws_sass_inst *in)
+{
+    return in->cls == WS_OPC_GLOBAL || in->cls == WS_OPC_SHARED
+           || in->cls == WS_OPC_LOCAL || in->cls == WS_OPC_TEX;
+}
+
+static int ws_wl_check_rule(struct ws_wl_ctx *c, const struct ws_ynode *n,
+                            enum ws_wl_rule_kind kind,
+                            const struct ws_sass_inst *in)
+{
+    const struct ws_workload *w = c->w;
+
+    if (kind == WS_RULE_WHEN && !ws_is_conditional(in))
+        return ws_err_at(c->err, n->file, n->key_line, n->key_col, "%s is not "
+                         "guarded by a predicate (expected when: entries for "
+                         "@P instructions only)", n->key);
+    if (kind == WS_RULE_LOOP && (!ws_is_conditional(in) || !ws_has_target(w, in)))
+        return ws_err_at(c->err, n->file, n->key_line, n->key_col, "%s is not "
+                         "a conditional branch (expected loops: entries for "
+                         "the branch that closes a loop)", n->key);
+    if (kind == WS_RULE_MEMORY && !ws_is_memory(in))
+        return ws_err_at(c->err, n->file, n->key_line, n->key_col, "%s does "
+                         "not access global, local, shared or texture memory "
+                         "(expected memory: entries for loads, stores and "
+                         "atomics)", n->key);
+    return 0;
+}
+
+static int ws_wl_rule(struct ws_wl_ctx *c, const struct ws_ynode *n,
+                      enum ws_wl_rule_kind kind, int counter)
+{
+    struct ws_workload *w = c->w;
+    const struct ws_ynode *text = kind == WS_RULE_LOOP ? ws_yaml_get(n, "trips") : n;
+    struct ws_wl_rule *r = &w->rules[w->nrules];
+    uint32_t i = 0;
+    int *slot;
+
+    if (ws_wl_find_inst(c, n, &i) < 0
+        || ws_wl_check_rule(c, n, kind, &w->sass.insts[w->func->first + i]) < 0)
+        return -1;
+    slot = &w->rule_of[kind * w->func->ninst + i];
+    if (*slot >= 0)
+        return ws_err_at(c->err, n->file, n->key_line, n->key_col, "a second "
+                         "rule for %s (expected one per instruction)", n->key);
+    if (text->kind != WS_YNODE_SCALAR)
+        return ws_wl_bad(c, text, "not an expression", "a quoted expression");
+    if (ws_expr_compile(&r->expr, text->value, &w->names, text->file,
+                        text->line, text->col, c->err) < 0)
+        return -1;
+    r->kind = kind;
+    r->inst = i;
+    r->counter = counter;
+    r->line = n->key_line;
+    *slot = (int)w->nrules++;
+    return 0;
+}
+
+static int ws_wl_rules(struct ws_wl_ctx *c)
+{
+    static const char *const sections[] = {"when", "loops", "memory"};
+    struct ws_workload *w = c->w;
+    size_t count = 0;
+    uint32_t loop = 0;
+
+    for (int s = 0; s < 3; s++) {
+        struct ws_ynode *sec = ws_yaml_get(c->root, sections[s]);
+        for (struct ws_ynode *n = sec ? sec->child : NULL; n; n = n->next)
+            count++;
+    }
+    w->rules = calloc(count ? count : 1, sizeof *w->rules);
+    w->rule_of = malloc(3 * (w->func->ninst ? w->func->ninst : 1) * sizeof(int));
+    if (!w->rules || !w->rule_of)
+        return ws_err_oom(c->err);
+    for (uint32_t i = 0; i < 3 * w->func->ninst; i++)
+        w->rule_of[i] = -1;
+    for (int s = 0; s < 3; s++) {
+        struct ws_ynode *sec = ws_yaml_get(c->root, sections[s]);
+        for (struct ws_ynode *n = sec ? sec->child : NULL; n; n = n->next)
+            if (ws_wl_rule(c, n, (enum ws_wl_rule_kind)s,
+                           s == WS_RULE_LOOP ? w->counters[loop++] : -1) < 0)
+                return -1;
+    }
+    return 0;
+}
+
+/* Every instruction the expander cannot decide alone must have its rule. */
+static int ws_wl_complete(struct ws_wl_ctx *c)
+{
+    const struct ws_workload *w = c->w;
+    const struct ws_sass_func *f = w->func;
+
+    for (uint32_t i = 0; i < f->ninst; i++) {
+        const struct ws_sass_inst *in = &w->sass.insts[f->first + i];
+        const char *op = ws_strtab_str(&w->sass.strs, in->op);
+        int control = in->cls == WS_OPC_EXIT || ws_has_target(w, in);
+        if (control && ws_is_conditional(in) && w->rule_of[i] < 0
+            && w->rule_of[f->ninst + i] < 0)
+            return ws_err_at(c->err, w->path, 1, 1, "%s at offset 0x%04x is "
+                             "a guarded %s with no rule (expected an entry "
+                             "for it under when: or loops:)", op, in->pc,
+                             in->cls == WS_OPC_EXIT ? "EXIT" : "branch");
+        if (ws_is_memory(in) && w->rule_of[2 * f->ninst + i] < 0)
+            return ws_err_at(c->err, w->path, 1, 1, "%s at offset 0x%04x has "
+                             "no address (expected an entry for it under "
+                             "memory:)", op, in->pc);
+    }
+    return 0;
+}
+
+/* ---- the whole file ---------------------------------------------------- */
+
+static int ws_wl_keys(struct ws_wl_ctx *c)
+{
+    static const char *const keys[] = {
+        "listing", "function", "params", "launch", "buffers", "let", "when",
+        "loops", "memory"
+    };
+    for (const struct ws_ynode *n = c->root->child; n; n = n->next) {
+        size_t k;
+        for (k = 0; k < sizeof keys / sizeof keys[0]; k++)
+            if (strcmp(n->key, keys[k]) == 0)
+                break;
+        if (k == sizeof keys / sizeof keys[0])
+            return ws_err_at(c->err, n->file, n->key_line, n->key_col,
+                             "unknown workload key '%s' (expected listing, "
+                             "function, params, launch, buffers, let, when, "
+                             "loops or memory)", n->key);
+    }
+    return 0;
+}
+
+static int ws_wl_listing(struct ws_wl_ctx *c, const char *override,
+                         const struct ws_trace_opts *opts)
+{
+    struct ws_workload *w = c->w;
+    struct ws_ynode *l = ws_yaml_get(c->root, "listing");
+    struct ws_ynode *f = ws_yaml_get(c->root, "function");
+    char path[4096];
+
+    if (!override && (!l || l->kind != WS_YNODE_SCALAR))
+        return ws_err_at(c->err, w->path, 1, 1, "no listing: (expected the "
+                         "cuobjdump or nvdisasm listing to expand)");
+    if (override)
+        snprintf(path, sizeof path, "%s", override);
+    else if (l->value[0] == '/' || !*c->dir)
+        snprintf(path, sizeof path, "%s", l->value);
+    else
+        snprintf(path, sizeof path, "%s/%s", c->dir, l->value);
+    if (ws_sass_load(&w->sass, path, opts, c->err) < 0)
+        return -1;
+    if (f && f->kind == WS_YNODE_SCALAR) {
+        if (!(w->func = ws_sass_find(&w->sass, f->value)))
+            return ws_wl_bad(c, f, "no such function in the listing",
+                             "a function name printed by the listing");
+    } else if (w->sass.nfuncs == 1) {
+        w->func = &w->sass.funcs[0];
+    } else {
+        return ws_err_at(c->err, w->path, 1, 1, "the listing has %zu "
+                         "functions (expected function: naming one)",
+                         w->sass.nfuncs);
+    }
+    return 0;
+}
+
+/* Launch fields the listing supplies: name, SM version, registers and the
+ * static shared memory. */
+static int ws_wl_from_listing(struct ws_wl_ctx *c)
+{
+    struct ws_workload *w = c->w;
+    const struct ws_sass_func *f = w->func;
+
+    w->launch.name = f->name;
+    w->launch.id = 1;
+    w->launch.sm_version = f->sm;
+    w->launch.trace_version = 5;
+    if (f->shared > 0)
+        w->launch.shmem += (uint32_t)f->shared;
+    if (w->launch.nregs == 0) {
+        if (f->regs <= 0)
+            return ws_err_at(c->err, w->path, 1, 1, "the listing does not say "
+                             "how many registers %s uses (expected "
+                             "launch: {registers: n})", f->name);
+        w->launch.nregs = (uint32_t)f->regs;
+    }
+    return 0;
+}
+
+static char *ws_wl_read(const char *path, size_t *len, struct ws_err *err)
+{
+    FILE *fp = fopen(path, "rb");
+    char *text;
+
+    if (!fp) {
+        ws_err_msg(err, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    text = malloc(WS_WL_MAX_FILE + 1);
+    if (!text) {
+        fclose(fp);
+        ws_err_oom(err);
+        return NULL;
+    }
+    *len = fread(text, 1, WS_WL_MAX_FILE + 1, fp);
+    fclose(fp);
+    if (*len > WS_WL_MAX_FILE) {
+        free(text);
+        ws_err_at(err, path, 1, 1, "workload larger than 1 MiB (expected a "
+                  "small YAML file)");
+        return NULL;
+    }
+    text[*len] = '\0';
+    return text;
+}
+
+static int ws_wl_build(struct ws_wl_ctx *c, const char *const *sets, int nsets,
+                       const char *listing, const struct ws_trace_opts *opts)
+{
+    struct ws_workload *w = c->w;
+
+    if (ws_wl_keys(c) < 0 || ws_wl_params(c, sets, nsets) < 0)
+        return -1;
+    for (int k = 0; k < WS_SLOT_FIXED; k++)
+        if (ws_expr_name(&w->names, ws_fixed_names[k]) < 0)
+            return ws_err_oom(c->err);
+    return ws_wl_launch(c) < 0 || ws_wl_buffers(c) < 0
+           || ws_wl_counters(c) < 0 || ws_wl_lets(c) < 0
+           || ws_wl_listing(c, listing, opts) < 0 || ws_wl_from_listing(c) < 0
+           || ws_wl_rules(c) < 0 || ws_wl_complete(c) < 0 ? -1 : 0;
+}
+
+int ws_workload_load(struct ws_workload *w, const char *path,
+                     const char *const *sets, int nsets, const char *listing,
+                     const struct ws_trace_opts *opts, struct ws_err *err)
+{
+    struct ws_wl_ctx c;
+    const char *slash = strrchr(path, '/');
+    size_t len;
+    char *text;
+    int rc;
+
+    memset(w, 0, sizeof *w);
+    w->path = strdup(path);
+    c.w = w;
+    c.err = err;
+    c.root = NULL;
+    c.dir = strdup(path);
+    if (!w->path || !c.dir) {
+        free(c.dir);
+        ws_workload_free(w);
+        return ws_err_oom(err);
+    }
+    c.dir[slash ? slash - path : 0] = '\0';
+    text = ws_wl_read(path, &len, err);
+    rc = text ? ws_yaml_parse(&c.root, path, text, len, err) : -1;
+    if (rc == 0)
+        rc = ws_wl_build(&c, sets, nsets, listing, opts);
+    ws_yaml_free(c.root);
+    free(text);
+    free(c.dir);
+    if (rc < 0)
+        ws_workload_free(w);
+    return rc;
+}
+
+/* The names in slots WS_SLOT_* follow the parameters. */
+void ws_workload_free(struct ws_workload *w)
+{
+    for (uint32_t i = 0; i < w->nrules; i++)
+        ws_expr_free(&w->rules[i].expr);
+    for (uint32_t i = 0; i < w->nlets; i++)
+        ws_expr_free(&w->lets[i]);
+    for (uint32_t i = 0; i < WS_EXPR_MAX_NAMES; i++)
+        free(w->name_store[i]);
+    free(w->rules);
+    free(w->rule_of);
+    if (w->sass.path)
+        ws_sass_free(&w->sass);
+    free(w->path);
+    memset(w, 0, sizeof *w);
+}
+
+const struct ws_wl_rule *ws_workload_rule(const struct ws_workload *w,
+                                          enum ws_wl_rule_kind kind,
+                                          uint32_t i)
+{
+    int r = w->rule_of[kind * w->func->ninst + i];
+
+    return r >= 0 ? &w->rules[r] : NULL;
+}
