@@ -63,6 +63,7 @@ struct ws_sass_parser {
     size_t nres, res_cap;
     char res_name[256];                /* -res-usage function being read */
     int regcount_state;                /* nvdisasm EIATTR_REGCOUNT: 1 name, 2 value */
+    char shared_name[256];             /* inside .nv.shared.NAME */
 };
 
 static int ws_sass_data(struct ws_sass_parser *p, const char *q,
@@ -430,6 +431,26 @@ static int ws_sass_data(struct ws_sass_parser *p, const char *q,
     return 0;
 }
 
+static int ws_sass_shared(struct ws_sass_parser *p, const char *v,
+                          struct ws_err *err)
+{
+    struct ws_sass_res *r;
+    uint32_t bytes;
+    const char *b = ws_skip_blank((char *)v);
+
+    if (ws_num_u32(b, strcspn(b, " \t"), &bytes) < 0)
+        return ws_sass_fail(p, 1, "bad .zero size", ".zero <bytes>", err);
+    if (ws_grow((void **)&p->res, &p->res_cap, p->nres + 1, sizeof *p->res,
+                64) < 0)
+        return ws_err_oom(err);
+    r = &p->res[p->nres++];
+    snprintf(r->name, sizeof r->name, "%s", p->shared_name);
+    r->regs = r->local = r->stack = -1;
+    r->shared = (int)(bytes > 0x7fffffff ? 0x7fffffff : bytes);
+    p->shared_name[0] = '\0';
+    return 0;
+}
+
 /* ---- lines ------------------------------------------------------------ */
 
 static int ws_sass_header_line(struct ws_sass_parser *p, char *q,
@@ -457,8 +478,17 @@ static int ws_sass_header_line(struct ws_sass_parser *p, char *q,
         return ws_sass_res_line(p, q, err);
     } else if (strncmp(q, ".text.", 6) == 0 && q[strlen(q) - 1] == ':') {
         return ws_sass_new_func(p, q + 6, strlen(q) - 7, err);
-    } else if (strncmp(q, ".section", 8) == 0 && !strstr(q, ".text.")) {
+    } else if (strncmp(q, ".section", 8) == 0 && (q[8] == ' ' || q[8] == '\t')
+               && !strstr(q, ".text.")) {
+        /* nvdisasm sizes static shared memory as .zero N in .nv.shared.NAME */
+        t = strstr(q, ".nv.shared.");
         p->in_func = 0;
+        p->shared_name[0] = '\0';
+        if (t && strncmp(t + 11, "reserved", 8) != 0)
+            snprintf(p->shared_name, sizeof p->shared_name, "%.*s",
+                     (int)strcspn(t + 11, ",\t "), t + 11);
+    } else if (strncmp(q, ".zero", 5) == 0 && p->shared_name[0]) {
+        return ws_sass_shared(p, q + 5, err);
     } else if (q[0] == '.' && q[1] == 'L' && q[strlen(q) - 1] == ':') {
         return ws_sass_label_def(p, q, strlen(q) - 1, err);
     }
@@ -534,12 +564,18 @@ static void ws_sass_attach_res(struct ws_sass_parser *p)
     for (size_t r = 0; r < p->nres; r++) {
         for (size_t f = 0; f < p->s->nfuncs; f++) {
             struct ws_sass_func *fn = &p->s->funcs[f];
-            if (strcmp(fn->name, p->res[r].name) == 0) {
+            if (strcmp(fn->name, p->res[r].name) != 0)
+                continue;
+            /* Several entries may describe one function (nvdisasm gives
+             * registers and shared memory apart): keep what each knows. */
+            if (p->res[r].regs >= 0)
                 fn->regs = p->res[r].regs;
+            if (p->res[r].shared >= 0)
                 fn->shared = p->res[r].shared;
+            if (p->res[r].local >= 0)
                 fn->local = p->res[r].local;
+            if (p->res[r].stack >= 0)
                 fn->stack = p->res[r].stack;
-            }
         }
     }
 }

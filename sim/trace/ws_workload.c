@@ -262,42 +262,59 @@ static int ws_wl_lets(struct ws_wl_ctx *c)
 
 /* ---- instructions named by rules --------------------------------------- */
 
+/* Index of the instruction one name (key[0..len)) designates, or -1. */
+static long ws_wl_lookup(const struct ws_workload *w, const char *key,
+                         size_t len)
+{
+    const struct ws_sass_func *f = w->func;
+    const char *hash = memchr(key, '#', len);
+    uint64_t v;
+
+    if (len > 2 && strncmp(key, "0x", 2) == 0 && ws_num_hex(key, len, &v) == 0) {
+        for (uint32_t i = 0; i < f->ninst; i++)
+            if (w->sass.insts[f->first + i].pc == v)
+                return (long)i;
+        return -1;
+    }
+    if (!hash || ws_num_u64(hash + 1, len - (size_t)(hash + 1 - key), &v) < 0
+        || v == 0)
+        return -2;
+    for (uint32_t i = 0; i < f->ninst; i++) {
+        const char *op = ws_strtab_str(&w->sass.strs,
+                                       w->sass.insts[f->first + i].op);
+        size_t blen = (size_t)(hash - key);
+        if (ws_opcode_base_len(op) == blen && strncmp(op, key, blen) == 0
+            && --v == 0)
+            return (long)i;
+    }
+    return -1;
+}
+
+/* Names: "0x00a0", "LDG#2", or alternatives "RED#1|REDG#1" for mnemonics
+ * that differ between SM versions (the first that exists wins). */
 static int ws_wl_find_inst(struct ws_wl_ctx *c, const struct ws_ynode *n,
                            uint32_t *out)
 {
-    const struct ws_workload *w = c->w;
-    const struct ws_sass_func *f = w->func;
-    const char *key = n->key, *hash = strchr(key, '#');
-    uint64_t v;
+    const char *key = n->key;
 
-    if (strncmp(key, "0x", 2) == 0 && ws_num_hex(key, strlen(key), &v) == 0) {
-        for (uint32_t i = 0; i < f->ninst; i++)
-            if (w->sass.insts[f->first + i].pc == v) {
-                *out = i;
-                return 0;
-            }
-        return ws_err_at(c->err, n->file, n->key_line, n->key_col, "no "
-                         "instruction at offset %s in %s (expected an offset "
-                         "of the listing)", key, f->name);
-    }
-    if (hash && ws_num_u64(hash + 1, strlen(hash + 1), &v) == 0 && v > 0) {
-        size_t blen = (size_t)(hash - key);
-        for (uint32_t i = 0; i < f->ninst; i++) {
-            const char *op = ws_strtab_str(&w->sass.strs,
-                                           w->sass.insts[f->first + i].op);
-            if (ws_opcode_base_len(op) == blen && strncmp(op, key, blen) == 0
-                && --v == 0) {
-                *out = i;
-                return 0;
-            }
+    while (*key) {
+        size_t len = strcspn(key, "|");
+        long i = ws_wl_lookup(c->w, key, len);
+        if (i == -2)
+            return ws_err_at(c->err, n->file, n->key_line, n->key_col, "bad "
+                             "instruction name '%.*s' (expected an offset "
+                             "such as 0x00a0 or MNEMONIC#n such as LDG#2)",
+                             (int)len, key);
+        if (i >= 0) {
+            *out = (uint32_t)i;
+            return 0;
         }
-        return ws_err_at(c->err, n->file, n->key_line, n->key_col, "%s has "
-                         "fewer %.*s instructions than %s (expected a count "
-                         "within the listing)", f->name, (int)blen, key, key);
+        key += len + (key[len] == '|');
     }
-    return ws_err_at(c->err, n->file, n->key_line, n->key_col, "bad "
-                     "instruction name '%s' (expected an offset such as "
-                     "0x00a0 or MNEMONIC#n such as LDG#2)", key);
+    return ws_err_at(c->err, n->file, n->key_line, n->key_col, "no "
+                     "instruction '%s' in %s (expected an offset or a "
+                     "mnemonic occurrence that the listing has)", n->key,
+                     c->w->func->name);
 }
 
 static int ws_has_target(const struct ws_workload *w,
