@@ -1,0 +1,346 @@
+/*
+ * Unit tests of workload expansion (sim/trace/ws_workload.c, ws_expand.c,
+ * ws_tracew.c).  Expected counts, masks and addresses are derived from the
+ * CUDA sources' logic (traces/kernels/NAME/NAME.cu) and from where the
+ * listings put their instructions, never from the expander itself; each
+ * kernel is checked on its sm_80 and sm_90 listings.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace/ws_expand.h"
+#include "trace/ws_opcode.h"
+#include "trace/ws_traceg.h"
+#include "trace/ws_tracew.h"
+#include "ws_test.h"
+
+static const char *const saxpy_listings[] = {
+    "traces/kernels/saxpy/saxpy.sm_80.sass",
+    "traces/kernels/saxpy/saxpy.sm_90.nvdisasm"
+};
+static const char *const reduce_listings[] = {
+    "traces/kernels/reduce/reduce.sm_80.sass",
+    "traces/kernels/reduce/reduce.sm_90.nvdisasm"
+};
+
+static void load(struct ws_workload *w, const char *path, const char **sets,
+                 int nsets, const char *listing)
+{
+    struct ws_err err;
+
+    ws_err_clear(&err);
+    if (ws_workload_load(w, path, sets, nsets, listing, NULL, &err) < 0)
+        fail_msg("%s", err.text);
+}
+
+/* Index after the n-th instruction with this base mnemonic (its length
+ * from the start of the function, in instructions). */
+static uint32_t upto(const struct ws_workload *w, const char *mnemonic, int n)
+{
+    const struct ws_sass_func *f = w->func;
+
+    for (uint32_t i = 0; i < f->ninst; i++) {
+        const char *op = ws_strtab_str(&w->sass.strs, w->sass.insts[f->first + i].op);
+        if (ws_opcode_base_len(op) == strlen(mnemonic)
+            && strncmp(op, mnemonic, strlen(mnemonic)) == 0 && --n == 0)
+            return i + 1;
+    }
+    fail_msg("no %s", mnemonic);
+    return 0;
+}
+
+/* ---- saxpy: i = ctaid.x * 256 + tid.x; if (i < n) y[i*s] = a*x[i*s] + y[i*s] */
+
+static void check_saxpy(const char *listing, long n, long stride)
+{
+    char pn[32], ps[32];
+    const char *sets[] = {pn, ps};
+    struct ws_workload w;
+    struct ws_expander x;
+    struct ws_err err;
+    const struct ws_cta_stream *cta;
+    uint32_t to_exit, to_end;
+    uint64_t warps = 0;
+
+    snprintf(pn, sizeof pn, "n=%ld", n);
+    snprintf(ps, sizeof ps, "stride=%ld", stride);
+    load(&w, "traces/kernels/saxpy/workload.yaml", sets, 2, listing);
+    to_exit = upto(&w, "EXIT", 1);
+    to_end = upto(&w, "EXIT", 2);
+    ws_err_clear(&err);
+    assert_int_equal(ws_expand_init(&x, &w, &err), 0);
+    while (ws_expand_next(&x, &cta, &err) == 1) {
+        for (uint32_t wi = 0; wi < cta->nwarps; wi++, warps++) {
+            const struct ws_warp_stream *ws = &cta->warps[wi];
+            long base = (long)cta->ctaid[0] * 256 + wi * 32;
+            uint32_t live = 0;
+            for (int l = 0; l < 32; l++)
+                if (base + l < n)
+                    live |= 1u << l;
+            /* Warps with a thread below n run to the end; others leave. */
+            assert_int_equal(ws->ninst, live ? to_end : to_exit);
+            assert_int_equal(ws->inst[to_exit - 1].mask, ~live);
+            if (!live)
+                continue;
+            for (uint32_t i = to_exit; i < ws->ninst; i++) {
+                const struct ws_inst *in = &ws->inst[i];
+                if (!in->width)
+                    continue;
+                assert_int_equal(in->mask, live);
+                /* The last live lane: x or y at 4 * i * stride. */
+                {
+                    int last = 31 - __builtin_clz(live);
+                    uint64_t a = cta->addrs[in->addr + (unsigned)last];
+                    uint64_t off = 4ull * (uint64_t)(base + last) * (uint64_t)stride;
+                    assert_true(a == 0x7f0000000000ull + off
+                                || a == 0x7f1000000000ull + off);
+                }
+            }
+        }
+    }
+    assert_int_equal(warps, (uint64_t)((n + 255) / 256) * 8);
+    ws_expand_free(&x);
+    ws_workload_free(&w);
+}
+
+static void test_saxpy(void **state)
+{
+    (void)state;
+    for (int l = 0; l < 2; l++)
+        for (long s = 1; s <= 16; s *= s == 1 ? 4 : 2)
+            check_saxpy(saxpy_listings[l], 1000 + 333 * s, s);
+}
+
+/* ---- reduce: one loop trip per halving of the block, thread 0's warp adds
+ * the atomic tail; trip k runs the body for threads t < threads >> (k + 1). */
+
+static void check_reduce(const char *listing, long threads)
+{
+    char pt[32];
+    const char *sets[] = {"n=5000", pt};
+    struct ws_workload w;
+    struct ws_expander x;
+    struct ws_err err;
+    const struct ws_cta_stream *cta;
+    uint32_t loop_first, loop_len, prologue, tail;
+    long trips = 0;
+
+    snprintf(pt, sizeof pt, "threads=%ld", threads);
+    for (long t = threads; t > 1; t /= 2)
+        trips++;
+    load(&w, "traces/kernels/reduce/workload.yaml", sets, 2, listing);
+    /* Static shape of the listing: the loop closes at the second branch
+     * and starts at its target; the first EXIT ends the other warps. */
+    loop_len = upto(&w, "BRA", 2);
+    loop_first = 0;
+    {
+        const struct ws_sass_inst *b = &w.sass.insts[w.func->first + loop_len - 1];
+        uint64_t target = (uint64_t)w.sass.opnds[b->opnd].value;
+        while (w.sass.insts[w.func->first + loop_first].pc != target)
+            loop_first++;
+    }
+    prologue = loop_first;
+    loop_len -= loop_first;
+    tail = upto(&w, "EXIT", 2) - upto(&w, "EXIT", 1);
+    ws_err_clear(&err);
+    assert_int_equal(ws_expand_init(&x, &w, &err), 0);
+    assert_int_equal(ws_expand_next(&x, &cta, &err), 1);
+    for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
+        const struct ws_warp_stream *ws = &cta->warps[wi];
+        uint32_t want = prologue + (uint32_t)trips * loop_len + 1
+                        + (wi == 0 ? tail : 0);
+        assert_int_equal(ws->ninst, want);
+        for (long k = 0; k < trips; k++) {
+            long s = threads >> (k + 1);
+            uint32_t lanes = 0;
+            const struct ws_inst *body = &ws->inst[prologue + k * loop_len];
+            for (int l = 0; l < 32; l++)
+                if ((long)wi * 32 + l < s)
+                    lanes |= 1u << l;
+            for (uint32_t i = 0; i < loop_len; i++)
+                if (body[i].space == WS_SPACE_SHARED && body[i].memop == WS_MEMOP_LOAD) {
+                    assert_int_equal(body[i].mask, lanes);
+                    if (lanes)
+                        assert_true(cta->addrs[body[i].addr] % 4 == 0);
+                }
+        }
+    }
+    ws_expand_free(&x);
+    ws_workload_free(&w);
+}
+
+static void test_reduce(void **state)
+{
+    (void)state;
+    for (int l = 0; l < 2; l++)
+        for (long t = 64; t <= 256; t *= 2)
+            check_reduce(reduce_listings[l], t);
+}
+
+/* ---- trace gen: written and read back, the same stream ----------------- */
+
+static void test_round_trip(void **state)
+{
+    const char *sets[] = {"n=3000", "stride=8"};
+    const char *path = "/tmp/ws-test-roundtrip.traceg";
+    struct ws_workload w;
+    struct ws_expander x;
+    struct ws_traceg *r;
+    struct ws_err err;
+    const struct ws_cta_stream *a, *b;
+    FILE *fp;
+
+    (void)state;
+    load(&w, "traces/kernels/saxpy/workload.yaml", sets, 2, NULL);
+    ws_err_clear(&err);
+    assert_int_equal(ws_expand_init(&x, &w, &err), 0);
+    fp = fopen(path, "w");
+    assert_non_null(fp);
+    ws_tracew_header(fp, &w.launch);
+    while (ws_expand_next(&x, &a, &err) == 1)
+        ws_tracew_cta(fp, a, &w.sass.strs);
+    fclose(fp);
+    ws_expand_free(&x);
+    assert_int_equal(ws_expand_init(&x, &w, &err), 0);
+    assert_int_equal(ws_traceg_open(&r, path, NULL, &err), 0);
+    while (ws_expand_next(&x, &a, &err) == 1) {
+        assert_int_equal(ws_traceg_next_cta(r, &b, &err), 1);
+        assert_memory_equal(a->ctaid, b->ctaid, sizeof a->ctaid);
+        for (uint32_t wi = 0; wi < a->nwarps; wi++) {
+            assert_int_equal(a->warps[wi].ninst, b->warps[wi].ninst);
+            for (uint32_t i = 0; i < a->warps[wi].ninst; i++) {
+                const struct ws_inst *p = &a->warps[wi].inst[i];
+                const struct ws_inst *q = &b->warps[wi].inst[i];
+                assert_int_equal(p->pc, q->pc);
+                assert_int_equal(p->mask, q->mask);
+                assert_string_equal(ws_strtab_str(&w.sass.strs, p->op),
+                                    ws_strtab_str(ws_traceg_opcodes(r), q->op));
+                assert_int_equal(p->cls, q->cls);
+                assert_int_equal(p->width, q->width);
+                assert_int_equal(p->space, q->space);
+                assert_int_equal(p->ndst, q->ndst);
+                assert_memory_equal(p->dst, q->dst, p->ndst);
+                assert_int_equal(p->nsrc, q->nsrc);
+                assert_memory_equal(p->src, q->src, p->nsrc);
+                for (unsigned k = 0; p->width && k < (unsigned)__builtin_popcount(p->mask); k++)
+                    assert_true(a->addrs[p->addr + k] == b->addrs[q->addr + k]);
+            }
+        }
+    }
+    assert_int_equal(ws_traceg_next_cta(r, &b, &err), 0);
+    ws_traceg_close(r);
+    ws_expand_free(&x);
+    ws_workload_free(&w);
+    remove(path);
+}
+
+/* ---- malformed workloads -------------------------------------------------- */
+
+static const char saxpy_head[] =
+    "listing: ../traces/kernels/saxpy/saxpy.sm_80.sass\n"
+    "params: {n: 100, stride: 1}\n"
+    "launch: {grid: [1, 1, 1], block: [128, 1, 1]}\n"
+    "buffers:\n  x: {base: 0x1000, size: \"4 * n\"}\n  y: {base: 0x100000, size: \"4 * n\"}\n"
+    "let: {i: \"tid.x\"}\n";
+
+static void expect_error(const char *body, long line, const char *want)
+{
+    const char *path = "tests/ws-test-bad-workload.yaml";
+    FILE *fp = fopen(path, "w");
+    struct ws_workload w;
+    struct ws_expander x;
+    struct ws_err err;
+    const struct ws_cta_stream *cta;
+    int rc;
+
+    assert_non_null(fp);
+    fputs(saxpy_head, fp);
+    fputs(body, fp);
+    fclose(fp);
+    ws_err_clear(&err);
+    rc = ws_workload_load(&w, path, NULL, 0, NULL, NULL, &err);
+    if (rc == 0) {
+        assert_int_equal(ws_expand_init(&x, &w, &err), 0);
+        while ((rc = ws_expand_next(&x, &cta, &err)) == 1)
+            ;
+        ws_expand_free(&x);
+        ws_workload_free(&w);
+    }
+    remove(path);
+    if (rc != -1)
+        fail_msg("no error, expected '%s'", want);
+    ws_test_err(&err, path, line, want);
+}
+
+static void test_bad_workloads(void **state)
+{
+    static const char mem[] = "memory: {\"LDG#1\": \"x + 4 * i\", \"LDG#2\": "
+                              "\"y + 4 * i\", \"STG#1\": \"y + 4 * i\"}\n";
+    char buf[1024];
+
+    (void)state;
+    snprintf(buf, sizeof buf, "when: {\"0x0999\": \"i >= n\"}\n%s", mem);
+    expect_error(buf, 8, "no instruction '0x0999'");
+    snprintf(buf, sizeof buf, "when: {\"EXIT#1\": \"j >= n\"}\n%s", mem);
+    expect_error(buf, 8, "unbound name 'j'");
+    expect_error("when: {\"EXIT#1\": \"i >= n\"}\nmemory: {\"LDG#1\": \"x + 4 * i "
+                 "/ (i - i)\", \"LDG#2\": \"y\", \"STG#1\": \"y\"}\n", 9,
+                 "division by zero");
+    expect_error("when: {\"EXIT#1\": \"i >= n\"}\nmemory: {\"LDG#1\": \"x + 4 * "
+                 "n\", \"LDG#2\": \"y\", \"STG#1\": \"y\"}\n", 9,
+                 "lies outside every declared buffer");
+    expect_error("when: {\"EXIT#1\": \"i >= n\"}\nmemory: {\"LDG#1\": \"x\"}\n",
+                 1, "has no address");
+    snprintf(buf, sizeof buf, "%s", mem);
+    expect_error(buf, 1, "a guarded EXIT with no rule");
+    snprintf(buf, sizeof buf, "when: {\"LDG#1\": \"1\"}\n%s", mem);
+    expect_error(buf, 8, "not guarded by a predicate");
+    snprintf(buf, sizeof buf, "colour: blue\nwhen: {\"EXIT#1\": \"i >= n\"}\n%s", mem);
+    expect_error(buf, 8, "unknown workload key 'colour'");
+    snprintf(buf, sizeof buf, "when: {\"EXIT#1\": \"i >= n +\"}\n%s", mem);
+    expect_error(buf, 8, "expression ends early");
+}
+
+static void test_endless_loop(void **state)
+{
+    const char *path = "tests/ws-test-loop.yaml";
+    FILE *fp = fopen(path, "w");
+    struct ws_workload w;
+    struct ws_expander x;
+    struct ws_err err;
+    const struct ws_cta_stream *cta;
+
+    (void)state;
+    assert_non_null(fp);
+    fputs("listing: ../traces/kernels/reduce/reduce.sm_80.sass\n"
+          "params: {n: 256}\nlaunch: {grid: [1, 1, 1], block: [256, 1, 1]}\n"
+          "buffers: {x: {base: 0x1000, size: 1024}, out: {base: 0x9000, size: 4}}\n"
+          "let: {s: \"1\"}\n"
+          "when: {\"BRA#1\": \"0\", \"EXIT#1\": \"tid.x != 0\"}\n"
+          "loops: {\"BRA#2\": {counter: k, trips: \"1 << 40\"}}\n"
+          "memory: {\"LDG#1\": \"x\", \"STS#1\": \"0\", \"LDS#1\": \"0\", "
+          "\"LDS#2\": \"0\", \"STS#2\": \"0\", \"LDS#3\": \"0\", \"RED#1\": \"out\"}\n",
+          fp);
+    fclose(fp);
+    ws_err_clear(&err);
+    assert_int_equal(ws_workload_load(&w, path, NULL, 0, NULL, NULL, &err), 0);
+    assert_int_equal(ws_expand_init(&x, &w, &err), 0);
+    assert_int_equal(ws_expand_next(&x, &cta, &err), -1);
+    assert_non_null(strstr(err.text, "a loop that never ends"));
+    ws_expand_free(&x);
+    ws_workload_free(&w);
+    remove(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_saxpy),
+        cmocka_unit_test(test_reduce),
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_bad_workloads),
+        cmocka_unit_test(test_endless_loop),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
