@@ -6,6 +6,7 @@
 #   json    exit 0, the file given to --json (written as @JSON@) equal to
 #           tests/golden/CASE.json
 #   file    exit 0, the file written as @OUT@ equal to tests/golden/CASE.file
+# @TMP@ in the arguments is a scratch folder.
 #   error   exit 2, no stdout, exactly one stderr line matching the regular
 #           expression in tests/golden/CASE.err, in the form
 #           "file:line:col: what (expected what)" unless the .err file says
@@ -28,6 +29,7 @@ args=""
 for a in "$@"; do
     [ "$a" = "@JSON@" ] && a="$tmp/out.json"
     [ "$a" = "@OUT@" ] && a="$tmp/out.file"
+    [ "$a" = "@TMP@" ] && a="$tmp"
     args="$args $a"
 done
 # shellcheck disable=SC2086

@@ -50,12 +50,21 @@ static uint32_t upto(const struct ws_workload *w, const char *mnemonic, int n)
     return 0;
 }
 
-/* ---- saxpy: i = ctaid.x * 256 + tid.x; if (i < n) y[i*s] = a*x[i*s] + y[i*s] */
+/* ---- one element per thread: saxpy, STREAM copy and triad --------------
+ * i = ctaid.x * threads + tid.x; threads with i >= n leave at the bounds
+ * check, the others access base + 4 * i * stride in every buffer. */
 
-static void check_saxpy(const char *listing, long n, long stride)
+struct elementwise {
+    const char *workload, *listing;
+    long n, threads, stride;
+    int nbuf;
+    uint64_t bases[3];
+};
+
+static void check_elementwise(const struct elementwise *e)
 {
-    char pn[32], ps[32];
-    const char *sets[] = {pn, ps};
+    char pn[32], pt[32], ps[32];
+    const char *sets[] = {pn, pt, ps};
     struct ws_workload w;
     struct ws_expander x;
     struct ws_err err;
@@ -63,9 +72,10 @@ static void check_saxpy(const char *listing, long n, long stride)
     uint32_t to_exit, to_end;
     uint64_t warps = 0;
 
-    snprintf(pn, sizeof pn, "n=%ld", n);
-    snprintf(ps, sizeof ps, "stride=%ld", stride);
-    load(&w, "traces/kernels/saxpy/workload.yaml", sets, 2, listing);
+    snprintf(pn, sizeof pn, "n=%ld", e->n);
+    snprintf(pt, sizeof pt, "threads=%ld", e->threads);
+    snprintf(ps, sizeof ps, "stride=%ld", e->stride);
+    load(&w, e->workload, sets, e->stride ? 3 : 2, e->listing);
     to_exit = upto(&w, "EXIT", 1);
     to_end = upto(&w, "EXIT", 2);
     ws_err_clear(&err);
@@ -73,33 +83,31 @@ static void check_saxpy(const char *listing, long n, long stride)
     while (ws_expand_next(&x, &cta, &err) == 1) {
         for (uint32_t wi = 0; wi < cta->nwarps; wi++, warps++) {
             const struct ws_warp_stream *ws = &cta->warps[wi];
-            long base = (long)cta->ctaid[0] * 256 + wi * 32;
+            long base = (long)cta->ctaid[0] * e->threads + wi * 32;
+            long stride = e->stride ? e->stride : 1;
             uint32_t live = 0;
             for (int l = 0; l < 32; l++)
-                if (base + l < n)
+                if (base + l < e->n)
                     live |= 1u << l;
-            /* Warps with a thread below n run to the end; others leave. */
             assert_int_equal(ws->ninst, live ? to_end : to_exit);
             assert_int_equal(ws->inst[to_exit - 1].mask, ~live);
-            if (!live)
-                continue;
-            for (uint32_t i = to_exit; i < ws->ninst; i++) {
+            for (uint32_t i = to_exit; live && i < ws->ninst; i++) {
                 const struct ws_inst *in = &ws->inst[i];
+                int last = 31 - __builtin_clz(live), found = 0;
+                uint64_t off;
                 if (!in->width)
                     continue;
                 assert_int_equal(in->mask, live);
-                /* The last live lane: x or y at 4 * i * stride. */
-                {
-                    int last = 31 - __builtin_clz(live);
-                    uint64_t a = cta->addrs[in->addr + (unsigned)last];
-                    uint64_t off = 4ull * (uint64_t)(base + last) * (uint64_t)stride;
-                    assert_true(a == 0x7f0000000000ull + off
-                                || a == 0x7f1000000000ull + off);
-                }
+                off = 4ull * (uint64_t)(base + last) * (uint64_t)stride;
+                for (int b = 0; b < e->nbuf; b++)
+                    found |= cta->addrs[in->addr + (unsigned)last]
+                             == e->bases[b] + off;
+                assert_true(found);
             }
         }
     }
-    assert_int_equal(warps, (uint64_t)((n + 255) / 256) * 8);
+    assert_int_equal(warps, (uint64_t)((e->n + e->threads - 1) / e->threads)
+                            * (uint64_t)(e->threads / 32));
     ws_expand_free(&x);
     ws_workload_free(&w);
 }
@@ -108,8 +116,30 @@ static void test_saxpy(void **state)
 {
     (void)state;
     for (int l = 0; l < 2; l++)
-        for (long s = 1; s <= 16; s *= s == 1 ? 4 : 2)
-            check_saxpy(saxpy_listings[l], 1000 + 333 * s, s);
+        for (long s = 1; s <= 16; s *= s == 1 ? 4 : 2) {
+            struct elementwise e = {"traces/kernels/saxpy/workload.yaml",
+                                    saxpy_listings[l], 1000 + 333 * s, 256, s,
+                                    2, {0x7f0000000000ull, 0x7f1000000000ull}};
+            check_elementwise(&e);
+        }
+}
+
+static void test_stream(void **state)
+{
+    (void)state;
+    for (int l = 0; l < 2; l++) {
+        const char *listing = l ? "traces/kernels/stream/stream.sm_90.nvdisasm"
+                                : "traces/kernels/stream/stream.sm_80.sass";
+        struct elementwise copy = {"traces/kernels/stream/copy.yaml", listing,
+                                   5000, 128, 0, 2,
+                                   {0x7f0000000000ull, 0x7f1000000000ull}};
+        struct elementwise triad = {"traces/kernels/stream/triad.yaml",
+                                    listing, 7777, 256, 0, 3,
+                                    {0x7f0000000000ull, 0x7f1000000000ull,
+                                     0x7f2000000000ull}};
+        check_elementwise(&copy);
+        check_elementwise(&triad);
+    }
 }
 
 /* ---- reduce: one loop trip per halving of the block, thread 0's warp adds
@@ -176,6 +206,54 @@ static void test_reduce(void **state)
     for (int l = 0; l < 2; l++)
         for (long t = 64; t <= 256; t *= 2)
             check_reduce(reduce_listings[l], t);
+}
+
+/* ---- pchase: j = next[j] hops times, next[j] = (j + stride) % elems ------ */
+
+static void test_pchase(void **state)
+{
+    const char *listings[] = {"traces/kernels/pchase/pchase.sm_80.sass",
+                              "traces/kernels/pchase/pchase.sm_90.nvdisasm"};
+
+    (void)state;
+    for (int l = 0; l < 2; l++) {
+        const char *sets[] = {"hops=37", "elems=64", "stride=5"};
+        struct ws_workload w;
+        struct ws_expander x;
+        struct ws_err err;
+        const struct ws_cta_stream *cta;
+        uint32_t close, first = 0, loads = 0;
+        uint64_t j = 0;
+        const struct ws_inst *in;
+        load(&w, "traces/kernels/pchase/workload.yaml", sets, 3, listings[l]);
+        close = upto(&w, "BRA", 2);
+        {
+            const struct ws_sass_inst *b = &w.sass.insts[w.func->first + close - 1];
+            for (uint32_t o = 0; o < b->nopnd; o++)
+                if (w.sass.opnds[b->opnd + o].kind == WS_OPND_TARGET)
+                    while (w.sass.insts[w.func->first + first].pc
+                           != (uint64_t)w.sass.opnds[b->opnd + o].value)
+                        first++;
+        }
+        ws_err_clear(&err);
+        assert_int_equal(ws_expand_init(&x, &w, &err), 0);
+        assert_int_equal(ws_expand_next(&x, &cta, &err), 1);
+        assert_int_equal(cta->warps[0].ninst,
+                         first + 37 * (close - first)
+                         + (upto(&w, "EXIT", 1) - close));
+        for (uint32_t i = 0; i < cta->warps[0].ninst; i++) {
+            in = &cta->warps[0].inst[i];
+            if (in->memop != WS_MEMOP_LOAD || !in->width)
+                continue;
+            assert_int_equal(in->mask, 1);
+            assert_true(cta->addrs[in->addr] == 0x7f0000000000ull + 4 * j);
+            j = (j + 5) % 64;
+            loads++;
+        }
+        assert_int_equal(loads, 37);
+        ws_expand_free(&x);
+        ws_workload_free(&w);
+    }
 }
 
 /* ---- trace gen: written and read back, the same stream ----------------- */
@@ -337,6 +415,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_saxpy),
+        cmocka_unit_test(test_stream),
+        cmocka_unit_test(test_pchase),
         cmocka_unit_test(test_reduce),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_bad_workloads),
