@@ -83,7 +83,7 @@ static int ws_tmpl_build(struct ws_expander *x, struct ws_err *err)
         }
         ws_tmpl_operands(w, in, t, op);
         x->target[i] = UINT32_MAX;
-        for (uint32_t k = 0; k < in->nopnd; k++) {
+        for (uint32_t k = 0; ws_workload_is_jump(w, in) && k < in->nopnd; k++) {
             const struct ws_opnd *o = &w->sass.opnds[in->opnd + k];
             if (o->kind != WS_OPND_TARGET)
                 continue;

@@ -317,9 +317,17 @@ static int ws_wl_find_inst(struct ws_wl_ctx *c, const struct ws_ynode *n,
                      c->w->func->name);
 }
 
-static int ws_has_target(const struct ws_workload *w,
+/* A jump: BRA or JMP with a target.  BSSY, SSY, PBK and PCNT also name an
+ * offset, but only to say where paths reconverge; they do not jump. */
+int ws_workload_is_jump(const struct ws_workload *w,
                          const struct ws_sass_inst *in)
 {
+    const char *op = ws_strtab_str(&w->sass.strs, in->op);
+    size_t blen = ws_opcode_base_len(op);
+
+    if (!((blen == 3 && strncmp(op, "BRA", 3) == 0)
+          || (blen == 3 && strncmp(op, "JMP", 3) == 0)))
+        return 0;
     for (uint32_t k = 0; k < in->nopnd; k++)
         if (w->sass.opnds[in->opnd + k].kind == WS_OPND_TARGET)
             return 1;
@@ -348,7 +356,7 @@ static int ws_wl_check_rule(struct ws_wl_ctx *c, const struct ws_ynode *n,
         return ws_err_at(c->err, n->file, n->key_line, n->key_col, "%s is not "
                          "guarded by a predicate (expected when: entries for "
                          "@P instructions only)", n->key);
-    if (kind == WS_RULE_LOOP && (!ws_is_conditional(in) || !ws_has_target(w, in)))
+    if (kind == WS_RULE_LOOP && (!ws_is_conditional(in) || !ws_workload_is_jump(w, in)))
         return ws_err_at(c->err, n->file, n->key_line, n->key_col, "%s is not "
                          "a conditional branch (expected loops: entries for "
                          "the branch that closes a loop)", n->key);
@@ -426,7 +434,7 @@ static int ws_wl_complete(struct ws_wl_ctx *c)
     for (uint32_t i = 0; i < f->ninst; i++) {
         const struct ws_sass_inst *in = &w->sass.insts[f->first + i];
         const char *op = ws_strtab_str(&w->sass.strs, in->op);
-        int control = in->cls == WS_OPC_EXIT || ws_has_target(w, in);
+        int control = in->cls == WS_OPC_EXIT || ws_workload_is_jump(w, in);
         if (control && ws_is_conditional(in) && w->rule_of[i] < 0
             && w->rule_of[f->ninst + i] < 0)
             return ws_err_at(c->err, w->path, 1, 1, "%s at offset 0x%04x is "

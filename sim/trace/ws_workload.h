@@ -89,6 +89,10 @@ int ws_workload_load(struct ws_workload *w, const char *path,
                      const struct ws_trace_opts *opts, struct ws_err *err);
 void ws_workload_free(struct ws_workload *w);
 
+/* 1 when the instruction transfers control to a target (BRA, JMP). */
+int ws_workload_is_jump(const struct ws_workload *w,
+                        const struct ws_sass_inst *in);
+
 /* The rule of a kind for instruction i, or NULL. */
 const struct ws_wl_rule *ws_workload_rule(const struct ws_workload *w,
                                           enum ws_wl_rule_kind kind,

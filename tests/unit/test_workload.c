@@ -256,6 +256,75 @@ static void test_pchase(void **state)
     }
 }
 
+/* ---- apsp: per CTA, each of the elems = sd*sd elements is staged twice
+ * and updated once per kb step (1 + 2*sd shared reads), initialised,
+ * and finally read and stored once; threads own e = tid + j*threads. */
+
+static void check_apsp(const char *listing, long n, long sd, long threads)
+{
+    char pn[32], ps[32], pt[32];
+    const char *sets[] = {pn, ps, pt};
+    struct ws_workload w;
+    struct ws_expander x;
+    struct ws_err err;
+    const struct ws_cta_stream *cta;
+    uint64_t ldg = 0, lds = 0, sts = 0, stg = 0, ctas = 0;
+    uint64_t elems = (uint64_t)(sd * sd), nb = (uint64_t)(n / sd);
+
+    snprintf(pn, sizeof pn, "n=%ld", n);
+    snprintf(ps, sizeof ps, "sd=%ld", sd);
+    snprintf(pt, sizeof pt, "threads=%ld", threads);
+    load(&w, "traces/kernels/apsp/workload.yaml", sets, 3, listing);
+    ws_err_clear(&err);
+    assert_int_equal(ws_expand_init(&x, &w, &err), 0);
+    while (ws_expand_next(&x, &cta, &err) == 1) {
+        int first_ldg = 1;
+        ctas++;
+        for (uint32_t wi = 0; wi < cta->nwarps; wi++)
+            for (uint32_t i = 0; i < cta->warps[wi].ninst; i++) {
+                const struct ws_inst *in = &cta->warps[wi].inst[i];
+                unsigned lanes = (unsigned)__builtin_popcount(in->mask);
+                if (!in->width)
+                    continue;
+                if (in->space == WS_SPACE_GLOBAL && in->memop == WS_MEMOP_LOAD) {
+                    /* Warp 0's first load: A(by, kb = 0), element 0. */
+                    if (wi == 0 && first_ldg)
+                        assert_true(cta->addrs[in->addr] == 0x7f0000000000ull
+                                    + 4ull * (cta->ctaid[1] * (uint64_t)sd
+                                              * (uint64_t)n));
+                    first_ldg = 0;
+                    ldg += lanes;
+                }
+                stg += in->space == WS_SPACE_GLOBAL && in->memop == WS_MEMOP_STORE
+                       ? lanes : 0;
+                lds += in->space == WS_SPACE_SHARED && in->memop == WS_MEMOP_LOAD
+                       ? lanes : 0;
+                sts += in->space == WS_SPACE_SHARED && in->memop == WS_MEMOP_STORE
+                       ? lanes : 0;
+            }
+    }
+    assert_int_equal(ctas, nb * nb);
+    assert_int_equal(ldg, ctas * 2 * nb * elems);
+    assert_int_equal(lds, ctas * (nb * elems * (1 + 2 * (uint64_t)sd) + elems));
+    assert_int_equal(sts, ctas * (elems + 3 * nb * elems));
+    assert_int_equal(stg, ctas * elems);
+    ws_expand_free(&x);
+    ws_workload_free(&w);
+}
+
+static void test_apsp(void **state)
+{
+    const char *listings[] = {"traces/kernels/apsp/apsp.sm_80.sass",
+                              "traces/kernels/apsp/apsp.sm_90.nvdisasm"};
+
+    (void)state;
+    for (int l = 0; l < 2; l++) {
+        check_apsp(listings[l], 64, 16, 64);
+        check_apsp(listings[l], 64, 8, 96);     /* 64 elements, 96 threads */
+        check_apsp(listings[l], 96, 16, 96);    /* uneven ownership */
+    }
+}
+
 /* ---- trace gen: written and read back, the same stream ----------------- */
 
 static void test_round_trip(void **state)
@@ -417,6 +486,7 @@ int main(void)
         cmocka_unit_test(test_saxpy),
         cmocka_unit_test(test_stream),
         cmocka_unit_test(test_pchase),
+        cmocka_unit_test(test_apsp),
         cmocka_unit_test(test_reduce),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_bad_workloads),
