@@ -227,7 +227,8 @@ static int ws_emit_addrs(struct ws_expander *x, uint32_t idx, uint32_t mask,
             return ws_err_at(err, r->expr.file, r->expr.line, r->expr.col,
                              "address %lld of lane %u of warp %lld, CTA "
                              "(%u,%u,%u) lies outside every declared %s "
-                             "(expected it inside a buffer: of the workload)",
+                             "(expected an address inside one of the "
+                             "workload's buffers)",
                              (long long)a, l,
                              (long long)x->vals[l][x->w->nparams + WS_SLOT_WARP],
                              x->cta.ctaid[0], x->cta.ctaid[1], x->cta.ctaid[2],
