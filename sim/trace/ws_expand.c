@@ -82,6 +82,10 @@ static int ws_tmpl_build(struct ws_expander *x, struct ws_err *err)
             t->space = WS_SPACE_CONST;
         }
         ws_tmpl_operands(w, in, t, op);
+        x->mem_off[i] = 0;
+        for (uint32_t k = 0; k < in->nopnd; k++)
+            if (w->sass.opnds[in->opnd + k].kind == WS_OPND_MEM)
+                x->mem_off[i] = w->sass.opnds[in->opnd + k].value;
         x->target[i] = UINT32_MAX;
         for (uint32_t k = 0; ws_workload_is_jump(w, in) && k < in->nopnd; k++) {
             const struct ws_opnd *o = &w->sass.opnds[in->opnd + k];
@@ -109,7 +113,8 @@ int ws_expand_init(struct ws_expander *x, const struct ws_workload *w,
     x->ctas = ws_launch_ctas(&w->launch);
     x->tmpl = calloc(w->func->ninst, sizeof *x->tmpl);
     x->target = calloc(w->func->ninst, sizeof *x->target);
-    if (!x->tmpl || !x->target) {
+    x->mem_off = calloc(w->func->ninst, sizeof *x->mem_off);
+    if (!x->tmpl || !x->target || !x->mem_off) {
         ws_expand_free(x);
         return ws_err_oom(err);
     }
@@ -124,6 +129,7 @@ void ws_expand_free(struct ws_expander *x)
 {
     free(x->tmpl);
     free(x->target);
+    free(x->mem_off);
     free(x->inst);
     free(x->addrs);
     memset(x, 0, sizeof *x);
@@ -221,6 +227,7 @@ static int ws_emit_addrs(struct ws_expander *x, uint32_t idx, uint32_t mask,
         int64_t a;
         if (!(mask >> l & 1))
             continue;
+        x->vals[l][x->w->nparams + WS_SLOT_OFF] = x->mem_off[idx];
         if (ws_lane_eval(x, l, &r->expr, &a, err) < 0)
             return -1;
         if (!ws_in_buffer(x->w, in, a))

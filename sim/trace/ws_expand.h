@@ -32,6 +32,7 @@ struct ws_expander {
     const struct ws_workload *w;
     struct ws_inst *tmpl;           /* per static instruction */
     uint32_t *target;               /* branch target index, UINT32_MAX none */
+    int64_t *mem_off;               /* memory operand offset, bytes */
     uint64_t next_cta, ctas;
     int64_t vals[32][WS_EXPR_MAX_NAMES];
     struct ws_inst *inst;

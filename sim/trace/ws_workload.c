@@ -21,7 +21,7 @@
 static const char *const ws_fixed_names[WS_SLOT_FIXED] = {
     "tid.x", "tid.y", "tid.z", "ctaid.x", "ctaid.y", "ctaid.z",
     "ntid.x", "ntid.y", "ntid.z", "nctaid.x", "nctaid.y", "nctaid.z",
-    "lane", "warp"
+    "lane", "warp", "off"
 };
 
 struct ws_wl_ctx {
@@ -368,12 +368,69 @@ static int ws_wl_check_rule(struct ws_wl_ctx *c, const struct ws_ynode *n,
     return 0;
 }
 
-static int ws_wl_rule(struct ws_wl_ctx *c, const struct ws_ynode *n,
-                      enum ws_wl_rule_kind kind, int counter)
+/* An opcode pattern "LDS.128*" matches LDS.128 and LDS.128.anything. */
+static int ws_wl_pattern_match(const char *pattern, size_t len, const char *op)
+{
+    return strncmp(op, pattern, len) == 0 && (op[len] == '\0' || op[len] == '.');
+}
+
+static int ws_wl_compile_rule(struct ws_wl_ctx *c, const struct ws_ynode *n,
+                              enum ws_wl_rule_kind kind, int counter,
+                              uint32_t inst)
 {
     struct ws_workload *w = c->w;
     const struct ws_ynode *text = kind == WS_RULE_LOOP ? ws_yaml_get(n, "trips") : n;
     struct ws_wl_rule *r = &w->rules[w->nrules];
+
+    if (text->kind != WS_YNODE_SCALAR)
+        return ws_wl_bad(c, text, "not an expression", "a quoted expression");
+    if (ws_expr_compile(&r->expr, text->value, &w->names, text->file,
+                        text->line, text->col, c->err) < 0)
+        return -1;
+    r->kind = kind;
+    r->inst = inst;
+    r->counter = counter;
+    r->line = n->key_line;
+    w->nrules++;
+    return 0;
+}
+
+/* A memory rule for every instruction of an opcode that no exact rule
+ * names. */
+static int ws_wl_pattern_rule(struct ws_wl_ctx *c, const struct ws_ynode *n)
+{
+    struct ws_workload *w = c->w;
+    const struct ws_sass_func *f = w->func;
+    size_t len = strlen(n->key) - 1;
+    int rule = -1;
+
+    for (uint32_t i = 0; i < f->ninst; i++) {
+        const struct ws_sass_inst *in = &w->sass.insts[f->first + i];
+        int *slot = &w->rule_of[WS_RULE_MEMORY * f->ninst + i];
+        if (!ws_wl_pattern_match(n->key, len, ws_strtab_str(&w->sass.strs,
+                                                            in->op)))
+            continue;
+        if (ws_wl_check_rule(c, n, WS_RULE_MEMORY, in) < 0)
+            return -1;
+        if (rule < 0) {
+            rule = (int)w->nrules;
+            if (ws_wl_compile_rule(c, n, WS_RULE_MEMORY, -1, i) < 0)
+                return -1;
+        }
+        if (*slot < 0)
+            *slot = rule;
+    }
+    if (rule < 0)
+        return ws_err_at(c->err, n->file, n->key_line, n->key_col, "no "
+                         "instruction of %s matches %s (expected an opcode "
+                         "the listing has, such as LDS.64*)", f->name, n->key);
+    return 0;
+}
+
+static int ws_wl_rule(struct ws_wl_ctx *c, const struct ws_ynode *n,
+                      enum ws_wl_rule_kind kind, int counter)
+{
+    struct ws_workload *w = c->w;
     uint32_t i = 0;
     int *slot;
 
@@ -384,17 +441,15 @@ static int ws_wl_rule(struct ws_wl_ctx *c, const struct ws_ynode *n,
     if (*slot >= 0)
         return ws_err_at(c->err, n->file, n->key_line, n->key_col, "a second "
                          "rule for %s (expected one per instruction)", n->key);
-    if (text->kind != WS_YNODE_SCALAR)
-        return ws_wl_bad(c, text, "not an expression", "a quoted expression");
-    if (ws_expr_compile(&r->expr, text->value, &w->names, text->file,
-                        text->line, text->col, c->err) < 0)
-        return -1;
-    r->kind = kind;
-    r->inst = i;
-    r->counter = counter;
-    r->line = n->key_line;
-    *slot = (int)w->nrules++;
-    return 0;
+    *slot = (int)w->nrules;
+    return ws_wl_compile_rule(c, n, kind, counter, i);
+}
+
+static int ws_is_pattern(const struct ws_ynode *n)
+{
+    size_t len = strlen(n->key);
+
+    return len > 1 && n->key[len - 1] == '*';
 }
 
 static int ws_wl_rules(struct ws_wl_ctx *c)
@@ -417,9 +472,22 @@ static int ws_wl_rules(struct ws_wl_ctx *c)
         w->rule_of[i] = -1;
     for (int s = 0; s < 3; s++) {
         struct ws_ynode *sec = ws_yaml_get(c->root, sections[s]);
+        for (struct ws_ynode *n = sec ? sec->child : NULL; n; n = n->next) {
+            if (ws_is_pattern(n) && s != WS_RULE_MEMORY)
+                return ws_err_at(c->err, n->file, n->key_line, n->key_col,
+                                 "an opcode pattern under %s (expected "
+                                 "patterns under memory: only)", sections[s]);
+            if (!ws_is_pattern(n)
+                && ws_wl_rule(c, n, (enum ws_wl_rule_kind)s,
+                              s == WS_RULE_LOOP ? w->counters[loop++] : -1) < 0)
+                return -1;
+        }
+    }
+    /* Patterns last: exact names win over them. */
+    {
+        struct ws_ynode *sec = ws_yaml_get(c->root, "memory");
         for (struct ws_ynode *n = sec ? sec->child : NULL; n; n = n->next)
-            if (ws_wl_rule(c, n, (enum ws_wl_rule_kind)s,
-                           s == WS_RULE_LOOP ? w->counters[loop++] : -1) < 0)
+            if (ws_is_pattern(n) && ws_wl_pattern_rule(c, n) < 0)
                 return -1;
     }
     return 0;

@@ -19,6 +19,9 @@
  *
  * Instructions are named by offset ("0x00a0") or by the n-th occurrence of
  * a base mnemonic ("LDG#2"), which survives recompiling for another SM.
+ * A memory rule may also name every instruction of an opcode ("LDS.128*"):
+ * unrolled loops repeat one access with different constant offsets, which
+ * its expression reads as `off`.
  *
  * Leaves out: the expansion itself (ws_expand.c).
  */
@@ -39,6 +42,7 @@ enum ws_wl_slot {
     WS_SLOT_NTID_X, WS_SLOT_NTID_Y, WS_SLOT_NTID_Z,
     WS_SLOT_NCTAID_X, WS_SLOT_NCTAID_Y, WS_SLOT_NCTAID_Z,
     WS_SLOT_LANE, WS_SLOT_WARP,
+    WS_SLOT_OFF,      /* the memory operand's constant offset, in bytes */
     WS_SLOT_FIXED
 };
 

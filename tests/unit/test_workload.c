@@ -325,6 +325,63 @@ static void test_apsp(void **state)
     }
 }
 
+/* ---- matmul (Unroll): per tile, each thread reads rows ty and ty + 8 of
+ * As (2 x 16 doubles) and column tx of Bs (16 doubles) from shared memory,
+ * and stores 2 + 2 doubles; the unrolled reads use opcode-pattern rules. */
+
+static void test_matmul_unroll(void **state)
+{
+    const char *sets[] = {"n=64"};
+    struct ws_workload w;
+    struct ws_expander x;
+    struct ws_err err;
+    const struct ws_cta_stream *cta;
+    uint64_t bytes_ld = 0, bytes_st = 0, threads = 0;
+    uint64_t b_seen = 0, a_seen = 0;
+
+    (void)state;
+    load(&w, "traces/kernels/matmul/unroll.yaml", sets, 1, NULL);
+    ws_err_clear(&err);
+    assert_int_equal(ws_expand_init(&x, &w, &err), 0);
+    while (ws_expand_next(&x, &cta, &err) == 1) {
+        threads += 128;
+        for (uint32_t wi = 0; wi < cta->nwarps; wi++)
+            for (uint32_t i = 0; i < cta->warps[wi].ninst; i++) {
+                const struct ws_inst *in = &cta->warps[wi].inst[i];
+                unsigned lanes = (unsigned)__builtin_popcount(in->mask);
+                uint64_t a;
+                if (in->space != WS_SPACE_SHARED)
+                    continue;
+                if (in->memop == WS_MEMOP_STORE) {
+                    bytes_st += (uint64_t)lanes * in->width;
+                    continue;
+                }
+                bytes_ld += (uint64_t)lanes * in->width;
+                if (cta->linear_id != 0 || wi != 0 || i > 200)
+                    continue;
+                /* Lane 0 of warp 0 is (tx, ty) = (0, 0), first tile:
+                 * Bs[k][0] at 0x800 + 128k, As[0][k] and As[8][k] in
+                 * 16-byte pairs at 16j and 0x400 + 16j. */
+                a = cta->addrs[in->addr];
+                if (in->width == 8) {
+                    assert_true(a >= 0x800 && (a - 0x800) % 128 == 0);
+                    b_seen |= 1ull << ((a - 0x800) / 128);
+                } else {
+                    assert_int_equal(in->width, 16);
+                    assert_true(a % 16 == 0 && (a < 0x100 || (a >= 0x400 && a < 0x500)));
+                    a_seen |= 1ull << ((a % 0x400) / 16 + (a >= 0x400 ? 8 : 0));
+                }
+            }
+    }
+    /* 4 tiles of 16 x 16 doubles along k for n = 64. */
+    assert_int_equal(bytes_ld, threads * 4 * (2 * 16 + 16) * 8);
+    assert_int_equal(bytes_st, threads * 4 * 4 * 8);
+    assert_true(b_seen == 0xffff);
+    assert_true(a_seen == 0xffff);
+    ws_expand_free(&x);
+    ws_workload_free(&w);
+}
+
 /* ---- trace gen: written and read back, the same stream ----------------- */
 
 static void test_round_trip(void **state)
@@ -447,6 +504,10 @@ static void test_bad_workloads(void **state)
     expect_error(buf, 8, "unknown workload key 'colour'");
     snprintf(buf, sizeof buf, "when: {\"EXIT#1\": \"i >= n +\"}\n%s", mem);
     expect_error(buf, 8, "expression ends early");
+    snprintf(buf, sizeof buf, "when: {\"EXIT#1\": \"i >= n\"}\nmemory: "
+             "{\"LDG.256*\": \"x\", \"LDG#1\": \"x\", \"LDG#2\": \"y\", "
+             "\"STG#1\": \"y\"}\n");
+    expect_error(buf, 9, "matches LDG.256*");
 }
 
 static void test_endless_loop(void **state)
@@ -487,6 +548,7 @@ int main(void)
         cmocka_unit_test(test_stream),
         cmocka_unit_test(test_pchase),
         cmocka_unit_test(test_apsp),
+        cmocka_unit_test(test_matmul_unroll),
         cmocka_unit_test(test_reduce),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_bad_workloads),
