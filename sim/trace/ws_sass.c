@@ -490,7 +490,8 @@ static int ws_sass_header_line(struct ws_sass_parser *p, char *q,
     } else if (strncmp(q, ".zero", 5) == 0 && p->shared_name[0]) {
         return ws_sass_shared(p, q + 5, err);
     } else if (q[0] == '.' && q[1] == 'L' && q[strlen(q) - 1] == ':') {
-        return ws_sass_label_def(p, q, strlen(q) - 1, err);
+        /* Data sections have labels of their own; only code labels count. */
+        return p->in_func ? ws_sass_label_def(p, q, strlen(q) - 1, err) : 0;
     }
     return 0;
 }

@@ -523,7 +523,7 @@ static int ws_wl_keys(struct ws_wl_ctx *c)
 {
     static const char *const keys[] = {
         "listing", "function", "params", "launch", "buffers", "let", "when",
-        "loops", "memory"
+        "loops", "memory", "listings"
     };
     for (const struct ws_ynode *n = c->root->child; n; n = n->next) {
         size_t k;
@@ -534,7 +534,7 @@ static int ws_wl_keys(struct ws_wl_ctx *c)
             return ws_err_at(c->err, n->file, n->key_line, n->key_col,
                              "unknown workload key '%s' (expected listing, "
                              "function, params, launch, buffers, let, when, "
-                             "loops or memory)", n->key);
+                             "loops, memory or listings)", n->key);
     }
     return 0;
 }
@@ -622,6 +622,57 @@ static char *ws_wl_read(const char *path, size_t *len, struct ws_err *err)
     return text;
 }
 
+/* listings: {NAME: {when: ..., loops: ..., memory: ...}} adapts the rules
+ * to another SM version's listing of the same source: when the listing in
+ * use has that file name, its entries are merged over the top-level ones
+ * (same names replaced, new ones added). */
+static int ws_wl_listing_overrides(struct ws_wl_ctx *c, const char *listing)
+{
+    static const char *const sections[] = {"when", "loops", "memory"};
+    struct ws_ynode *all = ws_yaml_get(c->root, "listings"), *o;
+    const char *slash = strrchr(listing, '/');
+    const char *base = slash ? slash + 1 : listing;
+
+    if (!all)
+        return 0;
+    for (o = all->child; o; o = o->next) {
+        if (o->kind != WS_YNODE_MAP)
+            return ws_wl_bad(c, o, "not a mapping", "when:, loops: or memory: "
+                             "entries for that listing");
+        for (const struct ws_ynode *k = o->child; k; k = k->next)
+            if (strcmp(k->key, "when") && strcmp(k->key, "loops")
+                && strcmp(k->key, "memory"))
+                return ws_err_at(c->err, k->file, k->key_line, k->key_col,
+                                 "unknown key '%s' under listings: (expected "
+                                 "when, loops or memory)", k->key);
+    }
+    if (!(o = ws_yaml_get(all, base)))
+        return 0;
+    for (int s = 0; s < 3; s++) {
+        struct ws_ynode *src = ws_yaml_get(o, sections[s]);
+        struct ws_ynode *dst = ws_yaml_get(c->root, sections[s]);
+        if (!src)
+            continue;
+        if (!dst) {
+            if (ws_yaml_set(c->root, sections[s], "", src->file, src->line,
+                            src->col) < 0)
+                return ws_err_oom(c->err);
+            dst = ws_yaml_get(c->root, sections[s]);
+            dst->kind = WS_YNODE_MAP;
+        }
+        /* Detach src from the override and merge it (merge frees it). */
+        {
+            struct ws_ynode **pp = &o->child;
+            while (*pp != src)
+                pp = &(*pp)->next;
+            *pp = src->next;
+            src->next = NULL;
+        }
+        ws_yaml_merge(dst, src);
+    }
+    return 0;
+}
+
 static int ws_wl_build(struct ws_wl_ctx *c, const char *const *sets, int nsets,
                        const char *listing, const struct ws_trace_opts *opts)
 {
@@ -633,8 +684,10 @@ static int ws_wl_build(struct ws_wl_ctx *c, const char *const *sets, int nsets,
         if (ws_expr_name(&w->names, ws_fixed_names[k]) < 0)
             return ws_err_oom(c->err);
     return ws_wl_launch(c) < 0 || ws_wl_buffers(c) < 0
+           || ws_wl_listing(c, listing, opts) < 0
+           || ws_wl_listing_overrides(c, w->sass.path) < 0
            || ws_wl_counters(c) < 0 || ws_wl_lets(c) < 0
-           || ws_wl_listing(c, listing, opts) < 0 || ws_wl_from_listing(c) < 0
+           || ws_wl_from_listing(c) < 0
            || ws_wl_rules(c) < 0 || ws_wl_complete(c) < 0 ? -1 : 0;
 }
 

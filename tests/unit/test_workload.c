@@ -382,6 +382,131 @@ static void test_matmul_unroll(void **state)
     ws_workload_free(&w);
 }
 
+/* ---- matmul, all seven versions on both listings: per CTA (tile (by,
+ * bx) of C) the global loads cover exactly rows by*16.. of A and columns
+ * bx*16.. of B (once per element when tiled, 16 times in the baseline),
+ * each C element is stored once, and the shared-memory reads per output
+ * element follow the version's algorithm. */
+
+struct mm_counts {
+    uint64_t a_loads, b_loads, c_stores, sh_load_bytes, sh_stores;
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+static void mm_cta(const struct ws_cta_stream *cta, uint64_t n,
+                   struct mm_counts *c, uint64_t *distinct, uint64_t *seen,
+                   size_t cap)
+{
+    const uint64_t A = 0x7f0000000000ull, B = 0x7f1000000000ull,
+                   C = 0x7f2000000000ull;
+    uint64_t by = cta->ctaid[1], bx = cta->ctaid[0];
+    size_t ns = 0;
+
+    for (uint32_t wi = 0; wi < cta->nwarps; wi++)
+        for (uint32_t i = 0; i < cta->warps[wi].ninst; i++) {
+            const struct ws_inst *in = &cta->warps[wi].inst[i];
+            unsigned lanes = (unsigned)__builtin_popcount(in->mask);
+            if (!in->width || !lanes)
+                continue;
+            if (in->space == WS_SPACE_SHARED) {
+                if (in->memop == WS_MEMOP_LOAD)
+                    c->sh_load_bytes += (uint64_t)lanes * in->width;
+                else
+                    c->sh_stores += lanes;
+                continue;
+            }
+            for (unsigned l = 0; l < lanes; l++) {
+                uint64_t a = cta->addrs[in->addr + l], e;
+                if (a >= C) {
+                    e = (a - C) / 8;
+                    assert_true(e / n / 16 == by && e % n / 16 == bx);
+                    c->c_stores++;
+                } else if (a >= B) {
+                    e = (a - B) / 8;
+                    assert_true(e % n / 16 == bx);
+                    c->b_loads++;
+                } else {
+                    e = (a - A) / 8;
+                    assert_true(e / n / 16 == by);
+                    c->a_loads++;
+                }
+                if (a < C && ns < cap)
+                    seen[ns++] = a;
+            }
+        }
+    qsort(seen, ns, sizeof *seen, cmp_u64);
+    for (size_t i = 0; i < ns; i++)
+        *distinct += i == 0 || seen[i] != seen[i - 1];
+}
+
+static void check_matmul(const char *version, int l)
+{
+    static const char *const listings[] = {
+        "traces/kernels/matmul/matmul.sm_80.sass",
+        "traces/kernels/matmul/matmul.sm_90.nvdisasm"
+    };
+    const uint64_t n = 48, tiles = n / 16;
+    char path[128];
+    const char *sets[] = {"n=48"};
+    struct ws_workload w;
+    struct ws_expander x;
+    struct ws_err err;
+    const struct ws_cta_stream *cta;
+    struct mm_counts c = {0, 0, 0, 0, 0};
+    uint64_t distinct = 0, ctas = 0, *seen = malloc(200000 * sizeof *seen);
+    int base = strcmp(version, "baseline") == 0;
+    int two = !strcmp(version, "computeopt") || !strcmp(version, "unroll")
+              || !strcmp(version, "prefetch");
+
+    assert_non_null(seen);
+    snprintf(path, sizeof path, "traces/kernels/matmul/%s.yaml", version);
+    load(&w, path, sets, 1, listings[l]);
+    ws_err_clear(&err);
+    assert_int_equal(ws_expand_init(&x, &w, &err), 0);
+    while (ws_expand_next(&x, &cta, &err) == 1) {
+        ctas++;
+        mm_cta(cta, n, &c, &distinct, seen, 200000);
+    }
+    assert_int_equal(ctas, tiles * tiles);
+    assert_int_equal(c.c_stores, ctas * 256);
+    /* Each CTA reads its 16 x n panel of A and n x 16 panel of B. */
+    assert_int_equal(distinct, ctas * 2 * 16 * n);
+    assert_int_equal(c.a_loads, ctas * 16 * n * (base ? 16 : 1));
+    assert_int_equal(c.b_loads, ctas * 16 * n * (base ? 16 : 1));
+    if (base) {
+        assert_int_equal(c.sh_load_bytes, 0);
+    } else {
+        /* Per tile, each output element needs a row of As and a column
+         * of Bs (16 + 16 doubles); two per thread share the Bs column. */
+        uint64_t per_thread = two ? 2 * 16 + 16 : 2 * 16;
+        uint64_t threads = two ? 128 : 256;
+        assert_int_equal(c.sh_load_bytes, ctas * tiles * threads * per_thread * 8);
+        assert_int_equal(c.sh_stores, ctas * tiles * 512);
+    }
+    free(seen);
+    ws_expand_free(&x);
+    ws_workload_free(&w);
+}
+
+static void test_matmul(void **state)
+{
+    static const char *const versions[] = {
+        "baseline", "tiling", "coalescing", "nobankconflict", "computeopt",
+        "unroll", "prefetch"
+    };
+
+    (void)state;
+    for (size_t v = 0; v < sizeof versions / sizeof versions[0]; v++)
+        for (int l = 0; l < 2; l++)
+            check_matmul(versions[v], l);
+}
+
 /* ---- trace gen: written and read back, the same stream ----------------- */
 
 static void test_round_trip(void **state)
@@ -549,6 +674,7 @@ int main(void)
         cmocka_unit_test(test_pchase),
         cmocka_unit_test(test_apsp),
         cmocka_unit_test(test_matmul_unroll),
+        cmocka_unit_test(test_matmul),
         cmocka_unit_test(test_reduce),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_bad_workloads),
