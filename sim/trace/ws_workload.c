@@ -622,16 +622,17 @@ static char *ws_wl_read(const char *path, size_t *len, struct ws_err *err)
     return text;
 }
 
-/* listings: {NAME: {when: ..., loops: ..., memory: ...}} adapts the rules
- * to another SM version's listing of the same source: when the listing in
- * use has that file name, its entries are merged over the top-level ones
- * (same names replaced, new ones added). */
+/* listings: {KEY: {when: ..., loops: ..., memory: ...}} adapts the rules
+ * to another SM version's listing of the same source: when KEY is the file
+ * name of the listing in use, or its SM version ("sm_90"), its entries are
+ * merged over the top-level ones (same names replaced, new ones added). */
 static int ws_wl_listing_overrides(struct ws_wl_ctx *c, const char *listing)
 {
     static const char *const sections[] = {"when", "loops", "memory"};
     struct ws_ynode *all = ws_yaml_get(c->root, "listings"), *o;
     const char *slash = strrchr(listing, '/');
     const char *base = slash ? slash + 1 : listing;
+    char sm[16];
 
     if (!all)
         return 0;
@@ -646,7 +647,8 @@ static int ws_wl_listing_overrides(struct ws_wl_ctx *c, const char *listing)
                                  "unknown key '%s' under listings: (expected "
                                  "when, loops or memory)", k->key);
     }
-    if (!(o = ws_yaml_get(all, base)))
+    snprintf(sm, sizeof sm, "sm_%u", c->w->func->sm);
+    if (!(o = ws_yaml_get(all, base)) && !(o = ws_yaml_get(all, sm)))
         return 0;
     for (int s = 0; s < 3; s++) {
         struct ws_ynode *src = ws_yaml_get(o, sections[s]);

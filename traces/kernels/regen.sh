@@ -3,7 +3,8 @@
 # Needs nvcc (CUDA 12 or 13) and the disassemblers, which also come as
 # Python wheels: pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm.
 # Tests never run this: the listings are committed.
-#   name.sm_75.sass, name.sm_80.sass   cuobjdump -sass -res-usage
+#   name.sm_75.sass, name.sm_80.sass,
+#   name.sm_90.sass                    cuobjdump -sass -res-usage
 #   name.sm_90.nvdisasm                nvdisasm (labels, ELF sections)
 set -eu
 cd "$(dirname "$0")"
@@ -21,5 +22,6 @@ for cu in */*.cu; do
         "${bin}cuobjdump" -sass -res-usage "$tmp/$name.cubin" > "$dir/$name.sm_$sm.sass"
     done
     nvcc -cubin -arch=sm_90 -O3 "$cu" -o "$tmp/$name.cubin"
+    "${bin}cuobjdump" -sass -res-usage "$tmp/$name.cubin" > "$dir/$name.sm_90.sass"
     "${bin}nvdisasm" "$tmp/$name.cubin" > "$dir/$name.sm_90.nvdisasm"
 done
