@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "config/ws_config.h"
+#include "fuzz_tmp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -17,14 +18,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char path[64];
     struct ws_gpu gpu;
     struct ws_err err;
-    FILE *fp;
 
-    snprintf(path, sizeof path, "/tmp/ws-fuzz-config-%ld.yaml", (long)getpid());
-    fp = fopen(path, "wb");
-    if (!fp)
+    if (fuzz_tmp_write("config", data, size, path, sizeof path) < 0)
         return 0;
-    fwrite(data, 1, size, fp);
-    fclose(fp);
     ws_err_clear(&err);
     ws_cfg_load(&gpu, path, NULL, 0, &err);
     remove(path);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <unistd.h>
 
+#include "fuzz_tmp.h"
 #include "trace/ws_expand.h"
 
 #ifndef WS_SOURCE_DIR
@@ -25,14 +26,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct ws_expander x;
     struct ws_err err;
     const struct ws_cta_stream *cta;
-    FILE *fp;
 
-    snprintf(path, sizeof path, "/tmp/ws-fuzz-workload-%ld.yaml", (long)getpid());
-    fp = fopen(path, "wb");
-    if (!fp)
+    if (fuzz_tmp_write("workload", data, size, path, sizeof path) < 0)
         return 0;
-    fwrite(data, 1, size, fp);
-    fclose(fp);
     ws_err_clear(&err);
     if (ws_workload_load(&w, path, NULL, 0, listing, NULL, &err) == 0) {
         if (ws_expand_init(&x, &w, &err) == 0) {
