@@ -373,23 +373,38 @@ static int ws_sass_res_field(const char *q, const char *key, int *out)
     return 0;
 }
 
-static int ws_sass_res_line(struct ws_sass_parser *p, const char *q,
-                            struct ws_err *err)
+/* A new resource entry for function `name`, every field unknown (-1);
+ * NULL when out of memory.  Several entries may name one function. */
+static struct ws_sass_res *ws_sass_res_new(struct ws_sass_parser *p,
+                                           const char *name,
+                                           struct ws_err *err)
 {
     struct ws_sass_res *r;
 
-    if (ws_grow((void **)&p->res, &p->res_cap, p->nres + 1,
-                     sizeof *p->res, 64) < 0)
-        return ws_err_oom(err);
-    r = &p->res[p->nres];
-    snprintf(r->name, sizeof r->name, "%s", p->res_name);
+    if (ws_grow((void **)&p->res, &p->res_cap, p->nres + 1, sizeof *p->res,
+                64) < 0) {
+        ws_err_oom(err);
+        return NULL;
+    }
+    r = &p->res[p->nres++];
+    snprintf(r->name, sizeof r->name, "%s", name);
+    r->regs = r->shared = r->local = r->stack = -1;
+    return r;
+}
+
+static int ws_sass_res_line(struct ws_sass_parser *p, const char *q,
+                            struct ws_err *err)
+{
+    struct ws_sass_res *r = ws_sass_res_new(p, p->res_name, err);
+
+    if (!r)
+        return -1;
     if (ws_sass_res_field(q, "REG:", &r->regs) < 0
         || ws_sass_res_field(q, "SHARED:", &r->shared) < 0
         || ws_sass_res_field(q, "LOCAL:", &r->local) < 0
         || ws_sass_res_field(q, "STACK:", &r->stack) < 0)
         return ws_sass_fail(p, 1, "bad resource usage line", "'REG:n "
                             "STACK:n SHARED:n LOCAL:n ...'", err);
-    p->nres++;
     p->res_name[0] = '\0';
     return 0;
 }
@@ -419,13 +434,9 @@ static int ws_sass_data(struct ws_sass_parser *p, const char *q,
         p->regcount_state = 0;
         if (ws_num_hex(h, strcspn(h, " \t"), &v) < 0 || v > 255)
             return 0;
-        if (ws_grow((void **)&p->res, &p->res_cap, p->nres + 1,
-                         sizeof *p->res, 64) < 0)
-            return ws_err_oom(err);
-        r = &p->res[p->nres++];
-        snprintf(r->name, sizeof r->name, "%s", p->res_name);
+        if (!(r = ws_sass_res_new(p, p->res_name, err)))
+            return -1;
         r->regs = (int)v;
-        r->shared = r->local = r->stack = -1;
         p->res_name[0] = '\0';
     }
     return 0;
@@ -440,12 +451,8 @@ static int ws_sass_shared(struct ws_sass_parser *p, const char *v,
 
     if (ws_num_u32(b, strcspn(b, " \t"), &bytes) < 0)
         return ws_sass_fail(p, 1, "bad .zero size", ".zero <bytes>", err);
-    if (ws_grow((void **)&p->res, &p->res_cap, p->nres + 1, sizeof *p->res,
-                64) < 0)
-        return ws_err_oom(err);
-    r = &p->res[p->nres++];
-    snprintf(r->name, sizeof r->name, "%s", p->shared_name);
-    r->regs = r->local = r->stack = -1;
+    if (!(r = ws_sass_res_new(p, p->shared_name, err)))
+        return -1;
     r->shared = (int)(bytes > 0x7fffffff ? 0x7fffffff : bytes);
     p->shared_name[0] = '\0';
     return 0;
