@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../trace/ws_opcode.h"
+#include "../util/ws_file.h"
 #include "ws_cfg_embedded.h"
 #include "ws_cfg_schema.h"
 #include "ws_cfg_check.h"
@@ -69,16 +70,10 @@ static void ws_cfg_text_free(struct ws_cfg_text *t)
 static int ws_cfg_read_file(struct ws_cfg_text *t, FILE *fp,
                             struct ws_err *err)
 {
-    t->text = malloc(WS_CFG_MAX_FILE + 1);
-    if (!t->text)
-        return ws_err_oom(err);
-    t->owned = 1;
-    t->len = fread(t->text, 1, WS_CFG_MAX_FILE + 1, fp);
-    if (t->len > WS_CFG_MAX_FILE)
-        return ws_err_at(err, t->path, 1, 1, "config larger than 1 MiB "
-                         "(expected a small YAML file)");
-    t->text[t->len] = '\0';
-    return 0;
+    t->text = ws_file_slurp(fp, t->path, "config", WS_CFG_MAX_FILE, &t->len,
+                            err);
+    t->owned = t->text != NULL;
+    return t->text ? 0 : -1;
 }
 
 static int ws_cfg_open_text(struct ws_cfg_text *t, const char *name,

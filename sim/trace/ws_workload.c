@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/ws_file.h"
 #include "../util/ws_num.h"
 #include "ws_opcode.h"
 
@@ -604,21 +605,8 @@ static char *ws_wl_read(const char *path, size_t *len, struct ws_err *err)
         ws_err_msg(err, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
-    text = malloc(WS_WL_MAX_FILE + 1);
-    if (!text) {
-        fclose(fp);
-        ws_err_oom(err);
-        return NULL;
-    }
-    *len = fread(text, 1, WS_WL_MAX_FILE + 1, fp);
+    text = ws_file_slurp(fp, path, "workload", WS_WL_MAX_FILE, len, err);
     fclose(fp);
-    if (*len > WS_WL_MAX_FILE) {
-        free(text);
-        ws_err_at(err, path, 1, 1, "workload larger than 1 MiB (expected a "
-                  "small YAML file)");
-        return NULL;
-    }
-    text[*len] = '\0';
     return text;
 }
 
