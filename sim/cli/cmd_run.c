@@ -16,7 +16,6 @@
 #include "engine/ws_sim.h"
 #include "stats/ws_report.h"
 #include "stats/ws_timeline.h"
-#include "trace/ws_expand.h"
 #include "trace/ws_kernelslist.h"
 #include "trace/ws_traceg.h"
 #include "util/ws_num.h"
@@ -132,22 +131,17 @@ static int ws_run_workload(struct ws_sim *sim, const struct ws_run_args *a,
     uint64_t first = sim->now;
     int rc;
 
-    if (ws_workload_load(&w, a->input, a->params.sets, a->params.nsets,
-                         a->params.listing, &a->topts, err) < 0)
+    if (ws_cli_open_workload(a->input, &a->params, &a->topts, &w, &x, err) < 0)
         return -1;
-    rc = ws_expand_init(&x, &w, err);
+    src = ws_expand_source(&x);
+    rc = ws_sim_kernel(sim, &src, &rep->kernels[0], err);
     if (rc == 0) {
-        src = ws_expand_source(&x);
-        rc = ws_sim_kernel(sim, &src, &rep->kernels[0], err);
-        if (rc == 0) {
-            rep->nkernels = 1;
-            rep->total_cycles = rep->kernels[0].end - first;
-        } else {
-            ws_kernel_stats_free(&rep->kernels[0]);
-        }
-        ws_expand_free(&x);
+        rep->nkernels = 1;
+        rep->total_cycles = rep->kernels[0].end - first;
+    } else {
+        ws_kernel_stats_free(&rep->kernels[0]);
     }
-    ws_workload_free(&w);
+    ws_cli_close_workload(&w, &x);
     return rc;
 }
 

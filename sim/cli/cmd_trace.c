@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace/ws_expand.h"
 #include "trace/ws_kernelslist.h"
 #include "trace/ws_sass.h"
 #include "trace/ws_traceg.h"
@@ -91,19 +90,16 @@ static int ws_trace_workload(struct ws_info_trace *t, const struct ws_trace_args
     const struct ws_cta_stream *cta;
     int rc;
 
-    if (ws_workload_load(&w, a->input, a->params.sets, a->params.nsets,
-                         a->params.listing, &a->topts, err) < 0)
+    if (ws_cli_open_workload(a->input, &a->params, &a->topts, &w, &x, err) < 0)
         return -1;
-    rc = ws_expand_init(&x, &w, err);
-    if (rc == 0 && ws_profile_init(&t->kernels[0], &w.launch, gpu) < 0)
-        rc = ws_err_oom(err);
+    rc = ws_profile_init(&t->kernels[0], &w.launch, gpu) < 0
+         ? ws_err_oom(err) : 0;
     if (rc == 0) {
         t->nkernels = 1;
         while ((rc = ws_expand_next(&x, &cta, err)) == 1)
             ws_profile_add_cta(&t->kernels[0], cta, &w.sass.strs);
-        ws_expand_free(&x);
     }
-    ws_workload_free(&w);
+    ws_cli_close_workload(&w, &x);
     return rc;
 }
 
@@ -230,14 +226,11 @@ static int ws_trace_gen(const struct ws_trace_args *a, struct ws_err *err)
     FILE *fp = NULL;
     int rc;
 
-    if (ws_workload_load(&w, a->input, a->params.sets, a->params.nsets,
-                         a->params.listing, &a->topts, err) < 0)
+    if (ws_cli_open_workload(a->input, &a->params, &a->topts, &w, &x, err) < 0)
         return -1;
-    rc = ws_expand_init(&x, &w, err);
     snprintf(path, sizeof path, "%s/kernel-1.traceg", a->out_dir);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    if (rc == 0 && !(fp = fopen(tmp, "w")))
-        rc = ws_err_msg(err, "%s: cannot write", tmp);
+    rc = (fp = fopen(tmp, "w")) ? 0 : ws_err_msg(err, "%s: cannot write", tmp);
     if (rc == 0) {
         ws_tracew_header(fp, &w.launch);
         while ((rc = ws_expand_next(&x, &cta, err)) == 1)
@@ -253,9 +246,7 @@ static int ws_trace_gen(const struct ws_trace_args *a, struct ws_err *err)
     }
     if (rc < 0 && fp)
         remove(tmp);
-    if (x.tmpl)
-        ws_expand_free(&x);
-    ws_workload_free(&w);
+    ws_cli_close_workload(&w, &x);
     return rc;
 }
 

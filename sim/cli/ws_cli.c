@@ -44,6 +44,27 @@ int ws_cli_param_option(struct ws_cli_params *o, int opt, const char *arg)
     return 0;
 }
 
+int ws_cli_open_workload(const char *path, const struct ws_cli_params *p,
+                         const struct ws_trace_opts *opts,
+                         struct ws_workload *w, struct ws_expander *x,
+                         struct ws_err *err)
+{
+    if (ws_workload_load(w, path, p->sets, p->nsets, p->listing, opts,
+                         err) < 0)
+        return -1;
+    if (ws_expand_init(x, w, err) < 0) {
+        ws_workload_free(w);
+        return -1;
+    }
+    return 0;
+}
+
+void ws_cli_close_workload(struct ws_workload *w, struct ws_expander *x)
+{
+    ws_expand_free(x);
+    ws_workload_free(w);
+}
+
 int ws_cli_load_gpu(const struct ws_cli_gpu_opts *o, struct ws_gpu *gpu,
                     struct ws_err *err)
 {

@@ -9,6 +9,7 @@
 #define WS_CLI_H
 
 #include "config/ws_config.h"
+#include "trace/ws_expand.h"
 #include "util/ws_err.h"
 
 #define WS_CLI_MAX_SETS 256
@@ -60,6 +61,14 @@ int ws_cli_detect(const char *input, char **list_path,
 
 /* Handles --param (-p) and --listing; like ws_cli_gpu_option. */
 int ws_cli_param_option(struct ws_cli_params *o, int opt, const char *arg);
+
+/* Loads the workload at path with the command's --param and --listing
+ * and readies its expander; on failure neither needs releasing. */
+int ws_cli_open_workload(const char *path, const struct ws_cli_params *p,
+                         const struct ws_trace_opts *opts,
+                         struct ws_workload *w, struct ws_expander *x,
+                         struct ws_err *err);
+void ws_cli_close_workload(struct ws_workload *w, struct ws_expander *x);
 
 int ws_cmd_trace(int argc, char **argv);
 int ws_cmd_run(int argc, char **argv);
