@@ -7,25 +7,17 @@
 #include <string.h>
 
 #include "stats/ws_timeline.h"
+#include "util/ws_grow.h"
 #include "ws_sm.h"
 
 static int ws_cta_copy(struct ws_cta_slot *slot, const struct ws_cta_stream *cta,
                        struct ws_err *err)
 {
-    if (cta->ninst > slot->inst_cap) {
-        struct ws_inst *p = realloc(slot->inst, cta->ninst * sizeof *p);
-        if (!p)
-            return ws_err_oom(err);
-        slot->inst = p;
-        slot->inst_cap = cta->ninst;
-    }
-    if (cta->naddrs > slot->addr_cap) {
-        uint64_t *p = realloc(slot->addrs, cta->naddrs * sizeof *p);
-        if (!p)
-            return ws_err_oom(err);
-        slot->addrs = p;
-        slot->addr_cap = cta->naddrs;
-    }
+    if (ws_grow((void **)&slot->inst, &slot->inst_cap, cta->ninst,
+                sizeof *slot->inst, 64) < 0
+        || ws_grow((void **)&slot->addrs, &slot->addr_cap, cta->naddrs,
+                   sizeof *slot->addrs, 64) < 0)
+        return ws_err_oom(err);
     if (cta->naddrs)
         memcpy(slot->addrs, cta->addrs, cta->naddrs * sizeof *cta->addrs);
     return 0;

@@ -5,6 +5,8 @@
 
 #include <stdlib.h>
 
+#include "util/ws_grow.h"
+
 void ws_event_init(struct ws_event_queue *q)
 {
     q->heap = NULL;
@@ -28,14 +30,9 @@ int ws_event_push(struct ws_event_queue *q, uint64_t cycle, uint32_t kind,
 {
     size_t i;
 
-    if (q->n == q->cap) {
-        size_t cap = q->cap ? q->cap * 2 : 1024;
-        struct ws_event *h = realloc(q->heap, cap * sizeof *h);
-        if (!h)
-            return -1;
-        q->heap = h;
-        q->cap = cap;
-    }
+    if (ws_grow((void **)&q->heap, &q->cap, q->n + 1, sizeof *q->heap,
+                1024) < 0)
+        return -1;
     i = q->n++;
     q->heap[i].cycle = cycle;
     q->heap[i].seq = q->next_seq++;
