@@ -369,14 +369,6 @@ void ws_expr_free(struct ws_expr *e)
     e->nops = e->cap = 0;
 }
 
-int ws_expr_uses(const struct ws_expr *e, int slot)
-{
-    for (uint32_t i = 0; i < e->nops; i++)
-        if (e->ops[i].code == OP_VAR && e->ops[i].arg == slot)
-            return 1;
-    return 0;
-}
-
 static int ws_arith(uint8_t code, int64_t a, int64_t b, int64_t *r)
 {
     switch (code) {

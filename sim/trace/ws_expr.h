@@ -61,7 +61,4 @@ void ws_expr_free(struct ws_expr *e);
 int ws_expr_eval(const struct ws_expr *e, const int64_t *vals, int64_t *out,
                  struct ws_err *err);
 
-/* 1 when the expression reads slot. */
-int ws_expr_uses(const struct ws_expr *e, int slot);
-
 #endif

@@ -308,14 +308,6 @@ int ws_opcode_class_parse(const char *name)
     return -1;
 }
 
-const char *ws_opcode_memop_name(enum ws_mem_op op)
-{
-    static const char *const names[] = {
-        "none", "load", "store", "atomic", "reduction", "async-copy"
-    };
-    return (unsigned)op < sizeof names / sizeof names[0] ? names[op] : "?";
-}
-
 int ws_opcode_class_is_memory(enum ws_op_class cls)
 {
     return cls >= WS_OPC_GLOBAL && cls <= WS_OPC_TEX;

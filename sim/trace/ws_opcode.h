@@ -66,7 +66,6 @@ unsigned ws_opcode_width(const char *opcode);
 
 const char *ws_opcode_class_name(enum ws_op_class cls);
 int ws_opcode_class_parse(const char *name);   /* -1 when not a class name */
-const char *ws_opcode_memop_name(enum ws_mem_op op);
 
 /* Semantic flags of an opcode (WS_INST_BAR_SYNC, WS_INST_FENCE,
  * WS_INST_ASYNC_COMMIT, WS_INST_ASYNC_WAIT of ws_trace.h) from its text:
