@@ -154,7 +154,7 @@ int ws_sim_kernel(struct ws_sim *s, struct ws_cta_source *src,
                   struct ws_kernel_stats *k, struct ws_err *err)
 {
     struct ws_event ev;
-    uint64_t start;
+    uint64_t start, drained;
 
     s->err = err;
     if (ws_sim_setup_kernel(s, src, k) < 0)
@@ -179,9 +179,10 @@ int ws_sim_kernel(struct ws_sim *s, struct ws_cta_source *src,
                           src->origin, k->name,
                           (unsigned long long)(s->ctas_dispatched
                                                - s->ctas_done));
+    drained = ws_mem_drained(&s->mem);
     k->end = s->now > s->last_mem_done ? s->now : s->last_mem_done;
-    if (ws_mem_drained(&s->mem) > k->end)
-        k->end = ws_mem_drained(&s->mem);
+    if (drained > k->end)
+        k->end = drained;
     k->ctr.v[WS_CTR_CYCLES] = k->end - start;
     s->now = k->end + s->gpu->launch_overhead;
     return 0;
