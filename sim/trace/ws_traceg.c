@@ -22,6 +22,9 @@ void ws_trace_opts_default(struct ws_trace_opts *opts)
 {
     opts->unknown_class = WS_OPC_MISC;
     opts->allow_unknown_keys = 0;
+    opts->max_ctas = WS_LIMIT_CTAS_DEFAULT;
+    opts->max_insts = WS_LIMIT_INSTS_DEFAULT;
+    opts->max_warp_insts = WS_LIMIT_WARP_INSTS_DEFAULT;
 }
 
 const char *ws_space_name(enum ws_space space)

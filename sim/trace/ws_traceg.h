@@ -19,14 +19,27 @@
 #define WS_TRACEG_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../util/ws_err.h"
 #include "../util/ws_strtab.h"
 #include "ws_trace.h"
 
+/* Limits keep one typo in a --param or a header from asking for hours of
+ * work or gigabytes of output: a grid of 2^31 CTAs is legal CUDA, but no
+ * trace or workload a user means to simulate comes near the defaults.  Each
+ * has a command-line flag to raise it, and the error names that flag. */
+#define WS_LIMIT_CTAS_DEFAULT       (UINT64_C(1) << 24)
+#define WS_LIMIT_INSTS_DEFAULT      UINT64_C(1000000000)
+#define WS_LIMIT_WARP_INSTS_DEFAULT (UINT64_C(1) << 24)
+
 struct ws_trace_opts {
     int unknown_class;        /* enum ws_op_class for unknown mnemonics */
     int allow_unknown_keys;   /* skip unknown "-key = value" header lines */
+    uint64_t max_ctas;        /* CTAs in one launch (--max-ctas) */
+    uint64_t max_insts;       /* warp instructions in one kernel (--max-insts) */
+    uint64_t max_warp_insts;  /* warp instructions of one warp
+                                 (--max-warp-insts) */
 };
 
 void ws_trace_opts_default(struct ws_trace_opts *opts);

@@ -33,18 +33,24 @@ static int ws_err_vformat(struct ws_err *err, const char *prefix,
     return -1;
 }
 
+static void ws_err_prefix(char *prefix, size_t size, const char *file,
+                          long line, long col)
+{
+    if (line > 0 && col > 0)
+        snprintf(prefix, size, "%s:%ld:%ld: ", file, line, col);
+    else if (line > 0)
+        snprintf(prefix, size, "%s:%ld: ", file, line);
+    else
+        snprintf(prefix, size, "%s: ", file);
+}
+
 int ws_err_at(struct ws_err *err, const char *file, long line, long col,
               const char *fmt, ...)
 {
     char prefix[300];
     va_list ap;
 
-    if (line > 0 && col > 0)
-        snprintf(prefix, sizeof prefix, "%s:%ld:%ld: ", file, line, col);
-    else if (line > 0)
-        snprintf(prefix, sizeof prefix, "%s:%ld: ", file, line);
-    else
-        snprintf(prefix, sizeof prefix, "%s: ", file);
+    ws_err_prefix(prefix, sizeof prefix, file, line, col);
     va_start(ap, fmt);
     ws_err_vformat(err, prefix, fmt, ap);
     va_end(ap);
@@ -66,4 +72,30 @@ int ws_err_oom(struct ws_err *err)
     if (!err->set)
         err->internal = 1;
     return ws_err_msg(err, "out of memory");
+}
+
+static ws_warn_sink ws_warn_out;
+
+void ws_warn_set_sink(ws_warn_sink sink)
+{
+    ws_warn_out = sink;
+}
+
+/* Formatted like an error so that the one-line, one-position rule holds for
+ * warnings too; a ws_err is used as the buffer. */
+void ws_warn_at(const char *file, long line, long col, const char *fmt, ...)
+{
+    struct ws_err w;
+    char prefix[320];
+    va_list ap;
+
+    if (!ws_warn_out)
+        return;
+    ws_err_prefix(prefix, sizeof prefix - 10, file, line, col);
+    strcat(prefix, "warning: ");
+    ws_err_clear(&w);
+    va_start(ap, fmt);
+    ws_err_vformat(&w, prefix, fmt, ap);
+    va_end(ap);
+    ws_warn_out(w.text);
 }

@@ -40,4 +40,17 @@ int ws_err_msg(struct ws_err *err, const char *fmt, ...)
 /* Allocation failure: an internal error (exit status 1). */
 int ws_err_oom(struct ws_err *err);
 
+/*
+ * Warnings: input that is legal but probably not what the user meant, such
+ * as a trace holding fewer CTAs than its grid (the tracer skips empty ones).
+ * Library code never prints, so a warning goes to a sink the command line
+ * installs; with none installed it is dropped.  The sink gets the whole
+ * line, "file:line:col: warning: what".
+ */
+typedef void (*ws_warn_sink)(const char *line);
+
+void ws_warn_set_sink(ws_warn_sink sink);
+void ws_warn_at(const char *file, long line, long col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 #endif

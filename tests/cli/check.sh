@@ -12,6 +12,9 @@
 #           "file:line:col: what (expected what)" unless the .err file says
 #           otherwise
 #   ok      exit 0, no stderr (output not compared)
+#   warn    exit 0, stdout equal to tests/golden/CASE.out, and stderr one
+#           or more "file:line:col: warning: what" lines, the first matching
+#           the regular expression in tests/golden/CASE.err
 # WS_UPDATE_GOLDEN=1 rewrites the expected files from the current output.
 set -u
 ws=$1
@@ -67,6 +70,15 @@ file)
 ok)
     [ $rc -eq 0 ] || fail "exit $rc, expected 0"
     [ -s "$tmp/err" ] && fail "unexpected stderr" ;;
+warn)
+    [ $rc -eq 0 ] || fail "exit $rc, expected 0"
+    compare "$golden.out" "$tmp/out"
+    [ -s "$tmp/err" ] || fail "expected a warning on stderr"
+    grep -Evq '^[^:]+:[0-9]+(:[0-9]+)?: warning: ' "$tmp/err" \
+        && fail "a stderr line is not 'file:line:col: warning: what'"
+    pattern=$(head -n 1 "$golden.err")
+    head -n 1 "$tmp/err" | grep -Eq "$pattern" \
+        || fail "first warning does not match $pattern" ;;
 error)
     [ $rc -eq 2 ] || fail "exit $rc, expected 2"
     [ -s "$tmp/out" ] && fail "output on stdout with an error"
