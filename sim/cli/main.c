@@ -4,6 +4,7 @@
  * Exit statuses: 0 success, 2 bad input or usage (one error line on
  * stderr), 1 internal failure.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,7 +33,50 @@ static void ws_main_help(FILE *out)
 "Exit status: 0 success, 2 bad input or usage, 1 internal failure.\n");
 }
 
-int main(int argc, char **argv)
+/* Warnings wait until the command has succeeded: a failed command prints
+ * its one error line and nothing else.  A few are enough to show what is
+ * wrong; the rest are counted. */
+#define WS_MAIN_MAX_WARNINGS 20
+
+static char ws_main_warnings[WS_MAIN_MAX_WARNINGS][WS_ERR_TEXT];
+static int ws_main_nwarnings;
+
+static void ws_main_warn(const char *line)
+{
+    if (ws_main_nwarnings < WS_MAIN_MAX_WARNINGS)
+        snprintf(ws_main_warnings[ws_main_nwarnings], WS_ERR_TEXT, "%s", line);
+    ws_main_nwarnings++;
+}
+
+static void ws_main_flush_warnings(void)
+{
+    int n = ws_main_nwarnings < WS_MAIN_MAX_WARNINGS ? ws_main_nwarnings
+                                                     : WS_MAIN_MAX_WARNINGS;
+
+    for (int i = 0; i < n; i++)
+        fprintf(stderr, "%s\n", ws_main_warnings[i]);
+    if (ws_main_nwarnings > n)
+        fprintf(stderr, "warpsim: %d more warnings not shown\n",
+                ws_main_nwarnings - n);
+}
+
+/* Output lost to a full disk or a closed pipe is a failure, not a success
+ * with nothing to show: stdout is flushed and closed here and checked. */
+static int ws_main_finish(int rc)
+{
+    if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+        if (rc == WS_EXIT_OK) {
+            fprintf(stderr, "warpsim: cannot write standard output: %s\n",
+                    strerror(errno));
+            rc = WS_EXIT_INTERNAL;
+        }
+    }
+    if (rc == WS_EXIT_OK)
+        ws_main_flush_warnings();
+    return rc;
+}
+
+static int ws_main_dispatch(int argc, char **argv)
 {
     if (argc < 2)
         return ws_cli_usage("", "missing command"), ws_main_help(stderr),
@@ -54,4 +98,11 @@ int main(int argc, char **argv)
     fprintf(stderr, "warpsim: unknown command '%s' (expected run, "
             "trace or config; see 'warpsim --help')\n", argv[1]);
     return WS_EXIT_INPUT;
+}
+
+int main(int argc, char **argv)
+{
+    ws_err_set_argv(argc, argv);
+    ws_warn_set_sink(ws_main_warn);
+    return ws_main_finish(ws_main_dispatch(argc, argv));
 }

@@ -6,7 +6,7 @@
  * its "base:" chain with the child's keys winning, apply the overrides in
  * order, then convert every value through the schema and check the whole.
  * Every message points at the text responsible: the file and line of a bad
- * value, or "command line:K:col" for the K-th --set.
+ * value, or "command line:K:col" for the --set in word K of the command.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -241,8 +241,10 @@ static int ws_cfg_apply_sets(struct ws_ynode *root, const char *const *sets,
         const char *eq = strchr(sets[i], '=');
         char key[160];
         size_t n;
+        long word, col;
+        ws_err_arg_locate(sets[i], i + 1, &word, &col);
         if (!eq || eq == sets[i])
-            return ws_err_at(err, WS_CFG_CMDLINE, i + 1, 1, "--set '%s' has "
+            return ws_err_arg(err, sets[i], 0, i + 1, "--set '%s' has "
                              "no key (expected --set key=value, e.g. "
                              "l2.size=12MiB)", sets[i]);
         n = (size_t)(eq - sets[i]);
@@ -252,14 +254,14 @@ static int ws_cfg_apply_sets(struct ws_ynode *root, const char *const *sets,
         key[n] = '\0';
         if (ws_cfg_key_find(key) < 0) {
             const char *hint = ws_cfg_key_suggest(key);
-            return ws_err_at(err, WS_CFG_CMDLINE, i + 1, 1, "--set: unknown "
+            return ws_err_arg(err, sets[i], 0, i + 1, "--set: unknown "
                              "key '%s' (expected a config key%s%s%s)", key,
                              hint ? "; did you mean '" : "", hint ? hint : "",
                              hint ? "'?" : "");
         }
-        if (ws_yaml_set(root, key, eq + 1, WS_CFG_CMDLINE, i + 1,
-                        (long)n + 2) < 0)
-            return ws_err_at(err, WS_CFG_CMDLINE, i + 1, 1, "--set %s: a "
+        if (ws_yaml_set(root, key, eq + 1, WS_CFG_CMDLINE, word,
+                        col + (long)n + 1) < 0)
+            return ws_err_arg(err, sets[i], 0, i + 1, "--set %s: a "
                              "config file gives a plain value where this key's "
                              "group belongs (expected a mapping)", key);
     }

@@ -104,14 +104,14 @@ static int ws_wl_params(struct ws_wl_ctx *c, const char *const *sets, int nsets)
                                      (size_t)(eq - sets[i])) : -1;
         int64_t v;
         if (slot < 0 || (uint32_t)slot >= w->nparams)
-            return ws_err_at(c->err, "command line", i + 1, 1, "--param '%s' "
+            return ws_err_arg(c->err, sets[i], 0, i + 1, "--param '%s' "
                              "names no parameter of %s (expected name=value "
                              "for a key under params:)", sets[i], w->path);
         if (ws_num_i64(eq + 1, strlen(eq + 1), &v) < 0) {
             uint64_t h;
             if (ws_num_hex(eq + 1, strlen(eq + 1), &h) < 0 || h > INT64_MAX)
-                return ws_err_at(c->err, "command line", i + 1,
-                                 (long)(eq - sets[i]) + 2, "--param value "
+                return ws_err_arg(c->err, sets[i], (long)(eq - sets[i]) + 1,
+                                 i + 1, "--param value "
                                  "'%s' is not an integer (expected a decimal "
                                  "or 0x number)", eq + 1);
             v = (int64_t)h;

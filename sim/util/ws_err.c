@@ -4,6 +4,7 @@
  */
 #include "ws_err.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -72,6 +73,48 @@ int ws_err_oom(struct ws_err *err)
     if (!err->set)
         err->internal = 1;
     return ws_err_msg(err, "out of memory");
+}
+
+static int ws_err_argc;
+static char **ws_err_argv;
+
+void ws_err_set_argv(int argc, char **argv)
+{
+    ws_err_argc = argc;
+    ws_err_argv = argv;
+}
+
+/* Compared as addresses, not pointers: arg may lie in no argv word. */
+void ws_err_arg_locate(const char *arg, long fallback_word, long *word,
+                       long *col)
+{
+    uintptr_t a = (uintptr_t)arg;
+
+    for (int k = 0; k < ws_err_argc && arg; k++) {
+        uintptr_t w = (uintptr_t)ws_err_argv[k];
+        if (a >= w && a <= w + strlen(ws_err_argv[k])) {
+            *word = k;
+            *col = (long)(a - w) + 1;
+            return;
+        }
+    }
+    *word = fallback_word;
+    *col = 1;
+}
+
+int ws_err_arg(struct ws_err *err, const char *arg, long offset,
+               long fallback_word, const char *fmt, ...)
+{
+    char prefix[300];
+    long word, col;
+    va_list ap;
+
+    ws_err_arg_locate(arg, fallback_word, &word, &col);
+    ws_err_prefix(prefix, sizeof prefix, "command line", word, col + offset);
+    va_start(ap, fmt);
+    ws_err_vformat(err, prefix, fmt, ap);
+    va_end(ap);
+    return -1;
 }
 
 static ws_warn_sink ws_warn_out;

@@ -41,6 +41,21 @@ int ws_err_msg(struct ws_err *err, const char *fmt, ...)
 int ws_err_oom(struct ws_err *err);
 
 /*
+ * Positions on the command line.  The command registers its argv so that
+ * library code holding a pointer into an argument (a --set, a --param, a
+ * path) can place an error at "command line:K:col": K the word (argv index,
+ * the program being word 0), col the byte within it.  A string that is not
+ * in the registered argv (tests, fuzzers) gets fallback_word instead.
+ */
+void ws_err_set_argv(int argc, char **argv);
+void ws_err_arg_locate(const char *arg, long fallback_word, long *word,
+                       long *col);
+/* The error at byte offset of arg, as "command line:K:col: message". */
+int ws_err_arg(struct ws_err *err, const char *arg, long offset,
+               long fallback_word, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/*
  * Warnings: input that is legal but probably not what the user meant, such
  * as a trace holding fewer CTAs than its grid (the tracer skips empty ones).
  * Library code never prints, so a warning goes to a sink the command line
