@@ -12,6 +12,7 @@ void ws_err_clear(struct ws_err *err)
 {
     err->set = 0;
     err->internal = 0;
+    err->placed = 0;
     err->text[0] = '\0';
 }
 
@@ -53,9 +54,23 @@ int ws_err_at(struct ws_err *err, const char *file, long line, long col,
 
     ws_err_prefix(prefix, sizeof prefix, file, line, col);
     va_start(ap, fmt);
+    if (!err->set)
+        err->placed = 1;
     ws_err_vformat(err, prefix, fmt, ap);
     va_end(ap);
     return -1;
+}
+
+void ws_err_place(struct ws_err *err, const char *file, long line, long col)
+{
+    char prefix[300], text[WS_ERR_TEXT];
+
+    if (!err->set || err->placed || err->internal)
+        return;
+    ws_err_prefix(prefix, sizeof prefix, file, line, col);
+    snprintf(text, sizeof text, "%s%s", prefix, err->text);
+    memcpy(err->text, text, sizeof text);
+    err->placed = 1;
 }
 
 int ws_err_msg(struct ws_err *err, const char *fmt, ...)
@@ -112,9 +127,19 @@ int ws_err_arg(struct ws_err *err, const char *arg, long offset,
     ws_err_arg_locate(arg, fallback_word, &word, &col);
     ws_err_prefix(prefix, sizeof prefix, "command line", word, col + offset);
     va_start(ap, fmt);
+    if (!err->set)
+        err->placed = 1;
     ws_err_vformat(err, prefix, fmt, ap);
     va_end(ap);
     return -1;
+}
+
+void ws_err_place_arg(struct ws_err *err, const char *arg)
+{
+    long word, col;
+
+    ws_err_arg_locate(arg, 0, &word, &col);
+    ws_err_place(err, "command line", word, col);
 }
 
 static ws_warn_sink ws_warn_out;

@@ -24,6 +24,7 @@ enum ws_exit {
 struct ws_err {
     int set;
     int internal;       /* not the input's fault: exit 1, not 2 */
+    int placed;         /* the text starts with a position */
     char text[WS_ERR_TEXT];
 };
 
@@ -33,9 +34,16 @@ void ws_err_clear(struct ws_err *err);
 int ws_err_at(struct ws_err *err, const char *file, long line, long col,
               const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
-/* A message with no position (I/O failures, out of memory). */
+/* A message with no position yet: an I/O failure deep in a reader, which
+ * does not know where the failing name was written.  The caller that does
+ * (the kernelslist.g line naming a trace, the command-line word naming an
+ * input) places it with ws_err_place or ws_err_place_arg. */
 int ws_err_msg(struct ws_err *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* Prefixes an unplaced error with "file:line:col: "; no-op otherwise.  The
+ * first caller up the stack that knows a position wins. */
+void ws_err_place(struct ws_err *err, const char *file, long line, long col);
 
 /* Allocation failure: an internal error (exit status 1). */
 int ws_err_oom(struct ws_err *err);
@@ -54,6 +62,8 @@ void ws_err_arg_locate(const char *arg, long fallback_word, long *word,
 int ws_err_arg(struct ws_err *err, const char *arg, long offset,
                long fallback_word, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+/* ws_err_place at the command-line word holding arg. */
+void ws_err_place_arg(struct ws_err *err, const char *arg);
 
 /*
  * Warnings: input that is legal but probably not what the user meant, such
