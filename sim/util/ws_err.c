@@ -64,11 +64,17 @@ int ws_err_at(struct ws_err *err, const char *file, long line, long col,
 void ws_err_place(struct ws_err *err, const char *file, long line, long col)
 {
     char prefix[300], text[WS_ERR_TEXT];
+    size_t n;
 
     if (!err->set || err->placed || err->internal)
         return;
     ws_err_prefix(prefix, sizeof prefix, file, line, col);
-    snprintf(text, sizeof text, "%s%s", prefix, err->text);
+    n = strlen(prefix);
+    if (n >= sizeof text)
+        n = sizeof text - 1;
+    memcpy(text, prefix, n);
+    memcpy(text + n, err->text, sizeof text - n - 1);
+    text[sizeof text - 1] = '\0';
     memcpy(err->text, text, sizeof text);
     err->placed = 1;
 }
