@@ -20,6 +20,7 @@
 #include "trace/ws_traceg.h"
 #include "util/ws_num.h"
 #include "ws_cli.h"
+#include "ws_output.h"
 
 enum {
     WS_OPT_CSV = 0x200,
@@ -68,6 +69,7 @@ static void ws_run_help(FILE *out)
 "      --timeline-window A:B only cycles [A, B) (default 0:200000)\n"
 "      --timeline-max-events N  at most N events (default 1000000)\n"
 "      --allow-unknown-keys  skip unknown trace header keys\n"
+WS_CLI_LIMIT_HELP
 "  -h, --help                this text\n", ws_cfg_default_name());
 }
 
@@ -161,6 +163,8 @@ static int ws_run_list(struct ws_sim *sim, const struct ws_cmdlist *list,
         prog->kernel = rep->nkernels + 1;
         if (ws_run_kernel(sim, c->path, a, &rep->kernels[rep->nkernels],
                           err) < 0) {
+            if (c->line > 0)
+                ws_err_place(err, list->name, c->line, 1);
             ws_kernel_stats_free(&rep->kernels[rep->nkernels]);
             return -1;
         }
@@ -171,34 +175,51 @@ static int ws_run_list(struct ws_sim *sim, const struct ws_cmdlist *list,
     return 0;
 }
 
-static int ws_run_outputs(const struct ws_run_args *a,
+/* The output files, in the order they are written. */
+enum { WS_RUN_OUT_TIMELINE, WS_RUN_OUT_JSON, WS_RUN_OUT_CSV, WS_RUN_NOUT };
+
+static int ws_run_outputs(struct ws_output *outs,
                           const struct ws_run_report *rep, struct ws_err *err)
 {
     char *text;
     int rc = 0;
 
-    if (a->json) {
-        text = ws_report_json(rep);
-        rc = text ? ws_cli_write_file(a->json, text, err) : ws_err_oom(err);
-        free(text);
-    }
-    if (rc == 0 && a->csv) {
-        text = ws_report_csv(rep);
-        rc = text ? ws_cli_write_file(a->csv, text, err) : ws_err_oom(err);
+    for (int i = WS_RUN_OUT_JSON; i < WS_RUN_NOUT && rc == 0; i++) {
+        if (!outs[i].path)
+            continue;
+        text = i == WS_RUN_OUT_JSON ? ws_report_json(rep) : ws_report_csv(rep);
+        rc = text ? ws_output_write(&outs[i], text, err) : ws_err_oom(err);
         free(text);
     }
     return rc;
 }
 
+/* The timeline is written while the simulation runs, into a temporary
+ * file that becomes the output only if the whole run succeeds. */
+static int ws_run_timeline_start(const struct ws_run_args *a,
+                                 struct ws_output *o, struct ws_timeline *tl,
+                                 const struct ws_gpu *gpu, struct ws_err *err)
+{
+    if (ws_output_open(o, err) < 0)
+        return -1;
+    if (ws_timeline_open(tl, o->fp, gpu, a->tl_from, a->tl_to, a->tl_max,
+                         err) < 0) {
+        ws_output_abort(o);
+        return -1;
+    }
+    return 0;
+}
+
 static int ws_run_simulate(struct ws_run_args *a, const struct ws_gpu *gpu,
-                           const struct ws_cmdlist *list, struct ws_err *err)
+                           const struct ws_cmdlist *list,
+                           struct ws_output *outs, struct ws_err *err)
 {
     struct ws_run_report rep;
     struct ws_progress prog = {isatty(2), ws_wall(), ws_wall(), 1,
                                list->nkernels ? list->nkernels : 1};
+    struct ws_output *tlo = &outs[WS_RUN_OUT_TIMELINE];
     struct ws_timeline tl;
     struct ws_sim sim;
-    char tl_tmp[4096];
     int rc;
 
     memset(&rep, 0, sizeof rep);
@@ -215,11 +236,8 @@ static int ws_run_simulate(struct ws_run_args *a, const struct ws_gpu *gpu,
         sim.progress_ctx = &prog;
     }
     rc = 0;
-    if (a->timeline) {
-        snprintf(tl_tmp, sizeof tl_tmp, "%s.tmp.%ld", a->timeline,
-                 (long)getpid());
-        rc = ws_timeline_open(&tl, tl_tmp, gpu, a->tl_from, a->tl_to,
-                              a->tl_max, err);
+    if (tlo->path) {
+        rc = ws_run_timeline_start(a, tlo, &tl, gpu, err);
         sim.tl = rc == 0 ? &tl : NULL;
     }
     if (rc == 0)
@@ -228,21 +246,47 @@ static int ws_run_simulate(struct ws_run_args *a, const struct ws_gpu *gpu,
     if (prog.on)
         fprintf(stderr, "\r%*s\r", 79, "");
     if (sim.tl) {
-        if (ws_timeline_close(&tl, err) < 0 && rc == 0)
-            rc = -1;
-        if (rc == 0 && rename(tl_tmp, a->timeline) != 0)
-            rc = ws_err_msg(err, "%s: cannot write", a->timeline);
-        if (rc < 0)
-            remove(tl_tmp);
+        ws_timeline_close(&tl);
+        if (rc == 0)
+            rc = ws_output_commit(tlo, err);
+        else
+            ws_output_abort(tlo);
     }
     if (rc == 0)
-        rc = ws_run_outputs(a, &rep, err);
+        rc = ws_run_outputs(outs, &rep, err);
     if (rc == 0)
         ws_report_text(stdout, &rep);
     for (size_t i = 0; i < rep.nkernels; i++)
         ws_kernel_stats_free(&rep.kernels[i]);
     free(rep.kernels);
     ws_sim_free(&sim);
+    return rc;
+}
+
+/* Checks the output paths against each other and every input, before any
+ * simulation: a run of an hour must not end in "cannot write". */
+static int ws_run_plan_outputs(const struct ws_run_args *a,
+                               const struct ws_cmdlist *list,
+                               struct ws_output *outs, struct ws_err *err)
+{
+    const char **inputs = calloc(list->n + 4, sizeof *inputs);
+    int n = 0, rc;
+
+    if (!inputs)
+        return ws_err_oom(err);
+    outs[WS_RUN_OUT_TIMELINE] = (struct ws_output){.path = a->timeline,
+                                                   .flag = "--timeline"};
+    outs[WS_RUN_OUT_JSON] = (struct ws_output){.path = a->json,
+                                               .flag = "--json"};
+    outs[WS_RUN_OUT_CSV] = (struct ws_output){.path = a->csv, .flag = "--csv"};
+    inputs[n++] = a->input;
+    inputs[n++] = a->list_path;
+    inputs[n++] = a->gpu.gpu;
+    inputs[n++] = a->params.listing;
+    for (size_t i = 0; i < list->n; i++)
+        inputs[n++] = list->cmds[i].path;
+    rc = ws_output_plan(outs, WS_RUN_NOUT, inputs, n, err);
+    free(inputs);
     return rc;
 }
 
@@ -271,6 +315,7 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
         {"allow-unknown-keys", no_argument, NULL, WS_OPT_ALLOW_UNKNOWN_KEYS},
         {"param", required_argument, NULL, 'p'},
         {"listing", required_argument, NULL, WS_OPT_LISTING},
+        WS_CLI_LIMIT_LONGOPTS,
         {"help", no_argument, NULL, WS_OPT_HELP},
         {NULL, 0, NULL, 0}
     };
@@ -284,6 +329,11 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
             used = ws_cli_param_option(&a->params, opt, optarg);
         if (used < 0)
             return ws_cli_usage("run", "too many --set or --param options");
+        if (used)
+            continue;
+        used = ws_cli_limit_option(&a->topts, "run", opt, optarg);
+        if (used == WS_EXIT_INPUT)
+            return WS_EXIT_INPUT;
         if (used)
             continue;
         switch (opt) {
@@ -328,6 +378,8 @@ static int ws_run_load_list(struct ws_run_args *a, struct ws_cmdlist *list,
         a->workload = 1;
         return 0;
     }
+    if (ws_cli_params_unused(&a->params, err) < 0)
+        return -1;
     if (kind == WS_INPUT_LIST)
         return ws_kernelslist_load(list, a->list_path ? a->list_path
                                                       : a->input, err);
@@ -339,11 +391,13 @@ int ws_cmd_run(int argc, char **argv)
 {
     struct ws_run_args a;
     struct ws_cmdlist list;
+    struct ws_output outs[WS_RUN_NOUT];
     struct ws_gpu gpu;
     struct ws_err err;
     int rc;
 
     memset(&a, 0, sizeof a);
+    memset(outs, 0, sizeof outs);
     memset(&list, 0, sizeof list);
     ws_err_clear(&err);
     ws_trace_opts_default(&a.topts);
@@ -357,8 +411,14 @@ int ws_cmd_run(int argc, char **argv)
     a.topts.unknown_class = gpu.unknown_class;
     rc = ws_run_load_list(&a, &list, &err);
     if (rc == 0)
-        rc = ws_run_simulate(&a, &gpu, &list, &err);
+        rc = ws_run_plan_outputs(&a, &list, outs, &err);
+    if (rc == 0)
+        rc = ws_run_simulate(&a, &gpu, &list, outs, &err);
+    for (int i = 0; i < WS_RUN_NOUT; i++)
+        ws_output_free(&outs[i]);
     ws_kernelslist_free(&list);
     free(a.list_path);
+    if (rc < 0)
+        ws_err_place_arg(&err, a.input);
     return rc < 0 ? ws_cli_fail(&err) : WS_EXIT_OK;
 }

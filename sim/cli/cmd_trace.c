@@ -17,6 +17,7 @@
 #include "trace/ws_traceg.h"
 #include "trace/ws_tracew.h"
 #include "ws_cli.h"
+#include "ws_output.h"
 #include "ws_info.h"
 
 struct ws_trace_args {
@@ -57,7 +58,35 @@ static void ws_trace_help(FILE *out)
 "  -o, --output DIR        where gen writes the trace\n"
 "      --allow-unknown-keys  skip unknown '-key = value' trace header lines\n"
 "                          instead of rejecting them\n"
+WS_CLI_LIMIT_HELP
 "  -h, --help              this text\n", ws_cfg_default_name());
+}
+
+/* --json, checked against every input: the summary is written after the
+ * whole input was read, so the check needs no earlier pass. */
+static int ws_trace_write_json(const struct ws_trace_args *a,
+                               const struct ws_cmdlist *list,
+                               const char *json, struct ws_err *err)
+{
+    struct ws_output o = {.path = a->json, .flag = "--json"};
+    size_t n = list ? list->n : 0;
+    const char **inputs = calloc(n + 4, sizeof *inputs);
+    int k = 0, rc;
+
+    if (!inputs)
+        return ws_err_oom(err);
+    inputs[k++] = a->input;
+    inputs[k++] = a->list_path;
+    inputs[k++] = a->gpu.gpu;
+    inputs[k++] = a->params.listing;
+    for (size_t i = 0; i < n; i++)
+        inputs[k++] = list->cmds[i].path;
+    rc = ws_output_plan(&o, 1, inputs, k, err);
+    if (rc == 0)
+        rc = ws_output_write(&o, json, err);
+    ws_output_free(&o);
+    free(inputs);
+    return rc;
 }
 
 static int ws_trace_kernel(struct ws_info_trace *t, const char *path,
@@ -134,11 +163,13 @@ static int ws_trace_info_traces(struct ws_trace_args *a, enum ws_input_kind kind
             t.memcpy_bytes += c->bytes;
         } else {
             rc = ws_trace_kernel(&t, c->path, a, gpu, err);
+            if (rc < 0 && c->line > 0)
+                ws_err_place(err, list.name, c->line, 1);
         }
     }
     if (rc == 0 && a->json) {
         json = ws_info_json_trace(&t);
-        rc = json ? ws_cli_write_file(a->json, json, err)
+        rc = json ? ws_trace_write_json(a, &list, json, err)
                   : ws_err_oom(err);
     }
     if (rc == 0)
@@ -163,7 +194,7 @@ static int ws_trace_info_listing(const struct ws_trace_args *a,
     rc = 0;
     if (a->json) {
         json = ws_info_json_listing(a->input, &s);
-        rc = json ? ws_cli_write_file(a->json, json, err)
+        rc = json ? ws_trace_write_json(a, NULL, json, err)
                   : ws_err_oom(err);
     }
     if (rc == 0)
@@ -182,6 +213,7 @@ static int ws_trace_parse_args(struct ws_trace_args *a, int argc, char **argv)
         {"allow-unknown-keys", no_argument, NULL, WS_OPT_ALLOW_UNKNOWN_KEYS},
         {"param", required_argument, NULL, 'p'},
         {"listing", required_argument, NULL, WS_OPT_LISTING},
+        WS_CLI_LIMIT_LONGOPTS,
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, WS_OPT_HELP},
         {NULL, 0, NULL, 0}
@@ -196,6 +228,11 @@ static int ws_trace_parse_args(struct ws_trace_args *a, int argc, char **argv)
             used = ws_cli_param_option(&a->params, opt, optarg);
         if (used < 0)
             return ws_cli_usage("trace", "too many --set or --param options");
+        if (used)
+            continue;
+        used = ws_cli_limit_option(&a->topts, "trace", opt, optarg);
+        if (used == WS_EXIT_INPUT)
+            return WS_EXIT_INPUT;
         if (used)
             continue;
         switch (opt) {
@@ -215,37 +252,44 @@ static int ws_trace_parse_args(struct ws_trace_args *a, int argc, char **argv)
 }
 
 /* Writes the expanded workload as DIR/kernel-1.traceg (through a
- * temporary file, so a failed expansion leaves nothing) and
- * DIR/kernelslist.g. */
+ * temporary file, so a failed or interrupted expansion leaves nothing) and
+ * DIR/kernelslist.g, creating DIR as mkdir -p would. */
 static int ws_trace_gen(const struct ws_trace_args *a, struct ws_err *err)
 {
     struct ws_workload w;
     struct ws_expander x;
     const struct ws_cta_stream *cta;
-    char path[4096], tmp[4200];
-    FILE *fp = NULL;
+    char trace[4096], list[4096];
+    struct ws_output outs[2] = {
+        {.path = trace, .flag = "trace gen -o", .named = a->out_dir},
+        {.path = list, .flag = "trace gen -o", .named = a->out_dir}
+    };
+    const char *inputs[3] = {a->input, a->params.listing, NULL};
     int rc;
 
+    if ((size_t)snprintf(trace, sizeof trace, "%s/kernel-1.traceg",
+                         a->out_dir) >= sizeof trace)
+        return ws_err_arg(err, a->out_dir, 0, 0, "folder name too long "
+                          "(expected at most %zu bytes)", sizeof trace - 32);
+    snprintf(list, sizeof list, "%s/kernelslist.g", a->out_dir);
     if (ws_cli_open_workload(a->input, &a->params, &a->topts, &w, &x, err) < 0)
         return -1;
-    snprintf(path, sizeof path, "%s/kernel-1.traceg", a->out_dir);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    rc = (fp = fopen(tmp, "w")) ? 0 : ws_err_msg(err, "%s: cannot write", tmp);
+    inputs[2] = w.sass.path;
+    rc = ws_output_mkdirs(a->out_dir, err);
+    if (rc == 0)
+        rc = ws_output_plan(outs, 2, inputs, 3, err);
+    if (rc == 0)
+        rc = ws_output_open(&outs[0], err);
     if (rc == 0) {
-        ws_tracew_header(fp, &w.launch);
+        ws_tracew_header(outs[0].fp, &w.launch);
         while ((rc = ws_expand_next(&x, &cta, err)) == 1)
-            ws_tracew_cta(fp, cta, &w.sass.strs);
+            ws_tracew_cta(outs[0].fp, cta, &w.sass.strs);
+        rc = rc == 0 ? ws_output_commit(&outs[0], err) : -1;
     }
-    if (fp && fclose(fp) != 0 && rc == 0)
-        rc = ws_err_msg(err, "%s: write error", tmp);
-    if (rc == 0 && rename(tmp, path) != 0)
-        rc = ws_err_msg(err, "%s: cannot write", path);
-    if (rc == 0) {
-        snprintf(path, sizeof path, "%s/kernelslist.g", a->out_dir);
-        rc = ws_cli_write_file(path, "kernel-1.traceg\n", err);
-    }
-    if (rc < 0 && fp)
-        remove(tmp);
+    if (rc == 0)
+        rc = ws_output_write(&outs[1], "kernel-1.traceg\n", err);
+    ws_output_free(&outs[0]);
+    ws_output_free(&outs[1]);
     ws_cli_close_workload(&w, &x);
     return rc;
 }
@@ -261,9 +305,12 @@ int ws_cmd_trace(int argc, char **argv)
     memset(&a, 0, sizeof a);
     ws_err_clear(&err);
     ws_trace_opts_default(&a.topts);
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        ws_trace_help(argc < 2 ? stderr : stdout);
-        return argc < 2 ? WS_EXIT_INPUT : WS_EXIT_OK;
+    if (argc < 2)
+        return ws_cli_usage("trace", "missing subcommand (expected info or "
+                            "gen)");
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        ws_trace_help(stdout);
+        return WS_EXIT_OK;
     }
     if (strcmp(argv[1], "info") != 0 && strcmp(argv[1], "gen") != 0)
         return ws_cli_usage("trace", "unknown subcommand '%s' (expected info "
@@ -279,12 +326,18 @@ int ws_cmd_trace(int argc, char **argv)
     if (strcmp(argv[1], "gen") == 0) {
         if (!a.out_dir)
             return ws_cli_usage("trace gen", "missing -o DIR");
-        return ws_trace_gen(&a, &err) < 0 ? ws_cli_fail(&err) : WS_EXIT_OK;
+        rc = ws_trace_gen(&a, &err);
+    } else {
+        rc = ws_cli_detect(a.input, &a.list_path, &kind, &err);
+        if (rc == 0 && kind != WS_INPUT_WORKLOAD)
+            rc = ws_cli_params_unused(&a.params, &err);
+        if (rc == 0)
+            rc = kind == WS_INPUT_LISTING
+                 ? ws_trace_info_listing(&a, &err)
+                 : ws_trace_info_traces(&a, kind, &gpu, &err);
     }
-    rc = ws_cli_detect(a.input, &a.list_path, &kind, &err);
-    if (rc == 0)
-        rc = kind == WS_INPUT_LISTING ? ws_trace_info_listing(&a, &err)
-                                      : ws_trace_info_traces(&a, kind, &gpu, &err);
     free(a.list_path);
+    if (rc < 0)
+        ws_err_place_arg(&err, a.input);
     return rc < 0 ? ws_cli_fail(&err) : WS_EXIT_OK;
 }

@@ -26,6 +26,7 @@ static void ws_main_help(FILE *out)
 "                      IPC, occupancy, stalls, hit rates and bandwidth\n"
 "  trace info PATH     summarise a trace or SASS listing: launch, instruction\n"
 "                      mix, memory behaviour, unknown opcodes\n"
+"  trace gen WORKLOAD  expand a workload description into an Accel-Sim trace\n"
 "  config show         print the effective GPU config (after base: and --set)\n"
 "  config list         list the built-in GPU configs\n"
 "\n"

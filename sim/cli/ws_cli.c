@@ -13,6 +13,7 @@
 
 #include "trace/ws_sass.h"
 #include "util/ws_lines.h"
+#include "util/ws_num.h"
 
 int ws_cli_gpu_option(struct ws_cli_gpu_opts *o, int opt, const char *arg)
 {
@@ -90,31 +91,31 @@ int ws_cli_usage(const char *cmd, const char *fmt, ...)
     return WS_EXIT_INPUT;
 }
 
-int ws_cli_write_file(const char *path, const char *text, struct ws_err *err)
+int ws_cli_limit_option(struct ws_trace_opts *t, const char *cmd, int opt,
+                        const char *arg)
 {
-    size_t n = strlen(path) + 32;
-    char *tmp = malloc(n);
-    FILE *fp;
-    int ok;
+    uint64_t *dst = opt == WS_OPT_MAX_CTAS ? &t->max_ctas
+                    : opt == WS_OPT_MAX_INSTS ? &t->max_insts
+                    : opt == WS_OPT_MAX_WARP_INSTS ? &t->max_warp_insts : NULL;
 
-    if (!tmp)
-        return ws_err_oom(err);
-    snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
-    fp = fopen(tmp, "w");
-    if (!fp) {
-        ws_err_msg(err, "%s: cannot write: %s", path, strerror(errno));
-        free(tmp);
-        return -1;
-    }
-    ok = fputs(text, fp) >= 0;
-    ok = (fclose(fp) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        ws_err_msg(err, "%s: cannot write: %s", path, strerror(errno));
-        remove(tmp);
-        free(tmp);
-        return -1;
-    }
-    free(tmp);
+    if (!dst)
+        return 0;
+    if (ws_num_u64(arg, strlen(arg), dst) < 0 || *dst == 0)
+        return ws_cli_usage(cmd, "bad limit '%s' (expected a positive count)",
+                            arg);
+    return 1;
+}
+
+int ws_cli_params_unused(const struct ws_cli_params *p, struct ws_err *err)
+{
+    if (p->nsets > 0)
+        return ws_err_arg(err, p->sets[0], 0, 0, "--param applies to "
+                          "workload descriptions only (expected a "
+                          "workload.yaml input, not a trace or listing)");
+    if (p->listing)
+        return ws_err_arg(err, p->listing, 0, 0, "--listing applies to "
+                          "workload descriptions only (expected a "
+                          "workload.yaml input, not a trace or listing)");
     return 0;
 }
 

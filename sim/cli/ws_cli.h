@@ -35,10 +35,6 @@ int ws_cli_fail(const struct ws_err *err);
 int ws_cli_usage(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Writes text to path atomically (temporary file + rename), so a failed run
- * leaves no half-written output.  Returns 0 or -1 with err set. */
-int ws_cli_write_file(const char *path, const char *text, struct ws_err *err);
-
 enum ws_input_kind {
     WS_INPUT_LIST,
     WS_INPUT_KERNEL,
@@ -59,6 +55,11 @@ struct ws_cli_params {
 int ws_cli_detect(const char *input, char **list_path,
                   enum ws_input_kind *kind, struct ws_err *err);
 
+/* An error when --param or --listing was given for an input that is not a
+ * workload: silently ignoring them would report numbers for parameters the
+ * user did not get. */
+int ws_cli_params_unused(const struct ws_cli_params *p, struct ws_err *err);
+
 /* Handles --param (-p) and --listing; like ws_cli_gpu_option. */
 int ws_cli_param_option(struct ws_cli_params *o, int opt, const char *arg);
 
@@ -69,6 +70,23 @@ int ws_cli_open_workload(const char *path, const struct ws_cli_params *p,
                          struct ws_workload *w, struct ws_expander *x,
                          struct ws_err *err);
 void ws_cli_close_workload(struct ws_workload *w, struct ws_expander *x);
+
+/* Handles --max-ctas, --max-insts and --max-warp-insts: 1 when opt was one
+ * of them, 0 when not, 2 (a usage error, reported) on a bad number. */
+int ws_cli_limit_option(struct ws_trace_opts *t, const char *cmd, int opt,
+                        const char *arg);
+
+/* The long options ws_cli_limit_option handles, and their --help lines. */
+#define WS_CLI_LIMIT_LONGOPTS \
+    {"max-ctas", required_argument, NULL, WS_OPT_MAX_CTAS}, \
+    {"max-insts", required_argument, NULL, WS_OPT_MAX_INSTS}, \
+    {"max-warp-insts", required_argument, NULL, WS_OPT_MAX_WARP_INSTS}
+#define WS_CLI_LIMIT_HELP \
+"      --max-ctas N          refuse launches of more CTAs (default 16777216)\n" \
+"      --max-insts N         refuse kernels of more warp instructions\n" \
+"                            (default 1000000000)\n" \
+"      --max-warp-insts N    refuse warps of more instructions (default\n" \
+"                            16777216)\n"
 
 int ws_cmd_trace(int argc, char **argv);
 int ws_cmd_run(int argc, char **argv);
@@ -82,6 +100,9 @@ enum {
     WS_OPT_ALLOW_UNKNOWN_KEYS,
     WS_OPT_PARAM,
     WS_OPT_LISTING,
+    WS_OPT_MAX_CTAS,
+    WS_OPT_MAX_INSTS,
+    WS_OPT_MAX_WARP_INSTS,
     WS_OPT_HELP = 'h'
 };
 

@@ -101,36 +101,14 @@ int ws_cta_dispatch(struct ws_sim *s, struct ws_sm *sm,
     return 0;
 }
 
-static int ws_cta_deadlock(struct ws_sim *s, const struct ws_sm *sm,
-                           const struct ws_cta_slot *slot)
+/* Releases the warps waiting at the CTA's barrier.  A barrier waits for
+ * the CTA's warps that have not exited: the PTX ISA defines exit to release
+ * a barrier that only the exiting threads were holding up, and GPGPU-Sim and
+ * Accel-Sim do the same, so a warp that exits early is legal, not a
+ * deadlock. */
+static int ws_cta_release(struct ws_sim *s, struct ws_sm *sm,
+                          struct ws_cta_slot *slot, uint64_t t)
 {
-    uint32_t waiting = 0, gone = 0;
-
-    for (uint32_t i = 0; i < slot->nwarps; i++) {
-        const struct ws_warp *w = &sm->warps[slot->warp_slots[i]];
-        if (w->state == WS_WARP_AT_BARRIER)
-            waiting = w->warp_in_cta;
-        else if (w->state == WS_WARP_DONE)
-            gone = w->warp_in_cta;
-    }
-    return ws_err_msg(s->err, "%s: kernel %s, CTA (%u,%u,%u): warp %u "
-                      "finished while warp %u waits at a barrier, which can "
-                      "never complete (expected every warp of a CTA to reach "
-                      "each barrier)", s->src->origin, s->k->name,
-                      slot->ctaid[0], slot->ctaid[1], slot->ctaid[2], gone,
-                      waiting);
-}
-
-int ws_cta_barrier(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
-                   uint64_t t)
-{
-    struct ws_cta_slot *slot = &sm->slots[w->slot];
-
-    w->state = WS_WARP_AT_BARRIER;
-    if (slot->done > 0)
-        return ws_cta_deadlock(s, sm, slot);
-    if (++slot->at_barrier < slot->nwarps)
-        return 0;
     slot->at_barrier = 0;
     for (uint32_t i = 0; i < slot->nwarps; i++) {
         uint32_t wi = slot->warp_slots[i];
@@ -145,6 +123,17 @@ int ws_cta_barrier(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
     return 0;
 }
 
+int ws_cta_barrier(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
+                   uint64_t t)
+{
+    struct ws_cta_slot *slot = &sm->slots[w->slot];
+
+    w->state = WS_WARP_AT_BARRIER;
+    if (++slot->at_barrier < slot->nwarps - slot->done)
+        return 0;
+    return ws_cta_release(s, sm, slot, t);
+}
+
 int ws_cta_warp_done(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
                      uint64_t t, uint64_t finish)
 {
@@ -152,8 +141,9 @@ int ws_cta_warp_done(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
 
     w->state = WS_WARP_DONE;
     slot->done++;
-    if (slot->at_barrier > 0)
-        return ws_cta_deadlock(s, sm, slot);
+    if (slot->at_barrier > 0 && slot->at_barrier == slot->nwarps - slot->done
+        && ws_cta_release(s, sm, slot, t) < 0)
+        return -1;
     if (finish < t + 1)
         finish = t + 1;
     if (finish > slot->retire_at)

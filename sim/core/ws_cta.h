@@ -3,10 +3,9 @@
  * slot, so the reader can move on to the next CTA), barriers, warp
  * completion, retirement.
  *
- * Barriers hold a warp until every warp of its CTA has arrived.  A warp
- * that finishes while others wait at a barrier, or before a barrier they
- * reach later, makes that barrier impossible to complete; that is reported
- * as an error naming the kernel and CTA, never left to hang.
+ * Barriers hold a warp until every warp of its CTA that has not exited has
+ * arrived.  A warp that exits while others wait releases them if it was the
+ * last one missing: PTX defines exit so, and GPGPU-Sim/Accel-Sim agree.
  *
  * Leaves out: named barriers with thread counts (BAR.SYNC n, m waits for the
  * whole CTA), cluster barriers.

@@ -116,9 +116,9 @@ static int ws_sim_check_fit(struct ws_sim *s, const struct ws_launch *l)
 
     if (o->ctas_per_sm > 0)
         return 0;
-    return ws_err_msg(s->err, "%s: kernel %s: one CTA needs more %s than an "
-                      "SM of %s has (expected %u threads, %u registers and "
-                      "%llu bytes of shared memory to fit)", s->src->origin,
+    return ws_err_at(s->err, s->src->origin, 1, 1, "kernel %s: one CTA needs "
+                      "more %s than an SM of %s has (expected %u threads, %u "
+                      "registers and %llu bytes of shared memory to fit)",
                       s->k->name, ws_occ_limit_name(o->limit), s->gpu->name,
                       ws_launch_threads(l), o->regs_per_cta,
                       (unsigned long long)o->shared_per_cta);
@@ -174,9 +174,9 @@ int ws_sim_kernel(struct ws_sim *s, struct ws_cta_source *src,
             s->progress(s->progress_ctx, k, s->ctas_done, s->now);
     }
     if (s->ctas_done != s->ctas_dispatched)
-        return ws_err_msg(err, "%s: kernel %s: %llu CTAs never finished "
-                          "(expected every CTA to run to its end)",
-                          src->origin, k->name,
+        return ws_err_at(err, src->origin, 1, 1, "kernel %s: %llu CTAs "
+                         "never finished (expected every CTA to run to its "
+                         "end)", k->name,
                           (unsigned long long)(s->ctas_dispatched
                                                - s->ctas_done));
     drained = ws_mem_drained(&s->mem);

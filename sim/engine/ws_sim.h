@@ -62,8 +62,8 @@ int ws_sim_init(struct ws_sim *s, const struct ws_gpu *gpu, struct ws_err *err);
 void ws_sim_free(struct ws_sim *s);
 
 /* Simulates every CTA of src; fills *out (name copied).  -1 with err set on
- * bad input (a CTA that cannot fit, a barrier that can never complete, a
- * reader error). */
+ * bad input (a CTA that cannot fit, CTAs that can never finish, a reader
+ * error), placed at the kernel's header (line 1 of src->origin). */
 int ws_sim_kernel(struct ws_sim *s, struct ws_cta_source *src,
                   struct ws_kernel_stats *out, struct ws_err *err);
 

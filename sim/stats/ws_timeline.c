@@ -5,7 +5,6 @@
  */
 #include "ws_timeline.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +38,7 @@ static void ws_tl_span(struct ws_timeline *tl, const char *name, uint32_t pid,
                              "pid", (json_int_t)pid, "tid", (json_int_t)tid));
 }
 
-int ws_timeline_open(struct ws_timeline *tl, const char *path,
+int ws_timeline_open(struct ws_timeline *tl, FILE *fp,
                      const struct ws_gpu *gpu, uint64_t from, uint64_t to,
                      uint64_t max_events, struct ws_err *err)
 {
@@ -54,9 +53,7 @@ int ws_timeline_open(struct ws_timeline *tl, const char *path,
     tl->run_end = calloc(n, sizeof *tl->run_end);
     if (!tl->run_start || !tl->run_end)
         return ws_err_oom(err);
-    tl->fp = fopen(path, "w");
-    if (!tl->fp)
-        return ws_err_msg(err, "%s: cannot write: %s", path, strerror(errno));
+    tl->fp = fp;
     fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"time_unit\":"
           "\"SM cycle\"},\"traceEvents\":[", tl->fp);
     return 0;
@@ -71,21 +68,15 @@ void ws_timeline_kernel(struct ws_timeline *tl, const char *name, uint64_t t)
                              "pid", (json_int_t)0, "tid", (json_int_t)0));
 }
 
-int ws_timeline_close(struct ws_timeline *tl, struct ws_err *err)
+void ws_timeline_close(struct ws_timeline *tl)
 {
-    int ok;
-
     fprintf(tl->fp, "\n],\"metadata\":{\"events\":%llu,\"truncated\":%s,"
             "\"window\":[%llu,%llu]}}\n", (unsigned long long)tl->events,
             tl->truncated ? "true" : "false", (unsigned long long)tl->from,
             (unsigned long long)tl->to);
-    ok = ferror(tl->fp) == 0;
-    ok = fclose(tl->fp) == 0 && ok;
+    tl->fp = NULL;
     free(tl->run_start);
     free(tl->run_end);
-    if (!ok)
-        return ws_err_msg(err, "timeline: write error: %s", strerror(errno));
-    return 0;
 }
 
 static void ws_tl_flush_warp(struct ws_timeline *tl, uint32_t sm, uint32_t w)

@@ -29,12 +29,15 @@ struct ws_timeline {
     uint64_t *run_start, *run_end;   /* per SM x warp slot: current span */
 };
 
-int ws_timeline_open(struct ws_timeline *tl, const char *path,
+/* Writes to fp, which the caller opened and closes (and checks for write
+ * errors): where the file goes is the command's business. */
+int ws_timeline_open(struct ws_timeline *tl, FILE *fp,
                      const struct ws_gpu *gpu, uint64_t from, uint64_t to,
                      uint64_t max_events, struct ws_err *err);
 /* Names the kernel that starts at cycle t (a marker on the time axis). */
 void ws_timeline_kernel(struct ws_timeline *tl, const char *name, uint64_t t);
-int ws_timeline_close(struct ws_timeline *tl, struct ws_err *err);
+/* Ends the JSON and frees the timeline; fp stays open. */
+void ws_timeline_close(struct ws_timeline *tl);
 
 /* Hooks called by the core; they do nothing when s->tl is NULL. */
 void ws_tl_cta_end(struct ws_sim *s, const struct ws_sm *sm, uint32_t slot,

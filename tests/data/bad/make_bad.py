@@ -72,19 +72,6 @@ def main():
     put(os.path.join("list", "kernel-1.traceg"), g)
     put(os.path.join("list", "kernel-2.traceg"), g.replace("0020 ffffffff 0 EXIT", "0020 ffffffff 0 EXIT 0 0 0 0 junk", 3))
     put("unknown.txt", "just some words\n")
-    # Warp 1 exits while warp 0 waits at a barrier: it can never complete.
-    dead = HEAD.replace("(64,1,1)", "(64,1,1)") + """#BEGIN_TB
-thread block = 0,0,0
-warp = 0
-insts = 2
-0000 ffffffff 0 BAR.SYNC 0 0 0
-0010 ffffffff 0 EXIT 0 0
-warp = 1
-insts = 1
-0000 ffffffff 0 EXIT 0 0
-#END_TB
-"""
-    put("deadlock.traceg", dead)
     # Not an error: a mnemonic the opcode table lacks must be counted and
     # mapped to the config's unknown_opcode_class, never abort the run.
     put("unknownop.traceg", g.replace("0000 ffffffff 1 R1 MOV 0 0", "0000 ffffffff 1 R1 FROB.X 0 0"))

@@ -1,0 +1,382 @@
+/*
+ * ws_output: safe writing of a command's output files (see ws_output.h).
+ *
+ * Why not simply "temporary file + rename" for everything: renaming over
+ * /dev/null as root replaces the device node with a regular file, renaming
+ * over a symbolic link replaces the link, and renaming over the input trace
+ * destroys it.  So the target is classified first, once, before any work.
+ */
+/* realpath() is X/Open, not POSIX.1 alone. */
+#define _XOPEN_SOURCE 700
+
+#include "ws_output.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Longest symlink chain followed, as the kernel's own limit (MAXSYMLINKS). */
+#define WS_OUTPUT_MAX_HOPS 40
+#define WS_OUTPUT_MAX_LIVE 8
+
+/* Temporary files that exist right now, removed by the signal handler. */
+static const char *volatile ws_output_live[WS_OUTPUT_MAX_LIVE];
+
+static void ws_output_on_signal(int sig)
+{
+    for (int i = 0; i < WS_OUTPUT_MAX_LIVE; i++)
+        if (ws_output_live[i])
+            unlink(ws_output_live[i]);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void ws_output_track(const char *tmp, int on)
+{
+    static int installed;
+
+    if (!installed) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = ws_output_on_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+        sigaction(SIGHUP, &sa, NULL);
+        installed = 1;
+    }
+    for (int i = 0; i < WS_OUTPUT_MAX_LIVE; i++) {
+        if (on && !ws_output_live[i]) {
+            ws_output_live[i] = tmp;
+            return;
+        }
+        if (!on && ws_output_live[i] == tmp) {
+            ws_output_live[i] = NULL;
+            return;
+        }
+    }
+}
+
+static int ws_output_fail(struct ws_err *err, const struct ws_output *o,
+                          const char *what, const char *expected)
+{
+    return ws_err_arg(err, o->named ? o->named : o->path, 0, 0, "%s %s: %s "
+                      "(expected %s)", o->flag, o->path, what, expected);
+}
+
+static char *ws_output_join(const char *dir, size_t dlen, const char *name)
+{
+    char *s = malloc(dlen + strlen(name) + 2);
+
+    if (s)
+        sprintf(s, "%.*s/%s", (int)dlen, dir, name);
+    return s;
+}
+
+/* Follows symbolic links from path to the name they end at, which need not
+ * exist yet (a dangling link names the file to create).  NULL when out of
+ * memory; a chain too long is left for stat to report as ELOOP. */
+static char *ws_output_follow(const char *path)
+{
+    char *cur = strdup(path);
+
+    for (int hops = 0; cur && hops < WS_OUTPUT_MAX_HOPS; hops++) {
+        struct stat st;
+        char link[PATH_MAX];
+        ssize_t n;
+        const char *slash;
+        char *next;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+            return cur;
+        n = readlink(cur, link, sizeof link - 1);
+        if (n < 0)
+            return cur;
+        link[n] = '\0';
+        slash = strrchr(cur, '/');
+        next = link[0] == '/' || !slash ? strdup(link)
+               : ws_output_join(cur, (size_t)(slash - cur), link);
+        free(cur);
+        cur = next;
+    }
+    return cur;
+}
+
+/* The folder a path lives in, as a string ("." for a bare name). */
+static char *ws_output_dir(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+
+    if (!slash)
+        return strdup(".");
+    if (slash == path)
+        return strdup("/");
+    return strndup(path, (size_t)(slash - path));
+}
+
+static int ws_output_same_stream(const struct stat *st, int fd)
+{
+    struct stat s;
+
+    return fstat(fd, &s) == 0 && s.st_dev == st->st_dev
+           && s.st_ino == st->st_ino;
+}
+
+/* Classifies one output; see the rules in ws_output.h. */
+static int ws_output_resolve(struct ws_output *o, struct ws_err *err)
+{
+    struct stat st;
+    char *dir;
+    int rc = 0;
+
+    if (stat(o->path, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        for (int fd = 1; fd <= 2; fd++)
+            if (ws_output_same_stream(&st, fd)) {
+                o->stream = fd;
+                return 0;
+            }
+    }
+    o->real = ws_output_follow(o->path);
+    if (!o->real)
+        return ws_err_oom(err);
+    if (stat(o->real, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return ws_output_fail(err, o, "is a folder", "a file path");
+        if (!S_ISREG(st.st_mode)) {
+            o->inplace = 1;
+            return 0;
+        }
+        if ((st.st_mode & 0222) == 0 || access(o->real, W_OK) != 0)
+            return ws_output_fail(err, o, "is read-only", "a writable file; "
+                                  "warpsim does not replace read-only files");
+        o->has_mode = 1;
+        o->mode = st.st_mode & 07777;
+        return 0;
+    }
+    if (errno != ENOENT)
+        return ws_output_fail(err, o, strerror(errno), "a writable path");
+    dir = ws_output_dir(o->real);
+    if (!dir)
+        return ws_err_oom(err);
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        rc = ws_output_fail(err, o, "its folder does not exist",
+                            "an existing folder");
+    free(dir);
+    return rc;
+}
+
+/* The name two outputs or an output and an input are compared by: the
+ * canonical path of the file, or of its folder plus its name when the file
+ * does not exist yet. */
+static char *ws_output_canon(const char *path)
+{
+    char *r = realpath(path, NULL), *dir, *dr;
+    const char *base;
+
+    if (r || errno != ENOENT)
+        return r;
+    dir = ws_output_dir(path);
+    dr = dir ? realpath(dir, NULL) : NULL;
+    base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    r = dr ? ws_output_join(dr, strlen(dr), base) : NULL;
+    free(dir);
+    free(dr);
+    return r;
+}
+
+static int ws_output_is_input(const struct ws_output *o,
+                              const char *const *inputs, int ninputs)
+{
+    struct stat so, si;
+
+    if (stat(o->real, &so) != 0)
+        return -1;
+    for (int i = 0; i < ninputs; i++)
+        if (inputs[i] && stat(inputs[i], &si) == 0
+            && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+            return i;
+    return -1;
+}
+
+/* Regular files and new paths only: two writers to a device or a stream
+ * lose nothing. */
+static int ws_output_clash(const struct ws_output *outs, int n,
+                           struct ws_err *err)
+{
+    char *canon[8] = {NULL};
+    int rc = 0;
+
+    if (n > 8)
+        n = 8;
+    for (int i = 0; i < n && rc == 0; i++) {
+        if (!outs[i].path || outs[i].stream || outs[i].inplace)
+            continue;
+        canon[i] = ws_output_canon(outs[i].real);
+        for (int j = 0; canon[i] && j < i && rc == 0; j++)
+            if (canon[j] && strcmp(canon[i], canon[j]) == 0)
+                rc = ws_err_arg(err, outs[i].named ? outs[i].named
+                                : outs[i].path, 0, 0, "%s %s: the same "
+                                "file as %s %s (expected a different file for "
+                                "each output)", outs[i].flag, outs[i].path,
+                                outs[j].flag, outs[j].path);
+    }
+    for (int i = 0; i < n; i++)
+        free(canon[i]);
+    return rc;
+}
+
+int ws_output_plan(struct ws_output *outs, int n, const char *const *inputs,
+                   int ninputs, struct ws_err *err)
+{
+    for (int i = 0; i < n; i++) {
+        int k;
+        if (!outs[i].path)
+            continue;
+        if (ws_output_resolve(&outs[i], err) < 0)
+            return -1;
+        if (outs[i].stream || outs[i].inplace)
+            continue;
+        k = ws_output_is_input(&outs[i], inputs, ninputs);
+        if (k >= 0)
+            return ws_err_arg(err, outs[i].named ? outs[i].named
+                              : outs[i].path, 0, 0, "%s %s: is the input "
+                              "%s (expected an output path that is not an "
+                              "input)", outs[i].flag, outs[i].path, inputs[k]);
+    }
+    return ws_output_clash(outs, n, err);
+}
+
+int ws_output_open(struct ws_output *o, struct ws_err *err)
+{
+    size_t n;
+    int fd;
+
+    if (o->stream) {
+        o->fp = o->stream == 1 ? stdout : stderr;
+        return 0;
+    }
+    if (o->inplace) {
+        o->fp = fopen(o->real, "w");
+        return o->fp ? 0 : ws_output_fail(err, o, strerror(errno),
+                                          "a writable path");
+    }
+    n = strlen(o->real) + 32;
+    o->tmp = malloc(n);
+    if (!o->tmp)
+        return ws_err_oom(err);
+    snprintf(o->tmp, n, "%s.tmp.%ld", o->real, (long)getpid());
+    fd = open(o->tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd >= 0 && o->has_mode)
+        (void)fchmod(fd, (mode_t)o->mode);
+    o->fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!o->fp) {
+        int e = errno;
+        if (fd >= 0) {
+            close(fd);
+            unlink(o->tmp);
+        }
+        free(o->tmp);
+        o->tmp = NULL;
+        return ws_output_fail(err, o, strerror(e), "a writable folder");
+    }
+    ws_output_track(o->tmp, 1);
+    return 0;
+}
+
+int ws_output_commit(struct ws_output *o, struct ws_err *err)
+{
+    int ok;
+
+    if (o->stream) {
+        ok = fflush(o->fp) == 0 && !ferror(o->fp);
+        o->fp = NULL;
+        return ok ? 0 : ws_output_fail(err, o, strerror(errno),
+                                       "a writable stream");
+    }
+    ok = !ferror(o->fp);
+    ok = fclose(o->fp) == 0 && ok;
+    o->fp = NULL;
+    if (ok && o->tmp && rename(o->tmp, o->real) != 0)
+        ok = 0;
+    if (!ok) {
+        int e = errno;
+        ws_output_abort(o);
+        return ws_output_fail(err, o, strerror(e), "a writable path");
+    }
+    if (o->tmp) {
+        ws_output_track(o->tmp, 0);
+        free(o->tmp);
+        o->tmp = NULL;
+    }
+    return 0;
+}
+
+void ws_output_abort(struct ws_output *o)
+{
+    if (o->fp && !o->stream)
+        fclose(o->fp);
+    o->fp = NULL;
+    if (o->tmp) {
+        unlink(o->tmp);
+        ws_output_track(o->tmp, 0);
+        free(o->tmp);
+        o->tmp = NULL;
+    }
+}
+
+int ws_output_write(struct ws_output *o, const char *text, struct ws_err *err)
+{
+    if (ws_output_open(o, err) < 0)
+        return -1;
+    if (fputs(text, o->fp) < 0) {
+        int e = errno;
+        ws_output_abort(o);
+        return ws_output_fail(err, o, strerror(e), "a writable path");
+    }
+    return ws_output_commit(o, err);
+}
+
+void ws_output_free(struct ws_output *o)
+{
+    ws_output_abort(o);
+    free(o->real);
+    o->real = NULL;
+}
+
+int ws_output_mkdirs(const char *path, struct ws_err *err)
+{
+    char *p = strdup(path);
+    struct stat st;
+    int rc = 0;
+
+    if (!p)
+        return ws_err_oom(err);
+    if (!*p) {
+        free(p);
+        return ws_err_arg(err, path, 0, 0, "empty folder name (expected a "
+                          "folder for the trace)");
+    }
+    for (char *s = p + 1; rc == 0; s++) {
+        char c = *s;
+        if (c != '/' && c != '\0')
+            continue;
+        *s = '\0';
+        if (mkdir(p, 0777) != 0 && errno != EEXIST)
+            rc = ws_err_arg(err, path, 0, 0, "cannot create folder %s: %s "
+                            "(expected a path where a folder can be made)",
+                            p, strerror(errno));
+        else if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode))
+            rc = ws_err_arg(err, path, 0, 0, "%s is not a folder (expected "
+                            "a folder for the trace)", p);
+        *s = c;
+        if (c == '\0')
+            break;
+    }
+    free(p);
+    return rc;
+}

@@ -1,0 +1,131 @@
+#!/bin/sh
+# Output files under hostile paths: symlinks, FIFOs, read-only files, an
+# output naming an input, two outputs on one path, standard output as a
+# path, a closed standard output, trace gen into missing folders and
+# interrupted by a signal.  Everything happens inside a temporary folder:
+# no real device node is touched.
+#   usage: outputs.sh WARPSIM   (run from the source root)
+set -u
+ws=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+trace=traces/accelsim/vecadd
+failures=0
+
+fail() {
+    echo "FAIL $case: $*"
+    [ -f "$tmp/err" ] && { echo "--- stderr"; cat "$tmp/err"; }
+    failures=$((failures + 1))
+}
+
+# expect_error PATTERN: exit 2, one stderr line matching PATTERN, no stdout.
+expect_error() {
+    [ "$rc" -eq 2 ] || fail "exit $rc, expected 2"
+    [ -s "$tmp/out" ] && fail "output on stdout with an error"
+    [ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "expected one stderr line"
+    grep -Eq -- "$1" "$tmp/err" || fail "stderr does not match $1"
+    grep -Eq '^[^:]+:[0-9]+:[0-9]+: .*\(expected .*\)$' "$tmp/err" \
+        || fail "not 'file:line:col: what (expected what)'"
+}
+
+run() {
+    "$ws" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+}
+
+case=symlink
+echo old > "$tmp/real.json"
+ln -s real.json "$tmp/link.json"
+run run --json "$tmp/link.json" $trace
+[ "$rc" -eq 0 ] || fail "exit $rc"
+[ -L "$tmp/link.json" ] || fail "the symlink was replaced"
+grep -q '"schema_version"' "$tmp/real.json" || fail "the link's target was not written"
+
+case=dangling_symlink
+ln -s new.csv "$tmp/dangling.csv"
+run run --csv "$tmp/dangling.csv" $trace
+[ "$rc" -eq 0 ] || fail "exit $rc"
+[ -L "$tmp/dangling.csv" ] || fail "the symlink was replaced"
+[ -s "$tmp/new.csv" ] || fail "the file the link names was not created"
+
+case=fifo
+mkfifo "$tmp/fifo"
+cat "$tmp/fifo" > "$tmp/from_fifo" &
+reader=$!
+run run --json "$tmp/fifo" $trace
+wait $reader
+[ "$rc" -eq 0 ] || fail "exit $rc"
+[ -p "$tmp/fifo" ] || fail "the FIFO was replaced"
+grep -q '"schema_version"' "$tmp/from_fifo" || fail "nothing came through the FIFO"
+
+case=read_only
+echo keep > "$tmp/ro.json"
+chmod 444 "$tmp/ro.json"
+run run --json "$tmp/ro.json" $trace
+expect_error 'ro.json: is read-only'
+[ "$(cat "$tmp/ro.json")" = keep ] || fail "the read-only file changed"
+
+case=output_is_input
+cp -r $trace "$tmp/in"
+cp "$tmp/in/kernel-1.traceg" "$tmp/orig.traceg"
+run run --json "$tmp/in/kernel-1.traceg" "$tmp/in"
+expect_error 'is the input'
+cmp -s "$tmp/in/kernel-1.traceg" "$tmp/orig.traceg" || fail "the input trace changed"
+run trace info --json "$tmp/in/kernelslist.g" "$tmp/in"
+expect_error 'is the input'
+
+case=two_outputs_one_path
+run run --json "$tmp/same" --csv "$tmp/./same" $trace
+expect_error '--csv .*: the same file as --json'
+[ -e "$tmp/same" ] && fail "an output was written"
+
+case=folder
+run run --csv "$tmp" $trace
+expect_error 'is a folder'
+
+case=missing_folder
+run run --json "$tmp/no/such/out.json" $trace
+expect_error 'its folder does not exist'
+
+case=stdout_path
+"$ws" run --json /proc/self/fd/1 $trace > "$tmp/both" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 0 ] || fail "exit $rc"
+[ -f "$tmp/both" ] && [ ! -L "$tmp/both" ] || fail "stdout's file was replaced"
+grep -q '"schema_version"' "$tmp/both" || fail "no JSON on stdout"
+grep -q '^total: ' "$tmp/both" || fail "no summary on stdout"
+
+case=closed_stdout
+"$ws" run $trace >&- 2>"$tmp/err"
+rc=$?
+[ "$rc" -ne 0 ] || fail "exit 0 with standard output closed"
+grep -q 'cannot write standard output' "$tmp/err" || fail "no message"
+
+case=gen_mkdir
+run trace gen -p n=1000 -o "$tmp/a/b/c" traces/kernels/saxpy/workload.yaml
+[ "$rc" -eq 0 ] || fail "exit $rc"
+[ -s "$tmp/a/b/c/kernel-1.traceg" ] && [ -s "$tmp/a/b/c/kernelslist.g" ] \
+    || fail "trace not written"
+
+case=gen_not_a_folder
+echo x > "$tmp/file"
+run trace gen -p n=1000 -o "$tmp/file/sub" traces/kernels/saxpy/workload.yaml
+expect_error 'file is not a folder'
+
+case=gen_interrupted
+mkdir "$tmp/big"
+"$ws" trace gen -p n=16777216 -o "$tmp/big" traces/kernels/saxpy/workload.yaml \
+    >/dev/null 2>&1 &
+gen=$!
+i=0
+while [ $i -lt 100 ] && ! ls "$tmp/big" | grep -q 'tmp'; do
+    sleep 0.05
+    i=$((i + 1))
+done
+ls "$tmp/big" | grep -q 'tmp' || fail "no temporary file seen while writing"
+kill -TERM $gen
+wait $gen
+[ -z "$(ls "$tmp/big")" ] || fail "left behind: $(ls "$tmp/big")"
+
+[ $failures -eq 0 ] || exit 1
+echo "ok outputs"
