@@ -165,6 +165,9 @@ static int ws_output_resolve(struct ws_output *o, struct ws_err *err)
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
         rc = ws_output_fail(err, o, "its folder does not exist",
                             "an existing folder");
+    else if (access(dir, W_OK | X_OK) != 0)
+        rc = ws_output_fail(err, o, "its folder is not writable",
+                            "a folder where files can be made");
     free(dir);
     return rc;
 }
