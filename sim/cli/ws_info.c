@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "trace/ws_opcode.h"
+#include "util/ws_utf8.h"
 
 #ifndef WS_VERSION
 #define WS_VERSION "0.0.0"
@@ -108,6 +109,9 @@ void ws_info_print_trace(FILE *out, const struct ws_info_trace *t)
 
 /* ---- JSON ------------------------------------------------------------ */
 
+/* Every string that comes from input text (names, opcodes, paths) goes
+ * through ws_utf8: jansson drops a key whose string is not UTF-8. */
+
 static json_t *ws_json_u(uint64_t v)
 {
     return json_integer((json_int_t)v);
@@ -155,7 +159,7 @@ static json_t *ws_json_kernel(const struct ws_profile *p)
     json_t *o = json_object(), *mem = json_object(), *unk = json_object();
 
     json_object_set_new(o, "id", ws_json_u(l->id));
-    json_object_set_new(o, "name", json_string(p->name));
+    json_object_set_new(o, "name", ws_utf8_json_string(p->name));
     json_object_set_new(o, "grid", json_pack("[III]", (json_int_t)l->grid[0],
                         (json_int_t)l->grid[1], (json_int_t)l->grid[2]));
     json_object_set_new(o, "block", json_pack("[III]", (json_int_t)l->block[0],
@@ -176,8 +180,8 @@ static json_t *ws_json_kernel(const struct ws_profile *p)
                                               s == WS_SPACE_SHARED));
     json_object_set_new(o, "memory", mem);
     for (uint32_t i = 0; i < p->nunknown; i++)
-        json_object_set_new(unk, p->unknown[i].name,
-                            ws_json_u(p->unknown[i].count));
+        ws_utf8_json_set(unk, p->unknown[i].name,
+                         ws_json_u(p->unknown[i].count));
     json_object_set_new(o, "unknown_opcodes", unk);
     return o;
 }
@@ -190,7 +194,7 @@ json_t *ws_info_json_header(const char *kind, const char *input)
                         json_integer(WS_INFO_SCHEMA_VERSION));
     json_object_set_new(root, "tool", json_string("warpsim " WS_VERSION));
     json_object_set_new(root, "kind", json_string(kind));
-    json_object_set_new(root, "input", json_string(input));
+    json_object_set_new(root, "input", ws_utf8_json_string(input));
     return root;
 }
 
@@ -216,7 +220,7 @@ char *ws_info_json_trace(const struct ws_info_trace *t)
     json_t *root = ws_info_json_header("trace", t->input);
     json_t *ks = json_array();
 
-    json_object_set_new(root, "gpu", json_string(t->gpu_name));
+    json_object_set_new(root, "gpu", ws_utf8_json_string(t->gpu_name));
     json_object_set_new(root, "memcpy_htod", json_pack("{sIsI}", "count",
                         (json_int_t)t->memcpy_count, "bytes",
                         (json_int_t)t->memcpy_bytes));

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/ws_utf8.h"
+
 #ifndef WS_VERSION
 #define WS_VERSION "0.0.0"
 #endif
@@ -123,6 +125,9 @@ void ws_report_text(FILE *out, const struct ws_run_report *r)
 
 /* ---- JSON -------------------------------------------------------------- */
 
+/* Strings from input text (kernel names, paths, the config's name) go
+ * through ws_utf8: jansson drops a key whose string is not UTF-8. */
+
 static json_t *ws_json_counters(const struct ws_counters *c)
 {
     json_t *o = json_object();
@@ -161,7 +166,7 @@ static json_t *ws_json_kernel(const struct ws_gpu *g,
     json_t *o = json_object();
 
     json_object_set_new(o, "id", json_integer(l->id));
-    json_object_set_new(o, "name", json_string(k->name));
+    json_object_set_new(o, "name", ws_utf8_json_string(k->name));
     json_object_set_new(o, "grid", json_pack("[III]", (json_int_t)l->grid[0],
                         (json_int_t)l->grid[1], (json_int_t)l->grid[2]));
     json_object_set_new(o, "block", json_pack("[III]", (json_int_t)l->block[0],
@@ -186,8 +191,8 @@ char *ws_report_json(const struct ws_run_report *r)
     json_object_set_new(root, "schema_version",
                         json_integer(WS_REPORT_SCHEMA_VERSION));
     json_object_set_new(root, "tool", json_string("warpsim " WS_VERSION));
-    json_object_set_new(root, "input", json_string(r->input));
-    json_object_set_new(root, "gpu", json_string(r->gpu->name));
+    json_object_set_new(root, "input", ws_utf8_json_string(r->input));
+    json_object_set_new(root, "gpu", ws_utf8_json_string(r->gpu->name));
     json_object_set_new(root, "total_cycles",
                         json_integer((json_int_t)r->total_cycles));
     for (size_t i = 0; i < r->nkernels; i++)

@@ -3,10 +3,9 @@
  */
 #include "ws_kernelslist.h"
 
-#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../util/ws_grow.h"
 #include "../util/ws_lines.h"
@@ -44,7 +43,32 @@ static int ws_memcpy_line(struct ws_cmdlist *list, const char *line,
         || cmd.bytes > (1ull << 40))
         return ws_err_at(err, list->name, lineno, (long)(b - line) + 2,
                          "bad copy size (expected a byte count up to 1 TiB)");
+    if (cmd.bytes > 0 && cmd.addr > UINT64_MAX - (cmd.bytes - 1))
+        return ws_err_at(err, list->name, lineno, (long)(a - line) + 2,
+                         "copy of %llu bytes at 0x%llx runs past the end of "
+                         "the address space (expected a copy below 2^64)",
+                         (unsigned long long)cmd.bytes,
+                         (unsigned long long)cmd.addr);
     return ws_cmdlist_push(list, &cmd, err);
+}
+
+/* A kernel line names a trace file.  The tracer writes "kernel-N.traceg"
+ * (the reference simulator takes only lines starting with "kernel"); a
+ * path to such a file, absolute or with folders ("../other/kernel-2.traceg",
+ * "/data/run1/kernel-1.traceg.xz"), and any file ending in .traceg or
+ * .traceg.xz are kernels too.  Other lines (MemcpyDtoH, '#' notes) are
+ * skipped as the reference simulator skips them. */
+static int ws_is_kernel_line(const char *line)
+{
+    const char *base = strrchr(line, '/');
+    size_t n = strlen(line);
+
+    if (line[0] == '#')
+        return 0;
+    base = base ? base + 1 : line;
+    return strncmp(base, "kernel", 6) == 0
+           || (n >= 7 && strcmp(line + n - 7, ".traceg") == 0)
+           || (n >= 10 && strcmp(line + n - 10, ".traceg.xz") == 0);
 }
 
 static int ws_kernel_line(struct ws_cmdlist *list, const char *dir,
@@ -63,6 +87,8 @@ static int ws_kernel_line(struct ws_cmdlist *list, const char *dir,
     cmd.path = malloc(dn + ln + 2);
     if (!cmd.path)
         return ws_err_oom(err);
+    /* Relative paths are relative to the list's folder, absolute ones are
+     * taken as they are. */
     if (dn && line[0] != '/')
         sprintf(cmd.path, "%s/%s", dir, line);
     else
@@ -86,7 +112,7 @@ static int ws_kernelslist_read(struct ws_cmdlist *list, struct ws_lines *in,
             line[--len] = '\0';
         if (strncmp(line, "MemcpyHtoD", 10) == 0)
             rc = ws_memcpy_line(list, line, in->lineno, err);
-        else if (strncmp(line, "kernel", 6) == 0)
+        else if (ws_is_kernel_line(line))
             rc = ws_kernel_line(list, dir, line, in->lineno, err);
         else
             rc = 0;
@@ -132,17 +158,18 @@ int ws_kernelslist_parse_mem(struct ws_cmdlist *list, const char *name,
     return rc;
 }
 
-/* Every kernel file must be readable before anything is read from the first
- * one, so a missing kernel is reported at its line in the list. */
+/* Every kernel file must be a readable regular file before anything is
+ * read from the first one, so a missing kernel (or a FIFO, a folder) is
+ * reported at its line in the list. */
 static int ws_kernelslist_check_files(const struct ws_cmdlist *list,
                                       struct ws_err *err)
 {
     for (size_t i = 0; i < list->n; i++) {
         const struct ws_cmd *c = &list->cmds[i];
-        if (c->kind == WS_CMD_KERNEL && access(c->path, R_OK) != 0)
-            return ws_err_at(err, list->name, c->line, 1, "cannot read "
-                             "kernel trace %s: %s (expected a file beside "
-                             "the list)", c->path, strerror(errno));
+        if (c->kind == WS_CMD_KERNEL && ws_lines_check(c->path, err) < 0) {
+            ws_err_place(err, list->name, c->line, 1);
+            return -1;
+        }
     }
     return 0;
 }
@@ -181,12 +208,23 @@ int ws_kernelslist_load(struct ws_cmdlist *list, const char *path,
     return rc;
 }
 
+/* The path comes from the command line, not from a list line, so it is
+ * taken as it is (spaces and all). */
 int ws_kernelslist_single(struct ws_cmdlist *list, const char *path,
                           struct ws_err *err)
 {
+    struct ws_cmd cmd;
+
     if (ws_kernelslist_start(list, path, err) < 0)
         return -1;
-    if (ws_kernel_line(list, "", path, 1, err) < 0) {
+    memset(&cmd, 0, sizeof cmd);
+    cmd.kind = WS_CMD_KERNEL;
+    cmd.line = 0;          /* named on the command line, not in a list */
+    cmd.path = strdup(path);
+    if (!cmd.path)
+        ws_err_oom(err);
+    if (!cmd.path || ws_cmdlist_push(list, &cmd, err) < 0) {
+        free(cmd.path);
         ws_kernelslist_free(list);
         return -1;
     }

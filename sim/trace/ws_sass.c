@@ -7,13 +7,21 @@
  *   "Function : name"           cuobjdump function start
  *   ".text.name:"               nvdisasm function start
  *   ".section ..." (not .text)  leaves the function (nvdisasm data sections)
+ *   ".size name,(.L_x_9 - name)" nvdisasm: the label that ends function name
  *   ".L_x_3:"                   label for the next instruction
+ *   "........"                  cuobjdump: the end of a function
  *   " Function name:" + "REG:n STACK:n SHARED:n LOCAL:n ..."
  *                               cuobjdump -res-usage block
  *   "<offset> [@P0] OP args ;"   an instruction; the offset is hex in a comment
  * Everything else (encoding comments, directives, banners) is skipped.
  * Branch targets are resolved after the whole file is read, so forward
  * labels work, and each must land on an instruction of its function.
+ *
+ * A listing cut short (a truncated download, "head -n") would otherwise
+ * read as a shorter function, so each function must show its end before
+ * the next one starts or the file ends: cuobjdump's row of dots, nvdisasm's
+ * end label (the one its ".size" line names), or, for listings that lost
+ * both, ptxas's closing "BRA" to itself after the last EXIT or RET.
  */
 #include "ws_sass.h"
 
@@ -33,6 +41,7 @@ struct ws_sass_label {
     uint32_t name;        /* interned */
     uint32_t pc;
     size_t func;
+    long line;
 };
 
 struct ws_sass_pending {  /* a label reference waiting for resolution */
@@ -53,7 +62,12 @@ struct ws_sass_parser {
     struct ws_trace_opts opts;
     uint32_t sm;
     int in_func;
+    int func_ended;                    /* its end marker was seen */
+    uint32_t end_label;                /* its nvdisasm end label, or none */
+    char size_name[256];               /* ".size name,(label - name)" last */
+    uint32_t size_label;               /* seen, for the next function */
     uint32_t waiting_labels[64];       /* labels seen before their instruction */
+    long waiting_lines[64];
     int nwaiting;
     struct ws_sass_label *labels;
     size_t nlabels;
@@ -68,6 +82,7 @@ struct ws_sass_parser {
 
 static int ws_sass_data(struct ws_sass_parser *p, const char *q,
                         struct ws_err *err);
+static int ws_sass_close_func(struct ws_sass_parser *p, struct ws_err *err);
 
 
 static int ws_sass_fail(struct ws_sass_parser *p, long col, const char *what,
@@ -111,6 +126,8 @@ static int ws_sass_new_func(struct ws_sass_parser *p, const char *name,
     if (p->sm == 0)
         return ws_sass_fail(p, 1, "function before any SM version",
                             "'code for sm_XX' or '.target sm_XX' first", err);
+    if (p->in_func && ws_sass_close_func(p, err) < 0)
+        return -1;
     if (ws_grow((void **)&s->funcs, &s->funcs_cap, s->nfuncs + 1,
                      sizeof *s->funcs, 64) < 0)
         return ws_err_oom(err);
@@ -128,6 +145,12 @@ static int ws_sass_new_func(struct ws_sass_parser *p, const char *name,
     s->nfuncs++;
     p->in_func = 1;
     p->nwaiting = 0;
+    p->func_ended = 0;
+    p->end_label = UINT32_MAX;
+    if (p->size_label != UINT32_MAX && strlen(p->size_name) == len
+        && memcmp(p->size_name, name, len) == 0)
+        p->end_label = p->size_label;
+    p->size_label = UINT32_MAX;
     return 0;
 }
 
@@ -138,10 +161,13 @@ static int ws_sass_label_def(struct ws_sass_parser *p, const char *name,
 
     if (id == UINT32_MAX)
         return ws_err_oom(err);
+    if (id == p->end_label)
+        p->func_ended = 1;
     if (p->nwaiting == (int)(sizeof p->waiting_labels
                              / sizeof p->waiting_labels[0]))
         return ws_sass_fail(p, 1, "too many labels in a row", "an "
                             "instruction after at most 64 labels", err);
+    p->waiting_lines[p->nwaiting] = p->in.lineno;
     p->waiting_labels[p->nwaiting++] = id;
     return 0;
 }
@@ -161,6 +187,7 @@ static int ws_sass_bind_labels(struct ws_sass_parser *p, uint32_t pc,
         p->labels[p->nlabels].name = p->waiting_labels[i];
         p->labels[p->nlabels].pc = pc;
         p->labels[p->nlabels].func = p->s->nfuncs - 1;
+        p->labels[p->nlabels].line = p->waiting_lines[i];
         p->nlabels++;
     }
     p->nwaiting = 0;
@@ -306,7 +333,7 @@ static int ws_sass_instruction(struct ws_sass_parser *p, char *line,
 {
     struct ws_sass *s = p->s;
     struct ws_sass_inst in;
-    char *close = strstr(pcstart, "*/");
+    char *close = strstr(pcstart + 2, "*/");   /* not the '*' of the opening */
     char *q, *semi;
     uint64_t pc;
 
@@ -458,6 +485,104 @@ static int ws_sass_shared(struct ws_sass_parser *p, const char *v,
     return 0;
 }
 
+/* ---- function ends ------------------------------------------------------ */
+
+/* "........": cuobjdump closes every function with a row of dots. */
+static int ws_is_dots(const char *q)
+{
+    size_t n = strspn(q, ".");
+
+    return n >= 3 && q[n] == '\0';
+}
+
+/* nvdisasm names each function's end before its code, as
+ * ".size name,(.L_x_9 - name)"; the function is complete once that label is
+ * defined.  Other .size lines (data objects, plain numbers) are ignored. */
+static int ws_sass_size_line(struct ws_sass_parser *p, const char *q,
+                             struct ws_err *err)
+{
+    const char *name = ws_skip_blank((char *)q + 5), *label;
+    size_t n = strcspn(name, ", \t"), ln;
+
+    label = ws_skip_blank((char *)name + n);
+    if (*label != ',' || n == 0 || n >= sizeof p->size_name)
+        return 0;
+    label = ws_skip_blank((char *)label + 1);
+    if (*label != '(')
+        return 0;
+    label = ws_skip_blank((char *)label + 1);
+    ln = strcspn(label, " \t-)");
+    if (ln < 2 || label[0] != '.' || label[1] != 'L')
+        return 0;
+    memcpy(p->size_name, name, n);
+    p->size_name[n] = '\0';
+    p->size_label = ws_strtab_intern(&p->s->strs, label, ln);
+    return p->size_label == UINT32_MAX ? ws_err_oom(err) : 0;
+}
+
+/* The offset a label reference of operand opnd (in function fi) lands on,
+ * or -1.  Looked for from the end: the function being closed has the last
+ * pending references and the last bound labels. */
+static int64_t ws_sass_bound_target(const struct ws_sass_parser *p,
+                                    size_t fi, size_t opnd)
+{
+    size_t d = p->npending;
+
+    while (d > 0 && p->pending[d - 1].opnd > opnd)
+        d--;
+    if (d == 0 || p->pending[d - 1].opnd != opnd)
+        return -1;
+    for (size_t l = p->nlabels; l > 0 && p->labels[l - 1].func == fi; l--)
+        if (p->labels[l - 1].name == p->pending[d - 1].label)
+            return p->labels[l - 1].pc;
+    return -1;
+}
+
+/* The function's last instruction other than padding NOPs is an unguarded
+ * BRA to its own offset: the trap ptxas puts after a function's last EXIT
+ * or RET.  The target is an offset (cuobjdump) or a label bound to the BRA
+ * itself (nvdisasm). */
+static int ws_sass_ends_in_trap(const struct ws_sass_parser *p,
+                                const struct ws_sass_func *f)
+{
+    const struct ws_sass *s = p->s;
+    const struct ws_sass_inst *in = NULL;
+
+    for (uint32_t i = f->ninst; i-- > 0;) {
+        const char *op = ws_strtab_str(&s->strs, s->insts[f->first + i].op);
+        in = &s->insts[f->first + i];
+        if (!(ws_opcode_base_len(op) == 3 && strncmp(op, "NOP", 3) == 0))
+            break;
+    }
+    if (!in || (in->guard >= 0 && (in->guard != 7 || in->guard_neg))
+        || strncmp(ws_strtab_str(&s->strs, in->op), "BRA", 3) != 0)
+        return 0;
+    for (uint32_t k = 0; k < in->nopnd; k++) {
+        const struct ws_opnd *o = &s->opnds[in->opnd + k];
+        if (o->kind == WS_OPND_TARGET)
+            return (o->value >= 0 ? o->value : ws_sass_bound_target(
+                       p, (size_t)(f - s->funcs), in->opnd + k)) == in->pc;
+    }
+    return 0;
+}
+
+/* Called when the current function ends: at the next function or data
+ * section, or at the end of the file.  A function with no instructions is
+ * left to the "has no instructions" check. */
+static int ws_sass_close_func(struct ws_sass_parser *p, struct ws_err *err)
+{
+    const struct ws_sass_func *f = &p->s->funcs[p->s->nfuncs - 1];
+
+    p->in_func = 0;
+    if (p->func_ended || f->ninst == 0 || ws_sass_ends_in_trap(p, f))
+        return 0;
+    return ws_err_at(err, p->s->path, p->in.lineno, 1, "function %s is cut "
+                     "short after offset 0x%04x (expected the rest of it: a "
+                     "function ends with a BRA to itself, then cuobjdump's "
+                     "'.....' line or nvdisasm's end label)", f->name,
+                     p->s->insts[f->first + f->ninst - 1].pc);
+}
+
 /* ---- lines ------------------------------------------------------------ */
 
 static int ws_sass_header_line(struct ws_sass_parser *p, char *q,
@@ -466,7 +591,11 @@ static int ws_sass_header_line(struct ws_sass_parser *p, char *q,
     char *t;
     size_t n;
 
-    if (strncmp(q, "code for sm_", 12) == 0)
+    if (ws_is_dots(q))
+        p->func_ended |= p->in_func;
+    else if (strncmp(q, ".size", 5) == 0 && (q[5] == ' ' || q[5] == '\t'))
+        return ws_sass_size_line(p, q, err);
+    else if (strncmp(q, "code for sm_", 12) == 0)
         p->sm = ws_sm_at(q + 12);
     else if (strncmp(q, ".target", 7) == 0 && (t = strstr(q, "sm_")))
         p->sm = ws_sm_at(t + 3);
@@ -489,7 +618,8 @@ static int ws_sass_header_line(struct ws_sass_parser *p, char *q,
                && !strstr(q, ".text.")) {
         /* nvdisasm sizes static shared memory as .zero N in .nv.shared.NAME */
         t = strstr(q, ".nv.shared.");
-        p->in_func = 0;
+        if (p->in_func && ws_sass_close_func(p, err) < 0)
+            return -1;
         p->shared_name[0] = '\0';
         if (t && strncmp(t + 11, "reserved", 8) != 0)
             snprintf(p->shared_name, sizeof p->shared_name, "%.*s",
@@ -515,20 +645,106 @@ static int ws_sass_line(struct ws_sass_parser *p, char *line,
         p->regcount_state = 1;
     if (n == 0 || (q[0] == '/' && q[1] == '/'))
         return 0;
-    if (q[0] == '/' && q[1] == '*' && q[2] != ' ' && strstr(q, "*/"))
+    if (q[0] == '/' && q[1] == '*' && q[2] != ' ' && strstr(q + 2, "*/"))
         return ws_sass_instruction(p, line, q, err);
     return ws_sass_header_line(p, q, err);
 }
 
 /* ---- finishing ------------------------------------------------------- */
 
-static int ws_sass_pc_in_func(const struct ws_sass *s, size_t f, uint32_t pc)
+/* Finishing sorts and searches rather than scanning: a hostile listing of a
+ * million branches must not cost a million scans of every label or every
+ * instruction. */
+
+/* Offsets within a function strictly increase (checked as they are read),
+ * so a binary search finds one. */
+static int ws_sass_pc_in_func(const struct ws_sass *s, size_t f, int64_t pc)
+{
+    const struct ws_sass_func *fn = &s->funcs[f];
+    uint32_t lo = 0, hi = fn->ninst;
+
+    if (pc < 0 || pc > UINT32_MAX)
+        return 0;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s->insts[fn->first + mid].pc < (uint32_t)pc)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < fn->ninst && s->insts[fn->first + lo].pc == (uint32_t)pc;
+}
+
+static int ws_label_key_cmp(size_t fa, uint32_t na, size_t fb, uint32_t nb)
+{
+    if (fa != fb)
+        return fa < fb ? -1 : 1;
+    return na < nb ? -1 : na > nb;
+}
+
+static int ws_label_cmp(const void *a, const void *b)
+{
+    const struct ws_sass_label *x = a, *y = b;
+    int c = ws_label_key_cmp(x->func, x->name, y->func, y->name);
+
+    return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/* The first label of (func, name) in the sorted labels, or NULL. */
+static const struct ws_sass_label *ws_sass_label_find(
+    const struct ws_sass_parser *p, size_t func, uint32_t name)
+{
+    size_t lo = 0, hi = p->nlabels;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ws_label_key_cmp(p->labels[mid].func, p->labels[mid].name, func,
+                             name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == p->nlabels || p->labels[lo].func != func
+        || p->labels[lo].name != name)
+        return NULL;
+    return &p->labels[lo];
+}
+
+static int ws_sass_sort_labels(struct ws_sass_parser *p, struct ws_err *err)
+{
+    const struct ws_sass *s = p->s;
+
+    if (p->nlabels > 1)
+        qsort(p->labels, p->nlabels, sizeof *p->labels, ws_label_cmp);
+    for (size_t k = 1; k < p->nlabels; k++) {
+        const struct ws_sass_label *a = &p->labels[k - 1], *b = &p->labels[k];
+        if (a->func == b->func && a->name == b->name)
+            return ws_err_at(err, s->path, b->line, 1, "label '%s' is "
+                             "defined twice in %s (expected each label once; "
+                             "line %ld has it first)",
+                             ws_strtab_str(&s->strs, b->name),
+                             s->funcs[b->func].name, a->line);
+    }
+    return 0;
+}
+
+static int ws_sass_check_targets(const struct ws_sass *s, size_t f,
+                                 struct ws_err *err)
 {
     const struct ws_sass_func *fn = &s->funcs[f];
 
-    for (uint32_t i = 0; i < fn->ninst; i++)
-        if (s->insts[fn->first + i].pc == pc)
-            return 1;
+    for (uint32_t i = 0; i < fn->ninst; i++) {
+        const struct ws_sass_inst *in = &s->insts[fn->first + i];
+        for (uint32_t k = 0; k < in->nopnd; k++) {
+            const struct ws_opnd *o = &s->opnds[in->opnd + k];
+            if (o->kind == WS_OPND_TARGET
+                && !ws_sass_pc_in_func(s, f, o->value))
+                return ws_err_at(err, s->path, in->line, 1, "branch target "
+                                 "0x%llx is not an instruction of %s "
+                                 "(expected an offset inside the function)",
+                                 (unsigned long long)o->value, fn->name);
+        }
+    }
     return 0;
 }
 
@@ -536,56 +752,81 @@ static int ws_sass_resolve(struct ws_sass_parser *p, struct ws_err *err)
 {
     struct ws_sass *s = p->s;
 
+    if (ws_sass_sort_labels(p, err) < 0)
+        return -1;
     for (size_t i = 0; i < p->npending; i++) {
         struct ws_sass_pending *pd = &p->pending[i];
-        size_t k;
-        for (k = 0; k < p->nlabels; k++)
-            if (p->labels[k].name == pd->label && p->labels[k].func == pd->func)
-                break;
-        if (k == p->nlabels)
+        const struct ws_sass_label *l = ws_sass_label_find(p, pd->func,
+                                                           pd->label);
+        if (!l)
             return ws_err_at(err, s->path, pd->line, 1, "unknown label '%s' "
                              "(expected a label defined in this function)",
                              ws_strtab_str(&s->strs, pd->label));
-        s->opnds[pd->opnd].value = p->labels[k].pc;
+        s->opnds[pd->opnd].value = l->pc;
     }
-    for (size_t f = 0; f < s->nfuncs; f++) {
-        const struct ws_sass_func *fn = &s->funcs[f];
-        for (uint32_t i = 0; i < fn->ninst; i++) {
-            const struct ws_sass_inst *in = &s->insts[fn->first + i];
-            for (uint32_t k = 0; k < in->nopnd; k++) {
-                const struct ws_opnd *o = &s->opnds[in->opnd + k];
-                if (o->kind == WS_OPND_TARGET
-                    && !ws_sass_pc_in_func(s, f, (uint32_t)o->value))
-                    return ws_err_at(err, s->path, in->line, 1, "branch "
-                                     "target 0x%llx is not an instruction of "
-                                     "%s (expected an offset inside the "
-                                     "function)", (unsigned long long)o->value,
-                                     fn->name);
-            }
-        }
-    }
+    for (size_t f = 0; f < s->nfuncs; f++)
+        if (ws_sass_check_targets(s, f, err) < 0)
+            return -1;
     return 0;
 }
 
-static void ws_sass_attach_res(struct ws_sass_parser *p)
+struct ws_func_ref {
+    const char *name;
+    struct ws_sass_func *func;
+};
+
+static int ws_func_ref_cmp(const void *a, const void *b)
 {
-    for (size_t r = 0; r < p->nres; r++) {
-        for (size_t f = 0; f < p->s->nfuncs; f++) {
-            struct ws_sass_func *fn = &p->s->funcs[f];
-            if (strcmp(fn->name, p->res[r].name) != 0)
-                continue;
-            /* Several entries may describe one function (nvdisasm gives
-             * registers and shared memory apart): keep what each knows. */
-            if (p->res[r].regs >= 0)
-                fn->regs = p->res[r].regs;
-            if (p->res[r].shared >= 0)
-                fn->shared = p->res[r].shared;
-            if (p->res[r].local >= 0)
-                fn->local = p->res[r].local;
-            if (p->res[r].stack >= 0)
-                fn->stack = p->res[r].stack;
-        }
+    return strcmp(((const struct ws_func_ref *)a)->name,
+                  ((const struct ws_func_ref *)b)->name);
+}
+
+/* Several entries may describe one function (nvdisasm gives registers and
+ * shared memory apart): each sets what it knows. */
+static void ws_sass_apply_res(struct ws_sass_func *fn,
+                              const struct ws_sass_res *r)
+{
+    if (r->regs >= 0)
+        fn->regs = r->regs;
+    if (r->shared >= 0)
+        fn->shared = r->shared;
+    if (r->local >= 0)
+        fn->local = r->local;
+    if (r->stack >= 0)
+        fn->stack = r->stack;
+}
+
+/* Resource entries go to every function of their name (a listing with
+ * several "code for sm_XX" parts repeats names), found in a sorted index. */
+static int ws_sass_attach_res(struct ws_sass_parser *p, struct ws_err *err)
+{
+    struct ws_sass *s = p->s;
+    struct ws_func_ref *idx;
+
+    if (p->nres == 0)
+        return 0;
+    if (!(idx = malloc(s->nfuncs * sizeof *idx)))
+        return ws_err_oom(err);
+    for (size_t f = 0; f < s->nfuncs; f++) {
+        idx[f].name = s->funcs[f].name;
+        idx[f].func = &s->funcs[f];
     }
+    qsort(idx, s->nfuncs, sizeof *idx, ws_func_ref_cmp);
+    for (size_t r = 0; r < p->nres; r++) {
+        size_t lo = 0, hi = s->nfuncs;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (strcmp(idx[mid].name, p->res[r].name) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (; lo < s->nfuncs && strcmp(idx[lo].name, p->res[r].name) == 0;
+             lo++)
+            ws_sass_apply_res(idx[lo].func, &p->res[r]);
+    }
+    free(idx);
+    return 0;
 }
 
 static int ws_sass_run(struct ws_sass_parser *p, struct ws_err *err)
@@ -597,7 +838,7 @@ static int ws_sass_run(struct ws_sass_parser *p, struct ws_err *err)
     while ((rc = ws_lines_next(&p->in, &line, &len, err)) == 1)
         if (ws_sass_line(p, line, err) < 0)
             return -1;
-    if (rc < 0)
+    if (rc < 0 || (p->in_func && ws_sass_close_func(p, err) < 0))
         return -1;
     if (p->s->nfuncs == 0)
         return ws_err_at(err, p->s->path, p->in.lineno > 0 ? p->in.lineno : 1,
@@ -611,8 +852,7 @@ static int ws_sass_run(struct ws_sass_parser *p, struct ws_err *err)
                              p->s->funcs[f].name);
     if (ws_sass_resolve(p, err) < 0)
         return -1;
-    ws_sass_attach_res(p);
-    return 0;
+    return ws_sass_attach_res(p, err);
 }
 
 static int ws_sass_parse(struct ws_sass *s, struct ws_sass_parser *p,
@@ -637,6 +877,7 @@ static int ws_sass_start(struct ws_sass *s, struct ws_sass_parser *p,
     memset(p, 0, sizeof *p);
     ws_strtab_init(&s->strs);
     p->s = s;
+    p->end_label = p->size_label = UINT32_MAX;
     if (opts)
         p->opts = *opts;
     else

@@ -12,7 +12,8 @@
  * Pre-Volta listings use 8-byte slots with scheduling-control words in every
  * 4th (Maxwell, Pascal) or 8th (Kepler) slot; those print only an encoding
  * comment, so offsets simply skip them.  Listings are small (kilobytes), so
- * the reader keeps the whole file.
+ * the reader keeps the whole file.  A function must show its end (see
+ * ws_sass.c), so a listing cut short is an error, not a shorter kernel.
  *
  * Leaves out: encodings (the hex comments are ignored), ELF data sections.
  */

@@ -48,23 +48,35 @@ static int ws_regnum(const char *s, size_t len, const char *prefix,
     return (int)v;
 }
 
+/* A decimal or 0x integer with an optional sign, as an int64_t.  An
+ * unsigned hex literal is a bit pattern (0xffffffffffffffff is -1); any
+ * other value must fit, since negating a magnitude above INT64_MAX would be
+ * undefined. */
 static int ws_parse_int(const char *s, size_t len, int64_t *v)
 {
-    int neg = 0;
+    int neg = 0, sign = 0, hex = 0;
     uint64_t u;
 
     if (len > 0 && (s[0] == '-' || s[0] == '+')) {
         neg = s[0] == '-';
+        sign = 1;
         s++;
         len--;
     }
     if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
         if (ws_num_hex(s, len, &u) < 0)
             return -1;
+        hex = 1;
     } else if (ws_num_u64(s, len, &u) < 0) {
         return -1;
     }
-    *v = neg ? -(int64_t)u : (int64_t)u;
+    if (u > (uint64_t)INT64_MAX && !(hex && !sign)
+        && !(neg && u == (uint64_t)INT64_MAX + 1))
+        return -1;
+    if (u > (uint64_t)INT64_MAX)   /* two's complement, spelt out */
+        *v = -(int64_t)(UINT64_MAX - u) - 1;
+    else
+        *v = neg ? -(int64_t)u : (int64_t)u;
     return 0;
 }
 
@@ -110,10 +122,10 @@ static int ws_mem_term(const char *s, size_t len, struct ws_opnd *o)
             o->wide = 1;
         return 0;
     }
-    if (ws_parse_int(s, len, &v) == 0) {
-        o->value += v;
+    /* Offsets add up; a sum outside int64_t is not an address. */
+    if (ws_parse_int(s, len, &v) == 0
+        && !__builtin_add_overflow(o->value, v, &o->value))
         return 0;
-    }
     return -1;
 }
 

@@ -2,10 +2,15 @@
  * ws_traceg: Accel-Sim kernel trace reader (see ws_traceg.h).
  *
  * The body is a small state machine over lines:
- *   outside a CTA:  "#BEGIN_TB" (other '#' lines are comments)
+ *   outside a CTA:  "#BEGIN_TB" (other '#' lines but "#END_TB" are comments)
  *   CTA header:     "thread block = x,y,z", optional Hopper cluster lines
  *   warps:          "warp = w", "insts = n", then exactly n instruction lines
  *   end:            "#END_TB" returns the CTA
+ * Each CTA of the grid may appear once (a bit per CTA remembers which have);
+ * the trace must hold at least one, and holding fewer than the grid is
+ * legal but gets a warning.  Warp and kernel lengths are held to the
+ * --max-warp-insts and --max-insts limits as soon as "insts =" announces
+ * them, before anything is read or allocated for them.
  * The header is read by ws_traceg_header.c and instruction lines are parsed
  * by ws_traceg_inst.c; this file owns the CTA blocks and the public API.
  */
@@ -67,20 +72,6 @@ static int ws_keyline(const char *p, const char *key, const char **val)
     return 1;
 }
 
-static int ws_parse_triple(const char *v, uint32_t out[3])
-{
-    char extra;
-    unsigned long long a, b, c;
-
-    if (sscanf(v, "%llu , %llu , %llu %c", &a, &b, &c, &extra) != 3
-        || a > UINT32_MAX || b > UINT32_MAX || c > UINT32_MAX)
-        return -1;
-    out[0] = (uint32_t)a;
-    out[1] = (uint32_t)b;
-    out[2] = (uint32_t)c;
-    return 0;
-}
-
 enum ws_warp_phase {
     WS_WARP_NONE,      /* no warp yet, or the last one is complete */
     WS_WARP_NAMED,     /* "warp = w" read, "insts = n" not yet */
@@ -114,8 +105,9 @@ static int ws_cta_begin(struct ws_traceg *r, const char *v, struct ws_err *err)
 {
     const struct ws_launch *l = &r->launch;
     uint32_t *id = r->cta.ctaid;
+    uint64_t lin;
 
-    if (ws_parse_triple(v, id) < 0)
+    if (ws_traceg_parse_u32s(v, id, 0) < 0)
         return ws_traceg_fail(r, err, 1, "bad thread block line",
                               "'thread block = x,y,z'");
     if (id[0] >= l->grid[0] || id[1] >= l->grid[1] || id[2] >= l->grid[2])
@@ -123,8 +115,14 @@ static int ws_cta_begin(struct ws_traceg *r, const char *v, struct ws_err *err)
                          "thread block (%u,%u,%u) lies outside the grid "
                          "(expected indices below (%u,%u,%u))", id[0], id[1],
                          id[2], l->grid[0], l->grid[1], l->grid[2]);
-    r->cta.linear_id = ((uint64_t)id[2] * l->grid[1] + id[1]) * l->grid[0]
-                       + id[0];
+    lin = ((uint64_t)id[2] * l->grid[1] + id[1]) * l->grid[0] + id[0];
+    if (r->cta_seen[lin / 8] & (1u << (lin % 8)))
+        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1,
+                         "thread block (%u,%u,%u) appears a second time "
+                         "(expected each CTA of the grid once)", id[0], id[1],
+                         id[2]);
+    r->cta_seen[lin / 8] |= (uint8_t)(1u << (lin % 8));
+    r->cta.linear_id = lin;
     return 0;
 }
 
@@ -158,11 +156,26 @@ static int ws_insts_begin(struct ws_traceg *r, struct ws_cta_state *st,
     if (ws_num_u32(v, strlen(v), &st->want) < 0)
         return ws_traceg_fail(r, err, 1, "bad instruction count",
                               "'insts = n' with n below 2^32");
+    /* The limits the user can raise come first, so the message names the
+     * flag; the block cap behind them only guards memory. */
+    if (st->want > r->opts.max_warp_insts)
+        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1,
+                         "insts = %u is over the limit of %llu instructions "
+                         "per warp (expected at most --max-warp-insts; raise "
+                         "it with --max-warp-insts N)", st->want,
+                         (unsigned long long)r->opts.max_warp_insts);
+    if (st->want > r->opts.max_insts - r->insts_total)   /* total <= max */
+        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1,
+                         "insts = %u takes the kernel past the limit of %llu "
+                         "warp instructions (expected at most --max-insts in "
+                         "all; raise it with --max-insts N)", st->want,
+                         (unsigned long long)r->opts.max_insts);
     if (st->want > WS_TRACEG_MAX_CTA_INSTS - r->ninst)
         return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1,
                          "insts = %u makes the block larger than %u "
                          "instructions (expected a real warp length)",
                          st->want, WS_TRACEG_MAX_CTA_INSTS);
+    r->insts_total += st->want;
     st->phase = WS_WARP_BODY;
     st->got = 0;
     r->warp_first[st->warp] = r->ninst;
@@ -221,11 +234,13 @@ static int ws_cta_cluster(struct ws_traceg *r, const char *p,
 
     r->cta.has_cluster = 1;
     if (ws_keyline(p, "cluster id", &v))
-        return ws_parse_triple(v, r->cta.cluster_id) < 0 ? ws_traceg_fail(
-            r, err, 1, "bad cluster id line", "'cluster id = x,y,z'") : 0;
+        return ws_traceg_parse_u32s(v, r->cta.cluster_id, 0) < 0
+               ? ws_traceg_fail(r, err, 1, "bad cluster id line",
+                                "'cluster id = x,y,z'") : 0;
     if (ws_keyline(p, "cluster cta", &v))
-        return ws_parse_triple(v, r->cta.cluster_cta) < 0 ? ws_traceg_fail(
-            r, err, 1, "bad cluster cta line", "'cluster cta = x,y,z'") : 0;
+        return ws_traceg_parse_u32s(v, r->cta.cluster_cta, 0) < 0
+               ? ws_traceg_fail(r, err, 1, "bad cluster cta line",
+                                "'cluster cta = x,y,z'") : 0;
     if (ws_keyline(p, "cluster rank", &v))
         return ws_num_u32(v, strlen(v), &r->cta.cluster_rank) < 0
                ? ws_traceg_fail(r, err, 1, "bad cluster rank line",
@@ -273,50 +288,89 @@ static int ws_cta_line(struct ws_traceg *r, struct ws_cta_state *st,
     return ws_inst_line(r, st, p, err);
 }
 
+/* The end of the trace: at least one CTA (the tracer writes every CTA that
+ * ran an instruction, and each runs at least its EXIT), and a warning when
+ * some of the grid is missing, which is legal: the tracer skips CTAs that
+ * recorded nothing. */
+static int ws_trace_end(struct ws_traceg *r, struct ws_err *err)
+{
+    uint64_t grid = ws_launch_ctas(&r->launch);
+    long line = r->lines.lineno + 1;
+
+    r->finished = 1;
+    if (r->ctas_read == 0)
+        return ws_err_at(err, ws_traceg_name(r), line, 1, "the trace has no "
+                         "thread block (expected at least one '#BEGIN_TB' "
+                         "... '#END_TB' block after the header)");
+    if (r->ctas_read < grid)
+        ws_warn_at(ws_traceg_name(r), line, 1, "%llu of %llu CTAs in the "
+                   "trace; the rest are taken to be empty (the tracer skips "
+                   "CTAs with no instructions)",
+                   (unsigned long long)r->ctas_read,
+                   (unsigned long long)grid);
+    return 0;
+}
+
+/* A line between blocks: 1 when it opens one, 0 for a comment. */
+static int ws_between_blocks(struct ws_traceg *r, const char *line,
+                             const char *p, struct ws_err *err)
+{
+    if (strncmp(p, "#BEGIN_TB", 9) == 0)
+        return 1;
+    if (strncmp(p, "#END_TB", 7) == 0)
+        return ws_traceg_fail(r, err, (long)(p - line) + 1, "'#END_TB' "
+                              "outside a thread block", "'#BEGIN_TB' first");
+    if (*p == '#')
+        return 0;
+    return ws_traceg_fail(r, err, (long)(p - line) + 1, "text outside a "
+                          "thread block", "'#BEGIN_TB'");
+}
+
 int ws_traceg_next_cta(struct ws_traceg *r, const struct ws_cta_stream **cta,
                        struct ws_err *err)
 {
     struct ws_cta_state st = {WS_WARP_NONE, 0, 0, 0};
-    int in_block = 0, have_block = 0, rc;
+    int in_block = r->begin_pending, have_block = 0, rc;
     char *line;
     size_t len;
 
     if (r->finished)
         return 0;
+    r->begin_pending = 0;
     ws_cta_reset(r);
     while ((rc = ws_lines_next(&r->lines, &line, &len, err)) == 1) {
-        char *p = ws_traceg_trim(line);
+        char *p;
+        if (len == 0)
+            continue;      /* blank lines are common; skip them cheaply */
+        p = ws_traceg_trim(line);
         if (*p == '\0')
             continue;
         if (!in_block) {
-            if (strncmp(p, "#BEGIN_TB", 9) == 0) {
-                in_block = 1;
-                continue;
-            }
-            if (*p == '#')
-                continue;
-            return ws_traceg_fail(r, err, (long)(p - line) + 1, "text "
-                                  "outside a thread block", "'#BEGIN_TB'");
+            if ((in_block = ws_between_blocks(r, line, p, err)) < 0)
+                return -1;
+            continue;
         }
         rc = ws_cta_line(r, &st, p, &have_block, err);
         if (rc < 0)
             return -1;
         if (rc == 1) {
             ws_cta_finish(r);
+            r->ctas_read++;
             *cta = &r->cta;
             return 1;
         }
     }
     if (rc < 0)
         return -1;
-    r->finished = 1;
-    if (in_block)
+    if (in_block) {
+        r->finished = 1;
         return ws_err_at(err, ws_traceg_name(r), r->lines.lineno + 1, 1,
                          "file ends inside a thread block (expected "
                          "%s'#END_TB')", st.phase == WS_WARP_BODY &&
                          st.got < st.want ? "the rest of the warp's "
                          "instructions and " : "");
-    return 0;
+    }
+    return ws_trace_end(r, err);
 }
 
 /* ---- open / close ---------------------------------------------------- */
@@ -332,7 +386,9 @@ static int ws_traceg_setup(struct ws_traceg *r, struct ws_err *err)
     r->warps = calloc(nw, sizeof *r->warps);
     r->warp_first = calloc(nw, sizeof *r->warp_first);
     r->warp_seen = calloc(nw, 1);
-    if (!r->warps || !r->warp_first || !r->warp_seen)
+    /* One bit per CTA, once per kernel: the grid is at most max_ctas. */
+    r->cta_seen = calloc((size_t)((ws_launch_ctas(&r->launch) + 7) / 8), 1);
+    if (!r->warps || !r->warp_first || !r->warp_seen || !r->cta_seen)
         return ws_err_oom(err);
     return 0;
 }
@@ -422,5 +478,6 @@ void ws_traceg_close(struct ws_traceg *r)
     free(r->warps);
     free(r->warp_first);
     free(r->warp_seen);
+    free(r->cta_seen);
     free(r);
 }

@@ -6,7 +6,10 @@
  * struct ws_cta_stream whose memory is reused by the next call, so a reader
  * holds one CTA at a time whatever the trace's size.  Every departure from the
  * format (reference/trace-format.md) is an error with file, line and column:
- * the reader never guesses past a corrupt line.
+ * the reader never guesses past a corrupt line.  So are a trace with no
+ * thread block, a CTA given twice, and a launch or warp over the limits
+ * below.  Fewer CTAs than the grid is legal (the tracer skips CTAs that ran
+ * nothing) and gets a warning (ws_warn_at) when the trace ends.
  *
  * Versions: before 3 (four-token tb/warp prefix, no mode 2), 3, 4 (line
  * numbers when -enable lineinfo = 1) and 5 (trailing immediate).  Address

@@ -1,12 +1,12 @@
 /*
  * ws_traceg_header: the kernel header of an Accel-Sim trace, "-key = value"
- * lines up to "#traces format".  Known keys are parsed and range-checked;
- * an unknown key is an error unless the caller allows it, so that a typo or
- * a format change is noticed rather than silently ignored.
+ * lines up to "#traces format".  Known keys are parsed and range-checked
+ * (the grid against --max-ctas too) and may appear once each; an unknown key
+ * is an error unless the caller allows it, so that a typo or a format change
+ * is noticed rather than silently ignored.
  */
 #include "ws_traceg_internal.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,22 +14,43 @@
 
 /* ---- header ---------------------------------------------------------- */
 
-static int ws_parse_dim3(const char *v, uint32_t out[3])
+static const char *ws_skip_blanks(const char *p)
 {
-    char extra;
-    unsigned long long a, b, c;
-
-    if (sscanf(v, " (%llu,%llu,%llu)%c", &a, &b, &c, &extra) != 3)
-        return -1;
-    if (a == 0 || b == 0 || c == 0 || a > UINT32_MAX || b > UINT32_MAX
-        || c > UINT32_MAX)
-        return -1;
-    out[0] = (uint32_t)a;
-    out[1] = (uint32_t)b;
-    out[2] = (uint32_t)c;
-    return 0;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return p;
 }
 
+/* Hand-written rather than sscanf("%llu"): that accepts signs and has
+ * undefined behaviour on numbers too large for the type. */
+int ws_traceg_parse_u32s(const char *v, uint32_t out[3], int parens)
+{
+    const char *p = ws_skip_blanks(v);
+
+    if (parens && *p++ != '(')
+        return -1;
+    for (int k = 0; k < 3; k++) {
+        const char *d = p = ws_skip_blanks(p);
+        char want = k < 2 ? ',' : parens ? ')' : '\0';
+        while (*p >= '0' && *p <= '9')
+            p++;
+        if (ws_num_u32(d, (size_t)(p - d), &out[k]) < 0)
+            return -1;
+        p = ws_skip_blanks(p);
+        if (*p != want)
+            return -1;
+        if (want != '\0')
+            p++;
+    }
+    return *ws_skip_blanks(p) == '\0' ? 0 : -1;
+}
+
+static int ws_parse_dim3(const char *v, uint32_t out[3])
+{
+    if (ws_traceg_parse_u32s(v, out, 1) < 0)
+        return -1;
+    return out[0] == 0 || out[1] == 0 || out[2] == 0 ? -1 : 0;
+}
 
 enum ws_hkey {
     WS_HK_NAME, WS_HK_ID, WS_HK_GRID, WS_HK_BLOCK, WS_HK_SHMEM, WS_HK_NREGS,
@@ -43,6 +64,42 @@ static const char *const ws_hkey_names[WS_HK_COUNT] = {
     "local mem base_addr", "nvbit version", "accelsim tracer version",
     "enable lineinfo", "cluster dim"
 };
+
+/* Checked at the grid line: CUDA's limits, then --max-ctas, which keeps a
+ * typo from asking for billions of CTAs (and the reader's one bit per CTA
+ * from growing past max_ctas / 8 bytes). */
+static int ws_header_grid(struct ws_traceg *r, const uint32_t g[3], long col,
+                          struct ws_err *err)
+{
+    uint64_t ctas = (uint64_t)g[0] * g[1] * g[2];
+
+    if (g[1] > 65535 || g[2] > 65535 || g[0] > 0x7fffffffu)
+        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, col,
+                         "grid (%u,%u,%u) is larger than CUDA allows "
+                         "(expected x < 2^31, y and z <= 65535)",
+                         g[0], g[1], g[2]);
+    if (ctas > r->opts.max_ctas)
+        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, col,
+                         "grid of %llu CTAs is over the limit of %llu "
+                         "(expected at most --max-ctas CTAs; raise it with "
+                         "--max-ctas N)", (unsigned long long)ctas,
+                         (unsigned long long)r->opts.max_ctas);
+    memcpy(r->launch.grid, g, sizeof r->launch.grid);
+    return 0;
+}
+
+static int ws_header_block(struct ws_traceg *r, const uint32_t b[3], long col,
+                           struct ws_err *err)
+{
+    if (b[0] > 1024 || b[1] > 1024 || b[2] > 64
+        || (uint64_t)b[0] * b[1] * b[2] > 1024)
+        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, col,
+                         "block (%u,%u,%u) has more threads than CUDA allows "
+                         "(expected at most 1024 threads, z at most 64)",
+                         b[0], b[1], b[2]);
+    memcpy(r->launch.block, b, sizeof r->launch.block);
+    return 0;
+}
 
 static int ws_header_value(struct ws_traceg *r, enum ws_hkey key,
                            const char *v, long col, struct ws_err *err)
@@ -70,11 +127,12 @@ static int ws_header_value(struct ws_traceg *r, enum ws_hkey key,
     case WS_HK_CLUSTER:
         if (ws_parse_dim3(v, dim) < 0)
             return ws_traceg_fail(r, err, col, "bad dimensions",
-                                  "(x,y,z) with positive integers");
+                                  "(x,y,z) with positive integers below "
+                                  "2^32");
         if (key == WS_HK_GRID)
-            memcpy(l->grid, dim, sizeof dim);
-        else if (key == WS_HK_BLOCK)
-            memcpy(l->block, dim, sizeof dim);
+            return ws_header_grid(r, dim, col, err);
+        if (key == WS_HK_BLOCK)
+            return ws_header_block(r, dim, col, err);
         return 0;
     default:
         break;
@@ -83,7 +141,12 @@ static int ws_header_value(struct ws_traceg *r, enum ws_hkey key,
         return ws_traceg_fail(r, err, col, "bad header value", is_hex ?
                               "a hexadecimal address" : "a decimal number");
     switch (key) {
-    case WS_HK_ID: l->id = (uint32_t)(u > UINT32_MAX ? UINT32_MAX : u); break;
+    case WS_HK_ID:
+        if (u > UINT32_MAX)
+            return ws_traceg_fail(r, err, col, "kernel id out of range",
+                                  "a number below 2^32");
+        l->id = (uint32_t)u;
+        break;
     case WS_HK_SHMEM:
         if (u > (4u << 20))
             return ws_traceg_fail(r, err, col, "shared memory per CTA out of "
@@ -134,7 +197,9 @@ char *ws_traceg_trim(char *s)
     return s;
 }
 
-static int ws_header_line(struct ws_traceg *r, char *line, unsigned *seen,
+/* seen[k] is the line that gave key k, 0 while none has: a second line for
+ * a key is an error rather than silently replacing the first. */
+static int ws_header_line(struct ws_traceg *r, char *line, long *seen,
                           struct ws_err *err)
 {
     char *eq = strchr(line, '=');
@@ -147,11 +212,16 @@ static int ws_header_line(struct ws_traceg *r, char *line, unsigned *seen,
     key = ws_traceg_trim(line + 1);
     val = ws_traceg_trim(eq + 1);
     for (int k = 0; k < WS_HK_COUNT; k++) {
-        if (strcmp(key, ws_hkey_names[k]) == 0) {
-            *seen |= 1u << k;
-            return ws_header_value(r, (enum ws_hkey)k, val,
-                                   (long)(val - line) + 1, err);
-        }
+        if (strcmp(key, ws_hkey_names[k]) != 0)
+            continue;
+        if (seen[k])
+            return ws_err_at(err, ws_traceg_name(r), r->lines.lineno,
+                             (long)(key - line) + 1, "second '-%s' line "
+                             "(expected each header key once; line %ld "
+                             "gives it already)", key, seen[k]);
+        seen[k] = r->lines.lineno;
+        return ws_header_value(r, (enum ws_hkey)k, val,
+                               (long)(val - line) + 1, err);
     }
     if (r->opts.allow_unknown_keys)
         return 0;
@@ -161,38 +231,34 @@ static int ws_header_line(struct ws_traceg *r, char *line, unsigned *seen,
                      "dim'; --allow-unknown-keys skips it)", key);
 }
 
-static int ws_header_check(struct ws_traceg *r, unsigned seen,
+static int ws_header_check(struct ws_traceg *r, const long *seen,
                            struct ws_err *err)
 {
     static const enum ws_hkey required[] = {
         WS_HK_NAME, WS_HK_GRID, WS_HK_BLOCK, WS_HK_SHMEM, WS_HK_NREGS,
         WS_HK_BINARY
     };
-    const struct ws_launch *l = &r->launch;
 
     for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
-        if (!(seen & (1u << required[i])))
+        if (!seen[required[i]])
             return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1,
                              "header has no '-%s' line (expected it before "
                              "the instruction stream)",
                              ws_hkey_names[required[i]]);
-    if (ws_launch_threads(l) > 1024 || l->block[0] > 1024 || l->block[1] > 1024
-        || l->block[2] > 64)
-        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1,
-                         "block (%u,%u,%u) has more threads than CUDA allows "
-                         "(expected at most 1024 threads, z at most 64)",
-                         l->block[0], l->block[1], l->block[2]);
-    if (l->grid[1] > 65535 || l->grid[2] > 65535 || l->grid[0] > 0x7fffffffu)
-        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1,
-                         "grid (%u,%u,%u) is larger than CUDA allows "
-                         "(expected x < 2^31, y and z <= 65535)",
-                         l->grid[0], l->grid[1], l->grid[2]);
     return 0;
 }
 
+/*
+ * The header ends at its first '#' line.  The tracer writes "#traces format
+ * = ..." there, but its text only restates the layout that the tracer
+ * version already fixes, and the reference simulator likewise stops at any
+ * '#' line without reading it; so a missing "#traces format" line is
+ * accepted, not an error.  When the header runs straight into "#BEGIN_TB",
+ * that line opens the first block rather than being swallowed.
+ */
 int ws_traceg_read_header(struct ws_traceg *r, struct ws_err *err)
 {
-    unsigned seen = 0;
+    long seen[WS_HK_COUNT] = {0};
     char *line;
     size_t len;
     int rc;
@@ -201,13 +267,15 @@ int ws_traceg_read_header(struct ws_traceg *r, struct ws_err *err)
         char *p = ws_traceg_trim(line);
         if (*p == '\0')
             continue;
-        if (*p == '#')
+        if (*p == '#') {
+            r->begin_pending = strncmp(p, "#BEGIN_TB", 9) == 0;
             return ws_header_check(r, seen, err);
+        }
         if (*p != '-')
             return ws_traceg_fail(r, err, (long)(p - line) + 1, "unexpected "
                                   "text in the kernel header", "'-key = "
                                   "value' lines, then '#traces format'");
-        if (ws_header_line(r, p, &seen, err) < 0)
+        if (ws_header_line(r, p, seen, err) < 0)
             return -1;
     }
     if (rc < 0)
@@ -216,4 +284,3 @@ int ws_traceg_read_header(struct ws_traceg *r, struct ws_err *err)
                      "file ends inside the kernel header (expected "
                      "'#traces format' and the instruction stream)");
 }
-

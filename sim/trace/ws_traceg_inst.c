@@ -227,10 +227,31 @@ static void ws_widen_dst(struct ws_traceg *r, struct ws_inst *in)
 
 static int ws_push_addr(struct ws_traceg *r, uint64_t a, struct ws_err *err)
 {
+    if (r->naddr == WS_TRACEG_MAX_CTA_ADDRS)
+        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1, "block "
+                         "holds more than %u lane addresses (expected a real "
+                         "CTA's memory accesses)", WS_TRACEG_MAX_CTA_ADDRS);
     if (ws_grow((void **)&r->addrs, &r->addr_cap, r->naddr + 1,
                 sizeof *r->addrs, 1024) < 0)
         return ws_err_oom(err);
     r->addrs[r->naddr++] = a;
+    return 0;
+}
+
+/* *a + step, or an error at the step's token when the sum leaves the 64-bit
+ * address space: a wrapped address would be a plausible-looking lie. */
+static int ws_step_addr(struct ws_traceg *r, const struct ws_tok *t,
+                        uint64_t *a, int64_t step, unsigned lane,
+                        struct ws_err *err)
+{
+    uint64_t mag = step < 0 ? (uint64_t)0 - (uint64_t)step : (uint64_t)step;
+
+    if (step < 0 ? mag > *a : mag > UINT64_MAX - *a)
+        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, t->col,
+                         "address of active lane %u wraps %s (expected "
+                         "addresses between 0 and 2^64 - 1)", lane,
+                         step < 0 ? "below 0" : "past 2^64");
+    *a = step < 0 ? *a - mag : *a + mag;
     return 0;
 }
 
@@ -265,7 +286,9 @@ static int ws_parse_addrs(struct ws_traceg *r, struct ws_tokens *tk,
         if (ws_tok_signed(r, tk, "stride", &step, err) < 0)
             return -1;
         for (unsigned k = 0; k < active; k++)
-            if (ws_push_addr(r, base + (uint64_t)step * k, err) < 0)
+            if ((k > 0 && ws_step_addr(r, &tk->t[tk->i - 1], &base, step, k,
+                                       err) < 0)
+                || ws_push_addr(r, base, err) < 0)
                 return -1;
         return 0;
     }
@@ -275,10 +298,9 @@ static int ws_parse_addrs(struct ws_traceg *r, struct ws_tokens *tk,
     if (active > 0 && ws_push_addr(r, base, err) < 0)
         return -1;
     for (unsigned k = 1; k < active; k++) {
-        if (ws_tok_signed(r, tk, "address delta", &step, err) < 0)
-            return -1;
-        base += (uint64_t)step;
-        if (ws_push_addr(r, base, err) < 0)
+        if (ws_tok_signed(r, tk, "address delta", &step, err) < 0
+            || ws_step_addr(r, &tk->t[tk->i - 1], &base, step, k, err) < 0
+            || ws_push_addr(r, base, err) < 0)
             return -1;
     }
     return 0;
@@ -320,6 +342,32 @@ static void ws_classify_space(struct ws_traceg *r, struct ws_inst *in)
         else if (l->local_base && a >= l->local_base && a < local_end)
             in->space = WS_SPACE_LOCAL;
     }
+}
+
+/* The trailing immediate.  Tracers print it as a C int ("%d") or as the
+ * operand's 64-bit unsigned value, so anything from -2^63 to 2^64 - 1 is
+ * accepted and its low 32 bits kept as a signed value, which is what the
+ * "%d" tracers wrote and all that DEPBAR's count needs. */
+static int ws_parse_imm(struct ws_traceg *r, struct ws_tokens *tk,
+                        int32_t *imm, struct ws_err *err)
+{
+    struct ws_tok *t = ws_tok_next(r, tk, "immediate", err);
+    uint64_t u = 0;
+    int64_t v = 0;
+    uint32_t lo;
+
+    if (!t)
+        return -1;
+    if (t->s[0] == '-' ? ws_num_i64(t->s, t->len, &v) < 0
+                       : ws_num_u64(t->s, t->len, &u) < 0)
+        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, t->col,
+                         "bad immediate '%s' (expected a decimal number)",
+                         t->s);
+    if (t->s[0] == '-')
+        u = (uint64_t)v;
+    lo = (uint32_t)u;
+    *imm = lo <= INT32_MAX ? (int32_t)lo : -(int32_t)(UINT32_MAX - lo) - 1;
+    return 0;
 }
 
 int ws_traceg_parse_inst(struct ws_traceg *r, char *line, uint32_t warp,
@@ -377,12 +425,9 @@ int ws_traceg_parse_inst(struct ws_traceg *r, char *line, uint32_t warp,
     }
     ws_classify_space(r, in);
     ws_widen_dst(r, in);
-    if (tk.i < tk.n && r->launch.trace_version >= 4) {
-        int64_t imm;
-        if (ws_tok_signed(r, &tk, "immediate", &imm, err) < 0)
-            return -1;
-        in->imm = (int32_t)imm;
-    }
+    if (tk.i < tk.n && r->launch.trace_version >= 4
+        && ws_parse_imm(r, &tk, &in->imm, err) < 0)
+        return -1;
     if (tk.i < tk.n)
         return ws_err_at(err, ws_traceg_name(r), r->lines.lineno,
                          tk.t[tk.i].col, "unexpected '%s' after the "

@@ -17,6 +17,10 @@
  * 2^25 instructions is far beyond any real CTA and keeps a corrupt
  * "insts = " claim from turning into a multi-gigabyte allocation. */
 #define WS_TRACEG_MAX_CTA_INSTS (1u << 25)
+/* Likewise for lane addresses: 2^26 of them (512 MiB) is far beyond any
+ * real CTA, and an .xz of repeated 32-address lines is small enough to be
+ * a cheap way of asking for tens of gigabytes. */
+#define WS_TRACEG_MAX_CTA_ADDRS (1u << 26)
 #define WS_TRACEG_MAX_TOKENS 96
 
 /* Generic LD/ST addresses are classified by window.  The tracer gives each
@@ -48,6 +52,10 @@ struct ws_traceg {
     struct ws_warp_stream *warps;
     size_t *warp_first;              /* pool index of each warp's first inst */
     uint8_t *warp_seen;
+    uint8_t *cta_seen;               /* one bit per CTA of the grid */
+    uint64_t ctas_read;
+    uint64_t insts_total;            /* warp instructions announced so far */
+    int begin_pending;               /* the header ended at "#BEGIN_TB" */
     struct ws_cta_stream cta;
     int finished;
 };
@@ -57,7 +65,12 @@ int ws_traceg_fail(struct ws_traceg *r, struct ws_err *err, long col,
                    const char *what, const char *expected);
 char *ws_traceg_trim(char *s);
 
-/* Reads the header up to the "#traces format" line into r->launch. */
+/* "x,y,z" (parens 0) or "(x,y,z)" (parens 1) of decimal numbers below 2^32,
+ * blanks allowed around each part; -1 on anything else. */
+int ws_traceg_parse_u32s(const char *v, uint32_t out[3], int parens);
+
+/* Reads the header up to its first '#' line (normally "#traces format")
+ * into r->launch. */
 int ws_traceg_read_header(struct ws_traceg *r, struct ws_err *err);
 
 /* Parses one instruction line of warp `warp` into *in (addresses go to

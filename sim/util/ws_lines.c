@@ -5,11 +5,18 @@
 #include "ws_lines.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <lzma.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define WS_LINES_CHUNK (64u * 1024u)
+
+/* xz -9 needs 65 MiB to decode; a header asking for far more is hostile or
+ * broken, and liblzma would otherwise allocate whatever it claims. */
+#define WS_LINES_XZ_MEMLIMIT (512ull << 20)
 
 static const uint8_t ws_xz_magic[6] = {0xFD, '7', 'z', 'X', 'Z', 0x00};
 
@@ -21,6 +28,12 @@ static int ws_lines_alloc(struct ws_lines *r, struct ws_err *err)
     if (!r->chunk || !r->line)
         return ws_err_oom(err);
     return 0;
+}
+
+static int ws_lines_read_error(struct ws_lines *r, struct ws_err *err)
+{
+    return ws_err_msg(err, "%s: read error: %s (expected a readable file)",
+                      r->name, strerror(errno));
 }
 
 /* Raw bytes from the underlying source, before any decompression. */
@@ -49,9 +62,10 @@ static int ws_lines_start_xz(struct ws_lines *r, struct ws_err *err)
         return ws_err_oom(err);
     }
     *lz = init;
-    if (lzma_stream_decoder(lz, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK) {
+    if (lzma_stream_decoder(lz, WS_LINES_XZ_MEMLIMIT, LZMA_CONCATENATED)
+        != LZMA_OK) {
         free(lz);
-        return ws_err_msg(err, "%s: cannot start the xz decoder", r->name);
+        return ws_err_oom(err);   /* its only failure with valid flags */
     }
     r->lz = lz;
     r->xz = 1;
@@ -65,7 +79,7 @@ static int ws_lines_sniff(struct ws_lines *r, struct ws_err *err)
     size_t n = ws_lines_raw(r, (uint8_t *)r->chunk, WS_LINES_CHUNK);
 
     if (r->fp && ferror(r->fp))
-        return ws_err_msg(err, "%s: read error: %s", r->name, strerror(errno));
+        return ws_lines_read_error(r, err);
     if (n >= sizeof ws_xz_magic && memcmp(r->chunk, ws_xz_magic,
                                           sizeof ws_xz_magic) == 0) {
         if (ws_lines_start_xz(r, err) < 0)
@@ -82,13 +96,62 @@ static int ws_lines_sniff(struct ws_lines *r, struct ws_err *err)
     return 0;
 }
 
+/* errno is read before close() can change it. */
+static int ws_lines_cannot_open(const char *path, int fd, struct ws_err *err)
+{
+    int e = errno;
+
+    if (fd >= 0)
+        close(fd);
+    return ws_err_msg(err, "%s: cannot open: %s (expected a readable file)",
+                      path, strerror(e));
+}
+
+/* Opens path for reading if it is a regular file.  O_NONBLOCK keeps open()
+ * from waiting forever for a writer when path is a FIFO; fstat then turns
+ * away FIFOs, directories and devices before a byte is read, since reading
+ * them would block, fail or never end.  Returns the descriptor, blocking
+ * again, or -1 with an unplaced error. */
+static int ws_lines_open_fd(const char *path, struct ws_err *err)
+{
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    int flags;
+
+    if (fd < 0 || fstat(fd, &st) != 0)
+        return ws_lines_cannot_open(path, fd, err);
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return ws_err_msg(err, "%s: not a regular file (expected a trace or "
+                          "listing file)", path);
+    }
+    flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
+        return ws_lines_cannot_open(path, fd, err);
+    return fd;
+}
+
+int ws_lines_check(const char *path, struct ws_err *err)
+{
+    int fd = ws_lines_open_fd(path, err);
+
+    if (fd < 0)
+        return -1;
+    close(fd);
+    return 0;
+}
+
 int ws_lines_open(struct ws_lines *r, const char *path, struct ws_err *err)
 {
+    int fd;
+
     memset(r, 0, sizeof *r);
     r->name = path;
-    r->fp = fopen(path, "rb");
+    if ((fd = ws_lines_open_fd(path, err)) < 0)
+        return -1;
+    r->fp = fdopen(fd, "rb");
     if (!r->fp)
-        return ws_err_msg(err, "%s: cannot open: %s", path, strerror(errno));
+        return ws_lines_cannot_open(path, fd, err);
     if (ws_lines_alloc(r, err) < 0 || ws_lines_sniff(r, err) < 0) {
         ws_lines_close(r);
         return -1;
@@ -110,6 +173,29 @@ int ws_lines_open_mem(struct ws_lines *r, const char *name, const void *data,
     return 0;
 }
 
+/* The message for a liblzma failure other than running out of input. */
+static int ws_lines_xz_error(struct ws_lines *r, lzma_ret ret,
+                             struct ws_err *err)
+{
+    const char *what;
+
+    switch (ret) {
+    case LZMA_MEM_ERROR:
+        return ws_err_oom(err);
+    case LZMA_MEMLIMIT_ERROR:
+        return ws_err_at(err, r->name, r->lineno + 1, 1, "xz stream needs "
+                         "more than %llu MiB to decompress (expected a file "
+                         "compressed with xz -9 or less)",
+                         WS_LINES_XZ_MEMLIMIT >> 20);
+    case LZMA_FORMAT_ERROR: what = "not an xz stream"; break;
+    case LZMA_OPTIONS_ERROR: what = "unsupported xz options"; break;
+    case LZMA_DATA_ERROR: what = "corrupt xz data"; break;
+    default: what = "corrupt xz stream"; break;
+    }
+    return ws_err_at(err, r->name, r->lineno + 1, 1, "%s, liblzma error %d "
+                     "(expected a valid .xz file)", what, (int)ret);
+}
+
 static int ws_lines_fill_xz(struct ws_lines *r, struct ws_err *err)
 {
     lzma_stream *lz = r->lz;
@@ -121,6 +207,8 @@ static int ws_lines_fill_xz(struct ws_lines *r, struct ws_err *err)
         lzma_action action = LZMA_RUN;
         if (lz->avail_in == 0) {
             r->in_len = ws_lines_raw(r, r->in, WS_LINES_CHUNK);
+            if (r->fp && ferror(r->fp))
+                return ws_lines_read_error(r, err);
             lz->next_in = r->in;
             lz->avail_in = r->in_len;
             if (r->in_len == 0)
@@ -136,9 +224,7 @@ static int ws_lines_fill_xz(struct ws_lines *r, struct ws_err *err)
             return ws_err_at(err, r->name, r->lineno + 1, 1, "truncated xz "
                              "stream (expected more compressed data)");
         if (ret != LZMA_OK)
-            return ws_err_at(err, r->name, r->lineno + 1, 1, "corrupt xz "
-                             "stream, liblzma error %d (expected a valid .xz "
-                             "file)", (int)ret);
+            return ws_lines_xz_error(r, ret, err);
     }
     r->chunk_len = WS_LINES_CHUNK - lz->avail_out;
     r->chunk_pos = 0;
@@ -156,7 +242,7 @@ static int ws_lines_fill(struct ws_lines *r, struct ws_err *err)
         return 0;
     r->chunk_len = ws_lines_raw(r, (uint8_t *)r->chunk, WS_LINES_CHUNK);
     if (r->fp && ferror(r->fp))
-        return ws_err_msg(err, "%s: read error: %s", r->name, strerror(errno));
+        return ws_lines_read_error(r, err);
     if (r->chunk_len < WS_LINES_CHUNK)
         r->at_eof = 1;
     return 0;
@@ -190,12 +276,52 @@ static int ws_lines_append(struct ws_lines *r, size_t *len, const char *src,
     return 0;
 }
 
+/* Hands out p[0..n) as the next line: CR-LF's CR dropped, NUL-terminated
+ * in place (p[n] is the newline, or spare room in r->line). */
+static int ws_lines_give(struct ws_lines *r, char *p, size_t n, char **line,
+                         size_t *len)
+{
+    if (n > 0 && p[n - 1] == '\r')
+        n--;
+    p[n] = '\0';
+    r->lineno++;
+    *line = p;
+    *len = n;
+    return 1;
+}
+
+/* The common case: the whole line, newline included, is in the decoded
+ * chunk, and is handed out where it lies instead of being copied.  0 when
+ * it is not, or holds what the slow path must report. */
+static int ws_lines_in_chunk(struct ws_lines *r, char **line, size_t *len)
+{
+    char *start = r->chunk + r->chunk_pos;
+    char *nl;
+    size_t n;
+
+    if (*start == '\n') {            /* blank: no search at all */
+        r->chunk_pos++;
+        return ws_lines_give(r, start, 0, line, len);
+    }
+    if (!(nl = memchr(start, '\n', r->chunk_len - r->chunk_pos)))
+        return 0;
+    n = (size_t)(nl - start);
+    if (memchr(start, '\0', n) || n + 1 > WS_LINES_MAX)
+        return 0;                    /* the slow path reports it */
+    r->chunk_pos += n + 1;
+    return ws_lines_give(r, start, n, line, len);
+}
+
 int ws_lines_next(struct ws_lines *r, char **line, size_t *len,
                   struct ws_err *err)
 {
     size_t n = 0;
     int any = 0;
 
+    if (r->chunk_pos < r->chunk_len
+        && ws_lines_in_chunk(r, line, len))
+        return 1;
+    /* A line that runs past the chunk is assembled in r->line. */
     for (;;) {
         const char *start, *nl;
         size_t avail;
@@ -214,7 +340,7 @@ int ws_lines_next(struct ws_lines *r, char **line, size_t *len,
             if (ws_lines_append(r, &n, start, (size_t)(nl - start), err) < 0)
                 return -1;
             r->chunk_pos += (size_t)(nl - start) + 1;
-            goto done;
+            break;
         }
         if (ws_lines_append(r, &n, start, avail, err) < 0)
             return -1;
@@ -222,14 +348,7 @@ int ws_lines_next(struct ws_lines *r, char **line, size_t *len,
     }
     if (!any)
         return 0;
-done:
-    if (n > 0 && r->line[n - 1] == '\r')
-        n--;
-    r->line[n] = '\0';
-    r->lineno++;
-    *line = r->line;
-    *len = n;
-    return 1;
+    return ws_lines_give(r, r->line, n, line, len);
 }
 
 void ws_lines_close(struct ws_lines *r)

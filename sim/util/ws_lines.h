@@ -6,8 +6,11 @@
  * set of guards: line numbers for messages, a length limit, NUL bytes
  * rejected as binary garbage, CR-LF accepted, and a truncated .xz stream
  * reported rather than taken as a short file.  Compressed input is detected by
- * its magic bytes, not its name.  The line buffer is reused: reading allocates
- * only when a line is longer than any before it.
+ * its magic bytes, not its name.  Only regular files are read: a FIFO, a
+ * directory or a device is refused before anything blocks on it.  Reading
+ * allocates nothing per line: a line is handed out where it lies in the
+ * decoded chunk or, when it runs past the chunk, in a buffer that grows
+ * only for a line longer than any before it.
  *
  * Leaves out: seeking, other compressors.
  */
@@ -40,7 +43,16 @@ struct ws_lines {
     int at_eof;
 };
 
+/* Failures to open or read are unplaced errors, "PATH: cannot open: why
+ * (expected a readable file)" or "PATH: not a regular file (expected a trace
+ * or listing file)": the caller that knows where PATH was written places
+ * them (ws_err_place). */
 int ws_lines_open(struct ws_lines *r, const char *path, struct ws_err *err);
+
+/* The checks of ws_lines_open without reading: 0 when path is a regular
+ * file that can be opened, else -1 with the same unplaced error. */
+int ws_lines_check(const char *path, struct ws_err *err);
+
 int ws_lines_open_mem(struct ws_lines *r, const char *name, const void *data,
                       size_t len, struct ws_err *err);
 

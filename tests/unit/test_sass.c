@@ -2,8 +2,9 @@
  * Unit tests of the listing reader (sim/trace/ws_sass*.c): operand forms,
  * guards, labels and branch targets, -res-usage and nvdisasm register
  * counts, pre-Volta 8-byte slots, the compiled listings of the bundled
- * kernels, and malformed listings.
+ * kernels, malformed listings, and listings cut short.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "trace/ws_opcode.h"
@@ -232,10 +233,36 @@ static void test_bad_listings(void **state)
          "/*0000*/ MOV R1, R2 ;\n", 4, "does not follow"},
         {"code for sm_80\nFunction : k\n/*00zz*/ MOV R1, R2 ;\n", 3,
          "bad offset"},
-        {"code for sm_80\nFunction : k\n/*0000*/ BRA `(.L_x_9) ;\n", 3,
+        {"code for sm_80\nFunction : k\n/*0000*/ BRA `(.L_x_9) ;\n....\n", 3,
          "unknown label '.L_x_9'"},
-        {"code for sm_80\nFunction : k\n/*0000*/ BRA 0x40 ;\n", 3,
+        {"code for sm_80\nFunction : k\n/*0000*/ BRA 0x40 ;\n....\n", 3,
          "branch target 0x40 is not an instruction"},
+        /* Used to be cut to 32 bits and land on offset 0. */
+        {"code for sm_80\nFunction : k\n/*0000*/ BRA 0x100000000 ;\n....\n",
+         3, "branch target 0x100000000 is not an instruction"},
+        {".target sm_90\n.text.k:\n.L_x_0:\n/*0000*/ EXIT ;\n.L_x_0:\n"
+         "/*0010*/ BRA `(.L_x_0);\n", 5, "label '.L_x_0' is defined twice in "
+         "k (expected each label once; line 3 has it first)"},
+        /* Cut short: the last line, or the line starting the next one. */
+        {"code for sm_80\nFunction : k\n/*0000*/ MOV R1, R2 ;\n"
+         "/*0010*/ EXIT ;\n", 4, "function k is cut short after offset "
+         "0x0010 (expected the rest of it: a function ends with a BRA to "
+         "itself, then cuobjdump's '.....' line or nvdisasm's end label)"},
+        {"code for sm_80\nFunction : k\n/*0000*/ EXIT ;\nFunction : j\n"
+         "/*0000*/ EXIT ;\n/*0010*/ BRA 0x10 ;\n", 4,
+         "function k is cut short"},
+        {"code for sm_80\nFunction : k\n/*0000*/ EXIT ;\n"
+         "/*0010*/ @P0 BRA 0x10 ;\n", 4, "function k is cut short"},
+        {".target sm_90\n\t.size\t\tk,(.L_x_1 - k)\n.text.k:\n"
+         "/*0000*/ EXIT ;\n.L_x_0:\n\n", 6, "function k is cut short"},
+        {".target sm_90\n.text.k:\n/*0000*/ EXIT ;\n"
+         "\t.section\t.nv.constant0.k,\"a\",@progbits\n", 4,
+         "function k is cut short"},
+        /* An offset comment whose closing star-slash overlaps its opening
+         * one used to give the offset a length of SIZE_MAX. */
+        {"code for sm_80\nFunction : k\n/*/*/ MOV R1 ;\n", 3, "bad offset"},
+        {"code for sm_80\nFunction : k\n/*0000*/ LDG R1, "
+         "[R2+0x7fffffffffffffff+0x1] ;\n", 3, "bad operand"},
         {"code for sm_80\nFunction : k\n/*0000*/ MOV R300, R2 ;\n", 3,
          "bad operand 'R300'"},
         {"code for sm_80\nFunction : k\n/*0000*/ @Q0 MOV R1, R2 ;\n", 3,
@@ -257,6 +284,82 @@ static void test_bad_listings(void **state)
     }
 }
 
+/* What marks a function's end: cuobjdump's dots, nvdisasm's end label named
+ * by .size, or the closing BRA to itself (by offset or by label) with only
+ * NOPs after it. */
+static void test_function_ends(void **state)
+{
+    static const char *const good[] = {
+        "code for sm_80\nFunction : k\n/*0000*/ EXIT ;\n\t\t..........\n",
+        "code for sm_80\nFunction : k\n/*0000*/ EXIT ;\n/*0010*/ BRA 0x10;\n"
+        "/*0020*/ NOP;\n",
+        ".target sm_90\n\t.size\t\tk,(.L_x_1 - k)\n.text.k:\n/*0000*/ EXIT ;\n"
+        ".L_x_1:\n",
+        ".target sm_90\n.text.k:\n/*0000*/ EXIT ;\n.L_x_0:\n"
+        "/*0010*/ BRA `(.L_x_0);\n/*0020*/ NOP;\n.L_x_1:\n"
+        "\t.section\t.nv.constant0.k,\"a\",@progbits\n",
+        "code for sm_80\nFunction : k\n/*0000*/ EXIT ;\n/*0010*/ BRA 0x10;\n"
+        "Function : j\n/*0000*/ EXIT ;\n/*0010*/ @PT BRA 0x10;\n",
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        struct ws_sass s;
+        struct ws_err err;
+        ws_err_clear(&err);
+        if (ws_sass_parse_mem(&s, "l.sass", good[i], strlen(good[i]), NULL,
+                              &err) < 0)
+            fail_msg("case %zu: %s", i, err.text);
+        ws_sass_free(&s);
+    }
+}
+
+/* Every bundled listing cut after each of its lines: accepted only where
+ * every function read so far is complete, i.e. never before the last
+ * function's closing BRA. */
+static void test_cut_bundled(void **state)
+{
+    static const char *const paths[] = {
+        "traces/kernels/reduce/reduce.sm_80.sass",
+        "traces/kernels/reduce/reduce.sm_90.nvdisasm",
+        "tests/data/listings/reduce.sm_61.sass",
+    };
+    (void)state;
+    for (size_t k = 0; k < sizeof paths / sizeof paths[0]; k++) {
+        size_t len, cut_ok = 0, bra = 0;
+        char *text = ws_test_read(paths[k], &len);
+        struct ws_sass full = load(paths[k]);
+        const struct ws_sass_func *f = &full.funcs[full.nfuncs - 1];
+        /* The byte after the line holding the last non-NOP instruction. */
+        for (uint32_t i = f->ninst; i-- > 0;) {
+            if (strncmp(op(&full, &full.insts[f->first + i]), "NOP", 3) != 0) {
+                long want = full.insts[f->first + i].line;
+                for (size_t b = 0, line = 1; b < len; b++)
+                    if (text[b] == '\n' && (long)line++ == want) {
+                        bra = b + 1;
+                        break;
+                    }
+                break;
+            }
+        }
+        for (size_t b = 0; b < len; b++) {
+            struct ws_sass s;
+            struct ws_err err;
+            if (text[b] != '\n')
+                continue;
+            ws_err_clear(&err);
+            if (ws_sass_parse_mem(&s, "cut", text, b + 1, NULL, &err) == 0) {
+                if (b + 1 < bra)
+                    fail_msg("%s cut at byte %zu accepted", paths[k], b + 1);
+                cut_ok++;
+                ws_sass_free(&s);
+            }
+        }
+        assert_true(bra > 0 && cut_ok > 0);
+        ws_sass_free(&full);
+        free(text);
+    }
+}
+
 static void test_sniff(void **state)
 {
     (void)state;
@@ -273,6 +376,8 @@ int main(void)
         cmocka_unit_test(test_nvdisasm_sm90),
         cmocka_unit_test(test_pre_volta),
         cmocka_unit_test(test_bad_listings),
+        cmocka_unit_test(test_function_ends),
+        cmocka_unit_test(test_cut_bundled),
         cmocka_unit_test(test_sniff),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -265,7 +265,9 @@ static void test_corrupt(void **state)
          20, "unexpected '4' after the instruction"},
         {V4 TB "insts = 1\n0000 ffffffff 1 R1 MOV 0 0\n", 0, "#END_TB"},
         {V4 TB "insts = 10000000000\n", 20, "bad instruction count"},
-        {V4 TB "insts = 4000000000\n", 20, "larger than"},
+        {V4 TB "insts = 4000000000\n", 20, "insts = 4000000000 is over the "
+         "limit of 16777216 instructions per warp (expected at most "
+         "--max-warp-insts; raise it with --max-warp-insts N)"},
         {V4 TB "insts = 1\n0000 1ffffffff 1 R1 MOV 0 0\n#END_TB\n", 21,
          "active mask wider than a warp"},
         {V4 TB "insts = 1\n0000 ffffffff 1 R300 MOV 0 0\n#END_TB\n", 21,
@@ -289,6 +291,40 @@ static void test_corrupt(void **state)
          21, "bulk-copy instruction"},
         {V4 TB "insts = 1\n0000 ffffffff 1 R1 mov 0 0\n#END_TB\n", 21,
          "bad opcode 'mov'"},
+        /* No thread block at all: a header and then only blank lines or
+         * comments is not a kernel that ran. */
+        {V4, 17, "the trace has no thread block (expected at least one "
+         "'#BEGIN_TB' ... '#END_TB' block after the header)"},
+        {V4 "\n\n# nothing\n\n", 21, "has no thread block"},
+        {V4 "#END_TB\n", 17, "'#END_TB' outside a thread block (expected "
+         "'#BEGIN_TB' first)"},
+        {V4 TB "insts = 0\n#END_TB\n#END_TB\n", 22, "'#END_TB' outside"},
+        {V4 "#BEGIN_TB\nthread block = 1,0,0\n#END_TB\n"
+         "#BEGIN_TB\nthread block = 0,0,0\n#END_TB\n"
+         "#BEGIN_TB\nthread block = 1,0,0\n#END_TB\n", 24,
+         "thread block (1,0,0) appears a second time (expected each CTA of "
+         "the grid once)"},
+        {V4 "#BEGIN_TB\nthread block = -1,0,0\n", 18, "bad thread block line"},
+        {V4 "#BEGIN_TB\nthread block = 0,0,0,0\n", 18,
+         "bad thread block line"},
+        {V4 "#BEGIN_TB\nthread block = 4294967296,0,0\n", 18,
+         "bad thread block line"},
+        /* Address arithmetic that leaves the 64-bit space. */
+        {V4 TB "insts = 1\n0000 00000003 1 R1 LDG.E 1 R2 4 1 "
+         "0xfffffffffffffffc 4\n#END_TB\n", 21,
+         "address of active lane 1 wraps past 2^64 (expected addresses "
+         "between 0 and 2^64 - 1)"},
+        {V4 TB "insts = 1\n0000 00000003 1 R1 LDG.E 1 R2 4 1 0x4 -8\n"
+         "#END_TB\n", 21, "address of active lane 1 wraps below 0"},
+        {V4 TB "insts = 1\n0000 ffffffff 1 R1 LDG.E 1 R2 4 1 0x0 "
+         "9223372036854775807\n#END_TB\n", 21,
+         "address of active lane 3 wraps past 2^64"},
+        {V4 TB "insts = 1\n0000 00000007 1 R1 LDG.E 1 R2 4 2 0x10 4 -24\n"
+         "#END_TB\n", 21, "address of active lane 2 wraps below 0"},
+        {V4 TB "insts = 1\n0000 00000003 1 R1 LDG.E 1 R2 4 2 0x10 "
+         "-9223372036854775808\n#END_TB\n", 21, "wraps below 0"},
+        {V4 TB "insts = 1\n0000 ffffffff 0 DEPBAR.LE 0 0 x\n#END_TB\n", 21,
+         "bad immediate 'x'"},
     };
     (void)state;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -316,8 +352,28 @@ static void test_corrupt_header(void **state)
          "unsupported tracer version"},
         {"-kernel name = k\n-nregs = 300\n#t\n", 2, "registers per thread"},
         {"-kernel name = k\n-grid dim = (1,1,1)\n-block dim = (2048,1,1)\n"
-         "-shmem = 0\n-nregs = 8\n-binary version = 70\n#t\n", 7,
+         "-shmem = 0\n-nregs = 8\n-binary version = 70\n#t\n", 3,
          "more threads than CUDA allows"},
+        {"-kernel name = k\n-block dim = (1024,2,1)\n#t\n", 2,
+         "more threads than CUDA allows"},
+        /* Each key once: a second grid line used to win silently. */
+        {"-kernel name = k\n-grid dim = (1,1,1)\n-grid dim = (2,1,1)\n#t\n", 3,
+         "second '-grid dim' line (expected each header key once; line 2 "
+         "gives it already)"},
+        {"-kernel name = k\n-kernel name = j\n#t\n", 2,
+         "second '-kernel name' line"},
+        /* Limits are checked at the grid line, before anything is read. */
+        {"-kernel name = k\n-grid dim = (1,65535,65535)\n#t\n", 2,
+         "grid of 4294836225 CTAs is over the limit of 16777216 (expected at "
+         "most --max-ctas CTAs; raise it with --max-ctas N)"},
+        {"-kernel name = k\n-grid dim = (1,65536,1)\n#t\n", 2,
+         "larger than CUDA allows"},
+        {"-kernel name = k\n-grid dim = (18446744073709551617,1,1)\n#t\n", 2,
+         "bad dimensions"},
+        {"-kernel name = k\n-grid dim = (-1,1,1)\n#t\n", 2, "bad dimensions"},
+        {"-kernel name = k\n-grid dim = (1,1,1) x\n#t\n", 2, "bad dimensions"},
+        {"-kernel name = k\n-kernel id = 4294967296\n#t\n", 2,
+         "kernel id out of range"},
         {"-kernel name = k\nkernel id = 3\n#t\n", 2, "unexpected text"},
         {"-kernel name = k\n-kernel id\n#t\n", 2, "without '='"},
         {"-kernel name = k\n", 0, "file ends inside the kernel header"},
@@ -348,6 +404,155 @@ static void test_allow_unknown_keys(void **state)
     assert_int_equal(ws_traceg_open_mem(&r, "k", text, strlen(text), &opts,
                                         &err), 0);
     ws_traceg_close(r);
+}
+
+/* Every CTA once: --max-ctas, --max-warp-insts and --max-insts name their
+ * flag, and raising the warp limit past the reader's own block cap still
+ * meets that cap. */
+static void test_limits(void **state)
+{
+    static const char grid8[] = "-kernel name = k\n-grid dim = (8,1,1)\n#t\n";
+    static const char two_warps[] = V4 TB "insts = 3\n"
+        "0000 ffffffff 0 NOP 0 0\n0010 ffffffff 0 NOP 0 0\n"
+        "0020 ffffffff 0 EXIT 0 0\nwarp = 1\ninsts = 3\n#END_TB\n";
+    static const char big[] = V4 TB "insts = 40000000\n";
+    struct ws_trace_opts opts;
+    struct ws_traceg *r;
+    struct ws_err err;
+    const struct ws_cta_stream *cta;
+
+    (void)state;
+    ws_trace_opts_default(&opts);
+    opts.max_ctas = 4;
+    ws_err_clear(&err);
+    assert_int_equal(ws_traceg_open_mem(&r, "t.traceg", grid8, strlen(grid8),
+                                        &opts, &err), -1);
+    ws_test_err(&err, "t.traceg", 2, "grid of 8 CTAs is over the limit of 4 "
+                "(expected at most --max-ctas CTAs; raise it with --max-ctas "
+                "N)");
+
+    ws_trace_opts_default(&opts);
+    opts.max_warp_insts = 2;
+    ws_err_clear(&err);
+    assert_int_equal(ws_traceg_open_mem(&r, "t.traceg", two_warps,
+                                        strlen(two_warps), &opts, &err), 0);
+    assert_int_equal(ws_traceg_next_cta(r, &cta, &err), -1);
+    ws_test_err(&err, "t.traceg", 20, "insts = 3 is over the limit of 2 "
+                "instructions per warp (expected at most --max-warp-insts; "
+                "raise it with --max-warp-insts N)");
+    ws_traceg_close(r);
+
+    ws_trace_opts_default(&opts);
+    opts.max_insts = 5;
+    ws_err_clear(&err);
+    assert_int_equal(ws_traceg_open_mem(&r, "t.traceg", two_warps,
+                                        strlen(two_warps), &opts, &err), 0);
+    assert_int_equal(ws_traceg_next_cta(r, &cta, &err), -1);
+    ws_test_err(&err, "t.traceg", 25, "insts = 3 takes the kernel past the "
+                "limit of 5 warp instructions (expected at most --max-insts "
+                "in all; raise it with --max-insts N)");
+    ws_traceg_close(r);
+
+    ws_trace_opts_default(&opts);
+    opts.max_warp_insts = UINT64_MAX;
+    ws_err_clear(&err);
+    assert_int_equal(ws_traceg_open_mem(&r, "t.traceg", big, strlen(big),
+                                        &opts, &err), 0);
+    assert_int_equal(ws_traceg_next_cta(r, &cta, &err), -1);
+    ws_test_err(&err, "t.traceg", 20, "makes the block larger than");
+    ws_traceg_close(r);
+}
+
+static char warned[8][WS_ERR_TEXT];
+static int nwarned;
+
+static void catch_warning(const char *line)
+{
+    if (nwarned < 8)
+        snprintf(warned[nwarned++], sizeof warned[0], "%s", line);
+}
+
+/* Fewer CTAs than the grid is legal (the tracer skips CTAs that ran
+ * nothing) but warned about once, at the end of the trace. */
+static void test_short_grid_warning(void **state)
+{
+    static const char text[] = V4 TB "insts = 0\n#END_TB\n";
+    static const char full[] = V4 TB "insts = 0\n#END_TB\n"
+        "#BEGIN_TB\nthread block = 1,0,0\n#END_TB\n";
+    struct trace_fixture f;
+    const struct ws_cta_stream *cta;
+
+    (void)state;
+    nwarned = 0;
+    ws_warn_set_sink(catch_warning);
+    assert_int_equal(open_text(&f, text), 0);
+    next_cta(&f);
+    assert_int_equal(nwarned, 0);
+    assert_int_equal(ws_traceg_next_cta(f.r, &cta, &f.err), 0);
+    assert_int_equal(ws_traceg_next_cta(f.r, &cta, &f.err), 0);
+    assert_int_equal(nwarned, 1);
+    assert_string_equal(warned[0], "t.traceg:22:1: warning: 1 of 2 CTAs in "
+                        "the trace; the rest are taken to be empty (the "
+                        "tracer skips CTAs with no instructions)");
+    ws_traceg_close(f.r);
+    nwarned = 0;
+    assert_int_equal(open_text(&f, full), 0);
+    next_cta(&f);
+    next_cta(&f);
+    assert_int_equal(ws_traceg_next_cta(f.r, &cta, &f.err), 0);
+    assert_int_equal(nwarned, 0);
+    ws_traceg_close(f.r);
+    ws_warn_set_sink(NULL);
+}
+
+/* The "#traces format" line is not required: the header ends at its first
+ * '#' line, and when that is "#BEGIN_TB" it opens the first block. */
+static void test_no_format_line(void **state)
+{
+    static const char straight[] = "-kernel name = k\n-grid dim = (1,1,1)\n"
+        "-block dim = (32,1,1)\n-shmem = 0\n-nregs = 8\n"
+        "-binary version = 70\n-accelsim tracer version = 4\n"
+        "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
+        "0000 ffffffff 0 EXIT 0 0\n#END_TB\n";
+    static const char comment[] = "-kernel name = k\n-grid dim = (1,1,1)\n"
+        "-block dim = (32,1,1)\n-shmem = 0\n-nregs = 8\n"
+        "-binary version = 70\n# written by hand\n"
+        "#BEGIN_TB\nthread block = 0,0,0\n#END_TB\n";
+    struct trace_fixture f;
+    const struct ws_cta_stream *cta;
+
+    (void)state;
+    assert_int_equal(open_text(&f, straight), 0);
+    cta = next_cta(&f);
+    assert_int_equal(cta->warps[0].ninst, 1);
+    assert_int_equal(ws_traceg_next_cta(f.r, &cta, &f.err), 0);
+    ws_traceg_close(f.r);
+    assert_int_equal(open_text(&f, comment), 0);
+    next_cta(&f);
+    assert_int_equal(ws_traceg_next_cta(f.r, &cta, &f.err), 0);
+    ws_traceg_close(f.r);
+}
+
+/* Tracers print the immediate as "%d" or as the operand's uint64; both are
+ * read, keeping the low 32 bits. */
+static void test_immediates(void **state)
+{
+    static const char text[] = V4 TB "insts = 4\n"
+        "0000 ffffffff 0 DEPBAR.LE 0 0 4294967295\n"
+        "0010 ffffffff 0 DEPBAR.LE 0 0 18446744073709551615\n"
+        "0020 ffffffff 0 DEPBAR.LE 0 0 -5\n"
+        "0030 ffffffff 0 DEPBAR.LE 0 0 2147483648\n#END_TB\n";
+    struct trace_fixture f;
+    const struct ws_inst *in;
+
+    (void)state;
+    assert_int_equal(open_text(&f, text), 0);
+    in = next_cta(&f)->warps[0].inst;
+    assert_int_equal(in[0].imm, -1);
+    assert_int_equal(in[1].imm, -1);
+    assert_int_equal(in[2].imm, -5);
+    assert_true(in[3].imm == INT32_MIN);
+    ws_traceg_close(f.r);
 }
 
 /* The bundled vecadd trace against the kernel's own logic: n = 4010,
@@ -407,6 +612,10 @@ int main(void)
         cmocka_unit_test(test_corrupt),
         cmocka_unit_test(test_corrupt_header),
         cmocka_unit_test(test_allow_unknown_keys),
+        cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_short_grid_warning),
+        cmocka_unit_test(test_no_format_line),
+        cmocka_unit_test(test_immediates),
         cmocka_unit_test(test_bundled_vecadd),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
