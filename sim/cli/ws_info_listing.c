@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "trace/ws_opcode.h"
+#include "util/ws_utf8.h"
 #include "ws_info.h"
 
 struct ws_func_summary {
@@ -101,7 +102,7 @@ char *ws_info_json_listing(const char *input, const struct ws_sass *s)
         struct ws_func_summary sum;
         json_t *o = json_object(), *mix = json_object();
         ws_func_summarise(s, f, &sum);
-        json_object_set_new(o, "name", json_string(f->name));
+        json_object_set_new(o, "name", ws_utf8_json_string(f->name));
         json_object_set_new(o, "sm_version", json_integer(f->sm));
         json_object_set_new(o, "instructions", json_integer(f->ninst));
         json_object_set_new(o, "registers", f->regs >= 0 ?
@@ -115,7 +116,8 @@ char *ws_info_json_listing(const char *input, const struct ws_sass *s)
             json_object_set_new(mix, ws_opcode_class_name((enum ws_op_class)c),
                                 json_integer((json_int_t)sum.by_class[c]));
         json_object_set_new(o, "mix", mix);
-        json_object_set_new(o, "unknown_opcodes", json_string(sum.unknown));
+        json_object_set_new(o, "unknown_opcodes",
+                            ws_utf8_json_string(sum.unknown));
         json_array_append_new(fs, o);
     }
     json_object_set_new(root, "functions", fs);

@@ -11,8 +11,20 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/ws_core.h"
+#include "../mem/ws_cache.h"
 #include "../trace/ws_trace.h"
 #include "ws_cfg_schema.h"
+
+/* The simulator allocates all its state when it starts: per SM a warp slot
+ * with its scoreboard for each of sm.max_warps, CTA slots, an L1 tag array
+ * and MSHRs; per L2 slice a tag array; per DRAM channel its banks' rows.
+ * Each key's range alone allows terabytes (100000 SMs of 2048 warps, a
+ * 1 GiB L1 of 16-byte lines), which would fail as "out of memory" (exit 1)
+ * after seconds of work; a config needing more than this is bad input.
+ * The sizes come from the structures themselves, so the estimate follows
+ * them. */
+#define WS_CFG_MAX_STATE (UINT64_C(2) << 30)
 
 struct ws_cfg_ctx {
     const struct ws_cfg_loc *locs;
@@ -51,6 +63,37 @@ static void ws_cfg_fill_defaults(struct ws_gpu *gpu)
     }
 }
 
+/* Only two_level reads sched.active_warps, and it ranks warps per sub-core
+ * (ws_sm.c): a ready set larger than a sub-core's warps would hold them
+ * all, which is LRR under another name.  Under lrr and gto the key means
+ * nothing, so it is not checked there.  Ranking costs the square of the
+ * sub-core's warps at every issue: 2048 warps on one sub-core take hours
+ * for a kernel that 64 simulate in a second, so two_level has its own
+ * bound. */
+#define WS_CFG_TWO_LEVEL_MAX_WARPS 128
+
+static int ws_cfg_check_sched(const struct ws_gpu *g,
+                              const struct ws_cfg_ctx *c)
+{
+    uint32_t per_sub = (g->sm.max_warps + g->sm.sub_cores - 1)
+                       / g->sm.sub_cores;
+
+    if (g->sched.policy != WS_SCHED_TWO_LEVEL)
+        return 0;
+    if (per_sub > WS_CFG_TWO_LEVEL_MAX_WARPS)
+        return ws_cfg_bad(c, "sm.max_warps", "two_level scheduling of %u "
+                          "warps per sub-core (expected at most %d: lower "
+                          "sm.max_warps or raise sm.sub_cores)", per_sub,
+                          WS_CFG_TWO_LEVEL_MAX_WARPS);
+    if (g->sched.active_warps > per_sub)
+        return ws_cfg_bad(c, "sched.active_warps", "two_level ready set of "
+                          "%u warps is larger than the %u warps of a "
+                          "sub-core (expected at most sm.max_warps / "
+                          "sm.sub_cores = %u)", g->sched.active_warps,
+                          per_sub, per_sub);
+    return 0;
+}
+
 static int ws_cfg_check_sm(const struct ws_gpu *g, const struct ws_cfg_ctx *c)
 {
     if (g->sm.max_threads > g->sm.max_warps * WS_WARP_SIZE)
@@ -70,11 +113,7 @@ static int ws_cfg_check_sm(const struct ws_gpu *g, const struct ws_cfg_ctx *c)
         return ws_cfg_bad(c, "sm.reg_alloc_unit", "register allocation unit "
                           "larger than the register file (expected at most "
                           "sm.registers)");
-    if (g->sched.active_warps > g->sm.max_warps)
-        return ws_cfg_bad(c, "sched.active_warps", "two-level ready set larger "
-                          "than the SM's warps (expected at most "
-                          "sm.max_warps)");
-    return 0;
+    return ws_cfg_check_sched(g, c);
 }
 
 /* Sectors subdivide lines, and a set holds assoc lines: the sizes must
@@ -156,6 +195,47 @@ static int ws_cfg_check_units(const struct ws_gpu *g,
     return 0;
 }
 
+static uint64_t ws_cfg_sm_bytes(const struct ws_gpu *g)
+{
+    return (uint64_t)g->sm.max_warps * sizeof(struct ws_warp)
+           + (uint64_t)g->sm.max_blocks * sizeof(struct ws_cta_slot)
+           + (uint64_t)g->sm.sub_cores * sizeof(struct ws_subcore)
+           + g->l1.size / g->l1.line * sizeof(struct ws_cache_line)
+           + (uint64_t)g->l1.mshrs * sizeof(uint64_t) + sizeof(struct ws_sm);
+}
+
+static uint64_t ws_cfg_l2_bytes(const struct ws_gpu *g)
+{
+    return g->l2.size / g->l2.line * sizeof(struct ws_cache_line)
+           + (uint64_t)g->l2.slices * g->l2.mshrs * sizeof(uint64_t)
+           + (uint64_t)g->dram.channels * g->dram.banks * sizeof(uint64_t);
+}
+
+/* Reported at the key with the larger share: sm.count or l2.size. */
+static int ws_cfg_check_state(const struct ws_gpu *g,
+                              const struct ws_cfg_ctx *c)
+{
+    uint64_t sm = ws_cfg_sm_bytes(g), all = sm * g->sm.count;
+    uint64_t l2 = ws_cfg_l2_bytes(g);
+    double mib = 1024.0 * 1024.0;
+
+    if (all + l2 <= WS_CFG_MAX_STATE)
+        return 0;
+    if (all >= l2)
+        return ws_cfg_bad(c, "sm.count", "%u SMs of %.0f KiB of simulator "
+                          "state each (warp slots, L1 tags) need %.0f MiB "
+                          "(expected at most %.0f MiB in all: lower sm.count, "
+                          "sm.max_warps or l1.size)", g->sm.count,
+                          sm / 1024.0, (all + l2) / mib,
+                          WS_CFG_MAX_STATE / mib);
+    return ws_cfg_bad(c, "l2.size", "an L2 of %llu lines of %llu bytes needs "
+                      "%.0f MiB of simulator state (expected at most %.0f "
+                      "MiB in all: lower l2.size or raise l2.line)",
+                      (unsigned long long)(g->l2.size / g->l2.line),
+                      (unsigned long long)g->l2.line, (all + l2) / mib,
+                      WS_CFG_MAX_STATE / mib);
+}
+
 int ws_cfg_check(struct ws_gpu *gpu, const struct ws_cfg_loc *locs,
                  const char *top, struct ws_err *err)
 {
@@ -163,7 +243,7 @@ int ws_cfg_check(struct ws_gpu *gpu, const struct ws_cfg_loc *locs,
 
     ws_cfg_fill_defaults(gpu);
     if (ws_cfg_check_sm(gpu, &c) < 0 || ws_cfg_check_mem(gpu, &c) < 0
-        || ws_cfg_check_units(gpu, &c) < 0)
+        || ws_cfg_check_units(gpu, &c) < 0 || ws_cfg_check_state(gpu, &c) < 0)
         return -1;
     return 0;
 }

@@ -10,8 +10,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../trace/ws_opcode.h"
+#include "../util/ws_clip.h"
 #include "../util/ws_file.h"
 #include "ws_cfg_embedded.h"
 #include "ws_cfg_schema.h"
@@ -52,62 +54,76 @@ static const struct ws_cfg_embedded *ws_cfg_find_builtin(const char *name)
 /* A config's text, read whole: a config file is small. */
 struct ws_cfg_text {
     char *path;        /* as shown in messages */
-    char *dir;         /* folder for a relative "base:", NULL if built in */
+    char *dir;         /* folder for a relative "base:" */
     char *text;
     size_t len;
-    int owned;
+    int builtin;       /* compiled in: text not owned, its base: built in */
 };
 
 static void ws_cfg_text_free(struct ws_cfg_text *t)
 {
     free(t->path);
     free(t->dir);
-    if (t->owned)
+    if (!t->builtin)
         free(t->text);
 }
 
-
-static int ws_cfg_read_file(struct ws_cfg_text *t, FILE *fp,
-                            struct ws_err *err)
-{
-    t->text = ws_file_slurp(fp, t->path, "config", WS_CFG_MAX_FILE, &t->len,
-                            err);
-    t->owned = t->text != NULL;
-    return t->text ? 0 : -1;
-}
-
-static int ws_cfg_open_text(struct ws_cfg_text *t, const char *name,
+/* 1 when path names no file (the caller then tries the built-in names),
+ * 0 when read, -1 on error. */
+static int ws_cfg_read_file(struct ws_cfg_text *t, const char *name,
                             const char *dir, struct ws_err *err)
 {
-    const struct ws_cfg_embedded *e;
-    char *path;
-    FILE *fp;
+    const char *slash;
+    struct stat st;
+    int missing;
 
-    memset(t, 0, sizeof *t);
-    path = malloc((dir ? strlen(dir) : 0) + strlen(name) + 2);
-    if (!path)
+    t->path = malloc((dir ? strlen(dir) : 0) + strlen(name) + 2);
+    if (!t->path)
         return ws_err_oom(err);
     if (dir && *dir && name[0] != '/')
-        sprintf(path, "%s/%s", dir, name);
+        sprintf(t->path, "%s/%s", dir, name);
     else
-        strcpy(path, name);
-    fp = fopen(path, "rb");
-    if (fp) {
-        const char *slash = strrchr(path, '/');
-        int rc;
-        t->path = path;
-        t->dir = strdup(path);
-        if (t->dir)
-            t->dir[slash ? slash - path : 0] = '\0';
-        rc = t->dir ? ws_cfg_read_file(t, fp, err) : ws_err_msg(err, "out of "
-                                                               "memory");
-        fclose(fp);
-        return rc;
+        strcpy(t->path, name);
+    /* A folder named like a built-in config ("--gpu v100" beside a v100/
+     * folder of results) is not what the name means. */
+    if (ws_cfg_find_builtin(name) && stat(t->path, &st) == 0
+        && S_ISDIR(st.st_mode))
+        return 1;
+    t->text = ws_file_read(t->path, "config", WS_CFG_MAX_FILE, &t->len,
+                           &missing, err);
+    if (!t->text)
+        return missing ? 1 : -1;
+    slash = strrchr(t->path, '/');
+    t->dir = strdup(t->path);
+    if (!t->dir)
+        return ws_err_oom(err);
+    t->dir[slash ? slash - t->path : 0] = '\0';
+    return 0;
+}
+
+/* A config named by --gpu or by base:, a file first, else a built-in name.
+ * A built-in config's base: names a built-in config only, so that a file
+ * in the working folder cannot stand in for it.  Returns -1 without
+ * setting err when name is found nowhere. */
+static int ws_cfg_open_text(struct ws_cfg_text *t, const char *name,
+                            const char *dir, int builtin_only,
+                            struct ws_err *err)
+{
+    const struct ws_cfg_embedded *e;
+    int rc;
+
+    memset(t, 0, sizeof *t);
+    if (!builtin_only) {
+        rc = ws_cfg_read_file(t, name, dir, err);
+        if (rc <= 0)
+            return rc;
+        free(t->path);
+        t->path = NULL;
     }
-    free(path);
     e = ws_cfg_find_builtin(name);
     if (!e)
         return -1;
+    t->builtin = 1;
     t->path = malloc(strlen(e->name) + 9);
     if (!t->path)
         return ws_err_oom(err);
@@ -118,14 +134,17 @@ static int ws_cfg_open_text(struct ws_cfg_text *t, const char *name,
 }
 
 static int ws_cfg_load_tree(struct ws_ynode **out, const char *name,
-                            const char *dir, int depth, struct ws_err *err);
+                            const char *dir, int builtin_only, int depth,
+                            struct ws_err *err);
 
 /* Replaces *tree with its base merged under it. */
-static int ws_cfg_apply_base(struct ws_ynode **tree, const char *dir,
-                             int depth, struct ws_err *err)
+static int ws_cfg_apply_base(struct ws_ynode **tree,
+                             const struct ws_cfg_text *t, int depth,
+                             struct ws_err *err)
 {
     struct ws_ynode *b = ws_yaml_get(*tree, "base");
     struct ws_ynode *base = NULL;
+    int rc;
 
     if (!b)
         return 0;
@@ -136,35 +155,40 @@ static int ws_cfg_apply_base(struct ws_ynode **tree, const char *dir,
         return ws_err_at(err, b->file, b->line, b->col, "base chain deeper "
                          "than %d (expected no cycle of base: configs)",
                          WS_CFG_MAX_DEPTH);
-    if (ws_cfg_load_tree(&base, b->value, dir, depth + 1, err) < 0) {
+    if (ws_cfg_load_tree(&base, b->value, t->dir, t->builtin, depth + 1,
+                         err) < 0) {
+        struct ws_clip q;
         if (!err->set)
             ws_err_at(err, b->file, b->line, b->col, "base config '%s' not "
                       "found (expected a file beside this one or a built-in "
-                      "name)", b->value);
+                      "name)", ws_clip(&q, b->value));
+        /* An unreadable file: the message names it, this line places it. */
+        ws_err_place(err, b->file, b->line, b->col);
         return -1;
     }
     ws_yaml_remove(*tree, "base");
     base->file = (*tree)->file;
-    ws_yaml_merge(base, *tree);
+    rc = ws_yaml_merge(base, *tree);
     *tree = base;
-    return 0;
+    return rc < 0 ? ws_err_oom(err) : 0;
 }
 
 /* Returns -1 without setting err when name is found nowhere. */
 static int ws_cfg_load_tree(struct ws_ynode **out, const char *name,
-                            const char *dir, int depth, struct ws_err *err)
+                            const char *dir, int builtin_only, int depth,
+                            struct ws_err *err)
 {
     struct ws_cfg_text t;
     int rc;
 
     *out = NULL;
-    if (ws_cfg_open_text(&t, name, dir, err) < 0) {
+    if (ws_cfg_open_text(&t, name, dir, builtin_only, err) < 0) {
         ws_cfg_text_free(&t);
         return -1;
     }
     rc = ws_yaml_parse(out, t.path, t.text, t.len, err);
     if (rc == 0)
-        rc = ws_cfg_apply_base(out, t.dir, depth, err);
+        rc = ws_cfg_apply_base(out, &t, depth, err);
     ws_cfg_text_free(&t);
     if (rc < 0) {
         ws_yaml_free(*out);
@@ -177,14 +201,15 @@ static int ws_cfg_unknown_key(const struct ws_ynode *n, const char *path,
                               struct ws_err *err)
 {
     const char *hint = ws_cfg_key_suggest(path);
+    struct ws_clip q;
 
     if (hint)
         return ws_err_at(err, n->file, n->key_line, n->key_col, "unknown "
                          "key '%s' (expected a config key; did you mean "
-                         "'%s'?)", path, hint);
+                         "'%s'?)", ws_clip(&q, path), hint);
     return ws_err_at(err, n->file, n->key_line, n->key_col, "unknown key "
                      "'%s' (expected a config key, as listed by 'warpsim "
-                     "config show')", path);
+                     "config show')", ws_clip(&q, path));
 }
 
 struct ws_cfg_build {
@@ -208,6 +233,10 @@ static int ws_cfg_walk(struct ws_cfg_build *b, const struct ws_ynode *map,
                              "a config value (expected a scalar or a "
                              "mapping)");
         if (n->kind == WS_YNODE_MAP) {
+            if (ws_cfg_key_find(path) >= 0)
+                return ws_err_at(b->err, n->file, n->line, n->col, "'%s' "
+                                 "takes a value, not a mapping (expected "
+                                 "'%s: VALUE')", path, n->key);
             if (!ws_cfg_key_is_group(path))
                 return ws_cfg_unknown_key(n, path, b->err);
             if (ws_cfg_walk(b, n, path) < 0)
@@ -223,10 +252,12 @@ static int ws_cfg_walk(struct ws_cfg_build *b, const struct ws_ynode *map,
             return ws_cfg_unknown_key(n, path, b->err);
         }
         if (ws_cfg_key_parse(ws_cfg_key((size_t)k), b->gpu, n->value,
-                             &expected) < 0)
+                             &expected) < 0) {
+            struct ws_clip q;
             return ws_err_at(b->err, n->file, n->line, n->col, "%s: bad "
-                             "value '%s' (expected %s)", path, n->value,
-                             expected);
+                             "value '%s' (expected %s)", path,
+                             ws_clip(&q, n->value), expected);
+        }
         b->locs[k].file = n->file;
         b->locs[k].line = n->line;
         b->locs[k].col = n->col;
@@ -243,10 +274,12 @@ static int ws_cfg_apply_sets(struct ws_ynode *root, const char *const *sets,
         size_t n;
         long word, col;
         ws_err_arg_locate(sets[i], i + 1, &word, &col);
-        if (!eq || eq == sets[i])
+        if (!eq || eq == sets[i]) {
+            struct ws_clip q;
             return ws_err_arg(err, sets[i], 0, i + 1, "--set '%s' has "
                              "no key (expected --set key=value, e.g. "
-                             "l2.size=12MiB)", sets[i]);
+                             "l2.size=12MiB)", ws_clip(&q, sets[i]));
+        }
         n = (size_t)(eq - sets[i]);
         if (n >= sizeof key)
             n = sizeof key - 1;
@@ -254,8 +287,10 @@ static int ws_cfg_apply_sets(struct ws_ynode *root, const char *const *sets,
         key[n] = '\0';
         if (ws_cfg_key_find(key) < 0) {
             const char *hint = ws_cfg_key_suggest(key);
+            struct ws_clip q;
             return ws_err_arg(err, sets[i], 0, i + 1, "--set: unknown "
-                             "key '%s' (expected a config key%s%s%s)", key,
+                             "key '%s' (expected a config key%s%s%s)",
+                             ws_clip(&q, key),
                              hint ? "; did you mean '" : "", hint ? hint : "",
                              hint ? "'?" : "");
         }
@@ -287,6 +322,25 @@ static void ws_cfg_defaults(struct ws_gpu *gpu)
     gpu->sched.active_warps = 8;
 }
 
+/* "--gpu NAME" found nowhere: placed at NAME's command-line word, with
+ * the built-in names (from the table, so a new config is listed). */
+static int ws_cfg_not_found(const char *name, struct ws_err *err)
+{
+    char names[200] = "";
+    size_t n = 0;
+    struct ws_clip q;
+
+    for (int k = 0; ws_cfg_embedded_files[k].name && n < sizeof names; k++) {
+        const char *e = ws_cfg_embedded_files[k].name;
+        int len = (int)(strcspn(e, "."));
+        n += (size_t)snprintf(names + n, sizeof names - n, "%s%.*s",
+                              k ? ", " : "", len, e);
+    }
+    return ws_err_arg(err, name, 0, 1, "'%s': no such file or built-in GPU "
+                      "config (expected a YAML path or one of %s)",
+                      ws_clip_path(&q, name), names);
+}
+
 int ws_cfg_load(struct ws_gpu *gpu, const char *gpu_arg,
                 const char *const *sets, int nsets, struct ws_err *err)
 {
@@ -294,19 +348,20 @@ int ws_cfg_load(struct ws_gpu *gpu, const char *gpu_arg,
     struct ws_cfg_build b = {gpu, locs, err};
     struct ws_ynode *root = NULL;
     const char *name = gpu_arg ? gpu_arg : ws_cfg_default_name();
-    char top[200];
+    const char *top;
     int rc;
 
     memset(locs, 0, sizeof locs);
     ws_cfg_defaults(gpu);
-    if (ws_cfg_load_tree(&root, name, NULL, 0, err) < 0) {
+    if (ws_cfg_load_tree(&root, name, NULL, 0, 0, err) < 0) {
         if (!err->set)
-            ws_err_msg(err, "%s: no such file or built-in GPU config "
-                       "(expected a YAML path or one of gtx480, titanx, "
-                       "v100, a100, h100)", name);
+            return ws_cfg_not_found(name, err);
+        /* An unreadable file: its name is the --gpu word. */
+        ws_err_place_arg(err, name);
         return -1;
     }
-    snprintf(top, sizeof top, "%s", root->file);
+    /* File names live as long as the process (ws_yaml.c keeps them). */
+    top = root->file;
     rc = ws_cfg_apply_sets(root, sets, nsets, err);
     if (rc == 0)
         rc = ws_cfg_walk(&b, root, "");

@@ -3,7 +3,10 @@
  *
  * Limits are sanity bounds, not claims about any product: wide enough for
  * every GPU from Fermi to Hopper and for "what if" configs several times
- * larger, narrow enough that a typo of three extra zeros is caught.
+ * larger, narrow enough that a typo of three extra zeros is caught.  The
+ * caches' tag arrays are allocated in full (an L1 per SM), so their sizes
+ * stop at 16 MiB (L1, 64 times Hopper's) and 1 GiB (L2); the state of the
+ * whole GPU has its own bound (ws_cfg_check.c).
  */
 #include "ws_cfg_schema.h"
 
@@ -95,7 +98,7 @@ static const struct ws_key ws_cfg_keys[] = {
     {"units.ldst.interval", WS_KT_CYCLES, F(unit[WS_UNIT_LDST].interval), 0, 1,
      10000, WS_KF_OPTIONAL},
     {"l1.enabled", WS_KT_BOOL, F(l1.enabled), 0, 0, 0, 0},
-    {"l1.size", WS_KT_SIZE, F(l1.size), 0, 1024, 1073741824.0, 0},
+    {"l1.size", WS_KT_SIZE, F(l1.size), 0, 1024, 16777216.0, 0},
     {"l1.line", WS_KT_SIZE, F(l1.line), 0, 16, 4096, WS_KF_POW2},
     {"l1.sector", WS_KT_SIZE, F(l1.sector), 0, 4, 4096, WS_KF_POW2},
     {"l1.assoc", WS_KT_COUNT, F(l1.assoc), 0, 1, 1024, 0},
@@ -105,7 +108,7 @@ static const struct ws_key ws_cfg_keys[] = {
     {"shared.bank_width", WS_KT_SIZE, F(shared.bank_width), 0, 1, 64,
      WS_KF_POW2},
     {"shared.latency", WS_KT_CYCLES, F(shared.latency), 0, 1, 100000, 0},
-    {"l2.size", WS_KT_SIZE, F(l2.size), 0, 1024, 1099511627776.0, 0},
+    {"l2.size", WS_KT_SIZE, F(l2.size), 0, 1024, 1073741824.0, 0},
     {"l2.line", WS_KT_SIZE, F(l2.line), 0, 16, 4096, WS_KF_POW2},
     {"l2.sector", WS_KT_SIZE, F(l2.sector), 0, 4, 4096, WS_KF_POW2},
     {"l2.assoc", WS_KT_COUNT, F(l2.assoc), 0, 1, 1024, 0},
@@ -194,6 +197,10 @@ const char *ws_cfg_key_suggest(const char *path)
     const char *best = NULL;
     size_t best_d = 4;
 
+    /* Within 3 edits of a key means shorter than 128 bytes; the distance
+     * costs length x length, and a key may be a megabyte long. */
+    if (strnlen(path, 128) == 128)
+        return NULL;
     for (size_t i = 0; i < WS_CFG_NKEYS; i++) {
         size_t d = ws_edit_distance(path, ws_cfg_keys[i].path);
         if (d < best_d) {

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "../util/ws_clip.h"
+
 /* File names outlive merges, so they are kept for the process: a config run
  * opens a handful of files at most. */
 struct ws_yname {
@@ -90,73 +92,164 @@ static struct ws_ynode *ws_ynode_new(enum ws_ynode_kind kind, const char *file,
     return n;
 }
 
-static int ws_ymapping(struct ws_ybuild *b, struct ws_ynode *map);
-static int ws_ysequence(struct ws_ybuild *b, struct ws_ynode *seq);
+/* ---- an index of a mapping's keys ---------------------------------------
+ * A 1 MiB file holds 100 000 keys: checking each new key against the
+ * mapping's list, or merging one long mapping into another entry by entry,
+ * would take seconds.  A small open-addressing table keeps both linear. */
 
-/* Turns the event just read into a node (scalar, mapping or list). */
-static int ws_yvalue_from(struct ws_ybuild *b, yaml_event_t ev,
-                          struct ws_ynode **out)
+struct ws_yindex {
+    struct ws_ynode **slot;
+    size_t cap, n;             /* cap: 0 or a power of two */
+};
+
+static size_t ws_yhash(const char *s)
+{
+    size_t h = 2166136261u;    /* FNV-1a */
+
+    while (*s)
+        h = (h ^ (unsigned char)*s++) * 16777619u;
+    return h;
+}
+
+static struct ws_ynode **ws_yindex_slot(const struct ws_yindex *ix,
+                                        const char *key)
+{
+    size_t i = ws_yhash(key) & (ix->cap - 1);
+
+    while (ix->slot[i] && strcmp(ix->slot[i]->key, key) != 0)
+        i = (i + 1) & (ix->cap - 1);
+    return &ix->slot[i];
+}
+
+static int ws_yindex_grow(struct ws_yindex *ix)
+{
+    struct ws_ynode **old = ix->slot;
+    size_t old_cap = ix->cap;
+
+    ix->slot = calloc(old_cap ? old_cap * 2 : 16, sizeof *ix->slot);
+    if (!ix->slot) {
+        ix->slot = old;
+        return -1;
+    }
+    ix->cap = old_cap ? old_cap * 2 : 16;
+    for (size_t i = 0; i < old_cap; i++)
+        if (old[i])
+            *ws_yindex_slot(ix, old[i]->key) = old[i];
+    free(old);
+    return 0;
+}
+
+static struct ws_ynode *ws_yindex_get(const struct ws_yindex *ix,
+                                      const char *key)
+{
+    return ix->cap ? *ws_yindex_slot(ix, key) : NULL;
+}
+
+/* Adds n, replacing the entry of the same key; -1 when out of memory. */
+static int ws_yindex_put(struct ws_yindex *ix, struct ws_ynode *n)
+{
+    struct ws_ynode **s;
+
+    if ((ix->n + 1) * 2 > ix->cap && ws_yindex_grow(ix) < 0)
+        return -1;
+    s = ws_yindex_slot(ix, n->key);
+    if (!*s)
+        ix->n++;
+    *s = n;
+    return 0;
+}
+
+/* ---- building the tree --------------------------------------------------- */
+
+static int ws_ymapping(struct ws_ybuild *b, struct ws_ynode *map, int depth);
+static int ws_ysequence(struct ws_ybuild *b, struct ws_ynode *seq, int depth);
+
+static int ws_yscalar(struct ws_ybuild *b, const yaml_event_t *ev,
+                      struct ws_ynode **out)
 {
     struct ws_ynode *n;
-    int rc = 0;
 
+    /* "\0" in a quoted scalar would silently cut the value short. */
+    if (memchr(ev->data.scalar.value, '\0', ev->data.scalar.length))
+        return ws_ybad(b, ev, "a NUL character in a value (expected text)");
+    n = *out = ws_ynode_new(WS_YNODE_SCALAR, b->file, ev);
+    if (!n)
+        return ws_err_oom(b->err);
+    n->value = strndup((const char *)ev->data.scalar.value,
+                       ev->data.scalar.length);
+    if (!n->value)
+        return ws_err_oom(b->err);
+    /* Point at the text, not at its opening quote. */
+    if (ev->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE
+        || ev->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE)
+        n->col++;
+    return 0;
+}
+
+/* A mapping or a list at nesting level depth (the root mapping is 1).  The
+ * tree is built, freed, merged and walked by recursion, one level per
+ * nesting: a file of 50 000 '[' would overflow the stack, and no config or
+ * workload needs more than a handful of levels. */
+static int ws_ycollection(struct ws_ybuild *b, const yaml_event_t *ev,
+                          enum ws_ynode_kind kind, int depth,
+                          struct ws_ynode **out)
+{
+    if (depth > WS_YAML_MAX_DEPTH)
+        return ws_err_at(b->err, b->file, (long)ev->start_mark.line + 1,
+                         (long)ev->start_mark.column + 1, "nested too deeply "
+                         "(expected at most %d levels of mappings and lists)",
+                         WS_YAML_MAX_DEPTH);
+    *out = ws_ynode_new(kind, b->file, ev);
+    if (!*out)
+        return ws_err_oom(b->err);
+    return kind == WS_YNODE_MAP ? ws_ymapping(b, *out, depth)
+                                : ws_ysequence(b, *out, depth);
+}
+
+/* Turns the event just read into a node (scalar, mapping or list) at
+ * nesting level depth; consumes the event. */
+static int ws_yvalue_from(struct ws_ybuild *b, yaml_event_t ev,
+                          struct ws_ynode **out, int depth)
+{
+    int rc;
+
+    *out = NULL;
     switch (ev.type) {
     case YAML_SCALAR_EVENT:
-        n = ws_ynode_new(WS_YNODE_SCALAR, b->file, &ev);
-        if (n) {
-            n->value = strndup((const char *)ev.data.scalar.value,
-                               ev.data.scalar.length);
-            /* Point at the text, not at its opening quote. */
-            if (ev.data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE
-                || ev.data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE)
-                n->col++;
-        }
-        if (!n || !n->value)
-            rc = ws_err_oom(b->err);
+        rc = ws_yscalar(b, &ev, out);
         break;
     case YAML_MAPPING_START_EVENT:
-        n = ws_ynode_new(WS_YNODE_MAP, b->file, &ev);
-        if (!n)
-            rc = ws_err_oom(b->err);
-        else
-            rc = ws_ymapping(b, n);
+        rc = ws_ycollection(b, &ev, WS_YNODE_MAP, depth, out);
         break;
     case YAML_SEQUENCE_START_EVENT:
-        n = ws_ynode_new(WS_YNODE_SEQ, b->file, &ev);
-        if (!n)
-            rc = ws_err_oom(b->err);
-        else
-            rc = ws_ysequence(b, n);
+        rc = ws_ycollection(b, &ev, WS_YNODE_SEQ, depth, out);
         break;
     case YAML_ALIAS_EVENT:
-        n = NULL;
         rc = ws_ybad(b, &ev, "YAML aliases are not supported (expected a "
                      "plain value)");
         break;
     default:
-        n = NULL;
         rc = ws_ybad(b, &ev, "unexpected YAML (expected a value, a mapping "
                      "or a list)");
         break;
     }
     yaml_event_delete(&ev);
-    *out = n;
     return rc;
 }
 
 /* Reads the value after a key into a new node. */
-static int ws_yvalue(struct ws_ybuild *b, struct ws_ynode **out)
+static int ws_yvalue(struct ws_ybuild *b, struct ws_ynode **out, int depth)
 {
     yaml_event_t ev;
 
     *out = NULL;
     if (ws_ynext(b, &ev) < 0)
         return -1;
-    return ws_yvalue_from(b, ev, out);
+    return ws_yvalue_from(b, ev, out, depth);
 }
 
 /* One item of a list: 1 at the end of the list. */
-static int ws_yitem(struct ws_ybuild *b, struct ws_ynode **out)
+static int ws_yitem(struct ws_ybuild *b, struct ws_ynode **out, int depth)
 {
     yaml_event_t ev;
 
@@ -167,27 +260,27 @@ static int ws_yitem(struct ws_ybuild *b, struct ws_ynode **out)
         yaml_event_delete(&ev);
         return 1;
     }
-    return ws_yvalue_from(b, ev, out);
+    return ws_yvalue_from(b, ev, out, depth);
 }
 
 /* Items until the end of the sequence; the event loop of ws_yvalue reads
  * one item per call, so the end is detected by peeking at the parser. */
-static int ws_ysequence(struct ws_ybuild *b, struct ws_ynode *seq)
+static int ws_ysequence(struct ws_ybuild *b, struct ws_ynode *seq, int depth)
 {
     struct ws_ynode *tail = NULL;
-    unsigned index = 0;
+    unsigned long index = 0;
 
     for (;;) {
         struct ws_ynode *item = NULL;
-        char key[16];
-        int rc = ws_yitem(b, &item);
+        char key[24];
+        int rc = ws_yitem(b, &item, depth + 1);
         if (rc == 1)
             return 0;
         if (rc < 0) {
             ws_yaml_free(item);
             return -1;
         }
-        snprintf(key, sizeof key, "%u", index++);
+        snprintf(key, sizeof key, "%lu", index++);
         item->key = strdup(key);
         if (!item->key) {
             ws_yaml_free(item);
@@ -203,22 +296,36 @@ static int ws_ysequence(struct ws_ybuild *b, struct ws_ynode *seq)
     }
 }
 
+/* One "key: value" entry, appended at *tail and indexed in ix. */
 static int ws_ykey(struct ws_ybuild *b, struct ws_ynode *map,
-                   struct ws_ynode **tail, const yaml_event_t *kev)
+                   struct ws_ynode **tail, struct ws_yindex *ix,
+                   const yaml_event_t *kev, int depth)
 {
     const char *key = (const char *)kev->data.scalar.value;
     struct ws_ynode *v = NULL;
 
-    if (ws_yaml_get(map, key))
+    if (memchr(key, '\0', kev->data.scalar.length))
+        return ws_ybad(b, kev, "a NUL character in a key (expected a plain "
+                       "word)");
+    /* Messages quote keys whole; no config or workload key comes near. */
+    if (kev->data.scalar.length > WS_YAML_MAX_KEY)
+        return ws_err_at(b->err, b->file, (long)kev->start_mark.line + 1,
+                         (long)kev->start_mark.column + 1, "a key of %zu "
+                         "bytes (expected at most %d)",
+                         kev->data.scalar.length, WS_YAML_MAX_KEY);
+    if (ws_yindex_get(ix, key)) {
+        struct ws_clip q;
         return ws_err_at(b->err, b->file, (long)kev->start_mark.line + 1,
                          (long)kev->start_mark.column + 1, "duplicate key "
-                         "'%s' (expected each key once per mapping)", key);
-    if (ws_yvalue(b, &v) < 0) {
+                         "'%s' (expected each key once per mapping)",
+                         ws_clip(&q, key));
+    }
+    if (ws_yvalue(b, &v, depth + 1) < 0) {
         ws_yaml_free(v);
         return -1;
     }
     v->key = strndup(key, kev->data.scalar.length);
-    if (!v->key) {
+    if (!v->key || ws_yindex_put(ix, v) < 0) {
         ws_yaml_free(v);
         return ws_err_oom(b->err);
     }
@@ -232,28 +339,31 @@ static int ws_ykey(struct ws_ybuild *b, struct ws_ynode *map,
     return 0;
 }
 
-static int ws_ymapping(struct ws_ybuild *b, struct ws_ynode *map)
+static int ws_ymapping(struct ws_ybuild *b, struct ws_ynode *map, int depth)
 {
     struct ws_ynode *tail = NULL;
+    struct ws_yindex ix = {NULL, 0, 0};
+    int rc = 0;
 
-    for (;;) {
+    while (rc == 0) {
         yaml_event_t ev;
-        int rc;
-        if (ws_ynext(b, &ev) < 0)
-            return -1;
+        if (ws_ynext(b, &ev) < 0) {
+            rc = -1;
+            break;
+        }
         if (ev.type == YAML_MAPPING_END_EVENT) {
             yaml_event_delete(&ev);
-            return 0;
+            break;
         }
         if (ev.type != YAML_SCALAR_EVENT)
             rc = ws_ybad(b, &ev, "a key must be a plain word (expected "
                          "'key: value')");
         else
-            rc = ws_ykey(b, map, &tail, &ev);
+            rc = ws_ykey(b, map, &tail, &ix, &ev, depth);
         yaml_event_delete(&ev);
-        if (rc < 0)
-            return -1;
     }
+    free(ix.slot);
+    return rc;
 }
 
 /* Expects the event sequence of one document whose root is a mapping. */
@@ -270,7 +380,9 @@ static int ws_ydocument(struct ws_ybuild *b, struct ws_ynode **root)
         if (ev.type == YAML_STREAM_END_EVENT || ev.type == YAML_SCALAR_EVENT
             || ev.type == YAML_SEQUENCE_START_EVENT
             || ev.type == YAML_DOCUMENT_END_EVENT) {
-            rc = ws_ybad(b, &ev, "the config is not a mapping (expected "
+            rc = ws_ybad(b, &ev, ev.type == YAML_STREAM_END_EVENT
+                         ? "the file is empty (expected 'key: value' lines)"
+                         : "the file is not a YAML mapping (expected "
                          "'key: value' lines)");
             yaml_event_delete(&ev);
             return rc;
@@ -281,7 +393,7 @@ static int ws_ydocument(struct ws_ybuild *b, struct ws_ynode **root)
     yaml_event_delete(&ev);
     if (!*root)
         return ws_err_oom(b->err);
-    if (ws_ymapping(b, *root) < 0)
+    if (ws_ymapping(b, *root, 1) < 0)
         return -1;
     for (;;) {
         if (ws_ynext(b, &ev) < 0)
@@ -292,7 +404,7 @@ static int ws_ydocument(struct ws_ybuild *b, struct ws_ynode **root)
         }
         if (ev.type == YAML_DOCUMENT_START_EVENT) {
             rc = ws_ybad(b, &ev, "a second YAML document (expected one "
-                         "config per file)");
+                         "document per file)");
             yaml_event_delete(&ev);
             return rc;
         }
@@ -308,8 +420,8 @@ int ws_yaml_parse(struct ws_ynode **root, const char *file, const char *text,
 
     *root = NULL;
     if (memchr(text, '\0', len))
-        return ws_err_at(err, file, 1, 1, "binary data in a config file "
-                         "(expected YAML text)");
+        return ws_err_at(err, file, 1, 1, "binary data (a NUL byte) in a "
+                         "YAML file (expected text)");
     b.file = ws_yaml_name(file);
     b.err = err;
     if (!yaml_parser_initialize(&b.parser))
@@ -358,25 +470,73 @@ static void ws_yaml_append(struct ws_ynode *map, struct ws_ynode *n)
     *pp = n;
 }
 
-void ws_yaml_merge(struct ws_ynode *dst, struct ws_ynode *src)
+/* Indexes every entry of map; -1 when out of memory. */
+static int ws_yindex_of(struct ws_yindex *ix, const struct ws_ynode *map)
 {
-    struct ws_ynode *n = src->child;
+    for (struct ws_ynode *n = map->child; n; n = n->next)
+        if (ws_yindex_put(ix, n) < 0)
+            return -1;
+    return 0;
+}
+
+/* Frees the entries of map whose key the index now gives to another node
+ * (replaced by the merge), then appends the replacements in their order. */
+static void ws_yaml_splice(struct ws_ynode *map, const struct ws_yindex *ix,
+                           struct ws_ynode *fresh)
+{
+    struct ws_ynode **pp = &map->child;
+
+    while (*pp) {
+        struct ws_ynode *n = *pp;
+        if (ws_yindex_get(ix, n->key) != n) {
+            *pp = n->next;
+            n->next = NULL;
+            ws_yaml_free(n);
+        } else {
+            pp = &n->next;
+        }
+    }
+    *pp = fresh;
+}
+
+/* As if each entry of src in turn replaced dst's entry of that key (or
+ * merged into it, both being mappings) and moved to the end, but in one
+ * pass over both lists. */
+int ws_yaml_merge(struct ws_ynode *dst, struct ws_ynode *src)
+{
+    struct ws_yindex ix = {NULL, 0, 0};
+    struct ws_ynode *n = src->child, *fresh = NULL, **tail = &fresh;
+    int rc = 0;
 
     src->child = NULL;
+    if (ws_yindex_of(&ix, dst) < 0) {
+        free(ix.slot);
+        ws_yaml_free(n);
+        ws_yaml_free(src);
+        return -1;
+    }
     while (n) {
         struct ws_ynode *next = n->next;
-        struct ws_ynode *old = ws_yaml_get(dst, n->key);
+        struct ws_ynode *old = ws_yindex_get(&ix, n->key);
         n->next = NULL;
-        if (old && old->kind == WS_YNODE_MAP && n->kind == WS_YNODE_MAP) {
-            ws_yaml_merge(old, n);
+        if (rc < 0) {
+            ws_yaml_free(n);
+        } else if (old && old->kind == WS_YNODE_MAP
+                   && n->kind == WS_YNODE_MAP) {
+            rc = ws_yaml_merge(old, n);
+        } else if (ws_yindex_put(&ix, n) < 0) {
+            ws_yaml_free(n);
+            rc = -1;
         } else {
-            if (old)
-                ws_yaml_remove(dst, n->key);
-            ws_yaml_append(dst, n);
+            *tail = n;
+            tail = &n->next;
         }
         n = next;
     }
+    ws_yaml_splice(dst, &ix, fresh);
+    free(ix.slot);
     ws_yaml_free(src);
+    return rc;
 }
 
 int ws_yaml_set(struct ws_ynode *root, const char *path, const char *value,

@@ -8,7 +8,8 @@
  * positioned error, so callers can report "file:line:col" for any value
  * they dislike.
  *
- * Leaves out: anchors, tags, multi-document streams.
+ * Leaves out: anchors, tags, multi-document streams, nesting deeper than
+ * WS_YAML_MAX_DEPTH, keys longer than WS_YAML_MAX_KEY.
  */
 #ifndef WS_YAML_H
 #define WS_YAML_H
@@ -16,6 +17,13 @@
 #include <stddef.h>
 
 #include "../util/ws_err.h"
+
+/* Levels of nested mappings and lists, the root mapping being level 1:
+ * the tree is built and walked by recursion, and a config or a workload
+ * needs four or five. */
+#define WS_YAML_MAX_DEPTH 32
+/* Bytes of a mapping key: messages quote keys whole. */
+#define WS_YAML_MAX_KEY 256
 
 enum ws_ynode_kind {
     WS_YNODE_MAP,
@@ -44,8 +52,9 @@ void ws_yaml_free(struct ws_ynode *node);
 struct ws_ynode *ws_yaml_get(const struct ws_ynode *map, const char *key);
 
 /* Moves every entry of src into dst: scalars replace, mappings merge
- * recursively.  src is consumed. */
-void ws_yaml_merge(struct ws_ynode *dst, struct ws_ynode *src);
+ * recursively; a replaced entry moves to the end.  src is consumed, also
+ * on failure (-1: out of memory, dst then partly merged but valid). */
+int ws_yaml_merge(struct ws_ynode *dst, struct ws_ynode *src);
 
 /* Creates or replaces the scalar at a dotted path ("l2.size"), creating
  * intermediate mappings.  -1 when a path element is a scalar already or on

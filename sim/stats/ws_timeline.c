@@ -9,8 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/ws_utf8.h"
+
+/* ev may be NULL (out of memory while packing): nothing is written, so the
+ * file stays valid JSON. */
 static void ws_tl_emit(struct ws_timeline *tl, json_t *ev)
 {
+    if (!ev)
+        return;
     if (tl->events >= tl->max_events) {
         tl->truncated = 1;
         json_decref(ev);
@@ -63,7 +69,10 @@ void ws_timeline_kernel(struct ws_timeline *tl, const char *name, uint64_t t)
 {
     if (t < tl->from || t >= tl->to)
         return;
-    ws_tl_emit(tl, json_pack("{s:s,s:s,s:I,s:s,s:I,s:I}", "name", name,
+    /* A kernel name is input text: "o" takes a sanitised string, since
+     * json_pack fails on invalid UTF-8. */
+    ws_tl_emit(tl, json_pack("{s:o,s:s,s:I,s:s,s:I,s:I}", "name",
+                             ws_utf8_json_string(name),
                              "ph", "i", "ts", (json_int_t)t, "s", "g",
                              "pid", (json_int_t)0, "tid", (json_int_t)0));
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/ws_clip.h"
 #include "../util/ws_grow.h"
 #include "ws_opcode.h"
 
@@ -98,9 +99,9 @@ static int ws_tmpl_build(struct ws_expander *x, struct ws_err *err)
         if (x->target[i] == UINT32_MAX && in->cls == WS_OPC_BRANCH
             && (strncmp(op, "BRX", 3) == 0 || strncmp(op, "JMX", 3) == 0
                 || strncmp(op, "CALL", 4) == 0 || strncmp(op, "RET", 3) == 0))
-            return ws_err_at(err, w->path, 1, 1, "%s at offset 0x%04x is an "
-                             "indirect branch or call (expected direct "
-                             "branches only)", op, in->pc);
+            return ws_err_at(err, w->path, w->line, w->col, "%s at offset "
+                             "0x%04x is an indirect branch or call (expected "
+                             "direct branches only)", op, in->pc);
     }
     return 0;
 }
@@ -255,6 +256,7 @@ static int ws_emit(struct ws_expander *x, uint32_t idx, uint32_t mask,
                 sizeof *x->inst, 4096) < 0)
         return ws_err_oom(err);
     in = &x->inst[x->ninst++];
+    x->total++;
     *in = x->tmpl[idx];
     in->mask = mask;
     if (in->width && mask)
@@ -323,6 +325,16 @@ static int ws_predicate(struct ws_expander *x, uint32_t idx, uint32_t exec,
                 continue;
             if (ws_lane_eval(x, l, &r->expr, &trips, err) < 0)
                 return -1;
+            if (trips < 1)
+                return ws_err_at(err, r->expr.file, r->expr.line,
+                                 r->expr.col, "loop trip count of %lld for "
+                                 "lane %u of warp %lld, CTA (%u,%u,%u) "
+                                 "(expected at least 1: the body has run once "
+                                 "when its closing branch is reached)",
+                                 (long long)trips, l, (long long)
+                                 x->vals[l][w->nparams + WS_SLOT_WARP],
+                                 x->cta.ctaid[0], x->cta.ctaid[1],
+                                 x->cta.ctaid[2]);
             if (*k + 1 < trips) {
                 *cond |= 1u << l;
                 ++*k;
@@ -336,6 +348,45 @@ static int ws_predicate(struct ws_expander *x, uint32_t idx, uint32_t exec,
     return 0;
 }
 
+/* One CTA's streams are held whole (the simulator takes a CTA at a time),
+ * so its size is memory: the instruction limits alone allow a CTA of 32
+ * warps of 2^24 instructions, 20 GB.  The bound also keeps its instruction
+ * and address counts within the 32 bits of struct ws_cta_stream. */
+#define WS_EXPAND_MAX_CTA_BYTES (UINT64_C(2) << 30)
+
+/* Before one more instruction of a warp that has run n: the per-warp and
+ * per-kernel limits, and the size of the CTA's streams. */
+static int ws_expand_limits(struct ws_expander *x, uint32_t warp, size_t n,
+                            struct ws_err *err)
+{
+    const struct ws_workload *w = x->w;
+    uint64_t per_warp = w->opts.max_warp_insts;
+    struct ws_clip q;
+
+    if (n >= per_warp)
+        return ws_err_at(err, w->path, w->line, w->col, "warp %u of CTA "
+                         "(%u,%u,%u) ran past %llu instructions, the per-warp "
+                         "limit (expected fewer; raise it with "
+                         "--max-warp-insts N)", warp, x->cta.ctaid[0],
+                         x->cta.ctaid[1], x->cta.ctaid[2],
+                         (unsigned long long)per_warp);
+    if (x->total >= w->opts.max_insts)
+        return ws_err_at(err, w->path, w->line, w->col, "kernel %s ran past "
+                         "%llu warp instructions, the limit (expected fewer; "
+                         "raise it with --max-insts N)",
+                         ws_clip(&q, w->func->name),
+                         (unsigned long long)w->opts.max_insts);
+    if (x->ninst * sizeof *x->inst + x->naddr * sizeof *x->addrs
+        > WS_EXPAND_MAX_CTA_BYTES)
+        return ws_err_at(err, w->path, w->line, w->col, "CTA (%u,%u,%u) "
+                         "expands to more than %llu MiB of instructions and "
+                         "addresses (expected less per CTA: fewer loop trips "
+                         "or threads per block, or a lower --max-warp-insts)",
+                         x->cta.ctaid[0], x->cta.ctaid[1], x->cta.ctaid[2],
+                         (unsigned long long)(WS_EXPAND_MAX_CTA_BYTES >> 20));
+    return 0;
+}
+
 static int ws_expand_warp(struct ws_expander *x, uint32_t warp,
                           uint32_t lanes, struct ws_err *err)
 {
@@ -343,6 +394,7 @@ static int ws_expand_warp(struct ws_expander *x, uint32_t warp,
     const struct ws_sass_func *f = w->func;
     struct ws_paths ps = {{{0, 0}}, 0};
     size_t start = x->ninst;
+    struct ws_clip q;
 
     ws_paths_add(&ps, 0, lanes);
     while (ps.n > 0) {
@@ -350,15 +402,11 @@ static int ws_expand_warp(struct ws_expander *x, uint32_t warp,
         const struct ws_inst *t;
         uint32_t cond;
         if (p.idx >= f->ninst)
-            return ws_err_at(err, w->path, 1, 1, "warp %u runs past the end "
-                             "of %s (expected an EXIT on every path)", warp,
-                             f->name);
-        if (x->ninst - start >= WS_EXPAND_MAX_WARP_INSTS)
-            return ws_err_at(err, w->path, 1, 1, "warp %u of CTA (%u,%u,%u) "
-                             "executed %u instructions: a loop that never "
-                             "ends? (expected trips: to bound every loop)",
-                             warp, x->cta.ctaid[0], x->cta.ctaid[1],
-                             x->cta.ctaid[2], WS_EXPAND_MAX_WARP_INSTS);
+            return ws_err_at(err, w->path, w->line, w->col, "warp %u runs "
+                             "past the end of %s (expected an EXIT on every "
+                             "path)", warp, ws_clip(&q, f->name));
+        if (ws_expand_limits(x, warp, x->ninst - start, err) < 0)
+            return -1;
         t = &x->tmpl[p.idx];
         if (ws_predicate(x, p.idx, p.mask, &cond, err) < 0
             || ws_emit(x, p.idx, cond, err) < 0)

@@ -14,6 +14,12 @@
  * lane's address, which must lie in a declared buffer (or, for shared
  * memory, inside the CTA's shared allocation).
  *
+ * Limits come from the workload's trace options: a warp may run at most
+ * --max-warp-insts instructions and the kernel --max-insts, so a loop that
+ * never ends, or a parameter with three zeros too many, is an error naming
+ * the flag that raises the limit, not hours of work.  One CTA's streams,
+ * held whole, may take at most 2 GiB.
+ *
  * Leaves out: indirect branches and calls (BRX, JMX, CALL, RET), which are
  * reported as errors.
  */
@@ -25,15 +31,13 @@
 #include "ws_trace.h"
 #include "ws_workload.h"
 
-/* A warp running longer than this is taken to be a loop that never ends. */
-#define WS_EXPAND_MAX_WARP_INSTS (1u << 22)
-
 struct ws_expander {
     const struct ws_workload *w;
     struct ws_inst *tmpl;           /* per static instruction */
     uint32_t *target;               /* branch target index, UINT32_MAX none */
     int64_t *mem_off;               /* memory operand offset, bytes */
     uint64_t next_cta, ctas;
+    uint64_t total;                 /* warp instructions of the kernel so far */
     int64_t vals[32][WS_EXPR_MAX_NAMES];
     struct ws_inst *inst;
     size_t ninst, inst_cap;

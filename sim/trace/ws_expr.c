@@ -22,7 +22,15 @@ enum {
     OP_BOOL     /* top = (top != 0) */
 };
 
-#define WS_EXPR_STACK 64
+/* Values pending at once while evaluating (checked when compiling, so
+ * evaluation needs no check per operation). */
+#define WS_EXPR_STACK 128
+/* Nesting: parentheses, function arguments, ?: arms and unary operators
+ * each recurse in the parser, so each counts as a level. */
+#define WS_EXPR_MAX_DEPTH 100
+/* Operations of one compiled expression: every lane evaluates every let
+ * and the rule's expression at each use, so length is time. */
+#define WS_EXPR_MAX_OPS 1024
 
 int ws_expr_find(const struct ws_expr_names *t, const char *name, size_t len)
 {
@@ -52,6 +60,20 @@ struct ws_parser {
     int depth;
 };
 
+/* An expression quoted in a message is cut short: a YAML value may be a
+ * megabyte, and the message must stay one line that ends in its
+ * "(expected ...)". */
+#define WS_EXPR_QUOTE 60
+
+static const char *ws_quote(const char *text, char buf[WS_EXPR_QUOTE + 4])
+{
+    if (strlen(text) <= WS_EXPR_QUOTE)
+        return text;
+    memcpy(buf, text, WS_EXPR_QUOTE);
+    strcpy(buf + WS_EXPR_QUOTE, "...");
+    return buf;
+}
+
 static long ws_pcol(const struct ws_parser *ps, const char *at)
 {
     return ps->e->col + (long)(at - ps->s);
@@ -60,8 +82,11 @@ static long ws_pcol(const struct ws_parser *ps, const char *at)
 static int ws_pfail(struct ws_parser *ps, const char *at, const char *what,
                     const char *expected)
 {
+    char q[WS_EXPR_QUOTE + 4];
+
     return ws_err_at(ps->err, ps->e->file, ps->e->line, ws_pcol(ps, at),
-                     "%s in '%s' (expected %s)", what, ps->s, expected);
+                     "%s in '%s' (expected %s)", what, ws_quote(ps->s, q),
+                     expected);
 }
 
 static int ws_emit(struct ws_parser *ps, uint8_t code, int64_t arg,
@@ -70,6 +95,9 @@ static int ws_emit(struct ws_parser *ps, uint8_t code, int64_t arg,
     struct ws_expr *e = ps->e;
     size_t cap = e->cap;
 
+    if (e->nops == WS_EXPR_MAX_OPS)
+        return ws_pfail(ps, at, "expression too long", "at most 1024 "
+                        "operators and operands; move parts into let:");
     if (ws_grow((void **)&e->ops, &cap, e->nops + 1, sizeof *e->ops, 16) < 0)
         return ws_err_oom(ps->err);
     e->cap = (uint32_t)cap;
@@ -104,14 +132,53 @@ static int ws_accept(struct ws_parser *ps, const char *tok)
 
 static int ws_ternary(struct ws_parser *ps);
 
+/* Each recursion of the parser enters a level; ws_leave undoes it. */
+static int ws_enter(struct ws_parser *ps, const char *at)
+{
+    if (++ps->depth > WS_EXPR_MAX_DEPTH)
+        return ws_pfail(ps, at, "expression nested too deeply", "at most 100 "
+                        "levels of parentheses, unary operators and ?:");
+    return 0;
+}
+
+static int ws_leave(struct ws_parser *ps, int rc)
+{
+    ps->depth--;
+    return rc;
+}
+
 static int ws_is_name_char(char c, int first)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'
            || (!first && ((c >= '0' && c <= '9') || c == '.'));
 }
 
-static int ws_call(struct ws_parser *ps, const char *name, size_t len,
-                   const char *at)
+/* select(c, a, b) is c ? a : b: only the arm chosen is evaluated. */
+static int ws_select(struct ws_parser *ps, const char *at)
+{
+    uint32_t jz, jmp;
+
+    if (ws_ternary(ps) < 0)
+        return -1;
+    if (!ws_accept(ps, ","))
+        return ws_pfail(ps, ps->p, "bad select()", "select(cond, a, b)");
+    jz = ps->e->nops;
+    if (ws_emit(ps, OP_JZ, 0, at) < 0 || ws_ternary(ps) < 0)
+        return -1;
+    jmp = ps->e->nops;
+    if (ws_emit(ps, OP_JMP, 0, at) < 0)
+        return -1;
+    if (!ws_accept(ps, ","))
+        return ws_pfail(ps, ps->p, "missing argument", "select(c, a, b)");
+    ps->e->ops[jz].arg = ps->e->nops;
+    if (ws_ternary(ps) < 0)
+        return -1;
+    ps->e->ops[jmp].arg = ps->e->nops;
+    return 0;
+}
+
+/* A function call, its name at[0..len) and "(" read. */
+static int ws_call(struct ws_parser *ps, const char *at, size_t len)
 {
     static const struct {
         const char *name;
@@ -122,36 +189,19 @@ static int ws_call(struct ws_parser *ps, const char *name, size_t len,
         {"log2", 1, OP_LOG2}, {"select", 3, 0}
     };
     for (size_t f = 0; f < sizeof fns / sizeof fns[0]; f++) {
-        if (strlen(fns[f].name) != len || strncmp(fns[f].name, name, len))
+        if (strlen(fns[f].name) != len || strncmp(fns[f].name, at, len))
             continue;
-        if (fns[f].code == 0) {
-            /* select(c, a, b) is c ? a : b. */
-            uint32_t jz, jmp;
-            if (ws_ternary(ps) < 0 || !ws_accept(ps, ","))
-                return ws_err_at(ps->err, ps->e->file, ps->e->line,
-                                 ws_pcol(ps, ps->p), "bad select() in '%s' "
-                                 "(expected select(cond, a, b))", ps->s);
-            jz = ps->e->nops;
-            if (ws_emit(ps, OP_JZ, 0, at) < 0 || ws_ternary(ps) < 0)
-                return -1;
-            jmp = ps->e->nops;
-            if (ws_emit(ps, OP_JMP, 0, at) < 0 || !ws_accept(ps, ","))
-                return ws_pfail(ps, ps->p, "missing argument", "select(c, a, b)");
-            ps->e->ops[jz].arg = ps->e->nops;
+        if (fns[f].code == 0 && ws_select(ps, at) < 0)
+            return -1;
+        for (int a = 0; fns[f].code && a < fns[f].args; a++) {
+            if (a > 0 && !ws_accept(ps, ","))
+                return ws_pfail(ps, ps->p, "missing argument",
+                                "as many arguments as the function takes");
             if (ws_ternary(ps) < 0)
                 return -1;
-            ps->e->ops[jmp].arg = ps->e->nops;
-        } else {
-            for (int a = 0; a < fns[f].args; a++) {
-                if (a > 0 && !ws_accept(ps, ","))
-                    return ws_pfail(ps, ps->p, "missing argument",
-                                    "as many arguments as the function takes");
-                if (ws_ternary(ps) < 0)
-                    return -1;
-            }
-            if (ws_emit(ps, fns[f].code, 0, at) < 0)
-                return -1;
         }
+        if (fns[f].code && ws_emit(ps, fns[f].code, 0, at) < 0)
+            return -1;
         if (!ws_accept(ps, ")"))
             return ws_pfail(ps, ps->p, "missing ')'", "')' after the arguments");
         return 0;
@@ -165,8 +215,6 @@ static int ws_primary(struct ws_parser *ps)
 
     ws_skip(ps);
     at = ps->p;
-    if (++ps->depth > 200)
-        return ws_pfail(ps, at, "expression nested too deeply", "fewer parentheses");
     if (*at == '(') {
         ps->p++;
         if (ws_ternary(ps) < 0)
@@ -198,14 +246,17 @@ static int ws_primary(struct ws_parser *ps)
             n++;
         ps->p += n;
         if (ws_accept(ps, "("))
-            return ws_call(ps, at, n, at);
+            return ws_call(ps, at, n);
         slot = ws_expr_find(ps->names, at, n);
-        if (slot < 0)
+        if (slot < 0) {
+            char q[WS_EXPR_QUOTE + 4];
             return ws_err_at(ps->err, ps->e->file, ps->e->line,
                              ws_pcol(ps, at), "unbound name '%.*s' in '%s' "
                              "(expected a parameter, buffer, loop counter or "
                              "tid.x, ctaid.x, ntid.x, nctaid.x, lane, warp)",
-                             (int)n, at, ps->s);
+                             (int)(n < WS_EXPR_QUOTE ? n : WS_EXPR_QUOTE), at,
+                             ws_quote(ps->s, q));
+        }
         return ws_emit(ps, OP_VAR, slot, at);
     }
     return ws_pfail(ps, at, *at ? "unexpected character" : "expression ends "
@@ -222,13 +273,13 @@ static int ws_unary(struct ws_parser *ps)
     if (*at == '-' || *at == '!' || *at == '~') {
         code = *at == '-' ? OP_NEG : *at == '!' ? OP_NOT : OP_BNOT;
         ps->p++;
-        if (ws_unary(ps) < 0)
-            return -1;
-        return ws_emit(ps, code, 0, at);
+        if (ws_enter(ps, at) < 0 || ws_unary(ps) < 0)
+            return ws_leave(ps, -1);
+        return ws_leave(ps, ws_emit(ps, code, 0, at));
     }
     if (*at == '+') {
         ps->p++;
-        return ws_unary(ps);
+        return ws_leave(ps, ws_enter(ps, at) < 0 ? -1 : ws_unary(ps));
     }
     return ws_primary(ps);
 }
@@ -301,7 +352,7 @@ static int ws_logic(struct ws_parser *ps, int is_or)
     }
 }
 
-static int ws_ternary(struct ws_parser *ps)
+static int ws_ternary_in(struct ws_parser *ps)
 {
     const char *at;
     uint32_t jz, jmp;
@@ -324,6 +375,67 @@ static int ws_ternary(struct ws_parser *ps)
     if (ws_ternary(ps) < 0)
         return -1;
     ps->e->ops[jmp].arg = ps->e->nops;
+    return 0;
+}
+
+/* A whole (sub)expression: the top, a parenthesis, an argument, an arm. */
+static int ws_ternary(struct ws_parser *ps)
+{
+    ws_skip(ps);
+    if (ws_enter(ps, ps->p) < 0)
+        return ws_leave(ps, -1);
+    return ws_leave(ps, ws_ternary_in(ps));
+}
+
+/* Stack effect of one operation. */
+static int ws_op_effect(uint8_t code)
+{
+    switch (code) {
+    case OP_LIT: case OP_VAR:
+        return 1;
+    case OP_NEG: case OP_NOT: case OP_BNOT: case OP_ABS: case OP_LOG2:
+    case OP_BOOL: case OP_JMP:
+        return 0;
+    default:        /* binary operators, min, max, and the tests of JZ, JNZ */
+        return -1;
+    }
+}
+
+/* The most values pending at once, following the jumps (all forward, so
+ * one pass in order sees every way into an operation first).  Evaluation
+ * then needs no check per operation. */
+static int ws_check_stack(struct ws_parser *ps)
+{
+    struct ws_expr *e = ps->e;
+    int *at = malloc((e->nops + 1) * sizeof *at);
+
+    if (!at)
+        return ws_err_oom(ps->err);
+    for (uint32_t pc = 0; pc <= e->nops; pc++)
+        at[pc] = -1;
+    at[0] = 0;
+    for (uint32_t pc = 0; pc < e->nops; pc++) {
+        const struct ws_expr_op *op = &e->ops[pc];
+        uint32_t to = (uint32_t)op->arg;
+        int d;
+        if (at[pc] < 0)
+            continue;
+        d = at[pc] + ws_op_effect(op->code);
+        if (d > WS_EXPR_STACK) {
+            char q[WS_EXPR_QUOTE + 4];
+            free(at);
+            return ws_err_at(ps->err, e->file, e->line, op->col, "expression "
+                             "holds too many values at once in '%s' (expected "
+                             "at most %d pending; move parts into let:)",
+                             ws_quote(e->text, q), WS_EXPR_STACK);
+        }
+        if ((op->code == OP_JMP || op->code == OP_JZ || op->code == OP_JNZ)
+            && to <= e->nops && at[to] < d)
+            at[to] = d;
+        if (op->code != OP_JMP && at[pc + 1] < d)
+            at[pc + 1] = d;
+    }
+    free(at);
     return 0;
 }
 
@@ -354,6 +466,8 @@ int ws_expr_compile(struct ws_expr *e, const char *text,
                  "the expression");
         goto fail;
     }
+    if (ws_check_stack(&ps) < 0)
+        goto fail;
     return 0;
 fail:
     ws_expr_free(e);
@@ -369,22 +483,45 @@ void ws_expr_free(struct ws_expr *e)
     e->nops = e->cap = 0;
 }
 
+/* Why an evaluation failed; the operand that made it fail goes with it. */
+enum ws_eval_fault {
+    WS_EV_OK,
+    WS_EV_DIV0,
+    WS_EV_OVERFLOW,
+    WS_EV_SHIFT,
+    WS_EV_LOG2
+};
+
+/* a << b, or a fault: C leaves shifts by 64 or more, by a negative count,
+ * and of a value whose bits fall off the top undefined. */
+static int ws_shift(uint8_t code, int64_t a, int64_t b, int64_t *r)
+{
+    if (b < 0 || b > 63)
+        return WS_EV_SHIFT;
+    if (code == OP_SHR) {
+        *r = a >> b;        /* arithmetic, as gcc and clang define it */
+        return WS_EV_OK;
+    }
+    *r = (int64_t)((uint64_t)a << b);
+    return *r >> b == a ? WS_EV_OK : WS_EV_OVERFLOW;
+}
+
 static int ws_arith(uint8_t code, int64_t a, int64_t b, int64_t *r)
 {
     switch (code) {
-    case OP_MUL: return __builtin_mul_overflow(a, b, r) ? -2 : 0;
-    case OP_ADD: return __builtin_add_overflow(a, b, r) ? -2 : 0;
-    case OP_SUB: return __builtin_sub_overflow(a, b, r) ? -2 : 0;
+    case OP_MUL: return __builtin_mul_overflow(a, b, r) ? WS_EV_OVERFLOW : 0;
+    case OP_ADD: return __builtin_add_overflow(a, b, r) ? WS_EV_OVERFLOW : 0;
+    case OP_SUB: return __builtin_sub_overflow(a, b, r) ? WS_EV_OVERFLOW : 0;
     case OP_DIV:
     case OP_MOD:
         if (b == 0)
-            return -1;
+            return WS_EV_DIV0;
         if (a == INT64_MIN && b == -1)
-            return -2;
+            return WS_EV_OVERFLOW;
         *r = code == OP_DIV ? a / b : a % b;
-        return 0;
-    case OP_SHL: *r = b < 0 || b > 62 ? 0 : (int64_t)((uint64_t)a << b); return 0;
-    case OP_SHR: *r = b < 0 || b > 63 ? 0 : a >> b; return 0;
+        return WS_EV_OK;
+    case OP_SHL:
+    case OP_SHR: return ws_shift(code, a, b, r);
     case OP_LT: *r = a < b; return 0;
     case OP_LE: *r = a <= b; return 0;
     case OP_GT: *r = a > b; return 0;
@@ -399,17 +536,60 @@ static int ws_arith(uint8_t code, int64_t a, int64_t b, int64_t *r)
     }
 }
 
-static int64_t ws_log2(int64_t v)
+/* Unary operations in place: -INT64_MIN and abs(INT64_MIN) do not fit,
+ * and log2 is defined for positive values only (floor). */
+static int ws_unop(uint8_t code, int64_t *v)
 {
     int64_t r = -1;
 
-    while (v > 0) {
-        v >>= 1;
-        r++;
+    switch (code) {
+    case OP_NEG:
+    case OP_ABS:
+        if (*v == INT64_MIN)
+            return WS_EV_OVERFLOW;
+        if (code == OP_NEG || *v < 0)
+            *v = -*v;
+        return WS_EV_OK;
+    case OP_NOT: *v = !*v; return WS_EV_OK;
+    case OP_BNOT: *v = ~*v; return WS_EV_OK;
+    case OP_BOOL: *v = *v != 0; return WS_EV_OK;
+    default:                                   /* OP_LOG2 */
+        if (*v <= 0)
+            return WS_EV_LOG2;
+        for (int64_t x = *v; x > 0; x >>= 1)
+            r++;
+        *v = r;
+        return WS_EV_OK;
     }
-    return r;
 }
 
+static int ws_eval_fail(const struct ws_expr *e, const struct ws_expr_op *op,
+                        int fault, int64_t operand, struct ws_err *err)
+{
+    char q[WS_EXPR_QUOTE + 4];
+    const char *text = ws_quote(e->text, q);
+
+    switch (fault) {
+    case WS_EV_DIV0:
+        return ws_err_at(err, e->file, e->line, op->col, "division by zero "
+                         "in '%s' (expected a non-zero divisor)", text);
+    case WS_EV_SHIFT:
+        return ws_err_at(err, e->file, e->line, op->col, "shift by %lld in "
+                         "'%s' (expected a shift count from 0 to 63)",
+                         (long long)operand, text);
+    case WS_EV_LOG2:
+        return ws_err_at(err, e->file, e->line, op->col, "log2 of %lld in "
+                         "'%s' (expected a positive argument)",
+                         (long long)operand, text);
+    default:
+        return ws_err_at(err, e->file, e->line, op->col, "integer overflow "
+                         "in '%s' (expected values within 64-bit signed "
+                         "range)", text);
+    }
+}
+
+/* The stack never holds more than WS_EXPR_STACK values: ws_check_stack
+ * proved it when the expression compiled. */
 int ws_expr_eval(const struct ws_expr *e, const int64_t *vals, int64_t *out,
                  struct ws_err *err)
 {
@@ -418,35 +598,27 @@ int ws_expr_eval(const struct ws_expr *e, const int64_t *vals, int64_t *out,
 
     for (uint32_t pc = 0; pc < e->nops;) {
         const struct ws_expr_op *op = &e->ops[pc++];
-        int rc;
-        if (sp >= WS_EXPR_STACK - 1)
-            return ws_err_at(err, e->file, e->line, op->col, "expression too "
-                             "deep to evaluate in '%s' (expected a simpler "
-                             "expression)", e->text);
+        int64_t operand = 0;
+        int fault = WS_EV_OK;
         switch (op->code) {
         case OP_LIT: st[sp++] = op->arg; break;
         case OP_VAR: st[sp++] = vals[op->arg]; break;
-        case OP_NEG: st[sp - 1] = st[sp - 1] == INT64_MIN ? INT64_MIN
-                                  : -st[sp - 1]; break;
-        case OP_NOT: st[sp - 1] = !st[sp - 1]; break;
-        case OP_BNOT: st[sp - 1] = ~st[sp - 1]; break;
-        case OP_ABS: st[sp - 1] = st[sp - 1] < 0 ? -st[sp - 1] : st[sp - 1]; break;
-        case OP_LOG2: st[sp - 1] = ws_log2(st[sp - 1]); break;
-        case OP_BOOL: st[sp - 1] = st[sp - 1] != 0; break;
+        case OP_NEG: case OP_NOT: case OP_BNOT: case OP_ABS: case OP_LOG2:
+        case OP_BOOL:
+            operand = st[sp - 1];
+            fault = ws_unop(op->code, &st[sp - 1]);
+            break;
         case OP_JZ: if (st[--sp] == 0) pc = (uint32_t)op->arg; break;
         case OP_JNZ: if (st[--sp] != 0) pc = (uint32_t)op->arg; break;
         case OP_JMP: pc = (uint32_t)op->arg; break;
         default:
             sp--;
-            rc = ws_arith(op->code, st[sp - 1], st[sp], &st[sp - 1]);
-            if (rc < 0)
-                return ws_err_at(err, e->file, e->line, op->col, "%s in '%s' "
-                                 "(expected %s)", rc == -1 ? "division by "
-                                 "zero" : "integer overflow", e->text,
-                                 rc == -1 ? "a non-zero divisor" :
-                                 "values within 64-bit signed range");
+            operand = st[sp];
+            fault = ws_arith(op->code, st[sp - 1], st[sp], &st[sp - 1]);
             break;
         }
+        if (fault != WS_EV_OK)
+            return ws_eval_fail(e, op, fault, operand, err);
     }
     *out = sp > 0 ? st[sp - 1] : 0;
     return 0;

@@ -5,10 +5,13 @@
  * An expression is compiled once against a table of names (thread and CTA
  * coordinates, parameters, buffers, loop counters) into a small stack
  * program, then evaluated per lane with the names' current values.  Compile
- * errors (bad syntax, an unbound name) and run-time errors (division by
- * zero, overflow) are reported at the expression's place in its YAML file:
- * the caller gives the file, line and column of the expression's first
- * character.
+ * errors (bad syntax, an unbound name, nesting deeper than 100 levels of
+ * parentheses, unary operators and ?:, more than 1024 operations) and
+ * run-time errors (division by zero, signed overflow of any operation,
+ * a shift by a count outside 0 to 63, log2 of a value below 1) are
+ * reported at the expression's place in its YAML file: the caller gives
+ * the file, line and column of the expression's first character, the
+ * message the column of the operator at fault.
  *
  * Arithmetic is 64-bit signed; comparisons and logic give 0 or 1.
  * Operators, by precedence: ?:  ||  &&  |  ^  &  == !=  < <= > >=

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/ws_clip.h"
 #include "../util/ws_file.h"
 #include "../util/ws_num.h"
 #include "ws_opcode.h"
@@ -103,17 +104,21 @@ static int ws_wl_params(struct ws_wl_ctx *c, const char *const *sets, int nsets)
         int slot = eq ? ws_expr_find(&w->names, sets[i],
                                      (size_t)(eq - sets[i])) : -1;
         int64_t v;
-        if (slot < 0 || (uint32_t)slot >= w->nparams)
+        if (slot < 0 || (uint32_t)slot >= w->nparams) {
+            struct ws_clip q, qp;
             return ws_err_arg(c->err, sets[i], 0, i + 1, "--param '%s' "
                              "names no parameter of %s (expected name=value "
-                             "for a key under params:)", sets[i], w->path);
+                             "for a key under params:)", ws_clip(&q, sets[i]),
+                             ws_clip_path(&qp, w->path));
+        }
         if (ws_num_i64(eq + 1, strlen(eq + 1), &v) < 0) {
             uint64_t h;
+            struct ws_clip q;
             if (ws_num_hex(eq + 1, strlen(eq + 1), &h) < 0 || h > INT64_MAX)
                 return ws_err_arg(c->err, sets[i], (long)(eq - sets[i]) + 1,
                                  i + 1, "--param value "
                                  "'%s' is not an integer (expected a decimal "
-                                 "or 0x number)", eq + 1);
+                                 "or 0x number)", ws_clip(&q, eq + 1));
             v = (int64_t)h;
         }
         w->param_value[slot] = v;
@@ -121,29 +126,107 @@ static int ws_wl_params(struct ws_wl_ctx *c, const char *const *sets, int nsets)
     return 0;
 }
 
+/* CUDA's limits per dimension: grid x below 2^31, y and z below 2^16;
+ * block x and y up to 1024, z up to 64 (and 1024 threads in all). */
+static const int64_t ws_grid_max[3] = {0x7fffffff, 65535, 65535};
+static const int64_t ws_block_max[3] = {1024, 1024, 64};
+
+/* [x, y, z], or one value n meaning [n, 1, 1] as a CUDA launch's int
+ * does; a list of one or two values is a mistake, not a shorthand. */
 static int ws_wl_dim3(struct ws_wl_ctx *c, const struct ws_ynode *n,
-                      uint32_t out[3], uint32_t max_x)
+                      const char *what, const int64_t max[3], uint32_t out[3])
 {
+    const struct ws_ynode *item[3] = {n, n, n};
     int64_t v[3] = {1, 1, 1};
     int k = 0;
+    char msg[96];
 
     if (n->kind == WS_YNODE_SCALAR) {
         if (ws_wl_const(c, n, &v[0]) < 0)
             return -1;
     } else {
-        for (const struct ws_ynode *i = n->child; i; i = i->next, k++) {
-            if (k >= 3)
-                return ws_wl_bad(c, i, "a fourth dimension", "[x, y, z]");
-            if (ws_wl_const(c, i, &v[k]) < 0)
+        const struct ws_ynode *i = n->kind == WS_YNODE_SEQ ? n->child : NULL;
+        for (; i && k < 3; i = i->next, k++)
+            if (ws_wl_const(c, item[k] = i, &v[k]) < 0)
                 return -1;
-        }
+        if (n->kind == WS_YNODE_MAP)
+            snprintf(msg, sizeof msg, "%s is a mapping", what);
+        else if (i)
+            snprintf(msg, sizeof msg, "%s has more than 3 values", what);
+        else if (k < 3)
+            snprintf(msg, sizeof msg, "%s has %d value%s", what, k,
+                     k == 1 ? "" : "s");
+        if (n->kind == WS_YNODE_MAP || i || k < 3)
+            return ws_wl_bad(c, i ? i : n, msg, "[x, y, z], or one number "
+                             "n for [n, 1, 1]");
     }
     for (k = 0; k < 3; k++) {
-        if (v[k] < 1 || v[k] > (k == 0 ? max_x : 65535))
-            return ws_wl_bad(c, n, "launch dimension out of range",
-                             "1 to 2^31 - 1 for x, 1 to 65535 for y and z");
+        if (v[k] < 1 || v[k] > max[k]) {
+            snprintf(msg, sizeof msg, "%s %c of %lld is out of range", what,
+                     "xyz"[k], (long long)v[k]);
+            return ws_err_at(c->err, item[k]->file, item[k]->line,
+                             item[k]->col, "%s (expected 1 to %lld)", msg,
+                             (long long)max[k]);
+        }
         out[k] = (uint32_t)v[k];
     }
+    return 0;
+}
+
+/* A launch larger than --max-ctas is almost always a parameter typo. */
+static int ws_wl_grid(struct ws_wl_ctx *c, const struct ws_ynode *l)
+{
+    struct ws_workload *w = c->w;
+    const struct ws_ynode *n = ws_yaml_get(l, "grid");
+    uint64_t ctas;
+
+    if (!n)
+        return ws_wl_bad(c, l, "no grid", "launch: {grid: [x, y, z]}");
+    if (ws_wl_dim3(c, n, "grid", ws_grid_max, w->launch.grid) < 0)
+        return -1;
+    ctas = ws_launch_ctas(&w->launch);
+    if (ctas > w->opts.max_ctas)
+        return ws_err_at(c->err, n->file, n->line, n->col, "grid of %llu "
+                         "CTAs is over the limit of %llu (expected at most "
+                         "--max-ctas CTAs; raise it with --max-ctas N)",
+                         (unsigned long long)ctas,
+                         (unsigned long long)w->opts.max_ctas);
+    return 0;
+}
+
+static int ws_wl_block(struct ws_wl_ctx *c, const struct ws_ynode *l)
+{
+    struct ws_workload *w = c->w;
+    const struct ws_ynode *n = ws_yaml_get(l, "block");
+
+    if (!n)
+        return ws_wl_bad(c, l, "no block", "launch: {block: [x, y, z]}");
+    if (ws_wl_dim3(c, n, "block", ws_block_max, w->launch.block) < 0)
+        return -1;
+    if (ws_launch_threads(&w->launch) > 1024)
+        return ws_err_at(c->err, n->file, n->line, n->col, "block of %u "
+                         "threads (expected at most 1024, as CUDA launches)",
+                         ws_launch_threads(&w->launch));
+    return 0;
+}
+
+/* An optional launch number: shared bytes or registers per thread. */
+static int ws_wl_launch_num(struct ws_wl_ctx *c, const struct ws_ynode *l,
+                            const char *key, int64_t min, int64_t max,
+                            uint32_t *out)
+{
+    const struct ws_ynode *n = ws_yaml_get(l, key);
+    int64_t v;
+
+    if (!n)
+        return 0;
+    if (ws_wl_const(c, n, &v) < 0)
+        return -1;
+    if (v < min || v > max)
+        return ws_err_at(c->err, n->file, n->line, n->col, "%s of %lld is "
+                         "out of range (expected %lld to %lld)", key,
+                         (long long)v, (long long)min, (long long)max);
+    *out = (uint32_t)v;
     return 0;
 }
 
@@ -151,41 +234,22 @@ static int ws_wl_launch(struct ws_wl_ctx *c)
 {
     struct ws_workload *w = c->w;
     struct ws_ynode *l = ws_yaml_get(c->root, "launch"), *n;
-    int64_t v;
 
     if (!l || l->kind != WS_YNODE_MAP)
-        return ws_err_at(c->err, w->path, 1, 1, "no launch: mapping "
-                         "(expected launch: {grid: ..., block: ...})");
+        return ws_err_at(c->err, l ? l->file : w->path, l ? l->line : w->line,
+                         l ? l->col : w->col, "no launch: mapping (expected "
+                         "launch: {grid: ..., block: ...})");
     for (n = l->child; n; n = n->next)
         if (strcmp(n->key, "grid") && strcmp(n->key, "block")
             && strcmp(n->key, "shared") && strcmp(n->key, "registers"))
             return ws_err_at(c->err, n->file, n->key_line, n->key_col,
                              "unknown launch key '%s' (expected grid, block, "
                              "shared or registers)", n->key);
-    if (!(n = ws_yaml_get(l, "grid")) || ws_wl_dim3(c, n, w->launch.grid,
-                                                    0x7fffffffu) < 0)
-        return n ? -1 : ws_wl_bad(c, l, "no grid", "launch: {grid: [x, y, z]}");
-    if (!(n = ws_yaml_get(l, "block")) || ws_wl_dim3(c, n, w->launch.block,
-                                                     1024) < 0)
-        return n ? -1 : ws_wl_bad(c, l, "no block", "launch: {block: [x, y, z]}");
-    if (ws_launch_threads(&w->launch) > 1024)
-        return ws_wl_bad(c, n, "more than 1024 threads per block",
-                         "a block CUDA can launch");
-    if ((n = ws_yaml_get(l, "shared"))) {
-        if (ws_wl_const(c, n, &v) < 0)
-            return -1;
-        if (v < 0 || v > (4 << 20))
-            return ws_wl_bad(c, n, "shared memory out of range", "0 to 4 MiB");
-        w->launch.shmem = (uint32_t)v;
-    }
-    if ((n = ws_yaml_get(l, "registers"))) {
-        if (ws_wl_const(c, n, &v) < 0)
-            return -1;
-        if (v < 1 || v > 255)
-            return ws_wl_bad(c, n, "registers out of range", "1 to 255");
-        w->launch.nregs = (uint32_t)v;
-    }
-    return 0;
+    return ws_wl_grid(c, l) < 0 || ws_wl_block(c, l) < 0
+           || ws_wl_launch_num(c, l, "shared", 0, 4 << 20,
+                               &w->launch.shmem) < 0
+           || ws_wl_launch_num(c, l, "registers", 1, 255,
+                               &w->launch.nregs) < 0 ? -1 : 0;
 }
 
 static int ws_wl_buffers(struct ws_wl_ctx *c)
@@ -205,12 +269,20 @@ static int ws_wl_buffers(struct ws_wl_ctx *c)
             return -1;
         if (ws_wl_const(c, base, &v) < 0)
             return -1;
+        /* Addresses are signed 64-bit values, and negative ones are never
+         * inside a buffer: base and base + size must both fit. */
+        if (v < 0)
+            return ws_wl_bad(c, base, "buffer base is negative", "an "
+                             "address from 0 to 2^63 - 1");
         buf->base = (uint64_t)v;
         if (ws_wl_const(c, size, &v) < 0)
             return -1;
         if (v <= 0)
             return ws_wl_bad(c, size, "buffer size not positive",
                              "a size in bytes");
+        if ((uint64_t)v > (uint64_t)INT64_MAX - buf->base)
+            return ws_wl_bad(c, size, "buffer ends past 2^63", "base + size "
+                             "below 2^63");
         buf->size = (uint64_t)v;
         w->nbuffers++;
     }
@@ -297,6 +369,7 @@ static int ws_wl_find_inst(struct ws_wl_ctx *c, const struct ws_ynode *n,
                            uint32_t *out)
 {
     const char *key = n->key;
+    struct ws_clip q;
 
     while (*key) {
         size_t len = strcspn(key, "|");
@@ -315,7 +388,7 @@ static int ws_wl_find_inst(struct ws_wl_ctx *c, const struct ws_ynode *n,
     return ws_err_at(c->err, n->file, n->key_line, n->key_col, "no "
                      "instruction '%s' in %s (expected an offset or a "
                      "mnemonic occurrence that the listing has)", n->key,
-                     c->w->func->name);
+                     ws_clip(&q, c->w->func->name));
 }
 
 /* A jump: BRA or JMP with a target.  BSSY, SSY, PBK and PCNT also name an
@@ -375,6 +448,32 @@ static int ws_wl_pattern_match(const char *pattern, size_t len, const char *op)
     return strncmp(op, pattern, len) == 0 && (op[len] == '\0' || op[len] == '.');
 }
 
+/* A trip count written as a number alone ("-1", "0") is wrong wherever
+ * the loop is; one that uses names is checked per lane when a lane
+ * reaches the branch (a guarded loop may compute 0 for lanes that skip
+ * it). */
+static int ws_wl_literal_trips(struct ws_wl_ctx *c, const struct ws_ynode *t)
+{
+    struct ws_expr_names none;
+    struct ws_err scratch;
+    struct ws_expr e;
+    int64_t v;
+    int rc;
+
+    memset(&none, 0, sizeof none);
+    ws_err_clear(&scratch);
+    if (ws_expr_compile(&e, t->value, &none, t->file, t->line, t->col,
+                        &scratch) < 0)
+        return 0;
+    rc = ws_expr_eval(&e, NULL, &v, c->err);
+    ws_expr_free(&e);
+    if (rc == 0 && v < 1)
+        return ws_err_at(c->err, t->file, t->line, t->col, "loop trip count "
+                         "of %lld (expected at least 1: the body has run once "
+                         "when its closing branch is reached)", (long long)v);
+    return rc;
+}
+
 static int ws_wl_compile_rule(struct ws_wl_ctx *c, const struct ws_ynode *n,
                               enum ws_wl_rule_kind kind, int counter,
                               uint32_t inst)
@@ -385,6 +484,8 @@ static int ws_wl_compile_rule(struct ws_wl_ctx *c, const struct ws_ynode *n,
 
     if (text->kind != WS_YNODE_SCALAR)
         return ws_wl_bad(c, text, "not an expression", "a quoted expression");
+    if (kind == WS_RULE_LOOP && ws_wl_literal_trips(c, text) < 0)
+        return -1;
     if (ws_expr_compile(&r->expr, text->value, &w->names, text->file,
                         text->line, text->col, c->err) < 0)
         return -1;
@@ -404,6 +505,7 @@ static int ws_wl_pattern_rule(struct ws_wl_ctx *c, const struct ws_ynode *n)
     const struct ws_sass_func *f = w->func;
     size_t len = strlen(n->key) - 1;
     int rule = -1;
+    struct ws_clip q;
 
     for (uint32_t i = 0; i < f->ninst; i++) {
         const struct ws_sass_inst *in = &w->sass.insts[f->first + i];
@@ -424,7 +526,8 @@ static int ws_wl_pattern_rule(struct ws_wl_ctx *c, const struct ws_ynode *n)
     if (rule < 0)
         return ws_err_at(c->err, n->file, n->key_line, n->key_col, "no "
                          "instruction of %s matches %s (expected an opcode "
-                         "the listing has, such as LDS.64*)", f->name, n->key);
+                         "the listing has, such as LDS.64*)",
+                         ws_clip(&q, f->name), n->key);
     return 0;
 }
 
@@ -506,20 +609,30 @@ static int ws_wl_complete(struct ws_wl_ctx *c)
         int control = in->cls == WS_OPC_EXIT || ws_workload_is_jump(w, in);
         if (control && ws_is_conditional(in) && w->rule_of[i] < 0
             && w->rule_of[f->ninst + i] < 0)
-            return ws_err_at(c->err, w->path, 1, 1, "%s at offset 0x%04x is "
-                             "a guarded %s with no rule (expected an entry "
-                             "for it under when: or loops:)", op, in->pc,
+            return ws_err_at(c->err, w->path, w->line, w->col, "%s at "
+                             "offset 0x%04x is a guarded %s with no rule "
+                             "(expected an entry for it under when: or "
+                             "loops:)", op, in->pc,
                              in->cls == WS_OPC_EXIT ? "EXIT" : "branch");
         if (ws_is_memory(in) && w->rule_of[2 * f->ninst + i] < 0)
-            return ws_err_at(c->err, w->path, 1, 1, "%s at offset 0x%04x has "
-                             "no address (expected an entry for it under "
-                             "memory:)", op, in->pc);
+            return ws_err_at(c->err, w->path, w->line, w->col, "%s at "
+                             "offset 0x%04x has no address (expected an "
+                             "entry for it under memory:)", op, in->pc);
     }
     return 0;
 }
 
 /* ---- the whole file ---------------------------------------------------- */
 
+/* An empty section ("loops:" with nothing under it) reads as a null. */
+static int ws_is_null(const struct ws_ynode *n)
+{
+    return n->kind == WS_YNODE_SCALAR && (!*n->value || !strcmp(n->value, "~")
+                                          || !strcmp(n->value, "null"));
+}
+
+/* Every top-level key known, and of its kind: a section written as a list
+ * or a value would otherwise be read as an empty one. */
 static int ws_wl_keys(struct ws_wl_ctx *c)
 {
     static const char *const keys[] = {
@@ -536,7 +649,45 @@ static int ws_wl_keys(struct ws_wl_ctx *c)
                              "unknown workload key '%s' (expected listing, "
                              "function, params, launch, buffers, let, when, "
                              "loops, memory or listings)", n->key);
+        if (k < 2 && n->kind != WS_YNODE_SCALAR)
+            return ws_err_at(c->err, n->file, n->line, n->col, "%s: is not "
+                             "a name (expected %s)", n->key, k == 0 ? "the "
+                             "listing's file name" : "a function's name");
+        if (k >= 2 && n->kind != WS_YNODE_MAP && !ws_is_null(n))
+            return ws_err_at(c->err, n->file, n->line, n->col, "%s: is not "
+                             "a mapping (expected %s: {name: value, ...})",
+                             n->key, n->key);
     }
+    return 0;
+}
+
+/* The listing's path: --listing as given, listing: relative to the
+ * workload's folder. */
+static int ws_wl_listing_path(struct ws_wl_ctx *c, const struct ws_ynode *l,
+                              const char *override, char *path, size_t cap)
+{
+    struct ws_workload *w = c->w;
+    size_t n;
+
+    if (override)
+        n = (size_t)snprintf(path, cap, "%s", override);
+    else if (!l)
+        return ws_err_at(c->err, w->path, w->line, w->col, "no listing: "
+                         "(expected the cuobjdump or nvdisasm listing to "
+                         "expand)");
+    else if (!*l->value)
+        return ws_wl_bad(c, l, "listing: is empty", "the file name of a "
+                         "cuobjdump or nvdisasm listing");
+    else if (l->value[0] == '/' || !*c->dir)
+        n = (size_t)snprintf(path, cap, "%s", l->value);
+    else
+        n = (size_t)snprintf(path, cap, "%s/%s", c->dir, l->value);
+    if (n >= cap)
+        return override ? ws_err_arg(c->err, override, 0, 1, "listing path "
+                                     "longer than %zu bytes (expected a "
+                                     "shorter path)", cap - 1)
+                        : ws_wl_bad(c, l, "listing path too long",
+                                    "a shorter path");
     return 0;
 }
 
@@ -548,26 +699,25 @@ static int ws_wl_listing(struct ws_wl_ctx *c, const char *override,
     struct ws_ynode *f = ws_yaml_get(c->root, "function");
     char path[4096];
 
-    if (!override && (!l || l->kind != WS_YNODE_SCALAR))
-        return ws_err_at(c->err, w->path, 1, 1, "no listing: (expected the "
-                         "cuobjdump or nvdisasm listing to expand)");
-    if (override)
-        snprintf(path, sizeof path, "%s", override);
-    else if (l->value[0] == '/' || !*c->dir)
-        snprintf(path, sizeof path, "%s", l->value);
-    else
-        snprintf(path, sizeof path, "%s/%s", c->dir, l->value);
-    if (ws_sass_load(&w->sass, path, opts, c->err) < 0)
+    if (ws_wl_listing_path(c, l, override, path, sizeof path) < 0)
         return -1;
-    if (f && f->kind == WS_YNODE_SCALAR) {
+    if (ws_sass_load(&w->sass, path, opts, c->err) < 0) {
+        /* A listing that cannot be read is named where the path is. */
+        if (override)
+            ws_err_place_arg(c->err, override);
+        else
+            ws_err_place(c->err, l->file, l->line, l->col);
+        return -1;
+    }
+    if (f) {
         if (!(w->func = ws_sass_find(&w->sass, f->value)))
             return ws_wl_bad(c, f, "no such function in the listing",
                              "a function name printed by the listing");
     } else if (w->sass.nfuncs == 1) {
         w->func = &w->sass.funcs[0];
     } else {
-        return ws_err_at(c->err, w->path, 1, 1, "the listing has %zu "
-                         "functions (expected function: naming one)",
+        return ws_err_at(c->err, w->path, w->line, w->col, "the listing has "
+                         "%zu functions (expected function: naming one)",
                          w->sass.nfuncs);
     }
     return 0;
@@ -579,35 +729,37 @@ static int ws_wl_from_listing(struct ws_wl_ctx *c)
 {
     struct ws_workload *w = c->w;
     const struct ws_sass_func *f = w->func;
+    uint32_t shared = f->shared > 0 ? (uint32_t)f->shared : 0;
+    struct ws_clip q;
 
     w->launch.name = f->name;
     w->launch.id = 1;
     w->launch.sm_version = f->sm;
     w->launch.trace_version = 5;
-    if (f->shared > 0)
-        w->launch.shmem += (uint32_t)f->shared;
+    /* The listing's static shared memory adds to launch: shared (dynamic);
+     * the sum is bounded like launch: shared alone. */
+    if (f->shared > 4 << 20 || w->launch.shmem + shared > 4 << 20)
+        return ws_err_at(c->err, w->path, w->line, w->col, "%s uses %d bytes "
+                         "of static shared memory and launch: shared adds %u "
+                         "(expected at most 4 MiB in all)",
+                         ws_clip(&q, f->name), f->shared, w->launch.shmem);
+    w->launch.shmem += shared;
     if (w->launch.nregs == 0) {
-        if (f->regs <= 0)
-            return ws_err_at(c->err, w->path, 1, 1, "the listing does not say "
-                             "how many registers %s uses (expected "
-                             "launch: {registers: n})", f->name);
+        if (f->regs <= 0 || f->regs > 255)
+            return ws_err_at(c->err, w->path, w->line, w->col, "the listing "
+                             "gives %s %d registers per thread (expected 1 "
+                             "to 255, or launch: {registers: n})",
+                             ws_clip(&q, f->name), f->regs);
         w->launch.nregs = (uint32_t)f->regs;
     }
     return 0;
 }
 
+/* An unreadable workload is named on the command line; the caller that
+ * knows the word places the message. */
 static char *ws_wl_read(const char *path, size_t *len, struct ws_err *err)
 {
-    FILE *fp = fopen(path, "rb");
-    char *text;
-
-    if (!fp) {
-        ws_err_msg(err, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    text = ws_file_slurp(fp, path, "workload", WS_WL_MAX_FILE, len, err);
-    fclose(fp);
-    return text;
+    return ws_file_read(path, "workload", WS_WL_MAX_FILE, len, NULL, err);
 }
 
 /* listings: {KEY: {when: ..., loops: ..., memory: ...}} adapts the rules
@@ -643,6 +795,11 @@ static int ws_wl_listing_overrides(struct ws_wl_ctx *c, const char *listing)
         struct ws_ynode *dst = ws_yaml_get(c->root, sections[s]);
         if (!src)
             continue;
+        if (src->kind != WS_YNODE_MAP && !ws_is_null(src))
+            return ws_wl_bad(c, src, "not a mapping", "name: rule entries, "
+                             "as at the top level");
+        if (dst && ws_is_null(dst))
+            dst->kind = WS_YNODE_MAP;       /* "when:" left empty above */
         if (!dst) {
             if (ws_yaml_set(c->root, sections[s], "", src->file, src->line,
                             src->col) < 0)
@@ -658,7 +815,8 @@ static int ws_wl_listing_overrides(struct ws_wl_ctx *c, const char *listing)
             *pp = src->next;
             src->next = NULL;
         }
-        ws_yaml_merge(dst, src);
+        if (ws_yaml_merge(dst, src) < 0)
+            return ws_err_oom(c->err);
     }
     return 0;
 }
@@ -692,6 +850,11 @@ int ws_workload_load(struct ws_workload *w, const char *path,
     int rc;
 
     memset(w, 0, sizeof *w);
+    if (opts)
+        w->opts = *opts;
+    else
+        ws_trace_opts_default(&w->opts);
+    w->line = w->col = 1;
     w->path = strdup(path);
     c.w = w;
     c.err = err;
@@ -705,8 +868,11 @@ int ws_workload_load(struct ws_workload *w, const char *path,
     c.dir[slash ? slash - path : 0] = '\0';
     text = ws_wl_read(path, &len, err);
     rc = text ? ws_yaml_parse(&c.root, path, text, len, err) : -1;
-    if (rc == 0)
-        rc = ws_wl_build(&c, sets, nsets, listing, opts);
+    if (rc == 0) {
+        w->line = c.root->line;
+        w->col = c.root->col;
+        rc = ws_wl_build(&c, sets, nsets, listing, &w->opts);
+    }
     ws_yaml_free(c.root);
     free(text);
     free(c.dir);

@@ -67,6 +67,8 @@ struct ws_wl_buffer {
 
 struct ws_workload {
     char *path;
+    long line, col;           /* of the description's top mapping */
+    struct ws_trace_opts opts;    /* limits: CTAs, instructions */
     struct ws_sass sass;
     const struct ws_sass_func *func;
     struct ws_launch launch;

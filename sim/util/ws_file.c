@@ -3,24 +3,106 @@
  */
 #include "ws_file.h"
 
-#include <stdlib.h>
+#include "ws_clip.h"
 
-char *ws_file_slurp(FILE *fp, const char *name, const char *what, size_t max,
-                    size_t *len, struct ws_err *err)
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int ws_file_fail(struct ws_err *err, const char *path,
+                        const char *step, int errnum, const char *what)
+{
+    struct ws_clip q;
+
+    return ws_err_msg(err, "%s: cannot %s: %s (expected a readable %s file)",
+                      ws_clip_path(&q, path), step, strerror(errnum), what);
+}
+
+/* Refuses anything but a regular file, naming what it is instead. */
+static int ws_file_check_kind(int fd, const char *path, const char *what,
+                              size_t max, struct ws_err *err)
+{
+    struct stat st;
+    struct ws_clip q;
+
+    if (fstat(fd, &st) != 0)
+        return ws_file_fail(err, path, "open", errno, what);
+    if (S_ISDIR(st.st_mode))
+        return ws_err_msg(err, "%s: is a folder, not a %s file (expected "
+                          "the path of a YAML file)", ws_clip_path(&q, path),
+                          what);
+    if (!S_ISREG(st.st_mode))
+        return ws_err_msg(err, "%s: not a regular file (expected a %s file, "
+                          "not a pipe, terminal or device)",
+                          ws_clip_path(&q, path), what);
+    /* The size is rechecked while reading: the file may grow meanwhile. */
+    if ((uintmax_t)st.st_size > max)
+        return ws_err_at(err, path, 1, 1, "%s larger than %zu MiB (expected "
+                         "a small YAML file)", what, max >> 20);
+    return 0;
+}
+
+/* Reads up to max + 1 bytes, so that one byte too many is seen. */
+static char *ws_file_slurp(int fd, const char *path, const char *what,
+                           size_t max, size_t *len, struct ws_err *err)
 {
     char *text = malloc(max + 1);
+    size_t n = 0;
 
     if (!text) {
         ws_err_oom(err);
         return NULL;
     }
-    *len = fread(text, 1, max + 1, fp);
-    if (*len > max) {
-        free(text);
-        ws_err_at(err, name, 1, 1, "%s larger than %zu MiB (expected a small "
+    while (n <= max) {
+        ssize_t got = read(fd, text + n, max + 1 - n);
+        if (got == 0)
+            break;
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            ws_file_fail(err, path, "read", errno, what);
+            free(text);
+            return NULL;
+        }
+        n += (size_t)got;
+    }
+    if (n > max) {
+        ws_err_at(err, path, 1, 1, "%s larger than %zu MiB (expected a small "
                   "YAML file)", what, max >> 20);
+        free(text);
         return NULL;
     }
-    text[*len] = '\0';
+    text[n] = '\0';
+    *len = n;
+    return text;
+}
+
+char *ws_file_read(const char *path, const char *what, size_t max,
+                   size_t *len, int *missing, struct ws_err *err)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    char *text;
+
+    *len = 0;
+    if (missing)
+        *missing = 0;
+    if (fd < 0) {
+        if (missing && (errno == ENOENT || errno == ENOTDIR)) {
+            *missing = 1;
+            return NULL;
+        }
+        ws_file_fail(err, path, "open", errno, what);
+        return NULL;
+    }
+    if (ws_file_check_kind(fd, path, what, max, err) < 0) {
+        close(fd);
+        return NULL;
+    }
+    text = ws_file_slurp(fd, path, what, max, len, err);
+    close(fd);
     return text;
 }

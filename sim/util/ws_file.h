@@ -3,21 +3,32 @@
  * with a size limit so that a wrong path to a huge file is an error, not
  * a gigabyte allocation.
  *
+ * Only regular files are read: a FIFO, a terminal or a device named by
+ * mistake would block or never end, and a folder is a wrong path.  The
+ * open never blocks (O_NONBLOCK until fstat has said it is a regular file).
+ *
  * Leaves out: large inputs (traces go through ws_lines, line by line).
  */
 #ifndef WS_FILE_H
 #define WS_FILE_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #include "ws_err.h"
 
-/* Reads all of fp (opened from `name`) into a NUL-terminated buffer the
- * caller frees; NULL with err set when it holds more than max bytes (a
- * whole number of MiB, as the message says).
- * `what` names the content in the message ("config", "workload"). */
-char *ws_file_slurp(FILE *fp, const char *name, const char *what, size_t max,
-                    size_t *len, struct ws_err *err);
+/* Reads the regular file at path into a NUL-terminated buffer the caller
+ * frees, its length in *len.  `what` names the content in messages
+ * ("config", "workload"); max is a whole number of MiB, as the message
+ * says.
+ *
+ * NULL with err set on failure: a file over max bytes is placed at
+ * path:1:1; an I/O failure is left unplaced for the caller that knows
+ * where the name was written (ws_err_place), as "PATH: cannot open: <errno
+ * text> (expected a readable WHAT file)" or "PATH: is a folder ...".
+ * When missing is not NULL, a path that does not exist (ENOENT, ENOTDIR)
+ * sets *missing to 1 and returns NULL with err untouched, so the caller
+ * can look elsewhere (a built-in config's name). */
+char *ws_file_read(const char *path, const char *what, size_t max,
+                   size_t *len, int *missing, struct ws_err *err);
 
 #endif

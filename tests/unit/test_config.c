@@ -6,10 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "config/ws_cfg_schema.h"
 #include "config/ws_config.h"
 #include "config/ws_units.h"
+#include "config/ws_yaml.h"
 #include "trace/ws_opcode.h"
 #include "ws_test.h"
 
@@ -87,7 +90,8 @@ static void test_builtins_round_trip(void **state)
         struct ws_gpu g = load_ok(name, NULL, 0), back;
         char path[64];
         FILE *fp;
-        snprintf(path, sizeof path, "/tmp/ws-test-rt-%d.yaml", i);
+        snprintf(path, sizeof path, "/tmp/ws-test-rt-%ld-%d.yaml",
+                 (long)getpid(), i);
         fp = fopen(path, "w");
         assert_non_null(fp);
         ws_cfg_print(fp, &g);
@@ -148,12 +152,13 @@ static void test_overrides(void **state)
     assert_int_equal(g.l1.enabled, 0);
 }
 
+/* Per process: other builds of the tree may run these tests meanwhile. */
 static const char *write_tmp(const char *text)
 {
     static char path[64];
     FILE *fp;
 
-    snprintf(path, sizeof path, "/tmp/ws-test-bad.yaml");
+    snprintf(path, sizeof path, "/tmp/ws-test-bad-%ld.yaml", (long)getpid());
     fp = fopen(path, "w");
     assert_non_null(fp);
     fputs(text, fp);
@@ -190,7 +195,16 @@ static void test_bad_files(void **state)
         {"base: v100\nl2:\n  slices: 48\n", 3, "do not divide"},
         {"base: nothing-like-this\n", 1, "base config 'nothing-like-this' not found"},
         {"name: \"x\"\n", 1, "missing key 'sm_version'"},
-        {"- a\n- b\n", 1, "not a mapping"},
+        {"- a\n- b\n", 1, "not a YAML mapping"},
+        {"base: v100\nname: \"V\\0X\"\n", 2, "a NUL character in a value"},
+        {"base: v100\nsched:\n  policy: two_level\n  active_warps: 17\n", 4,
+         "larger than the 16 warps of a sub-core"},
+        {"base: v100\nsm:\n  count: 50000\n", 3, "expected at most 2048 MiB"},
+        {"base: v100\nsched: {policy: two_level}\n"
+         "sm: {sub_cores: 1, max_warps: 2048, max_threads: 65536}\n", 3,
+         "two_level scheduling of 2048 warps per sub-core"},
+        {"base: v100\nl1: {line: 16B, sector: 4B}\n"
+         "l2: {size: 1GiB, line: 16B, sector: 4B}\n", 3, "lower l2.size"},
         {"base: v100\nunknown_opcode_class: fp128\n", 2, "an opcode class"},
     };
     (void)state;
@@ -203,7 +217,7 @@ static void test_bad_files(void **state)
             fail_msg("case %zu loaded", i);
         ws_test_err(&err, path, cases[i].line, cases[i].want);
     }
-    remove("/tmp/ws-test-bad.yaml");
+    remove(write_tmp(""));
 }
 
 static void test_bad_sets(void **state)
@@ -227,7 +241,217 @@ static void test_bad_sets(void **state)
     ws_test_err(&err, "command line", 1, "no key");
     ws_err_clear(&err);
     assert_int_equal(ws_cfg_load(&g, "no-such-gpu", NULL, 0, &err), -1);
-    assert_non_null(strstr(err.text, "no such file or built-in GPU config"));
+    ws_test_err(&err, "command line", 1, "no such file or built-in GPU config");
+}
+
+/* head, n copies of unit, then tail, written to a temporary file. */
+static const char *write_repeat(const char *head, const char *unit, int n,
+                                const char *tail)
+{
+    size_t u = strlen(unit), h = strlen(head);
+    char *text = malloc(h + u * (size_t)n + strlen(tail) + 1);
+    const char *path;
+
+    assert_non_null(text);
+    strcpy(text, head);
+    for (int i = 0; i < n; i++)
+        memcpy(text + h + u * (size_t)i, unit, u);
+    strcpy(text + h + u * (size_t)n, tail);
+    path = write_tmp(text);
+    free(text);
+    return path;
+}
+
+static void expect_load_error(const char *name, const char *where,
+                              const char *want)
+{
+    struct ws_gpu g;
+    struct ws_err err;
+
+    ws_err_clear(&err);
+    if (ws_cfg_load(&g, name, NULL, 0, &err) == 0)
+        fail_msg("%s loaded, expected '%s'", name, want);
+    ws_test_err(&err, where, 0, want);
+}
+
+/* The tree builder recursed once per level: 50 000 '[' overflowed the
+ * stack.  Each form of nesting now stops at WS_YAML_MAX_DEPTH. */
+static void test_deep_nesting(void **state)
+{
+    struct ws_gpu g;
+    struct ws_err err;
+    char where[96];
+    const char *path;
+
+    (void)state;
+    path = write_repeat("a: ", "[", 50000, "");
+    snprintf(where, sizeof where, "%s:1:35: ", path);
+    ws_err_clear(&err);
+    assert_int_equal(ws_cfg_load(&g, path, NULL, 0, &err), -1);
+    ws_test_err(&err, path, 1, "nested too deeply (expected at most 32 levels");
+    assert_non_null(strstr(err.text, where));
+    path = write_repeat("a: ", "{a: ", 30000, "1");
+    expect_load_error(path, path, "nested too deeply");
+    path = write_repeat("a:\n", "- ", 20000, "1");
+    expect_load_error(path, path, "nested too deeply");
+    /* 31 levels under the root are fine for the parser (the schema then
+     * rejects the value). */
+    {
+        char tail[40] = "1";
+        memset(tail + 1, ']', 31);
+        tail[32] = '\0';
+        path = write_repeat("sm: ", "[", 31, tail);
+        expect_load_error(path, path, "a list is not a config value");
+        tail[31] = '}';        /* the mapping under sm: is a level */
+        path = write_repeat("sm: {count: ", "[", 30, tail);
+        expect_load_error(path, path, "a list is not a config value");
+    }
+    remove(path);
+}
+
+static void test_yaml_limits(void **state)
+{
+    struct ws_ynode *root;
+    struct ws_err err;
+    char *text = malloc(60000 * 16 + 64), *p = text;
+    char key[300];
+
+    (void)state;
+    assert_non_null(text);
+    /* 60 000 keys in one mapping: checked for duplicates in linear time
+     * (seconds before), the duplicate found at the end. */
+    for (int i = 0; i < 60000; i++)
+        p += sprintf(p, "k%d: 1\n", i);
+    ws_err_clear(&err);
+    assert_int_equal(ws_yaml_parse(&root, "wide.yaml", text, strlen(text),
+                                   &err), 0);
+    ws_yaml_free(root);
+    strcpy(p, "k59999: 2\n");
+    assert_int_equal(ws_yaml_parse(&root, "wide.yaml", text, strlen(text),
+                                   &err), -1);
+    ws_test_err(&err, "wide.yaml", 60001, "duplicate key 'k59999'");
+    free(text);
+    memset(key, 'k', sizeof key);
+    strcpy(key + 260, ": 1\n");
+    ws_err_clear(&err);
+    assert_int_equal(ws_yaml_parse(&root, "long.yaml", key, strlen(key),
+                                   &err), -1);
+    ws_test_err(&err, "long.yaml", 1, "a key of 260 bytes (expected at most");
+}
+
+/* A merge keeps the old order: merged mappings stay where they are,
+ * replaced entries move to the end in the order of the source. */
+static void test_merge(void **state)
+{
+    static const char dst_text[] = "a: 1\nb: {x: 1, y: 2}\nc: 3\n";
+    static const char src_text[] = "b: {y: 5, z: 6}\na: 9\nd: 4\n";
+    struct ws_ynode *dst, *src, *n, *b;
+    struct ws_err err;
+    const char *order = "bcad", *inner = "xyz";
+
+    (void)state;
+    ws_err_clear(&err);
+    assert_int_equal(ws_yaml_parse(&dst, "d.yaml", dst_text,
+                                   sizeof dst_text - 1, &err), 0);
+    assert_int_equal(ws_yaml_parse(&src, "s.yaml", src_text,
+                                   sizeof src_text - 1, &err), 0);
+    assert_int_equal(ws_yaml_merge(dst, src), 0);
+    for (n = dst->child; n; n = n->next, order++)
+        assert_int_equal(n->key[0], *order);
+    assert_int_equal(*order, '\0');
+    b = ws_yaml_get(dst, "b");
+    for (n = b->child; n; n = n->next, inner++)
+        assert_int_equal(n->key[0], *inner);
+    assert_string_equal(ws_yaml_get(b, "y")->value, "5");
+    assert_string_equal(ws_yaml_get(dst, "a")->value, "9");
+    ws_yaml_free(dst);
+}
+
+/* What a path names is said as it is: a folder, a pipe, a name too long
+ * (an errno the old reader turned into "no such file"). */
+static void test_bad_paths(void **state)
+{
+    char dir[64], fifo[96], base[96], longname[400];
+    static char argv0[] = "warpsim", argv1[] = "--gpu", argv2[] = "nosuch-gpu";
+    char *argv[] = {argv0, argv1, argv2, NULL};
+    struct ws_gpu g;
+    struct ws_err err;
+    FILE *fp;
+
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/ws-test-dir-%ld", (long)getpid());
+    snprintf(fifo, sizeof fifo, "%s/fifo.yaml", dir);
+    snprintf(base, sizeof base, "%s/child.yaml", dir);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    expect_load_error(dir, "command line", "is a folder, not a config file");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    expect_load_error(fifo, "command line", "not a regular file");
+    fp = fopen(base, "w");
+    assert_non_null(fp);
+    fprintf(fp, "# a base that is a folder\nbase: %s\n", dir);
+    fclose(fp);
+    expect_load_error(base, base, "is a folder");
+    ws_err_clear(&err);
+    assert_int_equal(ws_cfg_load(&g, base, NULL, 0, &err), -1);
+    assert_non_null(strstr(err.text, "child.yaml:2:7: "));
+    memset(longname, 'x', sizeof longname);
+    memcpy(longname, "/tmp/", 5);
+    strcpy(longname + 300, ".yaml");
+    expect_load_error(longname, "command line", "File name too long");
+    /* --gpu NAME found nowhere: placed at NAME's word of the command. */
+    ws_err_set_argv(3, argv);
+    ws_err_clear(&err);
+    assert_int_equal(ws_cfg_load(&g, argv[2], NULL, 0, &err), -1);
+    ws_test_err(&err, "command line", 2, "'nosuch-gpu': no such file or "
+                "built-in GPU config");
+    assert_non_null(strstr(err.text, "v100-sxm2"));
+    ws_err_set_argv(0, NULL);
+    remove(fifo);
+    remove(base);
+    rmdir(dir);
+}
+
+/* A built-in config's base: is built in: a v100.yaml in the working
+ * folder does not stand in for it. */
+static void test_builtin_base(void **state)
+{
+    char dir[64], cwd[4096];
+    struct ws_gpu g;
+    FILE *fp;
+
+    (void)state;
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    snprintf(dir, sizeof dir, "/tmp/ws-test-cwd-%ld", (long)getpid());
+    assert_int_equal(mkdir(dir, 0700), 0);
+    assert_int_equal(chdir(dir), 0);
+    fp = fopen("v100.yaml", "w");
+    assert_non_null(fp);
+    fputs("not: a gpu\n", fp);
+    fclose(fp);
+    g = load_ok("v100-sxm2", NULL, 0);
+    assert_string_equal(g.name, "NVIDIA V100 SXM2 16GB");
+    /* Nor is a folder named like one (of results, say) taken for it. */
+    assert_int_equal(mkdir("h100", 0700), 0);
+    g = load_ok("h100", NULL, 0);
+    assert_int_equal(g.sm.count, 132);
+    rmdir("h100");
+    remove("v100.yaml");
+    assert_int_equal(chdir(cwd), 0);
+    rmdir(dir);
+}
+
+/* sched.active_warps only matters under two_level. */
+static void test_sched_rules(void **state)
+{
+    const char *gto[] = {"sched.policy=gto", "sched.active_warps=2000"};
+    const char *two[] = {"sched.policy=two_level", "sched.active_warps=16"};
+    struct ws_gpu g;
+
+    (void)state;
+    g = load_ok("v100", gto, 2);
+    assert_int_equal(g.sched.active_warps, 2000);
+    g = load_ok("v100", two, 2);
+    assert_int_equal(g.sched.active_warps, 16);
 }
 
 int main(void)
@@ -240,6 +464,12 @@ int main(void)
         cmocka_unit_test(test_overrides),
         cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_bad_sets),
+        cmocka_unit_test(test_deep_nesting),
+        cmocka_unit_test(test_yaml_limits),
+        cmocka_unit_test(test_merge),
+        cmocka_unit_test(test_bad_paths),
+        cmocka_unit_test(test_builtin_base),
+        cmocka_unit_test(test_sched_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

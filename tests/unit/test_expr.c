@@ -3,6 +3,7 @@
  * precedence, short-circuit evaluation, functions, and positioned errors.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "trace/ws_expr.h"
@@ -121,12 +122,151 @@ static void test_runtime_errors(void **state)
     ws_expr_free(&e);
 }
 
+/* Compiles text, expecting a compile error containing want. */
+static void compile_fails(const char *text, const char *want)
+{
+    struct ws_expr_names t = names();
+    struct ws_expr e;
+    struct ws_err err;
+
+    ws_err_clear(&err);
+    if (ws_expr_compile(&e, text, &t, "w.yaml", 2, 5, &err) == 0)
+        fail_msg("'%.40s...' compiled, expected '%s'", text, want);
+    ws_test_err(&err, "w.yaml", 2, want);
+    /* A long expression is quoted cut short: the line keeps its end. */
+    assert_true(strlen(err.text) < 400);
+}
+
+/* Evaluates text, expecting a run-time error containing want at col. */
+static void eval_fails(const char *text, long col, const char *want)
+{
+    struct ws_expr_names t = names();
+    const int64_t vals[3] = {5, 100, 4};
+    struct ws_expr e;
+    struct ws_err err;
+    char where[32];
+    int64_t v;
+
+    ws_err_clear(&err);
+    if (ws_expr_compile(&e, text, &t, "w.yaml", 4, 1, &err) < 0)
+        fail_msg("%s: %s", text, err.text);
+    if (ws_expr_eval(&e, vals, &v, &err) == 0)
+        fail_msg("'%s' gave %lld, expected '%s'", text, (long long)v, want);
+    ws_test_err(&err, "w.yaml", 4, want);
+    snprintf(where, sizeof where, "w.yaml:4:%ld:", col);
+    if (strncmp(err.text, where, strlen(where)) != 0)
+        fail_msg("'%s': %s (expected column %ld)", text, err.text, col);
+    ws_expr_free(&e);
+}
+
+/* n copies of unit, then tail: the long inputs a hostile file holds. */
+static char *repeat(const char *head, const char *unit, int n,
+                    const char *tail)
+{
+    size_t u = strlen(unit), h = strlen(head);
+    char *s = malloc(h + u * (size_t)n + strlen(tail) + 1);
+
+    assert_non_null(s);
+    strcpy(s, head);
+    for (int i = 0; i < n; i++)
+        memcpy(s + h + u * (size_t)i, unit, u);
+    strcpy(s + h + u * (size_t)n, tail);
+    return s;
+}
+
+/* Every recursion of the parser is bounded: unary chains overflowed the
+ * stack when only parentheses counted. */
+static void test_depth(void **state)
+{
+    static const char *const units[] = {"- ", "!~", "+", "~", "(", "1 ? 1 : ",
+                                        "abs(", "select(1, 1, "};
+    char *s;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        s = repeat("", units[i], 50000, "1");
+        compile_fails(s, "nested too deeply");
+        free(s);
+    }
+    /* 99 parentheses are 100 levels with the whole expression: allowed. */
+    {
+        char *open = repeat("", "(", 99, "7"), *all = repeat(open, ")", 99, "");
+        assert_int_equal(eval(all), 7);
+        free(all);
+        free(open);
+        open = repeat("", "(", 100, "7");
+        all = repeat(open, ")", 100, "");
+        compile_fails(all, "at most 100 levels");
+        free(all);
+        free(open);
+    }
+    /* Long flat chains are not deep: they loop, they do not recurse. */
+    s = repeat("1", " + 1", 399, "");
+    assert_int_equal(eval(s), 400);
+    free(s);
+    s = repeat("1", " && 1", 150, "");
+    assert_int_equal(eval(s), 1);
+    free(s);
+    s = repeat("- ", "- ", 59, "3");
+    assert_int_equal(eval(s), 3);
+    free(s);
+}
+
+static void test_size_limits(void **state)
+{
+    char *open, *s;
+
+    (void)state;
+    s = repeat("1", " + 1", 5000, "");
+    compile_fails(s, "expression too long");
+    free(s);
+    /* Eight pending values per parenthesis, one per precedence level. */
+    open = repeat("", "1 | 1 ^ 1 & 1 == 1 < 1 << 1 + 1 * (", 20, "1");
+    s = repeat(open, ")", 20, "");
+    compile_fails(s, "too many values at once");
+    free(s);
+    free(open);
+}
+
+/* Undefined behaviour in C, each an error at the operator's column. */
+static void test_overflow_errors(void **state)
+{
+    (void)state;
+    eval_fails("abs(-9223372036854775807 - 1)", 1, "integer overflow");
+    eval_fails("-(-9223372036854775807 - 1)", 1, "integer overflow");
+    eval_fails("(-9223372036854775807 - 1) / -1", 28, "integer overflow");
+    eval_fails("(-9223372036854775807 - 1) % -1", 28, "integer overflow");
+    eval_fails("4611686018427387904 * 2", 21, "integer overflow");
+    eval_fails("-9223372036854775807 - 2", 22, "integer overflow");
+    eval_fails("1 << 64", 3, "shift by 64");
+    eval_fails("1 >> 64", 3, "shift by 64");
+    eval_fails("n << -1", 3, "shift by -1");
+    eval_fails("3 << 62", 3, "integer overflow");
+    eval_fails("1 << 63", 3, "integer overflow");
+    eval_fails("log2(0)", 1, "log2 of 0");
+    eval_fails("1 + log2(-8)", 5, "log2 of -8");
+    eval_fails("n % (tid.x - 5)", 3, "division by zero");
+    assert_int_equal(eval("-1 << 63"), INT64_MIN);
+    assert_int_equal(eval("1 << 62"), INT64_C(1) << 62);
+    assert_int_equal(eval("-8 >> 1"), -4);
+    assert_int_equal(eval("-1 >> 63"), -1);
+    assert_int_equal(eval("log2(1)"), 0);
+    assert_int_equal(eval("log2(9223372036854775807)"), 62);
+    assert_int_equal(eval("abs(-9223372036854775807)"), INT64_MAX);
+    assert_int_equal(eval("(-9223372036854775807 - 1) / 1"), INT64_MIN);
+    /* The arm not taken is not evaluated, so it raises nothing. */
+    assert_int_equal(eval("tid.x > 9 ? log2(0) : 1 << 3"), 8);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_runtime_errors),
+        cmocka_unit_test(test_depth),
+        cmocka_unit_test(test_size_limits),
+        cmocka_unit_test(test_overflow_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "trace/ws_expand.h"
 #include "trace/ws_opcode.h"
@@ -575,9 +576,22 @@ static const char saxpy_head[] =
     "buffers:\n  x: {base: 0x1000, size: \"4 * n\"}\n  y: {base: 0x100000, size: \"4 * n\"}\n"
     "let: {i: \"tid.x\"}\n";
 
-static void expect_error(const char *body, long line, const char *want)
+/* Per process: other builds of the tree may run these tests meanwhile.
+ * In tests/, so that the workloads' "../traces/..." listings resolve. */
+static const char *tmp_workload(void)
 {
-    const char *path = "tests/ws-test-bad-workload.yaml";
+    static char path[64];
+
+    snprintf(path, sizeof path, "tests/ws-test-wl-%ld.yaml", (long)getpid());
+    return path;
+}
+
+/* Loads and expands text (with opts, NULL for the defaults), expecting an
+ * error at line containing want. */
+static void expect_error_in(const char *text, long line, const char *want,
+                            const struct ws_trace_opts *opts)
+{
+    const char *path = tmp_workload();
     FILE *fp = fopen(path, "w");
     struct ws_workload w;
     struct ws_expander x;
@@ -586,11 +600,10 @@ static void expect_error(const char *body, long line, const char *want)
     int rc;
 
     assert_non_null(fp);
-    fputs(saxpy_head, fp);
-    fputs(body, fp);
+    fputs(text, fp);
     fclose(fp);
     ws_err_clear(&err);
-    rc = ws_workload_load(&w, path, NULL, 0, NULL, NULL, &err);
+    rc = ws_workload_load(&w, path, NULL, 0, NULL, opts, &err);
     if (rc == 0) {
         assert_int_equal(ws_expand_init(&x, &w, &err), 0);
         while ((rc = ws_expand_next(&x, &cta, &err)) == 1)
@@ -602,6 +615,17 @@ static void expect_error(const char *body, long line, const char *want)
     if (rc != -1)
         fail_msg("no error, expected '%s'", want);
     ws_test_err(&err, path, line, want);
+}
+
+static void expect_error(const char *body, long line, const char *want)
+{
+    char *text = malloc(sizeof saxpy_head + strlen(body));
+
+    assert_non_null(text);
+    strcpy(text, saxpy_head);
+    strcat(text, body);
+    expect_error_in(text, line, want, NULL);
+    free(text);
 }
 
 static void test_bad_workloads(void **state)
@@ -637,35 +661,224 @@ static void test_bad_workloads(void **state)
     expect_error(buf, 9, "matches LDG.256*");
 }
 
-static void test_endless_loop(void **state)
+static const char saxpy_rules[] =
+    "when: {\"EXIT#1\": \"i >= n\"}\n"
+    "memory: {\"LDG#1\": \"x + 4 * i\", \"LDG#2\": \"y + 4 * i\", "
+    "\"STG#1\": \"y + 4 * i\"}\n";
+
+/* saxpy with this launch: line, the rest as in saxpy_head. */
+static void expect_launch_error(const char *launch, long line,
+                                const char *want)
 {
-    const char *path = "tests/ws-test-loop.yaml";
-    FILE *fp = fopen(path, "w");
+    char text[4096];
+
+    snprintf(text, sizeof text,
+             "listing: ../traces/kernels/saxpy/saxpy.sm_80.sass\n"
+             "params: {n: 100, stride: 1}\n%s\nbuffers:\n"
+             "  x: {base: 0x1000, size: \"4 * n\"}\n"
+             "  y: {base: 0x100000, size: \"4 * n\"}\n"
+             "let: {i: \"tid.x\"}\n%s", launch, saxpy_rules);
+    expect_error_in(text, line, want, NULL);
+}
+
+/* grid and block: exactly three values, or one number for [n, 1, 1];
+ * each dimension in CUDA's range, at its own column. */
+static void test_bad_launches(void **state)
+{
+    (void)state;
+    expect_launch_error("launch: {grid: [1, 1], block: [128, 1, 1]}", 3,
+                        "grid has 2 values (expected [x, y, z], or one number");
+    expect_launch_error("launch: {grid: [], block: [128, 1, 1]}", 3,
+                        "grid has 0 values");
+    expect_launch_error("launch: {grid: [1, 1, 1, 1], block: [128, 1, 1]}",
+                        3, "grid has more than 3 values");
+    expect_launch_error("launch: {grid: {x: 1}, block: [128, 1, 1]}", 3,
+                        "grid is a mapping");
+    expect_launch_error("launch: {grid: [1, 1, 1], block: [128, 1]}", 3,
+                        "block has 2 values");
+    expect_launch_error("launch: {grid: [1, 0, 1], block: [128, 1, 1]}", 3,
+                        "grid y of 0 is out of range (expected 1 to 65535)");
+    expect_launch_error("launch: {grid: \"n - 200\", block: [128, 1, 1]}", 3,
+                        "grid x of -100 is out of range");
+    expect_launch_error("launch: {grid: [1, 1, 1], block: [128, 1, 65]}", 3,
+                        "block z of 65 is out of range (expected 1 to 64)");
+    expect_launch_error("launch: {grid: [1, 1, 1], block: [32, 32, 2]}", 3,
+                        "block of 2048 threads");
+    expect_launch_error("launch: {grid: [1, 1, 1], block: [128, 1, 1], "
+                        "shared: -1}", 3, "shared of -1 is out of range");
+    expect_launch_error("launch: {grid: [1, 1, 1], block: [128, 1, 1], "
+                        "registers: 0}", 3, "registers of 0 is out of range");
+    expect_launch_error("launch: {grid: [65535, 65535, 2], block: [128, 1, 1]}",
+                        3, "grid of 8589672450 CTAs is over the limit of "
+                        "16777216 (expected at most --max-ctas CTAs; raise "
+                        "it with --max-ctas N)");
+    expect_launch_error("launch: [1, 1, 1]", 3, "launch: is not a mapping");
+    /* One number is [n, 1, 1], as in a CUDA launch. */
+    {
+        const char *path = tmp_workload();
+        FILE *fp = fopen(path, "w");
+        struct ws_workload w;
+        struct ws_err err;
+        assert_non_null(fp);
+        fputs("listing: ../traces/kernels/saxpy/saxpy.sm_80.sass\n"
+              "params: {n: 100, stride: 1}\n"
+              "launch: {grid: 3, block: 128}\n"
+              "buffers:\n  x: {base: 0x1000, size: \"4 * n\"}\n"
+              "  y: {base: 0x100000, size: \"4 * n\"}\n"
+              "let: {i: \"tid.x\"}\n", fp);
+        fputs(saxpy_rules, fp);
+        fclose(fp);
+        ws_err_clear(&err);
+        assert_int_equal(ws_workload_load(&w, path, NULL, 0, NULL, NULL,
+                                          &err), 0);
+        assert_int_equal(w.launch.grid[0], 3);
+        assert_int_equal(w.launch.grid[1], 1);
+        assert_int_equal(w.launch.block[0], 128);
+        assert_int_equal(w.launch.block[2], 1);
+        ws_workload_free(&w);
+        remove(path);
+    }
+}
+
+static void test_bad_descriptions(void **state)
+{
+    char buf[2048];
+    char *deep;
+
+    (void)state;
+    /* A literal trip count below 1 is wrong wherever the loop is; one
+     * computed per lane is checked where a lane reaches the branch. */
+    expect_error_in("listing: ../traces/kernels/pchase/pchase.sm_80.sass\n"
+                    "launch: {grid: [1, 1, 1], block: [1, 1, 1]}\n"
+                    "buffers: {next: {base: 0x1000, size: 1024}, out: "
+                    "{base: 0x9000, size: 4}}\n"
+                    "when: {\"BRA#1\": \"0\"}\n"
+                    "loops: {\"BRA#2\": {counter: h, trips: \"-1\"}}\n"
+                    "memory: {\"LDG#1\": \"next\", \"STG#1\": \"out\"}\n", 5,
+                    "loop trip count of -1 (expected at least 1", NULL);
+    expect_error_in("listing: ../traces/kernels/pchase/pchase.sm_80.sass\n"
+                    "params: {hops: 3}\n"
+                    "launch: {grid: [1, 1, 1], block: [1, 1, 1]}\n"
+                    "buffers: {next: {base: 0x1000, size: 1024}, out: "
+                    "{base: 0x9000, size: 4}}\n"
+                    "when: {\"BRA#1\": \"0\"}\n"
+                    "loops: {\"BRA#2\": {counter: h, trips: \"hops - 5\"}}\n"
+                    "memory: {\"LDG#1\": \"next\", \"STG#1\": \"out\"}\n", 6,
+                    "loop trip count of -2 for lane 0 of warp 0, CTA (0,0,0)",
+                    NULL);
+    /* No listing: placed at the description's first key. */
+    expect_error_in("# a workload\n\nlaunch: {grid: [1, 1, 1], block: [1, 1, "
+                    "1]}\n", 3, "no listing:", NULL);
+    expect_error_in("listing: \"\"\nlaunch: {grid: [1, 1, 1], block: [1, 1, "
+                    "1]}\n", 1, "listing: is empty", NULL);
+    /* A listing that cannot be read is placed at its name. */
+    expect_error_in("\nlisting: no-such.sass\nlaunch: {grid: [1, 1, 1], "
+                    "block: [1, 1, 1]}\n", 2, "no-such.sass: cannot open",
+                    NULL);
+    expect_error_in("listing: [a, b]\n", 1, "listing: is not a name", NULL);
+    snprintf(buf, sizeof buf, "%sloops: [1]\n", saxpy_rules);
+    expect_error(buf, 10, "loops: is not a mapping");
+    snprintf(buf, sizeof buf, "%sfunction: {a: 1}\n", saxpy_rules);
+    expect_error(buf, 10, "function: is not a name");
+    /* An empty section is an empty mapping. */
+    snprintf(buf, sizeof buf, "%sloops:\n", saxpy_rules);
+    {
+        const char *path = tmp_workload();
+        FILE *fp = fopen(path, "w");
+        struct ws_workload w;
+        struct ws_err err;
+        assert_non_null(fp);
+        fprintf(fp, "%s%s", saxpy_head, buf);
+        fclose(fp);
+        ws_err_clear(&err);
+        assert_int_equal(ws_workload_load(&w, path, NULL, 0, NULL, NULL,
+                                          &err), 0);
+        ws_workload_free(&w);
+        remove(path);
+    }
+    expect_error_in("listing: ../traces/kernels/saxpy/saxpy.sm_80.sass\n"
+                    "params: {n: 100, stride: 1}\n"
+                    "launch: {grid: [1, 1, 1], block: [128, 1, 1]}\n"
+                    "buffers:\n  x: {base: -4096, size: \"4 * n\"}\n", 5,
+                    "buffer base is negative", NULL);
+    expect_error_in("listing: ../traces/kernels/saxpy/saxpy.sm_80.sass\n"
+                    "params: {n: 100, stride: 1}\n"
+                    "launch: {grid: [1, 1, 1], block: [128, 1, 1]}\n"
+                    "buffers:\n  x: {base: 0x7fffffffffff0000, size: "
+                    "0x100000}\n", 5, "buffer ends past 2^63", NULL);
+    /* Expression errors surface with the rule's position. */
+    deep = malloc(20000 * 2 + 200);
+    assert_non_null(deep);
+    strcpy(deep, "when: {\"EXIT#1\": \"");
+    for (int i = 0; i < 20000; i++)
+        memcpy(deep + 18 + 2 * i, "- ", 3);
+    strcat(deep, "i >= n\"}\n");
+    strcat(deep, "memory: {\"LDG#1\": \"x\", \"LDG#2\": \"y\", \"STG#1\": "
+           "\"y\"}\n");
+    expect_error(deep, 8, "expression nested too deeply");
+    free(deep);
+    snprintf(buf, sizeof buf, "when: {\"EXIT#1\": \"log2(i - i) > 0\"}\n"
+             "memory: {\"LDG#1\": \"x\", \"LDG#2\": \"y\", \"STG#1\": "
+             "\"y\"}\n");
+    expect_error(buf, 8, "log2 of 0");
+    snprintf(buf, sizeof buf, "when: {\"EXIT#1\": \"i >= n << 64\"}\n"
+             "memory: {\"LDG#1\": \"x\", \"LDG#2\": \"y\", \"STG#1\": "
+             "\"y\"}\n");
+    expect_error(buf, 8, "shift by 64");
+}
+
+static const char endless[] =
+    "listing: ../traces/kernels/reduce/reduce.sm_80.sass\n"
+    "params: {n: 256}\nlaunch: {grid: [2, 1, 1], block: [256, 1, 1]}\n"
+    "buffers: {x: {base: 0x1000, size: 1024}, out: {base: 0x9000, size: 4}}\n"
+    "let: {s: \"1\"}\n"
+    "when: {\"BRA#1\": \"0\", \"EXIT#1\": \"tid.x != 0\"}\n"
+    "loops: {\"BRA#2\": {counter: k, trips: \"1 << 40\"}}\n"
+    "memory: {\"LDG#1\": \"x\", \"STS#1\": \"0\", \"LDS#1\": \"0\", "
+    "\"LDS#2\": \"0\", \"STS#2\": \"0\", \"LDS#3\": \"0\", \"RED#1\": \"out\"}\n";
+
+/* The limits are the trace options' (--max-warp-insts, --max-insts), and
+ * the messages say they are limits, naming the flag. */
+static void test_limits(void **state)
+{
+    struct ws_trace_opts opts;
+
+    (void)state;
+    ws_trace_opts_default(&opts);
+    opts.max_warp_insts = 5000;
+    expect_error_in(endless, 1, "warp 0 of CTA (0,0,0) ran past 5000 "
+                    "instructions, the per-warp limit (expected fewer; raise "
+                    "it with --max-warp-insts N)", &opts);
+    ws_trace_opts_default(&opts);
+    opts.max_insts = 100000;
+    expect_error_in(endless, 1, "ran past 100000 warp instructions, the limit "
+                    "(expected fewer; raise it with --max-insts N)", &opts);
+    ws_trace_opts_default(&opts);
+    opts.max_ctas = 1;
+    expect_error_in(endless, 3, "grid of 2 CTAs is over the limit of 1 "
+                    "(expected at most --max-ctas CTAs", &opts);
+}
+
+/* A bounded loop of a million trips is not mistaken for an endless one
+ * (the old fixed cap of 2^22 instructions per warp was). */
+static void test_long_loop(void **state)
+{
+    const char *sets[] = {"hops=1000000", "elems=64", "stride=5"};
     struct ws_workload w;
     struct ws_expander x;
     struct ws_err err;
     const struct ws_cta_stream *cta;
 
     (void)state;
-    assert_non_null(fp);
-    fputs("listing: ../traces/kernels/reduce/reduce.sm_80.sass\n"
-          "params: {n: 256}\nlaunch: {grid: [1, 1, 1], block: [256, 1, 1]}\n"
-          "buffers: {x: {base: 0x1000, size: 1024}, out: {base: 0x9000, size: 4}}\n"
-          "let: {s: \"1\"}\n"
-          "when: {\"BRA#1\": \"0\", \"EXIT#1\": \"tid.x != 0\"}\n"
-          "loops: {\"BRA#2\": {counter: k, trips: \"1 << 40\"}}\n"
-          "memory: {\"LDG#1\": \"x\", \"STS#1\": \"0\", \"LDS#1\": \"0\", "
-          "\"LDS#2\": \"0\", \"STS#2\": \"0\", \"LDS#3\": \"0\", \"RED#1\": \"out\"}\n",
-          fp);
-    fclose(fp);
+    load(&w, "traces/kernels/pchase/workload.yaml", sets, 3, NULL);
     ws_err_clear(&err);
-    assert_int_equal(ws_workload_load(&w, path, NULL, 0, NULL, NULL, &err), 0);
     assert_int_equal(ws_expand_init(&x, &w, &err), 0);
-    assert_int_equal(ws_expand_next(&x, &cta, &err), -1);
-    assert_non_null(strstr(err.text, "a loop that never ends"));
+    if (ws_expand_next(&x, &cta, &err) != 1)
+        fail_msg("%s", err.text);
+    assert_true(cta->warps[0].ninst > 4000000);
+    assert_int_equal(ws_expand_next(&x, &cta, &err), 0);
     ws_expand_free(&x);
     ws_workload_free(&w);
-    remove(path);
 }
 
 int main(void)
@@ -680,7 +893,10 @@ int main(void)
         cmocka_unit_test(test_reduce),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_bad_workloads),
-        cmocka_unit_test(test_endless_loop),
+        cmocka_unit_test(test_bad_launches),
+        cmocka_unit_test(test_bad_descriptions),
+        cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_long_loop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
