@@ -11,45 +11,52 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/ws_core.h"
-#include "../mem/ws_cache.h"
 #include "../trace/ws_trace.h"
 #include "ws_cfg_schema.h"
 
-/* The simulator allocates all its state when it starts: per SM a warp slot
- * with its scoreboard for each of sm.max_warps, CTA slots, an L1 tag array
- * and MSHRs; per L2 slice a tag array; per DRAM channel its banks' rows.
- * Each key's range alone allows terabytes (100000 SMs of 2048 warps, a
- * 1 GiB L1 of 16-byte lines), which would fail as "out of memory" (exit 1)
- * after seconds of work; a config needing more than this is bad input.
- * The sizes come from the structures themselves, so the estimate follows
- * them. */
-#define WS_CFG_MAX_STATE (UINT64_C(2) << 30)
-
 struct ws_cfg_ctx {
-    const struct ws_cfg_loc *locs;
-    const char *top;
+    const struct ws_gpu *gpu;
     struct ws_err *err;
 };
 
 static int ws_cfg_bad(const struct ws_cfg_ctx *c, const char *key,
                       const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Reports at the position of key's value. */
+static int ws_cfg_key_verror(const struct ws_gpu *gpu, const char *key,
+                             struct ws_err *err, const char *fmt, va_list ap)
+{
+    long k = ws_cfg_key_find(key);
+    const struct ws_cfg_loc *l = k >= 0 ? &gpu->loc[k] : NULL;
+    char msg[WS_ERR_TEXT];
+
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    if (l && l->file)
+        return ws_err_at(err, l->file, l->line, l->col, "%s", msg);
+    return ws_err_at(err, gpu->top ? gpu->top : gpu->name, 1, 1, "%s", msg);
+}
+
+int ws_cfg_key_error(const struct ws_gpu *gpu, const char *key,
+                     struct ws_err *err, const char *fmt, ...)
+{
+    va_list ap;
+    int rc;
+
+    va_start(ap, fmt);
+    rc = ws_cfg_key_verror(gpu, key, err, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
 static int ws_cfg_bad(const struct ws_cfg_ctx *c, const char *key,
                       const char *fmt, ...)
 {
-    long k = ws_cfg_key_find(key);
-    const struct ws_cfg_loc *l = k >= 0 ? &c->locs[k] : NULL;
-    char msg[WS_ERR_TEXT];
     va_list ap;
+    int rc;
 
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    rc = ws_cfg_key_verror(c->gpu, key, c->err, fmt, ap);
     va_end(ap);
-    if (l && l->file)
-        return ws_err_at(c->err, l->file, l->line, l->col, "%s", msg);
-    return ws_err_at(c->err, c->top, 1, 1, "%s", msg);
+    return rc;
 }
 
 static void ws_cfg_fill_defaults(struct ws_gpu *gpu)
@@ -195,55 +202,13 @@ static int ws_cfg_check_units(const struct ws_gpu *g,
     return 0;
 }
 
-static uint64_t ws_cfg_sm_bytes(const struct ws_gpu *g)
+int ws_cfg_check(struct ws_gpu *gpu, struct ws_err *err)
 {
-    return (uint64_t)g->sm.max_warps * sizeof(struct ws_warp)
-           + (uint64_t)g->sm.max_blocks * sizeof(struct ws_cta_slot)
-           + (uint64_t)g->sm.sub_cores * sizeof(struct ws_subcore)
-           + g->l1.size / g->l1.line * sizeof(struct ws_cache_line)
-           + (uint64_t)g->l1.mshrs * sizeof(uint64_t) + sizeof(struct ws_sm);
-}
-
-static uint64_t ws_cfg_l2_bytes(const struct ws_gpu *g)
-{
-    return g->l2.size / g->l2.line * sizeof(struct ws_cache_line)
-           + (uint64_t)g->l2.slices * g->l2.mshrs * sizeof(uint64_t)
-           + (uint64_t)g->dram.channels * g->dram.banks * sizeof(uint64_t);
-}
-
-/* Reported at the key with the larger share: sm.count or l2.size. */
-static int ws_cfg_check_state(const struct ws_gpu *g,
-                              const struct ws_cfg_ctx *c)
-{
-    uint64_t sm = ws_cfg_sm_bytes(g), all = sm * g->sm.count;
-    uint64_t l2 = ws_cfg_l2_bytes(g);
-    double mib = 1024.0 * 1024.0;
-
-    if (all + l2 <= WS_CFG_MAX_STATE)
-        return 0;
-    if (all >= l2)
-        return ws_cfg_bad(c, "sm.count", "%u SMs of %.0f KiB of simulator "
-                          "state each (warp slots, L1 tags) need %.0f MiB "
-                          "(expected at most %.0f MiB in all: lower sm.count, "
-                          "sm.max_warps or l1.size)", g->sm.count,
-                          sm / 1024.0, (all + l2) / mib,
-                          WS_CFG_MAX_STATE / mib);
-    return ws_cfg_bad(c, "l2.size", "an L2 of %llu lines of %llu bytes needs "
-                      "%.0f MiB of simulator state (expected at most %.0f "
-                      "MiB in all: lower l2.size or raise l2.line)",
-                      (unsigned long long)(g->l2.size / g->l2.line),
-                      (unsigned long long)g->l2.line, (all + l2) / mib,
-                      WS_CFG_MAX_STATE / mib);
-}
-
-int ws_cfg_check(struct ws_gpu *gpu, const struct ws_cfg_loc *locs,
-                 const char *top, struct ws_err *err)
-{
-    struct ws_cfg_ctx c = {locs, top, err};
+    struct ws_cfg_ctx c = {gpu, err};
 
     ws_cfg_fill_defaults(gpu);
     if (ws_cfg_check_sm(gpu, &c) < 0 || ws_cfg_check_mem(gpu, &c) < 0
-        || ws_cfg_check_units(gpu, &c) < 0 || ws_cfg_check_state(gpu, &c) < 0)
+        || ws_cfg_check_units(gpu, &c) < 0)
         return -1;
     return 0;
 }

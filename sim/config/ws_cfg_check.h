@@ -11,15 +11,8 @@
 #include "../util/ws_err.h"
 #include "ws_config.h"
 
-/* Where a key's value came from; file NULL when it was never set. */
-struct ws_cfg_loc {
-    const char *file;
-    long line, col;
-};
-
-/* Fills defaults of optional keys, then checks consistency.  locs is indexed
- * like the schema table; top names the config for keys that no file set. */
-int ws_cfg_check(struct ws_gpu *gpu, const struct ws_cfg_loc *locs,
-                 const char *top, struct ws_err *err);
+/* Fills defaults of optional keys, then checks consistency; errors are
+ * reported at gpu->loc of the key responsible. */
+int ws_cfg_check(struct ws_gpu *gpu, struct ws_err *err);
 
 #endif

@@ -344,14 +344,12 @@ static int ws_cfg_not_found(const char *name, struct ws_err *err)
 int ws_cfg_load(struct ws_gpu *gpu, const char *gpu_arg,
                 const char *const *sets, int nsets, struct ws_err *err)
 {
-    struct ws_cfg_loc locs[256];
-    struct ws_cfg_build b = {gpu, locs, err};
+    struct ws_cfg_build b = {gpu, gpu->loc, err};
     struct ws_ynode *root = NULL;
     const char *name = gpu_arg ? gpu_arg : ws_cfg_default_name();
     const char *top;
     int rc;
 
-    memset(locs, 0, sizeof locs);
     ws_cfg_defaults(gpu);
     if (ws_cfg_load_tree(&root, name, NULL, 0, 0, err) < 0) {
         if (!err->set)
@@ -362,13 +360,14 @@ int ws_cfg_load(struct ws_gpu *gpu, const char *gpu_arg,
     }
     /* File names live as long as the process (ws_yaml.c keeps them). */
     top = root->file;
+    gpu->top = top;
     rc = ws_cfg_apply_sets(root, sets, nsets, err);
     if (rc == 0)
         rc = ws_cfg_walk(&b, root, "");
     if (rc == 0)
         rc = ws_cfg_required(&b, top, err);
     if (rc == 0)
-        rc = ws_cfg_check(gpu, locs, top, err);
+        rc = ws_cfg_check(gpu, err);
     ws_yaml_free(root);
     return rc;
 }

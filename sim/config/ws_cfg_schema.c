@@ -136,6 +136,8 @@ static const struct ws_key ws_cfg_keys[] = {
 };
 
 #define WS_CFG_NKEYS (sizeof ws_cfg_keys / sizeof ws_cfg_keys[0])
+_Static_assert(WS_CFG_NKEYS <= WS_CFG_MAX_KEYS,
+               "struct ws_gpu's loc[] must hold every key");
 
 size_t ws_cfg_key_count(void)
 {

@@ -56,6 +56,16 @@ struct ws_cache_cfg {
     uint32_t assoc, latency, mshrs;
 };
 
+/* Where a key's value came from (a file, or "command line" for --set);
+ * file NULL when it was never set.  File names live as long as the
+ * process. */
+struct ws_cfg_loc {
+    const char *file;
+    long line, col;
+};
+
+#define WS_CFG_MAX_KEYS 256
+
 struct ws_gpu {
     char name[96];
     char source[160];               /* where the numbers come from */
@@ -109,6 +119,11 @@ struct ws_gpu {
 
     uint32_t launch_overhead;           /* cycles between dependent kernels */
     int memcpy_warms_l2;
+
+    /* Kept so that later layers (the simulator's own limits) can report at
+     * the key responsible, indexed like the schema's key table. */
+    struct ws_cfg_loc loc[WS_CFG_MAX_KEYS];
+    const char *top;                    /* the config named by --gpu */
 };
 
 /* Loads the GPU named by gpu_arg: a path to a YAML file, or the name of a
@@ -116,6 +131,12 @@ struct ws_gpu {
  * are "key=value" overrides applied after every file, in order. */
 int ws_cfg_load(struct ws_gpu *gpu, const char *gpu_arg,
                 const char *const *sets, int nsets, struct ws_err *err);
+
+/* An error at the position of key's value (path as in the YAML, e.g.
+ * "sm.count"), or at the config's first line when no file set it. */
+int ws_cfg_key_error(const struct ws_gpu *gpu, const char *key,
+                     struct ws_err *err, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* Prints the effective config as YAML that ws_cfg_load reads back to the
  * same struct, with derived quantities as comments. */

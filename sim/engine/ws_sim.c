@@ -13,11 +13,65 @@
 
 #include "core/ws_cta.h"
 #include "core/ws_sm.h"
+#include "mem/ws_cache.h"
 #include "stats/ws_timeline.h"
+
+/* The simulator allocates all its state when it starts: per SM a warp slot
+ * with its scoreboard for each of sm.max_warps, CTA slots, an L1 tag array
+ * and MSHRs; per L2 slice a tag array; per DRAM channel its banks' rows.
+ * Each config key's range alone allows terabytes (100000 SMs of 2048 warps,
+ * a 1 GiB L2 of 32-byte lines), which would fail as "out of memory" (exit
+ * 1) after seconds of work; a GPU needing more than this is bad input,
+ * reported at the key responsible.  The sizes come from the structures
+ * themselves, so the estimate follows them. */
+#define WS_SIM_MAX_STATE (UINT64_C(2) << 30)
+
+static uint64_t ws_sim_sm_bytes(const struct ws_gpu *g)
+{
+    return (uint64_t)g->sm.max_warps * sizeof(struct ws_warp)
+           + (uint64_t)g->sm.max_blocks * sizeof(struct ws_cta_slot)
+           + (uint64_t)g->sm.sub_cores * sizeof(struct ws_subcore)
+           + g->l1.size / g->l1.line * sizeof(struct ws_cache_line)
+           + (uint64_t)g->l1.mshrs * sizeof(uint64_t) + sizeof(struct ws_sm);
+}
+
+static uint64_t ws_sim_l2_bytes(const struct ws_gpu *g)
+{
+    return g->l2.size / g->l2.line * sizeof(struct ws_cache_line)
+           + (uint64_t)g->l2.slices * g->l2.mshrs * sizeof(uint64_t)
+           + (uint64_t)g->dram.channels * g->dram.banks * sizeof(uint64_t);
+}
+
+/* Reported at the key with the larger share: sm.count or l2.size. */
+static int ws_sim_check_state(const struct ws_gpu *g, struct ws_err *err)
+{
+    uint64_t sm = ws_sim_sm_bytes(g), all = sm * g->sm.count;
+    uint64_t l2 = ws_sim_l2_bytes(g);
+    double mib = 1024.0 * 1024.0;
+
+    if (all + l2 <= WS_SIM_MAX_STATE)
+        return 0;
+    if (all >= l2)
+        return ws_cfg_key_error(g, "sm.count", err, "%u SMs of %.0f KiB of "
+                                "simulator state each (warp slots, L1 tags) "
+                                "need %.0f MiB (expected at most %.0f MiB in "
+                                "all: lower sm.count, sm.max_warps or "
+                                "l1.size)", g->sm.count, sm / 1024.0,
+                                (all + l2) / mib, WS_SIM_MAX_STATE / mib);
+    return ws_cfg_key_error(g, "l2.size", err, "an L2 of %llu lines of %llu "
+                            "bytes needs %.0f MiB of simulator state "
+                            "(expected at most %.0f MiB in all: lower l2.size "
+                            "or raise l2.line)",
+                            (unsigned long long)(g->l2.size / g->l2.line),
+                            (unsigned long long)g->l2.line, (all + l2) / mib,
+                            WS_SIM_MAX_STATE / mib);
+}
 
 int ws_sim_init(struct ws_sim *s, const struct ws_gpu *gpu, struct ws_err *err)
 {
     memset(s, 0, sizeof *s);
+    if (ws_sim_check_state(gpu, err) < 0)
+        return -1;
     s->gpu = gpu;
     s->err = err;
     ws_event_init(&s->q);

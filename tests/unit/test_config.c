@@ -199,12 +199,9 @@ static void test_bad_files(void **state)
         {"base: v100\nname: \"V\\0X\"\n", 2, "a NUL character in a value"},
         {"base: v100\nsched:\n  policy: two_level\n  active_warps: 17\n", 4,
          "larger than the 16 warps of a sub-core"},
-        {"base: v100\nsm:\n  count: 50000\n", 3, "expected at most 2048 MiB"},
         {"base: v100\nsched: {policy: two_level}\n"
          "sm: {sub_cores: 1, max_warps: 2048, max_threads: 65536}\n", 3,
          "two_level scheduling of 2048 warps per sub-core"},
-        {"base: v100\nl1: {line: 16B, sector: 4B}\n"
-         "l2: {size: 1GiB, line: 16B, sector: 4B}\n", 3, "lower l2.size"},
         {"base: v100\nunknown_opcode_class: fp128\n", 2, "an opcode class"},
     };
     (void)state;

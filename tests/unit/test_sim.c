@@ -423,6 +423,38 @@ static void test_cta_too_big(void **state)
     ws_synth_free(&k);
 }
 
+/* A GPU whose simulator state would not fit the budget is refused before
+ * anything is allocated, at the key responsible. */
+static void test_state_budget(void **state)
+{
+    static const char *const many_sms[] = {"sm.count=50000"};
+    static const char *const huge_l2[] = {"l1.line=16B", "l1.sector=4B",
+                                          "l2.size=1GiB", "l2.line=16B",
+                                          "l2.sector=4B"};
+    struct ws_gpu g;
+    struct ws_sim sim;
+    struct ws_err err;
+
+    (void)state;
+    g = gpu_of("v100", many_sms, 1);
+    ws_err_clear(&err);
+    assert_int_equal(ws_sim_init(&sim, &g, &err), -1);
+    assert_non_null(strstr(err.text, "command line:1:"));
+    assert_non_null(strstr(err.text, "50000 SMs of"));
+    assert_non_null(strstr(err.text, "expected at most 2048 MiB"));
+
+    g = gpu_of("v100", huge_l2, 5);
+    ws_err_clear(&err);
+    assert_int_equal(ws_sim_init(&sim, &g, &err), -1);
+    assert_non_null(strstr(err.text, "command line:3:"));
+    assert_non_null(strstr(err.text, "lower l2.size"));
+
+    g = gpu_of("v100", NULL, 0);
+    ws_err_clear(&err);
+    assert_int_equal(ws_sim_init(&sim, &g, &err), 0);
+    ws_sim_free(&sim);
+}
+
 /* ---- dual issue ------------------------------------------------------- */
 
 /* Warps 0 and 4 share sub-core 0: one streams independent FFMAs, the other
@@ -469,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_bank_conflicts),
         cmocka_unit_test(test_barriers),
         cmocka_unit_test(test_cta_too_big),
+        cmocka_unit_test(test_state_budget),
         cmocka_unit_test(test_dual_issue),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
