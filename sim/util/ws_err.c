@@ -16,18 +16,34 @@ void ws_err_clear(struct ws_err *err)
     err->text[0] = '\0';
 }
 
+/* Bytes kept from the end of an over-long message: its "(expected ...)"
+ * part, which says how to fix the input, matters more than the middle of a
+ * quoted line. */
+#define WS_ERR_TAIL 200
+
 static int ws_err_vformat(struct ws_err *err, const char *prefix,
                           const char *fmt, va_list ap)
 {
-    size_t n;
+    char full[4 * WS_ERR_TEXT];
+    size_t n, len;
 
     if (err->set)
         return -1;
     err->set = 1;
-    n = (size_t)snprintf(err->text, sizeof err->text, "%s", prefix);
-    if (n >= sizeof err->text)
-        n = sizeof err->text - 1;
-    vsnprintf(err->text + n, sizeof err->text - n, fmt, ap);
+    n = (size_t)snprintf(full, sizeof full, "%s", prefix);
+    if (n >= sizeof full)
+        n = sizeof full - 1;
+    vsnprintf(full + n, sizeof full - n, fmt, ap);
+    len = strlen(full);
+    if (len < sizeof err->text) {
+        memcpy(err->text, full, len + 1);
+    } else {
+        size_t head = sizeof err->text - WS_ERR_TAIL - 5;
+        memcpy(err->text, full, head);
+        memcpy(err->text + head, " ... ", 5);
+        memcpy(err->text + head + 5, full + len - (WS_ERR_TAIL - 1),
+               WS_ERR_TAIL);
+    }
     /* A message must stay one line whatever text it quotes. */
     for (char *p = err->text; *p; p++)
         if (*p == '\n' || *p == '\r')

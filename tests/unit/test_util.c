@@ -80,6 +80,25 @@ static void test_err_format(void **state)
     assert_string_equal(err.text, "f.traceg:12:7: bad x y (expected z)");
 }
 
+/* A message quoting a long line is cut in the middle, never at the end:
+ * the position and the "(expected ...)" part both survive. */
+static void test_err_long(void **state)
+{
+    static char quoted[2000];
+    struct ws_err err;
+    size_t n;
+
+    (void)state;
+    memset(quoted, 'q', sizeof quoted - 1);
+    ws_err_clear(&err);
+    ws_err_at(&err, "f", 3, 4, "bad '%s' (expected a short word)", quoted);
+    n = strlen(err.text);
+    assert_true(n < sizeof err.text);
+    assert_true(strncmp(err.text, "f:3:4: bad 'qqq", 15) == 0);
+    assert_string_equal(err.text + n - 20, "(expected a short word)" + 3);
+    assert_non_null(strstr(err.text, " ... "));
+}
+
 static int read_all(struct ws_lines *r, char out[][64], int max)
 {
     struct ws_err err;
@@ -281,6 +300,7 @@ int main(void)
         cmocka_unit_test(test_num),
         cmocka_unit_test(test_strtab),
         cmocka_unit_test(test_err_format),
+        cmocka_unit_test(test_err_long),
         cmocka_unit_test(test_lines_plain),
         cmocka_unit_test(test_lines_binary),
         cmocka_unit_test(test_lines_long),
