@@ -153,28 +153,37 @@ static int ws_is_name_char(char c, int first)
            || (!first && ((c >= '0' && c <= '9') || c == '.'));
 }
 
-/* select(c, a, b) is c ? a : b: only the arm chosen is evaluated. */
-static int ws_select(struct ws_parser *ps, const char *at)
+/* The two arms of c ? a : b (and of select), the condition already
+ * compiled: a jump over the first arm when c is zero and one over the
+ * second after it, so only the arm chosen is evaluated. */
+static int ws_arms(struct ws_parser *ps, const char *at, const char *sep,
+                   const char *what, const char *expected)
 {
     uint32_t jz, jmp;
 
-    if (ws_ternary(ps) < 0)
-        return -1;
-    if (!ws_accept(ps, ","))
-        return ws_pfail(ps, ps->p, "bad select()", "select(cond, a, b)");
     jz = ps->e->nops;
     if (ws_emit(ps, OP_JZ, 0, at) < 0 || ws_ternary(ps) < 0)
         return -1;
     jmp = ps->e->nops;
     if (ws_emit(ps, OP_JMP, 0, at) < 0)
         return -1;
-    if (!ws_accept(ps, ","))
-        return ws_pfail(ps, ps->p, "missing argument", "select(c, a, b)");
+    if (!ws_accept(ps, sep))
+        return ws_pfail(ps, ps->p, what, expected);
     ps->e->ops[jz].arg = ps->e->nops;
     if (ws_ternary(ps) < 0)
         return -1;
     ps->e->ops[jmp].arg = ps->e->nops;
     return 0;
+}
+
+/* select(c, a, b) is c ? a : b. */
+static int ws_select(struct ws_parser *ps, const char *at)
+{
+    if (ws_ternary(ps) < 0)
+        return -1;
+    if (!ws_accept(ps, ","))
+        return ws_pfail(ps, ps->p, "bad select()", "select(cond, a, b)");
+    return ws_arms(ps, at, ",", "missing argument", "select(c, a, b)");
 }
 
 /* A function call, its name at[0..len) and "(" read. */
@@ -355,7 +364,6 @@ static int ws_logic(struct ws_parser *ps, int is_or)
 static int ws_ternary_in(struct ws_parser *ps)
 {
     const char *at;
-    uint32_t jz, jmp;
 
     if (ws_logic(ps, 1) < 0)
         return -1;
@@ -363,19 +371,7 @@ static int ws_ternary_in(struct ws_parser *ps)
     at = ps->p;
     if (!ws_accept(ps, "?"))
         return 0;
-    jz = ps->e->nops;
-    if (ws_emit(ps, OP_JZ, 0, at) < 0 || ws_ternary(ps) < 0)
-        return -1;
-    jmp = ps->e->nops;
-    if (ws_emit(ps, OP_JMP, 0, at) < 0)
-        return -1;
-    if (!ws_accept(ps, ":"))
-        return ws_pfail(ps, ps->p, "'?' without ':'", "cond ? a : b");
-    ps->e->ops[jz].arg = ps->e->nops;
-    if (ws_ternary(ps) < 0)
-        return -1;
-    ps->e->ops[jmp].arg = ps->e->nops;
-    return 0;
+    return ws_arms(ps, at, ":", "'?' without ':'", "cond ? a : b");
 }
 
 /* A whole (sub)expression: the top, a parenthesis, an argument, an arm. */

@@ -62,17 +62,24 @@ static void ws_err_prefix(char *prefix, size_t size, const char *file,
         snprintf(prefix, size, "%s: ", file);
 }
 
+static int ws_err_vat(struct ws_err *err, const char *file, long line,
+                      long col, const char *fmt, va_list ap)
+{
+    char prefix[300];
+
+    ws_err_prefix(prefix, sizeof prefix, file, line, col);
+    if (!err->set)
+        err->placed = 1;
+    return ws_err_vformat(err, prefix, fmt, ap);
+}
+
 int ws_err_at(struct ws_err *err, const char *file, long line, long col,
               const char *fmt, ...)
 {
-    char prefix[300];
     va_list ap;
 
-    ws_err_prefix(prefix, sizeof prefix, file, line, col);
     va_start(ap, fmt);
-    if (!err->set)
-        err->placed = 1;
-    ws_err_vformat(err, prefix, fmt, ap);
+    ws_err_vat(err, file, line, col, fmt, ap);
     va_end(ap);
     return -1;
 }
@@ -142,16 +149,12 @@ void ws_err_arg_locate(const char *arg, long fallback_word, long *word,
 int ws_err_arg(struct ws_err *err, const char *arg, long offset,
                long fallback_word, const char *fmt, ...)
 {
-    char prefix[300];
     long word, col;
     va_list ap;
 
     ws_err_arg_locate(arg, fallback_word, &word, &col);
-    ws_err_prefix(prefix, sizeof prefix, "command line", word, col + offset);
     va_start(ap, fmt);
-    if (!err->set)
-        err->placed = 1;
-    ws_err_vformat(err, prefix, fmt, ap);
+    ws_err_vat(err, "command line", word, col + offset, fmt, ap);
     va_end(ap);
     return -1;
 }
