@@ -53,9 +53,12 @@ int ws_cmd_config(int argc, char **argv)
 
     memset(&gopts, 0, sizeof gopts);
     ws_err_clear(&err);
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        ws_config_help(argc < 2 ? stderr : stdout);
-        return argc < 2 ? WS_EXIT_INPUT : WS_EXIT_OK;
+    if (argc < 2)
+        return ws_cli_usage("config", "missing subcommand (expected show or "
+                            "list)");
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        ws_config_help(stdout);
+        return WS_EXIT_OK;
     }
     sub = argv[1];
     if (strcmp(sub, "show") != 0 && strcmp(sub, "list") != 0)
@@ -64,9 +67,9 @@ int ws_cmd_config(int argc, char **argv)
     optind = 1;
     opterr = 0;
     while ((opt = getopt_long(argc - 1, argv + 1, "g:s:h", longopts, NULL)) != -1) {
-        int used = ws_cli_gpu_option(&gopts, opt, optarg);
+        int used = ws_cli_gpu_option(&gopts, "config", opt, optarg);
         if (used < 0)
-            return ws_cli_usage("config", "too many --set options");
+            return WS_EXIT_INPUT;
         if (used)
             continue;
         if (opt == WS_OPT_HELP) {

@@ -36,7 +36,10 @@ struct ws_run_args {
     struct ws_trace_opts topts;
     const char *json, *csv, *timeline, *input;
     uint64_t tl_from, tl_to, tl_max;
+    const char *tl_option;      /* a --timeline-* option given, for checks */
     char *list_path;
+    struct ws_workload w;       /* when workload: opened before the run, so */
+    struct ws_expander x;       /* its listing is known to the output check */
 };
 
 struct ws_progress {
@@ -124,18 +127,13 @@ static int ws_run_kernel(struct ws_sim *sim, const char *path,
 }
 
 /* One kernel expanded from a workload description. */
-static int ws_run_workload(struct ws_sim *sim, const struct ws_run_args *a,
+static int ws_run_workload(struct ws_sim *sim, struct ws_run_args *a,
                            struct ws_run_report *rep, struct ws_err *err)
 {
-    struct ws_workload w;
-    struct ws_expander x;
-    struct ws_cta_source src;
+    struct ws_cta_source src = ws_expand_source(&a->x);
     uint64_t first = sim->now;
     int rc;
 
-    if (ws_cli_open_workload(a->input, &a->params, &a->topts, &w, &x, err) < 0)
-        return -1;
-    src = ws_expand_source(&x);
     rc = ws_sim_kernel(sim, &src, &rep->kernels[0], err);
     if (rc == 0) {
         rep->nkernels = 1;
@@ -143,7 +141,6 @@ static int ws_run_workload(struct ws_sim *sim, const struct ws_run_args *a,
     } else {
         ws_kernel_stats_free(&rep->kernels[0]);
     }
-    ws_cli_close_workload(&w, &x);
     return rc;
 }
 
@@ -324,11 +321,11 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
     optind = 1;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, "g:s:p:h", longopts, NULL)) != -1) {
-        int used = ws_cli_gpu_option(&a->gpu, opt, optarg);
+        int used = ws_cli_gpu_option(&a->gpu, "run", opt, optarg);
         if (used == 0)
-            used = ws_cli_param_option(&a->params, opt, optarg);
+            used = ws_cli_param_option(&a->params, "run", opt, optarg);
         if (used < 0)
-            return ws_cli_usage("run", "too many --set or --param options");
+            return WS_EXIT_INPUT;
         if (used)
             continue;
         used = ws_cli_limit_option(&a->topts, "run", opt, optarg);
@@ -337,14 +334,25 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
         if (used)
             continue;
         switch (opt) {
-        case WS_OPT_JSON: a->json = optarg; break;
-        case WS_OPT_CSV: a->csv = optarg; break;
-        case WS_OPT_TIMELINE: a->timeline = optarg; break;
+        case WS_OPT_JSON:
+            if (ws_cli_once("run", &a->json, optarg, "--json") < 0)
+                return WS_EXIT_INPUT;
+            break;
+        case WS_OPT_CSV:
+            if (ws_cli_once("run", &a->csv, optarg, "--csv") < 0)
+                return WS_EXIT_INPUT;
+            break;
+        case WS_OPT_TIMELINE:
+            if (ws_cli_once("run", &a->timeline, optarg, "--timeline") < 0)
+                return WS_EXIT_INPUT;
+            break;
         case WS_OPT_TIMELINE_WINDOW:
+            a->tl_option = "--timeline-window";
             if (ws_run_window(a, optarg) != 0)
                 return WS_EXIT_INPUT;
             break;
         case WS_OPT_TIMELINE_MAX:
+            a->tl_option = "--timeline-max-events";
             if (ws_num_u64(optarg, strlen(optarg), &a->tl_max) < 0)
                 return ws_cli_usage("run", "bad --timeline-max-events '%s' "
                                     "(expected a count)", optarg);
@@ -355,6 +363,9 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
             return ws_cli_usage("run", "bad option '%s'", argv[optind - 1]);
         }
     }
+    if (a->tl_option && !a->timeline)
+        return ws_cli_usage("run", "%s shapes the timeline only (expected "
+                            "--timeline FILE too)", a->tl_option);
     if (optind != argc - 1)
         return ws_cli_usage("run", optind >= argc ? "missing TRACE" :
                             "more than one TRACE");
@@ -375,6 +386,9 @@ static int ws_run_load_list(struct ws_run_args *a, struct ws_cmdlist *list,
                          "kernelslist.g or a .traceg; listings need a "
                          "workload description)");
     if (kind == WS_INPUT_WORKLOAD) {
+        if (ws_cli_open_workload(a->input, &a->params, &a->topts, &a->w,
+                                 &a->x, err) < 0)
+            return -1;
         a->workload = 1;
         return 0;
     }
@@ -417,6 +431,8 @@ int ws_cmd_run(int argc, char **argv)
     for (int i = 0; i < WS_RUN_NOUT; i++)
         ws_output_free(&outs[i]);
     ws_kernelslist_free(&list);
+    if (a.workload)
+        ws_cli_close_workload(&a.w, &a.x);
     free(a.list_path);
     if (rc < 0)
         ws_err_place_arg(&err, a.input);

@@ -223,11 +223,11 @@ static int ws_trace_parse_args(struct ws_trace_args *a, int argc, char **argv)
     optind = 1;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, "g:s:p:o:h", longopts, NULL)) != -1) {
-        int used = ws_cli_gpu_option(&a->gpu, opt, optarg);
+        int used = ws_cli_gpu_option(&a->gpu, "trace", opt, optarg);
         if (used == 0)
-            used = ws_cli_param_option(&a->params, opt, optarg);
+            used = ws_cli_param_option(&a->params, "trace", opt, optarg);
         if (used < 0)
-            return ws_cli_usage("trace", "too many --set or --param options");
+            return WS_EXIT_INPUT;
         if (used)
             continue;
         used = ws_cli_limit_option(&a->topts, "trace", opt, optarg);
@@ -236,8 +236,14 @@ static int ws_trace_parse_args(struct ws_trace_args *a, int argc, char **argv)
         if (used)
             continue;
         switch (opt) {
-        case 'o': a->out_dir = optarg; break;
-        case WS_OPT_JSON: a->json = optarg; break;
+        case 'o':
+            if (ws_cli_once("trace", &a->out_dir, optarg, "-o") < 0)
+                return WS_EXIT_INPUT;
+            break;
+        case WS_OPT_JSON:
+            if (ws_cli_once("trace", &a->json, optarg, "--json") < 0)
+                return WS_EXIT_INPUT;
+            break;
         case WS_OPT_ALLOW_UNKNOWN_KEYS: a->topts.allow_unknown_keys = 1; break;
         case WS_OPT_HELP: ws_trace_help(stdout); return 1;
         default:

@@ -15,33 +15,43 @@
 #include "util/ws_lines.h"
 #include "util/ws_num.h"
 
-int ws_cli_gpu_option(struct ws_cli_gpu_opts *o, int opt, const char *arg)
+int ws_cli_once(const char *cmd, const char **slot, const char *arg,
+                const char *flag)
 {
-    if (opt == WS_OPT_GPU) {
-        o->gpu = arg;
-        return 1;
-    }
+    if (*slot)
+        return ws_cli_usage(cmd, "%s given twice, '%s' and '%s' (expected "
+                            "it once)", flag, *slot, arg), -1;
+    *slot = arg;
+    return 0;
+}
+
+int ws_cli_gpu_option(struct ws_cli_gpu_opts *o, const char *cmd, int opt,
+                      const char *arg)
+{
+    if (opt == WS_OPT_GPU)
+        return ws_cli_once(cmd, &o->gpu, arg, "--gpu") < 0 ? -1 : 1;
     if (opt == WS_OPT_SET) {
         if (o->nsets == WS_CLI_MAX_SETS)
-            return -1;
+            return ws_cli_usage(cmd, "more than %d --set options",
+                                WS_CLI_MAX_SETS), -1;
         o->sets[o->nsets++] = arg;
         return 1;
     }
     return 0;
 }
 
-int ws_cli_param_option(struct ws_cli_params *o, int opt, const char *arg)
+int ws_cli_param_option(struct ws_cli_params *o, const char *cmd, int opt,
+                        const char *arg)
 {
     if (opt == 'p') {
         if (o->nsets == WS_CLI_MAX_SETS)
-            return -1;
+            return ws_cli_usage(cmd, "more than %d --param options",
+                                WS_CLI_MAX_SETS), -1;
         o->sets[o->nsets++] = arg;
         return 1;
     }
-    if (opt == WS_OPT_LISTING) {
-        o->listing = arg;
-        return 1;
-    }
+    if (opt == WS_OPT_LISTING)
+        return ws_cli_once(cmd, &o->listing, arg, "--listing") < 0 ? -1 : 1;
     return 0;
 }
 

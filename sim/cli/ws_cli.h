@@ -20,9 +20,17 @@ struct ws_cli_gpu_opts {
     int nsets;
 };
 
-/* Handles --gpu/--set for getopt_long loops; returns 1 when opt was one of
- * them, 0 when not, -1 on too many --set. */
-int ws_cli_gpu_option(struct ws_cli_gpu_opts *o, int opt, const char *arg);
+/* Handles --gpu/--set for getopt_long loops; returns 1 when opt was one
+ * of them, 0 when not, -1 after reporting a usage error (--gpu twice, too
+ * many --set). */
+int ws_cli_gpu_option(struct ws_cli_gpu_opts *o, const char *cmd, int opt,
+                      const char *arg);
+
+/* Stores a single-valued option's argument in *slot; -1 after reporting a
+ * usage error when it was given before (the last one silently winning
+ * would leave an output unwritten or a config unused). */
+int ws_cli_once(const char *cmd, const char **slot, const char *arg,
+                const char *flag);
 
 int ws_cli_load_gpu(const struct ws_cli_gpu_opts *o, struct ws_gpu *gpu,
                     struct ws_err *err);
@@ -61,7 +69,8 @@ int ws_cli_detect(const char *input, char **list_path,
 int ws_cli_params_unused(const struct ws_cli_params *p, struct ws_err *err);
 
 /* Handles --param (-p) and --listing; like ws_cli_gpu_option. */
-int ws_cli_param_option(struct ws_cli_params *o, int opt, const char *arg);
+int ws_cli_param_option(struct ws_cli_params *o, const char *cmd, int opt,
+                        const char *arg);
 
 /* Loads the workload at path with the command's --param and --listing
  * and readies its expander; on failure neither needs releasing. */

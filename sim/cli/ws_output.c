@@ -14,11 +14,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "util/ws_readset.h"
 
 /* Longest symlink chain followed, as the kernel's own limit (MAXSYMLINKS). */
 #define WS_OUTPUT_MAX_HOPS 40
@@ -67,6 +70,19 @@ static int ws_output_fail(struct ws_err *err, const struct ws_output *o,
 {
     return ws_err_arg(err, o->named ? o->named : o->path, 0, 0, "%s %s: %s "
                       "(expected %s)", o->flag, o->path, what, expected);
+}
+
+/* A write that fails once the checks passed (a full disk, an I/O error, a
+ * closed stream) is not the input's fault: exit status 1. */
+static int ws_output_io_fail(struct ws_err *err, const struct ws_output *o,
+                             int errnum, const char *expected)
+{
+    int set = err->set;
+
+    ws_output_fail(err, o, strerror(errnum), expected);
+    if (!set)
+        err->internal = 1;
+    return -1;
 }
 
 static char *ws_output_join(const char *dir, size_t dlen, const char *name)
@@ -198,30 +214,53 @@ static int ws_output_is_input(const struct ws_output *o,
     struct stat so, si;
 
     if (stat(o->real, &so) != 0)
-        return -1;
+        return -2;
     for (int i = 0; i < ninputs; i++)
         if (inputs[i] && stat(inputs[i], &si) == 0
             && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
             return i;
-    return -1;
+    return ws_readset_has(&so) ? -1 : -2;
 }
 
-/* Regular files and new paths only: two writers to a device or a stream
- * lose nothing. */
+/* What two outputs are compared by: the stream, the device or FIFO, or the
+ * canonical path of the file (which may not exist yet). */
+static char *ws_output_identity(const struct ws_output *o)
+{
+    struct stat st;
+    char *id;
+
+    if (o->stream || o->inplace) {
+        id = malloc(64);
+        if (!id)
+            return NULL;
+        if (o->stream)
+            snprintf(id, 64, "stream %d", o->stream);
+        else if (stat(o->real, &st) == 0)
+            snprintf(id, 64, "file %ju:%ju", (uintmax_t)st.st_dev,
+                     (uintmax_t)st.st_ino);
+        else
+            snprintf(id, 64, "?");
+        return id;
+    }
+    return ws_output_canon(o->real);
+}
+
+/* Two outputs on one path would leave only the last one written, or mix
+ * two documents in one stream. */
 static int ws_output_clash(const struct ws_output *outs, int n,
                            struct ws_err *err)
 {
-    char *canon[8] = {NULL};
+    char *id[8] = {NULL};
     int rc = 0;
 
     if (n > 8)
         n = 8;
     for (int i = 0; i < n && rc == 0; i++) {
-        if (!outs[i].path || outs[i].stream || outs[i].inplace)
+        if (!outs[i].path)
             continue;
-        canon[i] = ws_output_canon(outs[i].real);
-        for (int j = 0; canon[i] && j < i && rc == 0; j++)
-            if (canon[j] && strcmp(canon[i], canon[j]) == 0)
+        id[i] = ws_output_identity(&outs[i]);
+        for (int j = 0; id[i] && j < i && rc == 0; j++)
+            if (id[j] && strcmp(id[i], id[j]) == 0)
                 rc = ws_err_arg(err, outs[i].named ? outs[i].named
                                 : outs[i].path, 0, 0, "%s %s: the same "
                                 "file as %s %s (expected a different file for "
@@ -229,7 +268,7 @@ static int ws_output_clash(const struct ws_output *outs, int n,
                                 outs[j].flag, outs[j].path);
     }
     for (int i = 0; i < n; i++)
-        free(canon[i]);
+        free(id[i]);
     return rc;
 }
 
@@ -245,11 +284,12 @@ int ws_output_plan(struct ws_output *outs, int n, const char *const *inputs,
         if (outs[i].stream || outs[i].inplace)
             continue;
         k = ws_output_is_input(&outs[i], inputs, ninputs);
-        if (k >= 0)
+        if (k >= -1)
             return ws_err_arg(err, outs[i].named ? outs[i].named
-                              : outs[i].path, 0, 0, "%s %s: is the input "
-                              "%s (expected an output path that is not an "
-                              "input)", outs[i].flag, outs[i].path, inputs[k]);
+                              : outs[i].path, 0, 0, "%s %s: is an input of "
+                              "this command%s%s (expected an output path that "
+                              "is not an input)", outs[i].flag, outs[i].path,
+                              k >= 0 ? ", " : "", k >= 0 ? inputs[k] : "");
     }
     return ws_output_clash(outs, n, err);
 }
@@ -265,8 +305,7 @@ int ws_output_open(struct ws_output *o, struct ws_err *err)
     }
     if (o->inplace) {
         o->fp = fopen(o->real, "w");
-        return o->fp ? 0 : ws_output_fail(err, o, strerror(errno),
-                                          "a writable path");
+        return o->fp ? 0 : ws_output_io_fail(err, o, errno, "a writable path");
     }
     n = strlen(o->real) + 32;
     o->tmp = malloc(n);
@@ -285,7 +324,7 @@ int ws_output_open(struct ws_output *o, struct ws_err *err)
         }
         free(o->tmp);
         o->tmp = NULL;
-        return ws_output_fail(err, o, strerror(e), "a writable folder");
+        return ws_output_io_fail(err, o, e, "a writable folder");
     }
     ws_output_track(o->tmp, 1);
     return 0;
@@ -298,8 +337,7 @@ int ws_output_commit(struct ws_output *o, struct ws_err *err)
     if (o->stream) {
         ok = fflush(o->fp) == 0 && !ferror(o->fp);
         o->fp = NULL;
-        return ok ? 0 : ws_output_fail(err, o, strerror(errno),
-                                       "a writable stream");
+        return ok ? 0 : ws_output_io_fail(err, o, errno, "a writable stream");
     }
     ok = !ferror(o->fp);
     ok = fclose(o->fp) == 0 && ok;
@@ -309,7 +347,7 @@ int ws_output_commit(struct ws_output *o, struct ws_err *err)
     if (!ok) {
         int e = errno;
         ws_output_abort(o);
-        return ws_output_fail(err, o, strerror(e), "a writable path");
+        return ws_output_io_fail(err, o, e, "a writable path");
     }
     if (o->tmp) {
         ws_output_track(o->tmp, 0);
@@ -332,14 +370,19 @@ void ws_output_abort(struct ws_output *o)
     }
 }
 
+/* Text outputs end with a newline, as text files do: a JSON document
+ * written to standard output must not run into what follows it. */
 int ws_output_write(struct ws_output *o, const char *text, struct ws_err *err)
 {
+    size_t n = strlen(text);
+
     if (ws_output_open(o, err) < 0)
         return -1;
-    if (fputs(text, o->fp) < 0) {
+    if (fputs(text, o->fp) < 0
+        || (n > 0 && text[n - 1] != '\n' && fputc('\n', o->fp) == EOF)) {
         int e = errno;
         ws_output_abort(o);
-        return ws_output_fail(err, o, strerror(e), "a writable path");
+        return ws_output_io_fail(err, o, e, "a writable path");
     }
     return ws_output_commit(o, err);
 }

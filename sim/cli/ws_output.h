@@ -12,9 +12,11 @@
  *     /dev/null, a FIFO) is written in place, never replaced;
  *   - a regular file or a new path is written to a temporary file beside it
  *     and renamed over it only when complete, keeping the old file's mode;
- *   - a folder, a read-only file, a path that is one of the command's
- *     inputs, and two outputs naming the same file are refused (exit 2)
- *     before anything runs.
+ *   - a folder, a read-only file, a file the command read (named on the
+ *     command line, or reached through a list, a workload's listing or a
+ *     config's base:), and two outputs naming the same file or stream are
+ *     refused (exit 2) before anything runs;
+ *   - a write that fails afterwards (a full disk) is exit 1.
  * Temporary files are removed on SIGINT, SIGTERM and SIGHUP.
  *
  * Leaves out: locking against other processes writing the same file.

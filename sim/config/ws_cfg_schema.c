@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../trace/ws_opcode.h"
+#include "../util/ws_utf8.h"
 #include "ws_units.h"
 
 #define F(member) offsetof(struct ws_gpu, member)
@@ -296,6 +297,14 @@ static int ws_cfg_parse_number(const struct ws_key *k, void *field,
     return 0;
 }
 
+static int ws_cfg_printable(const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        if (*p < 0x20 || *p == 0x7f)
+            return 0;
+    return ws_utf8_valid(text);
+}
+
 int ws_cfg_key_parse(const struct ws_key *k, struct ws_gpu *gpu,
                      const char *text, const char **expected)
 {
@@ -306,6 +315,12 @@ int ws_cfg_key_parse(const struct ws_key *k, struct ws_gpu *gpu,
     case WS_KT_STRING:
         *expected = "text shorter than the field";
         if (strlen(text) >= k->size)
+            return -1;
+        /* config show writes names back inside double quotes: control
+         * characters and bytes that are not UTF-8 could not come back
+         * through YAML as they were. */
+        *expected = "printable UTF-8 text";
+        if (!ws_cfg_printable(text))
             return -1;
         strcpy(field, text);
         return 0;

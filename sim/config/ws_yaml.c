@@ -56,6 +56,8 @@ void ws_yaml_free(struct ws_ynode *node)
 struct ws_ybuild {
     yaml_parser_t parser;
     const char *file;
+    const char *text;           /* the input, for reader errors' positions */
+    size_t len;
     struct ws_err *err;
 };
 
@@ -66,16 +68,38 @@ static int ws_ybad(struct ws_ybuild *b, const yaml_event_t *ev,
                      (long)ev->start_mark.column + 1, "%s", what);
 }
 
+/* libyaml's reader (bad UTF-8, control characters) reports a byte offset,
+ * not a mark: the line and column (in characters) are counted here. */
+static void ws_ytext_pos(const char *text, size_t end, long *line, long *col)
+{
+    *line = 1;
+    *col = 1;
+    for (size_t i = 0; i < end; i++) {
+        if (text[i] == '\n') {
+            ++*line;
+            *col = 1;
+        } else if (((unsigned char)text[i] & 0xc0) != 0x80) {
+            ++*col;
+        }
+    }
+}
+
 static int ws_ynext(struct ws_ybuild *b, yaml_event_t *ev)
 {
-    if (!yaml_parser_parse(&b->parser, ev)) {
-        const yaml_mark_t *m = &b->parser.problem_mark;
-        return ws_err_at(b->err, b->file, (long)m->line + 1,
-                         (long)m->column + 1, "YAML syntax: %s (expected "
-                         "'key: value' lines)", b->parser.problem ?
-                         b->parser.problem : "parse error");
+    long line, col;
+
+    if (yaml_parser_parse(&b->parser, ev))
+        return 0;
+    if (b->parser.error == YAML_READER_ERROR) {
+        ws_ytext_pos(b->text, b->parser.problem_offset < b->len
+                     ? b->parser.problem_offset : b->len, &line, &col);
+    } else {
+        line = (long)b->parser.problem_mark.line + 1;
+        col = (long)b->parser.problem_mark.column + 1;
     }
-    return 0;
+    return ws_err_at(b->err, b->file, line, col, "YAML syntax: %s (expected "
+                     "'key: value' lines)", b->parser.problem ?
+                     b->parser.problem : "parse error");
 }
 
 static struct ws_ynode *ws_ynode_new(enum ws_ynode_kind kind, const char *file,
@@ -416,13 +440,19 @@ int ws_yaml_parse(struct ws_ynode **root, const char *file, const char *text,
                   size_t len, struct ws_err *err)
 {
     struct ws_ybuild b;
+    const char *nul = memchr(text, '\0', len);
+    long line, col;
     int rc;
 
     *root = NULL;
-    if (memchr(text, '\0', len))
-        return ws_err_at(err, file, 1, 1, "binary data (a NUL byte) in a "
-                         "YAML file (expected text)");
+    if (nul) {
+        ws_ytext_pos(text, (size_t)(nul - text), &line, &col);
+        return ws_err_at(err, file, line, col, "binary data (a NUL byte) in "
+                         "a YAML file (expected text)");
+    }
     b.file = ws_yaml_name(file);
+    b.text = text;
+    b.len = len;
     b.err = err;
     if (!yaml_parser_initialize(&b.parser))
         return ws_err_oom(err);

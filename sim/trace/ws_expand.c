@@ -425,6 +425,29 @@ static int ws_expand_warp(struct ws_expander *x, uint32_t warp,
 
 /* ---- CTAs ---------------------------------------------------------------- */
 
+/* The kernel's size from its first CTA times the grid: a --param typo that
+ * asks for 10^10 warp instructions is refused at once, not after the ten
+ * minutes it takes to reach the limit.  Later CTAs may be smaller (a
+ * partial last block, a divergent tail), so this can only overestimate
+ * kernels whose first CTA is typical; the message says it is an estimate
+ * and how to raise the limit. */
+static int ws_expand_estimate(const struct ws_expander *x, struct ws_err *err)
+{
+    const struct ws_workload *w = x->w;
+    double est = (double)x->ninst * (double)x->ctas;
+    struct ws_clip q;
+
+    if (est <= (double)w->opts.max_insts)
+        return 0;
+    return ws_err_at(err, w->path, w->line, w->col, "kernel %s: CTA (0,0,0) "
+                     "runs %llu warp instructions, so %llu CTAs come to about "
+                     "%.3g (estimated from the first CTA), over the limit of "
+                     "%llu (expected fewer; raise it with --max-insts N)",
+                     ws_clip(&q, w->func->name), (unsigned long long)x->ninst,
+                     (unsigned long long)x->ctas, est,
+                     (unsigned long long)w->opts.max_insts);
+}
+
 int ws_expand_next(void *ctx, const struct ws_cta_stream **cta,
                    struct ws_err *err)
 {
@@ -452,6 +475,8 @@ int ws_expand_next(void *ctx, const struct ws_cta_stream **cta,
             return -1;
         x->warps[w].ninst = (uint32_t)(x->ninst - x->first[w]);
     }
+    if (id == 0 && ws_expand_estimate(x, err) < 0)
+        return -1;
     for (uint32_t w = 0; w < nw; w++)
         x->warps[w].inst = x->inst + x->first[w];
     x->cta.warps = x->warps;

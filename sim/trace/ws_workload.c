@@ -114,7 +114,12 @@ static int ws_wl_params(struct ws_wl_ctx *c, const char *const *sets, int nsets)
         if (ws_num_i64(eq + 1, strlen(eq + 1), &v) < 0) {
             uint64_t h;
             struct ws_clip q;
-            if (ws_num_hex(eq + 1, strlen(eq + 1), &h) < 0 || h > INT64_MAX)
+            /* Hexadecimal needs its 0x: "ff" or "1e3" are typos, not
+             * numbers. */
+            if (strncmp(eq + 1, "0x", 2) != 0 || ws_num_hex(eq + 1,
+                                                            strlen(eq + 1),
+                                                            &h) < 0
+                || h > INT64_MAX)
                 return ws_err_arg(c->err, sets[i], (long)(eq - sets[i]) + 1,
                                  i + 1, "--param value "
                                  "'%s' is not an integer (expected a decimal "
@@ -230,21 +235,42 @@ static int ws_wl_launch_num(struct ws_wl_ctx *c, const struct ws_ynode *l,
     return 0;
 }
 
+
+/* A typo in a key ("sizee", "tripz") would otherwise be read as the key
+ * being absent, and the workload expanded with a default or not at all. */
+static int ws_wl_only_keys(struct ws_wl_ctx *c, const struct ws_ynode *map,
+                           const char *const *keys, const char *what,
+                           const char *expected)
+{
+    for (const struct ws_ynode *n = map->child; n; n = n->next) {
+        int known = 0;
+        for (int k = 0; keys[k] && !known; k++)
+            known = strcmp(n->key, keys[k]) == 0;
+        if (!known) {
+            struct ws_clip q;
+            return ws_err_at(c->err, n->file, n->key_line, n->key_col,
+                             "unknown %s key '%s' (expected %s)", what,
+                             ws_clip(&q, n->key), expected);
+        }
+    }
+    return 0;
+}
+
+static const char *const ws_wl_launch_keys[] = {"grid", "block", "shared",
+                                                "registers", NULL};
+
 static int ws_wl_launch(struct ws_wl_ctx *c)
 {
     struct ws_workload *w = c->w;
-    struct ws_ynode *l = ws_yaml_get(c->root, "launch"), *n;
+    struct ws_ynode *l = ws_yaml_get(c->root, "launch");
 
     if (!l || l->kind != WS_YNODE_MAP)
         return ws_err_at(c->err, l ? l->file : w->path, l ? l->line : w->line,
                          l ? l->col : w->col, "no launch: mapping (expected "
                          "launch: {grid: ..., block: ...})");
-    for (n = l->child; n; n = n->next)
-        if (strcmp(n->key, "grid") && strcmp(n->key, "block")
-            && strcmp(n->key, "shared") && strcmp(n->key, "registers"))
-            return ws_err_at(c->err, n->file, n->key_line, n->key_col,
-                             "unknown launch key '%s' (expected grid, block, "
-                             "shared or registers)", n->key);
+    if (ws_wl_only_keys(c, l, ws_wl_launch_keys, "launch", "grid, block, "
+                        "shared or registers") < 0)
+        return -1;
     return ws_wl_grid(c, l) < 0 || ws_wl_block(c, l) < 0
            || ws_wl_launch_num(c, l, "shared", 0, 4 << 20,
                                &w->launch.shmem) < 0
@@ -254,6 +280,7 @@ static int ws_wl_launch(struct ws_wl_ctx *c)
 
 static int ws_wl_buffers(struct ws_wl_ctx *c)
 {
+    static const char *const keys[] = {"base", "size", NULL};
     struct ws_workload *w = c->w;
     struct ws_ynode *b = ws_yaml_get(c->root, "buffers");
 
@@ -265,6 +292,8 @@ static int ws_wl_buffers(struct ws_wl_ctx *c)
             return ws_wl_bad(c, n, "too many buffers", "at most 32");
         if (n->kind != WS_YNODE_MAP || !base || !size)
             return ws_wl_bad(c, n, "bad buffer", "{base: 0x..., size: bytes}");
+        if (ws_wl_only_keys(c, n, keys, "buffer", "base or size") < 0)
+            return -1;
         if ((buf->slot = ws_wl_add_name(c, n, n->key)) < 0)
             return -1;
         if (ws_wl_const(c, base, &v) < 0)
@@ -292,6 +321,7 @@ static int ws_wl_buffers(struct ws_wl_ctx *c)
 /* Loop counters are names too: collected before any expression compiles. */
 static int ws_wl_counters(struct ws_wl_ctx *c)
 {
+    static const char *const keys[] = {"counter", "trips", NULL};
     struct ws_workload *w = c->w;
     struct ws_ynode *l = ws_yaml_get(c->root, "loops");
 
@@ -301,6 +331,8 @@ static int ws_wl_counters(struct ws_wl_ctx *c)
         int slot;
         if (!cn || cn->kind != WS_YNODE_SCALAR || !ws_yaml_get(n, "trips"))
             return ws_wl_bad(c, n, "bad loop", "{counter: name, trips: expr}");
+        if (ws_wl_only_keys(c, n, keys, "loop", "counter or trips") < 0)
+            return -1;
         if (w->ncounters == sizeof w->counters / sizeof w->counters[0])
             return ws_wl_bad(c, n, "too many loops", "at most 16");
         if ((slot = ws_wl_add_name(c, cn, cn->value)) < 0)
@@ -368,22 +400,29 @@ static long ws_wl_lookup(const struct ws_workload *w, const char *key,
 static int ws_wl_find_inst(struct ws_wl_ctx *c, const struct ws_ynode *n,
                            uint32_t *out)
 {
-    const char *key = n->key;
+    const char *key;
     struct ws_clip q;
+    long found = -1;
 
-    while (*key) {
+    /* Every alternative must be a well-formed name, even after the one
+     * that is found: "LDG#1|" is a typo, not a choice. */
+    for (key = n->key;; key++) {
         size_t len = strcspn(key, "|");
-        long i = ws_wl_lookup(c->w, key, len);
+        long i = len ? ws_wl_lookup(c->w, key, len) : -2;
         if (i == -2)
             return ws_err_at(c->err, n->file, n->key_line, n->key_col, "bad "
                              "instruction name '%.*s' (expected an offset "
                              "such as 0x00a0 or MNEMONIC#n such as LDG#2)",
                              (int)len, key);
-        if (i >= 0) {
-            *out = (uint32_t)i;
-            return 0;
-        }
-        key += len + (key[len] == '|');
+        if (i >= 0 && found < 0)
+            found = i;
+        key += len;
+        if (!*key)
+            break;
+    }
+    if (found >= 0) {
+        *out = (uint32_t)found;
+        return 0;
     }
     return ws_err_at(c->err, n->file, n->key_line, n->key_col, "no "
                      "instruction '%s' in %s (expected an offset or a "

@@ -4,6 +4,7 @@
 #include "ws_file.h"
 
 #include "ws_clip.h"
+#include "ws_readset.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -39,6 +40,7 @@ static int ws_file_check_kind(int fd, const char *path, const char *what,
         return ws_err_msg(err, "%s: not a regular file (expected a %s file, "
                           "not a pipe, terminal or device)",
                           ws_clip_path(&q, path), what);
+    ws_readset_note(&st);
     /* The size is rechecked while reading: the file may grow meanwhile. */
     if ((uintmax_t)st.st_size > max)
         return ws_err_at(err, path, 1, 1, "%s larger than %zu MiB (expected "

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ws_readset.h"
+
 #define WS_LINES_CHUNK (64u * 1024u)
 
 /* xz -9 needs 65 MiB to decode; a header asking for far more is hostile or
@@ -125,6 +127,7 @@ static int ws_lines_open_fd(const char *path, struct ws_err *err)
         return ws_err_msg(err, "%s: not a regular file (expected a trace or "
                           "listing file)", path);
     }
+    ws_readset_note(&st);
     flags = fcntl(fd, F_GETFL);
     if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
         return ws_lines_cannot_open(path, fd, err);

@@ -69,10 +69,33 @@ case=output_is_input
 cp -r $trace "$tmp/in"
 cp "$tmp/in/kernel-1.traceg" "$tmp/orig.traceg"
 run run --json "$tmp/in/kernel-1.traceg" "$tmp/in"
-expect_error 'is the input'
+expect_error 'is an input of this command'
 cmp -s "$tmp/in/kernel-1.traceg" "$tmp/orig.traceg" || fail "the input trace changed"
 run trace info --json "$tmp/in/kernelslist.g" "$tmp/in"
-expect_error 'is the input'
+expect_error 'is an input of this command'
+
+case=output_is_workload_listing
+mkdir "$tmp/wl"
+cp traces/kernels/saxpy/workload.yaml traces/kernels/saxpy/saxpy.sm_80.sass "$tmp/wl/"
+cp "$tmp/wl/saxpy.sm_80.sass" "$tmp/listing.orig"
+run run --json "$tmp/wl/saxpy.sm_80.sass" -p n=1000 "$tmp/wl/workload.yaml"
+expect_error 'is an input of this command'
+run trace info --json "$tmp/wl/saxpy.sm_80.sass" -p n=1000 "$tmp/wl/workload.yaml"
+expect_error 'is an input of this command'
+cmp -s "$tmp/wl/saxpy.sm_80.sass" "$tmp/listing.orig" || fail "the listing changed"
+
+case=output_is_config_base
+printf 'base: v100.yaml\nname: "child"\n' > "$tmp/child.yaml"
+cp configs/v100.yaml "$tmp/v100.yaml"
+cp "$tmp/v100.yaml" "$tmp/v100.orig"
+run run --gpu "$tmp/child.yaml" --json "$tmp/v100.yaml" $trace
+expect_error 'is an input of this command'
+cmp -s "$tmp/v100.yaml" "$tmp/v100.orig" || fail "the base config changed"
+
+case=two_outputs_one_stream
+"$ws" run --json /proc/self/fd/1 --csv /proc/self/fd/1 $trace > "$tmp/out" 2>"$tmp/err"
+rc=$?
+expect_error 'the same file as --json'
 
 case=two_outputs_one_path
 run run --json "$tmp/same" --csv "$tmp/./same" $trace

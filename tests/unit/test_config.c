@@ -203,6 +203,10 @@ static void test_bad_files(void **state)
          "sm: {sub_cores: 1, max_warps: 2048, max_threads: 65536}\n", 3,
          "two_level scheduling of 2048 warps per sub-core"},
         {"base: v100\nunknown_opcode_class: fp128\n", 2, "an opcode class"},
+        /* libyaml's reader gives an offset, not a line: still placed. */
+        {"base: v100\nname: \"ok\"\nsource: x\001\n", 3,
+         "control characters are not allowed"},
+        {"base: v100\nsource: x\xff\n", 2, "invalid leading UTF-8 octet"},
     };
     (void)state;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -224,6 +228,8 @@ static void test_bad_sets(void **state)
     const char *sets[] = {"sm.count=80", "l2.sise=12MiB"};
     const char *bad_value[] = {"l2.size=lots"};
     const char *no_eq[] = {"l2.size"};
+    const char *control[] = {"name=V\001X"};
+    const char *not_utf8[] = {"name=\xff\xfe"};
 
     (void)state;
     ws_err_clear(&err);
@@ -239,6 +245,13 @@ static void test_bad_sets(void **state)
     ws_err_clear(&err);
     assert_int_equal(ws_cfg_load(&g, "no-such-gpu", NULL, 0, &err), -1);
     ws_test_err(&err, "command line", 1, "no such file or built-in GPU config");
+    /* config show must be able to write names back as YAML. */
+    ws_err_clear(&err);
+    assert_int_equal(ws_cfg_load(&g, NULL, control, 1, &err), -1);
+    ws_test_err(&err, "command line", 1, "expected printable UTF-8 text");
+    ws_err_clear(&err);
+    assert_int_equal(ws_cfg_load(&g, NULL, not_utf8, 1, &err), -1);
+    ws_test_err(&err, "command line", 1, "expected printable UTF-8 text");
 }
 
 /* head, n copies of unit, then tail, written to a temporary file. */
