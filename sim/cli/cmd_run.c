@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine/ws_sim.h"
+#include "timing/ws_sim.h"
 #include "stats/ws_report.h"
 #include "stats/ws_timeline.h"
 #include "trace/ws_kernelslist.h"

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "trace/ws_kernelslist.h"
-#include "trace/ws_sass.h"
+#include "listing/ws_sass.h"
 #include "trace/ws_traceg.h"
 #include "trace/ws_tracew.h"
 #include "ws_cli.h"

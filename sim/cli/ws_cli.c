@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "trace/ws_sass.h"
+#include "listing/ws_sass.h"
 #include "util/ws_lines.h"
 #include "util/ws_num.h"
 

@@ -9,7 +9,7 @@
 #define WS_CLI_H
 
 #include "config/ws_config.h"
-#include "trace/ws_expand.h"
+#include "workload/ws_expand.h"
 #include "util/ws_err.h"
 
 #define WS_CLI_MAX_SETS 256

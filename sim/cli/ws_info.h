@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "trace/ws_sass.h"
+#include "listing/ws_sass.h"
 #include "ws_profile.h"
 
 #define WS_INFO_SCHEMA_VERSION 1

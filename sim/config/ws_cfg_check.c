@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../trace/ws_trace.h"
+#include "trace/ws_trace.h"
 #include "ws_cfg_schema.h"
 
 struct ws_cfg_ctx {

@@ -8,7 +8,7 @@
 #ifndef WS_CFG_CHECK_H
 #define WS_CFG_CHECK_H
 
-#include "../util/ws_err.h"
+#include "util/ws_err.h"
 #include "ws_config.h"
 
 /* Fills defaults of optional keys, then checks consistency; errors are

@@ -12,14 +12,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../trace/ws_opcode.h"
-#include "../util/ws_clip.h"
-#include "../util/ws_file.h"
+#include "trace/ws_opcode.h"
+#include "util/ws_clip.h"
+#include "util/ws_file.h"
 #include "ws_cfg_embedded.h"
 #include "ws_cfg_schema.h"
 #include "ws_cfg_check.h"
 #include "ws_config.h"
-#include "ws_yaml.h"
+#include "util/ws_yaml.h"
 
 #define WS_CFG_MAX_DEPTH 8
 #define WS_CFG_MAX_FILE (1u << 20)

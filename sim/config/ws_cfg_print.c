@@ -5,8 +5,8 @@
  */
 #include <string.h>
 
-#include "../trace/ws_opcode.h"
-#include "../trace/ws_trace.h"
+#include "trace/ws_opcode.h"
+#include "trace/ws_trace.h"
 #include "ws_cfg_schema.h"
 #include "ws_config.h"
 

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../trace/ws_opcode.h"
-#include "../util/ws_utf8.h"
+#include "trace/ws_opcode.h"
+#include "util/ws_utf8.h"
 #include "ws_units.h"
 
 #define F(member) offsetof(struct ws_gpu, member)

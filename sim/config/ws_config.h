@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../util/ws_err.h"
+#include "util/ws_err.h"
 
 enum ws_sched_policy {
     WS_SCHED_LRR,

@@ -5,7 +5,7 @@
  * LD/ST, whose own latency is address generation only: the memory system
  * adds the rest.
  */
-#include "../trace/ws_opcode.h"
+#include "trace/ws_opcode.h"
 #include "ws_config.h"
 
 static const char *const ws_unit_names[WS_UNIT_COUNT] = {

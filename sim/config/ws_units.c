@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/ws_num.h"
+#include "util/ws_num.h"
 
 struct ws_unit {
     const char *name;

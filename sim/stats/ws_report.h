@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 #include "config/ws_config.h"
-#include "engine/ws_sim.h"
+#include "timing/ws_sim.h"
 
 #define WS_REPORT_SCHEMA_VERSION 1
 

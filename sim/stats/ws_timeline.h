@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "engine/ws_sim.h"
+#include "timing/ws_sim.h"
 #include "util/ws_err.h"
 
 struct ws_timeline {

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/ws_grow.h"
-#include "../util/ws_lines.h"
-#include "../util/ws_num.h"
+#include "util/ws_grow.h"
+#include "util/ws_lines.h"
+#include "util/ws_num.h"
 
 static int ws_cmdlist_push(struct ws_cmdlist *list, struct ws_cmd *cmd,
                            struct ws_err *err)

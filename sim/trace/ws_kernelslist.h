@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../util/ws_err.h"
+#include "util/ws_err.h"
 
 enum ws_cmd_kind {
     WS_CMD_KERNEL,

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/ws_grow.h"
-#include "../util/ws_num.h"
+#include "util/ws_grow.h"
+#include "util/ws_num.h"
 #include "ws_opcode.h"
 
 void ws_trace_opts_default(struct ws_trace_opts *opts)

@@ -24,8 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../util/ws_err.h"
-#include "../util/ws_strtab.h"
+#include "util/ws_err.h"
+#include "util/ws_strtab.h"
 #include "ws_trace.h"
 
 /* Limits keep one typo in a --param or a header from asking for hours of

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/ws_num.h"
+#include "util/ws_num.h"
 
 /* ---- header ---------------------------------------------------------- */
 

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/ws_grow.h"
-#include "../util/ws_num.h"
+#include "util/ws_grow.h"
+#include "util/ws_num.h"
 #include "ws_opcode.h"
 
 struct ws_tokens {

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../util/ws_lines.h"
+#include "util/ws_lines.h"
 #include "ws_traceg.h"
 
 /* A CTA larger than this is refused rather than allowed to exhaust memory:

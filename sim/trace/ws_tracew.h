@@ -14,7 +14,7 @@
 
 #include <stdio.h>
 
-#include "../util/ws_strtab.h"
+#include "util/ws_strtab.h"
 #include "ws_trace.h"
 
 void ws_tracew_header(FILE *fp, const struct ws_launch *l);

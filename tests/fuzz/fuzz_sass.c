@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "trace/ws_sass.h"
+#include "listing/ws_sass.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

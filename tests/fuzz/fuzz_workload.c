@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "fuzz_tmp.h"
-#include "trace/ws_expand.h"
+#include "workload/ws_expand.h"
 
 #ifndef WS_SOURCE_DIR
 #define WS_SOURCE_DIR "."

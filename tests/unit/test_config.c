@@ -12,7 +12,7 @@
 #include "config/ws_cfg_schema.h"
 #include "config/ws_config.h"
 #include "config/ws_units.h"
-#include "config/ws_yaml.h"
+#include "util/ws_yaml.h"
 #include "trace/ws_opcode.h"
 #include "ws_test.h"
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace/ws_expr.h"
+#include "workload/ws_expr.h"
 #include "ws_test.h"
 
 static struct ws_expr_names names(void)

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "trace/ws_opcode.h"
-#include "trace/ws_sass.h"
-#include "trace/ws_sass_operand.h"
+#include "listing/ws_sass.h"
+#include "listing/ws_sass_operand.h"
 #include "ws_test.h"
 
 static struct ws_opnd parse(const char *text)

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "trace/ws_expand.h"
+#include "workload/ws_expand.h"
 #include "trace/ws_opcode.h"
 #include "trace/ws_traceg.h"
 #include "trace/ws_tracew.h"

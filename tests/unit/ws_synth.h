@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "engine/ws_sim.h"
+#include "timing/ws_sim.h"
 #include "trace/ws_opcode.h"
 #include "util/ws_strtab.h"
 

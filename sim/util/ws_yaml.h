@@ -16,7 +16,7 @@
 
 #include <stddef.h>
 
-#include "../util/ws_err.h"
+#include "ws_err.h"
 
 /* Levels of nested mappings and lists, the root mapping being level 1:
  * the tree is built and walked by recursion, and a config or a workload

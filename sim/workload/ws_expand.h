@@ -28,7 +28,7 @@
 
 #include <stdint.h>
 
-#include "ws_trace.h"
+#include "trace/ws_trace.h"
 #include "ws_workload.h"
 
 struct ws_expander {

@@ -1,5 +1,5 @@
 /*
- * ws_sm: warp selection and issue (see ws_sm.h).
+ * ws_issue: warp selection and issue (see ws_issue.h).
  *
  * Stall accounting: between two issues of a warp, its waiting cycles are
  * split by cause in the order a warp meets them: held at a barrier, then
@@ -8,7 +8,7 @@
  * the warp became ready is "not selected".  Each warp cycle is counted once,
  * like Nsight's stall reasons.
  */
-#include "ws_sm.h"
+#include "ws_issue.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,32 +16,6 @@
 #include "stats/ws_timeline.h"
 #include "trace/ws_opcode.h"
 #include "ws_cta.h"
-
-int ws_sm_init(struct ws_sm *sm, uint32_t id, const struct ws_gpu *gpu)
-{
-    memset(sm, 0, sizeof *sm);
-    sm->id = id;
-    sm->warps = calloc(gpu->sm.max_warps, sizeof *sm->warps);
-    sm->slots = calloc(gpu->sm.max_blocks, sizeof *sm->slots);
-    sm->sub = calloc(gpu->sm.sub_cores, sizeof *sm->sub);
-    if (!sm->warps || !sm->slots || !sm->sub)
-        return -1;
-    for (uint32_t i = 0; i < gpu->sm.sub_cores; i++)
-        sm->sub[i].wake = WS_NEVER;
-    return 0;
-}
-
-void ws_sm_free(struct ws_sm *sm)
-{
-    for (uint32_t i = 0; sm->slots && i < sm->nslots; i++) {
-        free(sm->slots[i].inst);
-        free(sm->slots[i].addrs);
-    }
-    free(sm->warps);
-    free(sm->slots);
-    free(sm->sub);
-    memset(sm, 0, sizeof *sm);
-}
 
 /* When a warp's next instruction can issue, and what holds it until then. */
 struct ws_ready {
@@ -78,7 +52,7 @@ static uint64_t ws_async_wait(const struct ws_warp *w, int32_t keep)
     return w->async_done[(w->async_groups - 1 - k) % WS_ASYNC_GROUPS];
 }
 
-void ws_warp_prepare(const struct ws_gpu *g, struct ws_warp *w)
+void ws_issue_prepare(const struct ws_gpu *g, struct ws_warp *w)
 {
     const struct ws_inst *in;
     struct ws_ready r;
@@ -330,7 +304,7 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
         ws_async_commit(w);
     w->last_issue = t;
     w->next++;
-    ws_warp_prepare(g, w);
+    ws_issue_prepare(g, w);
     ws_tl_issue(s, sm, pick->warp, t);
     if (w->next == w->ninst)
         return ws_cta_warp_done(s, sm, w, t, w->busy_until);
@@ -339,7 +313,7 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
     return 0;
 }
 
-int ws_sm_step(struct ws_sim *s, struct ws_sm *sm, uint32_t sub, uint64_t t)
+int ws_issue_step(struct ws_sim *s, struct ws_sm *sm, uint32_t sub, uint64_t t)
 {
     struct ws_pick pick;
     uint64_t next;

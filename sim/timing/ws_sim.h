@@ -15,9 +15,9 @@
 #include <stdint.h>
 
 #include "config/ws_config.h"
-#include "core/ws_core.h"
-#include "core/ws_occupancy.h"
-#include "engine/ws_event.h"
+#include "ws_sm.h"
+#include "config/ws_occupancy.h"
+#include "ws_event.h"
 #include "mem/ws_memsys.h"
 #include "stats/ws_stats.h"
 #include "trace/ws_trace.h"

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/ws_num.h"
+#include "util/ws_num.h"
 
 static int ws_is_digit(char c)
 {

@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#include "engine/ws_sim.h"
+#include "ws_sim.h"
 
 /* Puts cta on sm at cycle t; the SM must have a free slot. */
 int ws_cta_dispatch(struct ws_sim *s, struct ws_sm *sm,

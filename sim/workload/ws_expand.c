@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/ws_clip.h"
-#include "../util/ws_grow.h"
-#include "ws_opcode.h"
+#include "util/ws_clip.h"
+#include "util/ws_grow.h"
+#include "trace/ws_opcode.h"
 
 /* ---- static instruction templates ------------------------------------ */
 

@@ -30,10 +30,10 @@
 
 #include <stdint.h>
 
-#include "../config/ws_yaml.h"
+#include "util/ws_yaml.h"
 #include "ws_expr.h"
-#include "ws_sass.h"
-#include "ws_trace.h"
+#include "listing/ws_sass.h"
+#include "trace/ws_trace.h"
 
 /* Names every expression can use, in slot order. */
 enum ws_wl_slot {

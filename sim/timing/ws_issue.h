@@ -1,5 +1,5 @@
 /*
- * ws_sm: one sub-core's scheduling step: find the warps that can issue now,
+ * ws_issue: one sub-core's scheduling step: find the warps that can issue now,
  * pick one by the configured policy (LRR, GTO, two-level), issue it, and
  * say when to look again.  Issue reserves the function unit, marks the
  * destination registers with the cycle their value is ready, and sends
@@ -8,21 +8,18 @@
  * Leaves out: same-warp dual issue (two instructions of one warp in a
  * cycle, as Maxwell pairs them).
  */
-#ifndef WS_SM_H
-#define WS_SM_H
+#ifndef WS_ISSUE_H
+#define WS_ISSUE_H
 
 #include <stdint.h>
 
-#include "engine/ws_sim.h"
-
-int ws_sm_init(struct ws_sm *sm, uint32_t id, const struct ws_gpu *gpu);
-void ws_sm_free(struct ws_sm *sm);
+#include "ws_sim.h"
 
 /* Caches what only the warp itself changes about its next instruction's
  * readiness; called at dispatch and after each issue. */
-void ws_warp_prepare(const struct ws_gpu *gpu, struct ws_warp *w);
+void ws_issue_prepare(const struct ws_gpu *gpu, struct ws_warp *w);
 
 /* The wake-up of sub-core sub at cycle t. */
-int ws_sm_step(struct ws_sim *s, struct ws_sm *sm, uint32_t sub, uint64_t t);
+int ws_issue_step(struct ws_sim *s, struct ws_sm *sm, uint32_t sub, uint64_t t);
 
 #endif

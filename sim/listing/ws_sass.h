@@ -23,9 +23,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../util/ws_err.h"
-#include "../util/ws_strtab.h"
-#include "ws_traceg.h"
+#include "util/ws_err.h"
+#include "util/ws_strtab.h"
+#include "trace/ws_traceg.h"
 
 enum ws_opnd_kind {
     WS_OPND_REG,      /* R0..R254, RZ = 255 */

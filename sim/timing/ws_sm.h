@@ -1,5 +1,5 @@
 /*
- * ws_core: the state of the streaming multiprocessors: CTA slots holding
+ * ws_sm: the state of the streaming multiprocessors: CTA slots holding
  * their warps' instruction streams, warp slots with a scoreboard of
  * register-ready cycles, and sub-cores with a scheduler and function-unit
  * reservations.
@@ -10,11 +10,14 @@
  * held at a barrier, and, for a global load, an L1 MSHR is free.  That
  * cycle is computed, not searched for, so idle cycles cost nothing.
  *
+ * Dual issue, when the config asks for it, is two warps of one sub-core in
+ * one cycle to two different units (ws_issue.c).
+ *
  * Leaves out: instruction fetch and the i-cache, register-bank conflicts,
- * operand collectors, dual issue.
+ * operand collectors.
  */
-#ifndef WS_CORE_H
-#define WS_CORE_H
+#ifndef WS_SM_H
+#define WS_SM_H
 
 #include <stdint.h>
 
@@ -48,7 +51,7 @@ struct ws_warp {
     uint32_t async_groups;
     uint64_t async_open;        /* LDGSTS issued since the last commit */
     /* Readiness of the next instruction that only this warp can change,
-     * recomputed when it issues or leaves a barrier (ws_warp_prepare). */
+     * recomputed when it issues or leaves a barrier (ws_issue_prepare). */
     uint64_t next_dep;
     uint8_t next_dep_mem, next_unit, next_mshr;
     uint64_t reg_ready[WS_NREGS];
@@ -84,5 +87,8 @@ struct ws_sm {
     uint32_t resident;          /* CTAs resident now */
     uint64_t active_since;
 };
+
+int ws_sm_init(struct ws_sm *sm, uint32_t id, const struct ws_gpu *gpu);
+void ws_sm_free(struct ws_sm *sm);
 
 #endif

@@ -8,7 +8,7 @@
 
 #include "stats/ws_timeline.h"
 #include "util/ws_grow.h"
-#include "ws_sm.h"
+#include "ws_issue.h"
 
 static int ws_cta_copy(struct ws_cta_slot *slot, const struct ws_cta_stream *cta,
                        struct ws_err *err)
@@ -50,7 +50,7 @@ static void ws_warp_start(struct ws_sim *s, struct ws_warp *w, uint32_t slot,
     w->async_open = 0;
     memset(w->reg_ready, 0, sizeof w->reg_ready);
     memset(w->reg_from_mem, 0, sizeof w->reg_from_mem);
-    ws_warp_prepare(s->gpu, w);
+    ws_issue_prepare(s->gpu, w);
 }
 
 int ws_cta_dispatch(struct ws_sim *s, struct ws_sm *sm,

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/ws_grow.h"
-#include "../util/ws_num.h"
+#include "util/ws_grow.h"
+#include "util/ws_num.h"
 
 enum {
     OP_LIT, OP_VAR, OP_NEG, OP_NOT, OP_BNOT,

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/ws_cta.h"
-#include "core/ws_sm.h"
+#include "ws_cta.h"
+#include "ws_issue.h"
 #include "mem/ws_cache.h"
 #include "stats/ws_timeline.h"
 
@@ -161,7 +161,7 @@ static int ws_sim_event(struct ws_sim *s, const struct ws_event *ev)
     }
     if (sm->sub[ev->b].wake != ev->cycle)
         return 0;                       /* superseded by an earlier wake-up */
-    return ws_sm_step(s, sm, ev->b, ev->cycle);
+    return ws_issue_step(s, sm, ev->b, ev->cycle);
 }
 
 static int ws_sim_check_fit(struct ws_sim *s, const struct ws_launch *l)

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../util/ws_err.h"
+#include "util/ws_err.h"
 
 #define WS_EXPR_MAX_NAMES 128
 

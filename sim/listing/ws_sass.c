@@ -28,10 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/ws_lines.h"
-#include "../util/ws_grow.h"
-#include "../util/ws_num.h"
-#include "ws_opcode.h"
+#include "util/ws_lines.h"
+#include "util/ws_grow.h"
+#include "util/ws_num.h"
+#include "trace/ws_opcode.h"
 #include "ws_sass_operand.h"
 
 #define WS_SASS_MAX_OPNDS 16

@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "config/ws_config.h"
+#include "ws_config.h"
 #include "trace/ws_trace.h"
 
 enum ws_occ_limit {

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "../util/ws_clip.h"
+#include "ws_clip.h"
 
 /* File names outlive merges, so they are kept for the process: a config run
  * opens a handful of files at most. */
