@@ -42,6 +42,10 @@ struct ws_run_args {
     struct ws_expander x;       /* its listing is known to the output check */
 };
 
+/* The progress line is rubbed out with this many blanks: a terminal's
+ * usual 80 columns less the cursor. */
+#define WS_RUN_PROGRESS_WIDTH 79
+
 struct ws_progress {
     int on;
     double start, last;
@@ -215,6 +219,7 @@ static int ws_run_simulate(struct ws_run_args *a, const struct ws_gpu *gpu,
     struct ws_progress prog = {isatty(2), ws_wall(), ws_wall(), 1,
                                list->nkernels ? list->nkernels : 1};
     struct ws_output *tlo = &outs[WS_RUN_OUT_TIMELINE];
+    struct ws_sim_opts opts = {NULL, NULL, NULL};
     struct ws_timeline tl;
     struct ws_sim sim;
     int rc;
@@ -224,25 +229,32 @@ static int ws_run_simulate(struct ws_run_args *a, const struct ws_gpu *gpu,
     rep.gpu = gpu;
     rep.kernels = calloc(list->nkernels ? list->nkernels : 1,
                          sizeof *rep.kernels);
-    if (!rep.kernels || ws_sim_init(&sim, gpu, err) < 0) {
-        free(rep.kernels);
-        return err->set ? -1 : ws_err_oom(err);
-    }
+    if (!rep.kernels)
+        return ws_err_oom(err);
     if (prog.on) {
-        sim.progress = ws_run_progress;
-        sim.progress_ctx = &prog;
+        opts.progress = ws_run_progress;
+        opts.progress_ctx = &prog;
     }
-    rc = 0;
     if (tlo->path) {
-        rc = ws_run_timeline_start(a, tlo, &tl, gpu, err);
-        sim.tl = rc == 0 ? &tl : NULL;
+        if (ws_run_timeline_start(a, tlo, &tl, gpu, err) < 0) {
+            free(rep.kernels);
+            return -1;
+        }
+        opts.tl = &tl;
     }
-    if (rc == 0)
-        rc = a->workload ? ws_run_workload(&sim, a, &rep, err)
-                         : ws_run_list(&sim, list, a, &rep, &prog, err);
+    if (ws_sim_init(&sim, gpu, &opts, err) < 0) {
+        if (opts.tl) {
+            ws_timeline_close(&tl);
+            ws_output_abort(tlo);
+        }
+        free(rep.kernels);
+        return -1;
+    }
+    rc = a->workload ? ws_run_workload(&sim, a, &rep, err)
+                     : ws_run_list(&sim, list, a, &rep, &prog, err);
     if (prog.on)
-        fprintf(stderr, "\r%*s\r", 79, "");
-    if (sim.tl) {
+        fprintf(stderr, "\r%*s\r", WS_RUN_PROGRESS_WIDTH, "");
+    if (opts.tl) {
         ws_timeline_close(&tl);
         if (rc == 0)
             rc = ws_output_commit(tlo, err);

@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 #include "config/ws_config.h"
-#include "timing/ws_sim.h"
+#include "ws_kernel_stats.h"
 
 #define WS_REPORT_SCHEMA_VERSION 1
 

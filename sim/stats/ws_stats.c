@@ -5,6 +5,10 @@
  */
 #include "ws_stats.h"
 
+#include <stdlib.h>
+
+#include "ws_kernel_stats.h"
+
 static const struct ws_ctr_info ws_ctr_table[WS_CTR_COUNT] = {
     [WS_CTR_CYCLES] = {"gpc__cycles_elapsed.max", "cycle", WS_GRP_TIME,
                        "kernel span"},
@@ -124,4 +128,10 @@ void ws_counters_add(struct ws_counters *dst, const struct ws_counters *src)
 {
     for (int i = 0; i < WS_CTR_COUNT; i++)
         dst->v[i] += src->v[i];
+}
+
+void ws_kernel_stats_free(struct ws_kernel_stats *k)
+{
+    free(k->name);
+    k->name = NULL;
 }

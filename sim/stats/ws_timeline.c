@@ -93,49 +93,42 @@ static void ws_tl_flush_warp(struct ws_timeline *tl, uint32_t sm, uint32_t w)
     size_t i = (size_t)sm * tl->nwarps + w;
 
     if (tl->run_end[i] > tl->run_start[i])
-        ws_tl_span(tl, "issue", sm, 1000 + w, tl->run_start[i], tl->run_end[i]);
+        ws_tl_span(tl, "issue", sm, WS_TL_WARP_TRACK + w, tl->run_start[i],
+                   tl->run_end[i]);
     tl->run_start[i] = tl->run_end[i] = 0;
 }
 
-void ws_tl_cta_end(struct ws_sim *s, const struct ws_sm *sm, uint32_t slot,
-                   uint64_t t)
+void ws_timeline_cta(struct ws_timeline *tl, uint32_t sm, uint32_t slot,
+                     const uint32_t ctaid[3], uint64_t start, uint64_t end,
+                     const uint32_t *warp_slots, uint32_t nwarps)
 {
-    const struct ws_cta_slot *c = &sm->slots[slot];
     char name[64];
 
-    if (!s->tl)
-        return;
-    snprintf(name, sizeof name, "CTA (%u,%u,%u)", c->ctaid[0], c->ctaid[1],
-             c->ctaid[2]);
-    ws_tl_span(s->tl, name, sm->id, slot, c->dispatched, t);
-    for (uint32_t i = 0; i < c->nwarps; i++)
-        ws_tl_flush_warp(s->tl, sm->id, c->warp_slots[i]);
+    snprintf(name, sizeof name, "CTA (%u,%u,%u)", ctaid[0], ctaid[1],
+             ctaid[2]);
+    ws_tl_span(tl, name, sm, slot, start, end);
+    for (uint32_t i = 0; i < nwarps; i++)
+        ws_tl_flush_warp(tl, sm, warp_slots[i]);
 }
 
-void ws_tl_issue(struct ws_sim *s, const struct ws_sm *sm, uint32_t warp,
-                 uint64_t t)
+void ws_timeline_issue(struct ws_timeline *tl, uint32_t sm, uint32_t warp,
+                       uint64_t t)
 {
-    struct ws_timeline *tl = s->tl;
-    size_t i;
+    size_t i = (size_t)sm * tl->nwarps + warp;
 
-    if (!tl)
-        return;
-    i = (size_t)sm->id * tl->nwarps + warp;
     if (tl->run_end[i] == t && t > 0) {
         tl->run_end[i] = t + 1;
         return;
     }
-    ws_tl_flush_warp(tl, sm->id, warp);
+    ws_tl_flush_warp(tl, sm, warp);
     tl->run_start[i] = t;
     tl->run_end[i] = t + 1;
 }
 
-void ws_tl_stall(struct ws_sim *s, const struct ws_sm *sm, uint32_t warp,
-                 enum ws_ctr reason, uint64_t start, uint64_t end)
+void ws_timeline_stall(struct ws_timeline *tl, uint32_t sm, uint32_t warp,
+                       enum ws_ctr reason, uint64_t start, uint64_t end)
 {
-    if (!s->tl)
-        return;
-    ws_tl_flush_warp(s->tl, sm->id, warp);
-    ws_tl_span(s->tl, ws_ctr_info(reason)->what, sm->id, 1000 + warp, start,
-               end);
+    ws_tl_flush_warp(tl, sm, warp);
+    ws_tl_span(tl, ws_ctr_info(reason)->what, sm, WS_TL_WARP_TRACK + warp,
+               start, end);
 }

@@ -17,7 +17,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "timing/ws_sim.h"
+#include "config/ws_config.h"
+#include "ws_stats.h"
 #include "util/ws_err.h"
 
 struct ws_timeline {
@@ -39,13 +40,20 @@ void ws_timeline_kernel(struct ws_timeline *tl, const char *name, uint64_t t);
 /* Ends the JSON and frees the timeline; fp stays open. */
 void ws_timeline_close(struct ws_timeline *tl);
 
-/* Hooks called by the core; they do nothing when s->tl is NULL. */
-void ws_tl_cta_end(struct ws_sim *s, const struct ws_sm *sm, uint32_t slot,
-                   uint64_t t);
-void ws_tl_issue(struct ws_sim *s, const struct ws_sm *sm, uint32_t warp,
-                 uint64_t t);
+/* What the timing model reports as it goes.  Tracks: per SM (a process),
+ * one per CTA slot, then one per warp slot from WS_TL_WARP_TRACK on. */
+#define WS_TL_WARP_TRACK 1000
+
+/* A CTA resident in slot from start to end; its warps' open issue spans
+ * are closed with it. */
+void ws_timeline_cta(struct ws_timeline *tl, uint32_t sm, uint32_t slot,
+                     const uint32_t ctaid[3], uint64_t start, uint64_t end,
+                     const uint32_t *warp_slots, uint32_t nwarps);
+/* Warp slot `warp` issued at cycle t (back-to-back issues form a span). */
+void ws_timeline_issue(struct ws_timeline *tl, uint32_t sm, uint32_t warp,
+                       uint64_t t);
 /* A stall of warp slot `warp` over [start, end), named by its counter. */
-void ws_tl_stall(struct ws_sim *s, const struct ws_sm *sm, uint32_t warp,
-                 enum ws_ctr reason, uint64_t start, uint64_t end);
+void ws_timeline_stall(struct ws_timeline *tl, uint32_t sm, uint32_t warp,
+                       enum ws_ctr reason, uint64_t start, uint64_t end);
 
 #endif

@@ -95,9 +95,8 @@ int ws_cta_dispatch(struct ws_sim *s, struct ws_sm *sm,
         sm->active_since = t;
     s->k->ctr.v[WS_CTR_CTAS]++;
     s->k->ctr.v[WS_CTR_WARPS] += slot->nwarps;
-    if (slot->nwarps == 0 && ws_event_push(&s->q, t, WS_EV_CTA_RETIRE, sm->id,
-                                           si) < 0)
-        return ws_err_oom(s->err);
+    if (slot->nwarps == 0)
+        return ws_sim_retire_at(s, sm->id, si, t);
     return 0;
 }
 
@@ -148,10 +147,8 @@ int ws_cta_warp_done(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
         finish = t + 1;
     if (finish > slot->retire_at)
         slot->retire_at = finish;
-    if (slot->done == slot->nwarps
-        && ws_event_push(&s->q, slot->retire_at, WS_EV_CTA_RETIRE, sm->id,
-                         w->slot) < 0)
-        return ws_err_oom(s->err);
+    if (slot->done == slot->nwarps)
+        return ws_sim_retire_at(s, sm->id, w->slot, slot->retire_at);
     return 0;
 }
 
@@ -167,7 +164,9 @@ void ws_cta_retire(struct ws_sim *s, struct ws_sm *sm, uint32_t si, uint64_t t)
             c->v[WS_CTR_STALL_DRAINED] += t - (w->last_issue + 1);
         w->state = WS_WARP_FREE;
     }
-    ws_tl_cta_end(s, sm, si, t);
+    if (s->tl)
+        ws_timeline_cta(s->tl, sm->id, si, slot->ctaid, slot->dispatched, t,
+                        slot->warp_slots, slot->nwarps);
     slot->used = 0;
     if (--sm->resident == 0)
         c->v[WS_CTR_SM_CYCLES_ACTIVE] += t - sm->active_since;

@@ -112,7 +112,7 @@ static void ws_stall_account(struct ws_sim *s, const struct ws_sm *sm,
     const struct {
         uint64_t at;
         enum ws_ctr ctr;
-    } part[5] = {
+    } part[] = {
         {r->barrier, WS_CTR_STALL_BARRIER},
         {r->dep, r->dep_mem ? WS_CTR_STALL_MEM_DEP : WS_CTR_STALL_ALU_DEP},
         {r->unit, WS_CTR_STALL_UNIT_BUSY},
@@ -122,11 +122,13 @@ static void ws_stall_account(struct ws_sim *s, const struct ws_sm *sm,
     struct ws_counters *c = &s->k->ctr;
     uint64_t cursor = sm->warps[wi].last_issue + 1;
 
-    for (int i = 0; i < 5; i++) {
+    for (size_t i = 0; i < sizeof part / sizeof part[0]; i++) {
         uint64_t end = part[i].at < t ? part[i].at : t;
         if (end > cursor) {
             c->v[part[i].ctr] += end - cursor;
-            ws_tl_stall(s, sm, wi, part[i].ctr, cursor, end);
+            if (s->tl)
+                ws_timeline_stall(s->tl, sm->id, wi, part[i].ctr, cursor,
+                                  end);
             cursor = end;
         }
     }
@@ -305,7 +307,8 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
     w->last_issue = t;
     w->next++;
     ws_issue_prepare(g, w);
-    ws_tl_issue(s, sm, pick->warp, t);
+    if (s->tl)
+        ws_timeline_issue(s->tl, sm->id, pick->warp, t);
     if (w->next == w->ninst)
         return ws_cta_warp_done(s, sm, w, t, w->busy_until);
     if (in->flags & WS_INST_BAR_SYNC)

@@ -67,9 +67,15 @@ static int ws_sim_check_state(const struct ws_gpu *g, struct ws_err *err)
                             WS_SIM_MAX_STATE / mib);
 }
 
-int ws_sim_init(struct ws_sim *s, const struct ws_gpu *gpu, struct ws_err *err)
+int ws_sim_init(struct ws_sim *s, const struct ws_gpu *gpu,
+                const struct ws_sim_opts *opts, struct ws_err *err)
 {
     memset(s, 0, sizeof *s);
+    if (opts) {
+        s->tl = opts->tl;
+        s->progress = opts->progress;
+        s->progress_ctx = opts->progress_ctx;
+    }
     if (ws_sim_check_state(gpu, err) < 0)
         return -1;
     s->gpu = gpu;
@@ -100,12 +106,6 @@ void ws_sim_free(struct ws_sim *s)
     s->sms = NULL;
 }
 
-void ws_kernel_stats_free(struct ws_kernel_stats *k)
-{
-    free(k->name);
-    k->name = NULL;
-}
-
 int ws_sim_wake(struct ws_sim *s, uint32_t sm, uint32_t sub, uint64_t t)
 {
     struct ws_subcore *sc = &s->sms[sm].sub[sub];
@@ -114,6 +114,14 @@ int ws_sim_wake(struct ws_sim *s, uint32_t sm, uint32_t sub, uint64_t t)
         return 0;
     sc->wake = t;
     return ws_event_push(&s->q, t, WS_EV_SUBCORE_WAKE, sm, sub);
+}
+
+int ws_sim_retire_at(struct ws_sim *s, uint32_t sm, uint32_t slot,
+                     uint64_t t)
+{
+    if (ws_event_push(&s->q, t, WS_EV_CTA_RETIRE, sm, slot) < 0)
+        return ws_err_oom(s->err);
+    return 0;
 }
 
 void ws_sim_memcpy(struct ws_sim *s, uint64_t addr, uint64_t bytes)

@@ -15,24 +15,16 @@
 #include <stdint.h>
 
 #include "config/ws_config.h"
-#include "ws_sm.h"
 #include "config/ws_occupancy.h"
-#include "ws_event.h"
 #include "mem/ws_memsys.h"
+#include "stats/ws_kernel_stats.h"
 #include "stats/ws_stats.h"
 #include "trace/ws_trace.h"
 #include "util/ws_err.h"
+#include "ws_event.h"
+#include "ws_sm.h"
 
 struct ws_timeline;
-
-struct ws_kernel_stats {
-    char *name;
-    struct ws_launch launch;        /* scalars; name fields not owned */
-    struct ws_occupancy occ;
-    uint64_t start, end;            /* global clock */
-    uint64_t ctas_total;
-    struct ws_counters ctr;
-};
 
 /* Called now and then during a long kernel (progress display). */
 typedef void (*ws_sim_progress_fn)(void *ctx, const struct ws_kernel_stats *k,
@@ -58,7 +50,16 @@ struct ws_sim {
     uint64_t events;
 };
 
-int ws_sim_init(struct ws_sim *s, const struct ws_gpu *gpu, struct ws_err *err);
+/* What a caller may attach to a simulation; all optional. */
+struct ws_sim_opts {
+    struct ws_timeline *tl;         /* events written as they happen */
+    ws_sim_progress_fn progress;    /* called now and then in a kernel */
+    void *progress_ctx;
+};
+
+/* opts may be NULL: no timeline, no progress. */
+int ws_sim_init(struct ws_sim *s, const struct ws_gpu *gpu,
+                const struct ws_sim_opts *opts, struct ws_err *err);
 void ws_sim_free(struct ws_sim *s);
 
 /* Simulates every CTA of src; fills *out (name copied).  -1 with err set on
@@ -70,9 +71,12 @@ int ws_sim_kernel(struct ws_sim *s, struct ws_cta_source *src,
 /* A host-to-device copy between kernels. */
 void ws_sim_memcpy(struct ws_sim *s, uint64_t addr, uint64_t bytes);
 
-void ws_kernel_stats_free(struct ws_kernel_stats *k);
 
-/* Used by the SM code. */
+/* The timing model's two kinds of event, for the CTA and issue code: the
+ * wake-up of a sub-core at cycle t, and the retirement of CTA slot `slot`
+ * of an SM. */
 int ws_sim_wake(struct ws_sim *s, uint32_t sm, uint32_t sub, uint64_t t);
+int ws_sim_retire_at(struct ws_sim *s, uint32_t sm, uint32_t slot,
+                     uint64_t t);
 
 #endif

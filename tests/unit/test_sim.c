@@ -111,7 +111,7 @@ static uint64_t run_chase(const struct ws_gpu *g, unsigned hops, int warm)
     ws_synth_init(&k, 1, 32, gen_chase, &c);
     src = ws_synth_source(&k);
     ws_err_clear(&err);
-    assert_int_equal(ws_sim_init(&sim, g, &err), 0);
+    assert_int_equal(ws_sim_init(&sim, g, NULL, &err), 0);
     if (warm)
         ws_sim_memcpy(&sim, c.base, 4096ull * hops);
     assert_int_equal(ws_sim_kernel(&sim, &src, &st, &err), 0);
@@ -415,7 +415,7 @@ static void test_cta_too_big(void **state)
     k.launch.shmem = 200 * 1024;
     src = ws_synth_source(&k);
     ws_err_clear(&err);
-    assert_int_equal(ws_sim_init(&sim, &g, &err), 0);
+    assert_int_equal(ws_sim_init(&sim, &g, NULL, &err), 0);
     assert_int_equal(ws_sim_kernel(&sim, &src, &st, &err), -1);
     assert_non_null(strstr(err.text, "needs more shared memory"));
     ws_kernel_stats_free(&st);
@@ -438,20 +438,20 @@ static void test_state_budget(void **state)
     (void)state;
     g = gpu_of("v100", many_sms, 1);
     ws_err_clear(&err);
-    assert_int_equal(ws_sim_init(&sim, &g, &err), -1);
+    assert_int_equal(ws_sim_init(&sim, &g, NULL, &err), -1);
     assert_non_null(strstr(err.text, "command line:1:"));
     assert_non_null(strstr(err.text, "50000 SMs of"));
     assert_non_null(strstr(err.text, "expected at most 2048 MiB"));
 
     g = gpu_of("v100", huge_l2, 5);
     ws_err_clear(&err);
-    assert_int_equal(ws_sim_init(&sim, &g, &err), -1);
+    assert_int_equal(ws_sim_init(&sim, &g, NULL, &err), -1);
     assert_non_null(strstr(err.text, "command line:3:"));
     assert_non_null(strstr(err.text, "lower l2.size"));
 
     g = gpu_of("v100", NULL, 0);
     ws_err_clear(&err);
-    assert_int_equal(ws_sim_init(&sim, &g, &err), 0);
+    assert_int_equal(ws_sim_init(&sim, &g, NULL, &err), 0);
     ws_sim_free(&sim);
 }
 

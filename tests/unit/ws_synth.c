@@ -155,7 +155,7 @@ uint64_t ws_synth_run(struct ws_synth *k, const struct ws_gpu *gpu,
 
     ws_err_clear(&err);
     k->next_cta = 0;
-    assert_int_equal(ws_sim_init(&sim, gpu, &err), 0);
+    assert_int_equal(ws_sim_init(&sim, gpu, NULL, &err), 0);
     if (ws_sim_kernel(&sim, &src, &st, &err) < 0)
         fail_msg("simulation failed: %s", err.text);
     cycles = st.ctr.v[WS_CTR_CYCLES];

@@ -1,0 +1,28 @@
+/*
+ * ws_kernel_stats: what the simulation of one kernel leaves behind: its
+ * launch, its occupancy, its span on the global clock and its counters.
+ * The timing model fills it; reports, timelines and (later) the models read
+ * it, so it lives here, below the timing model, and nothing that reads it
+ * needs to know the simulator.
+ */
+#ifndef WS_KERNEL_STATS_H
+#define WS_KERNEL_STATS_H
+
+#include <stdint.h>
+
+#include "config/ws_occupancy.h"
+#include "trace/ws_trace.h"
+#include "ws_stats.h"
+
+struct ws_kernel_stats {
+    char *name;
+    struct ws_launch launch;        /* scalars; name fields not owned */
+    struct ws_occupancy occ;
+    uint64_t start, end;            /* global clock */
+    uint64_t ctas_total;
+    struct ws_counters ctr;
+};
+
+void ws_kernel_stats_free(struct ws_kernel_stats *k);
+
+#endif
