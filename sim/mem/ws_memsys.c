@@ -426,19 +426,20 @@ static uint64_t ws_load_line(struct ws_memsys *m, uint32_t sm, uint64_t t,
 
 /* A warp access goes out as one request per line (the config check keeps
  * L1 and L2 lines the same size). */
-uint64_t ws_mem_load(struct ws_memsys *m, uint32_t sm, uint64_t t,
-                     const uint64_t *addrs, unsigned n, unsigned width,
-                     int cached, struct ws_counters *ctr)
+uint64_t ws_mem_load(struct ws_memsys *m, const struct ws_mem_req *q,
+                     int cached)
 {
     struct ws_coalesce_result *r = &m->scratch;
-    uint64_t done = t;
+    uint64_t done = q->cycle;
 
-    ws_coalesce(addrs, n, width, m->sector_bytes, m->line_bytes, r);
+    ws_coalesce(q->addrs, q->nlanes, q->width, m->sector_bytes, m->line_bytes,
+                r);
     for (unsigned i = 0, j; i < r->nsectors; i = j) {
         uint64_t line;
         uint8_t mask;
         j = ws_next_line(m, r, i, &line, &mask);
-        ws_max_into(&done, ws_load_line(m, sm, t, line, mask, cached, ctr));
+        ws_max_into(&done, ws_load_line(m, q->sm, q->cycle, line, mask,
+                                        cached, q->ctr));
     }
     return done;
 }
@@ -453,15 +454,15 @@ static uint64_t ws_request(struct ws_memsys *m, struct ws_mem_sm *s,
     return ws_ceil(start) + m->gpu->icnt.latency;
 }
 
-uint64_t ws_mem_store(struct ws_memsys *m, uint32_t sm, uint64_t t,
-                      const uint64_t *addrs, unsigned n, unsigned width,
-                      struct ws_counters *ctr)
+uint64_t ws_mem_store(struct ws_memsys *m, const struct ws_mem_req *q)
 {
     struct ws_coalesce_result *r = &m->scratch;
-    struct ws_mem_sm *s = &m->sm[sm];
-    uint64_t done = t;
+    struct ws_mem_sm *s = &m->sm[q->sm];
+    struct ws_counters *ctr = q->ctr;
+    uint64_t t = q->cycle, done = t;
 
-    ws_coalesce(addrs, n, width, m->sector_bytes, m->line_bytes, r);
+    ws_coalesce(q->addrs, q->nlanes, q->width, m->sector_bytes, m->line_bytes,
+                r);
     for (unsigned i = 0, j; i < r->nsectors; i = j) {
         uint64_t line, st;
         uint8_t mask;
@@ -483,22 +484,22 @@ uint64_t ws_mem_store(struct ws_memsys *m, uint32_t sm, uint64_t t,
     return done;
 }
 
-uint64_t ws_mem_atomic(struct ws_memsys *m, uint32_t sm, uint64_t t,
-                       const uint64_t *addrs, unsigned n, unsigned width,
-                       struct ws_counters *ctr)
+uint64_t ws_mem_atomic(struct ws_memsys *m, const struct ws_mem_req *q)
 {
     struct ws_coalesce_result *r = &m->scratch;
-    struct ws_mem_sm *s = &m->sm[sm];
-    uint64_t done = t;
+    struct ws_mem_sm *s = &m->sm[q->sm];
+    struct ws_counters *ctr = q->ctr;
+    uint64_t t = q->cycle, done = t;
 
-    ws_coalesce(addrs, n, width, m->sector_bytes, m->line_bytes, r);
+    ws_coalesce(q->addrs, q->nlanes, q->width, m->sector_bytes, m->line_bytes,
+                r);
     for (unsigned i = 0, j; i < r->nsectors; i = j) {
         uint64_t line, st, ready;
         unsigned ops = 0;
         uint8_t mask;
         j = ws_next_line(m, r, i, &line, &mask);
-        for (unsigned k = 0; k < n; k++)
-            ops += addrs[k] / m->line_bytes == line;
+        for (unsigned k = 0; k < q->nlanes; k++)
+            ops += q->addrs[k] / m->line_bytes == line;
         st = ws_l1_tag(s, t);
         ctr->v[WS_CTR_L2_SECTORS_ATOM] += j - i;
         ready = ws_l2_read(m, line, mask, ws_request(m, s, st, j - i), ops, 1,
@@ -508,15 +509,15 @@ uint64_t ws_mem_atomic(struct ws_memsys *m, uint32_t sm, uint64_t t,
     return done;
 }
 
-uint64_t ws_mem_shared(struct ws_memsys *m, uint32_t sm, uint64_t t,
-                       const uint64_t *addrs, unsigned n, unsigned width,
-                       struct ws_counters *ctr)
+uint64_t ws_mem_shared(struct ws_memsys *m, const struct ws_mem_req *q)
 {
     const struct ws_gpu *g = m->gpu;
-    struct ws_mem_sm *s = &m->sm[sm];
-    unsigned wf = ws_shared_wavefronts(addrs, n, width, g->shared.banks,
+    struct ws_mem_sm *s = &m->sm[q->sm];
+    struct ws_counters *ctr = q->ctr;
+    unsigned wf = ws_shared_wavefronts(q->addrs, q->nlanes, q->width,
+                                       g->shared.banks,
                                        (unsigned)g->shared.bank_width);
-    double start = fmax((double)t, s->shared_free);
+    double start = fmax((double)q->cycle, s->shared_free);
 
     ctr->v[WS_CTR_SHARED_REQUESTS]++;
     ctr->v[WS_CTR_SHARED_WAVEFRONTS] += wf;

@@ -69,7 +69,19 @@ struct ws_memsys {
     double chan_cps;        /* per sector in one channel */
     uint64_t l2_access;     /* slice access time: l2.latency - 2 icnt */
     uint64_t dram_access;   /* channel access time: dram.latency - 2 icnt */
+    /* The coalesced sectors of the access being timed: kept here so that
+     * timing an access allocates nothing. */
     struct ws_coalesce_result scratch;
+};
+
+/* One warp's memory access, as the memory system sees it. */
+struct ws_mem_req {
+    uint32_t sm;
+    uint64_t cycle;                 /* issue */
+    const uint64_t *addrs;          /* one per active lane, in lane order */
+    unsigned nlanes;                /* active lanes */
+    unsigned width;                 /* bytes per lane */
+    struct ws_counters *ctr;        /* the kernel's counters */
 };
 
 int ws_memsys_init(struct ws_memsys *m, const struct ws_gpu *gpu);
@@ -78,28 +90,21 @@ void ws_memsys_free(struct ws_memsys *m);
 /* Earliest cycle >= t at which SM sm has a free L1 MSHR. */
 uint64_t ws_mem_mshr_ready(struct ws_memsys *m, uint32_t sm, uint64_t t);
 
-/* A global or local load (or LDGSTS) of n active lanes issued at t;
- * returns the cycle its data is in registers (or shared memory). */
-uint64_t ws_mem_load(struct ws_memsys *m, uint32_t sm, uint64_t t,
-                     const uint64_t *addrs, unsigned n, unsigned width,
-                     int cached, struct ws_counters *ctr);
+/* A global or local load (or LDGSTS); returns the cycle its data is in
+ * registers (or shared memory).  cached: may allocate in L1. */
+uint64_t ws_mem_load(struct ws_memsys *m, const struct ws_mem_req *r,
+                     int cached);
 
 /* A store: write-through to L2.  Nothing waits on it; returns when the
  * data has reached L2. */
-uint64_t ws_mem_store(struct ws_memsys *m, uint32_t sm, uint64_t t,
-                      const uint64_t *addrs, unsigned n, unsigned width,
-                      struct ws_counters *ctr);
+uint64_t ws_mem_store(struct ws_memsys *m, const struct ws_mem_req *r);
 
 /* An atomic or reduction performed at L2; returns when its result is back
  * (meaningful for atomics that return a value). */
-uint64_t ws_mem_atomic(struct ws_memsys *m, uint32_t sm, uint64_t t,
-                       const uint64_t *addrs, unsigned n, unsigned width,
-                       struct ws_counters *ctr);
+uint64_t ws_mem_atomic(struct ws_memsys *m, const struct ws_mem_req *r);
 
 /* A shared-memory access; returns when it completes (data ready). */
-uint64_t ws_mem_shared(struct ws_memsys *m, uint32_t sm, uint64_t t,
-                       const uint64_t *addrs, unsigned n, unsigned width,
-                       struct ws_counters *ctr);
+uint64_t ws_mem_shared(struct ws_memsys *m, const struct ws_mem_req *r);
 
 /* A host-to-device copy: its lines become valid (clean) in L2, as on real
  * parts, whose L2 is not flushed between a copy and the next kernel. */

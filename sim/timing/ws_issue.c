@@ -229,38 +229,39 @@ static uint64_t ws_issue_memory(struct ws_sim *s, struct ws_sm *sm,
                                 uint64_t t)
 {
     const struct ws_gpu *g = s->gpu;
-    uint64_t at = t, done;
-    unsigned n = (unsigned)__builtin_popcount(in->mask);
-    const uint64_t *a = sm->slots[w->slot].addrs + in->addr;
-    struct ws_counters *c = &s->k->ctr;
+    const struct ws_mem_req req = {
+        sm->id, t, sm->slots[w->slot].addrs + in->addr,
+        (unsigned)__builtin_popcount(in->mask), in->width, &s->k->ctr
+    };
+    uint64_t done;
 
     /* Memory latencies in the config are load-to-use from issue, as a
      * pointer chase measures them; the LD/ST unit's own latency is what an
      * access that moves no data (predicated off) costs. */
-    if (n == 0 || in->width == 0)
+    if (req.nlanes == 0 || in->width == 0)
         return t + g->unit[WS_UNIT_LDST].latency;
     if (in->space == WS_SPACE_SHARED)
-        return ws_mem_shared(&s->mem, sm->id, at, a, n, in->width, c);
+        return ws_mem_shared(&s->mem, &req);
     if (in->space == WS_SPACE_CONST)
-        return at + g->l1.latency;      /* constant cache hit */
+        return t + g->l1.latency;       /* constant cache hit */
     switch (in->memop) {
     case WS_MEMOP_STORE:
-        done = ws_mem_store(&s->mem, sm->id, at, a, n, in->width, c);
+        done = ws_mem_store(&s->mem, &req);
         if (done > s->last_mem_done)
             s->last_mem_done = done;
-        return at;
+        return t;
     case WS_MEMOP_ATOMIC:
     case WS_MEMOP_REDUCTION:
-        done = ws_mem_atomic(&s->mem, sm->id, at, a, n, in->width, c);
+        done = ws_mem_atomic(&s->mem, &req);
         if (done > s->last_mem_done)
             s->last_mem_done = done;
-        return in->memop == WS_MEMOP_ATOMIC ? done : at;
+        return in->memop == WS_MEMOP_ATOMIC ? done : t;
     default:
-        done = ws_mem_load(&s->mem, sm->id, at, a, n, in->width, 1, c);
+        done = ws_mem_load(&s->mem, &req, 1);
         if (in->memop == WS_MEMOP_ASYNC_COPY) {
             if (done > w->async_open)
                 w->async_open = done;
-            return at;
+            return t;
         }
         return done;
     }
