@@ -13,11 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "timing/ws_sim.h"
 #include "stats/ws_report.h"
 #include "stats/ws_timeline.h"
-#include "trace/ws_kernelslist.h"
-#include "trace/ws_traceg.h"
+#include "timing/ws_sim.h"
 #include "util/ws_num.h"
 #include "ws_cli.h"
 #include "ws_output.h"
@@ -32,14 +30,10 @@ enum {
 struct ws_run_args {
     struct ws_cli_gpu_opts gpu;
     struct ws_cli_params params;
-    int workload;
     struct ws_trace_opts topts;
     const char *json, *csv, *timeline, *input;
     uint64_t tl_from, tl_to, tl_max;
     const char *tl_option;      /* a --timeline-* option given, for checks */
-    char *list_path;
-    struct ws_workload w;       /* when workload: opened before the run, so */
-    struct ws_expander x;       /* its listing is known to the output check */
 };
 
 /* The progress line is rubbed out with this many blanks: a terminal's
@@ -104,68 +98,35 @@ static void ws_run_progress(void *ctx, const struct ws_kernel_stats *k,
             (double)now / 1000.0 / (t - p->start));
 }
 
-static int ws_traceg_source_next(void *ctx, const struct ws_cta_stream **cta,
-                                 struct ws_err *err)
-{
-    return ws_traceg_next_cta(ctx, cta, err);
-}
-
-static int ws_run_kernel(struct ws_sim *sim, const char *path,
-                         const struct ws_run_args *a,
+static int ws_run_kernel(struct ws_sim *sim, struct ws_input *in, size_t i,
                          struct ws_kernel_stats *out, struct ws_err *err)
 {
-    struct ws_traceg *r;
-    struct ws_cta_source src;
+    struct ws_input_kernel k;
     int rc;
 
-    if (ws_traceg_open(&r, path, &a->topts, err) < 0)
+    if (ws_input_kernel_open(in, i, &k, err) < 0)
         return -1;
-    src.origin = path;
-    src.ctx = r;
-    src.launch = ws_traceg_launch(r);
-    src.ops = ws_traceg_opcodes(r);
-    src.next = ws_traceg_source_next;
-    rc = ws_sim_kernel(sim, &src, out, err);
-    ws_traceg_close(r);
+    rc = ws_sim_kernel(sim, &k.src, out, err);
+    ws_input_kernel_close(&k);
     return rc;
 }
 
-/* One kernel expanded from a workload description. */
-static int ws_run_workload(struct ws_sim *sim, struct ws_run_args *a,
-                           struct ws_run_report *rep, struct ws_err *err)
-{
-    struct ws_cta_source src = ws_expand_source(&a->x);
-    uint64_t first = sim->now;
-    int rc;
-
-    rc = ws_sim_kernel(sim, &src, &rep->kernels[0], err);
-    if (rc == 0) {
-        rep->nkernels = 1;
-        rep->total_cycles = rep->kernels[0].end - first;
-    } else {
-        ws_kernel_stats_free(&rep->kernels[0]);
-    }
-    return rc;
-}
-
-/* Runs the list; fills rep->kernels (allocated for every kernel). */
-static int ws_run_list(struct ws_sim *sim, const struct ws_cmdlist *list,
-                       const struct ws_run_args *a, struct ws_run_report *rep,
-                       struct ws_progress *prog, struct ws_err *err)
+/* Runs the input's commands in order; fills rep->kernels (allocated for
+ * every kernel). */
+static int ws_run_list(struct ws_sim *sim, struct ws_input *in,
+                       struct ws_run_report *rep, struct ws_progress *prog,
+                       struct ws_err *err)
 {
     uint64_t first = sim->now;
 
-    for (size_t i = 0; i < list->n; i++) {
-        const struct ws_cmd *c = &list->cmds[i];
+    for (size_t i = 0; i < in->list.n; i++) {
+        const struct ws_cmd *c = &in->list.cmds[i];
         if (c->kind == WS_CMD_MEMCPY_HTOD) {
             ws_sim_memcpy(sim, c->addr, c->bytes);
             continue;
         }
         prog->kernel = rep->nkernels + 1;
-        if (ws_run_kernel(sim, c->path, a, &rep->kernels[rep->nkernels],
-                          err) < 0) {
-            if (c->line > 0)
-                ws_err_place(err, list->name, c->line, 1);
+        if (ws_run_kernel(sim, in, i, &rep->kernels[rep->nkernels], err) < 0) {
             ws_kernel_stats_free(&rep->kernels[rep->nkernels]);
             return -1;
         }
@@ -212,12 +173,12 @@ static int ws_run_timeline_start(const struct ws_run_args *a,
 }
 
 static int ws_run_simulate(struct ws_run_args *a, const struct ws_gpu *gpu,
-                           const struct ws_cmdlist *list,
+                           struct ws_input *in,
                            struct ws_output *outs, struct ws_err *err)
 {
     struct ws_run_report rep;
     struct ws_progress prog = {isatty(2), ws_wall(), ws_wall(), 1,
-                               list->nkernels ? list->nkernels : 1};
+                               in->list.nkernels ? in->list.nkernels : 1};
     struct ws_output *tlo = &outs[WS_RUN_OUT_TIMELINE];
     struct ws_sim_opts opts = {NULL, NULL, NULL};
     struct ws_timeline tl;
@@ -227,7 +188,7 @@ static int ws_run_simulate(struct ws_run_args *a, const struct ws_gpu *gpu,
     memset(&rep, 0, sizeof rep);
     rep.input = a->input;
     rep.gpu = gpu;
-    rep.kernels = calloc(list->nkernels ? list->nkernels : 1,
+    rep.kernels = calloc(in->list.nkernels ? in->list.nkernels : 1,
                          sizeof *rep.kernels);
     if (!rep.kernels)
         return ws_err_oom(err);
@@ -250,8 +211,7 @@ static int ws_run_simulate(struct ws_run_args *a, const struct ws_gpu *gpu,
         free(rep.kernels);
         return -1;
     }
-    rc = a->workload ? ws_run_workload(&sim, a, &rep, err)
-                     : ws_run_list(&sim, list, a, &rep, &prog, err);
+    rc = ws_run_list(&sim, in, &rep, &prog, err);
     if (prog.on)
         fprintf(stderr, "\r%*s\r", WS_RUN_PROGRESS_WIDTH, "");
     if (opts.tl) {
@@ -275,9 +235,10 @@ static int ws_run_simulate(struct ws_run_args *a, const struct ws_gpu *gpu,
 /* Checks the output paths against each other and every input, before any
  * simulation: a run of an hour must not end in "cannot write". */
 static int ws_run_plan_outputs(const struct ws_run_args *a,
-                               const struct ws_cmdlist *list,
+                               const struct ws_input *in,
                                struct ws_output *outs, struct ws_err *err)
 {
+    const struct ws_cmdlist *list = &in->list;
     const char **inputs = calloc(list->n + 4, sizeof *inputs);
     int n = 0, rc;
 
@@ -289,7 +250,7 @@ static int ws_run_plan_outputs(const struct ws_run_args *a,
                                                .flag = "--json"};
     outs[WS_RUN_OUT_CSV] = (struct ws_output){.path = a->csv, .flag = "--csv"};
     inputs[n++] = a->input;
-    inputs[n++] = a->list_path;
+    inputs[n++] = in->list_path;
     inputs[n++] = a->gpu.gpu;
     inputs[n++] = a->params.listing;
     for (size_t i = 0; i < list->n; i++)
@@ -385,38 +346,26 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
     return 0;
 }
 
-static int ws_run_load_list(struct ws_run_args *a, struct ws_cmdlist *list,
-                            struct ws_err *err)
+/* A listing alone has no dynamic stream: it needs a workload. */
+static int ws_run_open_input(const struct ws_run_args *a, struct ws_input *in,
+                             struct ws_err *err)
 {
-    enum ws_input_kind kind = WS_INPUT_LIST;
+    struct ws_input_params p = ws_cli_input_params(&a->params, &a->topts);
 
-    if (ws_cli_detect(a->input, &a->list_path, &kind, err) < 0)
+    if (ws_input_open(in, a->input, &p, err) < 0)
         return -1;
-    if (kind == WS_INPUT_LISTING)
+    if (in->kind == WS_INPUT_LISTING)
         return ws_err_at(err, a->input, 1, 1, "a SASS listing has no dynamic "
                          "instruction stream to simulate (expected a "
                          "kernelslist.g or a .traceg; listings need a "
                          "workload description)");
-    if (kind == WS_INPUT_WORKLOAD) {
-        if (ws_cli_open_workload(a->input, &a->params, &a->topts, &a->w,
-                                 &a->x, err) < 0)
-            return -1;
-        a->workload = 1;
-        return 0;
-    }
-    if (ws_cli_params_unused(&a->params, err) < 0)
-        return -1;
-    if (kind == WS_INPUT_LIST)
-        return ws_kernelslist_load(list, a->list_path ? a->list_path
-                                                      : a->input, err);
-    /* One kernel file: a list of one. */
-    return ws_kernelslist_single(list, a->input, err);
+    return 0;
 }
 
 int ws_cmd_run(int argc, char **argv)
 {
     struct ws_run_args a;
-    struct ws_cmdlist list;
+    struct ws_input in;
     struct ws_output outs[WS_RUN_NOUT];
     struct ws_gpu gpu;
     struct ws_err err;
@@ -424,7 +373,7 @@ int ws_cmd_run(int argc, char **argv)
 
     memset(&a, 0, sizeof a);
     memset(outs, 0, sizeof outs);
-    memset(&list, 0, sizeof list);
+    memset(&in, 0, sizeof in);
     ws_err_clear(&err);
     ws_trace_opts_default(&a.topts);
     a.tl_to = 200000;
@@ -435,17 +384,14 @@ int ws_cmd_run(int argc, char **argv)
     if (ws_cli_load_gpu(&a.gpu, &gpu, &err) < 0)
         return ws_cli_fail(&err);
     a.topts.unknown_class = gpu.unknown_class;
-    rc = ws_run_load_list(&a, &list, &err);
+    rc = ws_run_open_input(&a, &in, &err);
     if (rc == 0)
-        rc = ws_run_plan_outputs(&a, &list, outs, &err);
+        rc = ws_run_plan_outputs(&a, &in, outs, &err);
     if (rc == 0)
-        rc = ws_run_simulate(&a, &gpu, &list, outs, &err);
+        rc = ws_run_simulate(&a, &gpu, &in, outs, &err);
     for (int i = 0; i < WS_RUN_NOUT; i++)
         ws_output_free(&outs[i]);
-    ws_kernelslist_free(&list);
-    if (a.workload)
-        ws_cli_close_workload(&a.w, &a.x);
-    free(a.list_path);
+    ws_input_close(&in);
     if (rc < 0)
         ws_err_place_arg(&err, a.input);
     return rc < 0 ? ws_cli_fail(&err) : WS_EXIT_OK;

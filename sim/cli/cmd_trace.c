@@ -12,13 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace/ws_kernelslist.h"
-#include "listing/ws_sass.h"
-#include "trace/ws_traceg.h"
 #include "trace/ws_tracew.h"
 #include "ws_cli.h"
-#include "ws_output.h"
 #include "ws_info.h"
+#include "ws_output.h"
 
 struct ws_trace_args {
     struct ws_cli_gpu_opts gpu;
@@ -27,7 +24,6 @@ struct ws_trace_args {
     struct ws_trace_opts topts;
     const char *json;
     const char *input;
-    char *list_path;          /* folder input: its kernelslist.g */
 };
 
 static void ws_trace_help(FILE *out)
@@ -63,24 +59,23 @@ WS_CLI_LIMIT_HELP
 }
 
 /* --json, checked against every input: the summary is written after the
- * whole input was read, so the check needs no earlier pass. */
+ * whole input was read, so every file read is known by then. */
 static int ws_trace_write_json(const struct ws_trace_args *a,
-                               const struct ws_cmdlist *list,
-                               const char *json, struct ws_err *err)
+                               const struct ws_input *in, const char *json,
+                               struct ws_err *err)
 {
     struct ws_output o = {.path = a->json, .flag = "--json"};
-    size_t n = list ? list->n : 0;
-    const char **inputs = calloc(n + 4, sizeof *inputs);
+    const char **inputs = calloc(in->list.n + 4, sizeof *inputs);
     int k = 0, rc;
 
     if (!inputs)
         return ws_err_oom(err);
     inputs[k++] = a->input;
-    inputs[k++] = a->list_path;
+    inputs[k++] = in->list_path;
     inputs[k++] = a->gpu.gpu;
     inputs[k++] = a->params.listing;
-    for (size_t i = 0; i < n; i++)
-        inputs[k++] = list->cmds[i].path;
+    for (size_t i = 0; i < in->list.n; i++)
+        inputs[k++] = in->list.cmds[i].path;
     rc = ws_output_plan(&o, 1, inputs, k, err);
     if (rc == 0)
         rc = ws_output_write(&o, json, err);
@@ -89,88 +84,56 @@ static int ws_trace_write_json(const struct ws_trace_args *a,
     return rc;
 }
 
-static int ws_trace_kernel(struct ws_info_trace *t, const char *path,
-                           const struct ws_trace_args *a,
-                           const struct ws_gpu *gpu, struct ws_err *err)
+/* Profiles kernel command i into the next of t->kernels. */
+static int ws_trace_kernel(struct ws_info_trace *t, struct ws_input *in,
+                           size_t i, const struct ws_gpu *gpu,
+                           struct ws_err *err)
 {
-    struct ws_traceg *r;
+    struct ws_input_kernel k;
     const struct ws_cta_stream *cta;
     struct ws_profile *p = &t->kernels[t->nkernels];
     int rc;
 
-    if (ws_traceg_open(&r, path, &a->topts, err) < 0)
+    if (ws_input_kernel_open(in, i, &k, err) < 0)
         return -1;
-    if (ws_profile_init(p, ws_traceg_launch(r), gpu) < 0) {
-        ws_traceg_close(r);
+    if (ws_profile_init(p, k.src.launch, gpu) < 0) {
+        ws_input_kernel_close(&k);
         return ws_err_oom(err);
     }
     t->nkernels++;
-    while ((rc = ws_traceg_next_cta(r, &cta, err)) == 1)
-        ws_profile_add_cta(p, cta, ws_traceg_opcodes(r));
-    ws_traceg_close(r);
+    while ((rc = k.src.next(k.src.ctx, &cta, err)) == 1)
+        ws_profile_add_cta(p, cta, k.src.ops);
+    ws_input_kernel_close(&k);
     return rc;
 }
 
-static int ws_trace_workload(struct ws_info_trace *t, const struct ws_trace_args *a,
-                             const struct ws_gpu *gpu, struct ws_err *err)
+static int ws_trace_info_traces(const struct ws_trace_args *a,
+                                struct ws_input *in, const struct ws_gpu *gpu,
+                                struct ws_err *err)
 {
-    struct ws_workload w;
-    struct ws_expander x;
-    const struct ws_cta_stream *cta;
-    int rc;
-
-    if (ws_cli_open_workload(a->input, &a->params, &a->topts, &w, &x, err) < 0)
-        return -1;
-    rc = ws_profile_init(&t->kernels[0], &w.launch, gpu) < 0
-         ? ws_err_oom(err) : 0;
-    if (rc == 0) {
-        t->nkernels = 1;
-        while ((rc = ws_expand_next(&x, &cta, err)) == 1)
-            ws_profile_add_cta(&t->kernels[0], cta, &w.sass.strs);
-    }
-    ws_cli_close_workload(&w, &x);
-    return rc;
-}
-
-static int ws_trace_info_traces(struct ws_trace_args *a, enum ws_input_kind kind,
-                                const struct ws_gpu *gpu, struct ws_err *err)
-{
-    struct ws_cmdlist list;
     struct ws_info_trace t;
     char *json = NULL;
     int rc = 0;
 
     memset(&t, 0, sizeof t);
-    memset(&list, 0, sizeof list);
     t.input = a->input;
     t.gpu_name = gpu->name;
-    if (kind == WS_INPUT_LIST && ws_kernelslist_load(&list, a->list_path ?
-                                                     a->list_path : a->input,
-                                                     err) < 0)
-        return -1;
-    t.kernels = calloc(kind == WS_INPUT_LIST ? list.nkernels : 1,
+    t.kernels = calloc(in->list.nkernels ? in->list.nkernels : 1,
                        sizeof *t.kernels);
     if (!t.kernels)
-        rc = ws_err_oom(err);
-    if (kind == WS_INPUT_KERNEL && rc == 0)
-        rc = ws_trace_kernel(&t, a->input, a, gpu, err);
-    if (kind == WS_INPUT_WORKLOAD && rc == 0)
-        rc = ws_trace_workload(&t, a, gpu, err);
-    for (size_t i = 0; kind == WS_INPUT_LIST && rc == 0 && i < list.n; i++) {
-        const struct ws_cmd *c = &list.cmds[i];
+        return ws_err_oom(err);
+    for (size_t i = 0; rc == 0 && i < in->list.n; i++) {
+        const struct ws_cmd *c = &in->list.cmds[i];
         if (c->kind == WS_CMD_MEMCPY_HTOD) {
             t.memcpy_count++;
             t.memcpy_bytes += c->bytes;
         } else {
-            rc = ws_trace_kernel(&t, c->path, a, gpu, err);
-            if (rc < 0 && c->line > 0)
-                ws_err_place(err, list.name, c->line, 1);
+            rc = ws_trace_kernel(&t, in, i, gpu, err);
         }
     }
     if (rc == 0 && a->json) {
         json = ws_info_json_trace(&t);
-        rc = json ? ws_trace_write_json(a, &list, json, err)
-                  : ws_err_oom(err);
+        rc = json ? ws_trace_write_json(a, in, json, err) : ws_err_oom(err);
     }
     if (rc == 0)
         ws_info_print_trace(stdout, &t);
@@ -178,29 +141,22 @@ static int ws_trace_info_traces(struct ws_trace_args *a, enum ws_input_kind kind
     for (size_t k = 0; k < t.nkernels; k++)
         ws_profile_free(&t.kernels[k]);
     free(t.kernels);
-    ws_kernelslist_free(&list);
     return rc;
 }
 
 static int ws_trace_info_listing(const struct ws_trace_args *a,
-                                 struct ws_err *err)
+                                 const struct ws_input *in, struct ws_err *err)
 {
-    struct ws_sass s;
     char *json = NULL;
-    int rc;
+    int rc = 0;
 
-    if (ws_sass_load(&s, a->input, &a->topts, err) < 0)
-        return -1;
-    rc = 0;
     if (a->json) {
-        json = ws_info_json_listing(a->input, &s);
-        rc = json ? ws_trace_write_json(a, NULL, json, err)
-                  : ws_err_oom(err);
+        json = ws_info_json_listing(a->input, &in->sass);
+        rc = json ? ws_trace_write_json(a, in, json, err) : ws_err_oom(err);
     }
     if (rc == 0)
-        ws_info_print_listing(stdout, a->input, &s);
+        ws_info_print_listing(stdout, a->input, &in->sass);
     free(json);
-    ws_sass_free(&s);
     return rc;
 }
 
@@ -260,53 +216,53 @@ static int ws_trace_parse_args(struct ws_trace_args *a, int argc, char **argv)
 /* Writes the expanded workload as DIR/kernel-1.traceg (through a
  * temporary file, so a failed or interrupted expansion leaves nothing) and
  * DIR/kernelslist.g, creating DIR as mkdir -p would. */
-static int ws_trace_gen(const struct ws_trace_args *a, struct ws_err *err)
+static int ws_trace_gen(const struct ws_trace_args *a, struct ws_input *in,
+                        struct ws_err *err)
 {
-    struct ws_workload w;
-    struct ws_expander x;
     const struct ws_cta_stream *cta;
     char trace[4096], list[4096];
     struct ws_output outs[2] = {
         {.path = trace, .flag = "trace gen -o", .named = a->out_dir},
         {.path = list, .flag = "trace gen -o", .named = a->out_dir}
     };
-    const char *inputs[3] = {a->input, a->params.listing, NULL};
+    const char *inputs[2] = {a->input, a->params.listing};
     int rc;
 
+    if (in->kind != WS_INPUT_WORKLOAD)
+        return ws_err_at(err, a->input, 1, 1, "trace gen expands a workload "
+                         "description (expected a workload.yaml, not a trace "
+                         "or listing)");
     if ((size_t)snprintf(trace, sizeof trace, "%s/kernel-1.traceg",
                          a->out_dir) >= sizeof trace)
         return ws_err_arg(err, a->out_dir, 0, 0, "folder name too long "
                           "(expected at most %zu bytes)", sizeof trace - 32);
     snprintf(list, sizeof list, "%s/kernelslist.g", a->out_dir);
-    if (ws_cli_open_workload(a->input, &a->params, &a->topts, &w, &x, err) < 0)
-        return -1;
-    inputs[2] = w.sass.path;
     rc = ws_output_mkdirs(a->out_dir, err);
     if (rc == 0)
-        rc = ws_output_plan(outs, 2, inputs, 3, err);
+        rc = ws_output_plan(outs, 2, inputs, 2, err);
     if (rc == 0)
         rc = ws_output_open(&outs[0], err);
     if (rc == 0) {
-        ws_tracew_header(outs[0].fp, &w.launch);
-        while ((rc = ws_expand_next(&x, &cta, err)) == 1)
-            ws_tracew_cta(outs[0].fp, cta, &w.sass.strs);
+        ws_tracew_header(outs[0].fp, &in->w.launch);
+        while ((rc = ws_expand_next(&in->x, &cta, err)) == 1)
+            ws_tracew_cta(outs[0].fp, cta, &in->w.sass.strs);
         rc = rc == 0 ? ws_output_commit(&outs[0], err) : -1;
     }
     if (rc == 0)
         rc = ws_output_write(&outs[1], "kernel-1.traceg\n", err);
     ws_output_free(&outs[0]);
     ws_output_free(&outs[1]);
-    ws_cli_close_workload(&w, &x);
     return rc;
 }
 
 int ws_cmd_trace(int argc, char **argv)
 {
     struct ws_trace_args a;
+    struct ws_input_params ip;
+    struct ws_input in;
     struct ws_gpu gpu;
     struct ws_err err;
-    enum ws_input_kind kind = WS_INPUT_LIST;
-    int rc;
+    int gen, rc;
 
     memset(&a, 0, sizeof a);
     ws_err_clear(&err);
@@ -329,20 +285,18 @@ int ws_cmd_trace(int argc, char **argv)
     if (ws_cli_load_gpu(&a.gpu, &gpu, &err) < 0)
         return ws_cli_fail(&err);
     a.topts.unknown_class = gpu.unknown_class;
-    if (strcmp(argv[1], "gen") == 0) {
-        if (!a.out_dir)
-            return ws_cli_usage("trace gen", "missing -o DIR");
-        rc = ws_trace_gen(&a, &err);
-    } else {
-        rc = ws_cli_detect(a.input, &a.list_path, &kind, &err);
-        if (rc == 0 && kind != WS_INPUT_WORKLOAD)
-            rc = ws_cli_params_unused(&a.params, &err);
-        if (rc == 0)
-            rc = kind == WS_INPUT_LISTING
-                 ? ws_trace_info_listing(&a, &err)
-                 : ws_trace_info_traces(&a, kind, &gpu, &err);
-    }
-    free(a.list_path);
+    gen = strcmp(argv[1], "gen") == 0;
+    if (gen && !a.out_dir)
+        return ws_cli_usage("trace gen", "missing -o DIR");
+    ip = ws_cli_input_params(&a.params, &a.topts);
+    rc = ws_input_open(&in, a.input, &ip, &err);
+    if (rc == 0 && gen)
+        rc = ws_trace_gen(&a, &in, &err);
+    else if (rc == 0)
+        rc = in.kind == WS_INPUT_LISTING
+             ? ws_trace_info_listing(&a, &in, &err)
+             : ws_trace_info_traces(&a, &in, &gpu, &err);
+    ws_input_close(&in);
     if (rc < 0)
         ws_err_place_arg(&err, a.input);
     return rc < 0 ? ws_cli_fail(&err) : WS_EXIT_OK;

@@ -9,7 +9,7 @@
 #define WS_CLI_H
 
 #include "config/ws_config.h"
-#include "workload/ws_expand.h"
+#include "input/ws_input.h"
 #include "util/ws_err.h"
 
 #define WS_CLI_MAX_SETS 256
@@ -43,13 +43,6 @@ int ws_cli_fail(const struct ws_err *err);
 int ws_cli_usage(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-enum ws_input_kind {
-    WS_INPUT_LIST,
-    WS_INPUT_KERNEL,
-    WS_INPUT_LISTING,
-    WS_INPUT_WORKLOAD     /* a workload.yaml over a listing */
-};
-
 /* --param options of commands that expand workloads. */
 struct ws_cli_params {
     const char *sets[WS_CLI_MAX_SETS];
@@ -57,28 +50,13 @@ struct ws_cli_params {
     const char *listing;      /* --listing: another SM version's listing */
 };
 
-/* What PATH is: a folder holding kernelslist.g (*list_path set to it), a
- * kernelslist.g, one kernel trace, a workload (.yaml), or a listing (by
- * content; reads at most 4 KiB). */
-int ws_cli_detect(const char *input, char **list_path,
-                  enum ws_input_kind *kind, struct ws_err *err);
-
-/* An error when --param or --listing was given for an input that is not a
- * workload: silently ignoring them would report numbers for parameters the
- * user did not get. */
-int ws_cli_params_unused(const struct ws_cli_params *p, struct ws_err *err);
-
 /* Handles --param (-p) and --listing; like ws_cli_gpu_option. */
 int ws_cli_param_option(struct ws_cli_params *o, const char *cmd, int opt,
                         const char *arg);
 
-/* Loads the workload at path with the command's --param and --listing
- * and readies its expander; on failure neither needs releasing. */
-int ws_cli_open_workload(const char *path, const struct ws_cli_params *p,
-                         const struct ws_trace_opts *opts,
-                         struct ws_workload *w, struct ws_expander *x,
-                         struct ws_err *err);
-void ws_cli_close_workload(struct ws_workload *w, struct ws_expander *x);
+/* The input parameters the front door takes, from the command's options. */
+struct ws_input_params ws_cli_input_params(const struct ws_cli_params *p,
+                                           const struct ws_trace_opts *opts);
 
 /* Handles --max-ctas, --max-insts and --max-warp-insts: 1 when opt was one
  * of them, 0 when not, 2 (a usage error, reported) on a bad number. */

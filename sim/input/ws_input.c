@@ -1,0 +1,174 @@
+/*
+ * ws_input: recognising an input and opening its kernels (see ws_input.h).
+ */
+#include "ws_input.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util/ws_lines.h"
+
+static int ws_ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+int ws_input_detect(const char *input, char **list_path,
+                    enum ws_input_kind *kind, struct ws_err *err)
+{
+    struct stat st;
+    struct ws_lines in;
+    char head[4096];
+    size_t n = 0;
+    char *line;
+    size_t len;
+
+    if (stat(input, &st) == 0 && S_ISDIR(st.st_mode)) {
+        *list_path = malloc(strlen(input) + 16);
+        if (!*list_path)
+            return ws_err_oom(err);
+        sprintf(*list_path, "%s/kernelslist.g", input);
+        *kind = WS_INPUT_LIST;
+        return 0;
+    }
+    if (ws_ends_with(input, ".traceg") || ws_ends_with(input, ".traceg.xz")) {
+        *kind = WS_INPUT_KERNEL;
+        return 0;
+    }
+    if (ws_ends_with(input, ".yaml") || ws_ends_with(input, ".yml")) {
+        *kind = WS_INPUT_WORKLOAD;
+        return 0;
+    }
+    if (ws_ends_with(input, ".g")) {
+        *kind = WS_INPUT_LIST;
+        return 0;
+    }
+    if (ws_lines_open(&in, input, err) < 0)
+        return -1;
+    while (n < sizeof head - 1 && ws_lines_next(&in, &line, &len, err) == 1) {
+        size_t k = len < sizeof head - 1 - n ? len : sizeof head - 1 - n;
+        memcpy(head + n, line, k);
+        n += k;
+        if (n < sizeof head - 1)
+            head[n++] = '\n';
+    }
+    ws_lines_close(&in);
+    if (err->set)
+        return -1;
+    if (ws_sass_sniff(head, n)) {
+        *kind = WS_INPUT_LISTING;
+        return 0;
+    }
+    return ws_err_at(err, input, 1, 1, "cannot tell what this file is "
+                     "(expected a kernelslist.g, a kernel-N.traceg[.xz] or "
+                     "a cuobjdump/nvdisasm listing)");
+}
+
+
+/* --param and --listing shape a workload's expansion; given for a trace,
+ * silently ignoring them would report numbers for parameters the user did
+ * not get. */
+static int ws_input_params_unused(const struct ws_input_params *p,
+                                  struct ws_err *err)
+{
+    if (p->nsets > 0)
+        return ws_err_arg(err, p->sets[0], 0, 0, "--param applies to "
+                          "workload descriptions only (expected a "
+                          "workload.yaml input, not a trace or listing)");
+    if (p->listing)
+        return ws_err_arg(err, p->listing, 0, 0, "--listing applies to "
+                          "workload descriptions only (expected a "
+                          "workload.yaml input, not a trace or listing)");
+    return 0;
+}
+
+static int ws_input_open_workload(struct ws_input *in,
+                                  const struct ws_input_params *p,
+                                  struct ws_err *err)
+{
+    if (ws_workload_load(&in->w, in->path, p->sets, p->nsets, p->listing,
+                         &in->opts, err) < 0)
+        return -1;
+    if (ws_expand_init(&in->x, &in->w, err) < 0) {
+        ws_workload_free(&in->w);
+        return -1;
+    }
+    in->has_workload = 1;
+    return ws_kernelslist_single(&in->list, in->path, err);
+}
+
+int ws_input_open(struct ws_input *in, const char *path,
+                  const struct ws_input_params *p, struct ws_err *err)
+{
+    memset(in, 0, sizeof *in);
+    in->path = path;
+    in->opts = p->opts;
+    if (ws_input_detect(path, &in->list_path, &in->kind, err) < 0)
+        return -1;
+    if (in->kind == WS_INPUT_WORKLOAD)
+        return ws_input_open_workload(in, p, err);
+    if (ws_input_params_unused(p, err) < 0)
+        return -1;
+    if (in->kind == WS_INPUT_LISTING) {
+        if (ws_sass_load(&in->sass, path, &in->opts, err) < 0)
+            return -1;
+        in->has_listing = 1;
+        return 0;
+    }
+    if (in->kind == WS_INPUT_LIST)
+        return ws_kernelslist_load(&in->list, in->list_path ? in->list_path
+                                                            : path, err);
+    return ws_kernelslist_single(&in->list, path, err);
+}
+
+void ws_input_close(struct ws_input *in)
+{
+    if (in->has_workload) {
+        ws_expand_free(&in->x);
+        ws_workload_free(&in->w);
+    }
+    if (in->has_listing)
+        ws_sass_free(&in->sass);
+    ws_kernelslist_free(&in->list);
+    free(in->list_path);
+    memset(in, 0, sizeof *in);
+}
+
+static int ws_input_traceg_next(void *ctx, const struct ws_cta_stream **cta,
+                                struct ws_err *err)
+{
+    return ws_traceg_next_cta(ctx, cta, err);
+}
+
+int ws_input_kernel_open(struct ws_input *in, size_t i,
+                         struct ws_input_kernel *k, struct ws_err *err)
+{
+    const struct ws_cmd *c = &in->list.cmds[i];
+
+    memset(k, 0, sizeof *k);
+    if (in->has_workload) {
+        k->src = ws_expand_source(&in->x);
+        return 0;
+    }
+    if (ws_traceg_open(&k->reader, c->path, &in->opts, err) < 0) {
+        if (c->line > 0)
+            ws_err_place(err, in->list.name, c->line, 1);
+        return -1;
+    }
+    k->src.origin = c->path;
+    k->src.ctx = k->reader;
+    k->src.launch = ws_traceg_launch(k->reader);
+    k->src.ops = ws_traceg_opcodes(k->reader);
+    k->src.next = ws_input_traceg_next;
+    return 0;
+}
+
+void ws_input_kernel_close(struct ws_input_kernel *k)
+{
+    if (k->reader)
+        ws_traceg_close(k->reader);
+    k->reader = NULL;
+}
