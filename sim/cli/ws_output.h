@@ -42,9 +42,10 @@ struct ws_output {
     FILE *fp;
 };
 
-/* Resolves and checks outputs[0..n) against each other and against the
- * inputs (paths; NULL entries, and outputs with no path, are skipped).  Nothing is created.  Errors
- * are placed at the command-line word that named the output. */
+/* Resolves and checks outputs[0..n) against each other, against the
+ * inputs (paths; NULL entries are skipped) and against every file read so
+ * far; outputs with no path are skipped.  Nothing is created.  Errors are
+ * placed at the command-line word that named the output. */
 int ws_output_plan(struct ws_output *outs, int n, const char *const *inputs,
                    int ninputs, struct ws_err *err);
 

@@ -3,7 +3,7 @@
  * resource binds: threads, warps, registers (allocated per warp in units
  * of sm.reg_alloc_unit), shared memory (in units of sm.shared_alloc_unit)
  * or the block limit.  The same rules as the CUDA occupancy calculator, and
- * seed 004's B_a (eq 4) with the per-SM block limit.
+ * Ma et al.'s B_a (eq 4) with the per-SM block limit.
  *
  * Leaves out: the shared-memory carve-out choice (the config's split holds).
  */

@@ -2,8 +2,7 @@
  * ws_sass_operand: one SASS operand's text -> struct ws_opnd.
  *
  * Split from the listing reader because operand syntax (modifiers, memory
- * references, constant banks, literals) is its own small grammar and the
- * workload expander will reuse it.
+ * references, constant banks, literals) is its own small grammar.
  *
  * Leaves out: label resolution (the listing reader owns labels).
  */

@@ -1,9 +1,17 @@
 /*
  * ws_coalesce: sector coalescing and shared-memory bank conflicts (see
- * ws_coalesce.h).  At most 32 lanes x 4 pieces per call, so small sorted
- * arrays on the stack beat any hashing; nothing is allocated.
+ * ws_coalesce.h).  At most a warp's lanes times a few pieces per call, so
+ * small sorted arrays on the stack beat any hashing; nothing is allocated.
  */
 #include "ws_coalesce.h"
+
+#include "trace/ws_trace.h"
+
+/* A lane's shared access in bank-width words: 16 bytes (LDS.128) over
+ * banks of 1 byte at the narrowest a config allows. */
+#define WS_SHARED_MAX_PIECES 16
+/* More banks than any GPU has; the per-bank tally lives on the stack. */
+#define WS_SHARED_MAX_BANKS 1024
 
 static void ws_insert_unique(uint64_t *set, unsigned *n, uint64_t v)
 {
@@ -34,7 +42,7 @@ void ws_coalesce(const uint64_t *addrs, unsigned n, unsigned width,
     out->nlines = 0;
     if (width == 0)
         width = 1;
-    for (unsigned i = 0; i < n && i < 32; i++) {
+    for (unsigned i = 0; i < n && i < WS_WARP_SIZE; i++) {
         uint64_t first = addrs[i] / sector_bytes;
         uint64_t last = (addrs[i] + width - 1) / sector_bytes;
         for (uint64_t s = first; s <= last && out->nsectors
@@ -53,17 +61,17 @@ unsigned ws_shared_wavefronts(const uint64_t *addrs, unsigned n,
                               unsigned width, unsigned banks,
                               unsigned bank_width)
 {
-    uint64_t words[32 * 16];
-    unsigned nwords = 0, per_bank[1024] = {0}, worst = 0;
+    uint64_t words[WS_WARP_SIZE * WS_SHARED_MAX_PIECES];
+    unsigned nwords = 0, per_bank[WS_SHARED_MAX_BANKS] = {0}, worst = 0;
     unsigned pieces = width > bank_width ? width / bank_width : 1;
 
     if (n == 0)
         return 0;
-    if (banks > 1024)
-        banks = 1024;
-    if (pieces > 16)
-        pieces = 16;
-    for (unsigned i = 0; i < n && i < 32; i++)
+    if (banks > WS_SHARED_MAX_BANKS)
+        banks = WS_SHARED_MAX_BANKS;
+    if (pieces > WS_SHARED_MAX_PIECES)
+        pieces = WS_SHARED_MAX_PIECES;
+    for (unsigned i = 0; i < n && i < WS_WARP_SIZE; i++)
         for (unsigned k = 0; k < pieces; k++)
             ws_insert_unique(words, &nwords, addrs[i] / bank_width + k);
     for (unsigned i = 0; i < nwords; i++) {

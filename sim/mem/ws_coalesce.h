@@ -3,8 +3,9 @@
  *
  * Global and local accesses: the distinct 32-byte sectors the active lanes
  * touch, and the distinct 128-byte lines those sectors fall in (one request
- * per line to L1, seed 002).  Shared accesses: the number of wavefronts,
- * i.e. 1 + the replays caused by bank conflicts: lanes reading different
+ * per line to L1, as the "black-box and white-box" GPU performance notes
+ * describe).  Shared accesses: the number of wavefronts, i.e. 1 + the
+ * replays caused by bank conflicts: lanes reading different
  * words of one bank serialise, lanes reading the same word share it
  * (broadcast).  Both the profile and the timing model use these functions,
  * so "sectors per request" means the same thing everywhere.

@@ -36,7 +36,7 @@ void ws_report_derive(const struct ws_gpu *g, const struct ws_counters *c,
                                  v[WS_CTR_SM_CYCLES_ACTIVE] * g->sm.max_warps);
     d->l1_hit_pct = ws_pct(v[WS_CTR_L1_SECTOR_HITS], v[WS_CTR_L1_SECTORS_LOAD]);
     d->l2_hit_pct = ws_pct(v[WS_CTR_L2_SECTOR_HITS], v[WS_CTR_L2_SECTOR_LOOKUPS]);
-    /* Effective bandwidth, seed 003: bytes read plus written over time. */
+    /* Effective bandwidth, the "Timing and Bandwidth Calculation" notes: bytes read plus written over time. */
     if (d->time_us > 0)
         d->dram_gbps = (double)(v[WS_CTR_DRAM_BYTES_READ]
                                 + v[WS_CTR_DRAM_BYTES_WRITE])

@@ -5,8 +5,7 @@
  * Derived metrics are computed here from counters, in one place, so the
  * three forms always agree.
  *
- * Leaves out: the analytic models' columns (a later issue adds them beside
- * these numbers).
+ * Leaves out: the analytic models' columns (not built yet).
  */
 #ifndef WS_REPORT_H
 #define WS_REPORT_H

@@ -2,7 +2,7 @@
  * ws_stats: the simulator's counters.  Each has a Nsight Compute name where
  * one exists (so simulated and measured profiles compare line by line), a
  * unit, and a resource group (FMA, SMEM, L2, DRAM...) for the
- * resource-significance analysis of seed 001.  Counters are plain integers
+ * resource-significance analysis of Islam et al..  Counters are plain integers
  * in an array indexed by enum ws_ctr; ratios and percentages are derived
  * when reported, never accumulated.
  *

@@ -3,9 +3,8 @@
  *
  * A kernel launch (struct ws_launch) and, one CTA at a time, the dynamic
  * instructions of each of its warps (struct ws_cta_stream).  The Accel-Sim
- * reader produces this today and the workload expander will produce the same
- * thing, so the timing model and the profile never know which file format a
- * kernel came from.  Streams are handed out per CTA and the memory behind
+ * reader and the workload expander both produce it, so the timing model
+ * and the profile never know which file format a kernel came from.  Streams are handed out per CTA and the memory behind
  * them is reused for the next CTA: a reader's footprint follows the largest
  * CTA, not the trace.
  *
@@ -14,7 +13,7 @@
  * registers it writes.  Memory addresses are stored for active lanes only, in
  * lane order, popcount(mask) of them from addr.
  *
- * Leaves out: timing (engine/, core/), file formats (the readers).
+ * Leaves out: timing (timing/), file formats (the readers).
  */
 #ifndef WS_TRACE_H
 #define WS_TRACE_H
@@ -23,6 +22,10 @@
 #include <stdint.h>
 
 #define WS_WARP_SIZE 32
+/* CUDA's launch limits (compute capability 2.0 on): threads per block, and
+ * block x, y and z. */
+#define WS_CUDA_MAX_BLOCK_THREADS 1024
+#define WS_CUDA_MAX_BLOCK_Z 64
 #define WS_REG_RZ 255
 #define WS_INST_MAX_DST 4
 #define WS_INST_MAX_SRC 5
@@ -121,8 +124,8 @@ static inline uint64_t ws_launch_ctas(const struct ws_launch *l)
 
 const char *ws_space_name(enum ws_space space);
 
-/* Where a kernel's CTAs come from: the Accel-Sim reader today, the workload
- * expander later.  next() returns 1 with a CTA (valid until the next call),
+/* Where a kernel's CTAs come from: the Accel-Sim reader or the workload
+ * expander (input/ws_input hands them out).  next() returns 1 with a CTA (valid until the next call),
  * 0 after the last one, -1 with err set. */
 struct ws_err;
 struct ws_strtab;

@@ -5,7 +5,7 @@
  * ws_traceg_next_cta then parses one "#BEGIN_TB ... #END_TB" block into a
  * struct ws_cta_stream whose memory is reused by the next call, so a reader
  * holds one CTA at a time whatever the trace's size.  Every departure from the
- * format (reference/trace-format.md) is an error with file, line and column:
+ * format is an error with file, line and column:
  * the reader never guesses past a corrupt line.  So are a trace with no
  * thread block, a CTA given twice, and a launch or warp over the limits
  * below.  Fewer CTAs than the grid is legal (the tracer skips CTAs that ran

@@ -91,12 +91,14 @@ static int ws_header_grid(struct ws_traceg *r, const uint32_t g[3], long col,
 static int ws_header_block(struct ws_traceg *r, const uint32_t b[3], long col,
                            struct ws_err *err)
 {
-    if (b[0] > 1024 || b[1] > 1024 || b[2] > 64
-        || (uint64_t)b[0] * b[1] * b[2] > 1024)
+    if (b[0] > WS_CUDA_MAX_BLOCK_THREADS || b[1] > WS_CUDA_MAX_BLOCK_THREADS
+        || b[2] > WS_CUDA_MAX_BLOCK_Z
+        || (uint64_t)b[0] * b[1] * b[2] > WS_CUDA_MAX_BLOCK_THREADS)
         return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, col,
                          "block (%u,%u,%u) has more threads than CUDA allows "
-                         "(expected at most 1024 threads, z at most 64)",
-                         b[0], b[1], b[2]);
+                         "(expected at most %d threads, z at most %d)",
+                         b[0], b[1], b[2], WS_CUDA_MAX_BLOCK_THREADS,
+                         WS_CUDA_MAX_BLOCK_Z);
     memcpy(r->launch.block, b, sizeof r->launch.block);
     return 0;
 }
@@ -226,9 +228,9 @@ static int ws_header_line(struct ws_traceg *r, char *line, long *seen,
     if (r->opts.allow_unknown_keys)
         return 0;
     return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 2,
-                     "unknown header key '%s' (expected a key of "
-                     "reference/trace-format.md section 2, such as 'grid "
-                     "dim'; --allow-unknown-keys skips it)", key);
+                     "unknown header key '%s' (expected a key of the "
+                     "Accel-Sim trace header, such as 'grid dim'; "
+                     "--allow-unknown-keys skips it)", key);
 }
 
 static int ws_header_check(struct ws_traceg *r, const long *seen,

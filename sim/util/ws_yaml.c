@@ -1,10 +1,11 @@
 /*
  * ws_yaml: libyaml events -> struct ws_ynode tree (see ws_yaml.h).
  *
- * File names live in a small list of strings that the tree's nodes point
- * into; the list is freed with the tree.  Each node holds one reference via
- * its root, so "file" pointers stay valid after ws_yaml_merge mixes nodes
- * from a base config and its child.
+ * File names live in a list of strings that the tree's nodes point into,
+ * kept for the whole process (never freed with a tree), so "file" pointers
+ * stay valid after ws_yaml_merge mixes nodes from a base config and its
+ * child, and in error positions kept after the tree is gone (struct
+ * ws_gpu's key positions).
  */
 #include "ws_yaml.h"
 

@@ -134,7 +134,9 @@ static int ws_wl_params(struct ws_wl_ctx *c, const char *const *sets, int nsets)
 /* CUDA's limits per dimension: grid x below 2^31, y and z below 2^16;
  * block x and y up to 1024, z up to 64 (and 1024 threads in all). */
 static const int64_t ws_grid_max[3] = {0x7fffffff, 65535, 65535};
-static const int64_t ws_block_max[3] = {1024, 1024, 64};
+static const int64_t ws_block_max[3] = {WS_CUDA_MAX_BLOCK_THREADS,
+                                        WS_CUDA_MAX_BLOCK_THREADS,
+                                        WS_CUDA_MAX_BLOCK_Z};
 
 /* [x, y, z], or one value n meaning [n, 1, 1] as a CUDA launch's int
  * does; a list of one or two values is a mistake, not a shorthand. */
@@ -208,10 +210,11 @@ static int ws_wl_block(struct ws_wl_ctx *c, const struct ws_ynode *l)
         return ws_wl_bad(c, l, "no block", "launch: {block: [x, y, z]}");
     if (ws_wl_dim3(c, n, "block", ws_block_max, w->launch.block) < 0)
         return -1;
-    if (ws_launch_threads(&w->launch) > 1024)
+    if (ws_launch_threads(&w->launch) > WS_CUDA_MAX_BLOCK_THREADS)
         return ws_err_at(c->err, n->file, n->line, n->col, "block of %u "
-                         "threads (expected at most 1024, as CUDA launches)",
-                         ws_launch_threads(&w->launch));
+                         "threads (expected at most %d, as CUDA launches)",
+                         ws_launch_threads(&w->launch),
+                         WS_CUDA_MAX_BLOCK_THREADS);
     return 0;
 }
 

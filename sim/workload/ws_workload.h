@@ -3,7 +3,7 @@
  * and function to run, its parameters, launch geometry, buffers, and for
  * each instruction that the listing alone cannot decide an expression:
  * the lanes for which a guarded instruction's predicate is true, the trip
- * count of a loop, the address each lane touches.  Seed 000's "code
+ * count of a loop, the address each lane touches.  Wang & Lou's "code
  * analysis of cuobjdump output", made executable.
  *
  *   listing: saxpy.sm_80.sass          # relative to this file

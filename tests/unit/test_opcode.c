@@ -94,7 +94,7 @@ static void test_coalesce(void **state)
     struct ws_coalesce_result r;
 
     (void)state;
-    /* seed 002: 32 aligned floats = 4 sectors in 1 line; misaligned = 5. */
+    /* the "black-box and white-box" GPU performance notes: 32 aligned floats = 4 sectors in 1 line; misaligned = 5. */
     fill(a, 32, 0x1000, 4);
     ws_coalesce(a, 32, 4, 32, 128, &r);
     assert_int_equal(r.nsectors, 4);

@@ -1,5 +1,5 @@
 /*
- * Property tests of the timing model (issue 3): the physics must hold for
+ * Property tests of the timing model: the physics must hold for
  * any kernel, so each test builds a kernel in memory, runs it, and checks a
  * law rather than a recorded number: a dependent chain costs its latency
  * per link, a pointer chase the configured L2 or DRAM latency per hop, a

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the corrupt inputs of the command-line error tests (tests/cli).
 
-Each file breaks one rule of reference/trace-format.md (or of YAML configs)
+Each file breaks one rule of the Accel-Sim trace format (or of YAML configs)
 starting from a valid trace; warpsim must answer each with one error line
 naming file, line and column, exit status 2 and no other output.  Run from
 anywhere; output is deterministic.

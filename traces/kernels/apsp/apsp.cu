@@ -1,5 +1,5 @@
 // apsp: one step of all-pairs shortest paths by repeated min-plus squaring
-// (seed 004, eq 9): C[i][j] = min_k A[i][k] + A[k][j].  Block (bx, by)
+// (Ma, Chamberlain & Agrawal, eq 9): C[i][j] = min_k A[i][k] + A[k][j].  Block (bx, by)
 // computes the sd x sd sub-block (by, bx) of C; for each of the n / sd
 // sub-blocks along k its threads stage A(by, kb) and A(kb, bx) in shared
 // memory, then update their elements' running minima (kept in shared

@@ -1,5 +1,5 @@
 // matmul: C = A * B for n x n doubles (n a multiple of 16), in the seven
-// incremental versions of seed 001's Matmult study.  Block (bx, by) of
+// incremental versions of Islam et al.'s Matmult study.  Block (bx, by) of
 // 16 x 16 threads computes the 16 x 16 tile (by, bx) of C, except
 // computeopt, unroll and prefetch, whose 16 x 8 blocks compute two
 // elements per thread.
