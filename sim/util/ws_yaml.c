@@ -570,6 +570,28 @@ int ws_yaml_merge(struct ws_ynode *dst, struct ws_ynode *src)
     return rc;
 }
 
+/* A new entry of map under key (taken over; freed on failure), placed at
+ * the --set that made it; value NULL makes a mapping. */
+static struct ws_ynode *ws_yaml_add(struct ws_ynode *map, char *key,
+                                    const char *value, const char *file,
+                                    long line, long col)
+{
+    struct ws_ynode *node = calloc(1, sizeof *node);
+
+    if (!node || (value && !(node->value = strdup(value)))) {
+        free(node);
+        free(key);
+        return NULL;
+    }
+    node->kind = value ? WS_YNODE_SCALAR : WS_YNODE_MAP;
+    node->key = key;
+    node->file = ws_yaml_name(file);
+    node->line = node->key_line = line;
+    node->col = node->key_col = col;
+    ws_yaml_append(map, node);
+    return node;
+}
+
 int ws_yaml_set(struct ws_ynode *root, const char *path, const char *value,
                 const char *file, long line, long col)
 {
@@ -591,39 +613,18 @@ int ws_yaml_set(struct ws_ynode *root, const char *path, const char *value,
             }
             if (node)
                 ws_yaml_remove(map, key);
-            node = calloc(1, sizeof *node);
-            if (!node || !(node->value = strndup(value, strlen(value)))) {
-                free(node);
-                free(key);
-                return -1;
-            }
-            node->kind = WS_YNODE_SCALAR;
-            node->key = key;
-            node->file = ws_yaml_name(file);
-            node->line = node->key_line = line;
-            node->col = node->key_col = col;
-            ws_yaml_append(map, node);
-            return 0;
+            return ws_yaml_add(map, key, value, file, line, col) ? 0 : -1;
         }
         if (node && node->kind != WS_YNODE_MAP) {
             free(key);
             return -1;
         }
-        if (!node) {
-            node = calloc(1, sizeof *node);
-            if (!node) {
-                free(key);
-                return -1;
-            }
-            node->kind = WS_YNODE_MAP;
-            node->key = key;
-            node->file = ws_yaml_name(file);
-            node->line = node->key_line = line;
-            node->col = node->key_col = col;
-            ws_yaml_append(map, node);
-        } else {
+        if (!node)
+            node = ws_yaml_add(map, key, NULL, file, line, col);
+        else
             free(key);
-        }
+        if (!node)
+            return -1;
         map = node;
         p = dot + 1;
     }
