@@ -20,6 +20,14 @@ int ws_profile_init(struct ws_profile *p, const struct ws_launch *launch,
     p->line_bytes = (unsigned)gpu->l1.line;
     p->banks = gpu->shared.banks;
     p->bank_width = (unsigned)gpu->shared.bank_width;
+    for (int u = 0; u < WS_UNIT_COUNT; u++)
+        p->lat_unit[u] = gpu->unit[u].latency;
+    p->lat_dram = gpu->dram.latency;
+    p->lat_shared = gpu->shared.latency;
+    p->lat_const = gpu->l1.latency;
+    p->model.warp_insts_min = UINT64_MAX;
+    ws_u64set_init(&p->model.read);
+    ws_u64set_init(&p->model.written);
     return 0;
 }
 
@@ -27,6 +35,8 @@ void ws_profile_free(struct ws_profile *p)
 {
     free(p->name);
     free(p->unknown);
+    ws_u64set_free(&p->model.read);
+    ws_u64set_free(&p->model.written);
     memset(p, 0, sizeof *p);
 }
 
@@ -63,6 +73,53 @@ static void ws_profile_unknown(struct ws_profile *p, const char *op)
     p->nunknown++;
 }
 
+/* The sectors a global or local access touches, into the reuse sets. */
+static void ws_profile_sectors(struct ws_profile *p, const struct ws_inst *in,
+                               const struct ws_coalesce_result *r)
+{
+    struct ws_profile_model *m = &p->model;
+    int reads = in->memop != WS_MEMOP_STORE;
+    int writes = in->memop != WS_MEMOP_LOAD
+                 && in->memop != WS_MEMOP_ASYNC_COPY;
+
+    for (unsigned k = 0; k < r->nsectors; k++) {
+        if (reads && ws_u64set_add(&m->read, r->sectors[k]) < 0)
+            m->incomplete = 1;
+        if (writes && ws_u64set_add(&m->written, r->sectors[k]) < 0)
+            m->incomplete = 1;
+    }
+    if (reads)
+        m->read_sector_refs += r->nsectors;
+    if (writes)
+        m->store_sectors += r->nsectors;
+}
+
+/* Coalesced, as Hong & Kim count it: no more sectors than the bytes moved
+ * need when contiguous, plus one for an access that straddles a boundary.
+ * A stride of two words already needs twice as many. */
+static void ws_profile_coalescing(struct ws_profile *p, const struct ws_inst *in,
+                                  unsigned lanes,
+                                  const struct ws_coalesce_result *r)
+{
+    struct ws_profile_model *m = &p->model;
+    uint64_t bytes = (uint64_t)lanes * in->width;
+    uint64_t least = (bytes + p->sector_bytes - 1) / p->sector_bytes;
+
+    m->mem_insts++;
+    if (r->nsectors <= least + 1) {
+        m->coal_insts++;
+        m->coal_sectors += r->nsectors;
+    } else {
+        m->uncoal_insts++;
+        m->uncoal_sectors += r->nsectors;
+    }
+    if (in->memop == WS_MEMOP_LOAD || in->memop == WS_MEMOP_ASYNC_COPY) {
+        m->load_insts++;
+        m->load_bytes += bytes;
+    }
+    ws_profile_sectors(p, in, r);
+}
+
 static void ws_profile_memory(struct ws_profile *p, const struct ws_inst *in,
                               const uint64_t *addrs)
 {
@@ -90,7 +147,89 @@ static void ws_profile_memory(struct ws_profile *p, const struct ws_inst *in,
                     p->line_bytes, &r);
         s->sectors += r.nsectors;
         s->lines += r.nlines;
+        if (in->space == WS_SPACE_GLOBAL || in->space == WS_SPACE_LOCAL)
+            ws_profile_coalescing(p, in, lanes, &r);
     }
+}
+
+/* A memory instruction, for the models: global or local, moving data. */
+static int ws_profile_is_mem(const struct ws_inst *in)
+{
+    return (in->space == WS_SPACE_GLOBAL || in->space == WS_SPACE_LOCAL)
+           && in->mask != 0 && in->width != 0;
+}
+
+/* Cycles from an instruction's issue to its result, for the dependent
+ * chain: the unit's latency, or the memory level a load would wait on when
+ * nothing is cached (DRAM for global and local, as a pointer chase pays). */
+static double ws_profile_latency(const struct ws_profile *p,
+                                 const struct ws_inst *in)
+{
+    if (in->space == WS_SPACE_SHARED)
+        return p->lat_shared;
+    if (in->space == WS_SPACE_CONST)
+        return p->lat_const;
+    if (in->space != WS_SPACE_NONE && in->memop != WS_MEMOP_STORE)
+        return p->lat_dram;
+    return p->lat_unit[ws_unit_for_class(in->cls)];
+}
+
+/* T_inf of one warp: the longest chain through register dependences (a
+ * source, or a destination written again, waits for its producer), each
+ * link weighed by its producer's latency. */
+static double ws_profile_span(const struct ws_profile *p,
+                              const struct ws_warp_stream *ws)
+{
+    double ready[WS_REG_RZ + 1] = {0}, span = 0;
+
+    for (uint32_t i = 0; i < ws->ninst; i++) {
+        const struct ws_inst *in = &ws->inst[i];
+        double start = 0, end;
+        for (unsigned k = 0; k < in->nsrc; k++)
+            if (ready[in->src[k]] > start)
+                start = ready[in->src[k]];
+        for (unsigned k = 0; k < in->ndst; k++)
+            if (ready[in->dst[k]] > start)
+                start = ready[in->dst[k]];
+        end = start + ws_profile_latency(p, in);
+        for (unsigned k = 0; k < in->ndst; k++)
+            ready[in->dst[k]] = end;
+        if (end > span)
+            span = end;
+    }
+    return span;
+}
+
+/* FP32 lane operations: a fused multiply-add is two, as every roofline
+ * counts it. */
+static double ws_profile_flops(const struct ws_inst *in,
+                               const struct ws_strtab *ops)
+{
+    const char *op = ws_strtab_str(ops, in->op);
+
+    if (in->cls != WS_OPC_FP32)
+        return 0;
+    return (double)__builtin_popcount(in->mask)
+           * (strncmp(op, "FFMA", 4) == 0 ? 2 : 1);
+}
+
+static void ws_profile_warp_model(struct ws_profile *p,
+                                  const struct ws_warp_stream *ws)
+{
+    struct ws_profile_model *m = &p->model;
+    double span = ws_profile_span(p, ws);
+    uint32_t first = 0;
+
+    while (first < ws->ninst && !ws_profile_is_mem(&ws->inst[first]))
+        first++;
+    m->first_comp_insts += first;
+    if (ws->ninst < m->warp_insts_min)
+        m->warp_insts_min = ws->ninst;
+    if (ws->ninst > m->warp_insts_max)
+        m->warp_insts_max = ws->ninst;
+    m->span_sum += span;
+    if (span > m->span_max)
+        m->span_max = span;
 }
 
 void ws_profile_add_cta(struct ws_profile *p, const struct ws_cta_stream *cta,
@@ -107,10 +246,25 @@ void ws_profile_add_cta(struct ws_profile *p, const struct ws_cta_stream *cta,
             const struct ws_inst *in = &ws->inst[i];
             p->by_class[in->cls]++;
             p->thread_insts += (uint64_t)__builtin_popcount(in->mask);
+            p->model.flops += ws_profile_flops(in, ops);
+            p->model.sync_insts += (in->flags & WS_INST_BAR_SYNC) != 0;
             if (in->flags & WS_INST_UNKNOWN)
                 ws_profile_unknown(p, ws_strtab_str(ops, in->op));
             if (in->space != WS_SPACE_NONE)
                 ws_profile_memory(p, in, cta->addrs);
         }
+        ws_profile_warp_model(p, ws);
     }
+}
+
+uint64_t ws_profile_compulsory_reads(const struct ws_profile *p)
+{
+    const struct ws_u64set *r = &p->model.read;
+    uint64_t n = 0;
+
+    for (size_t i = 0; i < r->cap; i++)
+        if (r->slot[i] != UINT64_MAX
+            && !ws_u64set_has(&p->model.written, r->slot[i]))
+            n++;
+    return n;
 }

@@ -5,8 +5,10 @@
  * Instruction mix by class, memory instructions by space with their
  * coalescing (sectors and lines per request for global/local, wavefronts for
  * shared), active lanes, predicated-off instructions, unknown mnemonics.
- * "warpsim trace info" prints it; the analytic models will read their
- * parameters from it, never from the simulator's internals.
+ * "warpsim trace info" prints it; the analytic models read their
+ * parameters from it (ws_model_params.c), never from the simulator's
+ * internals: the model inputs below (struct ws_profile_model) are counted
+ * here, from the instruction stream and the config's latencies alone.
  *
  * Leaves out: anything that depends on timing or cache state.
  */
@@ -19,6 +21,7 @@
 #include "trace/ws_opcode.h"
 #include "trace/ws_trace.h"
 #include "util/ws_strtab.h"
+#include "util/ws_u64set.h"
 
 struct ws_space_stats {
     uint64_t insts;          /* warp instructions in this space */
@@ -29,6 +32,26 @@ struct ws_space_stats {
     uint64_t lines;          /* global/local: 128-byte line requests */
     uint64_t wavefronts;     /* shared: bank-conflict wavefronts */
     uint64_t bytes;          /* lanes x width */
+};
+
+/* The models' inputs, summed over the kernel's warps (averages are taken
+ * per warp by the reader).  "Memory" means global and local accesses that
+ * move data, as in Hong & Kim; shared memory counts as computation. */
+struct ws_profile_model {
+    uint64_t mem_insts;
+    uint64_t coal_insts, uncoal_insts;     /* by the sectors they need */
+    uint64_t coal_sectors, uncoal_sectors; /* their transactions */
+    uint64_t load_insts, load_bytes;       /* loads that move data */
+    uint64_t sync_insts;                   /* BAR */
+    uint64_t first_comp_insts;             /* before each warp's first memory
+                                              instruction, summed */
+    uint64_t warp_insts_min, warp_insts_max;
+    double span_max, span_sum;             /* dependent chain per warp, cycles */
+    double flops;                          /* FP32 lane operations, FMA = 2 */
+    uint64_t read_sector_refs;             /* sectors read, with repeats */
+    uint64_t store_sectors;                /* written or updated at L2 */
+    struct ws_u64set read, written;        /* distinct sector addresses */
+    int incomplete;                        /* a set ran out of memory */
 };
 
 struct ws_unknown_op {
@@ -46,6 +69,9 @@ struct ws_profile {
     uint32_t nunknown, unknown_cap;
     uint64_t unknown_insts;
     unsigned sector_bytes, line_bytes, banks, bank_width;
+    struct ws_profile_model model;
+    /* Latencies the dependent-chain length is weighed with, from the GPU. */
+    uint32_t lat_unit[WS_UNIT_COUNT], lat_dram, lat_shared, lat_const;
 };
 
 /* The GPU supplies sector, line and bank geometry. */
@@ -56,5 +82,9 @@ void ws_profile_add_cta(struct ws_profile *p, const struct ws_cta_stream *cta,
 void ws_profile_free(struct ws_profile *p);
 
 double ws_profile_ratio(uint64_t num, uint64_t den);
+
+/* Distinct sectors the kernel reads and never writes: each must come from
+ * DRAM at least once unless L2 already held it (compulsory misses). */
+uint64_t ws_profile_compulsory_reads(const struct ws_profile *p);
 
 #endif
