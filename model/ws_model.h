@@ -16,22 +16,7 @@
 #ifndef WS_MODEL_H
 #define WS_MODEL_H
 
-#define WS_MODEL_MAX_VARS 48
-
-struct ws_model_var {
-    const char *name;           /* a string literal, as in the paper */
-    double value;
-};
-
-struct ws_model_result {
-    const char *model;          /* "mwp_cwp", "mwp_cwp_l2", "tmm", "roofline" */
-    int applies;
-    char why[240];              /* when !applies: the assumption that fails */
-    double cycles;              /* the prediction (a bound for the roofline) */
-    char regime[96];            /* e.g. "memory bound (CWP >= MWP)" */
-    struct ws_model_var vars[WS_MODEL_MAX_VARS];
-    int nvars;
-};
+#include "stats/ws_model_result.h"
 
 /* Starts a result: applies = 1, nothing computed yet. */
 void ws_model_begin(struct ws_model_result *r, const char *model);

@@ -17,6 +17,8 @@
 #include "stats/ws_timeline.h"
 #include "timing/ws_sim.h"
 #include "util/ws_num.h"
+#include "ws_model_params.h"
+#include "ws_profile.h"
 #include "ws_cli.h"
 #include "ws_output.h"
 
@@ -98,15 +100,57 @@ static void ws_run_progress(void *ctx, const struct ws_kernel_stats *k,
             (double)now / 1000.0 / (t - p->start));
 }
 
+/* The simulation pulls CTAs through this tee, which also counts them into
+ * the kernel's profile: the models see exactly the stream simulated,
+ * without reading the input twice. */
+struct ws_run_tee {
+    struct ws_cta_source *inner;
+    struct ws_profile *profile;
+};
+
+static int ws_run_tee_next(void *ctx, const struct ws_cta_stream **cta,
+                           struct ws_err *err)
+{
+    struct ws_run_tee *t = ctx;
+    int rc = t->inner->next(t->inner->ctx, cta, err);
+
+    if (rc == 1)
+        ws_profile_add_cta(t->profile, *cta, t->inner->ops);
+    return rc;
+}
+
+/* l2_warm: something ran or was copied before this kernel. */
 static int ws_run_kernel(struct ws_sim *sim, struct ws_input *in, size_t i,
-                         struct ws_kernel_stats *out, struct ws_err *err)
+                         int l2_warm, struct ws_kernel_stats *out,
+                         struct ws_err *err)
 {
     struct ws_input_kernel k;
+    struct ws_profile prof;
+    struct ws_run_tee tee;
+    struct ws_cta_source src;
     int rc;
 
     if (ws_input_kernel_open(in, i, &k, err) < 0)
         return -1;
-    rc = ws_sim_kernel(sim, &k.src, out, err);
+    if (ws_profile_init(&prof, k.src.launch, sim->gpu) < 0) {
+        ws_input_kernel_close(&k);
+        return ws_err_oom(err);
+    }
+    tee.inner = &k.src;
+    tee.profile = &prof;
+    src = k.src;
+    src.ctx = &tee;
+    src.next = ws_run_tee_next;
+    rc = ws_sim_kernel(sim, &src, out, err);
+    if (rc == 0) {
+        out->models = calloc(WS_MODEL_COUNT, sizeof *out->models);
+        if (!out->models)
+            rc = ws_err_oom(err);
+        else
+            ws_model_run_all(&prof, sim->gpu, l2_warm, out->models);
+        out->nmodels = out->models ? WS_MODEL_COUNT : 0;
+    }
+    ws_profile_free(&prof);
     ws_input_kernel_close(&k);
     return rc;
 }
@@ -126,7 +170,8 @@ static int ws_run_list(struct ws_sim *sim, struct ws_input *in,
             continue;
         }
         prog->kernel = rep->nkernels + 1;
-        if (ws_run_kernel(sim, in, i, &rep->kernels[rep->nkernels], err) < 0) {
+        if (ws_run_kernel(sim, in, i, i > 0, &rep->kernels[rep->nkernels],
+                          err) < 0) {
             ws_kernel_stats_free(&rep->kernels[rep->nkernels]);
             return -1;
         }

@@ -12,6 +12,7 @@
 
 #include "config/ws_occupancy.h"
 #include "trace/ws_trace.h"
+#include "ws_model_result.h"
 #include "ws_stats.h"
 
 struct ws_kernel_stats {
@@ -21,6 +22,10 @@ struct ws_kernel_stats {
     uint64_t start, end;            /* global clock */
     uint64_t ctas_total;
     struct ws_counters ctr;
+    /* The closed-form models on the same kernel (model/), NULL when none
+     * were run; nmodels of them, owned. */
+    struct ws_model_result *models;
+    int nmodels;
 };
 
 void ws_kernel_stats_free(struct ws_kernel_stats *k);

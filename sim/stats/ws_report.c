@@ -4,6 +4,7 @@
 #include "ws_report.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +75,8 @@ static void ws_text_stalls(FILE *out, const struct ws_counters *c)
     fprintf(out, "\n");
 }
 
+static void ws_text_models(FILE *out, const struct ws_kernel_stats *k);
+
 static void ws_text_kernel(FILE *out, const struct ws_gpu *g,
                            const struct ws_kernel_stats *k)
 {
@@ -102,6 +105,42 @@ static void ws_text_kernel(FILE *out, const struct ws_gpu *g,
             "the %.0f GB/s peak\n", (unsigned long long)v[WS_CTR_DRAM_BYTES_READ],
             (unsigned long long)v[WS_CTR_DRAM_BYTES_WRITE], d.dram_gbps,
             d.dram_pct_of_peak, g->dram.bandwidth);
+    ws_text_models(out, k);
+}
+
+/* The simulation's cycles against a model's: positive when the model
+ * predicts more. */
+static double ws_model_diff_pct(const struct ws_model_result *m, uint64_t sim)
+{
+    return sim ? (m->cycles - (double)sim) / (double)sim * 100.0 : 0;
+}
+
+/* The roofline is a bound, not a prediction: its line says how far above
+ * it the simulation ran. */
+static int ws_model_is_bound(const struct ws_model_result *m)
+{
+    return strcmp(m->model, "roofline") == 0;
+}
+
+static void ws_text_models(FILE *out, const struct ws_kernel_stats *k)
+{
+    uint64_t sim = k->ctr.v[WS_CTR_CYCLES];
+
+    if (k->nmodels == 0)
+        return;
+    fprintf(out, "  models (cycles; difference from the simulation):\n");
+    for (int i = 0; i < k->nmodels; i++) {
+        const struct ws_model_result *m = &k->models[i];
+        if (!m->applies)
+            fprintf(out, "    %-11s does not apply: %s\n", m->model, m->why);
+        else if (ws_model_is_bound(m))
+            fprintf(out, "    %-11s >= %.0f (a bound; simulation %.2fx it)  "
+                    "%s\n", m->model, m->cycles,
+                    m->cycles > 0 ? (double)sim / m->cycles : 0, m->regime);
+        else
+            fprintf(out, "    %-11s %.0f (%+.1f%%)  %s\n", m->model, m->cycles,
+                    ws_model_diff_pct(m, sim), m->regime);
+    }
 }
 
 void ws_report_text(FILE *out, const struct ws_run_report *r)
@@ -159,6 +198,39 @@ static json_t *ws_json_derived(const struct ws_gpu *g, const struct ws_counters 
                      "dram_pct_of_peak", d.dram_pct_of_peak);
 }
 
+/* Every model with every intermediate, by the papers' names. */
+static json_t *ws_json_models(const struct ws_kernel_stats *k)
+{
+    json_t *a = json_array();
+
+    for (int i = 0; i < k->nmodels; i++) {
+        const struct ws_model_result *m = &k->models[i];
+        json_t *o = json_object(), *vars = json_object();
+        json_object_set_new(o, "name", json_string(m->model));
+        json_object_set_new(o, "applies", json_boolean(m->applies));
+        json_object_set_new(o, "kind", json_string(ws_model_is_bound(m)
+                                                   ? "lower bound"
+                                                   : "prediction"));
+        if (!m->applies) {
+            json_object_set_new(o, "why", ws_utf8_json_string(m->why));
+            json_array_append_new(a, o);
+            json_decref(vars);
+            continue;
+        }
+        json_object_set_new(o, "cycles", json_real(m->cycles));
+        json_object_set_new(o, "difference_pct", json_real(
+            ws_model_diff_pct(m, k->ctr.v[WS_CTR_CYCLES])));
+        json_object_set_new(o, "regime", ws_utf8_json_string(m->regime));
+        for (int v = 0; v < m->nvars; v++)
+            json_object_set_new(vars, m->vars[v].name,
+                                isfinite(m->vars[v].value)
+                                ? json_real(m->vars[v].value) : json_null());
+        json_object_set_new(o, "intermediates", vars);
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
 static json_t *ws_json_kernel(const struct ws_gpu *g,
                               const struct ws_kernel_stats *k)
 {
@@ -180,6 +252,8 @@ static json_t *ws_json_kernel(const struct ws_gpu *g,
                         (json_int_t)k->occ.shared_per_cta));
     json_object_set_new(o, "derived", ws_json_derived(g, &k->ctr));
     json_object_set_new(o, "counters", ws_json_counters(&k->ctr));
+    if (k->nmodels)
+        json_object_set_new(o, "models", ws_json_models(k));
     return o;
 }
 
@@ -218,6 +292,18 @@ static void ws_csv_quoted(FILE *out, const char *text)
     fputc('"', out);
 }
 
+/* One column per model; empty where the model does not apply. */
+static void ws_csv_models(FILE *out, const struct ws_kernel_stats *k)
+{
+    for (int m = 0; m < k->nmodels; m++) {
+        if (k->models[m].applies)
+            fprintf(out, ",%.1f", k->models[m].cycles);
+        else
+            fputc(',', out);
+    }
+    fputc('\n', out);
+}
+
 char *ws_report_csv(const struct ws_run_report *r)
 {
     char *buf = NULL;
@@ -229,7 +315,10 @@ char *ws_report_csv(const struct ws_run_report *r)
     fprintf(out, "kernel_id,kernel,cycles,time_us,warp_instructions,ipc,"
             "ctas_per_sm,occupancy_limit,achieved_occupancy_pct,l1_hit_pct,"
             "l2_hit_pct,dram_read_bytes,dram_write_bytes,dram_gbps,"
-            "dram_pct_of_peak\n");
+            "dram_pct_of_peak");
+    for (int m = 0; r->nkernels && m < r->kernels[0].nmodels; m++)
+        fprintf(out, ",%s_cycles", r->kernels[0].models[m].model);
+    fputc('\n', out);
     for (size_t i = 0; i < r->nkernels; i++) {
         const struct ws_kernel_stats *k = &r->kernels[i];
         struct ws_derived d;
@@ -237,13 +326,14 @@ char *ws_report_csv(const struct ws_run_report *r)
         fprintf(out, "%u,", k->launch.id);
         ws_csv_quoted(out, k->name);
         fprintf(out, ",%llu,%.3f,%llu,%.4f,%u,%s,%.2f,%.2f,%.2f,%llu,%llu,"
-                "%.2f,%.2f\n", (unsigned long long)k->ctr.v[WS_CTR_CYCLES],
+                "%.2f,%.2f", (unsigned long long)k->ctr.v[WS_CTR_CYCLES],
                 d.time_us, (unsigned long long)k->ctr.v[WS_CTR_INST], d.ipc,
                 k->occ.ctas_per_sm, ws_occ_limit_name(k->occ.limit),
                 d.achieved_occ_pct, d.l1_hit_pct, d.l2_hit_pct,
                 (unsigned long long)k->ctr.v[WS_CTR_DRAM_BYTES_READ],
                 (unsigned long long)k->ctr.v[WS_CTR_DRAM_BYTES_WRITE],
                 d.dram_gbps, d.dram_pct_of_peak);
+        ws_csv_models(out, k);
     }
     if (fclose(out) != 0) {
         free(buf);

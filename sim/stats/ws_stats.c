@@ -133,5 +133,8 @@ void ws_counters_add(struct ws_counters *dst, const struct ws_counters *src)
 void ws_kernel_stats_free(struct ws_kernel_stats *k)
 {
     free(k->name);
+    free(k->models);
     k->name = NULL;
+    k->models = NULL;
+    k->nmodels = 0;
 }

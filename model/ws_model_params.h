@@ -1,0 +1,45 @@
+/*
+ * ws_model_params: every model's parameters from a kernel profile and a GPU
+ * config, never typed in by hand and never read from the simulator.  Each
+ * derivation says in a comment which paper quantity it stands for and how
+ * it maps onto a GPU with sub-cores, sectored caches and an L2 the papers'
+ * GPUs did not all have.
+ *
+ * Leaves out: the models themselves (ws_model_*.c).
+ */
+#ifndef WS_MODEL_PARAMS_H
+#define WS_MODEL_PARAMS_H
+
+#include "config/ws_config.h"
+#include "ws_model.h"
+#include "ws_profile.h"
+
+enum ws_model_kind {
+    WS_MODEL_MWP,
+    WS_MODEL_MWP_L2,
+    WS_MODEL_TMM,
+    WS_MODEL_ROOFLINE,
+    WS_MODEL_COUNT
+};
+
+/* "mwp_cwp", "mwp_cwp_l2", "tmm", "roofline"; -1 for another name. */
+int ws_model_find(const char *name);
+const char *ws_model_name(enum ws_model_kind kind);
+
+void ws_model_params_mwp(const struct ws_profile *p, const struct ws_gpu *g,
+                         struct ws_mwp_params *out);
+void ws_model_params_tmm(const struct ws_profile *p, const struct ws_gpu *g,
+                         struct ws_tmm_params *out);
+/* l2_may_be_warm: a host-to-device copy or an earlier kernel may have left
+ * the kernel's data in L2, so only what cannot fit there must come from
+ * DRAM. */
+void ws_model_params_roofline(const struct ws_profile *p,
+                              const struct ws_gpu *g, int l2_may_be_warm,
+                              struct ws_roofline_params *out);
+
+/* Every model on one kernel. */
+void ws_model_run_all(const struct ws_profile *p, const struct ws_gpu *g,
+                      int l2_may_be_warm,
+                      struct ws_model_result out[WS_MODEL_COUNT]);
+
+#endif

@@ -1,0 +1,197 @@
+/*
+ * ws_model_tmm: the TMM model joined to block scheduling, after Ma,
+ * Chamberlain & Agrawal, "Performance Modeling for Highly-threaded
+ * Many-core GPUs" (ASAP 2014): the asymptotic time T_P of the Threaded
+ * Many-core Memory model (eq 1), the active blocks per SM (eq 4), the
+ * scheduling factor f_sched (eq 3) and the combined model (eq 8), times one
+ * scale factor calibrated per GPU config.
+ *
+ * Eq 8 is a proportionality, so the cycles mean something only once
+ * `scale` is calibrated; before that, compare shapes (the zigzag in B_r with
+ * period B_a * SMs, Fig. 1 of the paper).
+ *
+ * Leaves out: the caching factor f_cache (eq 2), which the paper folds into
+ * M (transactions after coalescing and caching); the algorithm-specific
+ * expansions of T1 and M (eqs 9-15); where the parameters come from
+ * (ws_model_params.c).
+ */
+#include "ws_model.h"
+
+#include <math.h>
+#include <stdio.h>
+
+/* The limits of eq 4, in the paper's order; B_a names the first that
+ * reaches the minimum when two tie. */
+enum { WS_TMM_SMEM, WS_TMM_REGS, WS_TMM_BLOCKS, WS_TMM_THREADS, WS_TMM_NLIM };
+
+static const char *const ws_model_tmm_limit_name[WS_TMM_NLIM] = {
+    "shared memory", "registers", "the block limit", "threads"};
+
+/* Every input is a count, a size or a latency: finite and not negative. */
+static int ws_model_tmm_valid(const struct ws_tmm_params *p,
+                              struct ws_model_result *r)
+{
+    const struct { const char *name; double v; } in[] = {
+        {"t1", p->t1}, {"t_inf", p->t_inf}, {"m", p->m}, {"l", p->l},
+        {"t", p->t}, {"p", p->p}, {"q", p->q}, {"z", p->z},
+        {"s_b", p->s_b}, {"r", p->r}, {"r_t", p->r_t}, {"t_r", p->t_r},
+        {"b_r", p->b_r}, {"b_max", p->b_max}, {"t_max_mp", p->t_max_mp},
+        {"scale", p->scale},
+    };
+
+    for (size_t i = 0; i < sizeof in / sizeof in[0]; i++)
+        if (!isfinite(in[i].v) || in[i].v < 0)
+            return ws_model_skip(r, "%s = %g: must be finite and not "
+                                 "negative", in[i].name, in[i].v);
+    return 1;
+}
+
+/* The divisors of eqs 1, 3, 4 and 8 (S_B is one only when positive). */
+static int ws_model_tmm_divisors(const struct ws_tmm_params *p,
+                                 struct ws_model_result *r)
+{
+    if (p->p == 0 || p->q == 0)
+        return ws_model_skip(r, "no cores (P = %g, Q = %g)", p->p, p->q);
+    if (p->t == 0)
+        return ws_model_skip(r, "no threads per core (T = 0): eq 1 "
+                             "divides by T");
+    if (p->t_r == 0)
+        return ws_model_skip(r, "no threads per block (T_r = 0): eq 4 "
+                             "divides by T_r");
+    if (p->r_t == 0)
+        return ws_model_skip(r, "no registers per thread (R_T = 0): eq 4 "
+                             "divides by R_T * T_r");
+    if (p->b_r == 0)
+        return ws_model_skip(r, "no blocks requested (B_r = 0): eq 3 "
+                             "divides by B_r");
+    return 1;
+}
+
+/* Active blocks per SM (eq 4):
+ *   B_a = min(floor(Z/S_B), floor(R/(R_T*T_r)), floor(B_max/(P/Q)),
+ *             floor(T_maxMP/T_r))
+ * except that B_max here is the config's per-SM block limit, not divided
+ * by the SM count as the paper prints it.  The shared-memory limit applies
+ * only to a block that asks for shared memory.  Returns B_a and sets *lim
+ * to the binding limit. */
+static double ws_model_tmm_active(const struct ws_tmm_params *p,
+                                  struct ws_model_result *r, int *lim)
+{
+    double c[WS_TMM_NLIM], ba = INFINITY;
+
+    c[WS_TMM_SMEM] = p->s_b > 0 ? floor(p->z / p->s_b) : INFINITY;
+    c[WS_TMM_REGS] = floor(p->r / (p->r_t * p->t_r));
+    c[WS_TMM_BLOCKS] = floor(p->b_max);
+    c[WS_TMM_THREADS] = floor(p->t_max_mp / p->t_r);
+    if (p->s_b > 0)
+        ws_model_var(r, "B_a_smem", c[WS_TMM_SMEM]);
+    ws_model_var(r, "B_a_regs", c[WS_TMM_REGS]);
+    ws_model_var(r, "B_a_max", c[WS_TMM_BLOCKS]);
+    ws_model_var(r, "B_a_threads", c[WS_TMM_THREADS]);
+    *lim = WS_TMM_SMEM;
+    for (int i = 0; i < WS_TMM_NLIM; i++)
+        if (c[i] < ba) {
+            ba = c[i];
+            *lim = i;
+        }
+    ws_model_var(r, "B_a", ba);
+    return ba;
+}
+
+/* Why B_a is 0: one block does not fit on an SM. */
+static int ws_model_tmm_no_fit(const struct ws_tmm_params *p,
+                               struct ws_model_result *r, int lim)
+{
+    switch (lim) {
+    case WS_TMM_SMEM:
+        return ws_model_skip(r, "B_a = 0: a block's %g bytes of shared "
+                             "memory exceed the SM's %g", p->s_b, p->z);
+    case WS_TMM_REGS:
+        return ws_model_skip(r, "B_a = 0: a block's %g registers exceed "
+                             "the SM's %g", p->r_t * p->t_r, p->r);
+    case WS_TMM_BLOCKS:
+        return ws_model_skip(r, "B_a = 0: the SM's block limit is %g",
+                             p->b_max);
+    default:
+        return ws_model_skip(r, "B_a = 0: a block's %g threads exceed the "
+                             "SM's %g", p->t_r, p->t_max_mp);
+    }
+}
+
+/* ceil() for a ratio of integers computed in floating point: a quotient
+ * that should be exact (B_r a multiple of B_a * SMs) but lands a few ulps
+ * above the integer must not cost a whole extra pass.  Blocks requested
+ * take one pass at least. */
+static double ws_model_tmm_ceil(double x)
+{
+    return fmax(1.0, ceil(x - 1e-9 * fmax(1.0, x)));
+}
+
+/* The name of the term that binds the prediction. */
+static const char *ws_model_tmm_term(double work, double mem, double span,
+                                     double eq8)
+{
+    if (span > eq8)
+        return "span T_inf";
+    return work >= mem ? "work T1/P" : "memory M*L/(T*P)";
+}
+
+int ws_model_tmm(const struct ws_tmm_params *p, struct ws_model_result *r)
+{
+    double ba, sms, work, mem, tp, passes, fsched, factor, eq8;
+    int lim;
+
+    ws_model_begin(r, "tmm");
+    if (!ws_model_tmm_valid(p, r) || !ws_model_tmm_divisors(p, r))
+        return 0;
+    ba = ws_model_tmm_active(p, r, &lim);
+    if (ba < 1)
+        return ws_model_tmm_no_fit(p, r, lim);
+
+    /* The number of SMs is P/Q (eq 3's "P/Q is the number of
+     * multiprocessors"). */
+    sms = p->p / p->q;
+    ws_model_var(r, "SMs", sms);
+
+    /* Eq 1: T_P = max(T1/P, T_inf, M*L/(T*P)), each a lower bound. */
+    work = p->t1 / p->p;
+    mem = p->m * p->l / (p->t * p->p);
+    tp = fmax(fmax(work, p->t_inf), mem);
+    ws_model_var(r, "T1/P", work);
+    ws_model_var(r, "T_inf", p->t_inf);
+    ws_model_var(r, "M*L/(T*P)", mem);
+    ws_model_var(r, "T_P", tp);
+
+    /* Eq 3: f_sched = ceil(B_r/(B_a*P/Q)) * B_a*P/Q / B_r.  The ceiling is
+     * the number of passes of B_a blocks over every SM; the same count is
+     * eq 8's ceil(Q*B_r/(B_a*P)). */
+    passes = ws_model_tmm_ceil(p->b_r / (ba * sms));
+    fsched = passes * ba * sms / p->b_r;
+    ws_model_var(r, "passes", passes);
+    ws_model_var(r, "f_sched", fsched);
+
+    /* Eq 8, as printed:
+     *   Time ~ max(T1, ML/T) * ceil(Q*B_r/(B_a*P)) * B_a/(Q*B_r)
+     * which is eq 7, max(T1/P, ML/(T*P)) * f_sched, with the 1/P moved from
+     * the max into the factor: eq8_factor = f_sched / P, and eq8 is in
+     * cycles per core like T_P.  Eq 8 has no span term: the paper drops it
+     * (its footnote 5: T_inf << T1/P for the algorithms it studies).  We
+     * implement eq 8 exactly and then take max(eq 8, T_inf), keeping the
+     * span as the lower bound eq 1 makes it, unscaled by f_sched: the
+     * critical path is one thread's, and idle SMs in the last pass do not
+     * lengthen it. */
+    factor = passes * ba / (p->q * p->b_r);
+    eq8 = fmax(p->t1, p->m * p->l / p->t) * factor;
+    ws_model_var(r, "eq8_factor", factor);
+    ws_model_var(r, "eq8", eq8);
+    ws_model_var(r, "scale", p->scale);
+
+    snprintf(r->regime, sizeof r->regime, "%s; B_a = %g, limited by %s",
+             ws_model_tmm_term(work, mem, p->t_inf, eq8), ba,
+             ws_model_tmm_limit_name[lim]);
+    if (p->scale == 0)
+        return ws_model_skip(r, "no calibrated scale factor (scale = 0): "
+                             "eq 8 is a proportionality");
+    r->cycles = p->scale * fmax(eq8, p->t_inf);
+    return 1;
+}
