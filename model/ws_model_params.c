@@ -5,6 +5,7 @@
 #include "ws_model_params.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "config/ws_occupancy.h"
@@ -134,6 +135,7 @@ void ws_model_params_roofline(const struct ws_profile *p,
     const struct ws_profile_model *m = &p->model;
     double ghz = ws_ghz(g), sector = (double)g->l2.sector;
     double compulsory = (double)ws_profile_compulsory_reads(p) * sector;
+    double written = (double)m->written.n * sector;
     const struct ws_unit_cfg *fp32 = &g->unit[WS_UNIT_FP32];
 
     memset(out, 0, sizeof *out);
@@ -145,6 +147,10 @@ void ws_model_params_roofline(const struct ws_profile *p,
     if (l2_may_be_warm)
         compulsory = compulsory > (double)g->l2.size
                      ? compulsory - (double)g->l2.size : 0;
+    /* L2 writes back: written data stays there until evicted, so at most
+     * an L2-full of it never reaches DRAM during the kernel. */
+    if (written > (double)g->l2.size)
+        compulsory += written - (double)g->l2.size;
     out->dram_bytes = m->incomplete ? 0 : compulsory;
     out->dram_bw = g->dram.bandwidth / ghz;
     /* Every distinct sector read crosses L2 once at least, and every
@@ -164,19 +170,156 @@ void ws_model_params_roofline(const struct ws_profile *p,
     out->c_other = (double)p->warp_insts - out->c_op - out->c_ldst;
 }
 
+static const struct ws_model_field ws_mwp_fields[] = {
+    {"freq_ghz", offsetof(struct ws_mwp_params, freq_ghz),
+     "Freq, SM clock in GHz"},
+    {"mem_bw_gbs", offsetof(struct ws_mwp_params, mem_bw_gbs),
+     "Mem_Bandwidth, GB/s"},
+    {"mem_ld", offsetof(struct ws_mwp_params, mem_ld),
+     "Mem_LD = Mem_L2_cache_miss, cycles"},
+    {"mem_l2_hit", offsetof(struct ws_mwp_params, mem_l2_hit),
+     "Mem_L2_cache_hit, cycles (L2 form)"},
+    {"l2_hit_rate", offsetof(struct ws_mwp_params, l2_hit_rate),
+     "share of sector reads that reuse a sector (L2 form)"},
+    {"departure_del_uncoal", offsetof(struct ws_mwp_params, departure_del_uncoal),
+     "Departure_del_uncoal, cycles"},
+    {"departure_del_coal", offsetof(struct ws_mwp_params, departure_del_coal),
+     "Departure_del_coal, cycles"},
+    {"uncoal_per_mw", offsetof(struct ws_mwp_params, uncoal_per_mw),
+     "#Uncoal_per_mw, transactions"},
+    {"coal_per_mw", offsetof(struct ws_mwp_params, coal_per_mw),
+     "#Coal_per_mw, transactions"},
+    {"load_bytes_per_warp", offsetof(struct ws_mwp_params, load_bytes_per_warp),
+     "Load_bytes_per_warp"},
+    {"active_sms", offsetof(struct ws_mwp_params, active_sms),
+     "#Active_SMs"},
+    {"issue_cycles", offsetof(struct ws_mwp_params, issue_cycles),
+     "Issue_cycles per warp instruction per SM"},
+    {"comp_insts", offsetof(struct ws_mwp_params, comp_insts),
+     "#Comp_insts per warp"},
+    {"uncoal_insts", offsetof(struct ws_mwp_params, uncoal_insts),
+     "#Uncoal_Mem_insts per warp"},
+    {"coal_insts", offsetof(struct ws_mwp_params, coal_insts),
+     "#Coal_Mem_insts per warp"},
+    {"synch_insts", offsetof(struct ws_mwp_params, synch_insts),
+     "#Synch_insts per warp"},
+    {"first_comp_period_insts", offsetof(struct ws_mwp_params, first_comp_period_insts),
+     "First_comp_period_insts per warp"},
+    {"threads_per_block", offsetof(struct ws_mwp_params, threads_per_block),
+     "#Threads_per_block"},
+    {"blocks", offsetof(struct ws_mwp_params, blocks),
+     "#Blocks"},
+    {"active_blocks_per_sm", offsetof(struct ws_mwp_params, active_blocks_per_sm),
+     "#Active_blocks_per_SM"},
+};
+
+static const struct ws_model_field ws_tmm_fields[] = {
+    {"t1", offsetof(struct ws_tmm_params, t1),
+     "T1, work: thread instructions"},
+    {"t_inf", offsetof(struct ws_tmm_params, t_inf),
+     "T_inf, span: longest dependent chain, cycles"},
+    {"m", offsetof(struct ws_tmm_params, m),
+     "M, global memory transactions"},
+    {"l", offsetof(struct ws_tmm_params, l),
+     "L, memory latency, cycles"},
+    {"t", offsetof(struct ws_tmm_params, t),
+     "T, threads per core"},
+    {"p", offsetof(struct ws_tmm_params, p),
+     "P, cores"},
+    {"q", offsetof(struct ws_tmm_params, q),
+     "Q, cores per SM"},
+    {"z", offsetof(struct ws_tmm_params, z),
+     "Z, shared memory per SM, bytes"},
+    {"s_b", offsetof(struct ws_tmm_params, s_b),
+     "S_B, shared memory per block, bytes"},
+    {"r", offsetof(struct ws_tmm_params, r),
+     "R, registers per SM"},
+    {"r_t", offsetof(struct ws_tmm_params, r_t),
+     "R_T, registers per thread"},
+    {"t_r", offsetof(struct ws_tmm_params, t_r),
+     "T_r, threads per block"},
+    {"b_r", offsetof(struct ws_tmm_params, b_r),
+     "B_r, requested blocks"},
+    {"b_max", offsetof(struct ws_tmm_params, b_max),
+     "block limit per SM"},
+    {"t_max_mp", offsetof(struct ws_tmm_params, t_max_mp),
+     "thread limit per SM"},
+    {"scale", offsetof(struct ws_tmm_params, scale),
+     "cycles per TMM time unit"},
+};
+
+static const struct ws_model_field ws_roofline_fields[] = {
+    {"flops", offsetof(struct ws_roofline_params, flops),
+     "FP32 operations, FMA = 2"},
+    {"peak_flops", offsetof(struct ws_roofline_params, peak_flops),
+     "FP32 operations per cycle, whole GPU"},
+    {"dram_bytes", offsetof(struct ws_roofline_params, dram_bytes),
+     "bytes that must cross DRAM"},
+    {"dram_bw", offsetof(struct ws_roofline_params, dram_bw),
+     "DRAM bytes per cycle"},
+    {"l2_bytes", offsetof(struct ws_roofline_params, l2_bytes),
+     "bytes that must cross L2"},
+    {"l2_bw", offsetof(struct ws_roofline_params, l2_bw),
+     "L2 bytes per cycle"},
+    {"l1_bytes", offsetof(struct ws_roofline_params, l1_bytes),
+     "bytes through L1"},
+    {"l1_bw", offsetof(struct ws_roofline_params, l1_bw),
+     "L1 bytes per cycle"},
+    {"c_op", offsetof(struct ws_roofline_params, c_op),
+     "arithmetic warp instructions"},
+    {"c_ldst", offsetof(struct ws_roofline_params, c_ldst),
+     "load/store warp instructions"},
+    {"c_other", offsetof(struct ws_roofline_params, c_other),
+     "other warp instructions"},
+};
+
+const struct ws_model_field *ws_model_fields(enum ws_model_kind kind, int *n)
+{
+    switch (kind) {
+    case WS_MODEL_TMM:
+        *n = (int)(sizeof ws_tmm_fields / sizeof ws_tmm_fields[0]);
+        return ws_tmm_fields;
+    case WS_MODEL_ROOFLINE:
+        *n = (int)(sizeof ws_roofline_fields / sizeof ws_roofline_fields[0]);
+        return ws_roofline_fields;
+    default:
+        *n = (int)(sizeof ws_mwp_fields / sizeof ws_mwp_fields[0]);
+        return ws_mwp_fields;
+    }
+}
+
+void ws_model_params_for(enum ws_model_kind kind, const struct ws_profile *p,
+                         const struct ws_gpu *g, int l2_may_be_warm,
+                         union ws_model_params *out)
+{
+    memset(out, 0, sizeof *out);
+    if (kind == WS_MODEL_TMM)
+        ws_model_params_tmm(p, g, &out->tmm);
+    else if (kind == WS_MODEL_ROOFLINE)
+        ws_model_params_roofline(p, g, l2_may_be_warm, &out->roofline);
+    else
+        ws_model_params_mwp(p, g, &out->mwp);
+}
+
+void ws_model_eval(enum ws_model_kind kind, const union ws_model_params *in,
+                   struct ws_model_result *r)
+{
+    switch (kind) {
+    case WS_MODEL_MWP: ws_model_mwp(&in->mwp, r); break;
+    case WS_MODEL_MWP_L2: ws_model_mwp_l2(&in->mwp, r); break;
+    case WS_MODEL_TMM: ws_model_tmm(&in->tmm, r); break;
+    default: ws_model_roofline(&in->roofline, r); break;
+    }
+}
+
 void ws_model_run_all(const struct ws_profile *p, const struct ws_gpu *g,
                       int l2_may_be_warm,
                       struct ws_model_result out[WS_MODEL_COUNT])
 {
-    struct ws_mwp_params mwp;
-    struct ws_tmm_params tmm;
-    struct ws_roofline_params roof;
+    union ws_model_params in;
 
-    ws_model_params_mwp(p, g, &mwp);
-    ws_model_mwp(&mwp, &out[WS_MODEL_MWP]);
-    ws_model_mwp_l2(&mwp, &out[WS_MODEL_MWP_L2]);
-    ws_model_params_tmm(p, g, &tmm);
-    ws_model_tmm(&tmm, &out[WS_MODEL_TMM]);
-    ws_model_params_roofline(p, g, l2_may_be_warm, &roof);
-    ws_model_roofline(&roof, &out[WS_MODEL_ROOFLINE]);
+    for (int k = 0; k < WS_MODEL_COUNT; k++) {
+        ws_model_params_for((enum ws_model_kind)k, p, g, l2_may_be_warm, &in);
+        ws_model_eval((enum ws_model_kind)k, &in, &out[k]);
+    }
 }

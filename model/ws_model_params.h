@@ -37,6 +37,35 @@ void ws_model_params_roofline(const struct ws_profile *p,
                               const struct ws_gpu *g, int l2_may_be_warm,
                               struct ws_roofline_params *out);
 
+/* A model's parameters by name, for "warpsim model NAME --params FILE"
+ * and for printing what a profile gave: each field is a double at an
+ * offset in the model's params struct. */
+struct ws_model_field {
+    const char *name;
+    unsigned long offset;
+    const char *what;
+};
+
+/* The fields of kind's params struct; *n set to their count. */
+const struct ws_model_field *ws_model_fields(enum ws_model_kind kind,
+                                             int *n);
+
+/* All three params structs, so that one buffer serves any model. */
+union ws_model_params {
+    struct ws_mwp_params mwp;
+    struct ws_tmm_params tmm;
+    struct ws_roofline_params roofline;
+};
+
+/* A profile's parameters for kind (l2_may_be_warm as above). */
+void ws_model_params_for(enum ws_model_kind kind, const struct ws_profile *p,
+                         const struct ws_gpu *g, int l2_may_be_warm,
+                         union ws_model_params *out);
+
+/* Evaluates kind on explicit parameters. */
+void ws_model_eval(enum ws_model_kind kind, const union ws_model_params *in,
+                   struct ws_model_result *r);
+
 /* Every model on one kernel. */
 void ws_model_run_all(const struct ws_profile *p, const struct ws_gpu *g,
                       int l2_may_be_warm,

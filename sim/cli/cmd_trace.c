@@ -84,29 +84,6 @@ static int ws_trace_write_json(const struct ws_trace_args *a,
     return rc;
 }
 
-/* Profiles kernel command i into the next of t->kernels. */
-static int ws_trace_kernel(struct ws_info_trace *t, struct ws_input *in,
-                           size_t i, const struct ws_gpu *gpu,
-                           struct ws_err *err)
-{
-    struct ws_input_kernel k;
-    const struct ws_cta_stream *cta;
-    struct ws_profile *p = &t->kernels[t->nkernels];
-    int rc;
-
-    if (ws_input_kernel_open(in, i, &k, err) < 0)
-        return -1;
-    if (ws_profile_init(p, k.src.launch, gpu) < 0) {
-        ws_input_kernel_close(&k);
-        return ws_err_oom(err);
-    }
-    t->nkernels++;
-    while ((rc = k.src.next(k.src.ctx, &cta, err)) == 1)
-        ws_profile_add_cta(p, cta, k.src.ops);
-    ws_input_kernel_close(&k);
-    return rc;
-}
-
 static int ws_trace_info_traces(const struct ws_trace_args *a,
                                 struct ws_input *in, const struct ws_gpu *gpu,
                                 struct ws_err *err)
@@ -128,7 +105,9 @@ static int ws_trace_info_traces(const struct ws_trace_args *a,
             t.memcpy_count++;
             t.memcpy_bytes += c->bytes;
         } else {
-            rc = ws_trace_kernel(&t, in, i, gpu, err);
+            rc = ws_cli_profile_kernel(in, i, gpu, &t.kernels[t.nkernels],
+                                       err);
+            t.nkernels += rc == 0;
         }
     }
     if (rc == 0 && a->json) {

@@ -27,6 +27,10 @@ static void ws_main_help(FILE *out)
 "  trace info PATH     summarise a trace or SASS listing: launch, instruction\n"
 "                      mix, memory behaviour, unknown opcodes\n"
 "  trace gen WORKLOAD  expand a workload description into an Accel-Sim trace\n"
+"  profile TRACE       the analytic models' inputs for each kernel\n"
+"  model NAME TRACE    one analytic model (mwp_cwp, mwp_cwp_l2, tmm,\n"
+"                      roofline) with its parameters and intermediates;\n"
+"                      --params FILE instead of TRACE evaluates it by hand\n"
 "  config show         print the effective GPU config (after base: and --set)\n"
 "  config list         list the built-in GPU configs\n"
 "\n"
@@ -96,8 +100,12 @@ static int ws_main_dispatch(int argc, char **argv)
         return ws_cmd_trace(argc - 1, argv + 1);
     if (strcmp(argv[1], "config") == 0)
         return ws_cmd_config(argc - 1, argv + 1);
+    if (strcmp(argv[1], "profile") == 0)
+        return ws_cmd_profile(argc - 1, argv + 1);
+    if (strcmp(argv[1], "model") == 0)
+        return ws_cmd_model(argc - 1, argv + 1);
     fprintf(stderr, "warpsim: unknown command '%s' (expected run, "
-            "trace or config; see 'warpsim --help')\n", argv[1]);
+            "trace, config, profile or model; see 'warpsim --help')\n", argv[1]);
     return WS_EXIT_INPUT;
 }
 

@@ -3,6 +3,7 @@
  */
 #include "ws_cli.h"
 
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -101,3 +102,83 @@ int ws_cli_limit_option(struct ws_trace_opts *t, const char *cmd, int opt,
     return 1;
 }
 
+
+int ws_cli_profile_kernel(struct ws_input *in, size_t i,
+                          const struct ws_gpu *gpu, struct ws_profile *p,
+                          struct ws_err *err)
+{
+    struct ws_input_kernel k;
+    const struct ws_cta_stream *cta;
+    int rc;
+
+    if (ws_input_kernel_open(in, i, &k, err) < 0)
+        return -1;
+    if (ws_profile_init(p, k.src.launch, gpu) < 0) {
+        ws_input_kernel_close(&k);
+        return ws_err_oom(err);
+    }
+    while ((rc = k.src.next(k.src.ctx, &cta, err)) == 1)
+        ws_profile_add_cta(p, cta, k.src.ops);
+    ws_input_kernel_close(&k);
+    if (rc < 0)
+        ws_profile_free(p);
+    return rc;
+}
+
+int ws_cli_parse_kernel_args(struct ws_cli_kernel_args *a, const char *cmd,
+                             int argc, char **argv, int with_params_file,
+                             void (*help)(FILE *out))
+{
+    static const struct option longopts[] = {
+        {"gpu", required_argument, NULL, WS_OPT_GPU},
+        {"set", required_argument, NULL, WS_OPT_SET},
+        {"json", required_argument, NULL, WS_OPT_JSON},
+        {"allow-unknown-keys", no_argument, NULL, WS_OPT_ALLOW_UNKNOWN_KEYS},
+        {"param", required_argument, NULL, 'p'},
+        {"listing", required_argument, NULL, WS_OPT_LISTING},
+        {"params", required_argument, NULL, WS_OPT_PARAMS_FILE},
+        WS_CLI_LIMIT_LONGOPTS,
+        {"help", no_argument, NULL, WS_OPT_HELP},
+        {NULL, 0, NULL, 0}
+    };
+    int opt;
+
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, "g:s:p:h", longopts, NULL)) != -1) {
+        int used = ws_cli_gpu_option(&a->gpu, cmd, opt, optarg);
+        if (used == 0)
+            used = ws_cli_param_option(&a->params, cmd, opt, optarg);
+        if (used == 0)
+            used = ws_cli_limit_option(&a->topts, cmd, opt, optarg);
+        if (used < 0 || used == WS_EXIT_INPUT)
+            return WS_EXIT_INPUT;
+        if (used)
+            continue;
+        switch (opt) {
+        case WS_OPT_JSON:
+            if (ws_cli_once(cmd, &a->json, optarg, "--json") < 0)
+                return WS_EXIT_INPUT;
+            break;
+        case WS_OPT_PARAMS_FILE:
+            if (!with_params_file)
+                return ws_cli_usage(cmd, "bad option '--params'");
+            if (ws_cli_once(cmd, &a->params_file, optarg, "--params") < 0)
+                return WS_EXIT_INPUT;
+            break;
+        case WS_OPT_ALLOW_UNKNOWN_KEYS: a->topts.allow_unknown_keys = 1; break;
+        case WS_OPT_HELP: help(stdout); return 1;
+        default:
+            return ws_cli_usage(cmd, "bad option '%s'", argv[optind - 1]);
+        }
+    }
+    if (a->params_file)
+        return optind == argc ? 0
+               : ws_cli_usage(cmd, "--params FILE stands for the input "
+                              "(expected no TRACE with it)");
+    if (optind != argc - 1)
+        return ws_cli_usage(cmd, optind >= argc ? "missing TRACE" :
+                            "more than one TRACE");
+    a->input = argv[optind];
+    return 0;
+}

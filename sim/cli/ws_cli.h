@@ -8,8 +8,11 @@
 #ifndef WS_CLI_H
 #define WS_CLI_H
 
+#include <stdio.h>
+
 #include "config/ws_config.h"
 #include "input/ws_input.h"
+#include "ws_profile.h"
 #include "util/ws_err.h"
 
 #define WS_CLI_MAX_SETS 256
@@ -75,7 +78,33 @@ int ws_cli_limit_option(struct ws_trace_opts *t, const char *cmd, int opt,
 "      --max-warp-insts N    refuse warps of more instructions (default\n" \
 "                            16777216)\n"
 
+/* The options of the commands that read one input and report on each
+ * kernel without simulating (profile, model). */
+struct ws_cli_kernel_args {
+    struct ws_cli_gpu_opts gpu;
+    struct ws_cli_params params;
+    struct ws_trace_opts topts;
+    const char *json;
+    const char *params_file;    /* model --params FILE */
+    const char *input;          /* NULL when params_file stands instead */
+};
+
+/* Parses argv[first..argc) of cmd; with_params_file accepts --params FILE
+ * and then no input.  0 ok, 1 when --help was printed, WS_EXIT_INPUT
+ * after a usage error. */
+int ws_cli_parse_kernel_args(struct ws_cli_kernel_args *a, const char *cmd,
+                             int argc, char **argv, int with_params_file,
+                             void (*help)(FILE *out));
+
+/* Reads kernel command i of in completely into a profile (initialised
+ * here; on failure nothing needs freeing). */
+int ws_cli_profile_kernel(struct ws_input *in, size_t i,
+                          const struct ws_gpu *gpu, struct ws_profile *p,
+                          struct ws_err *err);
+
 int ws_cmd_trace(int argc, char **argv);
+int ws_cmd_profile(int argc, char **argv);
+int ws_cmd_model(int argc, char **argv);
 int ws_cmd_run(int argc, char **argv);
 int ws_cmd_config(int argc, char **argv);
 
@@ -90,6 +119,7 @@ enum {
     WS_OPT_MAX_CTAS,
     WS_OPT_MAX_INSTS,
     WS_OPT_MAX_WARP_INSTS,
+    WS_OPT_PARAMS_FILE,
     WS_OPT_HELP = 'h'
 };
 

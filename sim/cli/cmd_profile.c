@@ -1,0 +1,165 @@
+/*
+ * warpsim profile: what the analytic models are given for each kernel of
+ * a trace or workload: the counts taken from the instruction stream (the
+ * seed papers' "code analysis", done without timing) and each model's
+ * parameters as derived from them and the GPU config.  Nothing is printed
+ * until the whole input has been read.
+ */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/ws_utf8.h"
+#include "ws_cli.h"
+#include "ws_model_print.h"
+#include "ws_output.h"
+
+#ifndef WS_VERSION
+#define WS_VERSION "0.0.0"
+#endif
+
+static void ws_profile_help(FILE *out)
+{
+    fprintf(out,
+"usage: warpsim profile [OPTIONS] TRACE\n"
+"\n"
+"For each kernel of TRACE (a kernelslist.g, a folder holding one, a\n"
+"kernel-N.traceg[.xz] or a workload.yaml): warps and the spread of their\n"
+"lengths, memory instructions split into coalesced and uncoalesced,\n"
+"barriers, instructions before the first memory access, the longest\n"
+"dependent chain, FP32 FLOPs, distinct sectors read and written; then the\n"
+"parameters of each model (mwp_cwp and mwp_cwp_l2 share theirs, tmm,\n"
+"roofline) as derived from them and the GPU. Per-warp numbers are\n"
+"averages over the kernel's warps.\n"
+"\n"
+"options:\n"
+"  -g, --gpu CONFIG          GPU config file or built-in name (default %s)\n"
+"  -s, --set KEY=VALUE       override one config key (repeatable)\n"
+"  -p, --param NAME=VALUE    override a workload parameter (repeatable)\n"
+"      --listing FILE        expand the workload over another listing\n"
+"      --json FILE           the same as JSON\n"
+"      --allow-unknown-keys  skip unknown trace header keys\n"
+WS_CLI_LIMIT_HELP
+"  -h, --help                this text\n", ws_cfg_default_name());
+}
+
+static const enum ws_model_kind ws_profile_kinds[] = {
+    WS_MODEL_MWP, WS_MODEL_TMM, WS_MODEL_ROOFLINE
+};
+
+/* One kernel into the text (a memory stream) and the JSON array. */
+static void ws_profile_kernel(FILE *text, json_t *arr,
+                              const struct ws_profile *p,
+                              const struct ws_gpu *gpu, int warm)
+{
+    const struct ws_launch *l = &p->launch;
+    json_t *o = json_object(), *params = json_object();
+
+    fprintf(text, "\nkernel %u: %s  grid (%u,%u,%u) block (%u,%u,%u)\n",
+            l->id, p->name, l->grid[0], l->grid[1], l->grid[2], l->block[0],
+            l->block[1], l->block[2]);
+    ws_model_print_profile(text, p);
+    json_object_set_new(o, "id", json_integer(l->id));
+    json_object_set_new(o, "name", ws_utf8_json_string(p->name));
+    json_object_set_new(o, "profile", ws_model_json_profile(p));
+    for (size_t k = 0; k < sizeof ws_profile_kinds / sizeof *ws_profile_kinds;
+         k++) {
+        union ws_model_params in;
+        ws_model_params_for(ws_profile_kinds[k], p, gpu, warm, &in);
+        ws_model_print_params(text, ws_profile_kinds[k], &in);
+        json_object_set_new(params, ws_model_name(ws_profile_kinds[k]),
+                            ws_model_json_params(ws_profile_kinds[k], &in));
+    }
+    json_object_set_new(o, "parameters", params);
+    json_array_append_new(arr, o);
+}
+
+static int ws_profile_write_json(const struct ws_cli_kernel_args *a,
+                                 json_t *root, struct ws_err *err)
+{
+    struct ws_output o = {.path = a->json, .flag = "--json"};
+    const char *inputs[2] = {a->input, a->gpu.gpu};
+    char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER
+                            | JSON_REAL_PRECISION(10));
+    int rc;
+
+    if (!text)
+        return ws_err_oom(err);
+    rc = ws_output_plan(&o, 1, inputs, 2, err);
+    if (rc == 0)
+        rc = ws_output_write(&o, text, err);
+    ws_output_free(&o);
+    free(text);
+    return rc;
+}
+
+static int ws_profile_all(const struct ws_cli_kernel_args *a,
+                          struct ws_input *in, const struct ws_gpu *gpu,
+                          struct ws_err *err)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *text = open_memstream(&buf, &len);
+    json_t *root = json_object(), *arr = json_array();
+    int rc = text ? 0 : ws_err_oom(err);
+
+    if (rc == 0)
+        fprintf(text, "warpsim profile %s on %s\n", a->input, gpu->name);
+    for (size_t i = 0; rc == 0 && i < in->list.n; i++) {
+        struct ws_profile p;
+        if (in->list.cmds[i].kind != WS_CMD_KERNEL)
+            continue;
+        rc = ws_cli_profile_kernel(in, i, gpu, &p, err);
+        if (rc == 0) {
+            ws_profile_kernel(text, arr, &p, gpu, i > 0);
+            ws_profile_free(&p);
+        }
+    }
+    if (text && fclose(text) != 0 && rc == 0)
+        rc = ws_err_oom(err);
+    json_object_set_new(root, "schema_version", json_integer(1));
+    json_object_set_new(root, "tool", json_string("warpsim " WS_VERSION));
+    json_object_set_new(root, "input", ws_utf8_json_string(a->input));
+    json_object_set_new(root, "gpu", ws_utf8_json_string(gpu->name));
+    json_object_set_new(root, "kernels", arr);
+    if (rc == 0 && a->json)
+        rc = ws_profile_write_json(a, root, err);
+    if (rc == 0)
+        fputs(buf, stdout);
+    json_decref(root);
+    free(buf);
+    return rc;
+}
+
+int ws_cmd_profile(int argc, char **argv)
+{
+    struct ws_cli_kernel_args a;
+    struct ws_input_params ip;
+    struct ws_input in;
+    struct ws_gpu gpu;
+    struct ws_err err;
+    int rc;
+
+    memset(&a, 0, sizeof a);
+    ws_err_clear(&err);
+    ws_trace_opts_default(&a.topts);
+    rc = ws_cli_parse_kernel_args(&a, "profile", argc, argv, 0,
+                                  ws_profile_help);
+    if (rc != 0)
+        return rc == 1 ? WS_EXIT_OK : rc;
+    if (ws_cli_load_gpu(&a.gpu, &gpu, &err) < 0)
+        return ws_cli_fail(&err);
+    a.topts.unknown_class = gpu.unknown_class;
+    ip = ws_cli_input_params(&a.params, &a.topts);
+    rc = ws_input_open(&in, a.input, &ip, &err);
+    if (rc == 0 && in.kind == WS_INPUT_LISTING)
+        rc = ws_err_at(&err, a.input, 1, 1, "a SASS listing alone has no "
+                       "dynamic instruction stream to profile (expected a "
+                       "trace, or a workload description over the listing)");
+    if (rc == 0)
+        rc = ws_profile_all(&a, &in, &gpu, &err);
+    ws_input_close(&in);
+    if (rc < 0)
+        ws_err_place_arg(&err, a.input);
+    return rc < 0 ? ws_cli_fail(&err) : WS_EXIT_OK;
+}
