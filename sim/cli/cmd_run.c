@@ -339,15 +339,9 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
     optind = 1;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, "g:s:p:h", longopts, NULL)) != -1) {
-        int used = ws_cli_gpu_option(&a->gpu, "run", opt, optarg);
-        if (used == 0)
-            used = ws_cli_param_option(&a->params, "run", opt, optarg);
+        int used = ws_cli_input_option(&a->gpu, &a->params, &a->topts,
+                                       "run", opt, optarg);
         if (used < 0)
-            return WS_EXIT_INPUT;
-        if (used)
-            continue;
-        used = ws_cli_limit_option(&a->topts, "run", opt, optarg);
-        if (used == WS_EXIT_INPUT)
             return WS_EXIT_INPUT;
         if (used)
             continue;

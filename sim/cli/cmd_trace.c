@@ -158,15 +158,9 @@ static int ws_trace_parse_args(struct ws_trace_args *a, int argc, char **argv)
     optind = 1;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, "g:s:p:o:h", longopts, NULL)) != -1) {
-        int used = ws_cli_gpu_option(&a->gpu, "trace", opt, optarg);
-        if (used == 0)
-            used = ws_cli_param_option(&a->params, "trace", opt, optarg);
+        int used = ws_cli_input_option(&a->gpu, &a->params, &a->topts,
+                                       "trace", opt, optarg);
         if (used < 0)
-            return WS_EXIT_INPUT;
-        if (used)
-            continue;
-        used = ws_cli_limit_option(&a->topts, "trace", opt, optarg);
-        if (used == WS_EXIT_INPUT)
             return WS_EXIT_INPUT;
         if (used)
             continue;

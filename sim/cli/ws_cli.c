@@ -125,6 +125,19 @@ int ws_cli_profile_kernel(struct ws_input *in, size_t i,
     return rc;
 }
 
+int ws_cli_input_option(struct ws_cli_gpu_opts *g, struct ws_cli_params *p,
+                        struct ws_trace_opts *t, const char *cmd, int opt,
+                        const char *arg)
+{
+    int used = ws_cli_gpu_option(g, cmd, opt, arg);
+
+    if (used == 0)
+        used = ws_cli_param_option(p, cmd, opt, arg);
+    if (used == 0)
+        used = ws_cli_limit_option(t, cmd, opt, arg);
+    return used == WS_EXIT_INPUT ? -1 : used;
+}
+
 int ws_cli_parse_kernel_args(struct ws_cli_kernel_args *a, const char *cmd,
                              int argc, char **argv, int with_params_file,
                              void (*help)(FILE *out))
@@ -146,12 +159,9 @@ int ws_cli_parse_kernel_args(struct ws_cli_kernel_args *a, const char *cmd,
     optind = 1;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, "g:s:p:h", longopts, NULL)) != -1) {
-        int used = ws_cli_gpu_option(&a->gpu, cmd, opt, optarg);
-        if (used == 0)
-            used = ws_cli_param_option(&a->params, cmd, opt, optarg);
-        if (used == 0)
-            used = ws_cli_limit_option(&a->topts, cmd, opt, optarg);
-        if (used < 0 || used == WS_EXIT_INPUT)
+        int used = ws_cli_input_option(&a->gpu, &a->params, &a->topts, cmd,
+                                       opt, optarg);
+        if (used < 0)
             return WS_EXIT_INPUT;
         if (used)
             continue;

@@ -61,6 +61,13 @@ int ws_cli_param_option(struct ws_cli_params *o, const char *cmd, int opt,
 struct ws_input_params ws_cli_input_params(const struct ws_cli_params *p,
                                            const struct ws_trace_opts *opts);
 
+/* --gpu, --set, --param, --listing and the limits, which every command
+ * that reads an input shares: 1 when opt was one of them, 0 when not, -1
+ * after reporting a usage error. */
+int ws_cli_input_option(struct ws_cli_gpu_opts *g, struct ws_cli_params *p,
+                        struct ws_trace_opts *t, const char *cmd, int opt,
+                        const char *arg);
+
 /* Handles --max-ctas, --max-insts and --max-warp-insts: 1 when opt was one
  * of them, 0 when not, 2 (a usage error, reported) on a bad number. */
 int ws_cli_limit_option(struct ws_trace_opts *t, const char *cmd, int opt,

@@ -34,18 +34,6 @@ static struct ws_roofline_params base(void)
     return p;
 }
 
-static void near(double got, double want, const char *what)
-{
-    if (!(fabs(got - want) <= 1e-9 * fmax(1.0, fabs(want))))
-        fail_msg("%s: got %.12g, want %.12g", what, got, want);
-}
-
-static void var(const struct ws_model_result *r, const char *name,
-                double want)
-{
-    near(ws_model_get(r, name), want, name);
-}
-
 static void bound(const struct ws_roofline_params *p, double cycles,
                   const char *regime)
 {
@@ -54,7 +42,7 @@ static void bound(const struct ws_roofline_params *p, double cycles,
     if (!ws_model_roofline(p, &r))
         fail_msg("skipped: %s", r.why);
     assert_string_equal(r.model, "roofline");
-    near(r.cycles, cycles, "cycles");
+    ws_test_near(r.cycles, cycles, "cycles");
     assert_string_equal(r.regime, regime);
 }
 
@@ -66,16 +54,16 @@ static void test_compute(void **state)
     (void)state;
     bound(&p, 1000, "compute bound");
     assert_int_equal(ws_model_roofline(&p, &r), 1);
-    var(&r, "compute_cycles", 1000);
-    var(&r, "dram_cycles", 500);
-    var(&r, "l2_cycles", 500);
-    var(&r, "l1_cycles", 100);
-    var(&r, "ai_dram", 20);
-    var(&r, "ai_l2", 10);
-    var(&r, "ai_l1", 10);
-    var(&r, "ridge_dram", 10);
-    var(&r, "ridge_l2", 5);
-    var(&r, "ridge_l1", 1);
+    ws_test_model_var(&r, "compute_cycles", 1000, -1);
+    ws_test_model_var(&r, "dram_cycles", 500, -1);
+    ws_test_model_var(&r, "l2_cycles", 500, -1);
+    ws_test_model_var(&r, "l1_cycles", 100, -1);
+    ws_test_model_var(&r, "ai_dram", 20, -1);
+    ws_test_model_var(&r, "ai_l2", 10, -1);
+    ws_test_model_var(&r, "ai_l1", 10, -1);
+    ws_test_model_var(&r, "ridge_dram", 10, -1);
+    ws_test_model_var(&r, "ridge_l2", 5, -1);
+    ws_test_model_var(&r, "ridge_l1", 1, -1);
 }
 
 /* Each memory roof above the compute roof's 1000 cycles in turn. */
@@ -124,12 +112,12 @@ static void test_quantitative(void **state)
 
     (void)state;
     assert_int_equal(ws_model_roofline(&p, &r), 1);
-    var(&r, "E_inst", 0.6);
-    var(&r, "compute_quantitative_cycles", 1e6 / 600);
-    var(&r, "quantitative_cycles", 1e6 / 600);
-    var(&r, "E_mix_computed", 0);
+    ws_test_model_var(&r, "E_inst", 0.6, -1);
+    ws_test_model_var(&r, "compute_quantitative_cycles", 1e6 / 600, -1);
+    ws_test_model_var(&r, "quantitative_cycles", 1e6 / 600, -1);
+    ws_test_model_var(&r, "E_mix_computed", 0, -1);
     assert_true(isnan(ws_model_get(&r, "E_mix")));
-    near(r.cycles, 1000, "cycles");
+    ws_test_near(r.cycles, 1000, "cycles");
     assert_string_equal(r.regime, "compute bound");
 
     /* No instruction mix: no E_inst, the bound unchanged. */
@@ -137,7 +125,7 @@ static void test_quantitative(void **state)
     assert_int_equal(ws_model_roofline(&p, &r), 1);
     assert_true(isnan(ws_model_get(&r, "E_inst")));
     assert_true(isnan(ws_model_get(&r, "compute_quantitative_cycles")));
-    near(r.cycles, 1000, "cycles");
+    ws_test_near(r.cycles, 1000, "cycles");
 }
 
 static void test_skips(void **state)

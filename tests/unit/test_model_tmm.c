@@ -45,18 +45,6 @@ static struct ws_tmm_params base(void)
     return p;
 }
 
-static void near(double got, double want, const char *what)
-{
-    if (!(fabs(got - want) <= 1e-9 * fmax(1.0, fabs(want))))
-        fail_msg("%s: got %.12g, want %.12g", what, got, want);
-}
-
-static void var(const struct ws_model_result *r, const char *name,
-                double want)
-{
-    near(ws_model_get(r, name), want, name);
-}
-
 static void applies(const struct ws_tmm_params *p, struct ws_model_result *r)
 {
     if (!ws_model_tmm(p, r))
@@ -70,7 +58,7 @@ static void skips(const struct ws_tmm_params *p, const char *want)
 
     assert_int_equal(ws_model_tmm(p, &r), 0);
     assert_int_equal(r.applies, 0);
-    near(r.cycles, 0, "cycles");
+    ws_test_near(r.cycles, 0, "cycles");
     if (!strstr(r.why, want))
         fail_msg("why '%s' lacks '%s'", r.why, want);
 }
@@ -84,28 +72,28 @@ static void test_work(void **state)
 
     (void)state;
     applies(&p, &r);
-    var(&r, "B_a_regs", 8);
-    var(&r, "B_a_max", 8);
-    var(&r, "B_a_threads", 6);
+    ws_test_model_var(&r, "B_a_regs", 8, -1);
+    ws_test_model_var(&r, "B_a_max", 8, -1);
+    ws_test_model_var(&r, "B_a_threads", 6, -1);
     assert_true(isnan(ws_model_get(&r, "B_a_smem")));   /* S_B = 0 */
-    var(&r, "B_a", 6);
-    var(&r, "SMs", 15);
-    var(&r, "T1/P", 1000);
-    var(&r, "T_inf", 10);
-    var(&r, "M*L/(T*P)", 200);
-    var(&r, "T_P", 1000);
-    var(&r, "passes", 1);
-    var(&r, "f_sched", 1);
-    var(&r, "eq8_factor", 1.0 / 480);
-    var(&r, "eq8", 1000);
-    var(&r, "scale", 1);
-    near(r.cycles, 1000, "cycles");
+    ws_test_model_var(&r, "B_a", 6, -1);
+    ws_test_model_var(&r, "SMs", 15, -1);
+    ws_test_model_var(&r, "T1/P", 1000, -1);
+    ws_test_model_var(&r, "T_inf", 10, -1);
+    ws_test_model_var(&r, "M*L/(T*P)", 200, -1);
+    ws_test_model_var(&r, "T_P", 1000, -1);
+    ws_test_model_var(&r, "passes", 1, -1);
+    ws_test_model_var(&r, "f_sched", 1, -1);
+    ws_test_model_var(&r, "eq8_factor", 1.0 / 480, -1);
+    ws_test_model_var(&r, "eq8", 1000, -1);
+    ws_test_model_var(&r, "scale", 1, -1);
+    ws_test_near(r.cycles, 1000, "cycles");
     assert_string_equal(r.regime, "work T1/P; B_a = 6, limited by threads");
 
     /* The scale multiplies the whole prediction: 2 * 1000. */
     p.scale = 2;
     applies(&p, &r);
-    near(r.cycles, 2000, "scaled cycles");
+    ws_test_near(r.cycles, 2000, "scaled cycles");
 }
 
 /* Memory binds: M = 4800, so M*L/(T*P) = 4800*400/(2*480) = 2000 and
@@ -118,10 +106,10 @@ static void test_memory(void **state)
     (void)state;
     p.m = 4800;
     applies(&p, &r);
-    var(&r, "M*L/(T*P)", 2000);
-    var(&r, "T_P", 2000);
-    var(&r, "eq8", 2000);
-    near(r.cycles, 2000, "cycles");
+    ws_test_model_var(&r, "M*L/(T*P)", 2000, -1);
+    ws_test_model_var(&r, "T_P", 2000, -1);
+    ws_test_model_var(&r, "eq8", 2000, -1);
+    ws_test_near(r.cycles, 2000, "cycles");
     assert_string_equal(r.regime,
                         "memory M*L/(T*P); B_a = 6, limited by threads");
 }
@@ -136,9 +124,9 @@ static void test_span(void **state)
     (void)state;
     p.t_inf = 5000;
     applies(&p, &r);
-    var(&r, "T_P", 5000);
-    var(&r, "eq8", 1000);
-    near(r.cycles, 5000, "cycles");
+    ws_test_model_var(&r, "T_P", 5000, -1);
+    ws_test_model_var(&r, "eq8", 1000, -1);
+    ws_test_near(r.cycles, 5000, "cycles");
     assert_string_equal(r.regime, "span T_inf; B_a = 6, limited by threads");
 }
 
@@ -153,16 +141,16 @@ static void test_active_limits(void **state)
     p = base();
     p.s_b = 16384;
     applies(&p, &r);
-    var(&r, "B_a_smem", 3);
-    var(&r, "B_a", 3);
+    ws_test_model_var(&r, "B_a_smem", 3, -1);
+    ws_test_model_var(&r, "B_a", 3, -1);
     assert_non_null(strstr(r.regime, "B_a = 3, limited by shared memory"));
 
     /* Registers: 32 a thread, floor(32768/(32*256)) = 4 < 6. */
     p = base();
     p.r_t = 32;
     applies(&p, &r);
-    var(&r, "B_a_regs", 4);
-    var(&r, "B_a", 4);
+    ws_test_model_var(&r, "B_a_regs", 4, -1);
+    ws_test_model_var(&r, "B_a", 4, -1);
     assert_non_null(strstr(r.regime, "B_a = 4, limited by registers"));
 
     /* The block limit: 64 threads a block gives registers
@@ -171,9 +159,9 @@ static void test_active_limits(void **state)
     p = base();
     p.t_r = 64;
     applies(&p, &r);
-    var(&r, "B_a_regs", 32);
-    var(&r, "B_a_threads", 24);
-    var(&r, "B_a", 8);
+    ws_test_model_var(&r, "B_a_regs", 32, -1);
+    ws_test_model_var(&r, "B_a_threads", 24, -1);
+    ws_test_model_var(&r, "B_a", 8, -1);
     assert_non_null(strstr(r.regime, "B_a = 8, limited by the block limit"));
 }
 
@@ -209,12 +197,12 @@ static void test_zigzag(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         p.b_r = cases[i].b_r;
         applies(&p, &r);
-        var(&r, "B_a", 1);
-        var(&r, "passes", cases[i].passes);
-        var(&r, "f_sched", cases[i].f);
+        ws_test_model_var(&r, "B_a", 1, -1);
+        ws_test_model_var(&r, "passes", cases[i].passes, -1);
+        ws_test_model_var(&r, "f_sched", cases[i].f, -1);
         /* eq 8's own form: ceil(32*B_r/480) * 1/(32*B_r) * 480 = f_sched */
-        var(&r, "eq8", cases[i].f);
-        near(r.cycles, cases[i].f, "cycles");
+        ws_test_model_var(&r, "eq8", cases[i].f, -1);
+        ws_test_near(r.cycles, cases[i].f, "cycles");
         if (cases[i].f > 1) {           /* the teeth shrink as B_r grows */
             assert_true(cases[i].f < prev);
             prev = cases[i].f;
@@ -275,7 +263,7 @@ static void test_skips(void **state)
     p.scale = 0;
     assert_int_equal(ws_model_tmm(&p, &r), 0);
     assert_non_null(strstr(r.why, "scale = 0"));
-    near(ws_model_get(&r, "eq8"), 1000, "eq8");
+    ws_test_near(ws_model_get(&r, "eq8"), 1000, "eq8");
 }
 
 int main(void)

@@ -3,9 +3,12 @@
  */
 #include "ws_test.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "ws_model.h"
 
 void ws_test_err(const struct ws_err *err, const char *name, long line,
                  const char *want)
@@ -52,4 +55,22 @@ char *ws_test_read(const char *path, size_t *len)
     if (len)
         *len = (size_t)n;
     return buf;
+}
+
+void ws_test_near(double got, double want, const char *what)
+{
+    if (!(fabs(got - want) <= 1e-9 * fmax(1.0, fabs(want))))
+        fail_msg("%s: got %.12g, want %.12g", what, got, want);
+}
+
+void ws_test_model_var(const struct ws_model_result *r, const char *name,
+                       double want, double tol)
+{
+    double got = ws_model_get(r, name);
+
+    if (tol < 0)
+        tol = 1e-9 * fmax(1.0, fabs(want));
+    if (!(fabs(got - want) <= tol))
+        fail_msg("%s: %s = %.12g, want %.12g (+- %g)", r->model, name, got,
+                 want, tol);
 }

@@ -21,6 +21,16 @@
 void ws_test_err(const struct ws_err *err, const char *name, long line,
                  const char *want);
 
+/* Asserts got equals want up to the rounding of a few double operations
+ * (1e-9 relative); what names the quantity in the failure. */
+void ws_test_near(double got, double want, const char *what);
+
+/* Asserts a model's intermediate `name` is want within tol; a negative
+ * tol means up to rounding, as ws_test_near. */
+struct ws_model_result;
+void ws_test_model_var(const struct ws_model_result *r, const char *name,
+                       double want, double tol);
+
 /* Reads a whole file into a NUL-terminated buffer (caller frees). */
 char *ws_test_read(const char *path, size_t *len);
 
