@@ -264,6 +264,16 @@ static int ws_model_mwp_prepare(const struct ws_mwp_params *p,
         if (!ws_model_mwp_check_memory(p, r) || !ws_model_mwp_latency(p, q, r))
             return -1;
         ws_model_mwp_parallelism(p, q, r);
+        /* The cases count warps in flight: below one, (MWP - 1) turns the
+         * overlap and the barrier cost negative.  It means requests leave
+         * slower than they return, or one warp's demand exceeds the SM's
+         * share of bandwidth: outside what the model describes. */
+        if (q->mwp < 1) {
+            ws_model_skip(r, "MWP = %.3g is below one warp (bound by %s): "
+                          "Hong & Kim's cases assume at least one memory "
+                          "warp in flight", q->mwp, q->mwp_bound);
+            return -1;
+        }
     }
     q->comp_cycles = p->issue_cycles * q->total_insts;     /* eq 17 */
     ws_model_var(r, "Comp_cycles", q->comp_cycles);

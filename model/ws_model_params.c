@@ -301,6 +301,25 @@ void ws_model_params_for(enum ws_model_kind kind, const struct ws_profile *p,
         ws_model_params_mwp(p, g, &out->mwp);
 }
 
+/* Finite inputs can still overflow (1e308 cycles of latency) or vanish
+ * (a bandwidth of 1e-308): no number that is not a finite, non-negative
+ * count of cycles is ever given as a prediction. */
+static void ws_model_check_finite(struct ws_model_result *r)
+{
+    if (!r->applies)
+        return;
+    for (int i = 0; i < r->nvars; i++)
+        if (!isfinite(r->vars[i].value)) {
+            ws_model_skip(r, "%s overflows (expected parameters of ordinary "
+                          "magnitude)", r->vars[i].name);
+            return;
+        }
+    if (!isfinite(r->cycles) || r->cycles < 0)
+        ws_model_skip(r, "the prediction is not a finite, non-negative "
+                      "number of cycles (expected parameters of ordinary "
+                      "magnitude)");
+}
+
 void ws_model_eval(enum ws_model_kind kind, const union ws_model_params *in,
                    struct ws_model_result *r)
 {
@@ -310,6 +329,7 @@ void ws_model_eval(enum ws_model_kind kind, const union ws_model_params *in,
     case WS_MODEL_TMM: ws_model_tmm(&in->tmm, r); break;
     default: ws_model_roofline(&in->roofline, r); break;
     }
+    ws_model_check_finite(r);
 }
 
 void ws_model_run_all(const struct ws_profile *p, const struct ws_gpu *g,

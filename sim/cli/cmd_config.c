@@ -66,7 +66,7 @@ int ws_cmd_config(int argc, char **argv)
                             "show or list)", sub);
     optind = 1;
     opterr = 0;
-    while ((opt = getopt_long(argc - 1, argv + 1, "g:s:h", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc - 1, argv + 1, ":g:s:h", longopts, NULL)) != -1) {
         int used = ws_cli_gpu_option(&gopts, "config", opt, optarg);
         if (used < 0)
             return WS_EXIT_INPUT;
@@ -76,7 +76,7 @@ int ws_cmd_config(int argc, char **argv)
             ws_config_help(stdout);
             return WS_EXIT_OK;
         }
-        return ws_cli_usage("config", "bad option '%s'", argv[optind]);
+        return ws_cli_bad_option("config", opt, argv + 1);
     }
     if (optind + 1 < argc)
         return ws_cli_usage("config", "unexpected argument '%s'",

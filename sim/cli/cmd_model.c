@@ -64,6 +64,36 @@ static void ws_model_one(FILE *text, json_t *arr, enum ws_model_kind kind,
     json_array_append_new(arr, o);
 }
 
+static int ws_model_unknown_param(const struct ws_ynode *n,
+                                  enum ws_model_kind kind,
+                                  const struct ws_model_field *f, int nf,
+                                  struct ws_err *err)
+{
+    char names[512];
+    size_t len = 0;
+
+    names[0] = '\0';
+    for (int k = 0; k < nf && len < sizeof names; k++)
+        len += (size_t)snprintf(names + len, sizeof names - len, "%s%s",
+                                k ? ", " : "", f[k].name);
+    return ws_err_at(err, n->file, n->key_line, n->key_col, "unknown "
+                     "parameter '%.64s' for %s (expected one of %s)", n->key,
+                     ws_model_name(kind), names);
+}
+
+/* A plain decimal number: no leading blanks, no hexadecimal, nothing
+ * strtod would read but a person would not write as a parameter. */
+static int ws_model_plain_number(const char *s)
+{
+    if (!(*s == '-' || *s == '+' || *s == '.' || (*s >= '0' && *s <= '9')))
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= '0' && *s <= '9') || *s == '.' || *s == 'e'
+              || *s == 'E' || *s == '-' || *s == '+'))
+            return 0;
+    return 1;
+}
+
 static int ws_model_field_value(const struct ws_ynode *n, double *out,
                                 struct ws_err *err)
 {
@@ -74,7 +104,7 @@ static int ws_model_field_value(const struct ws_ynode *n, double *out,
                          "not a number (expected a value such as 420 or "
                          "2.5e3)", n->key);
     *out = strtod(n->value, &end);
-    if (*end || !isfinite(*out))
+    if (*end || !isfinite(*out) || !ws_model_plain_number(n->value))
         return ws_err_at(err, n->file, n->line, n->col, "parameter '%s' is "
                          "not a number: '%s' (expected a finite value such as "
                          "420 or 2.5e3)", n->key, n->value);
@@ -104,11 +134,7 @@ static int ws_model_read_params(const char *path, enum ws_model_kind kind,
         while (k < nf && strcmp(f[k].name, n->key) != 0)
             k++;
         if (k == nf)
-            rc = ws_err_at(err, n->file, n->key_line, n->key_col, "unknown "
-                           "parameter '%s' for %s (expected one of the names "
-                           "'warpsim model %s --help' and 'warpsim profile' "
-                           "print)", n->key, ws_model_name(kind),
-                           ws_model_name(kind));
+            rc = ws_model_unknown_param(n, kind, f, nf, err);
         else
             rc = ws_model_field_value(n, (double *)((char *)in
                                                    + f[k].offset), err);

@@ -338,7 +338,7 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
 
     optind = 1;
     opterr = 0;
-    while ((opt = getopt_long(argc, argv, "g:s:p:h", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, ":g:s:p:h", longopts, NULL)) != -1) {
         int used = ws_cli_input_option(&a->gpu, &a->params, &a->topts,
                                        "run", opt, optarg);
         if (used < 0)
@@ -372,7 +372,7 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
         case WS_OPT_ALLOW_UNKNOWN_KEYS: a->topts.allow_unknown_keys = 1; break;
         case WS_OPT_HELP: ws_run_help(stdout); return 1;
         default:
-            return ws_cli_usage("run", "bad option '%s'", argv[optind - 1]);
+            return ws_cli_bad_option("run", opt, argv);
         }
     }
     if (a->tl_option && !a->timeline)

@@ -157,7 +157,7 @@ static int ws_trace_parse_args(struct ws_trace_args *a, int argc, char **argv)
 
     optind = 1;
     opterr = 0;
-    while ((opt = getopt_long(argc, argv, "g:s:p:o:h", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, ":g:s:p:o:h", longopts, NULL)) != -1) {
         int used = ws_cli_input_option(&a->gpu, &a->params, &a->topts,
                                        "trace", opt, optarg);
         if (used < 0)
@@ -176,7 +176,7 @@ static int ws_trace_parse_args(struct ws_trace_args *a, int argc, char **argv)
         case WS_OPT_ALLOW_UNKNOWN_KEYS: a->topts.allow_unknown_keys = 1; break;
         case WS_OPT_HELP: ws_trace_help(stdout); return 1;
         default:
-            return ws_cli_usage("trace", "bad option '%s'", argv[optind - 1]);
+            return ws_cli_bad_option("trace", opt, argv);
         }
     }
     if (optind != argc - 1)

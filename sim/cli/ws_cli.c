@@ -87,6 +87,14 @@ int ws_cli_usage(const char *cmd, const char *fmt, ...)
     return WS_EXIT_INPUT;
 }
 
+int ws_cli_bad_option(const char *cmd, int opt, char **argv)
+{
+    if (opt == ':')
+        return ws_cli_usage(cmd, "option '%s' needs a value",
+                            argv[optind - 1]);
+    return ws_cli_usage(cmd, "bad option '%s'", argv[optind - 1]);
+}
+
 int ws_cli_limit_option(struct ws_trace_opts *t, const char *cmd, int opt,
                         const char *arg)
 {
@@ -138,6 +146,21 @@ int ws_cli_input_option(struct ws_cli_gpu_opts *g, struct ws_cli_params *p,
     return used == WS_EXIT_INPUT ? -1 : used;
 }
 
+/* The long name of an option ws_cli_input_option handles, for messages. */
+static const char *ws_cli_input_option_name(int opt)
+{
+    switch (opt) {
+    case WS_OPT_GPU: return "--gpu";
+    case WS_OPT_SET: return "--set";
+    case 'p': return "--param";
+    case WS_OPT_LISTING: return "--listing";
+    case WS_OPT_MAX_CTAS: return "--max-ctas";
+    case WS_OPT_MAX_INSTS: return "--max-insts";
+    case WS_OPT_MAX_WARP_INSTS: return "--max-warp-insts";
+    default: return "--allow-unknown-keys";
+    }
+}
+
 int ws_cli_parse_kernel_args(struct ws_cli_kernel_args *a, const char *cmd,
                              int argc, char **argv, int with_params_file,
                              void (*help)(FILE *out))
@@ -154,15 +177,18 @@ int ws_cli_parse_kernel_args(struct ws_cli_kernel_args *a, const char *cmd,
         {"help", no_argument, NULL, WS_OPT_HELP},
         {NULL, 0, NULL, 0}
     };
+    const char *input_option = NULL;
     int opt;
 
     optind = 1;
     opterr = 0;
-    while ((opt = getopt_long(argc, argv, "g:s:p:h", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, ":g:s:p:h", longopts, NULL)) != -1) {
         int used = ws_cli_input_option(&a->gpu, &a->params, &a->topts, cmd,
                                        opt, optarg);
         if (used < 0)
             return WS_EXIT_INPUT;
+        if ((used || opt == WS_OPT_ALLOW_UNKNOWN_KEYS) && !input_option)
+            input_option = ws_cli_input_option_name(opt);
         if (used)
             continue;
         switch (opt) {
@@ -179,9 +205,13 @@ int ws_cli_parse_kernel_args(struct ws_cli_kernel_args *a, const char *cmd,
         case WS_OPT_ALLOW_UNKNOWN_KEYS: a->topts.allow_unknown_keys = 1; break;
         case WS_OPT_HELP: help(stdout); return 1;
         default:
-            return ws_cli_usage(cmd, "bad option '%s'", argv[optind - 1]);
+            return ws_cli_bad_option(cmd, opt, argv);
         }
     }
+    if (a->params_file && input_option)
+        return ws_cli_usage(cmd, "'%s' has no effect with --params (the "
+                            "parameters are given, not derived from an "
+                            "input)", input_option);
     if (a->params_file)
         return optind == argc ? 0
                : ws_cli_usage(cmd, "--params FILE stands for the input "

@@ -42,6 +42,10 @@ int ws_cli_load_gpu(const struct ws_cli_gpu_opts *o, struct ws_gpu *gpu,
  * WS_EXIT_INTERNAL for an internal failure such as out of memory. */
 int ws_cli_fail(const struct ws_err *err);
 
+/* getopt's verdict on argv[optind - 1] as a usage error: a missing value
+ * (opt ':', with optstrings that start with ':') or an unknown option. */
+int ws_cli_bad_option(const char *cmd, int opt, char **argv);
+
 /* A usage error: "warpsim CMD: message" plus a hint; returns 2. */
 int ws_cli_usage(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -156,6 +156,12 @@ uint64_t ws_mem_drained(const struct ws_memsys *m)
     for (uint32_t c = 0; c < m->nchan; c++)
         if (m->chan[c].free > last)
             last = m->chan[c].free;
+    /* A slice still serving the last stores' sectors is still busy: a
+     * store returns when its data reaches L2, not when the slice has
+     * finished taking it in. */
+    for (uint32_t s = 0; s < m->nslice; s++)
+        if (m->slice[s].free > last)
+            last = m->slice[s].free;
     return ws_ceil(last);
 }
 

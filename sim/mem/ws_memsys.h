@@ -110,8 +110,9 @@ uint64_t ws_mem_shared(struct ws_memsys *m, const struct ws_mem_req *r);
  * parts, whose L2 is not flushed between a copy and the next kernel. */
 void ws_mem_warm_l2(struct ws_memsys *m, uint64_t addr, uint64_t bytes);
 
-/* The cycle by which every DRAM channel has finished what it was given,
- * write-backs included: a kernel is not over while its traffic is not. */
+/* The cycle by which every L2 slice and DRAM channel has finished what it
+ * was given, write-backs included: a kernel is not over while its traffic
+ * is not. */
 uint64_t ws_mem_drained(const struct ws_memsys *m);
 
 /* Per-kernel reset of the SM side (L1 contents do not survive a kernel;

@@ -229,8 +229,10 @@ static uint64_t ws_issue_memory(struct ws_sim *s, struct ws_sm *sm,
                                 uint64_t t)
 {
     const struct ws_gpu *g = s->gpu;
+    const uint64_t *pool = sm->slots[w->slot].addrs;
+    /* A CTA whose accesses are all predicated off has no address pool. */
     const struct ws_mem_req req = {
-        sm->id, t, sm->slots[w->slot].addrs + in->addr,
+        sm->id, t, pool ? pool + in->addr : NULL,
         (unsigned)__builtin_popcount(in->mask), in->width, &s->k->ctr
     };
     uint64_t done;
