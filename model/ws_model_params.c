@@ -122,10 +122,11 @@ void ws_model_params_tmm(const struct ws_profile *p, const struct ws_gpu *g,
     out->b_r = (double)p->ctas;
     out->b_max = g->sm.max_blocks;
     out->t_max_mp = g->sm.max_threads;
-    /* TMM is a proportionality; its time unit is one core cycle here
-     * (T1/P, the span and M*L/(T*P) are all in cycles), so the factor is 1
-     * until a calibration exists. */
-    out->scale = 1.0;
+    /* TMM is a proportionality: its terms are in core cycles of an ideal
+     * core, and the config's model.tmm_scale, calibrated on the FP32
+     * throughput microbenchmark (validate/calibrate_tmm.sh), turns them
+     * into the GPU's. */
+    out->scale = g->model.tmm_scale;
 }
 
 void ws_model_params_roofline(const struct ws_profile *p,

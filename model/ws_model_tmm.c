@@ -176,10 +176,13 @@ int ws_model_tmm(const struct ws_tmm_params *p, struct ws_model_result *r)
      * the max into the factor: eq8_factor = f_sched / P, and eq8 is in
      * cycles per core like T_P.  Eq 8 has no span term: the paper drops it
      * (its footnote 5: T_inf << T1/P for the algorithms it studies).  We
-     * implement eq 8 exactly and then take max(eq 8, T_inf), keeping the
-     * span as the lower bound eq 1 makes it, unscaled by f_sched: the
-     * critical path is one thread's, and idle SMs in the last pass do not
-     * lengthen it. */
+     * implement eq 8 exactly and then take max(scale * eq 8, T_inf),
+     * keeping the span as the lower bound eq 1 makes it, unscaled by
+     * f_sched: the critical path is one thread's, and idle SMs in the last
+     * pass do not lengthen it.  Nor by `scale`: the scale turns eq 8's
+     * ideal-core cycles into the GPU's (how many of T1's instructions run
+     * side by side on other units), while T_inf is already counted in the
+     * GPU's cycles, from its own latencies. */
     factor = passes * ba / (p->q * p->b_r);
     eq8 = fmax(p->t1, p->m * p->l / p->t) * factor;
     ws_model_var(r, "eq8_factor", factor);
@@ -187,11 +190,11 @@ int ws_model_tmm(const struct ws_tmm_params *p, struct ws_model_result *r)
     ws_model_var(r, "scale", p->scale);
 
     snprintf(r->regime, sizeof r->regime, "%s; B_a = %g, limited by %s",
-             ws_model_tmm_term(work, mem, p->t_inf, eq8), ba,
+             ws_model_tmm_term(work, mem, p->t_inf, p->scale * eq8), ba,
              ws_model_tmm_limit_name[lim]);
     if (p->scale == 0)
         return ws_model_skip(r, "no calibrated scale factor (scale = 0): "
                              "eq 8 is a proportionality");
-    r->cycles = p->scale * fmax(eq8, p->t_inf);
+    r->cycles = fmax(p->scale * eq8, p->t_inf);
     return 1;
 }

@@ -320,6 +320,7 @@ static void ws_cfg_defaults(struct ws_gpu *gpu)
     memset(gpu, 0, sizeof *gpu);
     gpu->unknown_class = WS_OPC_MISC;
     gpu->sched.active_warps = 8;
+    gpu->model.tmm_scale = 1.0;
 }
 
 /* "--gpu NAME" found nowhere: placed at NAME's command-line word, with

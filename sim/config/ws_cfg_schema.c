@@ -134,6 +134,8 @@ static const struct ws_key ws_cfg_keys[] = {
     {"launch_overhead", WS_KT_CYCLES, F(launch_overhead), 0, 0, 100000000,
      WS_KF_ZERO_OK},
     {"memcpy_warms_l2", WS_KT_BOOL, F(memcpy_warms_l2), 0, 0, 0, 0},
+    {"model.tmm_scale", WS_KT_REAL, F(model.tmm_scale), 0, 1e-3, 1e3,
+     WS_KF_OPTIONAL},
 };
 
 #define WS_CFG_NKEYS (sizeof ws_cfg_keys / sizeof ws_cfg_keys[0])
@@ -280,6 +282,11 @@ static int ws_cfg_parse_number(const struct ws_key *k, void *field,
         if (ws_units_freq(text, &d) < 0)
             return -1;
         break;
+    case WS_KT_REAL:
+        *expected = "a number such as 1.25";
+        if (ws_units_real(text, &d) < 0)
+            return -1;
+        break;
     default:
         *expected = "a bandwidth such as 898GB/s or 3.35TB/s";
         if (ws_units_bandwidth(text, &d) < 0)
@@ -398,6 +405,9 @@ void ws_cfg_key_format(const struct ws_key *k, const struct ws_gpu *gpu,
         return;
     case WS_KT_BW:
         ws_fmt_double(buf, cap, *(const double *)field, "GB/s");
+        return;
+    case WS_KT_REAL:
+        ws_fmt_double(buf, cap, *(const double *)field, "");
         return;
     case WS_KT_BOOL:
         snprintf(buf, cap, "%s", *(const int *)field ? "true" : "false");

@@ -120,6 +120,10 @@ struct ws_gpu {
     uint32_t launch_overhead;           /* cycles between dependent kernels */
     int memcpy_warms_l2;
 
+    struct {
+        double tmm_scale;               /* SM cycles per TMM time unit */
+    } model;
+
     /* Kept so that later layers (the simulator's own limits) can report at
      * the key responsible, indexed like the schema's key table. */
     struct ws_cfg_loc loc[WS_CFG_MAX_KEYS];

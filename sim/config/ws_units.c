@@ -84,6 +84,11 @@ int ws_units_freq(const char *s, double *mhz)
     return ws_units_scaled(s, units, sizeof units / sizeof units[0], 1, mhz);
 }
 
+int ws_units_real(const char *s, double *v)
+{
+    return ws_units_scaled(s, NULL, 0, 0, v);
+}
+
 int ws_units_bandwidth(const char *s, double *gbps)
 {
     static const struct ws_unit units[] = {

@@ -24,6 +24,8 @@
 
 int ws_units_size(const char *s, uint64_t *bytes);
 int ws_units_freq(const char *s, double *mhz);
+/* A plain number, no unit. */
+int ws_units_real(const char *s, double *v);
 int ws_units_bandwidth(const char *s, double *gbps);
 int ws_units_cycles(const char *s, uint64_t *cycles);
 int ws_units_count(const char *s, uint64_t *n);

@@ -33,6 +33,7 @@ mm_nobankconflict|-p n=64 traces/kernels/matmul/nobankconflict.yaml
 mm_computeopt|-p n=64 traces/kernels/matmul/computeopt.yaml
 mm_unroll|-p n=64 traces/kernels/matmul/unroll.yaml
 mm_prefetch|-p n=64 traces/kernels/matmul/prefetch.yaml
+fma|-p blocks=256 -p iters=8 traces/kernels/fma/workload.yaml
 EOF
 }
 
