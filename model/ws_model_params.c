@@ -70,8 +70,9 @@ void ws_model_params_mwp(const struct ws_profile *p, const struct ws_gpu *g,
     /* Reuse analysis: the share of sector reads that touch a sector some
      * access read before, i.e. the hit rate of an L2 that never evicts.
      * An upper bound on the real hit rate, and the only one a profile
-     * without timing can give. */
-    out->l2_hit_rate = m->read_sector_refs
+     * without timing can give; 0 (no reuse assumed) when the kernel
+     * touched more sectors than the profile keeps. */
+    out->l2_hit_rate = m->read_sector_refs && !m->incomplete
         ? 1.0 - (double)m->read.n / (double)m->read_sector_refs : 0;
     out->uncoal_per_mw = m->uncoal_insts
         ? (double)m->uncoal_sectors / (double)m->uncoal_insts : 0;

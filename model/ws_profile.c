@@ -73,6 +73,21 @@ static void ws_profile_unknown(struct ws_profile *p, const char *op)
     p->nunknown++;
 }
 
+/* Distinct sectors kept per set: 4M sectors are a 128 MiB footprint and a
+ * 64 MiB table.  Past that the sets stop growing and the profile says it
+ * is incomplete: the roofline then drops its DRAM and L2 roofs (a weaker
+ * bound, still a bound) rather than the run growing without limit. */
+#define WS_PROFILE_MAX_SECTORS (1u << 22)
+
+static void ws_profile_sector(struct ws_profile_model *m,
+                              struct ws_u64set *set, uint64_t sector)
+{
+    if (m->incomplete)
+        return;
+    if (set->n >= WS_PROFILE_MAX_SECTORS || ws_u64set_add(set, sector) < 0)
+        m->incomplete = 1;
+}
+
 /* The sectors a global or local access touches, into the reuse sets. */
 static void ws_profile_sectors(struct ws_profile *p, const struct ws_inst *in,
                                const struct ws_coalesce_result *r)
@@ -83,10 +98,10 @@ static void ws_profile_sectors(struct ws_profile *p, const struct ws_inst *in,
                  && in->memop != WS_MEMOP_ASYNC_COPY;
 
     for (unsigned k = 0; k < r->nsectors; k++) {
-        if (reads && ws_u64set_add(&m->read, r->sectors[k]) < 0)
-            m->incomplete = 1;
-        if (writes && ws_u64set_add(&m->written, r->sectors[k]) < 0)
-            m->incomplete = 1;
+        if (reads)
+            ws_profile_sector(m, &m->read, r->sectors[k]);
+        if (writes)
+            ws_profile_sector(m, &m->written, r->sectors[k]);
     }
     if (reads)
         m->read_sector_refs += r->nsectors;

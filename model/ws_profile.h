@@ -51,7 +51,8 @@ struct ws_profile_model {
     uint64_t read_sector_refs;             /* sectors read, with repeats */
     uint64_t store_sectors;                /* written or updated at L2 */
     struct ws_u64set read, written;        /* distinct sector addresses */
-    int incomplete;                        /* a set ran out of memory */
+    int incomplete;                        /* a set reached its bound (or
+                                              memory ran out) */
 };
 
 struct ws_unknown_op {
