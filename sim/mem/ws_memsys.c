@@ -432,14 +432,21 @@ static uint64_t ws_load_line(struct ws_memsys *m, uint32_t sm, uint64_t t,
 
 /* A warp access goes out as one request per line (the config check keeps
  * L1 and L2 lines the same size). */
+/* The access's sectors, into the scratch buffer. */
+static const struct ws_coalesce_result *
+ws_mem_coalesce(struct ws_memsys *m, const struct ws_mem_req *q)
+{
+    ws_coalesce(q->addrs, q->nlanes, q->width, m->sector_bytes, m->line_bytes,
+                &m->scratch);
+    return &m->scratch;
+}
+
 uint64_t ws_mem_load(struct ws_memsys *m, const struct ws_mem_req *q,
                      int cached)
 {
-    struct ws_coalesce_result *r = &m->scratch;
+    const struct ws_coalesce_result *r = ws_mem_coalesce(m, q);
     uint64_t done = q->cycle;
 
-    ws_coalesce(q->addrs, q->nlanes, q->width, m->sector_bytes, m->line_bytes,
-                r);
     for (unsigned i = 0, j; i < r->nsectors; i = j) {
         uint64_t line;
         uint8_t mask;
@@ -462,13 +469,11 @@ static uint64_t ws_request(struct ws_memsys *m, struct ws_mem_sm *s,
 
 uint64_t ws_mem_store(struct ws_memsys *m, const struct ws_mem_req *q)
 {
-    struct ws_coalesce_result *r = &m->scratch;
+    const struct ws_coalesce_result *r = ws_mem_coalesce(m, q);
     struct ws_mem_sm *s = &m->sm[q->sm];
     struct ws_counters *ctr = q->ctr;
     uint64_t t = q->cycle, done = t;
 
-    ws_coalesce(q->addrs, q->nlanes, q->width, m->sector_bytes, m->line_bytes,
-                r);
     for (unsigned i = 0, j; i < r->nsectors; i = j) {
         uint64_t line, st;
         uint8_t mask;
@@ -492,13 +497,11 @@ uint64_t ws_mem_store(struct ws_memsys *m, const struct ws_mem_req *q)
 
 uint64_t ws_mem_atomic(struct ws_memsys *m, const struct ws_mem_req *q)
 {
-    struct ws_coalesce_result *r = &m->scratch;
+    const struct ws_coalesce_result *r = ws_mem_coalesce(m, q);
     struct ws_mem_sm *s = &m->sm[q->sm];
     struct ws_counters *ctr = q->ctr;
     uint64_t t = q->cycle, done = t;
 
-    ws_coalesce(q->addrs, q->nlanes, q->width, m->sector_bytes, m->line_bytes,
-                r);
     for (unsigned i = 0, j; i < r->nsectors; i = j) {
         uint64_t line, st, ready;
         unsigned ops = 0;
