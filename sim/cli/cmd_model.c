@@ -146,12 +146,15 @@ static int ws_model_read_params(const char *path, enum ws_model_kind kind,
 static int ws_model_from_trace(const struct ws_cli_kernel_args *a,
                                enum ws_model_kind kind, FILE *text,
                                json_t *arr, const struct ws_gpu *gpu,
-                               struct ws_err *err)
+                               struct ws_output *jo, struct ws_err *err)
 {
     struct ws_input_params ip = ws_cli_input_params(&a->params, &a->topts);
+    const char *extra[2] = {a->gpu.gpu, a->params.listing};
     struct ws_input in;
     int rc = ws_input_open(&in, a->input, &ip, err);
 
+    if (rc == 0 && a->json)
+        rc = ws_cli_plan_outputs(jo, 1, &in, extra, 2, err);
     if (rc == 0 && in.kind == WS_INPUT_LISTING)
         rc = ws_err_at(err, a->input, 1, 1, "a SASS listing alone has no "
                        "dynamic instruction stream to model (expected a "
@@ -175,25 +178,6 @@ static int ws_model_from_trace(const struct ws_cli_kernel_args *a,
     return rc;
 }
 
-static int ws_model_write_json(const struct ws_cli_kernel_args *a,
-                               json_t *root, struct ws_err *err)
-{
-    struct ws_output o = {.path = a->json, .flag = "--json"};
-    const char *inputs[3] = {a->input, a->params_file, a->gpu.gpu};
-    char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER
-                            | JSON_REAL_PRECISION(10));
-    int rc;
-
-    if (!text)
-        return ws_err_oom(err);
-    rc = ws_output_plan(&o, 1, inputs, 3, err);
-    if (rc == 0)
-        rc = ws_output_write(&o, text, err);
-    ws_output_free(&o);
-    free(text);
-    return rc;
-}
-
 static int ws_model_run(const struct ws_cli_kernel_args *a,
                         enum ws_model_kind kind, struct ws_err *err)
 {
@@ -202,11 +186,15 @@ static int ws_model_run(const struct ws_cli_kernel_args *a,
     FILE *text = open_memstream(&buf, &len);
     json_t *root = json_object(), *arr = json_array();
     union ws_model_params in;
+    struct ws_output jo = {.path = a->json, .flag = "--json"};
     struct ws_gpu gpu;
     int rc = text ? 0 : ws_err_oom(err);
 
     if (rc == 0 && a->params_file) {
-        rc = ws_model_read_params(a->params_file, kind, &in, err);
+        if (a->json)
+            rc = ws_cli_plan_outputs(&jo, 1, NULL, &a->params_file, 1, err);
+        if (rc == 0)
+            rc = ws_model_read_params(a->params_file, kind, &in, err);
         if (rc == 0) {
             fprintf(text, "warpsim model %s --params %s\n",
                     ws_model_name(kind), a->params_file);
@@ -217,7 +205,7 @@ static int ws_model_run(const struct ws_cli_kernel_args *a,
         if (rc == 0) {
             fprintf(text, "warpsim model %s %s on %s\n", ws_model_name(kind),
                     a->input, gpu.name);
-            rc = ws_model_from_trace(a, kind, text, arr, &gpu, err);
+            rc = ws_model_from_trace(a, kind, text, arr, &gpu, &jo, err);
         }
     }
     if (text && fclose(text) != 0 && rc == 0)
@@ -227,9 +215,10 @@ static int ws_model_run(const struct ws_cli_kernel_args *a,
     json_object_set_new(root, "model", json_string(ws_model_name(kind)));
     json_object_set_new(root, "kernels", arr);
     if (rc == 0 && a->json)
-        rc = ws_model_write_json(a, root, err);
+        rc = ws_cli_write_json(&jo, root, err);
     if (rc == 0)
         fputs(buf, stdout);
+    ws_output_free(&jo);
     json_decref(root);
     free(buf);
     return rc;

@@ -74,28 +74,9 @@ static void ws_profile_kernel(FILE *text, json_t *arr,
     json_array_append_new(arr, o);
 }
 
-static int ws_profile_write_json(const struct ws_cli_kernel_args *a,
-                                 json_t *root, struct ws_err *err)
-{
-    struct ws_output o = {.path = a->json, .flag = "--json"};
-    const char *inputs[2] = {a->input, a->gpu.gpu};
-    char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER
-                            | JSON_REAL_PRECISION(10));
-    int rc;
-
-    if (!text)
-        return ws_err_oom(err);
-    rc = ws_output_plan(&o, 1, inputs, 2, err);
-    if (rc == 0)
-        rc = ws_output_write(&o, text, err);
-    ws_output_free(&o);
-    free(text);
-    return rc;
-}
-
 static int ws_profile_all(const struct ws_cli_kernel_args *a,
                           struct ws_input *in, const struct ws_gpu *gpu,
-                          struct ws_err *err)
+                          struct ws_output *jo, struct ws_err *err)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -123,7 +104,7 @@ static int ws_profile_all(const struct ws_cli_kernel_args *a,
     json_object_set_new(root, "gpu", ws_utf8_json_string(gpu->name));
     json_object_set_new(root, "kernels", arr);
     if (rc == 0 && a->json)
-        rc = ws_profile_write_json(a, root, err);
+        rc = ws_cli_write_json(jo, root, err);
     if (rc == 0)
         fputs(buf, stdout);
     json_decref(root);
@@ -136,6 +117,7 @@ int ws_cmd_profile(int argc, char **argv)
     struct ws_cli_kernel_args a;
     struct ws_input_params ip;
     struct ws_input in;
+    struct ws_output jo = {.flag = "--json"};
     struct ws_gpu gpu;
     struct ws_err err;
     int rc;
@@ -156,8 +138,14 @@ int ws_cmd_profile(int argc, char **argv)
         rc = ws_err_at(&err, a.input, 1, 1, "a SASS listing alone has no "
                        "dynamic instruction stream to profile (expected a "
                        "trace, or a workload description over the listing)");
+    jo.path = a.json;
+    if (rc == 0 && a.json) {
+        const char *extra[2] = {a.gpu.gpu, a.params.listing};
+        rc = ws_cli_plan_outputs(&jo, 1, &in, extra, 2, &err);
+    }
     if (rc == 0)
-        rc = ws_profile_all(&a, &in, &gpu, &err);
+        rc = ws_profile_all(&a, &in, &gpu, &jo, &err);
+    ws_output_free(&jo);
     ws_input_close(&in);
     if (rc < 0)
         ws_err_place_arg(&err, a.input);

@@ -283,26 +283,14 @@ static int ws_run_plan_outputs(const struct ws_run_args *a,
                                const struct ws_input *in,
                                struct ws_output *outs, struct ws_err *err)
 {
-    const struct ws_cmdlist *list = &in->list;
-    const char **inputs = calloc(list->n + 4, sizeof *inputs);
-    int n = 0, rc;
+    const char *extra[2] = {a->gpu.gpu, a->params.listing};
 
-    if (!inputs)
-        return ws_err_oom(err);
     outs[WS_RUN_OUT_TIMELINE] = (struct ws_output){.path = a->timeline,
                                                    .flag = "--timeline"};
     outs[WS_RUN_OUT_JSON] = (struct ws_output){.path = a->json,
                                                .flag = "--json"};
     outs[WS_RUN_OUT_CSV] = (struct ws_output){.path = a->csv, .flag = "--csv"};
-    inputs[n++] = a->input;
-    inputs[n++] = in->list_path;
-    inputs[n++] = a->gpu.gpu;
-    inputs[n++] = a->params.listing;
-    for (size_t i = 0; i < list->n; i++)
-        inputs[n++] = list->cmds[i].path;
-    rc = ws_output_plan(outs, WS_RUN_NOUT, inputs, n, err);
-    free(inputs);
-    return rc;
+    return ws_cli_plan_outputs(outs, WS_RUN_NOUT, in, extra, 2, err);
 }
 
 static int ws_run_window(struct ws_run_args *a, const char *v)

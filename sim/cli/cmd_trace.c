@@ -58,35 +58,9 @@ WS_CLI_LIMIT_HELP
 "  -h, --help              this text\n", ws_cfg_default_name());
 }
 
-/* --json, checked against every input: the summary is written after the
- * whole input was read, so every file read is known by then. */
-static int ws_trace_write_json(const struct ws_trace_args *a,
-                               const struct ws_input *in, const char *json,
-                               struct ws_err *err)
-{
-    struct ws_output o = {.path = a->json, .flag = "--json"};
-    const char **inputs = calloc(in->list.n + 4, sizeof *inputs);
-    int k = 0, rc;
-
-    if (!inputs)
-        return ws_err_oom(err);
-    inputs[k++] = a->input;
-    inputs[k++] = in->list_path;
-    inputs[k++] = a->gpu.gpu;
-    inputs[k++] = a->params.listing;
-    for (size_t i = 0; i < in->list.n; i++)
-        inputs[k++] = in->list.cmds[i].path;
-    rc = ws_output_plan(&o, 1, inputs, k, err);
-    if (rc == 0)
-        rc = ws_output_write(&o, json, err);
-    ws_output_free(&o);
-    free(inputs);
-    return rc;
-}
-
 static int ws_trace_info_traces(const struct ws_trace_args *a,
                                 struct ws_input *in, const struct ws_gpu *gpu,
-                                struct ws_err *err)
+                                struct ws_output *jo, struct ws_err *err)
 {
     struct ws_info_trace t;
     char *json = NULL;
@@ -112,7 +86,7 @@ static int ws_trace_info_traces(const struct ws_trace_args *a,
     }
     if (rc == 0 && a->json) {
         json = ws_info_json_trace(&t);
-        rc = json ? ws_trace_write_json(a, in, json, err) : ws_err_oom(err);
+        rc = json ? ws_output_write(jo, json, err) : ws_err_oom(err);
     }
     if (rc == 0)
         ws_info_print_trace(stdout, &t);
@@ -124,14 +98,15 @@ static int ws_trace_info_traces(const struct ws_trace_args *a,
 }
 
 static int ws_trace_info_listing(const struct ws_trace_args *a,
-                                 const struct ws_input *in, struct ws_err *err)
+                                 const struct ws_input *in,
+                                 struct ws_output *jo, struct ws_err *err)
 {
     char *json = NULL;
     int rc = 0;
 
     if (a->json) {
         json = ws_info_json_listing(a->input, &in->sass);
-        rc = json ? ws_trace_write_json(a, in, json, err) : ws_err_oom(err);
+        rc = json ? ws_output_write(jo, json, err) : ws_err_oom(err);
     }
     if (rc == 0)
         ws_info_print_listing(stdout, a->input, &in->sass);
@@ -202,9 +177,9 @@ static int ws_trace_gen(const struct ws_trace_args *a, struct ws_input *in,
     int rc;
 
     if (in->kind != WS_INPUT_WORKLOAD)
-        return ws_err_at(err, a->input, 1, 1, "trace gen expands a workload "
-                         "description (expected a workload.yaml, not a trace "
-                         "or listing)");
+        return ws_err_arg(err, a->input, 0, 0, "trace gen expands a workload "
+                          "description (expected a workload.yaml, not a "
+                          "trace or listing)");
     if ((size_t)snprintf(trace, sizeof trace, "%s/kernel-1.traceg",
                          a->out_dir) >= sizeof trace)
         return ws_err_arg(err, a->out_dir, 0, 0, "folder name too long "
@@ -233,6 +208,7 @@ int ws_cmd_trace(int argc, char **argv)
     struct ws_trace_args a;
     struct ws_input_params ip;
     struct ws_input in;
+    struct ws_output jo = {.flag = "--json"};
     struct ws_gpu gpu;
     struct ws_err err;
     int gen, rc;
@@ -261,14 +237,24 @@ int ws_cmd_trace(int argc, char **argv)
     gen = strcmp(argv[1], "gen") == 0;
     if (gen && !a.out_dir)
         return ws_cli_usage("trace gen", "missing -o DIR");
+    if (gen && a.json)
+        return ws_cli_usage("trace gen", "--json applies to trace info only");
+    if (!gen && a.out_dir)
+        return ws_cli_usage("trace info", "-o applies to trace gen only");
     ip = ws_cli_input_params(&a.params, &a.topts);
     rc = ws_input_open(&in, a.input, &ip, &err);
+    jo.path = a.json;
+    if (rc == 0 && a.json) {
+        const char *extra[2] = {a.gpu.gpu, a.params.listing};
+        rc = ws_cli_plan_outputs(&jo, 1, &in, extra, 2, &err);
+    }
     if (rc == 0 && gen)
         rc = ws_trace_gen(&a, &in, &err);
     else if (rc == 0)
         rc = in.kind == WS_INPUT_LISTING
-             ? ws_trace_info_listing(&a, &in, &err)
-             : ws_trace_info_traces(&a, &in, &gpu, &err);
+             ? ws_trace_info_listing(&a, &in, &jo, &err)
+             : ws_trace_info_traces(&a, &in, &gpu, &jo, &err);
+    ws_output_free(&jo);
     ws_input_close(&in);
     if (rc < 0)
         ws_err_place_arg(&err, a.input);

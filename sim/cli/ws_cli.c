@@ -6,9 +6,11 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/ws_num.h"
+#include "ws_output.h"
 
 int ws_cli_once(const char *cmd, const char **slot, const char *arg,
                 const char *flag)
@@ -221,4 +223,38 @@ int ws_cli_parse_kernel_args(struct ws_cli_kernel_args *a, const char *cmd,
                             "more than one TRACE");
     a->input = argv[optind];
     return 0;
+}
+
+int ws_cli_plan_outputs(struct ws_output *outs, int nouts,
+                        const struct ws_input *in, const char *const *extra,
+                        int nextra, struct ws_err *err)
+{
+    size_t nlist = in ? in->list.n : 0;
+    const char **inputs = calloc(nlist + (size_t)nextra + 2, sizeof *inputs);
+    int n = 0, rc;
+
+    if (!inputs)
+        return ws_err_oom(err);
+    inputs[n++] = in ? in->path : NULL;
+    inputs[n++] = in ? in->list_path : NULL;
+    for (int i = 0; i < nextra; i++)
+        inputs[n++] = extra[i];
+    for (size_t i = 0; i < nlist; i++)
+        inputs[n++] = in->list.cmds[i].path;
+    rc = ws_output_plan(outs, nouts, inputs, n, err);
+    free(inputs);
+    return rc;
+}
+
+int ws_cli_write_json(struct ws_output *o, json_t *root, struct ws_err *err)
+{
+    char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER
+                            | JSON_REAL_PRECISION(10));
+    int rc;
+
+    if (!text)
+        return ws_err_oom(err);
+    rc = ws_output_write(o, text, err);
+    free(text);
+    return rc;
 }

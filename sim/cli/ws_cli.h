@@ -8,6 +8,7 @@
 #ifndef WS_CLI_H
 #define WS_CLI_H
 
+#include <jansson.h>
 #include <stdio.h>
 
 #include "config/ws_config.h"
@@ -106,6 +107,18 @@ struct ws_cli_kernel_args {
 int ws_cli_parse_kernel_args(struct ws_cli_kernel_args *a, const char *cmd,
                              int argc, char **argv, int with_params_file,
                              void (*help)(FILE *out));
+
+/* ws_output_plan against everything the input names (the path, a
+ * folder's kernelslist.g, every kernel of the list; in may be NULL) and
+ * the extra paths (--gpu, --listing, --params; NULL entries skipped),
+ * before any work. */
+struct ws_output;
+int ws_cli_plan_outputs(struct ws_output *outs, int nouts,
+                        const struct ws_input *in, const char *const *extra,
+                        int nextra, struct ws_err *err);
+
+/* Writes a JSON document (indented, key order kept) to a planned output. */
+int ws_cli_write_json(struct ws_output *o, json_t *root, struct ws_err *err);
 
 /* Reads kernel command i of in completely into a profile (initialised
  * here; on failure nothing needs freeing). */
