@@ -174,6 +174,7 @@ static int ws_trace_gen(const struct ws_trace_args *a, struct ws_input *in,
         {.path = list, .flag = "trace gen -o", .named = a->out_dir}
     };
     const char *inputs[2] = {a->input, a->params.listing};
+    size_t made;
     int rc;
 
     if (in->kind != WS_INPUT_WORKLOAD)
@@ -185,7 +186,7 @@ static int ws_trace_gen(const struct ws_trace_args *a, struct ws_input *in,
         return ws_err_arg(err, a->out_dir, 0, 0, "folder name too long "
                           "(expected at most %zu bytes)", sizeof trace - 32);
     snprintf(list, sizeof list, "%s/kernelslist.g", a->out_dir);
-    rc = ws_output_mkdirs(a->out_dir, err);
+    rc = ws_output_mkdirs(a->out_dir, &made, err);
     if (rc == 0)
         rc = ws_output_plan(outs, 2, inputs, 2, err);
     if (rc == 0)
@@ -200,6 +201,8 @@ static int ws_trace_gen(const struct ws_trace_args *a, struct ws_input *in,
         rc = ws_output_write(&outs[1], "kernel-1.traceg\n", err);
     ws_output_free(&outs[0]);
     ws_output_free(&outs[1]);
+    if (rc < 0)
+        ws_output_rmdirs(a->out_dir, made);
     return rc;
 }
 

@@ -5,8 +5,11 @@
  * stderr), 1 internal failure.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ws_cli.h"
 
@@ -111,6 +114,16 @@ static int ws_main_dispatch(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* A reader that goes away (| head) is a write error on stdout, exit 1
+     * with a message, not a silent death by signal. */
+    signal(SIGPIPE, SIG_IGN);
+    /* Nothing is worth computing when nothing can be written: files would
+     * be written and the summary lost. */
+    if (fcntl(STDOUT_FILENO, F_GETFD) < 0) {
+        fprintf(stderr, "warpsim: standard output is closed (expected "
+                "somewhere to write)\n");
+        return WS_EXIT_INTERNAL;
+    }
     ws_err_set_argv(argc, argv);
     ws_warn_set_sink(ws_main_warn);
     return ws_main_finish(ws_main_dispatch(argc, argv));

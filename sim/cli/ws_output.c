@@ -299,13 +299,13 @@ int ws_output_open(struct ws_output *o, struct ws_err *err)
     size_t n;
     int fd;
 
-    if (o->stream) {
-        o->fp = o->stream == 1 ? stdout : stderr;
-        return 0;
-    }
-    if (o->inplace) {
-        o->fp = fopen(o->real, "w");
-        return o->fp ? 0 : ws_output_io_fail(err, o, errno, "a writable path");
+    /* A stream or a device cannot be taken back: what goes there is held
+     * in an unnamed temporary file and copied out only on commit, so a
+     * command that fails half-way writes nothing there either. */
+    if (o->stream || o->inplace) {
+        o->fp = tmpfile();
+        return o->fp ? 0 : ws_output_io_fail(err, o, errno, "a writable "
+                                             "temporary folder");
     }
     n = strlen(o->real) + 32;
     o->tmp = malloc(n);
@@ -330,14 +330,36 @@ int ws_output_open(struct ws_output *o, struct ws_err *err)
     return 0;
 }
 
+/* Copies the held text of a stream or device output to it. */
+static int ws_output_copy_out(struct ws_output *o)
+{
+    FILE *to = o->stream == 1 ? stdout : o->stream == 2 ? stderr
+               : fopen(o->real, "w");
+    char buf[1 << 16];
+    size_t n;
+    int ok = to != NULL && fflush(o->fp) == 0 && !ferror(o->fp);
+
+    if (ok)
+        rewind(o->fp);
+    while (ok && (n = fread(buf, 1, sizeof buf, o->fp)) > 0)
+        ok = fwrite(buf, 1, n, to) == n;
+    ok = ok && !ferror(o->fp);
+    if (to && !o->stream)
+        ok = fclose(to) == 0 && ok;
+    else if (to)
+        ok = fflush(to) == 0 && ok;
+    return ok;
+}
+
 int ws_output_commit(struct ws_output *o, struct ws_err *err)
 {
     int ok;
 
-    if (o->stream) {
-        ok = fflush(o->fp) == 0 && !ferror(o->fp);
+    if (o->stream || o->inplace) {
+        ok = ws_output_copy_out(o);
+        fclose(o->fp);
         o->fp = NULL;
-        return ok ? 0 : ws_output_io_fail(err, o, errno, "a writable stream");
+        return ok ? 0 : ws_output_io_fail(err, o, errno, "a writable path");
     }
     ok = !ferror(o->fp);
     ok = fclose(o->fp) == 0 && ok;
@@ -359,7 +381,7 @@ int ws_output_commit(struct ws_output *o, struct ws_err *err)
 
 void ws_output_abort(struct ws_output *o)
 {
-    if (o->fp && !o->stream)
+    if (o->fp)
         fclose(o->fp);
     o->fp = NULL;
     if (o->tmp) {
@@ -394,12 +416,13 @@ void ws_output_free(struct ws_output *o)
     o->real = NULL;
 }
 
-int ws_output_mkdirs(const char *path, struct ws_err *err)
+int ws_output_mkdirs(const char *path, size_t *made, struct ws_err *err)
 {
     char *p = strdup(path);
     struct stat st;
     int rc = 0;
 
+    *made = 0;
     if (!p)
         return ws_err_oom(err);
     if (!*p) {
@@ -412,7 +435,10 @@ int ws_output_mkdirs(const char *path, struct ws_err *err)
         if (c != '/' && c != '\0')
             continue;
         *s = '\0';
-        if (mkdir(p, 0777) != 0 && errno != EEXIST)
+        if (mkdir(p, 0777) == 0) {
+            if (!*made)
+                *made = strlen(p);
+        } else if (errno != EEXIST)
             rc = ws_err_arg(err, path, 0, 0, "cannot create folder %s: %s "
                             "(expected a path where a folder can be made)",
                             p, strerror(errno));
@@ -425,4 +451,24 @@ int ws_output_mkdirs(const char *path, struct ws_err *err)
     }
     free(p);
     return rc;
+}
+
+void ws_output_rmdirs(const char *path, size_t made)
+{
+    char *p = made ? strdup(path) : NULL;
+    size_t n;
+
+    if (!p)
+        return;
+    n = strlen(p);
+    while (n > 1 && p[n - 1] == '/')
+        p[--n] = '\0';
+    while (n >= made && rmdir(p) == 0) {
+        char *slash = strrchr(p, '/');
+        if (!slash)
+            break;
+        *slash = '\0';
+        n = strlen(p);
+    }
+    free(p);
 }

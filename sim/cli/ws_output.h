@@ -10,6 +10,9 @@
  *     /dev/stdout) is written through that stream, in order with the rest;
  *   - anything else that is not a regular file (a character device such as
  *     /dev/null, a FIFO) is written in place, never replaced;
+ *   - what goes to a stream, a device or a FIFO is held in an unnamed
+ *     temporary file until the command succeeds, since it cannot be taken
+ *     back;
  *   - a regular file or a new path is written to a temporary file beside it
  *     and renamed over it only when complete, keeping the old file's mode;
  *   - a folder, a read-only file, a file the command read (named on the
@@ -63,7 +66,13 @@ int ws_output_write(struct ws_output *o, const char *text, struct ws_err *err);
 
 void ws_output_free(struct ws_output *o);
 
-/* mkdir -p: creates path and its missing parents.  Errors carry errno. */
-int ws_output_mkdirs(const char *path, struct ws_err *err);
+/* mkdir -p: creates path and its missing parents.  *made is the length of
+ * the shortest prefix of path this call created (0 when none), for
+ * ws_output_rmdirs.  Errors carry errno. */
+int ws_output_mkdirs(const char *path, size_t *made, struct ws_err *err);
+
+/* Undoes ws_output_mkdirs after a failure: removes, deepest first, the
+ * folders it made, as long as they are empty. */
+void ws_output_rmdirs(const char *path, size_t made);
 
 #endif

@@ -97,6 +97,22 @@ case=two_outputs_one_stream
 rc=$?
 expect_error 'the same file as --json'
 
+case=output_is_kernel_of_long_list
+mkdir "$tmp/many"
+i=1
+while [ $i -le 300 ]; do
+    cp tests/data/bad/good.traceg "$tmp/many/kernel-$i.traceg"
+    echo "kernel-$i.traceg" >> "$tmp/many/kernelslist.g"
+    i=$((i + 1))
+done
+cp "$tmp/many/kernel-300.traceg" "$tmp/k300.orig"
+for cmd in "profile" "model roofline" "trace info"; do
+    # shellcheck disable=SC2086
+    run $cmd --json "$tmp/many/kernel-300.traceg" "$tmp/many"
+    expect_error 'is an input of this command'
+done
+cmp -s "$tmp/many/kernel-300.traceg" "$tmp/k300.orig" || fail "a kernel was overwritten"
+
 case=two_outputs_one_path
 run run --json "$tmp/same" --csv "$tmp/./same" $trace
 expect_error '--csv .*: the same file as --json'
@@ -122,7 +138,17 @@ case=closed_stdout
 "$ws" run $trace >&- 2>"$tmp/err"
 rc=$?
 [ "$rc" -ne 0 ] || fail "exit 0 with standard output closed"
-grep -q 'cannot write standard output' "$tmp/err" || fail "no message"
+grep -q 'standard output is closed' "$tmp/err" || fail "no message"
+
+case=stream_held_until_success
+"$ws" run --timeline /proc/self/fd/1 tests/data/bad/list > "$tmp/out" 2>"$tmp/err"
+rc=$?
+expect_error 'kernel-2.traceg'
+
+case=gen_no_folders_left
+run trace gen -o "$tmp/made/a/b" tests/data/bad/wl-div0.yaml
+[ "$rc" -eq 2 ] || fail "exit $rc, expected 2"
+[ -e "$tmp/made" ] && fail "folders made for a failed trace gen were left"
 
 case=gen_mkdir
 run trace gen -p n=1000 -o "$tmp/a/b/c" traces/kernels/saxpy/workload.yaml
