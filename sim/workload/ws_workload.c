@@ -16,7 +16,6 @@
 #include "util/ws_clip.h"
 #include "util/ws_file.h"
 #include "util/ws_num.h"
-#include "trace/ws_opcode.h"
 
 #define WS_WL_MAX_FILE (1u << 20)
 

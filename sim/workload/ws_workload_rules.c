@@ -9,7 +9,6 @@
  */
 #include "ws_workload_internal.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
