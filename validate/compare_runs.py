@@ -16,16 +16,9 @@ import subprocess
 import sys
 import tempfile
 
-CONFIGS = ["gtx480", "titanx", "v100", "v100-sxm2", "a100", "h100"]
-
-
-def inputs():
-    with open("tests/cli/json_digests.sh") as fp:
-        text = fp.read()
-    block = text.split("<<'EOF'\n", 1)[1].split("\nEOF", 1)[0]
-    for line in block.splitlines():
-        name, args = line.split("|", 1)
-        yield name, args.split()
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "tests", "cli"))
+from bundled_runs import CONFIGS, inputs  # noqa: E402
 
 
 def run(ws, gpu, args, path):

@@ -17,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 
-CONFIGS = ["gtx480", "titanx", "v100", "v100-sxm2", "a100", "h100"]
+from bundled_runs import CONFIGS, inputs
 
 # Hypothetical hardware where one roof dominates: the L2 and clock
 # extremes once let a kernel end before its L2 slices had taken in its last
@@ -36,15 +36,6 @@ EXTREMES = [
 ]
 
 
-def inputs():
-    with open("tests/cli/json_digests.sh") as fp:
-        text = fp.read()
-    block = text.split("<<'EOF'\n", 1)[1].split("\nEOF", 1)[0]
-    for line in block.splitlines():
-        name, args = line.split("|", 1)
-        yield name, args.split()
-
-
 def main():
     ws = sys.argv[1]
     failures = checked = 0
@@ -53,28 +44,27 @@ def main():
         runs = [(name, gpu, args) for name, args in inputs() for gpu in CONFIGS]
         runs += EXTREMES
         for name, gpu, args in runs:
-            if True:
-                cmd = [ws, "run", "--gpu", gpu, "--json", out] + args
-                res = subprocess.run(cmd, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE, text=True)
-                if res.returncode != 0:
-                    print("FAIL %s on %s: %s" % (name, gpu, res.stderr.strip()))
-                    failures += 1
+            cmd = [ws, "run", "--gpu", gpu, "--json", out] + args
+            res = subprocess.run(cmd, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, text=True)
+            if res.returncode != 0:
+                print("FAIL %s on %s: %s" % (name, gpu, res.stderr.strip()))
+                failures += 1
+                continue
+            with open(out) as fp:
+                doc = json.load(fp)
+            for k in doc["kernels"]:
+                sim = k["counters"]["gpc__cycles_elapsed.max"]["value"]
+                roof = [m for m in k["models"] if m["name"] == "roofline"]
+                if not roof or not roof[0]["applies"]:
                     continue
-                with open(out) as fp:
-                    doc = json.load(fp)
-                for k in doc["kernels"]:
-                    sim = k["counters"]["gpc__cycles_elapsed.max"]["value"]
-                    roof = [m for m in k["models"] if m["name"] == "roofline"]
-                    if not roof or not roof[0]["applies"]:
-                        continue
-                    checked += 1
-                    if sim + 1e-9 < roof[0]["cycles"]:
-                        print("FAIL %s on %s, kernel %d: %d simulated cycles "
-                              "beat the roofline bound %.1f (%s)"
-                              % (name, gpu, k["id"], sim, roof[0]["cycles"],
-                                 roof[0]["regime"]))
-                        failures += 1
+                checked += 1
+                if sim + 1e-9 < roof[0]["cycles"]:
+                    print("FAIL %s on %s, kernel %d: %d simulated cycles "
+                          "beat the roofline bound %.1f (%s)"
+                          % (name, gpu, k["id"], sim, roof[0]["cycles"],
+                             roof[0]["regime"]))
+                    failures += 1
     if failures:
         return 1
     print("ok roofline_bound (%d kernels checked)" % checked)
