@@ -214,13 +214,8 @@ static int ws_model_run(const struct ws_cli_kernel_args *a,
     json_object_set_new(root, "tool", json_string("warpsim " WS_VERSION));
     json_object_set_new(root, "model", json_string(ws_model_name(kind)));
     json_object_set_new(root, "kernels", arr);
-    if (rc == 0 && a->json)
-        rc = ws_cli_write_json(&jo, root, err);
-    if (rc == 0)
-        fputs(buf, stdout);
+    rc = ws_cli_finish_report(rc, &jo, root, buf, err);
     ws_output_free(&jo);
-    json_decref(root);
-    free(buf);
     return rc;
 }
 

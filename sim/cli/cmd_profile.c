@@ -103,13 +103,7 @@ static int ws_profile_all(const struct ws_cli_kernel_args *a,
     json_object_set_new(root, "input", ws_utf8_json_string(a->input));
     json_object_set_new(root, "gpu", ws_utf8_json_string(gpu->name));
     json_object_set_new(root, "kernels", arr);
-    if (rc == 0 && a->json)
-        rc = ws_cli_write_json(jo, root, err);
-    if (rc == 0)
-        fputs(buf, stdout);
-    json_decref(root);
-    free(buf);
-    return rc;
+    return ws_cli_finish_report(rc, jo, root, buf, err);
 }
 
 int ws_cmd_profile(int argc, char **argv)

@@ -258,3 +258,15 @@ int ws_cli_write_json(struct ws_output *o, json_t *root, struct ws_err *err)
     free(text);
     return rc;
 }
+
+int ws_cli_finish_report(int rc, struct ws_output *o, json_t *root,
+                         char *text, struct ws_err *err)
+{
+    if (rc == 0 && o->path)
+        rc = ws_cli_write_json(o, root, err);
+    if (rc == 0)
+        fputs(text, stdout);
+    json_decref(root);
+    free(text);
+    return rc;
+}

@@ -120,6 +120,12 @@ int ws_cli_plan_outputs(struct ws_output *outs, int nouts,
 /* Writes a JSON document (indented, key order kept) to a planned output. */
 int ws_cli_write_json(struct ws_output *o, json_t *root, struct ws_err *err);
 
+/* The end of a command that holds its report until the whole input was
+ * read: when rc is 0, root goes to o (if it has a path), then text to
+ * stdout.  Frees root and text; returns the final status. */
+int ws_cli_finish_report(int rc, struct ws_output *o, json_t *root,
+                         char *text, struct ws_err *err);
+
 /* Reads kernel command i of in completely into a profile (initialised
  * here; on failure nothing needs freeing). */
 int ws_cli_profile_kernel(struct ws_input *in, size_t i,
