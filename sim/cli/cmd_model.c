@@ -18,10 +18,6 @@
 #include "ws_model_print.h"
 #include "ws_output.h"
 
-#ifndef WS_VERSION
-#define WS_VERSION "0.0.0"
-#endif
-
 #define WS_MODEL_MAX_PARAMS_FILE (1u << 20)
 
 static void ws_model_help(FILE *out)

@@ -14,10 +14,6 @@
 #include "ws_model_print.h"
 #include "ws_output.h"
 
-#ifndef WS_VERSION
-#define WS_VERSION "0.0.0"
-#endif
-
 static void ws_profile_help(FILE *out)
 {
     fprintf(out,

@@ -13,10 +13,6 @@
 
 #include "ws_cli.h"
 
-#ifndef WS_VERSION
-#define WS_VERSION "0.0.0"
-#endif
-
 static void ws_main_help(FILE *out)
 {
     fprintf(out,

@@ -10,10 +10,6 @@
 #include "trace/ws_opcode.h"
 #include "util/ws_utf8.h"
 
-#ifndef WS_VERSION
-#define WS_VERSION "0.0.0"
-#endif
-
 static void ws_info_mix(FILE *out, const uint64_t *by_class, uint64_t total)
 {
     fprintf(out, "  instruction mix:\n");

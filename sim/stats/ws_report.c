@@ -10,10 +10,6 @@
 
 #include "util/ws_utf8.h"
 
-#ifndef WS_VERSION
-#define WS_VERSION "0.0.0"
-#endif
-
 static double ws_pct(uint64_t num, uint64_t den)
 {
     return den ? 100.0 * (double)num / (double)den : 0.0;
