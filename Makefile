@@ -14,7 +14,8 @@ FUZZ_SECONDS ?= 5
 
 DEBIAN_PACKAGES = build-essential cmake pkg-config python3 xz-utils \
                   libgsl-dev libyaml-dev libcmocka-dev liblzma-dev \
-                  libjansson-dev clang libclang-rt-dev
+                  libjansson-dev libxxhash-dev gnuplot-nox \
+                  clang libclang-rt-dev
 
 .PHONY: all deps build run test bench fuzz sanitize clean
 

@@ -17,10 +17,9 @@
 #include "stats/ws_timeline.h"
 #include "timing/ws_sim.h"
 #include "util/ws_num.h"
-#include "ws_model_params.h"
-#include "ws_profile.h"
 #include "ws_cli.h"
 #include "ws_output.h"
+#include "ws_run_engine.h"
 
 enum {
     WS_OPT_CSV = 0x200,
@@ -100,88 +99,6 @@ static void ws_run_progress(void *ctx, const struct ws_kernel_stats *k,
             (double)now / 1000.0 / (t - p->start));
 }
 
-/* The simulation pulls CTAs through this tee, which also counts them into
- * the kernel's profile: the models see exactly the stream simulated,
- * without reading the input twice. */
-struct ws_run_tee {
-    struct ws_cta_source *inner;
-    struct ws_profile *profile;
-};
-
-static int ws_run_tee_next(void *ctx, const struct ws_cta_stream **cta,
-                           struct ws_err *err)
-{
-    struct ws_run_tee *t = ctx;
-    int rc = t->inner->next(t->inner->ctx, cta, err);
-
-    if (rc == 1)
-        ws_profile_add_cta(t->profile, *cta, t->inner->ops);
-    return rc;
-}
-
-/* l2_warm: something ran or was copied before this kernel. */
-static int ws_run_kernel(struct ws_sim *sim, struct ws_input *in, size_t i,
-                         int l2_warm, struct ws_kernel_stats *out,
-                         struct ws_err *err)
-{
-    struct ws_input_kernel k;
-    struct ws_profile prof;
-    struct ws_run_tee tee;
-    struct ws_cta_source src;
-    int rc;
-
-    if (ws_input_kernel_open(in, i, &k, err) < 0)
-        return -1;
-    if (ws_profile_init(&prof, k.src.launch, sim->gpu) < 0) {
-        ws_input_kernel_close(&k);
-        return ws_err_oom(err);
-    }
-    tee.inner = &k.src;
-    tee.profile = &prof;
-    src = k.src;
-    src.ctx = &tee;
-    src.next = ws_run_tee_next;
-    rc = ws_sim_kernel(sim, &src, out, err);
-    if (rc == 0) {
-        out->models = calloc(WS_MODEL_COUNT, sizeof *out->models);
-        if (!out->models)
-            rc = ws_err_oom(err);
-        else
-            ws_model_run_all(&prof, sim->gpu, l2_warm, out->models);
-        out->nmodels = out->models ? WS_MODEL_COUNT : 0;
-    }
-    ws_profile_free(&prof);
-    ws_input_kernel_close(&k);
-    return rc;
-}
-
-/* Runs the input's commands in order; fills rep->kernels (allocated for
- * every kernel). */
-static int ws_run_list(struct ws_sim *sim, struct ws_input *in,
-                       struct ws_run_report *rep, struct ws_progress *prog,
-                       struct ws_err *err)
-{
-    uint64_t first = sim->now;
-
-    for (size_t i = 0; i < in->list.n; i++) {
-        const struct ws_cmd *c = &in->list.cmds[i];
-        if (c->kind == WS_CMD_MEMCPY_HTOD) {
-            ws_sim_memcpy(sim, c->addr, c->bytes);
-            continue;
-        }
-        prog->kernel = rep->nkernels + 1;
-        if (ws_run_kernel(sim, in, i, i > 0, &rep->kernels[rep->nkernels],
-                          err) < 0) {
-            ws_kernel_stats_free(&rep->kernels[rep->nkernels]);
-            return -1;
-        }
-        rep->nkernels++;
-    }
-    if (rep->nkernels)
-        rep->total_cycles = rep->kernels[rep->nkernels - 1].end - first;
-    return 0;
-}
-
 /* The output files, in the order they are written. */
 enum { WS_RUN_OUT_TIMELINE, WS_RUN_OUT_JSON, WS_RUN_OUT_CSV, WS_RUN_NOUT };
 
@@ -233,10 +150,8 @@ static int ws_run_simulate(struct ws_run_args *a, const struct ws_gpu *gpu,
     memset(&rep, 0, sizeof rep);
     rep.input = a->input;
     rep.gpu = gpu;
-    rep.kernels = calloc(in->list.nkernels ? in->list.nkernels : 1,
-                         sizeof *rep.kernels);
-    if (!rep.kernels)
-        return ws_err_oom(err);
+    if (ws_run_engine_prepare(&rep, in, err) < 0)
+        return -1;
     if (prog.on) {
         opts.progress = ws_run_progress;
         opts.progress_ctx = &prog;
@@ -256,7 +171,7 @@ static int ws_run_simulate(struct ws_run_args *a, const struct ws_gpu *gpu,
         free(rep.kernels);
         return -1;
     }
-    rc = ws_run_list(&sim, in, &rep, &prog, err);
+    rc = ws_run_engine_list(&sim, in, &rep, &prog.kernel, err);
     if (prog.on)
         fprintf(stderr, "\r%*s\r", WS_RUN_PROGRESS_WIDTH, "");
     if (opts.tl) {
@@ -270,9 +185,7 @@ static int ws_run_simulate(struct ws_run_args *a, const struct ws_gpu *gpu,
         rc = ws_run_outputs(outs, &rep, err);
     if (rc == 0)
         ws_report_text(stdout, &rep);
-    for (size_t i = 0; i < rep.nkernels; i++)
-        ws_kernel_stats_free(&rep.kernels[i]);
-    free(rep.kernels);
+    ws_run_engine_free(&rep);
     ws_sim_free(&sim);
     return rc;
 }

@@ -32,6 +32,11 @@ static void ws_main_help(FILE *out)
 "                      --params FILE instead of TRACE evaluates it by hand\n"
 "  config show         print the effective GPU config (after base: and --set)\n"
 "  config list         list the built-in GPU configs\n"
+"  sweep FILE          run a design-space sweep (axes of parameters, config\n"
+"                      keys, GPUs) in parallel into one resumable CSV;\n"
+"                      'sweep merge' joins the shares of a job array\n"
+"  plot RESULTS.csv    draw one column of a results table against another\n"
+"                      as SVG (one line per --series value; needs gnuplot)\n"
 "\n"
 "Run 'warpsim COMMAND --help' for a command's options.\n"
 "Exit status: 0 success, 2 bad input or usage, 1 internal failure.\n");
@@ -103,8 +108,12 @@ static int ws_main_dispatch(int argc, char **argv)
         return ws_cmd_profile(argc - 1, argv + 1);
     if (strcmp(argv[1], "model") == 0)
         return ws_cmd_model(argc - 1, argv + 1);
+    if (strcmp(argv[1], "sweep") == 0)
+        return ws_cmd_sweep(argc - 1, argv + 1);
+    if (strcmp(argv[1], "plot") == 0)
+        return ws_cmd_plot(argc - 1, argv + 1);
     fprintf(stderr, "warpsim: unknown command '%s' (expected run, "
-            "trace, config, profile or model; see 'warpsim --help')\n", argv[1]);
+            "trace, config, profile, model, sweep or plot; see 'warpsim --help')\n", argv[1]);
     return WS_EXIT_INPUT;
 }
 

@@ -137,6 +137,8 @@ int ws_cmd_profile(int argc, char **argv);
 int ws_cmd_model(int argc, char **argv);
 int ws_cmd_run(int argc, char **argv);
 int ws_cmd_config(int argc, char **argv);
+int ws_cmd_sweep(int argc, char **argv);
+int ws_cmd_plot(int argc, char **argv);
 
 /* Option codes for long-only options shared by subcommands. */
 enum {

@@ -424,3 +424,29 @@ void ws_cfg_key_format(const struct ws_key *k, const struct ws_gpu *gpu,
         return;
     }
 }
+
+int ws_cfg_key_number(const struct ws_key *k, const struct ws_gpu *gpu,
+                      double *v)
+{
+    const void *field = (const char *)gpu + k->off;
+
+    switch (k->type) {
+    case WS_KT_COUNT:
+    case WS_KT_CYCLES:
+        *v = *(const uint32_t *)field;
+        return 0;
+    case WS_KT_SIZE:
+        *v = (double)*(const uint64_t *)field;
+        return 0;
+    case WS_KT_FREQ:
+    case WS_KT_BW:
+    case WS_KT_REAL:
+        *v = *(const double *)field;
+        return 0;
+    case WS_KT_BOOL:
+        *v = *(const int *)field;
+        return 0;
+    default:
+        return -1;
+    }
+}

@@ -64,4 +64,10 @@ int ws_cfg_key_parse(const struct ws_key *k, struct ws_gpu *gpu,
 void ws_cfg_key_format(const struct ws_key *k, const struct ws_gpu *gpu,
                        char *buf, size_t cap);
 
+/* The key's value from gpu as a number in its base unit (count, cycles,
+ * bytes, MHz, GB/s, 0/1 for booleans): 0, or -1 for keys that hold names
+ * (strings, policies, hashes, classes). */
+int ws_cfg_key_number(const struct ws_key *k, const struct ws_gpu *gpu,
+                      double *v);
+
 #endif

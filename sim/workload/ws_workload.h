@@ -74,7 +74,7 @@ struct ws_workload {
     struct ws_launch launch;
     struct ws_expr_names names;
     char *name_store[WS_EXPR_MAX_NAMES];
-    uint32_t nparams;         /* slots WS_SLOT_FIXED.. are params, then the rest */
+    uint32_t nparams;         /* names[0..nparams) are the params, then the rest */
     int64_t param_value[WS_EXPR_MAX_NAMES];
     struct ws_wl_buffer buffers[32];
     uint32_t nbuffers;

@@ -1,0 +1,741 @@
+/*
+ * warpsim sweep: runs a sweep file's points (sweep/ws_sweep.h) in worker
+ * processes into one CSV, resumable, in shares for job arrays, and
+ * `warpsim sweep merge` joins the shares.
+ *
+ * The results file is the sweep's memory: a rerun reads it back, keeps
+ * the rows whose key is still a point's key, and runs the rest.  Rows are
+ * appended a point at a time while the sweep goes, and the file is sorted
+ * by point when the last point ends, so a finished file is the same bytes
+ * whatever -j was.
+ *
+ * Leaves out: what a point computes (ws_run_engine), the drawing and the
+ * report (sweep/ws_plot, sweep/ws_sweep_report).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sweep/ws_plot.h"
+#include "sweep/ws_sweep.h"
+#include "sweep/ws_sweep_pool.h"
+#include "sweep/ws_sweep_report.h"
+#include "sweep/ws_sweep_rows.h"
+#include "util/ws_num.h"
+#include "ws_cli.h"
+#include "ws_output.h"
+#include "ws_run_engine.h"
+#include "ws_sweep_cli.h"
+
+enum {
+    WS_OPT_DRY_RUN = 0x300,
+    WS_OPT_REPORT,
+    WS_OPT_ARRAY_INDEX,
+    WS_OPT_ARRAY_SIZE,
+    WS_OPT_RETRY_FAILED
+};
+
+/* Failures listed in the closing summary; the file has them all. */
+#define WS_SWEEP_SHOW_FAILED 5
+
+struct ws_sweep_args {
+    const char *file, *out;
+    long jobs;
+    int dry_run, report, retry_failed;
+    long array_index, array_size;       /* -1: not split */
+    struct ws_trace_opts topts;
+};
+
+/* Everything a run of the sweep holds, shared by parent and children. */
+struct ws_sweep_run {
+    struct ws_sweep s;
+    struct ws_sweep_ctx ctx;
+    char (*keys)[33];
+    char **why;                 /* per point: fails before it runs */
+    unsigned char *done;        /* per point: in the file already */
+    unsigned char *mine;        /* per point: in this share */
+    char *header;
+    char *out;                  /* the results file (symlinks followed) */
+    int fd;                     /* open for appending */
+    size_t failed_shown;
+};
+
+static void ws_sweep_help(FILE *out)
+{
+    fprintf(out,
+"usage: warpsim sweep FILE [OPTIONS]\n"
+"       warpsim sweep merge OUT.csv SHARE.csv...\n"
+"\n"
+"Runs every point of a sweep file (a kernel over the product of axes of\n"
+"workload parameters, config keys and GPUs; see README) in worker\n"
+"processes, one CSV row per point and kernel: the axes, cycles, every\n"
+"counter and every model's prediction.  Rerunning skips the points the\n"
+"results file already holds (keyed by a hash of each point's config,\n"
+"input files and parameters); a failing point is recorded with its error\n"
+"and the sweep goes on.\n"
+"\n"
+"options:\n"
+"  -j, --jobs N              worker processes (default: all cores)\n"
+"  -o, --output FILE         results CSV (default: FILE's name with .csv,\n"
+"                            in the current folder)\n"
+"      --dry-run             list the points and which are done; run none\n"
+"      --report              also write a markdown summary (OUT with .md):\n"
+"                            best and worst points, elasticity per axis\n"
+"      --array-index I       run only share I of --array-size K (a Slurm\n"
+"      --array-size K        job array, GNU parallel); join the shares with\n"
+"                            'warpsim sweep merge'\n"
+"      --retry-failed        rerun points recorded as failed\n"
+WS_CLI_LIMIT_HELP
+"  -h, --help                this text\n"
+"\n"
+"exit status: 0 when every point ended (failed points included: see the\n"
+"summary), 1 on an internal error, 2 on bad input, 130 when interrupted\n"
+"(finished points are kept; rerun to go on).\n");
+}
+
+static int ws_sweep_count(const char *opt, const char *v, long min, long *out)
+{
+    uint64_t n;
+
+    if (ws_num_u64(v, strlen(v), &n) < 0 || n > 1000000 || (long)n < min)
+        return ws_cli_usage("sweep", "bad %s '%s' (expected a whole number "
+                            "from %ld)", opt, v, min);
+    *out = (long)n;
+    return 0;
+}
+
+static int ws_sweep_option(struct ws_sweep_args *a, int opt, char **argv)
+{
+    int used = ws_cli_limit_option(&a->topts, "sweep", opt, optarg);
+
+    if (used)
+        return used == 1 ? 0 : WS_EXIT_INPUT;
+    switch (opt) {
+    case 'j':
+        return ws_sweep_count("--jobs", optarg, 1, &a->jobs);
+    case 'o':
+        return ws_cli_once("sweep", &a->out, optarg, "--output") < 0
+            ? WS_EXIT_INPUT : 0;
+    case WS_OPT_DRY_RUN: a->dry_run = 1; return 0;
+    case WS_OPT_REPORT: a->report = 1; return 0;
+    case WS_OPT_RETRY_FAILED: a->retry_failed = 1; return 0;
+    case WS_OPT_ARRAY_INDEX:
+        return ws_sweep_count("--array-index", optarg, 0, &a->array_index);
+    case WS_OPT_ARRAY_SIZE:
+        return ws_sweep_count("--array-size", optarg, 1, &a->array_size);
+    case WS_OPT_HELP: ws_sweep_help(stdout); return 1;
+    default: return ws_cli_bad_option("sweep", opt, argv);
+    }
+}
+
+static int ws_sweep_parse(struct ws_sweep_args *a, int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"jobs", required_argument, NULL, 'j'},
+        {"output", required_argument, NULL, 'o'},
+        {"dry-run", no_argument, NULL, WS_OPT_DRY_RUN},
+        {"report", no_argument, NULL, WS_OPT_REPORT},
+        {"array-index", required_argument, NULL, WS_OPT_ARRAY_INDEX},
+        {"array-size", required_argument, NULL, WS_OPT_ARRAY_SIZE},
+        {"retry-failed", no_argument, NULL, WS_OPT_RETRY_FAILED},
+        WS_CLI_LIMIT_LONGOPTS,
+        {"help", no_argument, NULL, WS_OPT_HELP},
+        {NULL, 0, NULL, 0}
+    };
+    int opt, rc;
+
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":j:o:h", longopts, NULL)) != -1)
+        if ((rc = ws_sweep_option(a, opt, argv)) != 0)
+            return rc;
+    if ((a->array_index < 0) != (a->array_size < 0))
+        return ws_cli_usage("sweep", "--array-index and --array-size go "
+                            "together (expected both or neither)");
+    if (a->array_size > 0 && a->array_index >= a->array_size)
+        return ws_cli_usage("sweep", "--array-index %ld is not below "
+                            "--array-size %ld (expected 0 to %ld)",
+                            a->array_index, a->array_size,
+                            a->array_size - 1);
+    if (optind != argc - 1)
+        return ws_cli_usage("sweep", optind >= argc ? "missing FILE"
+                            : "more than one FILE");
+    a->file = argv[optind];
+    return 0;
+}
+
+/* ---- preparing -------------------------------------------------------- */
+
+static int ws_sweep_alloc(struct ws_sweep_run *r, struct ws_err *err)
+{
+    size_t n = r->s.npoints;
+
+    r->keys = calloc(n, sizeof *r->keys);
+    r->why = calloc(n, sizeof *r->why);
+    r->done = calloc(n, 1);
+    r->mine = calloc(n, 1);
+    r->header = ws_sweep_header(&r->s);
+    if (!r->keys || !r->why || !r->done || !r->mine || !r->header)
+        return ws_err_oom(err);
+    return 0;
+}
+
+/* Keys (and early failures) of this share's points. */
+static int ws_sweep_prepare_all(struct ws_sweep_run *r,
+                                const struct ws_sweep_args *a,
+                                struct ws_err *err)
+{
+    for (size_t i = 0; i < r->s.npoints; i++) {
+        r->mine[i] = a->array_size < 0
+            || ws_sweep_in_share(i, (size_t)a->array_index,
+                                 (size_t)a->array_size);
+        if (r->mine[i]
+            && ws_sweep_prepare(&r->ctx, i, r->keys[i], &r->why[i], err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* A plot may name any column the results will have. */
+static int ws_sweep_check_plots(const struct ws_sweep_run *r,
+                                struct ws_err *err)
+{
+    struct ws_csv h;
+    int rc = 0;
+
+    if (ws_csv_parse(&h, "header", r->header, strlen(r->header), 0, 0,
+                     err) < 0)
+        return -1;
+    for (size_t i = 0; rc == 0 && i < r->s.nplots; i++) {
+        const struct ws_sweep_plot *p = &r->s.plots[i];
+        const char *names[3] = {p->x, p->y, p->series};
+        for (int k = 0; rc == 0 && k < 3; k++)
+            if (names[k] && ws_csv_col(&h, names[k]) < 0)
+                rc = ws_err_at(err, r->s.path, p->line, p->col, "plot names "
+                               "column '%s', which the results do not have "
+                               "(expected an axis, cycles, a counter or "
+                               "MODEL_cycles)", names[k]);
+    }
+    ws_csv_free(&h);
+    return rc;
+}
+
+/* The default results file: the sweep file's name, .csv, here; a share
+ * gets its number in the name. */
+static char *ws_sweep_default_out(const struct ws_sweep_args *a)
+{
+    const char *base = strrchr(a->file, '/');
+    size_t n;
+    char *out;
+
+    base = base ? base + 1 : a->file;
+    n = strlen(base);
+    if (n > 5 && strcmp(base + n - 5, ".yaml") == 0)
+        n -= 5;
+    else if (n > 4 && strcmp(base + n - 4, ".yml") == 0)
+        n -= 4;
+    out = malloc(n + 64);
+    if (!out)
+        return NULL;
+    if (a->array_size > 0)
+        snprintf(out, n + 64, "%.*s.share-%ld-of-%ld.csv", (int)n, base,
+                 a->array_index, a->array_size);
+    else
+        snprintf(out, n + 64, "%.*s.csv", (int)n, base);
+    return out;
+}
+
+/* The results file must be a file warpsim may rewrite, and no input. */
+static int ws_sweep_plan_out(struct ws_sweep_run *r, const char *path,
+                             struct ws_err *err)
+{
+    struct ws_output o = {.path = path, .flag = "--output"};
+    const char *inputs[4] = {r->s.path, r->s.input, r->s.gpu, r->s.listing};
+    int rc = ws_output_plan(&o, 1, inputs, 4, err);
+
+    if (rc == 0 && (o.stream || o.inplace))
+        rc = ws_err_msg(err, "%s is not a regular file (expected a file: a "
+                        "sweep appends to its results and reads them back)",
+                        path);
+    if (rc == 0 && !(r->out = strdup(o.real)))
+        rc = ws_err_oom(err);
+    ws_output_free(&o);
+    return rc;
+}
+
+/* ---- the results file ------------------------------------------------- */
+
+/* Replaces path by text through a temporary file beside it. */
+static int ws_sweep_replace(const char *path, const char *text,
+                            struct ws_err *err)
+{
+    size_t n = strlen(path) + 16, len = strlen(text), off = 0;
+    char *tmp = malloc(n);
+    struct stat st;
+    int fd;
+
+    if (!tmp)
+        return ws_err_oom(err);
+    snprintf(tmp, n, "%s.tmp.XXXXXX", path);
+    fd = mkstemp(tmp);
+    if (fd < 0) {
+        ws_err_msg(err, "%s: cannot write: %s", path, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    fchmod(fd, stat(path, &st) == 0 ? st.st_mode & 07777 : 0644);
+    while (off < len) {
+        ssize_t w = write(fd, text + off, len - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        off += (size_t)w;
+    }
+    if (off < len || fsync(fd) < 0 || close(fd) < 0
+        || rename(tmp, path) < 0) {
+        ws_err_msg(err, "%s: cannot write: %s", path, strerror(errno));
+        err->internal = 1;
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}
+
+/* Reads what an earlier run left; a torn last row (a killed sweep) and
+ * rows of points no longer in the sweep are cut off by rewriting. */
+static int ws_sweep_resume(struct ws_sweep_run *r, const struct ws_sweep_args *a,
+                           struct ws_err *err)
+{
+    struct ws_csv t;
+    struct stat st;
+    size_t stale = 0;
+    char *text;
+    int rc;
+
+    if (stat(r->out, &st) < 0 || st.st_size == 0)
+        return ws_sweep_replace(r->out, r->header, err);
+    if (ws_csv_load(&t, r->out, 1, 1, err) < 0)
+        return -1;
+    rc = t.ncols ? ws_sweep_check_header(&t, r->header, err) : 0;
+    if (rc == 0 && t.ncols) {
+        ws_sweep_resume_scan(&t, &r->s, r->keys, r->done, &stale);
+        for (size_t i = 0; a->retry_failed && i < t.nrows; i++) {
+            long p = strtol(ws_csv_cell(&t, i, 0), NULL, 10);
+            if (strcmp(ws_csv_cell(&t, i, 3), "failed") == 0 && p >= 0
+                && (size_t)p < r->s.npoints && r->done[p]) {
+                r->done[p] = 0;
+                stale++;
+            }
+        }
+        /* Another share's points are not this run's to keep. */
+        for (size_t i = 0; i < r->s.npoints; i++)
+            if (r->done[i] && !r->mine[i]) {
+                r->done[i] = 0;
+                stale++;
+            }
+    }
+    if (rc == 0 && (!t.ncols || stale || t.valid_len != (size_t)st.st_size)) {
+        if (stale)
+            fprintf(stderr, "warpsim sweep: %s: dropping %zu rows of points "
+                    "that are no longer this sweep's or are rerun\n", r->out,
+                    stale);
+        text = t.ncols ? ws_sweep_current_text(&t, &r->s, r->keys, r->done)
+                       : NULL;
+        if (t.ncols && !text)
+            rc = ws_err_oom(err);
+        else
+            rc = ws_sweep_replace(r->out, text ? text : r->header, err);
+        free(text);
+    }
+    ws_csv_free(&t);
+    return rc;
+}
+
+static int ws_sweep_append(struct ws_sweep_run *r, const char *rows,
+                           struct ws_err *err)
+{
+    size_t len = strlen(rows), off = 0;
+
+    /* One write per point: O_APPEND puts it whole at the end, and a kill
+     * between two points leaves whole rows only. */
+    while (off < len) {
+        ssize_t w = write(r->fd, rows + off, len - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            ws_err_msg(err, "%s: cannot write: %s", r->out,
+                       w < 0 ? strerror(errno) : "no space");
+            err->internal = 1;
+            return -1;
+        }
+        off += (size_t)w;
+    }
+    return 0;
+}
+
+/* ---- running ---------------------------------------------------------- */
+
+static char *ws_sweep_run_point(void *ctx, size_t index, struct ws_err *err)
+{
+    struct ws_sweep_run *r = ctx;
+    struct ws_sweep_point *p = calloc(1, sizeof *p);
+    struct ws_gpu *gpu = calloc(1, sizeof *gpu);
+    struct ws_run_report rep;
+    struct ws_input in;
+    char *rows = NULL;
+
+    memset(&in, 0, sizeof in);
+    memset(&rep, 0, sizeof rep);
+    if (!p || !gpu) {
+        ws_err_oom(err);
+    } else {
+        ws_sweep_point_get(&r->s, index, p);
+        if (ws_sweep_open_point(&r->ctx, p, gpu, &in, err) == 0) {
+            rep.input = r->s.input;
+            rep.gpu = gpu;
+            if (ws_run_engine_simulate(gpu, &in, &rep, err) == 0) {
+                rows = ws_sweep_rows(&r->s, p, r->keys[index], &rep, NULL);
+                if (!rows)
+                    ws_err_oom(err);
+                ws_run_engine_free(&rep);
+            }
+            ws_input_close(&in);
+        }
+    }
+    free(p);
+    free(gpu);
+    return rows;
+}
+
+static int ws_sweep_point_done(void *ctx, size_t index, const char *rows,
+                               const char *why, struct ws_err *err)
+{
+    struct ws_sweep_run *r = ctx;
+    struct ws_sweep_point p;
+    char *failed;
+    int rc;
+
+    r->done[index] = 1;
+    if (rows)
+        return ws_sweep_append(r, rows, err);
+    ws_sweep_point_get(&r->s, index, &p);
+    failed = ws_sweep_rows(&r->s, &p, r->keys[index], NULL, why);
+    if (!failed)
+        return ws_err_oom(err);
+    rc = ws_sweep_append(r, failed, err);
+    free(failed);
+    if (r->failed_shown++ < WS_SWEEP_SHOW_FAILED)
+        fprintf(stderr, "warpsim sweep: point %zu failed: %s\n", index, why);
+    return rc;
+}
+
+/* Points that fail before they run are recorded without a worker. */
+static int ws_sweep_record_early(struct ws_sweep_run *r,
+                                 struct ws_sweep_progress *prog,
+                                 struct ws_err *err)
+{
+    for (size_t i = 0; i < r->s.npoints; i++) {
+        if (!r->mine[i] || r->done[i] || !r->why[i])
+            continue;
+        if (ws_sweep_point_done(r, i, NULL, r->why[i], err) < 0)
+            return -1;
+        r->done[i] = 1;
+        prog->failed++;
+        prog->before++;
+    }
+    return 0;
+}
+
+static int ws_sweep_execute(struct ws_sweep_run *r,
+                            const struct ws_sweep_args *a,
+                            struct ws_sweep_progress *prog, struct ws_err *err)
+{
+    size_t *todo = malloc((r->s.npoints ? r->s.npoints : 1) * sizeof *todo);
+    size_t n = 0;
+    long jobs = a->jobs > 0 ? a->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+    int rc;
+
+    if (!todo)
+        return ws_err_oom(err);
+    for (size_t i = 0; i < r->s.npoints; i++) {
+        if (!r->mine[i])
+            continue;
+        prog->total++;
+        if (r->done[i])
+            prog->before++;
+        else
+            todo[n++] = i;
+    }
+    rc = ws_sweep_record_early(r, prog, err);
+    if (rc == 0) {
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!r->done[todo[i]])
+                todo[m++] = todo[i];
+        rc = ws_sweep_pool_run(todo, m, (int)(jobs < 1 ? 1 : jobs),
+                               ws_sweep_run_point, ws_sweep_point_done, r,
+                               prog, err);
+    }
+    free(todo);
+    return rc;
+}
+
+/* ---- the end: sort, plots, report -------------------------------------- */
+
+static int ws_sweep_finish_file(struct ws_sweep_run *r, struct ws_csv *t,
+                                struct ws_err *err)
+{
+    char *text;
+    int rc;
+
+    if (ws_csv_load(t, r->out, 0, 0, err) < 0)
+        return -1;
+    text = ws_sweep_current_text(t, &r->s, r->keys, r->done);
+    if (!text)
+        return ws_err_oom(err);
+    rc = ws_sweep_replace(r->out, text, err);
+    free(text);
+    return rc;
+}
+
+/* path's folder joined with name. */
+static char *ws_sweep_beside(const char *path, const char *name)
+{
+    const char *slash = strrchr(path, '/');
+    size_t d = slash ? (size_t)(slash - path) + 1 : 0;
+    char *out = malloc(d + strlen(name) + 1);
+
+    if (out) {
+        memcpy(out, path, d);
+        strcpy(out + d, name);
+    }
+    return out;
+}
+
+/* Plots and the report are extras: a failure to draw is a warning, the
+ * results are already safe. */
+static void ws_sweep_extras(struct ws_sweep_run *r, const struct ws_csv *t,
+                            const struct ws_sweep_args *a)
+{
+    const char *axes[WS_SWEEP_MAX_AXES];
+    size_t dims[WS_SWEEP_MAX_AXES];
+    struct ws_err err;
+
+    for (size_t i = 0; i < r->s.nplots; i++) {
+        const struct ws_sweep_plot *p = &r->s.plots[i];
+        struct ws_plot_spec spec = {p->x, p->y, p->series, p->logx, p->logy,
+                                    p->title};
+        char *svg, *path = ws_sweep_beside(r->out, p->file);
+        ws_err_clear(&err);
+        svg = path && ws_plot_check(t, &spec, &err) == 0
+            ? ws_plot_svg(t, &spec, &err) : NULL;
+        if (svg && ws_sweep_replace(path, svg, &err) == 0)
+            printf("plot: %s\n", path);
+        else
+            fprintf(stderr, "warpsim sweep: plot %s not drawn: %s\n",
+                    p->file, err.set ? err.text : "out of memory");
+        free(svg);
+        free(path);
+    }
+    if (!a->report)
+        return;
+    for (size_t i = 0; i < r->s.naxes; i++) {
+        axes[i] = r->s.axes[i].name;
+        dims[i] = r->s.axes[i].dim;
+    }
+    {
+        char *md, *path = malloc(strlen(r->out) + 4);
+        size_t n = strlen(r->out);
+        ws_err_clear(&err);
+        if (path) {
+            memcpy(path, r->out, n + 1);
+            if (n > 4 && strcmp(path + n - 4, ".csv") == 0)
+                path[n - 4] = '\0';
+            strcat(path, ".md");
+        }
+        md = path ? ws_sweep_report(t, axes, dims, r->s.naxes,
+                                     r->s.target, &err)
+                  : NULL;
+        if (md && ws_sweep_replace(path, md, &err) == 0)
+            printf("report: %s\n", path);
+        else
+            fprintf(stderr, "warpsim sweep: report not written: %s\n",
+                    err.set ? err.text : "out of memory");
+        free(md);
+        free(path);
+    }
+}
+
+/* ---- dry run ---------------------------------------------------------- */
+
+static void ws_sweep_list(const struct ws_sweep_run *r)
+{
+    struct ws_sweep_point p;
+
+    printf("point,key,state");
+    for (size_t i = 0; i < r->s.naxes; i++) {
+        putchar(',');
+        ws_csv_put(stdout, r->s.axes[i].name);
+    }
+    putchar('\n');
+    for (size_t i = 0; i < r->s.npoints; i++) {
+        if (!r->mine[i])
+            continue;
+        ws_sweep_point_get(&r->s, i, &p);
+        printf("%zu,%s,%s", i, r->keys[i], r->done[i] ? "done"
+               : r->why[i] ? "fails" : "to run");
+        for (size_t k = 0; k < r->s.naxes; k++) {
+            putchar(',');
+            ws_csv_put(stdout, r->s.axes[k].values[p.value[k]].cell);
+        }
+        putchar('\n');
+    }
+}
+
+/* What a dry run reads from an existing results file, without changing it. */
+static int ws_sweep_peek(struct ws_sweep_run *r, struct ws_err *err)
+{
+    struct ws_csv t;
+    size_t stale;
+    struct stat st;
+
+    if (stat(r->out, &st) < 0 || st.st_size == 0)
+        return 0;
+    if (ws_csv_load(&t, r->out, 1, 1, err) < 0)
+        return -1;
+    if (t.ncols && ws_sweep_check_header(&t, r->header, err) < 0) {
+        ws_csv_free(&t);
+        return -1;
+    }
+    if (t.ncols)
+        ws_sweep_resume_scan(&t, &r->s, r->keys, r->done, &stale);
+    ws_csv_free(&t);
+    return 0;
+}
+
+/* ---- the command ------------------------------------------------------ */
+
+static void ws_sweep_run_free(struct ws_sweep_run *r)
+{
+    for (size_t i = 0; r->why && i < r->s.npoints; i++)
+        free(r->why[i]);
+    free(r->why);
+    free(r->keys);
+    free(r->done);
+    free(r->mine);
+    free(r->header);
+    free(r->out);
+    if (r->fd >= 0)
+        close(r->fd);
+    ws_sweep_free(&r->s);
+}
+
+static int ws_sweep_setup(struct ws_sweep_run *r, const struct ws_sweep_args *a,
+                          struct ws_err *err)
+{
+    char *dflt = NULL;
+    int rc;
+
+    if (ws_sweep_load(&r->s, a->file, err) < 0)
+        return -1;
+    r->ctx.s = &r->s;
+    r->ctx.topts = a->topts;
+    if (ws_sweep_alloc(r, err) < 0 || ws_sweep_check_plots(r, err) < 0
+        || ws_sweep_validate(&r->ctx, err) < 0)
+        return -1;
+    if (!a->out && !(dflt = ws_sweep_default_out(a)))
+        return ws_err_oom(err);
+    rc = ws_sweep_plan_out(r, a->out ? a->out : dflt, err);
+    free(dflt);
+    if (rc == 0)
+        rc = ws_sweep_prepare_all(r, a, err);
+    return rc;
+}
+
+static void ws_sweep_summary(const struct ws_sweep_run *r,
+                             const struct ws_sweep_progress *prog, int rc)
+{
+    if (rc == 1) {
+        fprintf(stderr, "warpsim sweep: interrupted; %zu of %zu points are "
+                "in %s (rerun the same command to go on)\n",
+                prog->before + prog->done, prog->total, r->out);
+        return;
+    }
+    printf("sweep %s: %zu point%s", r->s.path, prog->total,
+           prog->total == 1 ? "" : "s");
+    if (prog->total != r->s.npoints)
+        printf(" (this share of %zu)", r->s.npoints);
+    printf(", %zu run now, %zu failed; results in %s\n", prog->done,
+           prog->failed, r->out);
+}
+
+static int ws_sweep_main(struct ws_sweep_args *a)
+{
+    struct ws_sweep_run r;
+    struct ws_sweep_progress prog;
+    struct ws_csv t;
+    struct ws_err err;
+    int rc;
+
+    memset(&r, 0, sizeof r);
+    memset(&prog, 0, sizeof prog);
+    r.fd = -1;
+    ws_err_clear(&err);
+    rc = ws_sweep_setup(&r, a, &err);
+    if (rc == 0 && a->dry_run) {
+        rc = ws_sweep_peek(&r, &err);
+        if (rc == 0)
+            ws_sweep_list(&r);
+    } else if (rc == 0) {
+        rc = ws_sweep_resume(&r, a, &err);
+        if (rc == 0 && (r.fd = open(r.out, O_WRONLY | O_APPEND)) < 0)
+            rc = ws_err_msg(&err, "%s: cannot open for appending: %s", r.out,
+                            strerror(errno));
+        prog.on = isatty(2);
+        if (rc == 0)
+            rc = ws_sweep_execute(&r, a, &prog, &err);
+        if (rc == 0) {
+            rc = ws_sweep_finish_file(&r, &t, &err);
+            if (rc == 0) {
+                ws_sweep_summary(&r, &prog, 0);
+                if (a->array_size < 0)
+                    ws_sweep_extras(&r, &t, a);
+                ws_csv_free(&t);
+            }
+        } else if (rc == 1) {
+            ws_sweep_summary(&r, &prog, 1);
+        }
+    }
+    ws_sweep_run_free(&r);
+    if (rc == 1)
+        return 130;
+    if (rc < 0) {
+        ws_err_place_arg(&err, a->file);
+        return ws_cli_fail(&err);
+    }
+    return WS_EXIT_OK;
+}
+
+int ws_cmd_sweep(int argc, char **argv)
+{
+    struct ws_sweep_args a;
+    int rc;
+
+    if (argc >= 2 && strcmp(argv[1], "merge") == 0)
+        return ws_cmd_sweep_merge(argc - 1, argv + 1);
+    memset(&a, 0, sizeof a);
+    a.array_index = a.array_size = -1;
+    ws_trace_opts_default(&a.topts);
+    rc = ws_sweep_parse(&a, argc, argv);
+    if (rc != 0)
+        return rc == 1 ? WS_EXIT_OK : rc;
+    return ws_sweep_main(&a);
+}

@@ -1,0 +1,74 @@
+/*
+ * warpsim sweep merge OUT.csv SHARE...: joins the shares of a sweep run
+ * as a job array (--array-index/--array-size) into the file one run on
+ * one machine would have written: every point exactly once, sorted by
+ * point.  A missing or doubled point is an error, not a quiet gap.
+ *
+ * Leaves out: plots and the report (run `warpsim plot` on the result).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep/ws_sweep_rows.h"
+#include "util/ws_csv.h"
+#include "ws_cli.h"
+#include "ws_output.h"
+#include "ws_sweep_cli.h"
+
+/* Shares beyond this are a mistake (a glob of the wrong folder). */
+#define WS_MERGE_MAX_SHARES 100000
+
+static int ws_merge_load(struct ws_csv *tabs, char **paths, int n,
+                         struct ws_err *err)
+{
+    for (int i = 0; i < n; i++) {
+        if (ws_csv_load(&tabs[i], paths[i], 0, 0, err) < 0) {
+            ws_err_place_arg(err, paths[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int ws_cmd_sweep_merge(int argc, char **argv)
+{
+    struct ws_output o = {.path = NULL, .flag = "OUT.csv"};
+    struct ws_csv *tabs;
+    struct ws_err err;
+    char *text = NULL;
+    int n = argc - 2, rc;
+
+    if (argc >= 2 && (strcmp(argv[1], "-h") == 0
+                      || strcmp(argv[1], "--help") == 0)) {
+        printf("usage: warpsim sweep merge OUT.csv SHARE.csv...\n\n"
+               "Joins the shares of a sweep (--array-index/--array-size)\n"
+               "into OUT.csv, sorted by point, after checking that every\n"
+               "point is in exactly one share.\n");
+        return WS_EXIT_OK;
+    }
+    if (argc < 3)
+        return ws_cli_usage("sweep merge", argc < 2 ? "missing OUT.csv"
+                            : "missing SHARE.csv (expected at least one)");
+    if (n > WS_MERGE_MAX_SHARES)
+        return ws_cli_usage("sweep merge", "more than %d shares",
+                            WS_MERGE_MAX_SHARES);
+    ws_err_clear(&err);
+    o.path = argv[1];
+    tabs = calloc((size_t)n, sizeof *tabs);
+    if (!tabs)
+        return ws_cli_fail(&(struct ws_err){1, 1, 0, "out of memory"});
+    rc = ws_output_plan(&o, 1, (const char *const *)argv + 2, n, &err);
+    if (rc == 0)
+        rc = ws_merge_load(tabs, argv + 2, n, &err);
+    if (rc == 0 && !(text = ws_sweep_merge(tabs, (size_t)n, &err)))
+        rc = -1;
+    if (rc == 0)
+        rc = ws_output_write(&o, text, &err);
+    free(text);
+    for (int i = 0; i < n; i++)
+        ws_csv_free(&tabs[i]);
+    free(tabs);
+    ws_output_free(&o);
+    return rc < 0 ? ws_cli_fail(&err) : WS_EXIT_OK;
+}

@@ -1,0 +1,41 @@
+/*
+ * ws_run_engine: an input simulated on one GPU, every kernel in launch
+ * order with host-to-device copies warming L2 between them, each kernel's
+ * closed-form models run on the very CTA stream it simulated.  `warpsim
+ * run` and every point of `warpsim sweep` go through here, so a sweep row
+ * and a run report are the same numbers.
+ *
+ * Leaves out: outputs and progress lines (the commands'), the timeline
+ * (the caller passes it in the simulator's options).
+ */
+#ifndef WS_RUN_ENGINE_H
+#define WS_RUN_ENGINE_H
+
+#include <stddef.h>
+
+#include "input/ws_input.h"
+#include "stats/ws_report.h"
+#include "timing/ws_sim.h"
+#include "util/ws_err.h"
+
+/* Allocates rep->kernels for every kernel of in (rep->input and rep->gpu
+ * are the caller's); on failure rep holds nothing to free. */
+int ws_run_engine_prepare(struct ws_run_report *rep, const struct ws_input *in,
+                          struct ws_err *err);
+
+/* Runs in's commands on sim, filling rep->kernels; *kernel_no (may be
+ * NULL) is kept at the 1-based number of the kernel being simulated, for
+ * progress lines. */
+int ws_run_engine_list(struct ws_sim *sim, struct ws_input *in,
+                       struct ws_run_report *rep, size_t *kernel_no,
+                       struct ws_err *err);
+
+/* ws_run_engine_prepare, a fresh simulator with no hooks, and
+ * ws_run_engine_list: what a sweep point needs. */
+int ws_run_engine_simulate(const struct ws_gpu *gpu, struct ws_input *in,
+                           struct ws_run_report *rep, struct ws_err *err);
+
+/* Frees the kernels of rep. */
+void ws_run_engine_free(struct ws_run_report *rep);
+
+#endif
