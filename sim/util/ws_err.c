@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void ws_err_clear(struct ws_err *err)
@@ -122,10 +123,25 @@ int ws_err_oom(struct ws_err *err)
 static int ws_err_argc;
 static char **ws_err_argv;
 
+/* A copy of the word pointers: getopt_long permutes argv as it parses,
+ * and a word's number is its place as the user typed it.  Without memory
+ * for the copy, positions may name a permuted word: still a usable
+ * message. */
 void ws_err_set_argv(int argc, char **argv)
 {
+    static char **copy;
+    char **c;
+
     ws_err_argc = argc;
     ws_err_argv = argv;
+    if (!argv || argc <= 0)
+        return;
+    c = realloc(copy, (size_t)argc * sizeof *c);
+    if (!c)
+        return;
+    memcpy(c, argv, (size_t)argc * sizeof *c);
+    copy = c;
+    ws_err_argv = copy;
 }
 
 /* Compared as addresses, not pointers: arg may lie in no argv word. */
