@@ -73,8 +73,8 @@ static void ws_profile_unknown(struct ws_profile *p, const char *op)
     p->nunknown++;
 }
 
-/* Distinct sectors kept per set: 4M sectors are a 128 MiB footprint and a
- * 64 MiB table.  Past that the sets stop growing and the profile says it
+/* Distinct sectors kept per set: 4M sectors are a 128 MiB footprint and
+ * 512 KiB of bitmaps (more where the footprint is scattered).  Past that the sets stop growing and the profile says it
  * is incomplete: the roofline then drops its DRAM and L2 roofs (a weaker
  * bound, still a bound) rather than the run growing without limit. */
 #define WS_PROFILE_MAX_SECTORS (1u << 22)
@@ -98,10 +98,11 @@ static void ws_profile_sectors(struct ws_profile *p, const struct ws_inst *in,
                  && in->memop != WS_MEMOP_ASYNC_COPY;
 
     for (unsigned k = 0; k < r->nsectors; k++) {
+        uint64_t sector = r->sectors[k] / p->sector_bytes;
         if (reads)
-            ws_profile_sector(m, &m->read, r->sectors[k]);
+            ws_profile_sector(m, &m->read, sector);
         if (writes)
-            ws_profile_sector(m, &m->written, r->sectors[k]);
+            ws_profile_sector(m, &m->written, sector);
     }
     if (reads)
         m->read_sector_refs += r->nsectors;
@@ -274,12 +275,5 @@ void ws_profile_add_cta(struct ws_profile *p, const struct ws_cta_stream *cta,
 
 uint64_t ws_profile_compulsory_reads(const struct ws_profile *p)
 {
-    const struct ws_u64set *r = &p->model.read;
-    uint64_t n = 0;
-
-    for (size_t i = 0; i < r->cap; i++)
-        if (r->slot[i] != UINT64_MAX
-            && !ws_u64set_has(&p->model.written, r->slot[i]))
-            n++;
-    return n;
+    return ws_u64set_count_not_in(&p->model.read, &p->model.written);
 }

@@ -1,32 +1,39 @@
 /*
- * ws_event: binary heap of events (see ws_event.h).
+ * ws_event: timing wheel and heap of events (see ws_event.h).
  */
 #include "ws_event.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/ws_grow.h"
 
+#define WS_EVENT_MASK (WS_EVENT_WHEEL - 1)
+#define WS_EVENT_WORDS (WS_EVENT_WHEEL / 64)
+
 void ws_event_init(struct ws_event_queue *q)
 {
-    q->heap = NULL;
-    q->n = q->cap = 0;
-    q->next_seq = 0;
+    memset(q, 0, sizeof *q);
+    for (size_t i = 0; i < WS_EVENT_WHEEL; i++)
+        q->head[i] = q->tail[i] = WS_EVENT_NIL;
+    q->free = WS_EVENT_NIL;
 }
 
 void ws_event_free(struct ws_event_queue *q)
 {
     free(q->heap);
+    free(q->nodes);
     ws_event_init(q);
 }
+
+/* ---- the heap, for far events ------------------------------------------ */
 
 static int ws_event_less(const struct ws_event *a, const struct ws_event *b)
 {
     return a->cycle < b->cycle || (a->cycle == b->cycle && a->seq < b->seq);
 }
 
-int ws_event_push(struct ws_event_queue *q, uint64_t cycle, uint32_t kind,
-                  uint32_t a, uint32_t b)
+static int ws_heap_push(struct ws_event_queue *q, const struct ws_event *ev)
 {
     size_t i;
 
@@ -34,11 +41,7 @@ int ws_event_push(struct ws_event_queue *q, uint64_t cycle, uint32_t kind,
                 1024) < 0)
         return -1;
     i = q->n++;
-    q->heap[i].cycle = cycle;
-    q->heap[i].seq = q->next_seq++;
-    q->heap[i].kind = kind;
-    q->heap[i].a = a;
-    q->heap[i].b = b;
+    q->heap[i] = *ev;
     while (i > 0) {
         size_t parent = (i - 1) / 2;
         struct ws_event tmp;
@@ -52,12 +55,10 @@ int ws_event_push(struct ws_event_queue *q, uint64_t cycle, uint32_t kind,
     return 0;
 }
 
-int ws_event_pop(struct ws_event_queue *q, struct ws_event *out)
+static void ws_heap_pop(struct ws_event_queue *q, struct ws_event *out)
 {
     size_t i = 0;
 
-    if (q->n == 0)
-        return 0;
     *out = q->heap[0];
     q->heap[0] = q->heap[--q->n];
     for (;;) {
@@ -74,5 +75,113 @@ int ws_event_pop(struct ws_event_queue *q, struct ws_event *out)
         q->heap[m] = tmp;
         i = m;
     }
+}
+
+/* ---- the wheel, for near events ------------------------------------------ */
+
+static uint32_t ws_node_new(struct ws_event_queue *q)
+{
+    uint32_t i = q->free;
+    size_t cap = q->node_cap;
+
+    if (i != WS_EVENT_NIL) {
+        q->free = q->nodes[i].next;
+        return i;
+    }
+    if (q->nnodes == UINT32_MAX - 1
+        || ws_grow((void **)&q->nodes, &cap, (size_t)q->nnodes + 1,
+                   sizeof *q->nodes, 1024) < 0)
+        return WS_EVENT_NIL;
+    q->node_cap = (uint32_t)cap;
+    return q->nnodes++;
+}
+
+static int ws_wheel_push(struct ws_event_queue *q, const struct ws_event *ev)
+{
+    uint32_t i = ws_node_new(q), b = (uint32_t)(ev->cycle & WS_EVENT_MASK);
+
+    if (i == WS_EVENT_NIL)
+        return -1;
+    q->nodes[i].ev = *ev;
+    q->nodes[i].next = WS_EVENT_NIL;
+    if (q->tail[b] == WS_EVENT_NIL)
+        q->head[b] = i;
+    else
+        q->nodes[q->tail[b]].next = i;
+    q->tail[b] = i;
+    q->used[b / 64] |= UINT64_C(1) << (b % 64);
+    q->nwheel++;
+    return 0;
+}
+
+/* The wheel's earliest cycle: the first list in use at or after base's. */
+static uint64_t ws_wheel_first(const struct ws_event_queue *q)
+{
+    uint32_t start = (uint32_t)(q->base & WS_EVENT_MASK);
+
+    for (uint32_t k = 0; k <= WS_EVENT_WORDS; k++) {
+        uint32_t w = (start / 64 + k) % WS_EVENT_WORDS;
+        uint64_t bits = q->used[w];
+        if (k == 0)
+            bits &= ~UINT64_C(0) << (start % 64);
+        else if (k == WS_EVENT_WORDS)
+            bits &= (UINT64_C(1) << (start % 64)) - 1;
+        if (bits) {
+            uint32_t b = w * 64 + (uint32_t)__builtin_ctzll(bits);
+            return q->base + ((b - start) & WS_EVENT_MASK);
+        }
+    }
+    return UINT64_MAX;
+}
+
+static void ws_wheel_pop(struct ws_event_queue *q, uint64_t cycle,
+                         struct ws_event *out)
+{
+    uint32_t b = (uint32_t)(cycle & WS_EVENT_MASK), i = q->head[b];
+
+    *out = q->nodes[i].ev;
+    q->head[b] = q->nodes[i].next;
+    if (q->head[b] == WS_EVENT_NIL) {
+        q->tail[b] = WS_EVENT_NIL;
+        q->used[b / 64] &= ~(UINT64_C(1) << (b % 64));
+    }
+    q->nodes[i].next = q->free;
+    q->free = i;
+    q->nwheel--;
+}
+
+/* ---- the queue ------------------------------------------------------------ */
+
+int ws_event_push(struct ws_event_queue *q, uint64_t cycle, uint32_t kind,
+                  uint32_t a, uint32_t b)
+{
+    struct ws_event ev;
+
+    ev.cycle = cycle;
+    ev.seq = q->next_seq++;
+    ev.kind = kind;
+    ev.a = a;
+    ev.b = b;
+    /* An event in the past (none is pushed so, but the order must hold
+     * even then) sorts before every wheel event: the heap takes it. */
+    if (cycle >= q->base && cycle - q->base < WS_EVENT_WHEEL)
+        return ws_wheel_push(q, &ev);
+    return ws_heap_push(q, &ev);
+}
+
+int ws_event_pop(struct ws_event_queue *q, struct ws_event *out)
+{
+    uint64_t near = q->nwheel ? ws_wheel_first(q) : UINT64_MAX;
+
+    if (q->n && q->heap[0].cycle <= near)
+        ws_heap_pop(q, out);
+    else if (q->nwheel)
+        ws_wheel_pop(q, near, out);
+    else
+        return 0;
+    /* The wheel's base follows the clock; a late heap event (cycle below
+     * base) leaves it where it is. */
+    if (out->cycle > q->base)
+        q->base = out->cycle;
     return 1;
 }

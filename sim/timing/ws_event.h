@@ -1,9 +1,19 @@
 /*
- * ws_event: the simulator's event queue, a binary min-heap ordered by
- * (cycle, sequence number).  The sequence number is the push order, so
- * events of the same cycle run in a fixed order and every run of the same
- * inputs gives the same numbers.  The heap grows by doubling and never
- * shrinks, so a run's steady state allocates nothing.
+ * ws_event: the simulator's event queue, ordered by (cycle, sequence
+ * number).  The sequence number is the push order, so events of the same
+ * cycle run in a fixed order and every run of the same inputs gives the
+ * same numbers.
+ *
+ * Nearly every event is a sub-core's wake-up a few cycles ahead, so the
+ * queue is a timing wheel for the next WS_EVENT_WHEEL cycles (one FIFO
+ * list per cycle, a bitmap of the lists in use: push and pop are O(1))
+ * with a binary heap for the rare events further out (CTA retirements
+ * behind a long memory tail).  Order is the heap's would be: an event goes
+ * to the heap only while its cycle is a wheel's turn or more away, and the
+ * wheel's base only moves forward, so every heap event of a cycle was
+ * pushed before every wheel event of that cycle; a cycle's heap events
+ * therefore pop first, then its wheel list in push order.  Storage grows by
+ * doubling and never shrinks, so a run's steady state allocates nothing.
  *
  * Leaves out: what events mean (ws_sim.c dispatches on kind).
  */
@@ -12,6 +22,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#define WS_EVENT_WHEEL 1024             /* cycles; a power of two */
+#define WS_EVENT_NIL UINT32_MAX
 
 enum ws_event_kind {
     WS_EV_SUBCORE_WAKE,    /* a = SM, b = sub-core */
@@ -24,10 +37,21 @@ struct ws_event {
     uint32_t kind, a, b;
 };
 
+struct ws_event_node {
+    struct ws_event ev;
+    uint32_t next;
+};
+
 struct ws_event_queue {
-    struct ws_event *heap;
+    struct ws_event *heap;              /* events a wheel's turn or more away */
     size_t n, cap;
     uint64_t next_seq;
+    uint64_t base;                      /* the wheel holds [base, base + W) */
+    uint32_t head[WS_EVENT_WHEEL], tail[WS_EVENT_WHEEL];
+    uint64_t used[WS_EVENT_WHEEL / 64]; /* lists that hold an event */
+    struct ws_event_node *nodes;        /* the lists' storage */
+    uint32_t nnodes, node_cap, free;
+    size_t nwheel;
 };
 
 void ws_event_init(struct ws_event_queue *q);

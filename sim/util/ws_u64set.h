@@ -1,11 +1,14 @@
 /*
- * ws_u64set: a set of 64-bit values (open addressing, linear probing),
- * growing by doubling.  The kernel profile keeps the distinct sectors a
- * kernel touches in one, to count compulsory misses and reuse.
+ * ws_u64set: a set of 64-bit values kept as bitmaps of 2^15 consecutive
+ * values (4 KiB each), found through an open-addressing table keyed by the
+ * value's high bits.  The kernel profile keeps in one the distinct sectors
+ * (by sector number) a kernel touches, to count compulsory misses and
+ * reuse: a program's sectors come in runs, so a megabyte of footprint
+ * costs one 4 KiB page and a lookup touches one table slot and one bit,
+ * where a hash set of single values cost eight bytes (and a cache miss)
+ * per sector.
  *
- * Leaves out: removal.  The value UINT64_MAX cannot be stored (it marks an
- * empty slot); sector addresses are multiples of the sector size, so it
- * never is one.
+ * Leaves out: removal, iteration (counting differences is what is asked).
  */
 #ifndef WS_U64SET_H
 #define WS_U64SET_H
@@ -13,9 +16,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define WS_U64SET_PAGE_BITS 15
+
+struct ws_u64set_page {
+    uint64_t key;               /* value >> WS_U64SET_PAGE_BITS */
+    uint64_t bits[(1u << WS_U64SET_PAGE_BITS) / 64];
+};
+
 struct ws_u64set {
-    uint64_t *slot;
-    size_t cap, n;
+    struct ws_u64set_page *pages;
+    size_t npages, page_cap;
+    uint32_t *slot;             /* page index + 1; 0 marks an empty slot */
+    size_t cap;
+    size_t n;                   /* values in the set */
+    size_t last;                /* the page of the previous lookup + 1 */
 };
 
 void ws_u64set_init(struct ws_u64set *s);
@@ -26,5 +40,9 @@ int ws_u64set_add(struct ws_u64set *s, uint64_t v);
 
 /* 1 when v is in the set. */
 int ws_u64set_has(const struct ws_u64set *s, uint64_t v);
+
+/* Values of a that are not in b. */
+uint64_t ws_u64set_count_not_in(const struct ws_u64set *a,
+                                const struct ws_u64set *b);
 
 #endif

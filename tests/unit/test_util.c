@@ -13,6 +13,7 @@
 #include "util/ws_lines.h"
 #include "util/ws_num.h"
 #include "util/ws_strtab.h"
+#include "util/ws_u64set.h"
 #include "ws_test.h"
 
 static void test_num(void **state)
@@ -294,11 +295,64 @@ static void test_lines_not_regular(void **state)
     rmdir(dir);
 }
 
+/* The paged set against a plain sorted list: runs of neighbours, values
+ * far apart (many pages, table growth), repeats, page boundaries, and the
+ * difference count the profile's compulsory misses come from. */
+static int test_cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void test_u64set(void **state)
+{
+    static uint64_t va[6000], vb[3000];
+    struct ws_u64set a, b;
+    uint64_t seed = 12345, expect = 0;
+    size_t na = 0, nb = 0, distinct = 0;
+
+    (void)state;
+    ws_u64set_init(&a);
+    ws_u64set_init(&b);
+    for (size_t i = 0; i < 6000; i++) {
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        /* Half in one dense run across a page boundary, half scattered. */
+        va[na++] = i % 2 ? 32760 + i : (seed >> 20) % (UINT64_C(1) << 40);
+        if (i % 3 == 0)
+            vb[nb++] = va[na - 1];
+    }
+    vb[nb++] = UINT64_MAX;      /* the largest value is a value too */
+    for (size_t i = 0; i < na; i++)
+        ws_u64set_add(&a, va[i]);
+    for (size_t i = 0; i < nb; i++)
+        ws_u64set_add(&b, vb[i]);
+    qsort(va, na, sizeof *va, test_cmp_u64);
+    for (size_t i = 0; i < na; i++)
+        if (i == 0 || va[i] != va[i - 1]) {
+            distinct++;
+            assert_true(ws_u64set_has(&a, va[i]));
+        }
+    qsort(vb, nb, sizeof *vb, test_cmp_u64);
+    for (size_t i = 0; i < na; i++)
+        if ((i == 0 || va[i] != va[i - 1])
+            && !bsearch(&va[i], vb, nb, sizeof *vb, test_cmp_u64))
+            expect++;
+    assert_int_equal(a.n, distinct);
+    assert_int_equal(ws_u64set_add(&a, va[0]), 0);
+    assert_false(ws_u64set_has(&a, UINT64_MAX));
+    assert_true(ws_u64set_has(&b, UINT64_MAX));
+    assert_int_equal(ws_u64set_count_not_in(&a, &b), expect);
+    assert_int_equal(ws_u64set_count_not_in(&b, &b), 0);
+    ws_u64set_free(&a);
+    ws_u64set_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_num),
         cmocka_unit_test(test_strtab),
+        cmocka_unit_test(test_u64set),
         cmocka_unit_test(test_err_format),
         cmocka_unit_test(test_err_long),
         cmocka_unit_test(test_lines_plain),
