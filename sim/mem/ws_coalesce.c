@@ -5,6 +5,8 @@
  */
 #include "ws_coalesce.h"
 
+#include <string.h>
+
 #include "trace/ws_trace.h"
 
 /* A lane's shared access in bank-width words: 16 bytes (LDS.128) over
@@ -32,6 +34,45 @@ static void ws_insert_unique(uint64_t *set, unsigned *n, uint64_t v)
     (*n)++;
 }
 
+/* Lanes usually walk upwards, so most sectors belong at the end of the
+ * sorted set: appending skips the search. */
+static void ws_add_sector(uint64_t *set, unsigned *n, uint64_t v)
+{
+    if (*n == 0 || v > set[*n - 1])
+        set[(*n)++] = v;
+    else if (v != set[*n - 1])
+        ws_insert_unique(set, n, v);
+}
+
+/* Sector and line sizes are powers of two on every GPU: shifts, not
+ * divisions, on the path every memory instruction takes twice (the
+ * profile and the memory system). */
+static void ws_coalesce_pow2(const uint64_t *addrs, unsigned n, unsigned width,
+                             unsigned sshift, unsigned lshift,
+                             struct ws_coalesce_result *out)
+{
+    uint64_t prev_line = 0;
+
+    for (unsigned i = 0; i < n && i < WS_WARP_SIZE; i++) {
+        uint64_t first = addrs[i] >> sshift;
+        uint64_t last = (addrs[i] + width - 1) >> sshift;
+        for (uint64_t s = first; s <= last && out->nsectors
+             < WS_COALESCE_MAX_SECTORS; s++)
+            ws_add_sector(out->sectors, &out->nsectors, s << sshift);
+    }
+    for (unsigned i = 0; i < out->nsectors; i++) {
+        uint64_t line = out->sectors[i] >> lshift;
+        if (i == 0 || line != prev_line)
+            out->nlines++;
+        prev_line = line;
+    }
+}
+
+static int ws_is_pow2(unsigned v)
+{
+    return v && (v & (v - 1)) == 0;
+}
+
 void ws_coalesce(const uint64_t *addrs, unsigned n, unsigned width,
                  unsigned sector_bytes, unsigned line_bytes,
                  struct ws_coalesce_result *out)
@@ -42,12 +83,18 @@ void ws_coalesce(const uint64_t *addrs, unsigned n, unsigned width,
     out->nlines = 0;
     if (width == 0)
         width = 1;
+    if (ws_is_pow2(sector_bytes) && ws_is_pow2(line_bytes)) {
+        ws_coalesce_pow2(addrs, n, width,
+                         (unsigned)__builtin_ctz(sector_bytes),
+                         (unsigned)__builtin_ctz(line_bytes), out);
+        return;
+    }
     for (unsigned i = 0; i < n && i < WS_WARP_SIZE; i++) {
         uint64_t first = addrs[i] / sector_bytes;
         uint64_t last = (addrs[i] + width - 1) / sector_bytes;
         for (uint64_t s = first; s <= last && out->nsectors
              < WS_COALESCE_MAX_SECTORS; s++)
-            ws_insert_unique(out->sectors, &out->nsectors, s * sector_bytes);
+            ws_add_sector(out->sectors, &out->nsectors, s * sector_bytes);
     }
     for (unsigned i = 0; i < out->nsectors; i++) {
         uint64_t line = out->sectors[i] / line_bytes;
@@ -62,18 +109,21 @@ unsigned ws_shared_wavefronts(const uint64_t *addrs, unsigned n,
                               unsigned bank_width)
 {
     uint64_t words[WS_WARP_SIZE * WS_SHARED_MAX_PIECES];
-    unsigned nwords = 0, per_bank[WS_SHARED_MAX_BANKS] = {0}, worst = 0;
+    unsigned nwords = 0, per_bank[WS_SHARED_MAX_BANKS], worst = 0;
     unsigned pieces = width > bank_width ? width / bank_width : 1;
 
     if (n == 0)
         return 0;
     if (banks > WS_SHARED_MAX_BANKS)
         banks = WS_SHARED_MAX_BANKS;
+    /* Only the banks this GPU has: clearing all 1024 cost more than the
+     * count itself. */
+    memset(per_bank, 0, banks * sizeof *per_bank);
     if (pieces > WS_SHARED_MAX_PIECES)
         pieces = WS_SHARED_MAX_PIECES;
     for (unsigned i = 0; i < n && i < WS_WARP_SIZE; i++)
         for (unsigned k = 0; k < pieces; k++)
-            ws_insert_unique(words, &nwords, addrs[i] / bank_width + k);
+            ws_add_sector(words, &nwords, addrs[i] / bank_width + k);
     for (unsigned i = 0; i < nwords; i++) {
         unsigned b = (unsigned)(words[i] % banks);
         if (++per_bank[b] > worst)

@@ -116,6 +116,7 @@ static int ws_cta_release(struct ws_sim *s, struct ws_sm *sm,
             continue;
         x->state = WS_WARP_ACTIVE;
         x->ready_after_barrier = t + 1;
+        ws_issue_refresh(x);
         if (ws_sim_wake(s, sm->id, wi % s->gpu->sm.sub_cores, t + 1) < 0)
             return ws_err_oom(s->err);
     }

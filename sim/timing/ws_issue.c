@@ -81,6 +81,18 @@ void ws_issue_prepare(const struct ws_gpu *g, struct ws_warp *w)
     w->next_dep_mem = (uint8_t)r.dep_mem;
     w->next_unit = (uint8_t)ws_unit_for_class(in->cls);
     w->next_mshr = (uint8_t)ws_needs_mshr(g, in);
+    ws_issue_refresh(w);
+}
+
+void ws_issue_refresh(struct ws_warp *w)
+{
+    uint64_t at = w->last_issue + 1;
+
+    if (w->next_dep > at)
+        at = w->next_dep;
+    if (w->ready_after_barrier > at)
+        at = w->ready_after_barrier;
+    w->ready_own = at;
 }
 
 static void ws_warp_ready(struct ws_sim *s, struct ws_sm *sm,
@@ -190,23 +202,33 @@ static int ws_select(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
 
     *next = WS_NEVER;
     pick->warp = 0;
+    const uint64_t *unit_free = sm->sub[sub].unit_free;
+
     for (uint32_t wi = sub; wi < s->gpu->sm.max_warps; wi += n) {
         const struct ws_warp *w = &sm->warps[wi];
-        struct ws_ready r;
+        uint64_t at;
         if (w->state != WS_WARP_ACTIVE)
             continue;
-        ws_warp_ready(s, sm, &sm->sub[sub], w, t, &r);
-        if (r.at > t) {
-            if (r.at < *next)
-                *next = r.at;
+        at = w->ready_own > unit_free[w->next_unit] ? w->ready_own
+                                                    : unit_free[w->next_unit];
+        if (w->next_mshr) {
+            uint64_t m = ws_mem_mshr_ready(&s->mem, sm->id, t);
+            if (m > at)
+                at = m;
+        }
+        if (at > t) {
+            if (at < *next)
+                *next = at;
             continue;
         }
         if (!found || ws_prefer(s, sm, sub, wi, pick->warp)) {
             pick->warp = wi;
-            pick->ready = r;
             found = 1;
         }
     }
+    if (found)
+        ws_warp_ready(s, sm, &sm->sub[sub], &sm->warps[pick->warp], t,
+                      &pick->ready);
     return found;
 }
 

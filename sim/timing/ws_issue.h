@@ -19,6 +19,10 @@
  * readiness; called at dispatch and after each issue. */
 void ws_issue_prepare(const struct ws_gpu *gpu, struct ws_warp *w);
 
+/* Recomputes w->ready_own after last_issue, next_dep or
+ * ready_after_barrier changed. */
+void ws_issue_refresh(struct ws_warp *w);
+
 /* The wake-up of sub-core sub at cycle t. */
 int ws_issue_step(struct ws_sim *s, struct ws_sm *sm, uint32_t sub, uint64_t t);
 

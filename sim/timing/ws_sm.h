@@ -54,6 +54,10 @@ struct ws_warp {
      * recomputed when it issues or leaves a barrier (ws_issue_prepare). */
     uint64_t next_dep;
     uint8_t next_dep_mem, next_unit, next_mshr;
+    /* max(last_issue + 1, next_dep, ready_after_barrier): the part of the
+     * issue cycle that other warps cannot move, so selection compares one
+     * number against the unit's and the MSHRs' instead of three. */
+    uint64_t ready_own;
     uint64_t reg_ready[WS_NREGS];
     uint8_t reg_from_mem[WS_NREGS];
 };
