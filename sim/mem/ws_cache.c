@@ -10,35 +10,50 @@
 int ws_cache_init(struct ws_cache *c, uint32_t sets, uint32_t assoc,
                   uint32_t sectors)
 {
+    size_t n = (size_t)sets * assoc;
+
     c->sets = sets;
     c->assoc = assoc;
     c->sectors = sectors;
     c->tick = 0;
-    c->lines = calloc((size_t)sets * assoc, sizeof *c->lines);
-    return c->lines ? 0 : -1;
+    c->lines = calloc(n, sizeof *c->lines);
+    c->tag = calloc(n, sizeof *c->tag);
+    c->lru = calloc(n, sizeof *c->lru);
+    if (c->lines && c->tag && c->lru)
+        return 0;
+    ws_cache_free(c);
+    return -1;
 }
 
 void ws_cache_free(struct ws_cache *c)
 {
     free(c->lines);
+    free(c->tag);
+    free(c->lru);
     c->lines = NULL;
+    c->tag = c->lru = NULL;
 }
 
 void ws_cache_clear(struct ws_cache *c)
 {
-    memset(c->lines, 0, (size_t)c->sets * c->assoc * sizeof *c->lines);
+    size_t n = (size_t)c->sets * c->assoc;
+
+    memset(c->lines, 0, n * sizeof *c->lines);
+    memset(c->tag, 0, n * sizeof *c->tag);
+    memset(c->lru, 0, n * sizeof *c->lru);
     c->tick = 0;
 }
 
 struct ws_cache_line *ws_cache_find(struct ws_cache *c, uint32_t set,
                                     uint64_t line)
 {
-    struct ws_cache_line *way = &c->lines[(size_t)set * c->assoc];
+    size_t base = (size_t)set * c->assoc;
+    const uint64_t *tag = &c->tag[base];
 
     for (uint32_t i = 0; i < c->assoc; i++) {
-        if (way[i].tag == line + 1) {
-            way[i].lru = ++c->tick;
-            return &way[i];
+        if (tag[i] == line + 1) {
+            c->lru[base + i] = ++c->tick;
+            return &c->lines[base + i];
         }
     }
     return NULL;
@@ -48,25 +63,27 @@ struct ws_cache_line *ws_cache_fetch(struct ws_cache *c, uint32_t set,
                                      uint64_t line,
                                      struct ws_cache_victim *victim)
 {
-    struct ws_cache_line *way = &c->lines[(size_t)set * c->assoc];
-    struct ws_cache_line *lru = &way[0];
+    size_t base = (size_t)set * c->assoc;
+    uint64_t *tag = &c->tag[base], *lru = &c->lru[base];
+    uint32_t old = 0;
 
     victim->dirty = 0;
     victim->line = 0;
     for (uint32_t i = 0; i < c->assoc; i++) {
-        if (way[i].tag == line + 1) {
-            way[i].lru = ++c->tick;
-            return &way[i];
+        if (tag[i] == line + 1) {
+            lru[i] = ++c->tick;
+            return &c->lines[base + i];
         }
-        if (way[i].lru < lru->lru)
-            lru = &way[i];
+        if (lru[i] < lru[old])
+            old = i;
     }
-    if (lru->tag) {
-        victim->line = lru->tag - 1;
-        victim->dirty = lru->dirty & lru->valid;
+    if (tag[old]) {
+        struct ws_cache_line *v = &c->lines[base + old];
+        victim->line = tag[old] - 1;
+        victim->dirty = v->dirty & v->valid;
     }
-    memset(lru, 0, sizeof *lru);
-    lru->tag = line + 1;
-    lru->lru = ++c->tick;
-    return lru;
+    memset(&c->lines[base + old], 0, sizeof c->lines[base + old]);
+    tag[old] = line + 1;
+    lru[old] = ++c->tick;
+    return &c->lines[base + old];
 }

@@ -15,9 +15,10 @@
 
 #define WS_CACHE_MAX_SECTORS 8
 
+/* A way's contents; its tag and LRU stamp live in the cache's own arrays
+ * (struct ws_cache), apart from this payload: a lookup scans a set's tags
+ * only, two host cache lines for 16 ways instead of twenty. */
 struct ws_cache_line {
-    uint64_t tag;                 /* line index + 1; 0 = empty way */
-    uint64_t lru;
     uint64_t fill[WS_CACHE_MAX_SECTORS];
     uint8_t valid, dirty;
 };
@@ -25,6 +26,8 @@ struct ws_cache_line {
 struct ws_cache {
     uint32_t sets, assoc, sectors;
     uint64_t tick;
+    uint64_t *tag;                /* sets * assoc: line index + 1; 0 = empty */
+    uint64_t *lru;                /* sets * assoc: stamp of the last use */
     struct ws_cache_line *lines;  /* sets * assoc */
 };
 

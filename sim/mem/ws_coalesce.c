@@ -47,18 +47,43 @@ static void ws_add_sector(uint64_t *set, unsigned *n, uint64_t v)
 /* Sector and line sizes are powers of two on every GPU: shifts, not
  * divisions, on the path every memory instruction takes twice (the
  * profile and the memory system). */
+/* Lanes at consecutive addresses (a unit-stride access, the common case)
+ * cover one run of sectors, written out without looking at each lane. */
+static int ws_coalesce_run(const uint64_t *addrs, unsigned n, unsigned width,
+                           unsigned sshift, struct ws_coalesce_result *out)
+{
+    uint64_t first, last;
+
+    if (n == 0 || addrs[0] > UINT64_MAX - (uint64_t)n * width)
+        return 0;
+    for (unsigned i = 1; i < n; i++)
+        if (addrs[i] != addrs[i - 1] + width)
+            return 0;
+    first = addrs[0] >> sshift;
+    last = (addrs[n - 1] + width - 1) >> sshift;
+    if (last - first >= WS_COALESCE_MAX_SECTORS)
+        return 0;
+    for (uint64_t s = first; s <= last; s++)
+        out->sectors[out->nsectors++] = s << sshift;
+    return 1;
+}
+
 static void ws_coalesce_pow2(const uint64_t *addrs, unsigned n, unsigned width,
                              unsigned sshift, unsigned lshift,
                              struct ws_coalesce_result *out)
 {
     uint64_t prev_line = 0;
 
-    for (unsigned i = 0; i < n && i < WS_WARP_SIZE; i++) {
-        uint64_t first = addrs[i] >> sshift;
-        uint64_t last = (addrs[i] + width - 1) >> sshift;
-        for (uint64_t s = first; s <= last && out->nsectors
-             < WS_COALESCE_MAX_SECTORS; s++)
-            ws_add_sector(out->sectors, &out->nsectors, s << sshift);
+    if (n > WS_WARP_SIZE)
+        n = WS_WARP_SIZE;
+    if (!ws_coalesce_run(addrs, n, width, sshift, out)) {
+        for (unsigned i = 0; i < n; i++) {
+            uint64_t first = addrs[i] >> sshift;
+            uint64_t last = (addrs[i] + width - 1) >> sshift;
+            for (uint64_t s = first; s <= last && out->nsectors
+                 < WS_COALESCE_MAX_SECTORS; s++)
+                ws_add_sector(out->sectors, &out->nsectors, s << sshift);
+        }
     }
     for (unsigned i = 0; i < out->nsectors; i++) {
         uint64_t line = out->sectors[i] >> lshift;

@@ -31,10 +31,13 @@ static uint32_t ws_free_warp_slot(const struct ws_sim *s, const struct ws_sm *sm
     return UINT32_MAX;
 }
 
-static void ws_warp_start(struct ws_sim *s, struct ws_warp *w, uint32_t slot,
-                          uint32_t warp_in_cta, const struct ws_inst *inst,
-                          uint32_t ninst, uint64_t t)
+static void ws_warp_start(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
+                          uint32_t slot, uint32_t warp_in_cta,
+                          const struct ws_inst *inst, uint32_t ninst,
+                          uint64_t t)
 {
+    struct ws_warp *w = &sm->warps[wi];
+
     w->inst = inst;
     w->ninst = ninst;
     w->next = 0;
@@ -51,6 +54,8 @@ static void ws_warp_start(struct ws_sim *s, struct ws_warp *w, uint32_t slot,
     memset(w->reg_ready, 0, sizeof w->reg_ready);
     memset(w->reg_from_mem, 0, sizeof w->reg_from_mem);
     ws_issue_prepare(s->gpu, w);
+    ws_sm_activate(sm, wi, s->gpu->sm.sub_cores);
+    ws_issue_refresh(sm, s->gpu->sm.sub_cores, wi);
 }
 
 int ws_cta_dispatch(struct ws_sim *s, struct ws_sm *sm,
@@ -84,8 +89,7 @@ int ws_cta_dispatch(struct ws_sim *s, struct ws_sm *sm,
             return ws_err_msg(s->err, "internal: no free warp slot on SM %u",
                               sm->id);
         memcpy(slot->inst + copied, ws->inst, ws->ninst * sizeof *ws->inst);
-        ws_warp_start(s, &sm->warps[wi], si, w, slot->inst + copied,
-                      ws->ninst, t);
+        ws_warp_start(s, sm, wi, si, w, slot->inst + copied, ws->ninst, t);
         copied += ws->ninst;
         slot->warp_slots[slot->nwarps++] = wi;
         if (ws_sim_wake(s, sm->id, wi % s->gpu->sm.sub_cores, t) < 0)
@@ -116,7 +120,8 @@ static int ws_cta_release(struct ws_sim *s, struct ws_sm *sm,
             continue;
         x->state = WS_WARP_ACTIVE;
         x->ready_after_barrier = t + 1;
-        ws_issue_refresh(x);
+        ws_sm_activate(sm, wi, s->gpu->sm.sub_cores);
+        ws_issue_refresh(sm, s->gpu->sm.sub_cores, wi);
         if (ws_sim_wake(s, sm->id, wi % s->gpu->sm.sub_cores, t + 1) < 0)
             return ws_err_oom(s->err);
     }
@@ -129,6 +134,7 @@ int ws_cta_barrier(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
     struct ws_cta_slot *slot = &sm->slots[w->slot];
 
     w->state = WS_WARP_AT_BARRIER;
+    ws_sm_deactivate(sm, (uint32_t)(w - sm->warps), s->gpu->sm.sub_cores);
     if (++slot->at_barrier < slot->nwarps - slot->done)
         return 0;
     return ws_cta_release(s, sm, slot, t);
@@ -140,6 +146,7 @@ int ws_cta_warp_done(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
     struct ws_cta_slot *slot = &sm->slots[w->slot];
 
     w->state = WS_WARP_DONE;
+    ws_sm_deactivate(sm, (uint32_t)(w - sm->warps), s->gpu->sm.sub_cores);
     slot->done++;
     if (slot->at_barrier > 0 && slot->at_barrier == slot->nwarps - slot->done
         && ws_cta_release(s, sm, slot, t) < 0)

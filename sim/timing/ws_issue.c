@@ -81,18 +81,24 @@ void ws_issue_prepare(const struct ws_gpu *g, struct ws_warp *w)
     w->next_dep_mem = (uint8_t)r.dep_mem;
     w->next_unit = (uint8_t)ws_unit_for_class(in->cls);
     w->next_mshr = (uint8_t)ws_needs_mshr(g, in);
-    ws_issue_refresh(w);
 }
 
-void ws_issue_refresh(struct ws_warp *w)
+void ws_issue_refresh(struct ws_sm *sm, uint32_t sub_cores, uint32_t wi)
 {
+    const struct ws_warp *w = &sm->warps[wi];
+    struct ws_cand *c;
     uint64_t at = w->last_issue + 1;
 
+    if (w->cand == WS_NO_CAND)
+        return;
+    c = &sm->sub[wi % sub_cores].cand[w->cand];
     if (w->next_dep > at)
         at = w->next_dep;
     if (w->ready_after_barrier > at)
         at = w->ready_after_barrier;
-    w->ready_own = at;
+    c->ready_own = at;
+    c->unit = w->next_unit;
+    c->mshr = w->next_mshr;
 }
 
 static void ws_warp_ready(struct ws_sim *s, struct ws_sm *sm,
@@ -157,11 +163,12 @@ struct ws_pick {
 static uint32_t ws_age_rank(const struct ws_sim *s, const struct ws_sm *sm,
                             uint32_t sub, uint32_t wi)
 {
-    uint32_t rank = 0, n = s->gpu->sm.sub_cores;
+    const struct ws_subcore *sc = &sm->sub[sub];
+    uint32_t rank = 0;
 
-    for (uint32_t i = sub; i < s->gpu->sm.max_warps; i += n)
-        if (sm->warps[i].state == WS_WARP_ACTIVE
-            && sm->warps[i].age < sm->warps[wi].age)
+    (void)s;
+    for (uint32_t i = 0; i < sc->ncand; i++)
+        if (sc->cand[i].age < sm->warps[wi].age)
             rank++;
     return rank;
 }
@@ -193,29 +200,77 @@ static int ws_prefer(const struct ws_sim *s, const struct ws_sm *sm,
     }
 }
 
+/* The cycle candidate c can issue at, given the cycle t the SM's MSHRs
+ * were asked about (*mshr_known says whether *mshr holds the answer: one
+ * per SM and cycle, whichever warp asks). */
+static uint64_t ws_cand_at(struct ws_sim *s, const struct ws_sm *sm,
+                           const struct ws_subcore *sc,
+                           const struct ws_cand *c, uint64_t t,
+                           uint64_t *mshr, int *mshr_known)
+{
+    uint64_t at = c->ready_own > sc->unit_free[c->unit]
+                  ? c->ready_own : sc->unit_free[c->unit];
+
+    if (c->mshr) {
+        if (!*mshr_known) {
+            *mshr = ws_mem_mshr_ready(&s->mem, sm->id, t);
+            *mshr_known = 1;
+        }
+        if (*mshr > at)
+            at = *mshr;
+    }
+    return at;
+}
+
+/* Greedy-then-oldest without a scan when it can: the warp that issued
+ * last, if ready, else the first ready candidate in age order.  The next
+ * cycle to look is only needed when nothing is ready, and then every
+ * candidate was seen. */
+static int ws_select_gto(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
+                         uint64_t t, struct ws_pick *pick, uint64_t *next)
+{
+    const struct ws_subcore *sc = &sm->sub[sub];
+    uint32_t last = sm->warps[sc->last].cand;
+    uint64_t mshr = 0;
+    int known = 0;
+
+    *next = WS_NEVER;
+    if (last != WS_NO_CAND && (sc->last % s->gpu->sm.sub_cores) == sub
+        && ws_cand_at(s, sm, sc, &sc->cand[last], t, &mshr, &known) <= t) {
+        pick->warp = sc->last;
+        ws_warp_ready(s, sm, sc, &sm->warps[pick->warp], t, &pick->ready);
+        return 1;
+    }
+    for (uint32_t i = 0; i < sc->ncand; i++) {
+        uint64_t at = ws_cand_at(s, sm, sc, &sc->cand[i], t, &mshr, &known);
+        if (at <= t) {
+            pick->warp = sc->cand[i].warp;
+            ws_warp_ready(s, sm, sc, &sm->warps[pick->warp], t,
+                          &pick->ready);
+            return 1;
+        }
+        if (at < *next)
+            *next = at;
+    }
+    return 0;
+}
+
 /* Picks the warp to issue at t, or returns 0 and the next cycle to look. */
 static int ws_select(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
                      uint64_t t, struct ws_pick *pick, uint64_t *next)
 {
-    uint32_t n = s->gpu->sm.sub_cores;
-    int found = 0;
+    const struct ws_subcore *sc = &sm->sub[sub];
+    uint64_t mshr = 0;
+    int found = 0, mshr_known = 0;
 
+    if (s->gpu->sched.policy == WS_SCHED_GTO)
+        return ws_select_gto(s, sm, sub, t, pick, next);
     *next = WS_NEVER;
     pick->warp = 0;
-    const uint64_t *unit_free = sm->sub[sub].unit_free;
-
-    for (uint32_t wi = sub; wi < s->gpu->sm.max_warps; wi += n) {
-        const struct ws_warp *w = &sm->warps[wi];
-        uint64_t at;
-        if (w->state != WS_WARP_ACTIVE)
-            continue;
-        at = w->ready_own > unit_free[w->next_unit] ? w->ready_own
-                                                    : unit_free[w->next_unit];
-        if (w->next_mshr) {
-            uint64_t m = ws_mem_mshr_ready(&s->mem, sm->id, t);
-            if (m > at)
-                at = m;
-        }
+    for (uint32_t i = 0; i < sc->ncand; i++) {
+        uint32_t wi = sc->cand[i].warp;
+        uint64_t at = ws_cand_at(s, sm, sc, &sc->cand[i], t, &mshr,
+                                 &mshr_known);
         if (at > t) {
             if (at < *next)
                 *next = at;
@@ -332,6 +387,7 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
     w->last_issue = t;
     w->next++;
     ws_issue_prepare(g, w);
+    ws_issue_refresh(sm, g->sm.sub_cores, pick->warp);
     if (s->tl)
         ws_timeline_issue(s->tl, sm->id, pick->warp, t);
     if (w->next == w->ninst)

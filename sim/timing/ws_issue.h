@@ -19,9 +19,9 @@
  * readiness; called at dispatch and after each issue. */
 void ws_issue_prepare(const struct ws_gpu *gpu, struct ws_warp *w);
 
-/* Recomputes w->ready_own after last_issue, next_dep or
- * ready_after_barrier changed. */
-void ws_issue_refresh(struct ws_warp *w);
+/* Copies what selection reads of warp wi into its candidate entry, after
+ * last_issue, the next instruction or ready_after_barrier changed. */
+void ws_issue_refresh(struct ws_sm *sm, uint32_t sub_cores, uint32_t wi);
 
 /* The wake-up of sub-core sub at cycle t. */
 int ws_issue_step(struct ws_sim *s, struct ws_sm *sm, uint32_t sub, uint64_t t);

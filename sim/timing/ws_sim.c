@@ -31,13 +31,17 @@ static uint64_t ws_sim_sm_bytes(const struct ws_gpu *g)
     return (uint64_t)g->sm.max_warps * sizeof(struct ws_warp)
            + (uint64_t)g->sm.max_blocks * sizeof(struct ws_cta_slot)
            + (uint64_t)g->sm.sub_cores * sizeof(struct ws_subcore)
-           + g->l1.size / g->l1.line * sizeof(struct ws_cache_line)
+           + ((uint64_t)g->sm.max_warps + g->sm.sub_cores)
+             * sizeof(struct ws_cand)
+           + g->l1.size / g->l1.line
+             * (sizeof(struct ws_cache_line) + 2 * sizeof(uint64_t))
            + (uint64_t)g->l1.mshrs * sizeof(uint64_t) + sizeof(struct ws_sm);
 }
 
 static uint64_t ws_sim_l2_bytes(const struct ws_gpu *g)
 {
-    return g->l2.size / g->l2.line * sizeof(struct ws_cache_line)
+    return g->l2.size / g->l2.line
+           * (sizeof(struct ws_cache_line) + 2 * sizeof(uint64_t))
            + (uint64_t)g->l2.slices * g->l2.mshrs * sizeof(uint64_t)
            + (uint64_t)g->dram.channels * g->dram.banks * sizeof(uint64_t);
 }

@@ -13,11 +13,62 @@ int ws_sm_init(struct ws_sm *sm, uint32_t id, const struct ws_gpu *gpu)
     sm->warps = calloc(gpu->sm.max_warps, sizeof *sm->warps);
     sm->slots = calloc(gpu->sm.max_blocks, sizeof *sm->slots);
     sm->sub = calloc(gpu->sm.sub_cores, sizeof *sm->sub);
+    sm->nsub = sm->sub ? gpu->sm.sub_cores : 0;
     if (!sm->warps || !sm->slots || !sm->sub)
         return -1;
-    for (uint32_t i = 0; i < gpu->sm.sub_cores; i++)
+    for (uint32_t i = 0; i < gpu->sm.max_warps; i++)
+        sm->warps[i].cand = WS_NO_CAND;
+    for (uint32_t i = 0; i < gpu->sm.sub_cores; i++) {
         sm->sub[i].wake = WS_NEVER;
+        sm->sub[i].cand = calloc(gpu->sm.max_warps / gpu->sm.sub_cores + 1,
+                                 sizeof *sm->sub[i].cand);
+        if (!sm->sub[i].cand)
+            return -1;
+    }
     return 0;
+}
+
+/* Candidates are kept oldest first: greedy-then-oldest takes the first
+ * ready one and need not look further. */
+static void ws_sm_renumber(struct ws_sm *sm, struct ws_subcore *sc,
+                           uint32_t from)
+{
+    for (uint32_t i = from; i < sc->ncand; i++)
+        sm->warps[sc->cand[i].warp].cand = i;
+}
+
+void ws_sm_activate(struct ws_sm *sm, uint32_t wi, uint32_t sub_cores)
+{
+    struct ws_subcore *sc = &sm->sub[wi % sub_cores];
+    struct ws_warp *w = &sm->warps[wi];
+    uint32_t at = sc->ncand;
+
+    if (w->cand != WS_NO_CAND)
+        return;
+    while (at > 0 && sc->cand[at - 1].age > w->age)
+        at--;
+    memmove(&sc->cand[at + 1], &sc->cand[at],
+            (sc->ncand - at) * sizeof *sc->cand);
+    sc->ncand++;
+    memset(&sc->cand[at], 0, sizeof sc->cand[at]);
+    sc->cand[at].warp = wi;
+    sc->cand[at].age = w->age;
+    ws_sm_renumber(sm, sc, at);
+}
+
+void ws_sm_deactivate(struct ws_sm *sm, uint32_t wi, uint32_t sub_cores)
+{
+    struct ws_subcore *sc = &sm->sub[wi % sub_cores];
+    struct ws_warp *w = &sm->warps[wi];
+    uint32_t at = w->cand;
+
+    if (at == WS_NO_CAND)
+        return;
+    sc->ncand--;
+    memmove(&sc->cand[at], &sc->cand[at + 1],
+            (sc->ncand - at) * sizeof *sc->cand);
+    w->cand = WS_NO_CAND;
+    ws_sm_renumber(sm, sc, at);
 }
 
 void ws_sm_free(struct ws_sm *sm)
@@ -26,6 +77,8 @@ void ws_sm_free(struct ws_sm *sm)
         free(sm->slots[i].inst);
         free(sm->slots[i].addrs);
     }
+    for (uint32_t i = 0; sm->sub && i < sm->nsub; i++)
+        free(sm->sub[i].cand);
     free(sm->warps);
     free(sm->slots);
     free(sm->sub);

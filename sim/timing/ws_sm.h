@@ -54,10 +54,8 @@ struct ws_warp {
      * recomputed when it issues or leaves a barrier (ws_issue_prepare). */
     uint64_t next_dep;
     uint8_t next_dep_mem, next_unit, next_mshr;
-    /* max(last_issue + 1, next_dep, ready_after_barrier): the part of the
-     * issue cycle that other warps cannot move, so selection compares one
-     * number against the unit's and the MSHRs' instead of three. */
-    uint64_t ready_own;
+    uint32_t cand;              /* place in its sub-core's candidates, or
+                                   WS_NO_CAND when not active */
     uint64_t reg_ready[WS_NREGS];
     uint8_t reg_from_mem[WS_NREGS];
 };
@@ -76,7 +74,24 @@ struct ws_cta_slot {
     uint64_t dispatched, retire_at;
 };
 
+/* What selection reads of an active warp, packed: the scheduler scans a
+ * sub-core's candidates every cycle it issues, and a struct ws_warp is
+ * kilobytes (its scoreboard), so reading them there cost a cache miss per
+ * warp per cycle. */
+struct ws_cand {
+    /* max(last_issue + 1, next_dep, ready_after_barrier): the part of the
+     * issue cycle that other warps cannot move. */
+    uint64_t ready_own;
+    uint64_t age;
+    uint32_t warp;
+    uint8_t unit, mshr;
+};
+
+#define WS_NO_CAND UINT32_MAX
+
 struct ws_subcore {
+    struct ws_cand *cand;       /* the active warps, oldest first */
+    uint32_t ncand;
     uint64_t unit_free[WS_UNIT_COUNT];
     uint64_t wake;              /* pending wake-up, WS_NEVER when none */
     uint32_t last;              /* warp slot issued last (GTO, LRR) */
@@ -88,11 +103,17 @@ struct ws_sm {
     struct ws_cta_slot *slots;  /* [CTAs per SM for this kernel] */
     uint32_t nslots, free_warps;
     struct ws_subcore *sub;     /* [sm.sub_cores] */
+    uint32_t nsub;
     uint32_t resident;          /* CTAs resident now */
     uint64_t active_since;
 };
 
 int ws_sm_init(struct ws_sm *sm, uint32_t id, const struct ws_gpu *gpu);
 void ws_sm_free(struct ws_sm *sm);
+
+/* Warp wi becomes a candidate of its sub-core (it is active), or stops
+ * being one (at a barrier, done). */
+void ws_sm_activate(struct ws_sm *sm, uint32_t wi, uint32_t sub_cores);
+void ws_sm_deactivate(struct ws_sm *sm, uint32_t wi, uint32_t sub_cores);
 
 #endif
