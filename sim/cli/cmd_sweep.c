@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@
 #include "sweep/ws_sweep_report.h"
 #include "sweep/ws_sweep_rows.h"
 #include "util/ws_num.h"
+#include "util/ws_readset.h"
 #include "ws_cli.h"
 #include "ws_output.h"
 #include "ws_run_engine.h"
@@ -221,6 +223,12 @@ static int ws_sweep_check_plots(const struct ws_sweep_run *r,
                                "(expected an axis, cycles, a counter or "
                                "MODEL_cycles)", names[k]);
     }
+    /* Found only once every point has run, a typo would cost the report. */
+    if (rc == 0 && ws_csv_col(&h, r->s.target) < 0)
+        rc = ws_err_at(err, r->s.path, r->s.target_line, r->s.target_col,
+                       "report target names column '%s', which the results "
+                       "do not have (expected an axis, cycles, a counter or "
+                       "MODEL_cycles)", r->s.target);
     ws_csv_free(&h);
     return rc;
 }
@@ -250,18 +258,20 @@ static char *ws_sweep_default_out(const struct ws_sweep_args *a)
     return out;
 }
 
-/* The results file must be a file warpsim may rewrite, and no input. */
+/* The results file must be a file warpsim may rewrite, and no input.  An
+ * error is placed at the word naming it: -o's, else FILE's (the default
+ * name comes from it). */
 static int ws_sweep_plan_out(struct ws_sweep_run *r, const char *path,
-                             struct ws_err *err)
+                             const char *named, struct ws_err *err)
 {
-    struct ws_output o = {.path = path, .flag = "--output"};
+    struct ws_output o = {.path = path, .flag = "--output", .named = named};
     const char *inputs[4] = {r->s.path, r->s.input, r->s.gpu, r->s.listing};
     int rc = ws_output_plan(&o, 1, inputs, 4, err);
 
     if (rc == 0 && (o.stream || o.inplace))
-        rc = ws_err_msg(err, "%s is not a regular file (expected a file: a "
-                        "sweep appends to its results and reads them back)",
-                        path);
+        rc = ws_err_arg(err, named, 0, 0, "--output %s: is not a regular "
+                        "file (expected a file: a sweep appends to its "
+                        "results and reads them back)", path);
     if (rc == 0 && !(r->out = strdup(o.real)))
         rc = ws_err_oom(err);
     ws_output_free(&o);
@@ -270,9 +280,8 @@ static int ws_sweep_plan_out(struct ws_sweep_run *r, const char *path,
 
 /* ---- the results file ------------------------------------------------- */
 
-/* Replaces path by text through a temporary file beside it. */
-static int ws_sweep_replace(const char *path, const char *text,
-                            struct ws_err *err)
+static int ws_sweep_replace_now(const char *path, const char *text,
+                                struct ws_err *err)
 {
     size_t n = strlen(path) + 16, len = strlen(text), off = 0;
     char *tmp = malloc(n);
@@ -285,6 +294,7 @@ static int ws_sweep_replace(const char *path, const char *text,
     fd = mkstemp(tmp);
     if (fd < 0) {
         ws_err_msg(err, "%s: cannot write: %s", path, strerror(errno));
+        err->internal = 1;      /* its folder was checked writable */
         free(tmp);
         return -1;
     }
@@ -309,6 +319,32 @@ static int ws_sweep_replace(const char *path, const char *text,
     return 0;
 }
 
+/* Replaces path by text through a temporary file beside it.  SIGINT,
+ * SIGTERM and SIGHUP wait until the file is in place: a signal between
+ * mkstemp and rename would leave the temporary file behind. */
+static int ws_sweep_replace(const char *path, const char *text,
+                            struct ws_err *err)
+{
+    sigset_t block, old;
+    int rc;
+
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    rc = ws_sweep_replace_now(path, text, err);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return rc;
+}
+
+/* A note on what a resume cuts out of the results file. */
+static void ws_sweep_dropping(const char *out, size_t n, const char *what)
+{
+    if (n)
+        fprintf(stderr, "warpsim sweep: %s: dropping %zu %s\n", out, n, what);
+}
+
 /* Reads what an earlier run left; a torn last row (a killed sweep) and
  * rows of points no longer in the sweep are cut off by rewriting. */
 static int ws_sweep_resume(struct ws_sweep_run *r, const struct ws_sweep_args *a,
@@ -316,7 +352,7 @@ static int ws_sweep_resume(struct ws_sweep_run *r, const struct ws_sweep_args *a
 {
     struct ws_csv t;
     struct stat st;
-    size_t stale = 0;
+    size_t stale = 0, retry = 0, others = 0;
     char *text;
     int rc;
 
@@ -332,21 +368,26 @@ static int ws_sweep_resume(struct ws_sweep_run *r, const struct ws_sweep_args *a
             if (strcmp(ws_csv_cell(&t, i, 3), "failed") == 0 && p >= 0
                 && (size_t)p < r->s.npoints && r->done[p]) {
                 r->done[p] = 0;
-                stale++;
+                retry++;
             }
         }
-        /* Another share's points are not this run's to keep. */
-        for (size_t i = 0; i < r->s.npoints; i++)
-            if (r->done[i] && !r->mine[i]) {
-                r->done[i] = 0;
-                stale++;
+        /* Another share's points are not this run's to keep; the scan
+         * counted their rows stale, as it has no keys for them. */
+        for (size_t i = 0; i < t.nrows; i++) {
+            long p = strtol(ws_csv_cell(&t, i, 0), NULL, 10);
+            if (p >= 0 && (size_t)p < r->s.npoints && !r->mine[p] && stale) {
+                r->done[p] = 0;
+                stale--;
+                others++;
             }
+        }
     }
-    if (rc == 0 && (!t.ncols || stale || t.valid_len != (size_t)st.st_size)) {
-        if (stale)
-            fprintf(stderr, "warpsim sweep: %s: dropping %zu rows of points "
-                    "that are no longer this sweep's or are rerun\n", r->out,
-                    stale);
+    if (rc == 0 && (!t.ncols || stale || retry || others
+                    || t.valid_len != (size_t)st.st_size)) {
+        ws_sweep_dropping(r->out, stale, "rows of points that are no longer "
+                          "this sweep's");
+        ws_sweep_dropping(r->out, retry, "failed points, to rerun them");
+        ws_sweep_dropping(r->out, others, "rows of other shares' points");
         text = t.ncols ? ws_sweep_current_text(&t, &r->s, r->keys, r->done)
                        : NULL;
         if (t.ncols && !text)
@@ -499,10 +540,10 @@ static int ws_sweep_finish_file(struct ws_sweep_run *r, struct ws_csv *t,
     if (ws_csv_load(t, r->out, 0, 0, err) < 0)
         return -1;
     text = ws_sweep_current_text(t, &r->s, r->keys, r->done);
-    if (!text)
-        return ws_err_oom(err);
-    rc = ws_sweep_replace(r->out, text, err);
+    rc = text ? ws_sweep_replace(r->out, text, err) : ws_err_oom(err);
     free(text);
+    if (rc < 0)
+        ws_csv_free(t);
     return rc;
 }
 
@@ -518,6 +559,103 @@ static char *ws_sweep_beside(const char *path, const char *name)
         strcpy(out + d, name);
     }
     return out;
+}
+
+/* The report: the results file's name with .md for .csv. */
+static char *ws_sweep_report_path(const char *out)
+{
+    size_t n = strlen(out);
+    char *path = malloc(n + 4);
+
+    if (path) {
+        memcpy(path, out, n + 1);
+        if (n > 4 && strcmp(path + n - 4, ".csv") == 0)
+            path[n - 4] = '\0';
+        strcat(path, ".md");
+    }
+    return path;
+}
+
+/* 1 when the file st describes is one of the sweep's inputs or a file
+ * read so far. */
+static int ws_sweep_is_input(const struct ws_sweep_run *r,
+                             const struct stat *st)
+{
+    const char *inputs[4] = {r->s.path, r->s.input, r->s.gpu, r->s.listing};
+    struct stat si;
+
+    if (ws_readset_has(st))
+        return 1;
+    for (int i = 0; i < 4; i++)
+        if (inputs[i] && stat(inputs[i], &si) == 0
+            && si.st_dev == st->st_dev && si.st_ino == st->st_ino)
+            return 1;
+    for (size_t i = 0; i < r->s.naxes; i++)
+        for (size_t j = 0; r->s.axes[i].kind == WS_AXIS_GPU
+                           && j < r->s.axes[i].nvalues; j++)
+            if (stat(r->s.axes[i].values[j].assign, &si) == 0
+                && si.st_dev == st->st_dev && si.st_ino == st->st_ino)
+                return 1;
+    return 0;
+}
+
+/* What is wrong with writing an extra (a plot, the report) at path beside
+ * the results, or NULL: drawn once every point has run, it must not
+ * replace an input, the results or an extra written before it. */
+static const char *ws_sweep_extra_clash(const struct ws_sweep_run *r,
+                                        const char *path,
+                                        const char *const *before, size_t n)
+{
+    struct stat st;
+
+    if (strcmp(path, r->out) == 0)
+        return "is the results file";
+    for (size_t i = 0; i < n; i++)
+        if (before[i] && strcmp(path, before[i]) == 0)
+            return "is written twice, by two plots or a plot and the report";
+    if (stat(path, &st) != 0)
+        return NULL;
+    if (S_ISDIR(st.st_mode))
+        return "is a folder";
+    return ws_sweep_is_input(r, &st) ? "is an input of the sweep" : NULL;
+}
+
+/* The plots' files and the report's, checked before any point runs; a
+ * plot's error is placed at its entry in the sweep file, the report's at
+ * the word that named the results file. */
+static int ws_sweep_check_extras(const struct ws_sweep_run *r,
+                                 const struct ws_sweep_args *a,
+                                 struct ws_err *err)
+{
+    char **paths = calloc(r->s.nplots + 1, sizeof *paths);
+    const char *why = NULL;
+    size_t i = 0;
+    int rc = 0;
+
+    if (!paths)
+        return ws_err_oom(err);
+    if (a->report && !(paths[0] = ws_sweep_report_path(r->out)))
+        rc = ws_err_oom(err);
+    if (rc == 0 && paths[0]
+        && (why = ws_sweep_extra_clash(r, paths[0], NULL, 0)))
+        rc = ws_err_arg(err, a->out ? a->out : a->file, 0, 0, "--report "
+                        "%s: %s (expected a results file whose .md name is "
+                        "free; choose another -o)", paths[0], why);
+    for (; rc == 0 && i < r->s.nplots; i++) {
+        const struct ws_sweep_plot *p = &r->s.plots[i];
+        if (!(paths[i + 1] = ws_sweep_beside(r->out, p->file)))
+            rc = ws_err_oom(err);
+        else if ((why = ws_sweep_extra_clash(r, paths[i + 1],
+                                             (const char *const *)paths,
+                                             i + 1)))
+            rc = ws_err_at(err, r->s.path, p->line, p->col, "plot file "
+                           "'%s' %s (expected a name of its own)", p->file,
+                           why);
+    }
+    for (size_t k = 0; k <= r->s.nplots; k++)
+        free(paths[k]);
+    free(paths);
+    return rc;
 }
 
 /* Plots and the report are extras: a failure to draw is a warning, the
@@ -552,15 +690,8 @@ static void ws_sweep_extras(struct ws_sweep_run *r, const struct ws_csv *t,
         dims[i] = r->s.axes[i].dim;
     }
     {
-        char *md, *path = malloc(strlen(r->out) + 4);
-        size_t n = strlen(r->out);
+        char *md, *path = ws_sweep_report_path(r->out);
         ws_err_clear(&err);
-        if (path) {
-            memcpy(path, r->out, n + 1);
-            if (n > 4 && strcmp(path + n - 4, ".csv") == 0)
-                path[n - 4] = '\0';
-            strcat(path, ".md");
-        }
         md = path ? ws_sweep_report(t, axes, dims, r->s.naxes,
                                      r->s.target, &err)
                   : NULL;
@@ -653,8 +784,11 @@ static int ws_sweep_setup(struct ws_sweep_run *r, const struct ws_sweep_args *a,
         return -1;
     if (!a->out && !(dflt = ws_sweep_default_out(a)))
         return ws_err_oom(err);
-    rc = ws_sweep_plan_out(r, a->out ? a->out : dflt, err);
+    rc = ws_sweep_plan_out(r, a->out ? a->out : dflt,
+                           a->out ? a->out : a->file, err);
     free(dflt);
+    if (rc == 0 && a->array_size < 0)
+        rc = ws_sweep_check_extras(r, a, err);
     if (rc == 0)
         rc = ws_sweep_prepare_all(r, a, err);
     return rc;
@@ -696,9 +830,11 @@ static int ws_sweep_main(struct ws_sweep_args *a)
             ws_sweep_list(&r);
     } else if (rc == 0) {
         rc = ws_sweep_resume(&r, a, &err);
-        if (rc == 0 && (r.fd = open(r.out, O_WRONLY | O_APPEND)) < 0)
+        if (rc == 0 && (r.fd = open(r.out, O_WRONLY | O_APPEND)) < 0) {
             rc = ws_err_msg(&err, "%s: cannot open for appending: %s", r.out,
                             strerror(errno));
+            err.internal = 1;   /* it was just written */
+        }
         prog.on = isatty(2);
         if (rc == 0)
             rc = ws_sweep_execute(&r, a, &prog, &err);

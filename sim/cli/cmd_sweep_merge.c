@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sweep/ws_sweep_rows.h"
 #include "util/ws_csv.h"
@@ -19,9 +20,35 @@
 /* Shares beyond this are a mistake (a glob of the wrong folder). */
 #define WS_MERGE_MAX_SHARES 100000
 
+/* A share named twice (a shell glob and a name, a link) would read as
+ * every one of its points doubled; say so instead. */
+static int ws_merge_twice(char **paths, int n, struct ws_err *err)
+{
+    struct stat *st = calloc((size_t)n, sizeof *st);
+
+    if (!st)
+        return ws_err_oom(err);
+    for (int i = 0; i < n; i++) {
+        if (stat(paths[i], &st[i]) != 0)
+            continue;       /* the load says why */
+        for (int j = 0; j < i; j++)
+            if (st[j].st_ino == st[i].st_ino && st[j].st_dev == st[i].st_dev) {
+                ws_err_arg(err, paths[i], 0, 0, "SHARE %s: the same file as "
+                           "%s (expected each share once)", paths[i],
+                           paths[j]);
+                free(st);
+                return -1;
+            }
+    }
+    free(st);
+    return 0;
+}
+
 static int ws_merge_load(struct ws_csv *tabs, char **paths, int n,
                          struct ws_err *err)
 {
+    if (ws_merge_twice(paths, n, err) < 0)
+        return -1;
     for (int i = 0; i < n; i++) {
         if (ws_csv_load(&tabs[i], paths[i], 0, 0, err) < 0) {
             ws_err_place_arg(err, paths[i]);

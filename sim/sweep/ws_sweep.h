@@ -90,6 +90,7 @@ struct ws_sweep {
     struct ws_sweep_plot *plots;
     size_t nplots;
     char *target;           /* report target column; "cycles" by default */
+    long target_line, target_col;   /* where report: names it; 0 if not */
 };
 
 /* Parses and checks the file's shape (keys, value kinds, ranges, zips).

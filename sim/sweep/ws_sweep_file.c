@@ -28,6 +28,12 @@
 #include "util/ws_yaml.h"
 
 #define WS_SWEEP_MAX_FILE (1u << 20)
+/* Steps a range may take, the ones rounding merges included: the loop's
+ * bound whatever the numbers (a step of 1 from 1e18 moves nothing). */
+#define WS_SWEEP_MAX_STEPS (1L << 20)
+/* Whole numbers above this have no exact double, so a range over them
+ * would run on other values than the ones it prints. */
+#define WS_SWEEP_MAX_EXACT 9007199254740992.0
 
 static char *ws_sweep_strdup(const char *s)
 {
@@ -90,7 +96,31 @@ static int ws_sweep_scalar(const struct ws_ynode *n, const char *what,
     return 0;
 }
 
+/* An item of a list (the YAML key of an item is its index, which the
+ * user never wrote: the message names the list instead). */
+static int ws_sweep_item(const struct ws_ynode *n, const char *list,
+                         const char *what, struct ws_err *err)
+{
+    if (n->kind != WS_YNODE_SCALAR)
+        return ws_err_at(err, n->file, n->line, n->col, "an item of %s is "
+                         "not a single value (expected %s)", list, what);
+    return 0;
+}
+
 /* ---- values ---------------------------------------------------------- */
+
+/* A workload parameter: decimal or 0x hex, as --param reads it. */
+static int ws_sweep_param(const char *text, int64_t *i)
+{
+    uint64_t h;
+
+    if (strncmp(text, "0x", 2) != 0)
+        return ws_num_i64(text, strlen(text), i);
+    if (ws_num_hex(text, strlen(text), &h) < 0 || h > INT64_MAX)
+        return -1;
+    *i = (int64_t)h;
+    return 0;
+}
 
 /* The value as a number in the axis's base unit; -1 with *expected when it
  * is not of the axis's form. */
@@ -100,15 +130,9 @@ static int ws_sweep_number(const struct ws_axis *a, const char *text,
     int64_t i;
 
     if (a->kind == WS_AXIS_PARAM) {
-        uint64_t h;
         *expected = "a whole number";
-        if (strncmp(text, "0x", 2) == 0) {
-            if (ws_num_hex(text, strlen(text), &h) < 0 || h > INT64_MAX)
-                return -1;
-            i = (int64_t)h;
-        } else if (ws_num_i64(text, strlen(text), &i) < 0) {
+        if (ws_sweep_param(text, &i) < 0)
             return -1;
-        }
         *v = (double)i;
         return 0;
     }
@@ -170,6 +194,7 @@ static int ws_sweep_add_value(struct ws_axis *a, const char *text,
     const char *expected = "";
     double num = NAN;
     char cell[64];
+    int64_t i;
 
     if (a->nvalues == WS_SWEEP_MAX_VALUES)
         return ws_err_at(err, at->file, at->line, at->col, "%s has more than "
@@ -183,7 +208,11 @@ static int ws_sweep_add_value(struct ws_axis *a, const char *text,
     v->num = num;
     v->line = at->line;
     v->col = at->col;
-    if (isnan(num))
+    /* A parameter above 2^53 has no exact double: its cell is the integer
+     * the point runs with, not the double's rounding of it. */
+    if (a->kind == WS_AXIS_PARAM && ws_sweep_param(text, &i) == 0)
+        snprintf(cell, sizeof cell, "%lld", (long long)i);
+    else if (isnan(num))
         snprintf(cell, sizeof cell, "%.60s", text);
     else
         snprintf(cell, sizeof cell, "%.17g", num);
@@ -211,7 +240,7 @@ static int ws_sweep_triple(struct ws_axis *a, const struct ws_ynode *seq,
 
     for (; n && i < 3; n = n->next, i++) {
         int factor = i == 2 && strcmp(form, "geom") == 0;
-        if (ws_sweep_scalar(n, "a number", err) < 0)
+        if (ws_sweep_item(n, form, "a number", err) < 0)
             return -1;
         if (factor ? ws_units_real(n->value, &out[i]) < 0
                    : ws_sweep_number(a, n->value, &out[i], &expected) < 0) {
@@ -221,6 +250,12 @@ static int ws_sweep_triple(struct ws_axis *a, const struct ws_ynode *seq,
                              "'%s' for %s (expected %s)", form, n->value,
                              a->name, expected);
         }
+        if (!factor && ws_sweep_integral(a)
+            && fabs(out[i]) > WS_SWEEP_MAX_EXACT)
+            return ws_err_at(err, n->file, n->line, n->col, "bad %s value "
+                             "'%s' for %s (expected at most 2^53 in a %s; "
+                             "list larger values one by one)", form,
+                             n->value, a->name, form);
     }
     if (i != 3 || n)
         return ws_err_at(err, seq->file, seq->line, seq->col, "%s of %s "
@@ -253,7 +288,12 @@ static int ws_sweep_generate(struct ws_axis *a, const struct ws_ynode *spec,
                          "reach its last value (expected %s)", n->key,
                          a->name, geom ? "a first value above 0 and a "
                          "factor other than 1" : "a step other than 0");
-    for (size_t i = 0;; i++) {
+    for (long i = 0;; i++) {
+        if (i == WS_SWEEP_MAX_STEPS)
+            return ws_err_at(err, n->file, n->line, n->col, "%s of %s takes "
+                             "more than %ld steps (expected a coarser %s)",
+                             n->key, a->name, WS_SWEEP_MAX_STEPS,
+                             geom ? "factor" : "step");
         v = geom ? t[0] * pow(t[2], (double)i) : t[0] + t[2] * (double)i;
         /* The last value counts when it lands on the bound, give or take
          * the rounding of the arithmetic above. */
@@ -277,6 +317,9 @@ static int ws_sweep_generate(struct ws_axis *a, const struct ws_ynode *spec,
             continue;       /* rounding made two steps one value */
         if (ws_sweep_add_value(a, text, n, err) < 0)
             return -1;
+        /* first == last is one value, whichever way the step points. */
+        if (t[1] == t[0])
+            break;
     }
     return 0;
 }
@@ -340,7 +383,7 @@ static int ws_sweep_axis(struct ws_sweep *s, const struct ws_ynode *n,
                          "of values (expected [v1, v2, ...] or a range)",
                          a->name);
     for (const struct ws_ynode *v = n->child; v; v = v->next)
-        if (ws_sweep_scalar(v, "one value per item", err) < 0
+        if (ws_sweep_item(v, a->name, "one value per item", err) < 0
             || ws_sweep_add_value(a, v->value, v, err) < 0)
             return -1;
     /* A GPU named by a file is found beside the sweep file, as gpu: is. */
@@ -374,13 +417,17 @@ static int ws_sweep_zip_group(struct ws_sweep *s, const struct ws_ynode *g,
                          "fewer than two axes (expected [axis, axis, ...])");
     for (const struct ws_ynode *n = g->child; n; n = n->next) {
         struct ws_axis *a;
-        if (ws_sweep_scalar(n, "an axis name", err) < 0)
+        if (ws_sweep_item(n, "a zip group", "an axis name", err) < 0)
             return -1;
         a = ws_sweep_find_axis(s, n->value);
         if (!a)
             return ws_err_at(err, n->file, n->line, n->col, "zip names '%s', "
                              "which is not an axis (expected a key of axes:)",
                              n->value);
+        if (zipped[a - s->axes] && a->dim == dim)
+            return ws_err_at(err, n->file, n->line, n->col, "axis '%s' is "
+                             "named twice in one zip group (expected each "
+                             "axis once)", a->name);
         if (zipped[a - s->axes])
             return ws_err_at(err, n->file, n->line, n->col, "axis '%s' is in "
                              "two zip groups (expected one at most)", a->name);
@@ -406,7 +453,7 @@ static int ws_sweep_dims(struct ws_sweep *s, const struct ws_ynode *zip,
     size_t ngroups = 0;
     double total = 1;
 
-    if (zip && zip->kind == WS_YNODE_SCALAR)
+    if (zip && zip->kind != WS_YNODE_SEQ)
         return ws_err_at(err, zip->file, zip->line, zip->col, "zip is not a "
                          "list (expected [[axis, axis], ...])");
     for (; g; g = g->next, ngroups++)
@@ -521,6 +568,9 @@ static int ws_sweep_plot_entry(struct ws_sweep_plot *p,
         return ws_err_at(err, m->file, m->line, m->col, "plot file '%s' is "
                          "a path (expected a file name: plots are drawn "
                          "beside the results)", p->file);
+    if (!*p->file || strcmp(p->file, ".") == 0)
+        return ws_err_at(err, m->file, m->line, m->col, "plot file '%s' is "
+                         "not a file name (expected NAME.svg)", p->file);
     return 0;
 }
 
@@ -560,6 +610,8 @@ static int ws_sweep_report_key(struct ws_sweep *s, const struct ws_ynode *n,
         return 0;
     if (ws_sweep_scalar(t, "a column name", err) < 0)
         return -1;
+    s->target_line = t->line;
+    s->target_col = t->col;
     free(s->target);
     s->target = ws_sweep_strdup(t->value);
     return s->target ? 0 : ws_err_oom(err);
@@ -621,6 +673,29 @@ static int ws_sweep_top_entry(struct ws_sweep *s, const struct ws_ynode *e,
                      "plots or report)", e->key);
 }
 
+/* An axis over a fixed setting would silently override it: which one the
+ * user meant is theirs to say. */
+static int ws_sweep_fixed_clash(const struct ws_sweep *s, struct ws_err *err)
+{
+    for (size_t i = 0; i < s->naxes; i++) {
+        const struct ws_axis *a = &s->axes[i];
+        char *const *fixed = a->kind == WS_AXIS_PARAM ? s->fixed_params
+                                                      : s->fixed_sets;
+        size_t n = a->kind == WS_AXIS_PARAM ? s->nfixed_params
+                 : a->kind == WS_AXIS_SET ? s->nfixed_sets : 0;
+        size_t len = strlen(a->target);
+        for (size_t k = 0; k < n; k++)
+            if (strncmp(fixed[k], a->target, len) == 0
+                && fixed[k][len] == '=')
+                return ws_err_at(err, s->path, a->line, a->col, "axis '%s' "
+                                 "is also fixed under %s: (expected either "
+                                 "a fixed value or an axis)", a->name,
+                                 a->kind == WS_AXIS_PARAM ? "params"
+                                                          : "set");
+    }
+    return 0;
+}
+
 static int ws_sweep_parse(struct ws_sweep *s, const struct ws_ynode *root,
                           struct ws_err *err)
 {
@@ -637,6 +712,8 @@ static int ws_sweep_parse(struct ws_sweep *s, const struct ws_ynode *root,
                          "one axis to sweep)");
     if (!s->target && !(s->target = ws_sweep_strdup("cycles")))
         return ws_err_oom(err);
+    if (ws_sweep_fixed_clash(s, err) < 0)
+        return -1;
     return ws_sweep_dims(s, zip, err);
 }
 

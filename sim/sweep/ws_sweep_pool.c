@@ -35,6 +35,17 @@ static void ws_sweep_on_signal(int sig)
     ws_sweep_stop = sig;
 }
 
+/* A pipe, a fork or a poll that fails is the system's doing, not the
+ * sweep file's: exit 1, not 2. */
+static int ws_sweep_sys_fail(struct ws_err *err, const char *what)
+{
+    int e = errno;
+
+    if (!err->set)
+        err->internal = 1;
+    return ws_err_msg(err, "warpsim sweep: %s: %s", what, strerror(e));
+}
+
 double ws_sweep_now(void)
 {
     struct timespec ts;
@@ -111,15 +122,15 @@ static int ws_sweep_start(struct ws_sweep_slot *s, size_t index,
     int fds[2];
 
     if (pipe(fds) < 0)
-        return ws_err_msg(err, "warpsim sweep: cannot make a pipe: %s",
-                          strerror(errno));
+        return ws_sweep_sys_fail(err, "cannot make a pipe");
     fflush(NULL);
     s->pid = fork();
     if (s->pid < 0) {
+        int e = errno;
         close(fds[0]);
         close(fds[1]);
-        return ws_err_msg(err, "warpsim sweep: cannot start a worker: %s",
-                          strerror(errno));
+        errno = e;
+        return ws_sweep_sys_fail(err, "cannot start a worker");
     }
     if (s->pid == 0) {
         close(fds[0]);
@@ -171,6 +182,11 @@ static int ws_sweep_reap(struct ws_sweep_slot *s, ws_sweep_done_fn done,
         ;
     s->pid = 0;
     s->buf[s->len] = '\0';
+    /* Ctrl-C reaches the whole process group: a child that died with the
+     * parent's stop did not fail, and its point is left for the rerun
+     * (recorded as failed, a rerun would keep it so). */
+    if (ws_sweep_stop && WIFSIGNALED(status))
+        return 0;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && s->len) {
         rc = done(ctx, s->index, s->buf, NULL, err);
     } else {
@@ -233,8 +249,7 @@ static int ws_sweep_loop(struct ws_sweep_slot *slots, int jobs,
             }
         ready = poll(pfd, (nfds_t)np, 1000);
         if (ready < 0 && errno != EINTR)
-            return ws_err_msg(err, "warpsim sweep: poll: %s",
-                              strerror(errno));
+            return ws_sweep_sys_fail(err, "poll");
         ws_sweep_show(prog, 0);
         for (int k = 0; ready > 0 && k < np; k++) {
             struct ws_sweep_slot *s = &slots[map[k]];

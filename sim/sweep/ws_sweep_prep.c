@@ -39,8 +39,10 @@ static int ws_sweep_move_error(struct ws_err *err, const char *file,
     if (strncmp(rest, file, flen) == 0 && rest[flen] == ':')
         return -1;
 
+    /* "command line:K:C: what", or "command line: what" unplaced. */
     if (strncmp(rest, WS_SWEEP_CMDLINE, strlen(WS_SWEEP_CMDLINE)) == 0) {
-        const char *p = strstr(rest + strlen(WS_SWEEP_CMDLINE), ": ");
+        const char *p = rest + strlen(WS_SWEEP_CMDLINE);
+        p = *p == ' ' ? p - 1 : strstr(p, ": ");
         if (p)
             rest = p + 2;
     }

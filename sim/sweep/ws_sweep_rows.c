@@ -395,11 +395,12 @@ char *ws_sweep_merge(const struct ws_csv *tabs, size_t n, struct ws_err *err)
             return NULL;
         }
     }
-    if (tabs[0].ncols < WS_NFIXED
-        || strcmp(tabs[0].header[0], "point") != 0
-        || strcmp(tabs[0].header[2], "key") != 0) {
+    for (size_t c = 0; c < WS_NFIXED; c++) {
+        if (c < tabs[0].ncols
+            && strcmp(tabs[0].header[c], ws_sweep_fixed_cols[c]) == 0)
+            continue;
         ws_err_at(err, tabs[0].name, 1, 1, "not a sweep's results (expected "
-                  "columns point, points, key, ...)");
+                  "columns point, points, key, status, error, ...)");
         return NULL;
     }
     if (ws_sweep_merge_check(tabs, n, &refs, &nrefs, err) == 0) {

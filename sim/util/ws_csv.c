@@ -334,16 +334,18 @@ int ws_csv_no_col(const struct ws_csv *t, const char *name,
     size_t n = 0;
     struct ws_clip q;
 
+    /* A wide table's list stops short, after its last whole name: the
+     * message must stay one line that ends in its "(expected ...)". */
     list[0] = '\0';
-    for (size_t i = 0; i < t->ncols && n < sizeof list - 8; i++) {
+    for (size_t i = 0; i < t->ncols; i++) {
         int w = snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "",
                          t->header[i]);
-        n += w < 0 ? 0 : (size_t)w;
+        if (w < 0 || n + (size_t)w >= sizeof list - 8) {
+            strcpy(list + n, i ? ", ..." : "...");
+            break;
+        }
+        n += (size_t)w;
     }
-    /* A wide table's list stops short: the message must stay one line
-     * that ends in its "(expected ...)". */
-    if (n >= sizeof list - 8)
-        strcpy(list + sizeof list - 8, ", ...");
     return ws_err_msg(err, "no column '%s' in %s (expected one of: %s)",
                       ws_clip(&q, name), t->name, list);
 }

@@ -34,8 +34,8 @@ static int ws_file_check_kind(int fd, const char *path, const char *what,
         return ws_file_fail(err, path, "open", errno, what);
     if (S_ISDIR(st.st_mode))
         return ws_err_msg(err, "%s: is a folder, not a %s file (expected "
-                          "the path of a YAML file)", ws_clip_path(&q, path),
-                          what);
+                          "the path of a %s file)", ws_clip_path(&q, path),
+                          what, what);
     if (!S_ISREG(st.st_mode))
         return ws_err_msg(err, "%s: not a regular file (expected a %s file, "
                           "not a pipe, terminal or device)",
@@ -44,23 +44,37 @@ static int ws_file_check_kind(int fd, const char *path, const char *what,
     /* The size is rechecked while reading: the file may grow meanwhile. */
     if ((uintmax_t)st.st_size > max)
         return ws_err_at(err, path, 1, 1, "%s larger than %zu MiB (expected "
-                         "a small YAML file)", what, max >> 20);
+                         "a smaller %s file)", what, max >> 20, what);
     return 0;
 }
 
-/* Reads up to max + 1 bytes, so that one byte too many is seen. */
+/* Reads up to max + 1 bytes, so that one byte too many is seen.  The
+ * buffer grows as the file turns out longer: a limit of hundreds of MiB
+ * (a sweep's results) must not cost that much for a file of a page. */
 static char *ws_file_slurp(int fd, const char *path, const char *what,
                            size_t max, size_t *len, struct ws_err *err)
 {
-    char *text = malloc(max + 1);
-    size_t n = 0;
+    size_t cap = max < 65535 ? max + 1 : 65536, n = 0;
+    char *text = malloc(cap + 1);
 
     if (!text) {
         ws_err_oom(err);
         return NULL;
     }
     while (n <= max) {
-        ssize_t got = read(fd, text + n, max + 1 - n);
+        ssize_t got;
+        if (n == cap) {
+            size_t grown = cap > max / 2 ? max + 1 : cap * 2;
+            char *t = realloc(text, grown + 1);
+            if (!t) {
+                free(text);
+                ws_err_oom(err);
+                return NULL;
+            }
+            text = t;
+            cap = grown;
+        }
+        got = read(fd, text + n, cap - n);
         if (got == 0)
             break;
         if (got < 0 && errno == EINTR)
@@ -73,8 +87,8 @@ static char *ws_file_slurp(int fd, const char *path, const char *what,
         n += (size_t)got;
     }
     if (n > max) {
-        ws_err_at(err, path, 1, 1, "%s larger than %zu MiB (expected a small "
-                  "YAML file)", what, max >> 20);
+        ws_err_at(err, path, 1, 1, "%s larger than %zu MiB (expected a "
+                  "smaller %s file)", what, max >> 20, what);
         free(text);
         return NULL;
     }

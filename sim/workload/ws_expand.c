@@ -9,6 +9,7 @@
 #include "util/ws_clip.h"
 #include "util/ws_grow.h"
 #include "trace/ws_opcode.h"
+#include "ws_expr_internal.h"
 
 /* ---- static instruction templates ------------------------------------ */
 
@@ -106,6 +107,82 @@ static int ws_tmpl_build(struct ws_expander *x, struct ws_err *err)
     return 0;
 }
 
+/* What every lane of every warp sees alike, for folding into the lane
+ * programs: parameters, buffers, the launch's sizes. */
+static void ws_prog_consts(const struct ws_workload *w,
+                           struct ws_expr_consts *c)
+{
+    uint32_t f = w->nparams;
+
+    memset(c, 0, sizeof *c);
+    for (uint32_t i = 0; i < w->nparams; i++) {
+        c->known[i] = 1;
+        c->value[i] = w->param_value[i];
+    }
+    for (int k = 0; k < 3; k++) {
+        c->known[f + WS_SLOT_NTID_X + k] = c->known[f + WS_SLOT_NCTAID_X + k] = 1;
+        c->value[f + WS_SLOT_NTID_X + k] = w->launch.block[k];
+        c->value[f + WS_SLOT_NCTAID_X + k] = w->launch.grid[k];
+    }
+    for (uint32_t b = 0; b < w->nbuffers; b++) {
+        c->known[w->buffers[b].slot] = 1;
+        c->value[w->buffers[b].slot] = (int64_t)w->buffers[b].base;
+    }
+}
+
+/* Let i reads what its expression names and what the lets it names read. */
+static void ws_prog_deps(struct ws_expander *x, uint32_t i)
+{
+    const struct ws_workload *w = x->w;
+    const struct ws_expr *e = &w->lets[i];
+
+    for (uint32_t pc = 0; pc < e->nops; pc++) {
+        if (e->ops[pc].code != OP_VAR)
+            continue;
+        x->slot_lets[e->ops[pc].arg] |= 1u << i;
+        for (uint32_t j = 0; j < i; j++)
+            if (w->let_slot[j] == e->ops[pc].arg)
+                for (uint32_t s = 0; s < WS_EXPR_MAX_NAMES; s++)
+                    if (x->slot_lets[s] >> j & 1)
+                        x->slot_lets[s] |= 1u << i;
+    }
+}
+
+static int ws_reads(const struct ws_expr *e, int slot)
+{
+    for (uint32_t pc = 0; pc < e->nops; pc++)
+        if (e->ops[pc].code == OP_VAR && e->ops[pc].arg == slot)
+            return 1;
+    return 0;
+}
+
+/* A let whose program folded to a literal is known to the lets and rules
+ * after it. */
+static int ws_prog_build(struct ws_expander *x, struct ws_err *err)
+{
+    const struct ws_workload *w = x->w;
+    int off = (int)w->nparams + WS_SLOT_OFF;
+    struct ws_expr_consts c;
+
+    ws_prog_consts(w, &c);
+    for (uint32_t i = 0; i < w->nlets; i++) {
+        int slot = w->let_slot[i];
+        if (ws_expr_lanes_build(&x->let_prog[i], &w->lets[i], &c, err) < 0)
+            return -1;
+        c.known[slot] = (uint8_t)ws_expr_lanes_const(&x->let_prog[i],
+                                                     &c.value[slot]);
+        ws_prog_deps(x, i);
+        x->reads_off |= ws_reads(&w->lets[i], off);
+    }
+    for (uint32_t r = 0; r < w->nrules; r++) {
+        if (ws_expr_lanes_build(&x->rule_prog[r], &w->rules[r].expr, &c,
+                                err) < 0)
+            return -1;
+        x->reads_off |= ws_reads(&w->rules[r].expr, off);
+    }
+    return 0;
+}
+
 int ws_expand_init(struct ws_expander *x, const struct ws_workload *w,
                    struct ws_err *err)
 {
@@ -115,11 +192,12 @@ int ws_expand_init(struct ws_expander *x, const struct ws_workload *w,
     x->tmpl = calloc(w->func->ninst, sizeof *x->tmpl);
     x->target = calloc(w->func->ninst, sizeof *x->target);
     x->mem_off = calloc(w->func->ninst, sizeof *x->mem_off);
-    if (!x->tmpl || !x->target || !x->mem_off) {
+    x->rule_prog = calloc(w->nrules + 1, sizeof *x->rule_prog);
+    if (!x->tmpl || !x->target || !x->mem_off || !x->rule_prog) {
         ws_expand_free(x);
         return ws_err_oom(err);
     }
-    if (ws_tmpl_build(x, err) < 0) {
+    if (ws_tmpl_build(x, err) < 0 || ws_prog_build(x, err) < 0) {
         ws_expand_free(x);
         return -1;
     }
@@ -128,6 +206,11 @@ int ws_expand_init(struct ws_expander *x, const struct ws_workload *w,
 
 void ws_expand_free(struct ws_expander *x)
 {
+    for (uint32_t i = 0; x->w && i < x->w->nlets; i++)
+        ws_expr_lanes_free(&x->let_prog[i]);
+    for (uint32_t r = 0; x->rule_prog && r < x->w->nrules; r++)
+        ws_expr_lanes_free(&x->rule_prog[r]);
+    free(x->rule_prog);
     free(x->tmpl);
     free(x->target);
     free(x->mem_off);
@@ -138,59 +221,120 @@ void ws_expand_free(struct ws_expander *x)
 
 /* ---- per-lane values ----------------------------------------------------- */
 
-static void ws_lane_init(struct ws_expander *x, uint32_t lane, uint32_t warp,
+/* A new warp: its lanes' coordinates, the counters at zero, every let out
+ * of date.  The memory offset is left as the last warp set it, as it was
+ * when lanes were set up one at a time (a let may read it). */
+static void ws_warp_init(struct ws_expander *x, uint32_t warp,
                          const uint32_t ctaid[3])
 {
     const struct ws_workload *w = x->w;
     const struct ws_launch *l = &w->launch;
-    int64_t *v = x->vals[lane];
-    uint32_t t = warp * 32 + lane, f = w->nparams;
+    uint32_t f = w->nparams;
 
-    memcpy(v, w->param_value, w->nparams * sizeof *v);
-    v[f + WS_SLOT_TID_X] = t % l->block[0];
-    v[f + WS_SLOT_TID_Y] = t / l->block[0] % l->block[1];
-    v[f + WS_SLOT_TID_Z] = t / l->block[0] / l->block[1];
-    for (int k = 0; k < 3; k++) {
-        v[f + WS_SLOT_CTAID_X + k] = ctaid[k];
-        v[f + WS_SLOT_NTID_X + k] = l->block[k];
-        v[f + WS_SLOT_NCTAID_X + k] = l->grid[k];
+    for (uint32_t lane = 0; lane < WS_EXPR_LANES; lane++) {
+        uint32_t t = warp * 32 + lane;
+        for (uint32_t p = 0; p < w->nparams; p++)
+            x->vals[p][lane] = w->param_value[p];
+        x->vals[f + WS_SLOT_TID_X][lane] = t % l->block[0];
+        x->vals[f + WS_SLOT_TID_Y][lane] = t / l->block[0] % l->block[1];
+        x->vals[f + WS_SLOT_TID_Z][lane] = t / l->block[0] / l->block[1];
+        for (int k = 0; k < 3; k++) {
+            x->vals[f + WS_SLOT_CTAID_X + k][lane] = ctaid[k];
+            x->vals[f + WS_SLOT_NTID_X + k][lane] = l->block[k];
+            x->vals[f + WS_SLOT_NCTAID_X + k][lane] = l->grid[k];
+        }
+        x->vals[f + WS_SLOT_LANE][lane] = lane;
+        x->vals[f + WS_SLOT_WARP][lane] = warp;
+        for (uint32_t b = 0; b < w->nbuffers; b++)
+            x->vals[w->buffers[b].slot][lane] = (int64_t)w->buffers[b].base;
+        for (uint32_t c = 0; c < w->ncounters; c++)
+            x->vals[w->counters[c]][lane] = 0;
     }
-    v[f + WS_SLOT_LANE] = lane;
-    v[f + WS_SLOT_WARP] = warp;
-    for (uint32_t b = 0; b < w->nbuffers; b++)
-        v[w->buffers[b].slot] = (int64_t)w->buffers[b].base;
-    for (uint32_t c = 0; c < w->ncounters; c++)
-        v[w->counters[c]] = 0;
+    memset(x->let_valid, 0, sizeof x->let_valid);
 }
 
-/* Evaluates a rule's expression for one lane, lets first (they may read
- * loop counters, so they are recomputed at every use). */
+/* A slot changed for some lanes: the lets that read it are out of date
+ * there. */
+static void ws_lets_stale(struct ws_expander *x, int slot, uint32_t lanes)
+{
+    for (uint32_t m = x->slot_lets[slot]; m; m &= m - 1)
+        x->let_valid[__builtin_ctz(m)] &= ~lanes;
+}
+
+/* Brings the lets up to date for the lanes given, evaluating a let only
+ * for the lanes whose inputs moved; returns the lanes for which one of
+ * them faults.  All lets, not only those the rule reads: a lane evaluated
+ * alone evaluates them all, and a let that faults is an error there. */
+static uint32_t ws_lets_update(struct ws_expander *x, uint32_t lanes)
+{
+    const struct ws_workload *w = x->w;
+    uint32_t bad = 0;
+
+    for (uint32_t i = 0; i < w->nlets; i++) {
+        uint32_t stale = lanes & ~x->let_valid[i];
+        if (stale) {
+            uint32_t f = ws_expr_lanes_eval(&x->let_prog[i], x->vals[0], stale,
+                                            x->vals[w->let_slot[i]]);
+            x->let_bad[i] = (x->let_bad[i] & ~stale) | f;
+            x->let_valid[i] |= stale;
+        }
+        bad |= x->let_bad[i] & lanes;
+    }
+    return bad;
+}
+
+/* A rule's expression for the lanes given, into v; returns the lanes for
+ * which it, or a let, faults (their v is meaningless). */
+static uint32_t ws_rule_lanes(struct ws_expander *x, const struct ws_wl_rule *r,
+                              uint32_t lanes, int64_t *v)
+{
+    uint32_t bad = ws_lets_update(x, lanes);
+
+    return bad | ws_expr_lanes_eval(&x->rule_prog[r - x->w->rules], x->vals[0],
+                                    lanes, v);
+}
+
+/* Evaluates a rule's expression for one lane with the scalar interpreter,
+ * lets first, for the message of a fault the lane programs found. */
 static int ws_lane_eval(struct ws_expander *x, uint32_t lane,
                         const struct ws_expr *e, int64_t *out,
                         struct ws_err *err)
 {
     const struct ws_workload *w = x->w;
-    int64_t *v = x->vals[lane];
+    int64_t v[WS_EXPR_MAX_NAMES];
 
+    for (uint32_t s = 0; s < w->names.n; s++)
+        v[s] = x->vals[s][lane];
     for (uint32_t i = 0; i < w->nlets; i++)
         if (ws_expr_eval(&w->lets[i], v, &v[w->let_slot[i]], err) < 0)
             return -1;
     return ws_expr_eval(e, v, out, err);
 }
 
+/* Called for each lane in turn, lowest first: a lane the lane programs
+ * found faulting is evaluated alone, which fails with the message, so the
+ * error is the lowest failing lane's whether it faults or fails a check. */
+static int ws_lane_check(struct ws_expander *x, uint32_t bad, uint32_t lane,
+                         const struct ws_expr *e, int64_t *v,
+                         struct ws_err *err)
+{
+    return bad >> lane & 1 ? ws_lane_eval(x, lane, e, v, err) : 0;
+}
+
 /* Lanes of `lanes` for which e is non-zero. */
 static int ws_lane_mask(struct ws_expander *x, uint32_t lanes,
-                        const struct ws_expr *e, uint32_t *out,
+                        const struct ws_wl_rule *r, uint32_t *out,
                         struct ws_err *err)
 {
+    int64_t v[WS_EXPR_LANES];
+    uint32_t bad = ws_rule_lanes(x, r, lanes, v);
+
     *out = 0;
-    for (uint32_t l = 0; l < 32; l++) {
-        int64_t v;
-        if (!(lanes >> l & 1))
-            continue;
-        if (ws_lane_eval(x, l, e, &v, err) < 0)
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        if (ws_lane_check(x, bad, l, &r->expr, &v[l], err) < 0)
             return -1;
-        if (v)
+        if (v[l])
             *out |= 1u << l;
     }
     return 0;
@@ -198,52 +342,81 @@ static int ws_lane_mask(struct ws_expander *x, uint32_t lanes,
 
 /* ---- emission ------------------------------------------------------------ */
 
-static int ws_in_buffer(const struct ws_workload *w, const struct ws_inst *t,
-                        int64_t a)
+/* The first bytes an access of t starting at a may have and stay inside
+ * the buffer (or the shared allocation) that holds a: [*lo, *lo + *span].
+ * 0 when no buffer holds it. */
+static int ws_region(const struct ws_workload *w, const struct ws_inst *t,
+                     int64_t a, uint64_t *lo, uint64_t *span)
 {
-    uint64_t u = (uint64_t)a, end = u + (t->width ? t->width : 1);
+    uint64_t u = (uint64_t)a, width = t->width ? t->width : 1;
 
     if (a < 0)
         return 0;
-    if (t->space == WS_SPACE_SHARED)
-        return end <= w->launch.shmem;
+    if (t->space == WS_SPACE_SHARED) {
+        *lo = 0;
+        *span = w->launch.shmem - width;
+        return u + width <= w->launch.shmem;
+    }
     for (uint32_t b = 0; b < w->nbuffers; b++)
         if (u >= w->buffers[b].base
-            && end <= w->buffers[b].base + w->buffers[b].size)
+            && u + width <= w->buffers[b].base + w->buffers[b].size) {
+            *lo = w->buffers[b].base;
+            *span = w->buffers[b].size - width;
             return 1;
+        }
     return 0;
 }
 
+static int ws_addr_fail(struct ws_expander *x, const struct ws_wl_rule *r,
+                        const struct ws_inst *in, uint32_t lane, int64_t a,
+                        struct ws_err *err)
+{
+    return ws_err_at(err, r->expr.file, r->expr.line, r->expr.col, "address "
+                     "%lld of lane %u of warp %lld, CTA (%u,%u,%u) lies "
+                     "outside every declared %s (expected an address inside "
+                     "one of the workload's buffers)", (long long)a, lane,
+                     (long long)x->vals[x->w->nparams + WS_SLOT_WARP][lane],
+                     x->cta.ctaid[0], x->cta.ctaid[1], x->cta.ctaid[2],
+                     in->space == WS_SPACE_SHARED ? "shared allocation"
+                                                  : "buffer");
+}
+
+/* A lane whose address lies in the region the last one hit needs no
+ * search: a warp's lanes mostly touch one buffer.  The offset is stored
+ * only when an expression reads it. */
 static int ws_emit_addrs(struct ws_expander *x, uint32_t idx, uint32_t mask,
                          struct ws_inst *in, struct ws_err *err)
 {
     const struct ws_wl_rule *r = ws_workload_rule(x->w, WS_RULE_MEMORY, idx);
     size_t n = (size_t)__builtin_popcount(mask);
+    int off = (int)x->w->nparams + WS_SLOT_OFF;
+    uint64_t lo = 0, span = 0, *out;
+    int64_t a[WS_EXPR_LANES];
+    uint32_t bad;
+    int hit = 0;            /* [lo, lo + span] is a region */
 
     in->addr = (uint32_t)x->naddr;
-    if (ws_grow((void **)&x->addrs, &x->addr_cap, x->naddr + n,
-                sizeof *x->addrs, 4096) < 0)
+    if (x->naddr + n > x->addr_cap
+        && ws_grow((void **)&x->addrs, &x->addr_cap, x->naddr + n,
+                   sizeof *x->addrs, 4096) < 0)
         return ws_err_oom(err);
-    for (uint32_t l = 0; l < 32; l++) {
-        int64_t a;
-        if (!(mask >> l & 1))
-            continue;
-        x->vals[l][x->w->nparams + WS_SLOT_OFF] = x->mem_off[idx];
-        if (ws_lane_eval(x, l, &r->expr, &a, err) < 0)
+    for (uint32_t m = x->reads_off ? mask : 0; m; m &= m - 1)
+        x->vals[off][__builtin_ctz(m)] = x->mem_off[idx];
+    ws_lets_stale(x, off, mask);
+    bad = ws_rule_lanes(x, r, mask, a);
+    out = x->addrs + x->naddr;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        if (ws_lane_check(x, bad, l, &r->expr, &a[l], err) < 0)
             return -1;
-        if (!ws_in_buffer(x->w, in, a))
-            return ws_err_at(err, r->expr.file, r->expr.line, r->expr.col,
-                             "address %lld of lane %u of warp %lld, CTA "
-                             "(%u,%u,%u) lies outside every declared %s "
-                             "(expected an address inside one of the "
-                             "workload's buffers)",
-                             (long long)a, l,
-                             (long long)x->vals[l][x->w->nparams + WS_SLOT_WARP],
-                             x->cta.ctaid[0], x->cta.ctaid[1], x->cta.ctaid[2],
-                             in->space == WS_SPACE_SHARED
-                             ? "shared allocation" : "buffer");
-        x->addrs[x->naddr++] = (uint64_t)a;
+        if (!hit || (uint64_t)a[l] - lo > span) {
+            if (!ws_region(x->w, in, a[l], &lo, &span))
+                return ws_addr_fail(x, r, in, l, a[l], err);
+            hit = 1;
+        }
+        *out++ = (uint64_t)a[l];
     }
+    x->naddr += n;
     return 0;
 }
 
@@ -252,8 +425,10 @@ static int ws_emit(struct ws_expander *x, uint32_t idx, uint32_t mask,
 {
     struct ws_inst *in;
 
-    if (ws_grow((void **)&x->inst, &x->inst_cap, x->ninst + 1,
-                sizeof *x->inst, 4096) < 0)
+    /* The test saves a call per instruction; ws_grow makes it again. */
+    if (x->ninst == x->inst_cap
+        && ws_grow((void **)&x->inst, &x->inst_cap, x->ninst + 1,
+                   sizeof *x->inst, 4096) < 0)
         return ws_err_oom(err);
     in = &x->inst[x->ninst++];
     x->total++;
@@ -303,6 +478,40 @@ static struct ws_path ws_paths_take(struct ws_paths *ps)
     return p;
 }
 
+/* A loop's closing branch: taken by the lanes whose counter + 1 is below
+ * their trip count, which advance their counter; the others leave the loop
+ * and reset it. */
+static int ws_loop(struct ws_expander *x, const struct ws_wl_rule *r,
+                   uint32_t exec, uint32_t *cond, struct ws_err *err)
+{
+    int64_t trips[WS_EXPR_LANES], *k = x->vals[r->counter];
+    uint32_t bad = ws_rule_lanes(x, r, exec, trips);
+
+    *cond = 0;
+    for (uint32_t m = exec; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        if (ws_lane_check(x, bad, l, &r->expr, &trips[l], err) < 0)
+            return -1;
+        if (trips[l] < 1)
+            return ws_err_at(err, r->expr.file, r->expr.line, r->expr.col,
+                             "loop trip count of %lld for lane %u of warp "
+                             "%lld, CTA (%u,%u,%u) (expected at least 1: the "
+                             "body has run once when its closing branch is "
+                             "reached)", (long long)trips[l], l, (long long)
+                             x->vals[x->w->nparams + WS_SLOT_WARP][l],
+                             x->cta.ctaid[0], x->cta.ctaid[1],
+                             x->cta.ctaid[2]);
+        if (k[l] + 1 < trips[l]) {
+            *cond |= 1u << l;
+            ++k[l];
+        } else {
+            k[l] = 0;
+        }
+    }
+    ws_lets_stale(x, r->counter, exec);
+    return 0;
+}
+
 /* The lanes of exec for which a guarded instruction's predicate holds;
  * for a loop branch also advances or resets the lanes' counters. */
 static int ws_predicate(struct ws_expander *x, uint32_t idx, uint32_t exec,
@@ -316,33 +525,9 @@ static int ws_predicate(struct ws_expander *x, uint32_t idx, uint32_t exec,
     if (in->guard == 7)
         *cond = in->guard_neg ? 0 : exec;
     else if ((r = ws_workload_rule(w, WS_RULE_WHEN, idx)))
-        return ws_lane_mask(x, exec, &r->expr, cond, err);
-    else if ((r = ws_workload_rule(w, WS_RULE_LOOP, idx))) {
-        *cond = 0;
-        for (uint32_t l = 0; l < 32; l++) {
-            int64_t trips, *k = &x->vals[l][r->counter];
-            if (!(exec >> l & 1))
-                continue;
-            if (ws_lane_eval(x, l, &r->expr, &trips, err) < 0)
-                return -1;
-            if (trips < 1)
-                return ws_err_at(err, r->expr.file, r->expr.line,
-                                 r->expr.col, "loop trip count of %lld for "
-                                 "lane %u of warp %lld, CTA (%u,%u,%u) "
-                                 "(expected at least 1: the body has run once "
-                                 "when its closing branch is reached)",
-                                 (long long)trips, l, (long long)
-                                 x->vals[l][w->nparams + WS_SLOT_WARP],
-                                 x->cta.ctaid[0], x->cta.ctaid[1],
-                                 x->cta.ctaid[2]);
-            if (*k + 1 < trips) {
-                *cond |= 1u << l;
-                ++*k;
-            } else {
-                *k = 0;
-            }
-        }
-    }
+        return ws_lane_mask(x, exec, r, cond, err);
+    else if ((r = ws_workload_rule(w, WS_RULE_LOOP, idx)))
+        return ws_loop(x, r, exec, cond, err);
     /* Any other guard predicates data only: taken as true for all lanes,
      * so the instruction runs with the warp's mask. */
     return 0;
@@ -468,8 +653,7 @@ int ws_expand_next(void *ctx, const struct ws_cta_stream **cta,
     for (uint32_t w = 0; w < nw; w++) {
         uint32_t n = threads - w * 32 < 32 ? threads - w * 32 : 32;
         uint32_t lanes = n == 32 ? 0xffffffffu : (1u << n) - 1;
-        for (uint32_t lane = 0; lane < 32; lane++)
-            ws_lane_init(x, lane, w, x->cta.ctaid);
+        ws_warp_init(x, w, x->cta.ctaid);
         x->first[w] = x->ninst;
         if (ws_expand_warp(x, w, lanes, err) < 0)
             return -1;

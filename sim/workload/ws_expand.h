@@ -14,6 +14,15 @@
  * lane's address, which must lie in a declared buffer (or, for shared
  * memory, inside the CTA's shared allocation).
  *
+ * Expressions run for all the lanes of a warp at once, as lane programs
+ * (ws_expr.h) built when the expander starts.  A let is evaluated again
+ * only for the lanes whose inputs moved since (a loop counter advanced,
+ * the memory offset changed, a new warp), since each rule reads the lets
+ * and most read few counters.  A lane that faults is evaluated again alone
+ * by the scalar interpreter, lowest lane first, which gives the message:
+ * errors name the same lane, warp and column as evaluating one lane after
+ * another would.
+ *
  * Limits come from the workload's trace options: a warp may run at most
  * --max-warp-insts instructions and the kernel --max-insts, so a loop that
  * never ends, or a parameter with three zeros too many, is an error naming
@@ -36,9 +45,16 @@ struct ws_expander {
     struct ws_inst *tmpl;           /* per static instruction */
     uint32_t *target;               /* branch target index, UINT32_MAX none */
     int64_t *mem_off;               /* memory operand offset, bytes */
+    struct ws_expr_lanes *rule_prog;    /* per rule of the workload */
+    struct ws_expr_lanes let_prog[WS_WL_MAX_LETS];
+    uint32_t let_valid[WS_WL_MAX_LETS];  /* lanes whose let value is current */
+    uint32_t let_bad[WS_WL_MAX_LETS];    /* of those, the lanes it faulted for */
+    /* The lets that read a slot, directly or through other lets. */
+    uint32_t slot_lets[WS_EXPR_MAX_NAMES];
+    int reads_off;                  /* an expression reads `off` */
     uint64_t next_cta, ctas;
     uint64_t total;                 /* warp instructions of the kernel so far */
-    int64_t vals[32][WS_EXPR_MAX_NAMES];
+    int64_t vals[WS_EXPR_MAX_NAMES][WS_EXPR_LANES];    /* [slot][lane] */
     struct ws_inst *inst;
     size_t ninst, inst_cap;
     uint64_t *addrs;

@@ -4,6 +4,7 @@
  * not taken is never evaluated (no division by zero in a guarded arm).
  */
 #include "ws_expr.h"
+#include "ws_expr_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,26 +12,9 @@
 #include "util/ws_grow.h"
 #include "util/ws_num.h"
 
-enum {
-    OP_LIT, OP_VAR, OP_NEG, OP_NOT, OP_BNOT,
-    OP_MUL, OP_DIV, OP_MOD, OP_ADD, OP_SUB, OP_SHL, OP_SHR,
-    OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE, OP_BAND, OP_BXOR, OP_BOR,
-    OP_MIN, OP_MAX, OP_ABS, OP_LOG2,
-    OP_JZ,      /* pop; jump if zero */
-    OP_JNZ,     /* pop; jump if not zero */
-    OP_JMP,
-    OP_BOOL     /* top = (top != 0) */
-};
-
-/* Values pending at once while evaluating (checked when compiling, so
- * evaluation needs no check per operation). */
-#define WS_EXPR_STACK 128
 /* Nesting: parentheses, function arguments, ?: arms and unary operators
  * each recurse in the parser, so each counts as a level. */
 #define WS_EXPR_MAX_DEPTH 100
-/* Operations of one compiled expression: every lane evaluates every let
- * and the rule's expression at each use, so length is time. */
-#define WS_EXPR_MAX_OPS 1024
 
 int ws_expr_find(const struct ws_expr_names *t, const char *name, size_t len)
 {
@@ -399,7 +383,10 @@ static int ws_op_effect(uint8_t code)
 
 /* The most values pending at once, following the jumps (all forward, so
  * one pass in order sees every way into an operation first).  Evaluation
- * then needs no check per operation. */
+ * then needs no check per operation.  Every way into an operation holds
+ * as many values (the parser nests ?:, && and || whole), which is recorded
+ * as its depth: the lane interpreter runs lanes that took different ways
+ * and needs no stack pointer of its own. */
 static int ws_check_stack(struct ws_parser *ps)
 {
     struct ws_expr *e = ps->e;
@@ -414,6 +401,7 @@ static int ws_check_stack(struct ws_parser *ps)
         const struct ws_expr_op *op = &e->ops[pc];
         uint32_t to = (uint32_t)op->arg;
         int d;
+        e->ops[pc].depth = at[pc] < 0 ? WS_EXPR_UNREACHED : (uint8_t)at[pc];
         if (at[pc] < 0)
             continue;
         d = at[pc] + ws_op_effect(op->code);
@@ -479,15 +467,6 @@ void ws_expr_free(struct ws_expr *e)
     e->nops = e->cap = 0;
 }
 
-/* Why an evaluation failed; the operand that made it fail goes with it. */
-enum ws_eval_fault {
-    WS_EV_OK,
-    WS_EV_DIV0,
-    WS_EV_OVERFLOW,
-    WS_EV_SHIFT,
-    WS_EV_LOG2
-};
-
 /* a << b, or a fault: C leaves shifts by 64 or more, by a negative count,
  * and of a value whose bits fall off the top undefined. */
 static int ws_shift(uint8_t code, int64_t a, int64_t b, int64_t *r)
@@ -502,7 +481,7 @@ static int ws_shift(uint8_t code, int64_t a, int64_t b, int64_t *r)
     return *r >> b == a ? WS_EV_OK : WS_EV_OVERFLOW;
 }
 
-static int ws_arith(uint8_t code, int64_t a, int64_t b, int64_t *r)
+int ws_expr_binary(uint8_t code, int64_t a, int64_t b, int64_t *r)
 {
     switch (code) {
     case OP_MUL: return __builtin_mul_overflow(a, b, r) ? WS_EV_OVERFLOW : 0;
@@ -534,7 +513,7 @@ static int ws_arith(uint8_t code, int64_t a, int64_t b, int64_t *r)
 
 /* Unary operations in place: -INT64_MIN and abs(INT64_MIN) do not fit,
  * and log2 is defined for positive values only (floor). */
-static int ws_unop(uint8_t code, int64_t *v)
+int ws_expr_unary(uint8_t code, int64_t *v)
 {
     int64_t r = -1;
 
@@ -602,7 +581,7 @@ int ws_expr_eval(const struct ws_expr *e, const int64_t *vals, int64_t *out,
         case OP_NEG: case OP_NOT: case OP_BNOT: case OP_ABS: case OP_LOG2:
         case OP_BOOL:
             operand = st[sp - 1];
-            fault = ws_unop(op->code, &st[sp - 1]);
+            fault = ws_expr_unary(op->code, &st[sp - 1]);
             break;
         case OP_JZ: if (st[--sp] == 0) pc = (uint32_t)op->arg; break;
         case OP_JNZ: if (st[--sp] != 0) pc = (uint32_t)op->arg; break;
@@ -610,7 +589,8 @@ int ws_expr_eval(const struct ws_expr *e, const int64_t *vals, int64_t *out,
         default:
             sp--;
             operand = st[sp];
-            fault = ws_arith(op->code, st[sp - 1], st[sp], &st[sp - 1]);
+            fault = ws_expr_binary(op->code, st[sp - 1], st[sp],
+                                    &st[sp - 1]);
             break;
         }
         if (fault != WS_EV_OK)

@@ -18,6 +18,14 @@
  * << >>  + -  * / %  unary - ! ~.  Functions: min, max, abs, log2 (floor),
  * select(c, a, b).
  *
+ * For expansion, where one expression is evaluated for every lane of
+ * millions of warp instructions, an expression is also built into a lane
+ * program (ws_expr_lanes.c): specialised for one launch (the names that
+ * are the same for every lane of every warp become literals and what
+ * depends on them alone is folded) and evaluated for 32 lanes at once.  It
+ * only says which lanes faulted; ws_expr_eval on such a lane gives the
+ * message, so both report the same error.
+ *
  * Leaves out: floating point, strings, user functions.
  */
 #ifndef WS_EXPR_H
@@ -43,6 +51,7 @@ int ws_expr_find(const struct ws_expr_names *t, const char *name, size_t len);
 
 struct ws_expr_op {
     uint8_t code;
+    uint8_t depth;    /* values on the stack before it runs */
     int64_t arg;      /* literal, slot, or jump target */
     uint32_t col;     /* for run-time errors */
 };
@@ -63,5 +72,43 @@ void ws_expr_free(struct ws_expr *e);
 /* Evaluates with vals[slot] as the names' values. */
 int ws_expr_eval(const struct ws_expr *e, const int64_t *vals, int64_t *out,
                  struct ws_err *err);
+
+/* ---- lane programs ------------------------------------------------------ */
+
+#define WS_EXPR_LANES 32
+
+/* The slots whose value is the same for every lane of every warp of a
+ * launch (parameters, buffers, launch sizes, lets of those alone). */
+struct ws_expr_consts {
+    uint8_t known[WS_EXPR_MAX_NAMES];
+    int64_t value[WS_EXPR_MAX_NAMES];
+};
+
+struct ws_expr_lop {
+    uint8_t code;
+    uint8_t sp;       /* values on the stack before it runs */
+    int64_t arg;      /* literal, slot, jump target, or log2 of a divisor */
+};
+
+struct ws_expr_lanes {
+    struct ws_expr_lop *ops;
+    uint32_t nops;
+};
+
+int ws_expr_lanes_build(struct ws_expr_lanes *p, const struct ws_expr *e,
+                        const struct ws_expr_consts *c, struct ws_err *err);
+void ws_expr_lanes_free(struct ws_expr_lanes *p);
+
+/* 1, with the value in *v, when everything p reads is known (and nothing
+ * faulted): the same value for every lane. */
+int ws_expr_lanes_const(const struct ws_expr_lanes *p, int64_t *v);
+
+/* Evaluates p for the lanes of mask (not 0) with vals[slot * 32 + lane] as
+ * the names' values, writing out[lane] for those lanes only.  Returns the
+ * lanes whose evaluation faulted (their out is meaningless): ws_expr_eval
+ * on one of them gives the message. */
+uint32_t ws_expr_lanes_eval(const struct ws_expr_lanes *p,
+                            const int64_t *vals, uint32_t mask,
+                            int64_t *out);
 
 #endif

@@ -636,12 +636,3 @@ void ws_workload_free(struct ws_workload *w)
     free(w->path);
     memset(w, 0, sizeof *w);
 }
-
-const struct ws_wl_rule *ws_workload_rule(const struct ws_workload *w,
-                                          enum ws_wl_rule_kind kind,
-                                          uint32_t i)
-{
-    int r = w->rule_of[kind * w->func->ninst + i];
-
-    return r >= 0 ? &w->rules[r] : NULL;
-}

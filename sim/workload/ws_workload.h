@@ -60,6 +60,8 @@ struct ws_wl_rule {
     long line;                /* where the rule is written */
 };
 
+#define WS_WL_MAX_LETS 32
+
 struct ws_wl_buffer {
     int slot;
     uint64_t base, size;
@@ -78,8 +80,8 @@ struct ws_workload {
     int64_t param_value[WS_EXPR_MAX_NAMES];
     struct ws_wl_buffer buffers[32];
     uint32_t nbuffers;
-    struct ws_expr lets[32];
-    int let_slot[32];
+    struct ws_expr lets[WS_WL_MAX_LETS];
+    int let_slot[WS_WL_MAX_LETS];
     uint32_t nlets;
     struct ws_wl_rule *rules;
     uint32_t nrules;
@@ -99,9 +101,15 @@ void ws_workload_free(struct ws_workload *w);
 int ws_workload_is_jump(const struct ws_workload *w,
                         const struct ws_sass_inst *in);
 
-/* The rule of a kind for instruction i, or NULL. */
-const struct ws_wl_rule *ws_workload_rule(const struct ws_workload *w,
-                                          enum ws_wl_rule_kind kind,
-                                          uint32_t i);
+/* The rule of a kind for instruction i, or NULL.  Inline: expansion asks
+ * for every instruction it emits. */
+static inline const struct ws_wl_rule *
+ws_workload_rule(const struct ws_workload *w, enum ws_wl_rule_kind kind,
+                 uint32_t i)
+{
+    int r = w->rule_of[kind * w->func->ninst + i];
+
+    return r >= 0 ? &w->rules[r] : NULL;
+}
 
 #endif

@@ -8,7 +8,10 @@
 #   - shares (--array-index/--array-size) merge back to the whole sweep,
 #     and a missing or doubled share is an error;
 #   - a point that fails is a "failed" row and the sweep goes on;
-#   - a changed axis drops the rows of points that are gone.
+#   - a changed axis drops the rows of points that are gone;
+#   - Ctrl-C to the process group and SIGTERM exit 130 with whole rows and
+#     no false failures, and the rerun finishes to the same bytes;
+#   - plots over inputs, and -o over another table, are refused untouched.
 #   usage: sweep.sh WARPSIM   (from the source root)
 set -u
 ws=$1
@@ -101,4 +104,53 @@ whole_rows changed.csv
 n=$("$ws" sweep "$many" --dry-run -o none.csv | wc -l)
 [ "$n" -eq 129 ] || fail "dry run listed $n lines, expected 129"
 [ -e none.csv ] && fail "dry run wrote results"
+# Ctrl-C reaches the whole process group, workers included: exit 130,
+# whole rows, no point recorded as failed for being interrupted, no
+# temporary file left, and the rerun ends with the uninterrupted bytes.
+for try in 1 2 3; do
+    rm -f pg.csv
+    setsid "$ws" sweep "$many" -j 2 -o pg.csv >/dev/null 2>err.txt &
+    pid=$!
+    sleep 0.$((3 + try))
+    kill -INT -$pid 2>/dev/null
+    wait $pid
+    rc=$?
+    [ -e pg.csv ] || continue
+    [ $rc -eq 130 ] || [ $rc -eq 0 ] || fail "Ctrl-C: exit $rc, expected 130"
+    whole_rows pg.csv
+    grep -q ',failed,' pg.csv && fail "Ctrl-C recorded a point as failed"
+    ls pg.csv.tmp.* >/dev/null 2>&1 && fail "Ctrl-C left a temporary file"
+    "$ws" sweep "$many" -j 2 -o pg.csv >/dev/null || fail "resume after ^C"
+    cmp -s pg.csv full.csv || fail "interrupted and resumed differs"
+done
+"$ws" sweep "$many" -j 1 -o term.csv >/dev/null 2>&1 &
+pid=$!
+sleep 0.5
+kill -TERM $pid 2>/dev/null
+wait $pid
+rc=$?
+[ $rc -eq 130 ] || [ $rc -eq 0 ] || fail "SIGTERM: exit $rc, expected 130"
+
+# first == last is one value whatever the step's sign (once a hang).
+n=$(timeout 10 "$ws" sweep "$src/tests/data/sweeps/geom_one.yaml" \
+    --dry-run -o none.csv | wc -l)
+[ "$n" -eq 2 ] || fail "geom_one.yaml listed $n lines, expected 2"
+
+# Plots are drawn at the end: one named like the sweep file (an input) or
+# the results is refused up front, and nothing is replaced.
+sed "s|\.\./\.\./\.\./|$src/|" "$tiny" > self.yaml
+printf 'plots:\n  - {x: param.stride, y: cycles, file: self.yaml}\n' \
+    >> self.yaml
+cp self.yaml self.bak
+"$ws" sweep self.yaml -o self.csv >/dev/null 2>err.txt
+[ $? -eq 2 ] || fail "a plot over the sweep file did not exit 2"
+cmp -s self.yaml self.bak || fail "a plot replaced the sweep file"
+[ -e self.csv ] && fail "results written despite a bad plot"
+
+# -o naming another table: refused, and the table is left as it was.
+printf 'a,b\n1,2\n' > other.csv
+cp other.csv other.bak
+"$ws" sweep "$tiny" -o other.csv >/dev/null 2>err.txt
+[ $? -eq 2 ] || fail "-o over another table did not exit 2"
+cmp -s other.csv other.bak || fail "-o over another table changed it"
 echo "ok sweep"

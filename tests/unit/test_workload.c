@@ -881,6 +881,125 @@ static void test_long_loop(void **state)
     ws_workload_free(&w);
 }
 
+/* ---- lanes evaluated together ---------------------------------------------
+ * Lets are evaluated again only for lanes whose inputs moved, and a fault
+ * found for a group of lanes is reported for the lowest failing lane. */
+
+/* pchase's loop with a warp of 32 lanes, lane l running 1 + l % 4 trips:
+ * e reads the counter, g reads e, and the store after the loop reads e
+ * again once the counter is back at 0. */
+static const char lanes_loop[] =
+    "listing: ../traces/kernels/pchase/pchase.sm_80.sass\n"
+    "params: {hops: 4}\n"
+    "launch: {grid: [1, 1, 1], block: [32, 1, 1]}\n"
+    "buffers: {next: {base: 0x1000, size: 1024}, out: {base: 0x9000, size: 128}}\n"
+    "let: {e: \"h * 32 + tid.x + off\", g: \"4 * e\"}\n"
+    "when: {\"BRA#1\": \"hops < 1\"}\n"
+    "loops: {\"BRA#2\": {counter: h, trips: \"1 + tid.x % 4\"}}\n"
+    "memory: {\"LDG#1\": \"next + g\", \"STG#1\": \"out + 4 * e\"}\n";
+
+static void test_lets_follow_counters(void **state)
+{
+    const char *path = tmp_workload();
+    FILE *fp = fopen(path, "w");
+    struct ws_workload w;
+    struct ws_expander x;
+    struct ws_err err;
+    const struct ws_cta_stream *cta;
+    const struct ws_warp_stream *ws;
+    uint32_t trip = 0, stores = 0;
+
+    (void)state;
+    assert_non_null(fp);
+    fputs(lanes_loop, fp);
+    fclose(fp);
+    load(&w, path, NULL, 0, NULL);
+    remove(path);
+    ws_err_clear(&err);
+    assert_int_equal(ws_expand_init(&x, &w, &err), 0);
+    if (ws_expand_next(&x, &cta, &err) != 1)
+        fail_msg("%s", err.text);
+    ws = &cta->warps[0];
+    for (uint32_t i = 0; i < ws->ninst; i++) {
+        const struct ws_inst *in = &ws->inst[i];
+        uint32_t k = 0, want = 0;
+        if (!in->width)
+            continue;
+        if (in->memop == WS_MEMOP_LOAD) {
+            for (uint32_t l = 0; l < 32; l++)
+                if (1 + l % 4 > trip)
+                    want |= 1u << l;
+            assert_int_equal(in->mask, want);
+            for (uint32_t l = 0; l < 32; l++)
+                if (want >> l & 1)
+                    assert_int_equal(cta->addrs[in->addr + k++],
+                                     0x1000 + 4 * (trip * 32 + l));
+            trip++;
+        } else {
+            assert_int_equal(in->mask, 0xffffffffu);
+            for (uint32_t l = 0; l < 32; l++)
+                assert_int_equal(cta->addrs[in->addr + l], 0x9000 + 4 * l);
+            stores++;
+        }
+    }
+    assert_int_equal(trip, 4);
+    assert_int_equal(stores, 1);
+    ws_expand_free(&x);
+    ws_workload_free(&w);
+}
+
+static const char lanes_saxpy[] =
+    "listing: ../traces/kernels/saxpy/saxpy.sm_80.sass\n"
+    "params: {n: 100, stride: 1}\n"
+    "launch: {grid: [1, 1, 1], block: [32, 1, 1]}\n"
+    "buffers: {x: {base: 0x1000, size: 36}, y: {base: 0x100000, size: 400}}\n"
+    "let: {i: \"tid.x\"%s}\n"
+    "when: {\"EXIT#1\": \"i >= n\"}\n"
+    "memory: {\"LDG#1\": \"%s\", \"LDG#2\": \"y\", \"STG#1\": \"y\"}\n";
+
+static const char lanes_pchase[] =
+    "listing: ../traces/kernels/pchase/pchase.sm_80.sass\n"
+    "params: {hops: 4}\n"
+    "launch: {grid: [1, 1, 1], block: [32, 1, 1]}\n"
+    "buffers: {next: {base: 0x1000, size: 1024}, out: {base: 0x9000, size: 4}}\n"
+    "let: {t: \"tid.x\"%s}\n"
+    "when: {\"BRA#1\": \"hops < 1\"}\n"
+    "loops: {\"BRA#2\": {counter: h, trips: \"%s\"}}\n"
+    "memory: {\"LDG#1\": \"next\", \"STG#1\": \"out\"}\n";
+
+/* Lane 9's address is the first outside x (36 bytes); whichever of that
+ * and a fault comes in the lower lane is the error, as when lanes were
+ * evaluated one after another. */
+static void test_lane_errors(void **state)
+{
+    char text[2048];
+
+    (void)state;
+    snprintf(text, sizeof text, lanes_saxpy, "", "x + 4 * i + 0 / (12 - i)");
+    expect_error_in(text, 7, "address 4132 of lane 9 of warp 0, CTA (0,0,0) "
+                    "lies outside every declared buffer", NULL);
+    snprintf(text, sizeof text, lanes_saxpy, "", "x + 4 * i + 0 / (3 - i)");
+    expect_error_in(text, 7, "division by zero", NULL);
+    /* Lanes in the same buffer share one search: the first is still made. */
+    snprintf(text, sizeof text, lanes_saxpy, "", "1");
+    expect_error_in(text, 7, "address 1 of lane 0 of warp 0", NULL);
+    snprintf(text, sizeof text, lanes_saxpy, "", "x + 36 * (i / 31)");
+    expect_error_in(text, 7, "address 4132 of lane 31 of warp 0", NULL);
+    /* A let faults at its first use, even for a rule that does not read it. */
+    snprintf(text, sizeof text, lanes_saxpy, ", d: \"1 / (i - 30)\"", "x");
+    expect_error_in(text, 5, "division by zero", NULL);
+    snprintf(text, sizeof text, lanes_pchase, "",
+             "tid.x == 7 ? 0 : 1 + 0 / (20 - tid.x)");
+    expect_error_in(text, 7, "loop trip count of 0 for lane 7 of warp 0, "
+                    "CTA (0,0,0)", NULL);
+    snprintf(text, sizeof text, lanes_pchase, "",
+             "tid.x == 27 ? 0 : 1 + 0 / (20 - tid.x)");
+    expect_error_in(text, 7, "division by zero", NULL);
+    /* A let of the counter faults once the counter gets there. */
+    snprintf(text, sizeof text, lanes_pchase, ", d: \"8 / (2 - h)\"", "hops");
+    expect_error_in(text, 5, "division by zero", NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -897,6 +1016,8 @@ int main(void)
         cmocka_unit_test(test_bad_descriptions),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_long_loop),
+        cmocka_unit_test(test_lets_follow_counters),
+        cmocka_unit_test(test_lane_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
