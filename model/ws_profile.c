@@ -192,28 +192,27 @@ static double ws_profile_latency(const struct ws_profile *p,
 
 /* T_inf of one warp: the longest chain through register dependences (a
  * source, or a destination written again, waits for its producer), each
- * link weighed by its producer's latency. */
-static double ws_profile_span(const struct ws_profile *p,
-                              const struct ws_warp_stream *ws)
+ * link weighed by its producer's latency.  Taken a window at a time: the
+ * registers' ready times carry over in pw. */
+static void ws_profile_span(const struct ws_profile *p,
+                            struct ws_profile_warp *pw,
+                            const struct ws_inst *insts, size_t n)
 {
-    double ready[WS_REG_RZ + 1] = {0}, span = 0;
-
-    for (uint32_t i = 0; i < ws->ninst; i++) {
-        const struct ws_inst *in = &ws->inst[i];
+    for (size_t i = 0; i < n; i++) {
+        const struct ws_inst *in = &insts[i];
         double start = 0, end;
         for (unsigned k = 0; k < in->nsrc; k++)
-            if (ready[in->src[k]] > start)
-                start = ready[in->src[k]];
+            if (pw->ready[in->src[k]] > start)
+                start = pw->ready[in->src[k]];
         for (unsigned k = 0; k < in->ndst; k++)
-            if (ready[in->dst[k]] > start)
-                start = ready[in->dst[k]];
+            if (pw->ready[in->dst[k]] > start)
+                start = pw->ready[in->dst[k]];
         end = start + ws_profile_latency(p, in);
         for (unsigned k = 0; k < in->ndst; k++)
-            ready[in->dst[k]] = end;
-        if (end > span)
-            span = end;
+            pw->ready[in->dst[k]] = end;
+        if (end > pw->span)
+            pw->span = end;
     }
-    return span;
 }
 
 /* FP32 lane operations: a fused multiply-add is two, as every roofline
@@ -229,47 +228,74 @@ static double ws_profile_flops(const struct ws_inst *in,
            * (strncmp(op, "FFMA", 4) == 0 ? 2 : 1);
 }
 
-static void ws_profile_warp_model(struct ws_profile *p,
-                                  const struct ws_warp_stream *ws)
+void ws_profile_cta(struct ws_profile *p)
+{
+    p->ctas++;
+}
+
+void ws_profile_warp_begin(struct ws_profile *p, struct ws_profile_warp *pw)
+{
+    (void)p;
+    memset(pw, 0, sizeof *pw);
+}
+
+void ws_profile_warp_add(struct ws_profile *p, struct ws_profile_warp *pw,
+                         const struct ws_inst *insts, size_t n,
+                         const uint64_t *addrs, const struct ws_strtab *ops)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct ws_inst *in = &insts[i];
+        p->by_class[in->cls]++;
+        p->thread_insts += (uint64_t)__builtin_popcount(in->mask);
+        p->model.flops += ws_profile_flops(in, ops);
+        p->model.sync_insts += (in->flags & WS_INST_BAR_SYNC) != 0;
+        if (in->flags & WS_INST_UNKNOWN)
+            ws_profile_unknown(p, ws_strtab_str(ops, in->op));
+        if (in->space != WS_SPACE_NONE)
+            ws_profile_memory(p, in, addrs);
+        if (!pw->seen_mem && ws_profile_is_mem(in))
+            pw->seen_mem = 1;
+        else if (!pw->seen_mem)
+            pw->first_comp++;
+    }
+    ws_profile_span(p, pw, insts, n);
+    pw->ninst += n;
+}
+
+/* Latencies are whole cycles, so spans are whole numbers and their sum is
+ * exact in a double: the order warps end in (a simulation's, for streamed
+ * warps) does not change it. */
+void ws_profile_warp_end(struct ws_profile *p, struct ws_profile_warp *pw)
 {
     struct ws_profile_model *m = &p->model;
-    double span = ws_profile_span(p, ws);
-    uint32_t first = 0;
 
-    while (first < ws->ninst && !ws_profile_is_mem(&ws->inst[first]))
-        first++;
-    m->first_comp_insts += first;
-    if (ws->ninst < m->warp_insts_min)
-        m->warp_insts_min = ws->ninst;
-    if (ws->ninst > m->warp_insts_max)
-        m->warp_insts_max = ws->ninst;
-    m->span_sum += span;
-    if (span > m->span_max)
-        m->span_max = span;
+    if (pw->ninst == 0)
+        return;
+    p->warps++;
+    p->warp_insts += pw->ninst;
+    m->first_comp_insts += pw->first_comp;
+    if (pw->ninst < m->warp_insts_min)
+        m->warp_insts_min = pw->ninst;
+    if (pw->ninst > m->warp_insts_max)
+        m->warp_insts_max = pw->ninst;
+    m->span_sum += pw->span;
+    if (pw->span > m->span_max)
+        m->span_max = pw->span;
 }
 
 void ws_profile_add_cta(struct ws_profile *p, const struct ws_cta_stream *cta,
                         const struct ws_strtab *ops)
 {
-    p->ctas++;
+    struct ws_profile_warp pw;
+
+    ws_profile_cta(p);
     for (uint32_t w = 0; w < cta->nwarps; w++) {
         const struct ws_warp_stream *ws = &cta->warps[w];
         if (ws->ninst == 0)
             continue;
-        p->warps++;
-        p->warp_insts += ws->ninst;
-        for (uint32_t i = 0; i < ws->ninst; i++) {
-            const struct ws_inst *in = &ws->inst[i];
-            p->by_class[in->cls]++;
-            p->thread_insts += (uint64_t)__builtin_popcount(in->mask);
-            p->model.flops += ws_profile_flops(in, ops);
-            p->model.sync_insts += (in->flags & WS_INST_BAR_SYNC) != 0;
-            if (in->flags & WS_INST_UNKNOWN)
-                ws_profile_unknown(p, ws_strtab_str(ops, in->op));
-            if (in->space != WS_SPACE_NONE)
-                ws_profile_memory(p, in, cta->addrs);
-        }
-        ws_profile_warp_model(p, ws);
+        ws_profile_warp_begin(p, &pw);
+        ws_profile_warp_add(p, &pw, ws->inst, ws->ninst, cta->addrs, ops);
+        ws_profile_warp_end(p, &pw);
     }
 }
 

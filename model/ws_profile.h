@@ -80,6 +80,24 @@ int ws_profile_init(struct ws_profile *p, const struct ws_launch *launch,
                     const struct ws_gpu *gpu);
 void ws_profile_add_cta(struct ws_profile *p, const struct ws_cta_stream *cta,
                         const struct ws_strtab *ops);
+
+/* The same a warp at a time, for warps that arrive a window at a time
+ * (streamed): ws_profile_cta once per CTA, then per warp begin, its
+ * windows in order (addrs is what each window's inst.addr indexes), end.
+ * Whole CTAs and streamed warps count the same totals. */
+struct ws_profile_warp {
+    double ready[WS_REG_RZ + 1];    /* per register: its value's ready time */
+    double span;
+    uint64_t ninst, first_comp;
+    int seen_mem;
+};
+
+void ws_profile_cta(struct ws_profile *p);
+void ws_profile_warp_begin(struct ws_profile *p, struct ws_profile_warp *pw);
+void ws_profile_warp_add(struct ws_profile *p, struct ws_profile_warp *pw,
+                         const struct ws_inst *insts, size_t n,
+                         const uint64_t *addrs, const struct ws_strtab *ops);
+void ws_profile_warp_end(struct ws_profile *p, struct ws_profile_warp *pw);
 void ws_profile_free(struct ws_profile *p);
 
 double ws_profile_ratio(uint64_t num, uint64_t den);

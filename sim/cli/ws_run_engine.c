@@ -13,9 +13,11 @@
 /* The simulation pulls CTAs through this tee, which also counts them into
  * the kernel's profile: the models see exactly the stream simulated,
  * without reading the input twice. */
+struct ws_run_tee_warp;
 struct ws_run_tee {
     struct ws_cta_source *inner;
     struct ws_profile *profile;
+    struct ws_run_tee_warp *free;
 };
 
 static int ws_run_tee_next(void *ctx, const struct ws_cta_stream **cta,
@@ -27,6 +29,85 @@ static int ws_run_tee_next(void *ctx, const struct ws_cta_stream **cta,
     if (rc == 1)
         ws_profile_add_cta(t->profile, *cta, t->inner->ops);
     return rc;
+}
+
+/* Streamed warps pass through a reader of the tee's own, which counts
+ * each window into the profile as the simulator takes it.  Wrappers are
+ * kept on a free list: a kernel opens one per warp. */
+struct ws_run_tee_warp {
+    struct ws_run_tee *tee;
+    struct ws_warp_reader inner;
+    struct ws_profile_warp pw;
+    struct ws_run_tee_warp *next_free;
+};
+
+static int ws_run_tee_header(void *ctx, const struct ws_cta_stream **cta,
+                             struct ws_err *err)
+{
+    struct ws_run_tee *t = ctx;
+    int rc = t->inner->next_header(t->inner->ctx, cta, err);
+
+    if (rc == 1)
+        ws_profile_cta(t->profile);
+    return rc;
+}
+
+static long ws_run_tee_read(void *ctx, struct ws_inst *inst, size_t cap,
+                            uint64_t *addrs, size_t addr_cap,
+                            struct ws_err *err)
+{
+    struct ws_run_tee_warp *w = ctx;
+    long n = w->inner.read(w->inner.ctx, inst, cap, addrs, addr_cap, err);
+
+    if (n > 0)
+        ws_profile_warp_add(w->tee->profile, &w->pw, inst, (size_t)n, addrs,
+                            w->tee->inner->ops);
+    else if (n == 0)
+        ws_profile_warp_end(w->tee->profile, &w->pw);
+    return n;
+}
+
+static void ws_run_tee_close(void *ctx)
+{
+    struct ws_run_tee_warp *w = ctx;
+
+    if (w->inner.close)
+        w->inner.close(w->inner.ctx);
+    w->next_free = w->tee->free;
+    w->tee->free = w;
+}
+
+static int ws_run_tee_open(void *ctx, const struct ws_cta_stream *cta,
+                           uint32_t warp, struct ws_warp_reader *r,
+                           struct ws_err *err)
+{
+    struct ws_run_tee *t = ctx;
+    struct ws_run_tee_warp *w = t->free;
+
+    if (w)
+        t->free = w->next_free;
+    else if (!(w = malloc(sizeof *w)))
+        return ws_err_oom(err);
+    w->tee = t;
+    if (t->inner->warp_open(t->inner->ctx, cta, warp, &w->inner, err) < 0) {
+        w->next_free = t->free;
+        t->free = w;
+        return -1;
+    }
+    ws_profile_warp_begin(t->profile, &w->pw);
+    r->ctx = w;
+    r->read = ws_run_tee_read;
+    r->close = ws_run_tee_close;
+    return 0;
+}
+
+static void ws_run_tee_free(struct ws_run_tee *t)
+{
+    while (t->free) {
+        struct ws_run_tee_warp *w = t->free;
+        t->free = w->next_free;
+        free(w);
+    }
 }
 
 /* l2_warm: something ran or was copied before this kernel. */
@@ -48,10 +129,19 @@ static int ws_run_kernel(struct ws_sim *sim, struct ws_input *in, size_t i,
     }
     tee.inner = &k.src;
     tee.profile = &prof;
+    tee.free = NULL;
     src = k.src;
     src.ctx = &tee;
     src.next = ws_run_tee_next;
+    if (k.src.next_header && k.src.warp_open) {
+        src.next_header = ws_run_tee_header;
+        src.warp_open = ws_run_tee_open;
+    }
     rc = ws_sim_kernel(sim, &src, out, err);
+    /* A failed kernel leaves warps with their readers open: they are the
+     * tee's, which ends here. */
+    ws_sim_close_readers(sim);
+    ws_run_tee_free(&tee);
     if (rc == 0) {
         out->models = calloc(WS_MODEL_COUNT, sizeof *out->models);
         if (!out->models)

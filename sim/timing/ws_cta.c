@@ -31,15 +31,40 @@ static uint32_t ws_free_warp_slot(const struct ws_sim *s, const struct ws_sm *sm
     return UINT32_MAX;
 }
 
+/* A streamed warp's next window; 1 when it holds instructions, 0 at the
+ * warp's end (the reader is closed then), -1 on a reader error. */
+int ws_cta_refill(struct ws_sim *s, struct ws_warp *w)
+{
+    long n;
+
+    if (!w->reader.read)
+        return 0;
+    if (!w->win) {
+        w->win = malloc(WS_WARP_WINDOW * sizeof *w->win);
+        w->win_addrs = malloc(WS_WARP_WINDOW_ADDRS * sizeof *w->win_addrs);
+        if (!w->win || !w->win_addrs)
+            return ws_err_oom(s->err);
+    }
+    n = w->reader.read(w->reader.ctx, w->win, WS_WARP_WINDOW, w->win_addrs,
+                       WS_WARP_WINDOW_ADDRS, s->err);
+    if (n < 0)
+        return -1;
+    if (n == 0) {
+        ws_sm_warp_close(w);
+        return 0;
+    }
+    w->inst = w->win;
+    w->addrs = w->win_addrs;
+    w->ninst = (uint32_t)n;
+    w->next = 0;
+    return 1;
+}
+
 static void ws_warp_start(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
-                          uint32_t slot, uint32_t warp_in_cta,
-                          const struct ws_inst *inst, uint32_t ninst,
-                          uint64_t t)
+                          uint32_t slot, uint32_t warp_in_cta, uint64_t t)
 {
     struct ws_warp *w = &sm->warps[wi];
 
-    w->inst = inst;
-    w->ninst = ninst;
     w->next = 0;
     w->slot = slot;
     w->warp_in_cta = warp_in_cta;
@@ -58,6 +83,30 @@ static void ws_warp_start(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
     ws_issue_refresh(sm, s->gpu->sm.sub_cores, wi);
 }
 
+/* Gives warp slot wi its instructions: its slice of the CTA's copy, or a
+ * reader and its first window.  0 when the warp has no instruction (it is
+ * skipped, as a trace's absent warps are). */
+static int ws_warp_feed(struct ws_sim *s, struct ws_warp *w,
+                        const struct ws_cta_stream *cta, uint32_t warp,
+                        struct ws_cta_slot *slot, uint32_t *copied)
+{
+    const struct ws_warp_stream *ws = &cta->warps[warp];
+
+    if (ws->ninst == 0)
+        return 0;
+    if (!s->streamed) {
+        memcpy(slot->inst + *copied, ws->inst, ws->ninst * sizeof *ws->inst);
+        w->inst = slot->inst + *copied;
+        w->addrs = slot->addrs;
+        w->ninst = ws->ninst;
+        *copied += ws->ninst;
+        return 1;
+    }
+    if (s->src->warp_open(s->src->ctx, cta, warp, &w->reader, s->err) < 0)
+        return -1;
+    return ws_cta_refill(s, w);
+}
+
 int ws_cta_dispatch(struct ws_sim *s, struct ws_sm *sm,
                     const struct ws_cta_stream *cta, uint64_t t)
 {
@@ -71,7 +120,7 @@ int ws_cta_dispatch(struct ws_sim *s, struct ws_sm *sm,
         }
     if (!slot)
         return ws_err_msg(s->err, "internal: no free CTA slot on SM %u", sm->id);
-    if (ws_cta_copy(slot, cta, s->err) < 0)
+    if (!s->streamed && ws_cta_copy(slot, cta, s->err) < 0)
         return -1;
     slot->used = 1;
     memcpy(slot->ctaid, cta->ctaid, sizeof slot->ctaid);
@@ -80,17 +129,20 @@ int ws_cta_dispatch(struct ws_sim *s, struct ws_sm *sm,
     slot->dispatched = t;
     slot->retire_at = t;
     for (uint32_t w = 0; w < cta->nwarps && w < 32; w++) {
-        const struct ws_warp_stream *ws = &cta->warps[w];
         uint32_t wi;
-        if (ws->ninst == 0)
+        int rc;
+        if (cta->warps[w].ninst == 0)
             continue;
         wi = ws_free_warp_slot(s, sm);
         if (wi == UINT32_MAX)
             return ws_err_msg(s->err, "internal: no free warp slot on SM %u",
                               sm->id);
-        memcpy(slot->inst + copied, ws->inst, ws->ninst * sizeof *ws->inst);
-        ws_warp_start(s, sm, wi, si, w, slot->inst + copied, ws->ninst, t);
-        copied += ws->ninst;
+        rc = ws_warp_feed(s, &sm->warps[wi], cta, w, slot, &copied);
+        if (rc < 0)
+            return -1;
+        if (rc == 0)
+            continue;
+        ws_warp_start(s, sm, wi, si, w, t);
         slot->warp_slots[slot->nwarps++] = wi;
         if (ws_sim_wake(s, sm->id, wi % s->gpu->sm.sub_cores, t) < 0)
             return ws_err_oom(s->err);

@@ -21,6 +21,10 @@
 int ws_cta_dispatch(struct ws_sim *s, struct ws_sm *sm,
                     const struct ws_cta_stream *cta, uint64_t t);
 
+/* A streamed warp's next window of instructions: 1 when it has one, 0 at
+ * the warp's end (its reader closed), -1 on a reader error (in s->err). */
+int ws_cta_refill(struct ws_sim *s, struct ws_warp *w);
+
 /* A warp arrived at BAR.SYNC at cycle t. */
 int ws_cta_barrier(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
                    uint64_t t);

@@ -306,7 +306,7 @@ static uint64_t ws_issue_memory(struct ws_sim *s, struct ws_sm *sm,
                                 uint64_t t)
 {
     const struct ws_gpu *g = s->gpu;
-    const uint64_t *pool = sm->slots[w->slot].addrs;
+    const uint64_t *pool = w->addrs;
     /* A CTA whose accesses are all predicated off has no address pool. */
     const struct ws_mem_req req = {
         sm->id, t, pool ? pool + in->addr : NULL,
@@ -366,6 +366,7 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
     enum ws_unit_kind unit = ws_unit_for_class(in->cls);
     struct ws_counters *c = &s->k->ctr;
     int from_mem = ws_opcode_class_is_memory((enum ws_op_class)in->cls);
+    uint8_t flags = in->flags;      /* in's window may be refilled below */
     uint64_t done;
 
     ws_stall_account(s, sm, pick->warp, &pick->ready, t);
@@ -386,13 +387,15 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
         ws_async_commit(w);
     w->last_issue = t;
     w->next++;
+    if (w->next == w->ninst && ws_cta_refill(s, w) < 0)
+        return -1;
     ws_issue_prepare(g, w);
     ws_issue_refresh(sm, g->sm.sub_cores, pick->warp);
     if (s->tl)
         ws_timeline_issue(s->tl, sm->id, pick->warp, t);
     if (w->next == w->ninst)
         return ws_cta_warp_done(s, sm, w, t, w->busy_until);
-    if (in->flags & WS_INST_BAR_SYNC)
+    if (flags & WS_INST_BAR_SYNC)
         return ws_cta_barrier(s, sm, w, t);
     return 0;
 }

@@ -128,6 +128,13 @@ int ws_sim_retire_at(struct ws_sim *s, uint32_t sm, uint32_t slot,
     return 0;
 }
 
+void ws_sim_close_readers(struct ws_sim *s)
+{
+    for (uint32_t i = 0; s->sms && i < s->gpu->sm.count; i++)
+        for (uint32_t w = 0; w < s->sms[i].nwarps; w++)
+            ws_sm_warp_close(&s->sms[i].warps[w]);
+}
+
 void ws_sim_memcpy(struct ws_sim *s, uint64_t addr, uint64_t bytes)
 {
     if (s->gpu->memcpy_warms_l2)
@@ -142,7 +149,8 @@ static int ws_sim_feed(struct ws_sim *s, struct ws_sm *sm, uint64_t t)
 
     if (s->src_done)
         return 0;
-    rc = s->src->next(s->src->ctx, &cta, s->err);
+    rc = s->streamed ? s->src->next_header(s->src->ctx, &cta, s->err)
+                     : s->src->next(s->src->ctx, &cta, s->err);
     if (rc <= 0) {
         s->src_done = 1;
         return rc;
@@ -205,6 +213,7 @@ static int ws_sim_setup_kernel(struct ws_sim *s, struct ws_cta_source *src,
     s->k = k;
     s->src = src;
     s->src_done = 0;
+    s->streamed = src->next_header && src->warp_open;
     s->ctas_done = s->ctas_dispatched = 0;
     if (ws_sim_check_fit(s, l) < 0)
         return -1;

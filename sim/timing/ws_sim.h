@@ -41,6 +41,7 @@ struct ws_sim {
     struct ws_kernel_stats *k;
     struct ws_cta_source *src;
     int src_done;
+    int streamed;           /* src hands out warp readers, not whole CTAs */
     uint64_t ctas_done, ctas_dispatched;
     uint64_t last_mem_done;
     struct ws_err *err;
@@ -67,6 +68,10 @@ void ws_sim_free(struct ws_sim *s);
  * error), placed at the kernel's header (line 1 of src->origin). */
 int ws_sim_kernel(struct ws_sim *s, struct ws_cta_source *src,
                   struct ws_kernel_stats *out, struct ws_err *err);
+
+/* Closes the readers of streamed warps a failed kernel left open (a
+ * kernel that ran to its end has none). */
+void ws_sim_close_readers(struct ws_sim *s);
 
 /* A host-to-device copy between kernels. */
 void ws_sim_memcpy(struct ws_sim *s, uint64_t addr, uint64_t bytes);

@@ -11,6 +11,7 @@ int ws_sm_init(struct ws_sm *sm, uint32_t id, const struct ws_gpu *gpu)
     memset(sm, 0, sizeof *sm);
     sm->id = id;
     sm->warps = calloc(gpu->sm.max_warps, sizeof *sm->warps);
+    sm->nwarps = sm->warps ? gpu->sm.max_warps : 0;
     sm->slots = calloc(gpu->sm.max_blocks, sizeof *sm->slots);
     sm->sub = calloc(gpu->sm.sub_cores, sizeof *sm->sub);
     sm->nsub = sm->sub ? gpu->sm.sub_cores : 0;
@@ -71,6 +72,13 @@ void ws_sm_deactivate(struct ws_sm *sm, uint32_t wi, uint32_t sub_cores)
     ws_sm_renumber(sm, sc, at);
 }
 
+void ws_sm_warp_close(struct ws_warp *w)
+{
+    if (w->reader.read && w->reader.close)
+        w->reader.close(w->reader.ctx);
+    memset(&w->reader, 0, sizeof w->reader);
+}
+
 void ws_sm_free(struct ws_sm *sm)
 {
     for (uint32_t i = 0; sm->slots && i < sm->nslots; i++) {
@@ -79,6 +87,11 @@ void ws_sm_free(struct ws_sm *sm)
     }
     for (uint32_t i = 0; sm->sub && i < sm->nsub; i++)
         free(sm->sub[i].cand);
+    for (uint32_t i = 0; sm->warps && i < sm->nwarps; i++) {
+        ws_sm_warp_close(&sm->warps[i]);
+        free(sm->warps[i].win);
+        free(sm->warps[i].win_addrs);
+    }
     free(sm->warps);
     free(sm->slots);
     free(sm->sub);

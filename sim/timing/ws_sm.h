@@ -36,9 +36,22 @@ enum ws_warp_state {
     WS_WARP_DONE
 };
 
+/* A streamed warp's window: instructions and lane addresses a reader
+ * refills as the warp reaches the end of what it holds.  Small, since every
+ * resident warp has one: memory then follows the warps resident, not the
+ * length of their streams. */
+#define WS_WARP_WINDOW 32
+#define WS_WARP_WINDOW_ADDRS 256
+
 struct ws_warp {
+    /* Instructions: the warp's whole stream (a CTA read whole, copied into
+     * its slot), or a window that reader refills (reader.read non-NULL). */
     const struct ws_inst *inst;
+    const uint64_t *addrs;      /* what inst[i].addr indexes */
     uint32_t ninst, next;
+    struct ws_warp_reader reader;
+    struct ws_inst *win;        /* the window, allocated at first use */
+    uint64_t *win_addrs;
     uint32_t slot;              /* CTA slot on this SM */
     uint32_t warp_in_cta;
     uint64_t age;               /* dispatch order: GTO's "oldest" */
@@ -100,6 +113,7 @@ struct ws_subcore {
 struct ws_sm {
     uint32_t id;
     struct ws_warp *warps;      /* [sm.max_warps] */
+    uint32_t nwarps;
     struct ws_cta_slot *slots;  /* [CTAs per SM for this kernel] */
     uint32_t nslots, free_warps;
     struct ws_subcore *sub;     /* [sm.sub_cores] */
@@ -110,6 +124,9 @@ struct ws_sm {
 
 int ws_sm_init(struct ws_sm *sm, uint32_t id, const struct ws_gpu *gpu);
 void ws_sm_free(struct ws_sm *sm);
+
+/* Closes a streamed warp's reader, if it has one open. */
+void ws_sm_warp_close(struct ws_warp *w);
 
 /* Warp wi becomes a candidate of its sub-core (it is active), or stops
  * being one (at a barrier, done). */

@@ -129,13 +129,39 @@ const char *ws_space_name(enum ws_space space);
  * 0 after the last one, -1 with err set. */
 struct ws_err;
 struct ws_strtab;
+/* One warp's instructions a window at a time, for a source that can hand
+ * out warps without holding their whole streams (a workload expands each
+ * warp as the simulator reaches it): memory then follows the warps resident
+ * now, not how long they run. */
+struct ws_warp_reader {
+    void *ctx;
+    /* Fills inst[0..cap) with the warp's next instructions and addrs with
+     * their lanes' addresses (each inst.addr indexes addrs), stopping
+     * before an instruction whose addresses would not fit in addr_cap
+     * (which holds at least one warp's worth, WS_WARP_SIZE).  The number
+     * read, 0 at the warp's end, -1 on error. */
+    long (*read)(void *ctx, struct ws_inst *inst, size_t cap,
+                 uint64_t *addrs, size_t addr_cap, struct ws_err *err);
+    void (*close)(void *ctx);
+};
+
 struct ws_cta_source {
     const char *origin;         /* the trace's path, for messages */
     void *ctx;
     const struct ws_launch *launch;
     const struct ws_strtab *ops;
+    /* The next CTA with every warp's whole stream. */
     int (*next)(void *ctx, const struct ws_cta_stream **cta,
                 struct ws_err *err);
+    /* Streaming, for sources that can (NULL otherwise): the next CTA's
+     * identity and warps (warps[w].ninst 1 for a warp that exists, 0 for an
+     * absent one, inst NULL), then a reader per warp.  A source is read in
+     * one way or the other, never both. */
+    int (*next_header)(void *ctx, const struct ws_cta_stream **cta,
+                       struct ws_err *err);
+    int (*warp_open)(void *ctx, const struct ws_cta_stream *cta,
+                     uint32_t warp, struct ws_warp_reader *r,
+                     struct ws_err *err);
 };
 
 #endif

@@ -2,6 +2,7 @@
  * ws_expand: workload expansion (see ws_expand.h).
  */
 #include "ws_expand.h"
+#include "ws_expand_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -206,6 +207,7 @@ int ws_expand_init(struct ws_expander *x, const struct ws_workload *w,
 
 void ws_expand_free(struct ws_expander *x)
 {
+    ws_expand_stream_free(x);
     for (uint32_t i = 0; x->w && i < x->w->nlets; i++)
         ws_expr_lanes_free(&x->let_prog[i]);
     for (uint32_t r = 0; x->rule_prog && r < x->w->nrules; r++)
@@ -221,10 +223,12 @@ void ws_expand_free(struct ws_expander *x)
 
 /* ---- per-lane values ----------------------------------------------------- */
 
-/* A new warp: its lanes' coordinates, the counters at zero, every let out
- * of date.  The memory offset is left as the last warp set it, as it was
- * when lanes were set up one at a time (a let may read it). */
-static void ws_warp_init(struct ws_expander *x, uint32_t warp,
+/* A new warp: its lanes' coordinates, the counters and the memory offset
+ * at zero, every let out of date.  (The offset once carried over from the
+ * warp expanded before; a warp's expansion now depends on that warp alone,
+ * so warps can be expanded in any order: streamed, as the simulator
+ * reaches them.) */
+void ws_expand_warp_init(struct ws_expander *x, uint32_t warp,
                          const uint32_t ctaid[3])
 {
     const struct ws_workload *w = x->w;
@@ -249,6 +253,7 @@ static void ws_warp_init(struct ws_expander *x, uint32_t warp,
             x->vals[w->buffers[b].slot][lane] = (int64_t)w->buffers[b].base;
         for (uint32_t c = 0; c < w->ncounters; c++)
             x->vals[w->counters[c]][lane] = 0;
+        x->vals[f + WS_SLOT_OFF][lane] = 0;
     }
     memset(x->let_valid, 0, sizeof x->let_valid);
 }
@@ -441,16 +446,7 @@ static int ws_emit(struct ws_expander *x, uint32_t idx, uint32_t mask,
 
 /* ---- the walk of one warp ------------------------------------------------ */
 
-struct ws_path {
-    uint32_t idx, mask;
-};
-
-struct ws_paths {
-    struct ws_path p[33];
-    uint32_t n;
-};
-
-static void ws_paths_add(struct ws_paths *ps, uint32_t idx, uint32_t mask)
+void ws_paths_add(struct ws_paths *ps, uint32_t idx, uint32_t mask)
 {
     if (!mask)
         return;
@@ -572,40 +568,51 @@ static int ws_expand_limits(struct ws_expander *x, uint32_t warp, size_t n,
     return 0;
 }
 
-static int ws_expand_warp(struct ws_expander *x, uint32_t warp,
-                          uint32_t lanes, struct ws_err *err)
+int ws_expand_walk(struct ws_expander *x, uint32_t warp, struct ws_paths *ps,
+                   uint64_t *count, size_t inst_cap, size_t addr_cap,
+                   struct ws_err *err)
 {
     const struct ws_workload *w = x->w;
     const struct ws_sass_func *f = w->func;
-    struct ws_paths ps = {{{0, 0}}, 0};
-    size_t start = x->ninst;
     struct ws_clip q;
 
-    ws_paths_add(&ps, 0, lanes);
-    while (ps.n > 0) {
-        struct ws_path p = ws_paths_take(&ps);
+    while (ps->n > 0 && x->ninst < inst_cap
+           && x->naddr + WS_WARP_SIZE <= addr_cap) {
+        struct ws_path p = ws_paths_take(ps);
         const struct ws_inst *t;
         uint32_t cond;
         if (p.idx >= f->ninst)
             return ws_err_at(err, w->path, w->line, w->col, "warp %u runs "
                              "past the end of %s (expected an EXIT on every "
                              "path)", warp, ws_clip(&q, f->name));
-        if (ws_expand_limits(x, warp, x->ninst - start, err) < 0)
+        if (ws_expand_limits(x, warp, *count, err) < 0)
             return -1;
         t = &x->tmpl[p.idx];
         if (ws_predicate(x, p.idx, p.mask, &cond, err) < 0
             || ws_emit(x, p.idx, cond, err) < 0)
             return -1;
+        ++*count;
         if (t->cls == WS_OPC_EXIT) {
-            ws_paths_add(&ps, p.idx + 1, p.mask & ~cond);
+            ws_paths_add(ps, p.idx + 1, p.mask & ~cond);
         } else if (x->target[p.idx] != UINT32_MAX) {
-            ws_paths_add(&ps, x->target[p.idx], cond);
-            ws_paths_add(&ps, p.idx + 1, p.mask & ~cond);
+            ws_paths_add(ps, x->target[p.idx], cond);
+            ws_paths_add(ps, p.idx + 1, p.mask & ~cond);
         } else {
-            ws_paths_add(&ps, p.idx + 1, p.mask);
+            ws_paths_add(ps, p.idx + 1, p.mask);
         }
     }
     return 0;
+}
+
+/* A whole warp, into the CTA's buffers. */
+static int ws_expand_warp(struct ws_expander *x, uint32_t warp,
+                          uint32_t lanes, struct ws_err *err)
+{
+    struct ws_paths ps = {{{0, 0}}, 0};
+    uint64_t count = 0;
+
+    ws_paths_add(&ps, 0, lanes);
+    return ws_expand_walk(x, warp, &ps, &count, SIZE_MAX, SIZE_MAX, err);
 }
 
 /* ---- CTAs ---------------------------------------------------------------- */
@@ -616,10 +623,11 @@ static int ws_expand_warp(struct ws_expander *x, uint32_t warp,
  * partial last block, a divergent tail), so this can only overestimate
  * kernels whose first CTA is typical; the message says it is an estimate
  * and how to raise the limit. */
-static int ws_expand_estimate(const struct ws_expander *x, struct ws_err *err)
+int ws_expand_estimate(const struct ws_expander *x, uint64_t cta0,
+                       struct ws_err *err)
 {
     const struct ws_workload *w = x->w;
-    double est = (double)x->ninst * (double)x->ctas;
+    double est = (double)cta0 * (double)x->ctas;
     struct ws_clip q;
 
     if (est <= (double)w->opts.max_insts)
@@ -628,7 +636,7 @@ static int ws_expand_estimate(const struct ws_expander *x, struct ws_err *err)
                      "runs %llu warp instructions, so %llu CTAs come to about "
                      "%.3g (estimated from the first CTA), over the limit of "
                      "%llu (expected fewer; raise it with --max-insts N)",
-                     ws_clip(&q, w->func->name), (unsigned long long)x->ninst,
+                     ws_clip(&q, w->func->name), (unsigned long long)cta0,
                      (unsigned long long)x->ctas, est,
                      (unsigned long long)w->opts.max_insts);
 }
@@ -651,15 +659,14 @@ int ws_expand_next(void *ctx, const struct ws_cta_stream **cta,
     x->cta.linear_id = id;
     x->cta.nwarps = nw;
     for (uint32_t w = 0; w < nw; w++) {
-        uint32_t n = threads - w * 32 < 32 ? threads - w * 32 : 32;
-        uint32_t lanes = n == 32 ? 0xffffffffu : (1u << n) - 1;
-        ws_warp_init(x, w, x->cta.ctaid);
+        x->cur = NULL;
+        ws_expand_warp_init(x, w, x->cta.ctaid);
         x->first[w] = x->ninst;
-        if (ws_expand_warp(x, w, lanes, err) < 0)
+        if (ws_expand_warp(x, w, ws_expand_lanes(threads, w), err) < 0)
             return -1;
         x->warps[w].ninst = (uint32_t)(x->ninst - x->first[w]);
     }
-    if (id == 0 && ws_expand_estimate(x, err) < 0)
+    if (id == 0 && ws_expand_estimate(x, x->ninst, err) < 0)
         return -1;
     for (uint32_t w = 0; w < nw; w++)
         x->warps[w].inst = x->inst + x->first[w];
@@ -675,10 +682,13 @@ struct ws_cta_source ws_expand_source(struct ws_expander *x)
 {
     struct ws_cta_source src;
 
+    memset(&src, 0, sizeof src);
     src.origin = x->w->path;
     src.ctx = x;
     src.launch = &x->w->launch;
     src.ops = &x->w->sass.strs;
     src.next = ws_expand_next;
+    src.next_header = ws_expand_next_header;
+    src.warp_open = ws_expand_warp_open;
     return src;
 }

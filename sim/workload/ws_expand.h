@@ -62,6 +62,9 @@ struct ws_expander {
     size_t first[32];
     struct ws_warp_stream warps[32];
     struct ws_cta_stream cta;
+    /* Streaming: the warp whose lane values x->vals holds now, and readers
+     * kept for reuse (ws_expand_stream.c). */
+    struct ws_expand_reader *cur, *spare;
 };
 
 int ws_expand_init(struct ws_expander *x, const struct ws_workload *w,

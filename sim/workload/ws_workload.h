@@ -61,6 +61,7 @@ struct ws_wl_rule {
 };
 
 #define WS_WL_MAX_LETS 32
+#define WS_WL_MAX_COUNTERS 16
 
 struct ws_wl_buffer {
     int slot;
@@ -86,7 +87,7 @@ struct ws_workload {
     struct ws_wl_rule *rules;
     uint32_t nrules;
     int *rule_of;             /* per instruction: [kind * ninst + inst] -> rule or -1 */
-    int counters[16];
+    int counters[WS_WL_MAX_COUNTERS];
     uint32_t ncounters;
 };
 

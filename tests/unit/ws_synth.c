@@ -132,10 +132,77 @@ static int ws_synth_next(void *ctx, const struct ws_cta_stream **cta,
     return 1;
 }
 
+/* A streamed warp: its own copy of the instructions and addresses, since
+ * the generator's buffers hold the CTA being dispatched next. */
+struct ws_synth_reader {
+    struct ws_inst *inst;
+    uint64_t *addrs;
+    uint32_t ninst, next, window;
+};
+
+static long ws_synth_read(void *ctx, struct ws_inst *inst, size_t cap,
+                          uint64_t *addrs, size_t addr_cap, struct ws_err *err)
+{
+    struct ws_synth_reader *r = ctx;
+    size_t n = 0, na = 0;
+
+    (void)err;
+    while (n < cap && n < r->window && r->next < r->ninst) {
+        struct ws_inst in = r->inst[r->next];
+        unsigned lanes = in.width ? (unsigned)__builtin_popcount(in.mask) : 0;
+        if (na + lanes > addr_cap)
+            break;
+        memcpy(addrs + na, r->addrs + in.addr, lanes * sizeof *addrs);
+        in.addr = (uint32_t)na;
+        na += lanes;
+        inst[n++] = in;
+        r->next++;
+    }
+    return (long)n;
+}
+
+static void ws_synth_close(void *ctx)
+{
+    struct ws_synth_reader *r = ctx;
+
+    free(r->inst);
+    free(r->addrs);
+    free(r);
+}
+
+static int ws_synth_open(void *ctx, const struct ws_cta_stream *cta,
+                         uint32_t warp, struct ws_warp_reader *out,
+                         struct ws_err *err)
+{
+    struct ws_synth *k = ctx;
+    const struct ws_warp_stream *ws = &cta->warps[warp];
+    struct ws_synth_reader *r = calloc(1, sizeof *r);
+
+    (void)err;
+    assert_non_null(r);
+    r->ninst = ws->ninst;
+    r->window = k->stream_window;
+    r->inst = malloc((ws->ninst + 1) * sizeof *r->inst);
+    r->addrs = malloc((k->naddr + 1) * sizeof *r->addrs);
+    assert_non_null(r->inst);
+    assert_non_null(r->addrs);
+    memcpy(r->inst, ws->inst, ws->ninst * sizeof *r->inst);
+    memcpy(r->addrs, k->addrs, k->naddr * sizeof *r->addrs);
+    out->ctx = r;
+    out->read = ws_synth_read;
+    out->close = ws_synth_close;
+    return 0;
+}
+
 struct ws_cta_source ws_synth_source(struct ws_synth *k)
 {
     struct ws_cta_source src;
 
+    memset(&src, 0, sizeof src);
+    if (k->stream_window) {
+        src.next_header = ws_synth_next;
+        src.warp_open = ws_synth_open;
+    }
     src.origin = "synthetic";
     src.ctx = k;
     src.launch = &k->launch;

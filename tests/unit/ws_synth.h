@@ -30,6 +30,10 @@ struct ws_synth {
     struct ws_warp_stream warps[32];
     struct ws_cta_stream cta;
     int cur_warp;
+    /* When not 0, the source streams: warps are handed out through readers
+     * that give at most this many instructions per read, so the simulator's
+     * window refills are exercised. */
+    uint32_t stream_window;
 };
 
 /* A kernel of `ctas` CTAs of `threads` threads (1-D). */

@@ -1,0 +1,61 @@
+/*
+ * ws_expand_internal: what the two ways of handing out an expansion share
+ * (ws_expand.c: whole CTAs; ws_expand_stream.c: warps a window at a time).
+ * Not for use outside sim/workload.
+ */
+#ifndef WS_EXPAND_INTERNAL_H
+#define WS_EXPAND_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ws_expand.h"
+
+/* A warp's pending paths: lanes waiting at an instruction, the lowest
+ * offset first (see ws_expand.h on reconvergence). */
+struct ws_path {
+    uint32_t idx, mask;
+};
+
+struct ws_paths {
+    struct ws_path p[33];
+    uint32_t n;
+};
+
+void ws_paths_add(struct ws_paths *ps, uint32_t idx, uint32_t mask);
+
+/* The lanes of warp w of a block of `threads` threads. */
+static inline uint32_t ws_expand_lanes(uint32_t threads, uint32_t w)
+{
+    uint32_t n = threads - w * 32 < 32 ? threads - w * 32 : 32;
+
+    return n == 32 ? 0xffffffffu : (1u << n) - 1;
+}
+
+/* Sets the per-lane values for warp `warp` of CTA ctaid (counters and the
+ * memory offset at zero, lets out of date). */
+void ws_expand_warp_init(struct ws_expander *x, uint32_t warp,
+                         const uint32_t ctaid[3]);
+
+/* Walks ps, emitting into x->inst / x->addrs, until no path is left or
+ * x->ninst reaches inst_cap or fewer than a warp's addresses fit under
+ * addr_cap.  *count is the warp's instructions so far (its limit).
+ * x->cta.ctaid names the CTA in messages. */
+int ws_expand_walk(struct ws_expander *x, uint32_t warp, struct ws_paths *ps,
+                   uint64_t *count, size_t inst_cap, size_t addr_cap,
+                   struct ws_err *err);
+
+/* The kernel-size estimate from CTA 0's instruction count. */
+int ws_expand_estimate(const struct ws_expander *x, uint64_t cta0,
+                       struct ws_err *err);
+
+/* Streaming (ws_expand_stream.c), as ws_cta_source.next_header and
+ * ws_cta_source.warp_open. */
+int ws_expand_next_header(void *ctx, const struct ws_cta_stream **cta,
+                          struct ws_err *err);
+int ws_expand_warp_open(void *ctx, const struct ws_cta_stream *cta,
+                        uint32_t warp, struct ws_warp_reader *r,
+                        struct ws_err *err);
+void ws_expand_stream_free(struct ws_expander *x);
+
+#endif
