@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "workload/ws_expand.h"
+#include "workload/ws_expand_internal.h"
 #include "trace/ws_opcode.h"
 #include "trace/ws_traceg.h"
 #include "trace/ws_tracew.h"
@@ -1000,6 +1001,116 @@ static void test_lane_errors(void **state)
     expect_error_in(text, 5, "division by zero", NULL);
 }
 
+/* ---- streamed expansion -------------------------------------------------- */
+
+/* One warp's instructions and addresses, gathered whole. */
+struct warp_copy {
+    struct ws_inst *inst;
+    uint64_t *addrs;
+    size_t ninst, naddr;
+};
+
+static void copy_append(struct warp_copy *c, const struct ws_inst *in,
+                        const uint64_t *addrs)
+{
+    unsigned lanes = in->width ? (unsigned)__builtin_popcount(in->mask) : 0;
+
+    c->inst = realloc(c->inst, (c->ninst + 1) * sizeof *c->inst);
+    c->addrs = realloc(c->addrs, (c->naddr + lanes + 1) * sizeof *c->addrs);
+    assert_non_null(c->inst);
+    assert_non_null(c->addrs);
+    c->inst[c->ninst] = *in;
+    c->inst[c->ninst].addr = (uint32_t)c->naddr;
+    memcpy(c->addrs + c->naddr, addrs + in->addr, lanes * sizeof *addrs);
+    c->ninst++;
+    c->naddr += lanes;
+}
+
+/* The warps of the first `ctas` CTAs streamed, every warp of them open at
+ * once and read round robin through a window of `win` instructions, are
+ * the warps ws_expand_next hands out whole: the expander's lane values
+ * pass from warp to warp between windows without a trace. */
+static void check_streamed(const char *path, const char **sets, int nsets,
+                           uint32_t ctas, size_t win)
+{
+    struct ws_workload w;
+    struct ws_expander whole, part;
+    const struct ws_cta_stream *cta;
+    struct ws_err err;
+    struct warp_copy a[64], b[64];
+    struct ws_warp_reader r[64];
+    struct ws_inst inst[8];
+    uint64_t addrs[8 * 32];
+    uint32_t nw, open = 0;
+
+    ws_err_clear(&err);
+    load(&w, path, sets, nsets, NULL);
+    nw = ws_launch_warps_per_cta(&w.launch);
+    assert_true(ctas * nw <= 64 && win <= 8);
+    memset(a, 0, sizeof a);
+    memset(b, 0, sizeof b);
+    assert_int_equal(ws_expand_init(&whole, &w, &err), 0);
+    assert_int_equal(ws_expand_init(&part, &w, &err), 0);
+    for (uint32_t c = 0; c < ctas; c++) {
+        assert_int_equal(ws_expand_next(&whole, &cta, &err), 1);
+        for (uint32_t k = 0; k < nw; k++)
+            for (uint32_t i = 0; i < cta->warps[k].ninst; i++)
+                copy_append(&a[c * nw + k], &cta->warps[k].inst[i],
+                            cta->addrs);
+        assert_int_equal(ws_expand_next_header(&part, &cta, &err), 1);
+        for (uint32_t k = 0; k < nw; k++)
+            assert_int_equal(ws_expand_warp_open(&part, cta, k, &r[open++],
+                                                 &err), 0);
+    }
+    for (uint32_t done = 0; done < open;) {
+        done = 0;
+        for (uint32_t k = 0; k < open; k++) {
+            long n = r[k].read ? r[k].read(r[k].ctx, inst, win, addrs,
+                                           sizeof addrs / sizeof addrs[0],
+                                           &err) : 0;
+            assert_true(n >= 0);
+            for (long i = 0; i < n; i++)
+                copy_append(&b[k], &inst[i], addrs);
+            if (n == 0 && r[k].read) {
+                r[k].close(r[k].ctx);
+                r[k].read = NULL;
+            }
+            done += r[k].read == NULL;
+        }
+    }
+    for (uint32_t k = 0; k < open; k++) {
+        assert_int_equal(a[k].ninst, b[k].ninst);
+        assert_int_equal(a[k].naddr, b[k].naddr);
+        assert_memory_equal(a[k].inst, b[k].inst,
+                            a[k].ninst * sizeof *a[k].inst);
+        if (a[k].naddr)
+            assert_memory_equal(a[k].addrs, b[k].addrs,
+                                a[k].naddr * sizeof *a[k].addrs);
+        free(a[k].inst);
+        free(a[k].addrs);
+        free(b[k].inst);
+        free(b[k].addrs);
+    }
+    ws_expand_free(&whole);
+    ws_expand_free(&part);
+    ws_workload_free(&w);
+}
+
+static void test_streamed(void **state)
+{
+    const char *apsp[] = {"n=64", "threads=64"};
+    const char *fma[] = {"iters=9", "blocks=2", "threads=96"};
+    const char *saxpy[] = {"n=200", "threads=96", "stride=8"};
+
+    (void)state;
+    check_streamed("traces/kernels/apsp/workload.yaml", apsp, 2, 2, 5);
+    check_streamed("traces/kernels/fma/workload.yaml", fma, 3, 2, 3);
+    check_streamed("traces/kernels/saxpy/workload.yaml", saxpy, 3, 2, 1);
+    check_streamed("traces/kernels/matmul/unroll.yaml", NULL, 0, 2, 7);
+    check_streamed("traces/kernels/reduce/workload.yaml", NULL, 0, 2, 4);
+    check_streamed("traces/kernels/pchase/workload.yaml", NULL, 0, 1, 8);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1011,6 +1122,7 @@ int main(void)
         cmocka_unit_test(test_matmul),
         cmocka_unit_test(test_reduce),
         cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_streamed),
         cmocka_unit_test(test_bad_workloads),
         cmocka_unit_test(test_bad_launches),
         cmocka_unit_test(test_bad_descriptions),
