@@ -129,6 +129,33 @@ void ws_coalesce(const uint64_t *addrs, unsigned n, unsigned width,
     }
 }
 
+/* The two patterns most shared accesses have, answered without a tally:
+ * every lane at one address (a broadcast) and lanes at consecutive aligned
+ * addresses (a row).  -1 when the access is neither. */
+static long ws_shared_fast(const uint64_t *addrs, unsigned n, unsigned width,
+                           unsigned banks, unsigned bank_width,
+                           unsigned pieces)
+{
+    int same = 1, row = width >= bank_width && width % bank_width == 0
+                        && addrs[0] % bank_width == 0;
+    uint64_t words;
+
+    for (unsigned i = 1; i < n && (same || row); i++) {
+        same = same && addrs[i] == addrs[0];
+        row = row && addrs[i] == addrs[i - 1] + width;
+    }
+    /* A broadcast is `pieces` consecutive words (one, when narrower than
+     * a bank), a row n of them each: consecutive words fill the banks in
+     * turn. */
+    if (same)
+        words = pieces;
+    else if (row)
+        words = (uint64_t)n * pieces;
+    else
+        return -1;
+    return (long)((words + banks - 1) / banks);
+}
+
 unsigned ws_shared_wavefronts(const uint64_t *addrs, unsigned n,
                               unsigned width, unsigned banks,
                               unsigned bank_width)
@@ -136,17 +163,23 @@ unsigned ws_shared_wavefronts(const uint64_t *addrs, unsigned n,
     uint64_t words[WS_WARP_SIZE * WS_SHARED_MAX_PIECES];
     unsigned nwords = 0, per_bank[WS_SHARED_MAX_BANKS], worst = 0;
     unsigned pieces = width > bank_width ? width / bank_width : 1;
+    long fast;
 
     if (n == 0)
         return 0;
     if (banks > WS_SHARED_MAX_BANKS)
         banks = WS_SHARED_MAX_BANKS;
+    if (pieces > WS_SHARED_MAX_PIECES)
+        pieces = WS_SHARED_MAX_PIECES;
+    if (n > WS_WARP_SIZE)
+        n = WS_WARP_SIZE;
+    fast = ws_shared_fast(addrs, n, width, banks, bank_width, pieces);
+    if (fast >= 0)
+        return (unsigned)fast;
     /* Only the banks this GPU has: clearing all 1024 cost more than the
      * count itself. */
     memset(per_bank, 0, banks * sizeof *per_bank);
-    if (pieces > WS_SHARED_MAX_PIECES)
-        pieces = WS_SHARED_MAX_PIECES;
-    for (unsigned i = 0; i < n && i < WS_WARP_SIZE; i++)
+    for (unsigned i = 0; i < n; i++)
         for (unsigned k = 0; k < pieces; k++)
             ws_add_sector(words, &nwords, addrs[i] / bank_width + k);
     for (unsigned i = 0; i < nwords; i++) {

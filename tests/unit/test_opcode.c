@@ -142,6 +142,79 @@ static void test_bank_conflicts(void **state)
     assert_int_equal(ws_shared_wavefronts(a, 0, 4, 32, 4), 0);
 }
 
+/* The coalescer's and the bank counter's shortcuts (runs of lanes,
+ * broadcasts, rows) against the plain definitions, on random accesses
+ * drawn to hit them and to just miss them: unaligned, strided, repeated,
+ * narrow and wide. */
+static unsigned ref_sectors(const uint64_t *a, unsigned n, unsigned width,
+                            unsigned sector, uint64_t *out)
+{
+    unsigned k = 0;
+
+    for (unsigned i = 0; i < n; i++)
+        for (uint64_t s = a[i] / sector; s <= (a[i] + width - 1) / sector;
+             s++) {
+            unsigned j = 0;
+            while (j < k && out[j] != s * sector)
+                j++;
+            if (j == k)
+                out[k++] = s * sector;
+        }
+    return k;
+}
+
+static unsigned ref_wavefronts(const uint64_t *a, unsigned n, unsigned width,
+                               unsigned banks, unsigned bw)
+{
+    uint64_t words[32 * 16];
+    unsigned nw = 0, per[64] = {0}, worst = 0;
+    unsigned pieces = width > bw ? width / bw : 1;
+
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned p = 0; p < pieces; p++) {
+            uint64_t w = a[i] / bw + p;
+            unsigned j = 0;
+            while (j < nw && words[j] != w)
+                j++;
+            if (j == nw)
+                words[nw++] = w;
+        }
+    for (unsigned j = 0; j < nw; j++)
+        if (++per[words[j] % banks] > worst)
+            worst = per[words[j] % banks];
+    return worst;
+}
+
+static void test_coalesce_random(void **state)
+{
+    static const unsigned widths[] = {1, 2, 4, 8, 16};
+    uint64_t a[32], ref[32 * 16], rng = 99;
+    struct ws_coalesce_result r;
+
+    (void)state;
+    for (int t = 0; t < 20000; t++) {
+        unsigned n, width, kind, bw, banks;
+        uint64_t base, stride;
+        rng = rng * 6364136223846793005u + 1442695040888963407u;
+        n = 1 + (unsigned)(rng >> 59);
+        width = widths[(rng >> 50) % 5];
+        kind = (unsigned)(rng >> 40) % 4;
+        base = (rng >> 20) % 4096;
+        stride = kind == 0 ? width : kind == 1 ? 0 : (rng >> 10) % 70;
+        bw = (rng >> 8) % 2 ? 4 : 8;
+        banks = (rng >> 7) % 2 ? 32 : 16;
+        for (unsigned i = 0; i < n; i++)
+            a[i] = kind == 3 ? base + ((rng >> (i % 32)) % 300)
+                             : base + i * stride;
+        if (kind == 0 && (rng >> 3) % 4 == 0 && n > 1)
+            a[n / 2] += 1;              /* a run broken by one lane */
+        ws_coalesce(a, n, width, 32, 128, &r);
+        assert_int_equal(r.nsectors, ref_sectors(a, n, width, 32, ref));
+        assert_int_equal(ws_shared_wavefronts(a, n, width, banks, bw),
+                         ref_wavefronts(a, n, width, banks, bw));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -151,6 +224,7 @@ int main(void)
         cmocka_unit_test(test_class_names),
         cmocka_unit_test(test_coalesce),
         cmocka_unit_test(test_bank_conflicts),
+        cmocka_unit_test(test_coalesce_random),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
