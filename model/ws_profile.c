@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mem/ws_coalesce.h"
+#include "util/ws_bits.h"
 
 int ws_profile_init(struct ws_profile *p, const struct ws_launch *launch,
                     const struct ws_gpu *gpu)
@@ -140,7 +141,7 @@ static void ws_profile_memory(struct ws_profile *p, const struct ws_inst *in,
                               const uint64_t *addrs)
 {
     struct ws_space_stats *s = &p->space[in->space];
-    unsigned lanes = (unsigned)__builtin_popcount(in->mask);
+    unsigned lanes = ws_popcount32(in->mask);
 
     s->insts++;
     s->loads += in->memop == WS_MEMOP_LOAD || in->memop == WS_MEMOP_ASYNC_COPY;
@@ -224,7 +225,7 @@ static double ws_profile_flops(const struct ws_inst *in,
 
     if (in->cls != WS_OPC_FP32)
         return 0;
-    return (double)__builtin_popcount(in->mask)
+    return (double)ws_popcount32(in->mask)
            * (strncmp(op, "FFMA", 4) == 0 ? 2 : 1);
 }
 
@@ -246,7 +247,7 @@ void ws_profile_warp_add(struct ws_profile *p, struct ws_profile_warp *pw,
     for (size_t i = 0; i < n; i++) {
         const struct ws_inst *in = &insts[i];
         p->by_class[in->cls]++;
-        p->thread_insts += (uint64_t)__builtin_popcount(in->mask);
+        p->thread_insts += (uint64_t)ws_popcount32(in->mask);
         p->model.flops += ws_profile_flops(in, ops);
         p->model.sync_insts += (in->flags & WS_INST_BAR_SYNC) != 0;
         if (in->flags & WS_INST_UNKNOWN)

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/ws_bits.h"
+
 /* ---- MSHR heaps ------------------------------------------------------- */
 
 static int ws_mshr_init(struct ws_mshr *h, uint32_t cap)
@@ -237,7 +239,7 @@ static void ws_writeback(struct ws_memsys *m, uint32_t slice,
                          const struct ws_cache_victim *v, uint64_t t,
                          struct ws_counters *ctr)
 {
-    unsigned n = (unsigned)__builtin_popcount(v->dirty);
+    unsigned n = ws_popcount32(v->dirty);
 
     if (n)
         ws_dram_access(m, ws_chan_of(m, slice, v->line), t, v->line, n, 1, ctr);
@@ -256,7 +258,7 @@ static uint64_t ws_l2_read(struct ws_memsys *m, uint64_t line, uint8_t want,
     struct ws_mem_slice *sl = &m->slice[s];
     struct ws_cache_victim v;
     struct ws_cache_line *cl;
-    unsigned nsect = (unsigned)__builtin_popcount(want);
+    unsigned nsect = ws_popcount32(want);
     double start = fmax((double)t, sl->free);
     uint64_t st, ready, done = 0;
     uint8_t miss = 0;
@@ -284,7 +286,7 @@ static uint64_t ws_l2_read(struct ws_memsys *m, uint64_t line, uint8_t want,
     if (miss) {
         uint64_t issue = ws_mshr_acquire(&sl->mshr, st);
         ready = ws_dram_access(m, ws_chan_of(m, s, line), issue, line,
-                               (unsigned)__builtin_popcount(miss), 0, ctr);
+                               ws_popcount32(miss), 0, ctr);
         ws_mshr_push(&sl->mshr, ready);
         for (unsigned k = 0; k < sl->l2.sectors; k++)
             if (miss >> k & 1)
@@ -306,7 +308,7 @@ static uint64_t ws_l2_write(struct ws_memsys *m, uint64_t line, uint8_t mask,
     struct ws_mem_slice *sl = &m->slice[s];
     struct ws_cache_victim v;
     struct ws_cache_line *cl;
-    unsigned nsect = (unsigned)__builtin_popcount(mask);
+    unsigned nsect = ws_popcount32(mask);
     double start = fmax((double)t, sl->free);
     uint64_t st;
 
@@ -388,8 +390,8 @@ static uint64_t ws_load_line(struct ws_memsys *m, uint32_t sm, uint64_t t,
     uint8_t miss = want;
 
     ctr->v[WS_CTR_L1_REQUESTS]++;
-    ctr->v[WS_CTR_L1_SECTORS] += (unsigned)__builtin_popcount(want);
-    ctr->v[WS_CTR_L1_SECTORS_LOAD] += (unsigned)__builtin_popcount(want);
+    ctr->v[WS_CTR_L1_SECTORS] += ws_popcount32(want);
+    ctr->v[WS_CTR_L1_SECTORS_LOAD] += ws_popcount32(want);
     if (cached && g->l1.enabled) {
         cl = ws_cache_fetch(&s->l1, (uint32_t)(line % s->l1.sets), line, &v);
         miss = 0;
@@ -415,7 +417,7 @@ static uint64_t ws_load_line(struct ws_memsys *m, uint32_t sm, uint64_t t,
         return done;
     {
         uint64_t issue = cl ? ws_mshr_acquire(&s->mshr, st) : st;
-        unsigned n = (unsigned)__builtin_popcount(miss);
+        unsigned n = ws_popcount32(miss);
         ctr->v[WS_CTR_L2_SECTORS_READ] += n;
         ready = ws_l2_read(m, line, miss, issue + g->icnt.latency, n, 0, ctr);
         ready = ws_response(m, s, ready, n);

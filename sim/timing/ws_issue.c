@@ -15,6 +15,7 @@
 
 #include "stats/ws_timeline.h"
 #include "trace/ws_opcode.h"
+#include "util/ws_bits.h"
 #include "ws_cta.h"
 
 /* When a warp's next instruction can issue, and what holds it until then. */
@@ -310,7 +311,7 @@ static uint64_t ws_issue_memory(struct ws_sim *s, struct ws_sm *sm,
     /* A CTA whose accesses are all predicated off has no address pool. */
     const struct ws_mem_req req = {
         sm->id, t, pool ? pool + in->addr : NULL,
-        (unsigned)__builtin_popcount(in->mask), in->width, &s->k->ctr
+        ws_popcount32(in->mask), in->width, &s->k->ctr
     };
     uint64_t done;
 
@@ -373,7 +374,7 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
     sm->sub[sub].unit_free[unit] = t + g->unit[unit].interval;
     sm->sub[sub].last = pick->warp;
     c->v[WS_CTR_INST]++;
-    c->v[WS_CTR_THREAD_INST] += (unsigned)__builtin_popcount(in->mask);
+    c->v[WS_CTR_THREAD_INST] += ws_popcount32(in->mask);
     c->v[ws_class_ctr[in->cls]]++;
     done = from_mem ? ws_issue_memory(s, sm, w, in, t)
                     : t + g->unit[unit].latency;

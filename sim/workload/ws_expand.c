@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/ws_bits.h"
 #include "util/ws_clip.h"
 #include "util/ws_grow.h"
 #include "trace/ws_opcode.h"
@@ -393,7 +394,7 @@ static int ws_emit_addrs(struct ws_expander *x, uint32_t idx, uint32_t mask,
                          struct ws_inst *in, struct ws_err *err)
 {
     const struct ws_wl_rule *r = ws_workload_rule(x->w, WS_RULE_MEMORY, idx);
-    size_t n = (size_t)__builtin_popcount(mask);
+    size_t n = (size_t)ws_popcount32(mask);
     int off = (int)x->w->nparams + WS_SLOT_OFF;
     uint64_t lo = 0, span = 0, *out;
     int64_t a[WS_EXPR_LANES];
