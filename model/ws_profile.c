@@ -74,18 +74,21 @@ static void ws_profile_unknown(struct ws_profile *p, const char *op)
     p->nunknown++;
 }
 
-/* Distinct sectors kept per set: 4M sectors are a 128 MiB footprint and
- * 512 KiB of bitmaps (more where the footprint is scattered).  Past that the sets stop growing and the profile says it
- * is incomplete: the roofline then drops its DRAM and L2 roofs (a weaker
- * bound, still a bound) rather than the run growing without limit. */
-#define WS_PROFILE_MAX_SECTORS (1u << 22)
+/* Distinct sectors kept per set: 2^26 sectors are a 2 GiB footprint, and
+ * 2048 bitmap pages (8 MiB) hold them when the footprint is dense.  Past
+ * either the sets stop growing and the profile says it is incomplete: the
+ * roofline then drops its DRAM and L2 roofs (a weaker bound, still a
+ * bound) rather than the run growing without limit. */
+#define WS_PROFILE_MAX_SECTORS (1u << 26)
+#define WS_PROFILE_MAX_PAGES 2048
 
 static void ws_profile_sector(struct ws_profile_model *m,
                               struct ws_u64set *set, uint64_t sector)
 {
     if (m->incomplete)
         return;
-    if (set->n >= WS_PROFILE_MAX_SECTORS || ws_u64set_add(set, sector) < 0)
+    if (ws_u64set_add(set, sector) < 0 || set->n > WS_PROFILE_MAX_SECTORS
+        || set->npages > WS_PROFILE_MAX_PAGES)
         m->incomplete = 1;
 }
 

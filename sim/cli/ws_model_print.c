@@ -40,7 +40,7 @@ void ws_model_print_profile(FILE *out, const struct ws_profile *p)
             (unsigned long long)m->store_sectors,
             (unsigned long long)m->written.n,
             (unsigned long long)compulsory,
-            m->incomplete ? " (incomplete: out of memory)" : "");
+            m->incomplete ? " (incomplete: a footprint past 2 GiB, or out of memory)" : "");
 }
 
 json_t *ws_model_json_profile(const struct ws_profile *p)
