@@ -2,16 +2,19 @@
  * warpsim trace info: read a trace or listing completely, then summarise
  * it.  Nothing is printed until the whole input has been read, so a corrupt
  * kernel late in a trace gives one error line and no partial report.
+ * trace gen writes a workload out as an Accel-Sim trace; trace pack writes
+ * a trace as one packed file (.wst, trace/ws_pack.h).
  *
  * Inputs: a kernelslist.g (or a folder holding one), a single
- * kernel-N.traceg[.xz], or a cuobjdump/nvdisasm listing (recognised by
- * content).
+ * kernel-N.traceg[.xz], a .wst, or a cuobjdump/nvdisasm listing
+ * (recognised by content).
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace/ws_pack.h"
 #include "trace/ws_tracew.h"
 #include "ws_cli.h"
 #include "ws_info.h"
@@ -31,6 +34,7 @@ static void ws_trace_help(FILE *out)
     fprintf(out,
 "usage: warpsim trace info [OPTIONS] PATH\n"
 "       warpsim trace gen [--param NAME=VALUE]... [--listing FILE] -o DIR WORKLOAD\n"
+"       warpsim trace pack [OPTIONS] -o OUT.wst TRACE\n"
 "\n"
 "Summarises a kernel trace or a SASS listing without simulating it: per\n"
 "kernel the launch (grid, block, registers, shared memory, SM version),\n"
@@ -39,10 +43,16 @@ static void ws_trace_help(FILE *out)
 "and unknown opcodes. For a listing, the static mix per function.\n"
 "\n"
 "PATH is a kernelslist.g, a folder holding one, a kernel-N.traceg[.xz], a\n"
-"workload.yaml (expanded first), or a cuobjdump -sass / nvdisasm listing.\n"
+"packed .wst, a workload.yaml (expanded first), or a cuobjdump -sass /\n"
+"nvdisasm listing.\n"
 "\n"
 "gen expands WORKLOAD and writes DIR/kernelslist.g and DIR/kernel-1.traceg in\n"
 "the Accel-Sim format (tracer version 4), readable by warpsim and Accel-Sim.\n"
+"\n"
+"pack reads TRACE (a kernelslist.g, a folder holding one, or one\n"
+"kernel-N.traceg[.xz]) and writes its kernels and host-to-device copies as\n"
+"one binary file, OUT.wst, which every command accepts in place of the\n"
+"text and reads without parsing.\n"
 "\n"
 "options:\n"
 "  -g, --gpu CONFIG        GPU whose sector and bank sizes are used and whose\n"
@@ -51,7 +61,7 @@ static void ws_trace_help(FILE *out)
 "      --json FILE         also write the summary as JSON to FILE\n"
 "  -p, --param NAME=VALUE  override a workload parameter (repeatable)\n"
 "      --listing FILE      expand the workload over another listing\n"
-"  -o, --output DIR        where gen writes the trace\n"
+"  -o, --output DIR        where gen writes the trace (pack: the .wst)\n"
 "      --allow-unknown-keys  skip unknown '-key = value' trace header lines\n"
 "                          instead of rejecting them\n"
 WS_CLI_LIMIT_HELP
@@ -206,6 +216,54 @@ static int ws_trace_gen(const struct ws_trace_args *a, struct ws_input *in,
     return rc;
 }
 
+/* Command i of the input, into the pack. */
+static int ws_trace_pack_cmd(struct ws_pack_writer *w, struct ws_input *in,
+                             size_t i, struct ws_err *err)
+{
+    const struct ws_cmd *c = &in->list.cmds[i];
+    struct ws_input_kernel k;
+    int rc;
+
+    if (c->kind == WS_CMD_MEMCPY_HTOD)
+        return ws_pack_write_memcpy(w, c->addr, c->bytes, err);
+    if (ws_input_kernel_open(in, i, &k, err) < 0)
+        return -1;
+    rc = ws_pack_write_kernel(w, &k.src, err);
+    ws_input_kernel_close(&k);
+    return rc;
+}
+
+/* Writes the trace's commands, in launch order, as one .wst (through a
+ * temporary file, so a trace that turns out corrupt leaves nothing). */
+static int ws_trace_pack(const struct ws_trace_args *a, struct ws_input *in,
+                         struct ws_err *err)
+{
+    struct ws_output out = {.path = a->out_dir, .flag = "trace pack -o"};
+    struct ws_pack_writer *w = NULL;
+    int rc;
+
+    if (in->kind == WS_INPUT_WORKLOAD || in->kind == WS_INPUT_LISTING)
+        return ws_err_arg(err, a->input, 0, 0, "trace pack reads a trace "
+                          "(expected a kernelslist.g, a folder holding one, "
+                          "a kernel-N.traceg[.xz] or a .wst, not a %s)",
+                          in->kind == WS_INPUT_LISTING ? "listing"
+                                                       : "workload");
+    rc = ws_cli_plan_outputs(&out, 1, in, NULL, 0, err);
+    if (rc == 0)
+        rc = ws_output_open(&out, err);
+    if (rc == 0)
+        rc = ws_pack_writer_new(&w, out.fp, a->out_dir, err);
+    for (size_t i = 0; rc == 0 && i < in->list.n; i++)
+        rc = ws_trace_pack_cmd(w, in, i, err);
+    if (rc == 0)
+        rc = ws_pack_writer_finish(w, err);
+    ws_pack_writer_free(w);
+    if (rc == 0)
+        rc = ws_output_commit(&out, err);
+    ws_output_free(&out);
+    return rc;
+}
+
 int ws_cmd_trace(int argc, char **argv)
 {
     struct ws_trace_args a;
@@ -214,21 +272,22 @@ int ws_cmd_trace(int argc, char **argv)
     struct ws_output jo = {.flag = "--json"};
     struct ws_gpu gpu;
     struct ws_err err;
-    int gen, rc;
+    int gen, pack, rc;
 
     memset(&a, 0, sizeof a);
     ws_err_clear(&err);
     ws_trace_opts_default(&a.topts);
     if (argc < 2)
-        return ws_cli_usage("trace", "missing subcommand (expected info or "
-                            "gen)");
+        return ws_cli_usage("trace", "missing subcommand (expected info, gen "
+                            "or pack)");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         ws_trace_help(stdout);
         return WS_EXIT_OK;
     }
-    if (strcmp(argv[1], "info") != 0 && strcmp(argv[1], "gen") != 0)
-        return ws_cli_usage("trace", "unknown subcommand '%s' (expected info "
-                            "or gen)", argv[1]);
+    if (strcmp(argv[1], "info") != 0 && strcmp(argv[1], "gen") != 0
+        && strcmp(argv[1], "pack") != 0)
+        return ws_cli_usage("trace", "unknown subcommand '%s' (expected "
+                            "info, gen or pack)", argv[1]);
     rc = ws_trace_parse_args(&a, argc - 1, argv + 1);
     if (rc == 1)
         return WS_EXIT_OK;
@@ -238,12 +297,17 @@ int ws_cmd_trace(int argc, char **argv)
         return ws_cli_fail(&err);
     a.topts.unknown_class = gpu.unknown_class;
     gen = strcmp(argv[1], "gen") == 0;
+    pack = strcmp(argv[1], "pack") == 0;
     if (gen && !a.out_dir)
         return ws_cli_usage("trace gen", "missing -o DIR");
-    if (gen && a.json)
-        return ws_cli_usage("trace gen", "--json applies to trace info only");
-    if (!gen && a.out_dir)
-        return ws_cli_usage("trace info", "-o applies to trace gen only");
+    if (pack && !a.out_dir)
+        return ws_cli_usage("trace pack", "missing -o OUT.wst");
+    if ((gen || pack) && a.json)
+        return ws_cli_usage(gen ? "trace gen" : "trace pack",
+                            "--json applies to trace info only");
+    if (!gen && !pack && a.out_dir)
+        return ws_cli_usage("trace info", "-o applies to trace gen and pack "
+                            "only");
     ip = ws_cli_input_params(&a.params, &a.topts);
     rc = ws_input_open(&in, a.input, &ip, &err);
     jo.path = a.json;
@@ -253,6 +317,8 @@ int ws_cmd_trace(int argc, char **argv)
     }
     if (rc == 0 && gen)
         rc = ws_trace_gen(&a, &in, &err);
+    else if (rc == 0 && pack)
+        rc = ws_trace_pack(&a, &in, &err);
     else if (rc == 0)
         rc = in.kind == WS_INPUT_LISTING
              ? ws_trace_info_listing(&a, &in, &jo, &err)

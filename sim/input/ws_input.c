@@ -34,6 +34,11 @@ int ws_input_detect(const char *input, char **list_path,
         *kind = WS_INPUT_LIST;
         return 0;
     }
+    /* Content before name: a packed trace is one whatever it is called. */
+    if (ws_pack_sniff(input)) {
+        *kind = WS_INPUT_PACK;
+        return 0;
+    }
     if (ws_ends_with(input, ".traceg") || ws_ends_with(input, ".traceg.xz")) {
         *kind = WS_INPUT_KERNEL;
         return 0;
@@ -118,6 +123,9 @@ int ws_input_open(struct ws_input *in, const char *path,
         in->has_listing = 1;
         return 0;
     }
+    if (in->kind == WS_INPUT_PACK)
+        return ws_pack_open(&in->pack, path, err) < 0 ? -1
+               : ws_pack_commands(in->pack, &in->list, err);
     if (in->kind == WS_INPUT_LIST)
         return ws_kernelslist_load(&in->list, in->list_path ? in->list_path
                                                             : path, err);
@@ -132,6 +140,7 @@ void ws_input_close(struct ws_input *in)
     }
     if (in->has_listing)
         ws_sass_free(&in->sass);
+    ws_pack_close(in->pack);
     ws_kernelslist_free(&in->list);
     free(in->list_path);
     memset(in, 0, sizeof *in);
@@ -141,6 +150,30 @@ static int ws_input_traceg_next(void *ctx, const struct ws_cta_stream **cta,
                                 struct ws_err *err)
 {
     return ws_traceg_next_cta(ctx, cta, err);
+}
+
+static int ws_input_pack_next(void *ctx, const struct ws_cta_stream **cta,
+                              struct ws_err *err)
+{
+    return ws_pack_reader_next_cta(ctx, cta, err);
+}
+
+/* Command i of a .wst: its kernel number is the kernels before it. */
+static int ws_input_pack_kernel(struct ws_input *in, size_t i,
+                                struct ws_input_kernel *k, struct ws_err *err)
+{
+    size_t kernel = 0;
+
+    for (size_t j = 0; j < i; j++)
+        kernel += in->list.cmds[j].kind == WS_CMD_KERNEL;
+    if (ws_pack_reader_open(&k->packed, in->pack, kernel, &in->opts, err) < 0)
+        return -1;
+    k->src.origin = in->path;
+    k->src.ctx = k->packed;
+    k->src.launch = ws_pack_reader_launch(k->packed);
+    k->src.ops = ws_pack_reader_opcodes(k->packed);
+    k->src.next = ws_input_pack_next;
+    return 0;
 }
 
 int ws_input_kernel_open(struct ws_input *in, size_t i,
@@ -153,6 +186,8 @@ int ws_input_kernel_open(struct ws_input *in, size_t i,
         k->src = ws_expand_source(&in->x);
         return 0;
     }
+    if (in->pack)
+        return ws_input_pack_kernel(in, i, k, err);
     if (ws_traceg_open(&k->reader, c->path, &in->opts, err) < 0) {
         if (c->line > 0)
             ws_err_place(err, in->list.name, c->line, 1);
@@ -170,5 +205,7 @@ void ws_input_kernel_close(struct ws_input_kernel *k)
 {
     if (k->reader)
         ws_traceg_close(k->reader);
+    ws_pack_reader_close(k->packed);
     k->reader = NULL;
+    k->packed = NULL;
 }

@@ -1,8 +1,9 @@
 /*
  * ws_input: the one front door for everything warpsim simulates or
  * summarises.  A path is recognised (a folder holding a kernelslist.g, a
- * kernelslist.g, one kernel-N.traceg[.xz], a workload description over a
- * SASS listing, or a listing on its own, told by its content) and opened
+ * kernelslist.g, one kernel-N.traceg[.xz], a packed trace (.wst), a
+ * workload description over a SASS listing, or a listing on its own, told
+ * by its content) and opened
  * as a list of commands in launch order: host-to-device copies and
  * kernels.  Each kernel opens as a struct ws_cta_source, so the timing
  * model, the profile and the trace writer never know which format a
@@ -18,6 +19,7 @@
 
 #include "listing/ws_sass.h"
 #include "trace/ws_kernelslist.h"
+#include "trace/ws_pack.h"
 #include "trace/ws_trace.h"
 #include "trace/ws_traceg.h"
 #include "util/ws_err.h"
@@ -28,7 +30,8 @@ enum ws_input_kind {
     WS_INPUT_LIST,              /* kernelslist.g, or a folder holding one */
     WS_INPUT_KERNEL,            /* one kernel-N.traceg[.xz] */
     WS_INPUT_LISTING,           /* a SASS listing: static, nothing to run */
-    WS_INPUT_WORKLOAD           /* a workload.yaml over a listing */
+    WS_INPUT_WORKLOAD,          /* a workload.yaml over a listing */
+    WS_INPUT_PACK               /* a packed trace (.wst), by its magic */
 };
 
 /* What the command line says about its input beyond the path. */
@@ -49,6 +52,7 @@ struct ws_input {
     struct ws_workload w;
     struct ws_expander x;
     struct ws_sass sass;        /* WS_INPUT_LISTING */
+    struct ws_pack *pack;       /* WS_INPUT_PACK */
 };
 
 /* Recognises and opens path.  --param or --listing for an input that is
@@ -63,6 +67,7 @@ void ws_input_close(struct ws_input *in);
 struct ws_input_kernel {
     struct ws_cta_source src;
     struct ws_traceg *reader;   /* trace kernels; NULL for a workload */
+    struct ws_pack_reader *packed;  /* kernels of a .wst */
 };
 
 /* Opens command i (a kernel) of in->list.  An error opening a trace named
@@ -71,8 +76,9 @@ int ws_input_kernel_open(struct ws_input *in, size_t i,
                          struct ws_input_kernel *k, struct ws_err *err);
 void ws_input_kernel_close(struct ws_input_kernel *k);
 
-/* What path is, by its name or (for a listing) its first 4 KiB; for a
- * folder, *list_path is set to its kernelslist.g (malloc'd). */
+/* What path is, by its magic (a .wst), its name or (for a listing) its
+ * first 4 KiB; for a folder, *list_path is set to its kernelslist.g
+ * (malloc'd). */
 int ws_input_detect(const char *path, char **list_path,
                     enum ws_input_kind *kind, struct ws_err *err);
 

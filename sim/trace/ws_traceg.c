@@ -56,8 +56,11 @@ int ws_traceg_fail(struct ws_traceg *r, struct ws_err *err, long col,
 
 static int ws_keyline(const char *p, const char *key, const char **val)
 {
-    size_t n = strlen(key);
+    size_t n;
 
+    if (*p != *key)
+        return 0;
+    n = strlen(key);
     if (strncmp(p, key, n) != 0)
         return 0;
     p += n;
@@ -183,7 +186,7 @@ static int ws_insts_begin(struct ws_traceg *r, struct ws_cta_state *st,
 }
 
 static int ws_inst_line(struct ws_traceg *r, struct ws_cta_state *st,
-                        char *line, struct ws_err *err)
+                        const char *line, size_t len, struct ws_err *err)
 {
     if (st->phase != WS_WARP_BODY)
         return ws_traceg_fail(r, err, 1, "instruction line outside a warp",
@@ -193,10 +196,12 @@ static int ws_inst_line(struct ws_traceg *r, struct ws_cta_state *st,
                          "more instruction lines than warp %u's 'insts = %u' "
                          "(expected 'warp =' or '#END_TB')", st->warp,
                          st->want);
-    if (ws_grow((void **)&r->inst, &r->inst_cap, r->ninst + 1,
-                sizeof *r->inst, 1024) < 0)
+    if (r->ninst == r->inst_cap
+        && ws_grow((void **)&r->inst, &r->inst_cap, r->ninst + 1,
+                   sizeof *r->inst, 1024) < 0)
         return ws_err_oom(err);
-    if (ws_traceg_parse_inst(r, line, st->warp, &r->inst[r->ninst], err) < 0)
+    if (ws_traceg_parse_inst(r, line, len, st->warp, &r->inst[r->ninst],
+                             err) < 0)
         return -1;
     r->ninst++;
     st->got++;
@@ -249,14 +254,26 @@ static int ws_cta_cluster(struct ws_traceg *r, const char *p,
                           "'cluster cta' or 'cluster rank'");
 }
 
+/* The first characters of the lines inside a block that are not
+ * instruction lines: '#', "thread block", "cluster", "warp", "insts". */
+static int ws_may_be_key(char c)
+{
+    return c == '#' || c == 't' || c == 'c' || c == 'w' || c == 'i';
+}
+
 /* One line inside "#BEGIN_TB ... #END_TB".  Returns 1 at "#END_TB".  Key
  * lines are recognised before instruction lines so that a short warp is
  * reported as a count mismatch, not as a bad PC "warp". */
 static int ws_cta_line(struct ws_traceg *r, struct ws_cta_state *st,
-                       char *p, int *have_block, struct ws_err *err)
+                       char *p, size_t len, int *have_block,
+                       struct ws_err *err)
 {
     const char *v;
 
+    /* Nearly every line is an instruction: one that cannot start any other
+     * line skips the comparisons below, which would all fail. */
+    if (*have_block && !ws_may_be_key(*p))
+        return ws_inst_line(r, st, p, len, err);
     if (strncmp(p, "#END_TB", 7) == 0) {
         if (!*have_block)
             return ws_traceg_fail(r, err, 1, "'#END_TB' before a thread "
@@ -285,7 +302,7 @@ static int ws_cta_line(struct ws_traceg *r, struct ws_cta_state *st,
         return ws_warp_begin(r, st, v, err);
     if (ws_keyline(p, "insts", &v))
         return ws_insts_begin(r, st, v, err);
-    return ws_inst_line(r, st, p, err);
+    return ws_inst_line(r, st, p, len, err);
 }
 
 /* The end of the trace: at least one CTA (the tracer writes every CTA that
@@ -342,15 +359,15 @@ int ws_traceg_next_cta(struct ws_traceg *r, const struct ws_cta_stream **cta,
         char *p;
         if (len == 0)
             continue;      /* blank lines are common; skip them cheaply */
-        p = ws_traceg_trim(line);
-        if (*p == '\0')
+        p = ws_traceg_trim_len(line, &len);
+        if (len == 0)
             continue;
         if (!in_block) {
             if ((in_block = ws_between_blocks(r, line, p, err)) < 0)
                 return -1;
             continue;
         }
-        rc = ws_cta_line(r, &st, p, &have_block, err);
+        rc = ws_cta_line(r, &st, p, len, &have_block, err);
         if (rc < 0)
             return -1;
         if (rc == 1) {

@@ -199,6 +199,20 @@ char *ws_traceg_trim(char *s)
     return s;
 }
 
+char *ws_traceg_trim_len(char *s, size_t *len)
+{
+    size_t n = *len;
+
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        s[--n] = '\0';
+    while (*s == ' ' || *s == '\t') {
+        s++;
+        n--;
+    }
+    *len = n;
+    return s;
+}
+
 /* seen[k] is the line that gave key k, 0 while none has: a second line for
  * a key is an error rather than silently replacing the first. */
 static int ws_header_line(struct ws_traceg *r, char *line, long *seen,

@@ -2,9 +2,22 @@
  * ws_traceg_inst: one instruction line of an Accel-Sim trace:
  *   [tb_x tb_y tb_z warp] [line] PC mask ndst [Rd..] OPCODE nsrc [Rs..]
  *   width [mode addresses...] [immediate]
- * split into tokens in place and checked field by field with its column.
- * Also classifies the opcode (cached per interned opcode), the address space
- * of generic accesses, and widens wide-load destinations.
+ * read field by field and checked with each field's column.  Also
+ * classifies the instruction (ws_opinfo, derived once per distinct opcode
+ * text) and widens wide-load destinations.
+ *
+ * This is the reader's hot loop, one call per warp instruction, so the line
+ * is read where it lies and taken apart once: fields are never copied or cut
+ * into strings (a message quotes a field by its length), numbers short
+ * enough not to overflow skip the overflow checks, and an opcode is first
+ * looked for among the texts seen last before the string table is asked.
+ * Before any of that, a line without addresses that was parsed lately (the
+ * same instruction in another warp) is found in the line cache and its
+ * result copied; only a line that parsed cleanly is kept there.
+ *
+ * A line of more than WS_TRACEG_MAX_TOKENS fields is reported as such,
+ * whatever else is wrong with it.  No valid line comes near that count (54
+ * fields at most), so the count is taken only once a line has failed.
  */
 #include "ws_traceg_internal.h"
 
@@ -15,94 +28,208 @@
 #include "util/ws_num.h"
 #include "ws_opcode.h"
 
-struct ws_tokens {
-    struct ws_tok t[WS_TRACEG_MAX_TOKENS];
-    int n, i;
+/* ---- fields ------------------------------------------------------------ */
+
+/* A cursor over the blank-separated fields of one line. */
+struct ws_cur {
+    const char *line;
+    const char *p;       /* just past the field taken last */
+    const char *s;       /* the field taken last */
+    size_t len;
+    int n;               /* fields taken */
 };
 
-static int ws_tokenize(struct ws_traceg *r, struct ws_tokens *tk, char *line,
-                       struct ws_err *err)
-{
-    char *p = line;
+/* The bytes that end a field: blank, tab, and the NUL that ends the line. */
+static const uint8_t ws_field_end[256] = {[0] = 1, [' '] = 1, ['\t'] = 1};
 
-    tk->n = 0;
-    tk->i = 0;
-    for (;;) {
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (*p == '\0')
-            return 0;
-        if (tk->n == WS_TRACEG_MAX_TOKENS)
-            return ws_traceg_fail(r, err, p - line + 1, "too many fields on "
-                                  "an instruction line", "at most 32 "
-                                  "addresses and the fixed fields");
-        tk->t[tk->n].s = p;
-        tk->t[tk->n].col = p - line + 1;
-        while (*p && *p != ' ' && *p != '\t')
-            p++;
-        tk->t[tk->n].len = (size_t)(p - tk->t[tk->n].s);
-        tk->n++;
-        if (*p)
-            *p++ = '\0';
+/* A hexadecimal digit's value plus one; 0 for any other byte. */
+static const uint8_t ws_hex1[256] = {
+    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
+    ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+    ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+    ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16
+};
+
+/* Where the next field starts, or the line's NUL when there is none. */
+static const char *ws_cur_skip(const struct ws_cur *c)
+{
+    const char *p = c->p;
+
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return p;
+}
+
+/* Takes the field from s, whose bytes before p are known to belong to it. */
+static inline void ws_cur_end(struct ws_cur *c, const char *s, const char *p)
+{
+    while (!ws_field_end[(uint8_t)*p])
+        p++;
+    c->s = s;
+    c->len = (size_t)(p - s);
+    c->p = p;
+    c->n++;
+}
+
+/* 1 and the next field, or 0 at the end of the line. */
+static inline int ws_cur_take(struct ws_cur *c)
+{
+    const char *p = ws_cur_skip(c);
+
+    if (*p == '\0')
+        return 0;
+    ws_cur_end(c, p, p);
+    return 1;
+}
+
+static inline long ws_cur_col(const struct ws_cur *c)
+{
+    return (long)(c->s - c->line) + 1;
+}
+
+/* The next field, or an error naming what was expected there. */
+static inline int ws_cur_next(struct ws_traceg *r, struct ws_cur *c,
+                       const char *expected, struct ws_err *err)
+{
+    if (ws_cur_take(c))
+        return 0;
+    return ws_err_at(err, ws_traceg_name(r), r->lines.lineno,
+                     c->n ? ws_cur_col(c) + (long)c->len : 1,
+                     "instruction line ends early (expected %s)", expected);
+}
+
+/* "bad WHAT 'FIELD' (expected ...)" at the field taken last. */
+static int ws_cur_bad(struct ws_traceg *r, const struct ws_cur *c,
+                      const char *what, const char *expected,
+                      struct ws_err *err)
+{
+    return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, ws_cur_col(c),
+                     "bad %s '%.*s' (expected %s)", what, (int)c->len, c->s,
+                     expected);
+}
+
+/* ws_num_u32, with the usual short field inline: nine digits cannot
+ * overflow. */
+static inline int ws_dec32(const char *s, size_t len, uint32_t *out)
+{
+    uint32_t v = 0;
+
+    if (len == 0 || len > 9)
+        return ws_num_u32(s, len, out);
+    for (size_t i = 0; i < len; i++) {
+        unsigned d = (unsigned)((uint8_t)s[i] - '0');
+        if (d > 9)
+            return -1;
+        v = v * 10 + d;
     }
-}
-
-/* The next token, or an error naming what was expected there. */
-static struct ws_tok *ws_tok_next(struct ws_traceg *r, struct ws_tokens *tk,
-                                  const char *expected, struct ws_err *err)
-{
-    if (tk->i < tk->n)
-        return &tk->t[tk->i++];
-    ws_err_at(err, ws_traceg_name(r), r->lines.lineno,
-              tk->n ? tk->t[tk->n - 1].col + (long)tk->t[tk->n - 1].len : 1,
-              "instruction line ends early (expected %s)", expected);
-    return NULL;
-}
-
-static int ws_tok_dec32(struct ws_traceg *r, struct ws_tokens *tk,
-                        const char *what, uint32_t *out, struct ws_err *err)
-{
-    struct ws_tok *t = ws_tok_next(r, tk, what, err);
-
-    if (!t)
-        return -1;
-    if (ws_num_u32(t->s, t->len, out) < 0)
-        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, t->col,
-                         "bad %s '%s' (expected a decimal number)", what, t->s);
+    *out = v;
     return 0;
 }
 
-static int ws_tok_hex(struct ws_traceg *r, struct ws_tokens *tk,
-                      const char *what, uint64_t *out, struct ws_err *err)
+/* ws_num_u64 likewise: nineteen digits cannot overflow. */
+static int ws_dec64(const char *s, size_t len, uint64_t *out)
 {
-    struct ws_tok *t = ws_tok_next(r, tk, what, err);
+    uint64_t v = 0;
 
-    if (!t)
-        return -1;
-    if (ws_num_hex(t->s, t->len, out) < 0)
-        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, t->col,
-                         "bad %s '%s' (expected a hexadecimal number)", what,
-                         t->s);
+    if (len == 0 || len > 19)
+        return ws_num_u64(s, len, out);
+    for (size_t i = 0; i < len; i++) {
+        unsigned d = (unsigned)((uint8_t)s[i] - '0');
+        if (d > 9)
+            return -1;
+        v = v * 10 + d;
+    }
+    *out = v;
     return 0;
 }
 
-static int ws_tok_signed(struct ws_traceg *r, struct ws_tokens *tk,
-                         const char *what, int64_t *out, struct ws_err *err)
+/* ws_num_hex by table: [0x]hex of at most 16 digits after leading zeros. */
+static int ws_hex64(const char *s, size_t len, uint64_t *out)
 {
-    struct ws_tok *t = ws_tok_next(r, tk, what, err);
+    uint64_t v = 0;
 
-    if (!t)
+    if (len >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        s += 2;
+        len -= 2;
+    }
+    if (len == 0)
         return -1;
-    if (ws_num_i64(t->s, t->len, out) < 0)
-        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, t->col,
-                         "bad %s '%s' (expected a signed decimal number)",
-                         what, t->s);
+    while (len > 16 && s[0] == '0') {
+        s++;
+        len--;
+    }
+    if (len > 16)
+        return -1;
+    for (size_t i = 0; i < len; i++) {
+        unsigned d = ws_hex1[(uint8_t)s[i]];
+        if (d == 0)
+            return -1;
+        v = (v << 4) | (d - 1);
+    }
+    *out = v;
     return 0;
 }
 
-/* ---- pools ------------------------------------------------------------ */
+/* The next field as a decimal number below 2^32, converted in the pass
+ * that finds its end; a field of ten digits or more goes to ws_num_u32. */
+static inline int ws_field_dec32(struct ws_traceg *r, struct ws_cur *c,
+                          const char *what, uint32_t *out, struct ws_err *err)
+{
+    const char *s = ws_cur_skip(c), *p = s;
+    uint32_t v = 0;
+    unsigned d;
 
+    if (*s == '\0')
+        return ws_cur_next(r, c, what, err);
+    while (p - s < 9 && (d = (unsigned)((uint8_t)*p - '0')) <= 9) {
+        v = v * 10 + d;
+        p++;
+    }
+    ws_cur_end(c, s, p);
+    if (c->s + c->len != p ? ws_num_u32(c->s, c->len, &v) < 0 : p == s)
+        return ws_cur_bad(r, c, what, "a decimal number", err);
+    *out = v;
+    return 0;
+}
 
+/* The next field as [0x]hex, converted in the pass that finds its end; a
+ * field of more than 16 digits (leading zeros, or too large) or with other
+ * bytes in it goes to ws_hex64 for the verdict. */
+static inline int ws_field_hex(struct ws_traceg *r, struct ws_cur *c,
+                        const char *what, uint64_t *out, struct ws_err *err)
+{
+    const char *s = ws_cur_skip(c), *d = s, *p;
+    uint64_t v = 0;
+    unsigned x;
+
+    if (*s == '\0')
+        return ws_cur_next(r, c, what, err);
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+        d = s + 2;
+    for (p = d; (x = ws_hex1[(uint8_t)*p]) != 0; p++)
+        v = (v << 4) | (x - 1);
+    ws_cur_end(c, s, p);
+    if (c->s + c->len != p || p - d > 16 || p == d)
+        return ws_hex64(c->s, c->len, out) < 0
+               ? ws_cur_bad(r, c, what, "a hexadecimal number", err) : 0;
+    *out = v;
+    return 0;
+}
+
+static int ws_field_signed(struct ws_traceg *r, struct ws_cur *c,
+                           const char *what, int64_t *out, struct ws_err *err)
+{
+    if (ws_cur_next(r, c, what, err) < 0)
+        return -1;
+    if (ws_num_i64(c->s, c->len, out) < 0)
+        return ws_cur_bad(r, c, what, "a signed decimal number", err);
+    return 0;
+}
+
+/* ---- opcodes ---------------------------------------------------------- */
+
+/* The opcode's info, filled in the first time its id is seen; NULL when
+ * out of memory. */
 static struct ws_opinfo *ws_traceg_opinfo(struct ws_traceg *r, uint32_t id)
 {
     if (id >= r->opinfo_cap) {
@@ -112,53 +239,140 @@ static struct ws_opinfo *ws_traceg_opinfo(struct ws_traceg *r, uint32_t id)
             return NULL;
         memset(r->opinfo + old, 0, (r->opinfo_cap - old) * sizeof *r->opinfo);
     }
+    if (!r->opinfo[id].known)
+        ws_opinfo_derive(&r->opinfo[id], ws_strtab_str(&r->ops, id),
+                         r->launch.sm_version, r->opts.unknown_class);
     return &r->opinfo[id];
 }
 
-/* ---- instruction lines ---------------------------------------------- */
-
-static int ws_tok_reg(struct ws_traceg *r, struct ws_tok *t, int *reg,
-                      struct ws_err *err)
+/* The interned id of s[0..len), looked for among the texts seen last
+ * first; UINT32_MAX when out of memory. */
+static uint32_t ws_opcode_id(struct ws_traceg *r, const char *s, size_t len)
 {
+    uint32_t h = ((uint32_t)len * 31u + (uint8_t)s[0] * 7u
+                  + (uint8_t)s[len / 2] * 13u + (uint8_t)s[len - 1])
+                 & (WS_TRACEG_OPCACHE - 1);
+    struct ws_opcache_entry *e = &r->opcache[h];
+    uint32_t id;
+
+    if (e->len == len) {
+        /* A loop, not memcmp: opcodes are a few bytes, shorter than the
+         * call. */
+        size_t i = 0;
+        while (i < len && e->text[i] == s[i])
+            i++;
+        if (i == len)
+            return e->id;
+    }
+    id = ws_strtab_intern(&r->ops, s, len);
+    if (id != UINT32_MAX) {
+        e->text = ws_strtab_str(&r->ops, id);
+        e->len = (uint32_t)len;
+        e->id = id;
+    }
+    return id;
+}
+
+static const struct ws_opinfo *ws_parse_opcode(struct ws_traceg *r,
+                                               struct ws_cur *c,
+                                               struct ws_inst *in,
+                                               struct ws_err *err)
+{
+    struct ws_opinfo *info;
+    uint32_t id;
+
+    if (ws_cur_next(r, c, "an opcode", err) < 0)
+        return NULL;
+    if (!((c->s[0] >= 'A' && c->s[0] <= 'Z') || c->s[0] == '_')) {
+        ws_cur_bad(r, c, "opcode", "a SASS mnemonic such as FFMA or LDG.E",
+                   err);
+        return NULL;
+    }
+    id = ws_opcode_id(r, c->s, c->len);
+    if (id == UINT32_MAX || !(info = ws_traceg_opinfo(r, id))) {
+        ws_err_oom(err);
+        return NULL;
+    }
+    in->op = id;
+    if (info->bulk) {
+        ws_err_at(err, ws_traceg_name(r), r->lines.lineno, ws_cur_col(c),
+                  "bulk-copy instruction '%.*s' is not supported (expected "
+                  "a trace without TMA transfers)", (int)c->len, c->s);
+        return NULL;
+    }
+    return info;
+}
+
+/* ---- registers -------------------------------------------------------- */
+
+/* The register field taken last: R0..R255 (*reg), RZ (WS_REG_RZ) or a
+ * uniform register (-1). */
+static int ws_reg_text(struct ws_traceg *r, const struct ws_cur *c, int *reg,
+                       struct ws_err *err)
+{
+    const char *s = c->s;
+    size_t len = c->len;
     uint32_t n;
 
-    if (t->len == 2 && t->s[0] == 'R' && t->s[1] == 'Z') {
+    if (len == 2 && s[0] == 'R' && s[1] == 'Z') {
         *reg = WS_REG_RZ;
         return 0;
     }
     /* Uniform registers are not general-register dependencies; some tracer
      * builds list them, so they are accepted and dropped. */
-    if (t->len > 2 && t->s[0] == 'U' && t->s[1] == 'R'
-        && ws_num_u32(t->s + 2, t->len - 2, &n) == 0) {
+    if (len > 2 && s[0] == 'U' && s[1] == 'R'
+        && ws_dec32(s + 2, len - 2, &n) == 0) {
         *reg = -1;
         return 0;
     }
-    if (t->len < 2 || t->s[0] != 'R' || ws_num_u32(t->s + 1, t->len - 1, &n) < 0
+    if (len < 2 || s[0] != 'R' || ws_dec32(s + 1, len - 1, &n) < 0
         || n > 255)
-        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, t->col,
-                         "bad register '%s' (expected R0 to R255 or RZ)", t->s);
+        return ws_cur_bad(r, c, "register", "R0 to R255 or RZ", err);
     *reg = (int)n;
     return 0;
 }
 
-static int ws_parse_regs(struct ws_traceg *r, struct ws_tokens *tk,
+/* The next field as a register, "R" and one to three digits read in the
+ * pass that finds its end; anything else goes to ws_reg_text. */
+static inline int ws_field_reg(struct ws_traceg *r, struct ws_cur *c,
+                               int *reg, struct ws_err *err)
+{
+    const char *s = ws_cur_skip(c), *p = s + 1;
+    unsigned n = 0, d;
+
+    if (*s == '\0')
+        return ws_cur_next(r, c, "a register", err);
+    if (s[0] == 'R') {
+        while (p - s < 4 && (d = (unsigned)((uint8_t)*p - '0')) <= 9) {
+            n = n * 10 + d;
+            p++;
+        }
+        if (p > s + 1 && ws_field_end[(uint8_t)*p] && n <= 255) {
+            ws_cur_end(c, s, p);
+            *reg = (int)n;
+            return 0;
+        }
+    }
+    ws_cur_end(c, s, s);
+    return ws_reg_text(r, c, reg, err);
+}
+
+static int ws_parse_regs(struct ws_traceg *r, struct ws_cur *c,
                          uint8_t *regs, uint8_t *count, unsigned max,
                          const char *what, struct ws_err *err)
 {
-    uint32_t n;
-    struct ws_tok *t;
+    uint32_t n = 0;
 
-    if (ws_tok_dec32(r, tk, what, &n, err) < 0)
+    if (ws_field_dec32(r, c, what, &n, err) < 0)
         return -1;
     if (n > max)
         return ws_err_at(err, ws_traceg_name(r), r->lines.lineno,
-                         tk->t[tk->i - 1].col, "%u %s (expected at most %u)",
-                         n, what, max);
+                         ws_cur_col(c), "%u %s (expected at most %u)", n, what,
+                         max);
     *count = 0;
     for (uint32_t i = 0; i < n; i++) {
         int reg = -1;
-        if (!(t = ws_tok_next(r, tk, "a register", err))
-            || ws_tok_reg(r, t, &reg, err) < 0)
+        if (ws_field_reg(r, c, &reg, err) < 0)
             return -1;
         if (reg >= 0 && reg != WS_REG_RZ)
             regs[(*count)++] = (uint8_t)reg;
@@ -166,64 +380,23 @@ static int ws_parse_regs(struct ws_traceg *r, struct ws_tokens *tk,
     return 0;
 }
 
-static int ws_parse_opcode(struct ws_traceg *r, struct ws_tokens *tk,
-                           struct ws_inst *in, struct ws_err *err)
-{
-    struct ws_tok *t = ws_tok_next(r, tk, "an opcode", err);
-    struct ws_opinfo *info;
-    uint32_t id;
-
-    if (!t)
-        return -1;
-    if (!((t->s[0] >= 'A' && t->s[0] <= 'Z') || t->s[0] == '_'))
-        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, t->col,
-                         "bad opcode '%s' (expected a SASS mnemonic such as "
-                         "FFMA or LDG.E)", t->s);
-    id = ws_strtab_intern(&r->ops, t->s, t->len);
-    if (id == UINT32_MAX || !(info = ws_traceg_opinfo(r, id)))
-        return ws_err_oom(err);
-    if (!info->known) {
-        struct ws_opcode_info oi;
-        info->known = ws_opcode_lookup(t->s, ws_opcode_base_len(t->s),
-                                       r->launch.sm_version, &oi) ? 1 : 2;
-        info->flags = (uint8_t)ws_opcode_semantics(ws_strtab_str(&r->ops, id));
-        if (info->known == 1) {
-            info->cls = oi.cls;
-            info->memop = oi.memop;
-        } else {
-            info->cls = (uint8_t)r->opts.unknown_class;
-            info->memop = WS_MEMOP_NONE;
-        }
-    }
-    in->op = id;
-    in->cls = info->cls;
-    in->memop = info->memop;
-    in->flags |= info->flags;
-    if (info->known == 2)
-        in->flags |= WS_INST_UNKNOWN;
-    if (strncmp(t->s, "UTMA", 4) == 0 || strncmp(t->s, "UBLK", 4) == 0)
-        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, t->col,
-                         "bulk-copy instruction '%s' is not supported "
-                         "(expected a trace without TMA transfers)", t->s);
-    return 0;
-}
-
 /* Wide loads name one register but write 2 or 4; LDSM .x2/.x4 likewise. */
-static void ws_widen_dst(struct ws_traceg *r, struct ws_inst *in)
+static void ws_widen_dst(const struct ws_opinfo *info, struct ws_inst *in)
 {
-    const char *op = ws_strtab_str(&r->ops, in->op);
     unsigned regs = in->width > 4 ? in->width / 4u : 1u;
 
     if (in->ndst != 1 || (in->memop != WS_MEMOP_LOAD
                           && in->memop != WS_MEMOP_ATOMIC))
         return;
-    if (strncmp(op, "LDSM", 4) == 0)
-        regs = strstr(op, ".4") ? 4u : strstr(op, ".2") ? 2u : 1u;
+    if (info->ldsm_regs)
+        regs = info->ldsm_regs;
     if (regs > WS_INST_MAX_DST)
         regs = WS_INST_MAX_DST;
     for (unsigned i = 1; i < regs && in->dst[0] + i < WS_REG_RZ; i++)
         in->dst[in->ndst++] = (uint8_t)(in->dst[0] + i);
 }
+
+/* ---- addresses -------------------------------------------------------- */
 
 static int ws_push_addr(struct ws_traceg *r, uint64_t a, struct ws_err *err)
 {
@@ -231,66 +404,90 @@ static int ws_push_addr(struct ws_traceg *r, uint64_t a, struct ws_err *err)
         return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1, "block "
                          "holds more than %u lane addresses (expected a real "
                          "CTA's memory accesses)", WS_TRACEG_MAX_CTA_ADDRS);
-    if (ws_grow((void **)&r->addrs, &r->addr_cap, r->naddr + 1,
-                sizeof *r->addrs, 1024) < 0)
+    if (r->naddr == r->addr_cap
+        && ws_grow((void **)&r->addrs, &r->addr_cap, r->naddr + 1,
+                   sizeof *r->addrs, 1024) < 0)
         return ws_err_oom(err);
     r->addrs[r->naddr++] = a;
     return 0;
 }
 
-/* *a + step, or an error at the step's token when the sum leaves the 64-bit
- * address space: a wrapped address would be a plausible-looking lie. */
-static int ws_step_addr(struct ws_traceg *r, const struct ws_tok *t,
+/* *a + step, or an error at the step's field when the sum leaves the
+ * 64-bit address space: a wrapped address would be a plausible-looking
+ * lie. */
+static int ws_step_addr(struct ws_traceg *r, const struct ws_cur *c,
                         uint64_t *a, int64_t step, unsigned lane,
                         struct ws_err *err)
 {
     uint64_t mag = step < 0 ? (uint64_t)0 - (uint64_t)step : (uint64_t)step;
 
     if (step < 0 ? mag > *a : mag > UINT64_MAX - *a)
-        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, t->col,
-                         "address of active lane %u wraps %s (expected "
-                         "addresses between 0 and 2^64 - 1)", lane,
+        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno,
+                         ws_cur_col(c), "address of active lane %u wraps %s "
+                         "(expected addresses between 0 and 2^64 - 1)", lane,
                          step < 0 ? "below 0" : "past 2^64");
     *a = step < 0 ? *a - mag : *a + mag;
     return 0;
 }
 
-static int ws_parse_addrs(struct ws_traceg *r, struct ws_tokens *tk,
+/* Mode 1: base + k * step for active lane k.  The usual case goes in one
+ * loop: room for every lane, and the last address in range, which puts
+ * each one before it in range too.  Otherwise lane by lane, so that a
+ * wrap or the block's limit is reported where it happens. */
+static int ws_stride_addrs(struct ws_traceg *r, const struct ws_cur *c,
+                           uint64_t base, int64_t step, unsigned active,
+                           struct ws_err *err)
+{
+    uint64_t mag = step < 0 ? (uint64_t)0 - (uint64_t)step : (uint64_t)step;
+    uint64_t room = step < 0 ? base : UINT64_MAX - base;
+
+    if (active > 1 && r->addr_cap - r->naddr >= active
+        && WS_TRACEG_MAX_CTA_ADDRS - r->naddr >= active
+        && mag <= room / (active - 1)) {
+        uint64_t *a = r->addrs + r->naddr;
+        for (unsigned k = 0; k < active; k++)
+            a[k] = base + (uint64_t)step * k;    /* modulo 2^64, exact here */
+        r->naddr += active;
+        return 0;
+    }
+    for (unsigned k = 0; k < active; k++)
+        if ((k > 0 && ws_step_addr(r, c, &base, step, k, err) < 0)
+            || ws_push_addr(r, base, err) < 0)
+            return -1;
+    return 0;
+}
+
+static int ws_parse_addrs(struct ws_traceg *r, struct ws_cur *c,
                           struct ws_inst *in, struct ws_err *err)
 {
     unsigned active = (unsigned)__builtin_popcount(in->mask);
-    uint32_t mode;
-    uint64_t base;
+    uint32_t mode = 0;
+    uint64_t base = 0;
     int64_t step;
 
-    if (ws_tok_dec32(r, tk, "address mode", &mode, err) < 0)
+    if (ws_field_dec32(r, c, "address mode", &mode, err) < 0)
         return -1;
     if (mode > 2 || (mode == 2 && r->launch.trace_version < 3))
         return ws_err_at(err, ws_traceg_name(r), r->lines.lineno,
-                         tk->t[tk->i - 1].col, "unknown address mode %u "
-                         "(expected %s)", mode, r->launch.trace_version < 3 ?
+                         ws_cur_col(c), "unknown address mode %u (expected "
+                         "%s)", mode, r->launch.trace_version < 3 ?
                          "0 or 1 before tracer version 3" : "0, 1 or 2");
     in->addr = (uint32_t)r->naddr;
     if (mode == 0) {
         for (unsigned k = 0; k < active; k++)
-            if (ws_tok_hex(r, tk, "lane address", &base, err) < 0
+            if (ws_field_hex(r, c, "lane address", &base, err) < 0
                 || ws_push_addr(r, base, err) < 0)
                 return -1;
         return 0;
     }
-    if (ws_tok_hex(r, tk, "base address", &base, err) < 0)
+    if (ws_field_hex(r, c, "base address", &base, err) < 0)
         return -1;
     if (mode == 1) {
         /* Stride applies per active lane in order; the tracer only uses
          * this mode when the active lanes form one run. */
-        if (ws_tok_signed(r, tk, "stride", &step, err) < 0)
+        if (ws_field_signed(r, c, "stride", &step, err) < 0)
             return -1;
-        for (unsigned k = 0; k < active; k++)
-            if ((k > 0 && ws_step_addr(r, &tk->t[tk->i - 1], &base, step, k,
-                                       err) < 0)
-                || ws_push_addr(r, base, err) < 0)
-                return -1;
-        return 0;
+        return ws_stride_addrs(r, c, base, step, active, err);
     }
     /* Mode 2: exactly popcount - 1 deltas, each from the previous active
      * lane.  Reading popcount of them (as the reference parser does) would
@@ -298,141 +495,179 @@ static int ws_parse_addrs(struct ws_traceg *r, struct ws_tokens *tk,
     if (active > 0 && ws_push_addr(r, base, err) < 0)
         return -1;
     for (unsigned k = 1; k < active; k++) {
-        if (ws_tok_signed(r, tk, "address delta", &step, err) < 0
-            || ws_step_addr(r, &tk->t[tk->i - 1], &base, step, k, err) < 0
+        if (ws_field_signed(r, c, "address delta", &step, err) < 0
+            || ws_step_addr(r, c, &base, step, k, err) < 0
             || ws_push_addr(r, base, err) < 0)
             return -1;
     }
     return 0;
 }
 
-static void ws_classify_space(struct ws_traceg *r, struct ws_inst *in)
-{
-    const struct ws_launch *l = &r->launch;
-    const char *op;
-    size_t blen;
+/* ---- the line --------------------------------------------------------- */
 
-    switch (in->cls) {
-    case WS_OPC_SHARED: in->space = WS_SPACE_SHARED; return;
-    case WS_OPC_LOCAL: in->space = WS_SPACE_LOCAL; return;
-    case WS_OPC_CONST: in->space = WS_SPACE_CONST; return;
-    case WS_OPC_TEX: in->space = WS_SPACE_TEX; return;
-    case WS_OPC_GLOBAL: break;
-    default:
-        in->space = in->width ? WS_SPACE_GLOBAL : WS_SPACE_NONE;
-        return;
-    }
-    in->space = WS_SPACE_GLOBAL;
-    op = ws_strtab_str(&r->ops, in->op);
-    blen = ws_opcode_base_len(op);
-    if (!((blen == 2 && (strncmp(op, "LD", 2) == 0 || strncmp(op, "ST", 2) == 0))
-          || (blen == 4 && strncmp(op, "ATOM", 4) == 0)
-          || (blen == 3 && strncmp(op, "RED", 3) == 0)))
-        return;
-    in->flags |= WS_INST_GENERIC;
-    if (in->mask == 0 || in->width == 0)
-        return;
-    {
-        uint64_t a = r->addrs[in->addr];
-        uint64_t local_end = l->shmem_base > l->local_base
-                             ? l->shmem_base : l->local_base + WS_TRACEG_SHARED_WINDOW;
-        if (l->shmem_base && a >= l->shmem_base
-            && a - l->shmem_base < WS_TRACEG_SHARED_WINDOW)
-            in->space = WS_SPACE_SHARED;
-        else if (l->local_base && a >= l->local_base && a < local_end)
-            in->space = WS_SPACE_LOCAL;
-    }
-}
-
-/* The trailing immediate.  Tracers print it as a C int ("%d") or as the
- * operand's 64-bit unsigned value, so anything from -2^63 to 2^64 - 1 is
- * accepted and its low 32 bits kept as a signed value, which is what the
- * "%d" tracers wrote and all that DEPBAR's count needs. */
-static int ws_parse_imm(struct ws_traceg *r, struct ws_tokens *tk,
+/* The trailing immediate, the field taken last.  Tracers print it as a C
+ * int ("%d") or as the operand's 64-bit unsigned value, so anything from
+ * -2^63 to 2^64 - 1 is accepted and its low 32 bits kept as a signed
+ * value, which is what the "%d" tracers wrote and all that DEPBAR's count
+ * needs. */
+static int ws_parse_imm(struct ws_traceg *r, const struct ws_cur *c,
                         int32_t *imm, struct ws_err *err)
 {
-    struct ws_tok *t = ws_tok_next(r, tk, "immediate", err);
     uint64_t u = 0;
     int64_t v = 0;
     uint32_t lo;
 
-    if (!t)
-        return -1;
-    if (t->s[0] == '-' ? ws_num_i64(t->s, t->len, &v) < 0
-                       : ws_num_u64(t->s, t->len, &u) < 0)
-        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, t->col,
-                         "bad immediate '%s' (expected a decimal number)",
-                         t->s);
-    if (t->s[0] == '-')
+    if (c->s[0] == '-' ? ws_num_i64(c->s, c->len, &v) < 0
+                       : ws_dec64(c->s, c->len, &u) < 0)
+        return ws_cur_bad(r, c, "immediate", "a decimal number", err);
+    if (c->s[0] == '-')
         u = (uint64_t)v;
     lo = (uint32_t)u;
     *imm = lo <= INT32_MAX ? (int32_t)lo : -(int32_t)(UINT32_MAX - lo) - 1;
     return 0;
 }
 
-int ws_traceg_parse_inst(struct ws_traceg *r, char *line, uint32_t warp,
-                         struct ws_inst *in, struct ws_err *err)
+/* Before tracer version 3 each line repeats its block and warp. */
+static int ws_parse_legacy_prefix(struct ws_traceg *r, struct ws_cur *c,
+                                  uint32_t warp, struct ws_err *err)
 {
-    struct ws_tokens tk;
-    uint64_t pc, mask;
-    uint32_t width, v;
+    static const char *const what[4] = {
+        "block x", "block y", "block z", "warp id"
+    };
+    uint32_t want[4] = {r->cta.ctaid[0], r->cta.ctaid[1], r->cta.ctaid[2],
+                        warp};
+    uint32_t v = 0;
 
-    memset(in, 0, sizeof *in);
-    if (ws_tokenize(r, &tk, line, err) < 0)
-        return -1;
-    if (r->launch.trace_version < 3) {
-        const char *what[4] = {"block x", "block y", "block z", "warp id"};
-        uint32_t want[4] = {r->cta.ctaid[0], r->cta.ctaid[1], r->cta.ctaid[2],
-                            warp};
-        for (int k = 0; k < 4; k++) {
-            if (ws_tok_dec32(r, &tk, what[k], &v, err) < 0)
-                return -1;
-            if (v != want[k])
-                return ws_err_at(err, ws_traceg_name(r), r->lines.lineno,
-                                 tk.t[tk.i - 1].col, "%s %u disagrees with "
-                                 "the enclosing block (expected %u)", what[k],
-                                 v, want[k]);
-        }
-    }
-    if (r->launch.lineinfo && ws_tok_dec32(r, &tk, "source line", &v, err) < 0)
-        return -1;
-    if (ws_tok_hex(r, &tk, "PC", &pc, err) < 0)
-        return -1;
-    if (pc > UINT32_MAX)
-        return ws_traceg_fail(r, err, tk.t[tk.i - 1].col, "PC out of range",
-                              "a function offset below 4 GiB");
-    in->pc = (uint32_t)pc;
-    if (ws_tok_hex(r, &tk, "active mask", &mask, err) < 0)
-        return -1;
-    if (tk.t[tk.i - 1].len > 10 || mask > UINT32_MAX)
-        return ws_traceg_fail(r, err, tk.t[tk.i - 1].col, "active mask wider "
-                              "than a warp", "8 hexadecimal digits");
-    in->mask = (uint32_t)mask;
-    if (ws_parse_regs(r, &tk, in->dst, &in->ndst, WS_INST_MAX_DST,
-                      "destination registers", err) < 0
-        || ws_parse_opcode(r, &tk, in, err) < 0
-        || ws_parse_regs(r, &tk, in->src, &in->nsrc, WS_INST_MAX_SRC,
-                         "source registers", err) < 0
-        || ws_tok_dec32(r, &tk, "memory width", &width, err) < 0)
-        return -1;
-    if (width > 0) {
-        if (width > 64)
-            return ws_traceg_fail(r, err, tk.t[tk.i - 1].col, "memory width "
-                                  "out of range", "0 to 16 bytes per lane");
-        in->width = (uint8_t)ws_opcode_width(ws_strtab_str(&r->ops, in->op));
-        if (ws_parse_addrs(r, &tk, in, err) < 0)
+    for (int k = 0; k < 4; k++) {
+        if (ws_field_dec32(r, c, what[k], &v, err) < 0)
             return -1;
+        if (v != want[k])
+            return ws_err_at(err, ws_traceg_name(r), r->lines.lineno,
+                             ws_cur_col(c), "%s %u disagrees with the "
+                             "enclosing block (expected %u)", what[k], v,
+                             want[k]);
     }
-    ws_classify_space(r, in);
-    ws_widen_dst(r, in);
-    if (tk.i < tk.n && r->launch.trace_version >= 4
-        && ws_parse_imm(r, &tk, &in->imm, err) < 0)
-        return -1;
-    if (tk.i < tk.n)
-        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno,
-                         tk.t[tk.i].col, "unexpected '%s' after the "
-                         "instruction (expected the end of the line; as many "
-                         "addresses as active lanes)", tk.t[tk.i].s);
     return 0;
 }
 
+static int ws_parse_pc_mask(struct ws_traceg *r, struct ws_cur *c,
+                            struct ws_inst *in, struct ws_err *err)
+{
+    uint64_t pc = 0, mask = 0;
+
+    if (ws_field_hex(r, c, "PC", &pc, err) < 0)
+        return -1;
+    if (pc > UINT32_MAX)
+        return ws_traceg_fail(r, err, ws_cur_col(c), "PC out of range",
+                              "a function offset below 4 GiB");
+    in->pc = (uint32_t)pc;
+    if (ws_field_hex(r, c, "active mask", &mask, err) < 0)
+        return -1;
+    if (c->len > 10 || mask > UINT32_MAX)
+        return ws_traceg_fail(r, err, ws_cur_col(c), "active mask wider "
+                              "than a warp", "8 hexadecimal digits");
+    in->mask = (uint32_t)mask;
+    return 0;
+}
+
+static int ws_parse_fields(struct ws_traceg *r, struct ws_cur *c,
+                           uint32_t warp, struct ws_inst *in,
+                           struct ws_err *err)
+{
+    const struct ws_opinfo *info;
+    uint32_t width = 0, v = 0;
+
+    if (r->launch.trace_version < 3
+        && ws_parse_legacy_prefix(r, c, warp, err) < 0)
+        return -1;
+    if (r->launch.lineinfo
+        && ws_field_dec32(r, c, "source line", &v, err) < 0)
+        return -1;
+    if (ws_parse_pc_mask(r, c, in, err) < 0
+        || ws_parse_regs(r, c, in->dst, &in->ndst, WS_INST_MAX_DST,
+                         "destination registers", err) < 0
+        || !(info = ws_parse_opcode(r, c, in, err))
+        || ws_parse_regs(r, c, in->src, &in->nsrc, WS_INST_MAX_SRC,
+                         "source registers", err) < 0
+        || ws_field_dec32(r, c, "memory width", &width, err) < 0)
+        return -1;
+    if (width > 0) {
+        if (width > 64)
+            return ws_traceg_fail(r, err, ws_cur_col(c), "memory width "
+                                  "out of range", "0 to 16 bytes per lane");
+        in->width = info->width;
+        if (ws_parse_addrs(r, c, in, err) < 0)
+            return -1;
+    }
+    ws_opinfo_apply(info, &r->launch, r->addrs, in);
+    ws_widen_dst(info, in);
+    if (!ws_cur_take(c))
+        return 0;
+    if (r->launch.trace_version >= 4) {
+        if (ws_parse_imm(r, c, &in->imm, err) < 0)
+            return -1;
+        if (!ws_cur_take(c))
+            return 0;
+    }
+    return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, ws_cur_col(c),
+                     "unexpected '%.*s' after the instruction (expected the "
+                     "end of the line; as many addresses as active lanes)",
+                     (int)c->len, c->s);
+}
+
+/* A failed line with too many fields is reported as that, the first thing
+ * wrong with it when fields are counted before they are read. */
+static void ws_check_field_count(struct ws_traceg *r, const char *line,
+                                 struct ws_err *err)
+{
+    struct ws_cur c = {line, line, line, 0, 0};
+
+    while (c.n <= WS_TRACEG_MAX_TOKENS && ws_cur_take(&c))
+        ;
+    if (c.n <= WS_TRACEG_MAX_TOKENS)
+        return;
+    ws_err_clear(err);
+    ws_traceg_fail(r, err, ws_cur_col(&c), "too many fields on an "
+                   "instruction line", "at most 32 addresses and the fixed "
+                   "fields");
+}
+
+/* The line's cache entry, or NULL for a line the cache does not take. */
+static struct ws_linecache_entry *ws_linecache_slot(struct ws_traceg *r,
+                                                   const char *line,
+                                                   size_t len)
+{
+    uint64_t a, b;
+
+    if (len < 16 || len > WS_TRACEG_LINECACHE_TEXT
+        || r->launch.trace_version < 3)
+        return NULL;
+    memcpy(&a, line, sizeof a);
+    memcpy(&b, line + 8, sizeof b);
+    a = (a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full) ^ len;
+    return &r->linecache[(a >> 40) & (WS_TRACEG_LINECACHE - 1)];
+}
+
+int ws_traceg_parse_inst(struct ws_traceg *r, const char *line, size_t len,
+                         uint32_t warp, struct ws_inst *in,
+                         struct ws_err *err)
+{
+    struct ws_linecache_entry *e = ws_linecache_slot(r, line, len);
+    struct ws_cur c = {line, line, line, 0, 0};
+
+    if (e && e->len == len && memcmp(e->text, line, len) == 0) {
+        *in = e->inst;
+        return 0;
+    }
+    memset(in, 0, sizeof *in);
+    if (ws_parse_fields(r, &c, warp, in, err) < 0) {
+        ws_check_field_count(r, line, err);
+        return -1;
+    }
+    if (e && in->width == 0) {
+        e->len = (uint32_t)len;
+        memcpy(e->text, line, len);
+        e->inst = *in;
+    }
+    return 0;
+}

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "util/ws_lines.h"
+#include "ws_opinfo.h"
 #include "ws_traceg.h"
 
 /* A CTA larger than this is refused rather than allowed to exhaust memory:
@@ -23,19 +24,28 @@
 #define WS_TRACEG_MAX_CTA_ADDRS (1u << 26)
 #define WS_TRACEG_MAX_TOKENS 96
 
-/* Generic LD/ST addresses are classified by window.  The tracer gives each
- * window's base but not its size; 16 MiB holds any SM's shared memory and the
- * local window is taken to run up to the shared one when it sits below it. */
-#define WS_TRACEG_SHARED_WINDOW (16ull << 20)
+/* The last opcode texts seen, by a hash of length and end characters: a
+ * trace repeats a few dozen opcodes, so most lines find theirs here with
+ * one short compare instead of hashing it into the string table. */
+#define WS_TRACEG_OPCACHE 64
 
-struct ws_tok {
-    char *s;
-    size_t len;
-    long col;
+struct ws_opcache_entry {
+    const char *text;    /* the interned string; NULL when empty */
+    uint32_t len, id;
 };
 
-struct ws_opinfo {
-    uint8_t cls, memop, known, flags;
+/* Instruction lines without addresses seen last, by a hash of their first
+ * 16 bytes, with what they parsed to: a kernel repeats the same line in
+ * every warp that runs it, so most such lines are found here and copied
+ * rather than parsed.  What a line parses to depends on its text alone
+ * except before tracer version 3, whose lines must match their block. */
+#define WS_TRACEG_LINECACHE 256
+#define WS_TRACEG_LINECACHE_TEXT 64
+
+struct ws_linecache_entry {
+    uint32_t len;        /* 0 when empty */
+    char text[WS_TRACEG_LINECACHE_TEXT];
+    struct ws_inst inst;
 };
 
 struct ws_traceg {
@@ -43,8 +53,10 @@ struct ws_traceg {
     struct ws_trace_opts opts;
     struct ws_launch launch;
     struct ws_strtab ops;
-    struct ws_opinfo *opinfo;        /* by op id */
+    struct ws_opinfo *opinfo;        /* by op id, derived at first sight */
     size_t opinfo_cap;
+    struct ws_opcache_entry opcache[WS_TRACEG_OPCACHE];
+    struct ws_linecache_entry linecache[WS_TRACEG_LINECACHE];
     struct ws_inst *inst;
     size_t ninst, inst_cap;
     uint64_t *addrs;
@@ -65,6 +77,9 @@ int ws_traceg_fail(struct ws_traceg *r, struct ws_err *err, long col,
                    const char *what, const char *expected);
 char *ws_traceg_trim(char *s);
 
+/* The same for a line of known length, which it updates: no strlen. */
+char *ws_traceg_trim_len(char *s, size_t *len);
+
 /* "x,y,z" (parens 0) or "(x,y,z)" (parens 1) of decimal numbers below 2^32,
  * blanks allowed around each part; -1 on anything else. */
 int ws_traceg_parse_u32s(const char *v, uint32_t out[3], int parens);
@@ -73,9 +88,10 @@ int ws_traceg_parse_u32s(const char *v, uint32_t out[3], int parens);
  * into r->launch. */
 int ws_traceg_read_header(struct ws_traceg *r, struct ws_err *err);
 
-/* Parses one instruction line of warp `warp` into *in (addresses go to
- * r->addrs).  The line is modified. */
-int ws_traceg_parse_inst(struct ws_traceg *r, char *line, uint32_t warp,
-                         struct ws_inst *in, struct ws_err *err);
+/* Parses one instruction line, len bytes, of warp `warp` into *in
+ * (addresses go to r->addrs).  The line is read, not modified. */
+int ws_traceg_parse_inst(struct ws_traceg *r, const char *line, size_t len,
+                         uint32_t warp, struct ws_inst *in,
+                         struct ws_err *err);
 
 #endif

@@ -93,6 +93,7 @@ static int ws_lines_sniff(struct ws_lines *r, struct ws_err *err)
         return 0;
     }
     r->chunk_len = n;
+    r->chunk_nul = memchr(r->chunk, '\0', n) != NULL;
     if (n < WS_LINES_CHUNK)
         r->at_eof = 1;
     return 0;
@@ -234,21 +235,28 @@ static int ws_lines_fill_xz(struct ws_lines *r, struct ws_err *err)
     return 0;
 }
 
-/* Refills chunk; leaves chunk_len 0 at the end of input. */
-static int ws_lines_fill(struct ws_lines *r, struct ws_err *err)
+static int ws_lines_fill_plain(struct ws_lines *r, struct ws_err *err)
 {
-    r->chunk_pos = 0;
-    r->chunk_len = 0;
-    if (r->xz)
-        return r->at_eof ? 0 : ws_lines_fill_xz(r, err);
-    if (r->at_eof)
-        return 0;
     r->chunk_len = ws_lines_raw(r, (uint8_t *)r->chunk, WS_LINES_CHUNK);
     if (r->fp && ferror(r->fp))
         return ws_lines_read_error(r, err);
     if (r->chunk_len < WS_LINES_CHUNK)
         r->at_eof = 1;
     return 0;
+}
+
+/* Refills chunk; leaves chunk_len 0 at the end of input.  One search for
+ * a NUL per chunk spares every line in it a search of its own. */
+static int ws_lines_fill(struct ws_lines *r, struct ws_err *err)
+{
+    int rc = 0;
+
+    r->chunk_pos = 0;
+    r->chunk_len = 0;
+    if (!r->at_eof)
+        rc = r->xz ? ws_lines_fill_xz(r, err) : ws_lines_fill_plain(r, err);
+    r->chunk_nul = rc == 0 && memchr(r->chunk, '\0', r->chunk_len) != NULL;
+    return rc;
 }
 
 static int ws_lines_append(struct ws_lines *r, size_t *len, const char *src,
@@ -309,7 +317,7 @@ static int ws_lines_in_chunk(struct ws_lines *r, char **line, size_t *len)
     if (!(nl = memchr(start, '\n', r->chunk_len - r->chunk_pos)))
         return 0;
     n = (size_t)(nl - start);
-    if (memchr(start, '\0', n) || n + 1 > WS_LINES_MAX)
+    if ((r->chunk_nul && memchr(start, '\0', n)) || n + 1 > WS_LINES_MAX)
         return 0;                    /* the slow path reports it */
     r->chunk_pos += n + 1;
     return ws_lines_give(r, start, n, line, len);

@@ -37,6 +37,7 @@ struct ws_lines {
     size_t in_len;
     char *chunk;              /* decoded bytes not yet split into lines */
     size_t chunk_len, chunk_pos;
+    int chunk_nul;            /* chunk held a NUL byte when it was filled */
     char *line;
     size_t line_cap;
     long lineno;

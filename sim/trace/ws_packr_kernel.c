@@ -1,0 +1,582 @@
+/*
+ * ws_packr_kernel: one kernel of a .wst, served CTA by CTA as ws_traceg
+ * serves a text trace (format and trust rules in ws_pack.h).
+ *
+ * Opening checks the kernel's header against the ranges of a text header
+ * and the user's limits, its strings, its opcode table (derived with
+ * ws_opinfo for the running configuration) and its CTA index.  Serving a
+ * CTA checks its record, its warp records and each instruction record,
+ * then points the struct ws_cta_stream into the mapping; only a CTA whose
+ * opcode-derived fields disagree with this configuration is copied and
+ * corrected.  Nothing is allocated per CTA but that copy, which grows to
+ * the largest CTA that needs one.
+ */
+#include "ws_packr_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/ws_grow.h"
+#include "ws_opinfo.h"
+
+/* The fields an opcode implies, as a record of it must hold them: all but
+ * a generic access's space, which its address decides. */
+struct ws_packr_expect {
+    uint8_t cls, memop, flags;
+    uint8_t space_none, space_mem;  /* width 0, width > 0 */
+    uint8_t width;
+    uint8_t generic;
+};
+
+struct ws_pack_reader {
+    const struct ws_pack *p;
+    size_t index;               /* kernel number, for messages */
+    uint64_t hdr_off;
+    struct ws_pack_kernel_hdr k;
+    struct ws_trace_opts opts;
+    struct ws_launch launch;
+    struct ws_strtab ops;
+    struct ws_opinfo *opinfo;   /* by op id, for this configuration */
+    struct ws_packr_expect *expect;  /* by op id */
+    uint32_t next;              /* the next CTA to serve */
+    uint64_t insts_total;       /* served so far, against --max-insts */
+    uint8_t *cta_seen;          /* one bit per CTA of the grid */
+    struct ws_warp_stream *warps;
+    struct ws_inst *copy;       /* a corrected CTA, when one needs it */
+    size_t copy_cap;
+    struct ws_cta_stream cta;
+    uint64_t mapped, copied;
+    int finished;
+};
+
+/* ---- a kernel's header -------------------------------------------------- */
+
+static int ws_packr_kbad(const struct ws_pack_reader *r, struct ws_err *err,
+                         size_t field, const char *expected,
+                         const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* ws_packr_bad for kernel r, at its header's field (an offsetof). */
+static int ws_packr_kbad(const struct ws_pack_reader *r, struct ws_err *err,
+                         size_t field, const char *expected,
+                         const char *fmt, ...)
+{
+    char prefix[48];
+    va_list ap;
+
+    snprintf(prefix, sizeof prefix, "kernel %zu: ", r->index + 1);
+    va_start(ap, fmt);
+    ws_packr_vbad(r->p->name, err, r->hdr_off + field, expected, prefix, fmt,
+                  ap);
+    va_end(ap);
+    return -1;
+}
+
+/* The limits the user can raise, in the words the text reader uses. */
+static int ws_packr_limits(struct ws_pack_reader *r, struct ws_err *err)
+{
+    const struct ws_pack_kernel_hdr *k = &r->k;
+    const char *name = r->p->name;
+    uint64_t ctas = (uint64_t)k->grid[0] * k->grid[1] * k->grid[2];
+
+    if (ctas > r->opts.max_ctas)
+        return ws_err_at(err, name, 1, 1, "kernel %zu: grid of %llu CTAs is "
+                         "over the limit of %llu (expected at most --max-ctas "
+                         "CTAs; raise it with --max-ctas N)", r->index + 1,
+                         (unsigned long long)ctas,
+                         (unsigned long long)r->opts.max_ctas);
+    if (k->ninst > r->opts.max_insts)
+        return ws_err_at(err, name, 1, 1, "kernel %zu: %llu warp "
+                         "instructions are over the limit of %llu (expected "
+                         "at most --max-insts in all; raise it with "
+                         "--max-insts N)", r->index + 1,
+                         (unsigned long long)k->ninst,
+                         (unsigned long long)r->opts.max_insts);
+    if (k->nctas == 0 || k->nctas > ctas)
+        return ws_packr_kbad(r, err,
+                             offsetof(struct ws_pack_kernel_hdr, nctas),
+                             "1 to the grid's CTAs; repack it",
+                             "%u CTAs in a grid of %llu", k->nctas,
+                             (unsigned long long)ctas);
+    return 0;
+}
+
+/* The ranges the text header is held to. */
+static int ws_packr_launch_ranges(struct ws_pack_reader *r, struct ws_err *err)
+{
+    const struct ws_pack_kernel_hdr *k = &r->k;
+    const uint32_t *g = k->grid, *b = k->block;
+
+    if (!g[0] || !g[1] || !g[2] || g[0] > 0x7fffffffu || g[1] > 65535
+        || g[2] > 65535)
+        return ws_packr_kbad(r, err, offsetof(struct ws_pack_kernel_hdr, grid),
+                             "a grid CUDA allows; repack it",
+                             "grid (%u,%u,%u)", g[0], g[1], g[2]);
+    if (!b[0] || !b[1] || !b[2] || b[2] > WS_CUDA_MAX_BLOCK_Z
+        || (uint64_t)b[0] * b[1] * b[2] > WS_CUDA_MAX_BLOCK_THREADS)
+        return ws_packr_kbad(r, err,
+                             offsetof(struct ws_pack_kernel_hdr, block),
+                             "a block CUDA allows; repack it",
+                             "block (%u,%u,%u)", b[0], b[1], b[2]);
+    if (k->shmem > (4u << 20) || k->nregs > 255 || k->sm_version < 10
+        || k->sm_version > 199 || k->lineinfo > 1
+        || (k->trace_version != 0 && (k->trace_version < 3
+                                      || k->trace_version > 5)))
+        return ws_packr_kbad(r, err,
+                             offsetof(struct ws_pack_kernel_hdr, shmem),
+                             "the ranges of an Accel-Sim header; repack it",
+                             "launch values out of range");
+    return 0;
+}
+
+static void ws_packr_fill_launch(struct ws_pack_reader *r)
+{
+    const struct ws_pack_kernel_hdr *k = &r->k;
+    struct ws_launch *l = &r->launch;
+
+    l->id = k->id;
+    memcpy(l->grid, k->grid, sizeof l->grid);
+    memcpy(l->block, k->block, sizeof l->block);
+    l->shmem = k->shmem;
+    l->nregs = k->nregs;
+    l->sm_version = k->sm_version;
+    l->stream_id = k->stream_id;
+    l->shmem_base = k->shmem_base;
+    l->local_base = k->local_base;
+    l->trace_version = k->trace_version;
+    l->lineinfo = (int)k->lineinfo;
+}
+
+/* The NUL-terminated string at off, or NULL. */
+static const char *ws_packr_string(const struct ws_pack *p, uint64_t off)
+{
+    if (off >= p->size || !memchr(p->base + off, '\0', p->size - off))
+        return NULL;
+    return (const char *)p->base + off;
+}
+
+static int ws_packr_strings(struct ws_pack_reader *r, struct ws_err *err)
+{
+    const char *name = ws_packr_string(r->p, r->k.name_off);
+    const char *nvbit = r->k.nvbit_off
+                        ? ws_packr_string(r->p, r->k.nvbit_off) : "";
+
+    if (!name || !nvbit)
+        return ws_packr_kbad(r, err,
+                             offsetof(struct ws_pack_kernel_hdr, name_off),
+                             WS_PACKR_REPACK, "name or NVBit version "
+                             "outside the file");
+    r->launch.name = strdup(name);
+    r->launch.nvbit_version = r->k.nvbit_off ? strdup(nvbit) : NULL;
+    if (!r->launch.name || (r->k.nvbit_off && !r->launch.nvbit_version))
+        return ws_err_oom(err);
+    return 0;
+}
+
+static void ws_packr_expect_op(struct ws_pack_reader *r, uint32_t i)
+{
+    const struct ws_opinfo *info = &r->opinfo[i];
+    struct ws_packr_expect *e = &r->expect[i];
+    struct ws_inst d;
+
+    /* No lanes, so that a generic access reads no address. */
+    memset(&d, 0, sizeof d);
+    ws_opinfo_apply(info, &r->launch, NULL, &d);
+    e->cls = d.cls;
+    e->memop = d.memop;
+    e->flags = d.flags;
+    e->space_none = d.space;
+    d.width = info->width;
+    ws_opinfo_apply(info, &r->launch, NULL, &d);
+    e->space_mem = d.space;
+    e->width = info->width;
+    e->generic = (d.flags & WS_INST_GENERIC) != 0;
+}
+
+/* Opcode i of the table at byte at: interned in order, so that ids are
+ * table indices, and derived for this configuration. */
+static int ws_packr_op(struct ws_pack_reader *r, uint32_t i, uint64_t at,
+                       struct ws_err *err)
+{
+    const struct ws_pack *p = r->p;
+    struct ws_pack_op op;
+    const char *s;
+    uint32_t id;
+
+    memcpy(&op, p->base + at, sizeof op);
+    s = ws_packr_string(p, op.off);
+    if (!s || op.len == 0 || strlen(s) != op.len)
+        return ws_packr_bad(p->name, err, at, WS_PACKR_REPACK, "kernel %zu: "
+                            "opcode %u's text is not a string of its length",
+                            r->index + 1, i);
+    id = ws_strtab_intern(&r->ops, s, op.len);
+    if (id == UINT32_MAX)
+        return ws_err_oom(err);
+    if (id != i)
+        return ws_packr_bad(p->name, err, at, WS_PACKR_REPACK, "kernel %zu: "
+                            "opcode %u repeats opcode %u", r->index + 1, i,
+                            id);
+    ws_opinfo_derive(&r->opinfo[i], s, r->k.sm_version, r->opts.unknown_class);
+    ws_packr_expect_op(r, i);
+    if (r->opinfo[i].bulk)
+        return ws_err_at(err, p->name, 1, 1, "kernel %zu: bulk-copy "
+                         "instruction '%s' is not supported (expected a "
+                         "trace without TMA transfers)", r->index + 1, s);
+    return 0;
+}
+
+static int ws_packr_ops(struct ws_pack_reader *r, struct ws_err *err)
+{
+    uint64_t off = r->k.ops_off;
+
+    if (off % 8 != 0 || !ws_packr_fits(r->p, off, r->k.nops,
+                                       sizeof(struct ws_pack_op)))
+        return ws_packr_kbad(r, err,
+                             offsetof(struct ws_pack_kernel_hdr, ops_off),
+                             WS_PACKR_REPACK, "opcode table outside the "
+                             "file");
+    r->opinfo = calloc(r->k.nops ? r->k.nops : 1, sizeof *r->opinfo);
+    r->expect = calloc(r->k.nops ? r->k.nops : 1, sizeof *r->expect);
+    if (!r->opinfo || !r->expect)
+        return ws_err_oom(err);
+    for (uint32_t i = 0; i < r->k.nops; i++)
+        if (ws_packr_op(r, i, off + (uint64_t)i * sizeof(struct ws_pack_op),
+                        err) < 0)
+            return -1;
+    return 0;
+}
+
+static int ws_packr_kernel(struct ws_pack_reader *r, struct ws_err *err)
+{
+    const struct ws_pack *p = r->p;
+
+    memcpy(&r->k, p->base + r->hdr_off, sizeof r->k);
+    if (ws_packr_launch_ranges(r, err) < 0 || ws_packr_limits(r, err) < 0)
+        return -1;
+    ws_packr_fill_launch(r);
+    if (r->k.nwarps != ws_launch_warps_per_cta(&r->launch))
+        return ws_packr_kbad(r, err,
+                             offsetof(struct ws_pack_kernel_hdr, nwarps),
+                             "the block's warp count; repack it",
+                             "%u warps per CTA", r->k.nwarps);
+    if (r->k.ctas_off % 8 != 0
+        || !ws_packr_fits(p, r->k.ctas_off, r->k.nctas, sizeof(uint64_t)))
+        return ws_packr_kbad(r, err,
+                             offsetof(struct ws_pack_kernel_hdr, ctas_off),
+                             WS_PACKR_REPACK, "CTA index outside the file");
+    if (r->k.addrs_off % 8 != 0
+        || !ws_packr_fits(p, r->k.addrs_off, r->k.naddrs, sizeof(uint64_t)))
+        return ws_packr_kbad(r, err,
+                             offsetof(struct ws_pack_kernel_hdr, addrs_off),
+                             WS_PACKR_REPACK, "address table outside the "
+                             "file");
+    if (ws_packr_strings(r, err) < 0 || ws_packr_ops(r, err) < 0)
+        return -1;
+    r->warps = calloc(r->k.nwarps, sizeof *r->warps);
+    r->cta_seen = calloc((size_t)((ws_launch_ctas(&r->launch) + 7) / 8), 1);
+    if (!r->warps || !r->cta_seen)
+        return ws_err_oom(err);
+    r->cta.nwarps = r->k.nwarps;
+    r->cta.warps = r->warps;
+    return 0;
+}
+
+/* ---- CTAs -------------------------------------------------------------- */
+
+/* Where CTA i's record lies, checked; 0 when it does not fit. */
+static uint64_t ws_packr_cta_at(const struct ws_pack_reader *r, uint32_t i)
+{
+    uint64_t off;
+
+    memcpy(&off, r->p->base + r->k.ctas_off + (uint64_t)i * sizeof off,
+           sizeof off);
+    if (off % 8 != 0 || off < sizeof(struct ws_pack_header)
+        || !ws_packr_fits(r->p, off, 1, sizeof(struct ws_pack_cta)
+                          + (uint64_t)r->k.nwarps
+                            * sizeof(struct ws_pack_warp)))
+        return 0;
+    return off;
+}
+
+static int ws_packr_cbad(const struct ws_pack_reader *r, struct ws_err *err,
+                         uint64_t at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* ws_packr_bad for the CTA being served. */
+static int ws_packr_cbad(const struct ws_pack_reader *r, struct ws_err *err,
+                         uint64_t at, const char *fmt, ...)
+{
+    char prefix[64];
+    va_list ap;
+
+    snprintf(prefix, sizeof prefix, "kernel %zu, CTA %u: ", r->index + 1,
+             r->next + 1);
+    va_start(ap, fmt);
+    ws_packr_vbad(r->p->name, err, at, WS_PACKR_REPACK, prefix, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* The record's place in the grid: inside it, and not served before. */
+static int ws_packr_cta_place(struct ws_pack_reader *r,
+                              const struct ws_pack_cta *c, uint64_t at,
+                              struct ws_err *err)
+{
+    const uint32_t *g = r->launch.grid, *id = c->ctaid;
+    uint64_t lin;
+
+    if (id[0] >= g[0] || id[1] >= g[1] || id[2] >= g[2])
+        return ws_packr_cbad(r, err, at, "thread block (%u,%u,%u) outside "
+                             "the grid", id[0], id[1], id[2]);
+    lin = ((uint64_t)id[2] * g[1] + id[1]) * g[0] + id[0];
+    if (r->cta_seen[lin / 8] & (1u << (lin % 8)))
+        return ws_packr_cbad(r, err, at, "thread block (%u,%u,%u) given a "
+                             "second time", id[0], id[1], id[2]);
+    r->cta_seen[lin / 8] |= (uint8_t)(1u << (lin % 8));
+    memcpy(r->cta.ctaid, id, sizeof r->cta.ctaid);
+    r->cta.linear_id = lin;
+    r->cta.has_cluster = c->has_cluster != 0;
+    memcpy(r->cta.cluster_id, c->cluster_id, sizeof r->cta.cluster_id);
+    memcpy(r->cta.cluster_cta, c->cluster_cta, sizeof r->cta.cluster_cta);
+    r->cta.cluster_rank = c->cluster_rank;
+    return 0;
+}
+
+/* The warp records: inside the CTA's instructions and addresses, within
+ * --max-warp-insts, and adding up to the CTA. */
+static int ws_packr_warps(struct ws_pack_reader *r,
+                          const struct ws_pack_cta *c, uint64_t at,
+                          const struct ws_inst *insts, struct ws_err *err)
+{
+    const struct ws_pack_warp *pw = (const void *)(c + 1);
+    uint64_t total = 0;
+
+    for (uint32_t w = 0; w < r->k.nwarps; w++, at += sizeof *pw) {
+        if (pw[w].ninst > r->opts.max_warp_insts)
+            return ws_err_at(err, r->p->name, 1, 1, "kernel %zu: warp %u "
+                             "of thread block (%u,%u,%u) has %u instructions, "
+                             "over the limit of %llu per warp (expected at "
+                             "most --max-warp-insts; raise it with "
+                             "--max-warp-insts N)", r->index + 1, w,
+                             c->ctaid[0], c->ctaid[1], c->ctaid[2],
+                             pw[w].ninst,
+                             (unsigned long long)r->opts.max_warp_insts);
+        if ((uint64_t)pw[w].first_inst + pw[w].ninst > c->ninst
+            || (uint64_t)pw[w].first_addr + pw[w].naddrs > c->naddrs)
+            return ws_packr_cbad(r, err, at, "warp %u's instructions or "
+                                 "addresses outside the CTA's", w);
+        r->warps[w].ninst = pw[w].ninst;
+        r->warps[w].inst = pw[w].ninst ? insts + pw[w].first_inst : NULL;
+        total += pw[w].ninst;
+    }
+    if (total != c->ninst)
+        return ws_packr_cbad(r, err, at, "warps of %llu instructions in a CTA "
+                             "of %u", (unsigned long long)total, c->ninst);
+    return 0;
+}
+
+/* 1 when the record's opcode, registers, width and addresses can be
+ * used as they are.  Every register slot is checked, used or not (a
+ * writer leaves unused ones 0), which spares a loop over the counts. */
+static int ws_packr_sound(const struct ws_pack_reader *r,
+                          const struct ws_inst *in, uint32_t naddrs)
+{
+    const uint8_t *d = in->dst, *s = in->src;
+    unsigned bad = (in->op >= r->k.nops) | (in->ndst > WS_INST_MAX_DST)
+                   | (in->nsrc > WS_INST_MAX_SRC)
+                   | (d[0] == WS_REG_RZ) | (d[1] == WS_REG_RZ)
+                   | (d[2] == WS_REG_RZ) | (d[3] == WS_REG_RZ)
+                   | (s[0] == WS_REG_RZ) | (s[1] == WS_REG_RZ)
+                   | (s[2] == WS_REG_RZ) | (s[3] == WS_REG_RZ)
+                   | (s[4] == WS_REG_RZ);
+
+    if (bad)
+        return 0;
+    if (in->width != 0)
+        return in->width == r->expect[in->op].width
+               && (uint64_t)in->addr + (unsigned)__builtin_popcount(in->mask)
+                  <= naddrs;
+    return 1;
+}
+
+/* Checks the records against the kernel: -1 (err) when one is unsound, 1
+ * when all are sound but a field the opcode implies differs from what it
+ * implies for this configuration, else 0. */
+static int ws_packr_insts(const struct ws_pack_reader *r,
+                          const struct ws_inst *in, uint32_t n,
+                          const uint64_t *addrs, uint32_t naddrs,
+                          uint64_t at, struct ws_err *err)
+{
+    int stale = 0;
+
+    for (uint32_t i = 0; i < n; i++, in++) {
+        const struct ws_packr_expect *e;
+        uint8_t space;
+        if (!ws_packr_sound(r, in, naddrs))
+            return ws_packr_cbad(r, err, at + (uint64_t)i * sizeof *in,
+                                 "instruction %u unsound (opcode, registers, "
+                                 "width or addresses)", i);
+        e = &r->expect[in->op];
+        space = in->width ? e->space_mem : e->space_none;
+        if (e->generic && in->width && in->mask) {
+            struct ws_inst d = *in;
+            ws_opinfo_apply(&r->opinfo[in->op], &r->launch, addrs, &d);
+            space = d.space;
+        }
+        stale |= in->cls != e->cls || in->memop != e->memop
+                 || in->flags != e->flags || in->space != space;
+    }
+    return stale;
+}
+
+/* Serves the CTA from a copy whose derived fields are this
+ * configuration's. */
+static int ws_packr_correct(struct ws_pack_reader *r, const struct ws_inst *in,
+                            uint32_t n, const uint64_t *addrs,
+                            struct ws_err *err)
+{
+    if (ws_grow((void **)&r->copy, &r->copy_cap, n ? n : 1, sizeof *r->copy,
+                256) < 0)
+        return ws_err_oom(err);
+    memcpy(r->copy, in, (size_t)n * sizeof *in);
+    for (uint32_t i = 0; i < n; i++)
+        ws_opinfo_apply(&r->opinfo[r->copy[i].op], &r->launch, addrs,
+                        &r->copy[i]);
+    for (uint32_t w = 0; w < r->k.nwarps; w++)
+        if (r->warps[w].inst)
+            r->warps[w].inst = r->copy + (r->warps[w].inst - in);
+    return 0;
+}
+
+static int ws_packr_cta(struct ws_pack_reader *r, uint64_t off,
+                        struct ws_err *err)
+{
+    const struct ws_pack_cta *c = (const void *)(r->p->base + off);
+    const struct ws_inst *insts;
+    const uint64_t *addrs;
+    int stale;
+
+    if (c->inst_off % 4 != 0
+        || !ws_packr_fits(r->p, c->inst_off, c->ninst, sizeof *insts)
+        || c->first_addr > r->k.naddrs
+        || c->naddrs > r->k.naddrs - c->first_addr)
+        return ws_packr_cbad(r, err, off, "instructions or addresses "
+                             "outside the file");
+    if (c->ninst > r->opts.max_insts - r->insts_total)
+        return ws_err_at(err, r->p->name, 1, 1, "kernel %zu: CTA %u takes "
+                         "the kernel past the limit of %llu warp "
+                         "instructions (expected at most --max-insts in all; "
+                         "raise it with --max-insts N)", r->index + 1,
+                         r->next + 1, (unsigned long long)r->opts.max_insts);
+    insts = (const void *)(r->p->base + c->inst_off);
+    addrs = (const void *)(r->p->base + r->k.addrs_off
+                           + c->first_addr * sizeof *addrs);
+    if (ws_packr_cta_place(r, c, off, err) < 0
+        || ws_packr_warps(r, c, off + sizeof *c, insts, err) < 0
+        || (stale = ws_packr_insts(r, insts, c->ninst, addrs, c->naddrs,
+                                   c->inst_off, err)) < 0)
+        return -1;
+    if (stale && ws_packr_correct(r, insts, c->ninst, addrs, err) < 0)
+        return -1;
+    r->copied += stale != 0;
+    r->mapped += stale == 0;
+    r->insts_total += c->ninst;
+    r->cta.addrs = addrs;
+    r->cta.ninst = c->ninst;
+    r->cta.naddrs = c->naddrs;
+    return 0;
+}
+
+int ws_pack_reader_next_cta(struct ws_pack_reader *r,
+                            const struct ws_cta_stream **cta,
+                            struct ws_err *err)
+{
+    uint64_t off, grid = ws_launch_ctas(&r->launch);
+
+    if (r->finished)
+        return 0;
+    if (r->next == r->k.nctas) {
+        r->finished = 1;
+        if (r->k.nctas < grid)
+            ws_warn_at(r->p->name, 1, 1, "kernel %zu: %u of %llu CTAs in the "
+                       "trace; the rest are taken to be empty (the tracer "
+                       "skips CTAs with no instructions)", r->index + 1,
+                       r->k.nctas, (unsigned long long)grid);
+        return 0;
+    }
+    if (!(off = ws_packr_cta_at(r, r->next))) {
+        r->finished = 1;
+        return ws_packr_cbad(r, err, r->k.ctas_off + (uint64_t)r->next * 8,
+                             "record outside the file");
+    }
+    if (ws_packr_cta(r, off, err) < 0) {
+        r->finished = 1;
+        return -1;
+    }
+    r->next++;
+    *cta = &r->cta;
+    return 1;
+}
+
+int ws_pack_reader_open(struct ws_pack_reader **out, const struct ws_pack *p,
+                        size_t k, const struct ws_trace_opts *opts,
+                        struct ws_err *err)
+{
+    struct ws_pack_reader *r = calloc(1, sizeof *r);
+
+    *out = NULL;
+    if (!r)
+        return ws_err_oom(err);
+    r->p = p;
+    r->index = k;
+    if (opts)
+        r->opts = *opts;
+    else
+        ws_trace_opts_default(&r->opts);
+    ws_strtab_init(&r->ops);
+    if (k >= p->h.nkernels) {
+        ws_pack_reader_close(r);
+        return ws_err_at(err, p->name, 1, 1, "no kernel %zu (expected 1 to "
+                         "%u)", k + 1, p->h.nkernels);
+    }
+    r->hdr_off = p->kernels[k];
+    if (ws_packr_kernel(r, err) < 0) {
+        ws_pack_reader_close(r);
+        return -1;
+    }
+    *out = r;
+    return 0;
+}
+
+const struct ws_launch *ws_pack_reader_launch(const struct ws_pack_reader *r)
+{
+    return &r->launch;
+}
+
+const struct ws_strtab *ws_pack_reader_opcodes(const struct ws_pack_reader *r)
+{
+    return &r->ops;
+}
+
+void ws_pack_reader_counts(const struct ws_pack_reader *r, uint64_t *mapped,
+                           uint64_t *copied)
+{
+    *mapped = r->mapped;
+    *copied = r->copied;
+}
+
+void ws_pack_reader_close(struct ws_pack_reader *r)
+{
+    if (!r)
+        return;
+    ws_strtab_free(&r->ops);
+    free(r->launch.name);
+    free(r->launch.nvbit_version);
+    free(r->opinfo);
+    free(r->expect);
+    free(r->cta_seen);
+    free(r->warps);
+    free(r->copy);
+    free(r);
+}
