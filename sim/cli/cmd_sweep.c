@@ -22,10 +22,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sweep/ws_plot.h"
 #include "sweep/ws_sweep.h"
 #include "sweep/ws_sweep_pool.h"
-#include "sweep/ws_sweep_report.h"
 #include "sweep/ws_sweep_rows.h"
 #include "util/ws_num.h"
 #include "util/ws_readset.h"
@@ -44,28 +42,6 @@ enum {
 
 /* Failures listed in the closing summary; the file has them all. */
 #define WS_SWEEP_SHOW_FAILED 5
-
-struct ws_sweep_args {
-    const char *file, *out;
-    long jobs;
-    int dry_run, report, retry_failed;
-    long array_index, array_size;       /* -1: not split */
-    struct ws_trace_opts topts;
-};
-
-/* Everything a run of the sweep holds, shared by parent and children. */
-struct ws_sweep_run {
-    struct ws_sweep s;
-    struct ws_sweep_ctx ctx;
-    char (*keys)[33];
-    char **why;                 /* per point: fails before it runs */
-    unsigned char *done;        /* per point: in the file already */
-    unsigned char *mine;        /* per point: in this share */
-    char *header;
-    char *out;                  /* the results file (symlinks followed) */
-    int fd;                     /* open for appending */
-    size_t failed_shown;
-};
 
 static void ws_sweep_help(FILE *out)
 {
@@ -322,7 +298,7 @@ static int ws_sweep_replace_now(const char *path, const char *text,
 /* Replaces path by text through a temporary file beside it.  SIGINT,
  * SIGTERM and SIGHUP wait until the file is in place: a signal between
  * mkstemp and rename would leave the temporary file behind. */
-static int ws_sweep_replace(const char *path, const char *text,
+int ws_sweep_replace(const char *path, const char *text,
                             struct ws_err *err)
 {
     sigset_t block, old;
@@ -422,6 +398,71 @@ static int ws_sweep_append(struct ws_sweep_run *r, const char *rows,
     return 0;
 }
 
+/* ---- one parse for every point ----------------------------------------- */
+
+/* A text trace is packed once for the whole sweep, and every point's
+ * worker maps the pack instead of parsing the text again.  The pack is
+ * unlinked as soon as it is written and the workers reach it through
+ * /proc/self/fd (they are forks: the descriptor is theirs too), so no
+ * way of ending the sweep, kill -9 included, leaves it behind.  Keys still
+ * hash the text's files: a point is the same point packed or not.  Where
+ * /proc is missing, points read the text. */
+static int ws_sweep_pack_input(struct ws_sweep_run *r, struct ws_err *err)
+{
+    const char *tmpdir = getenv("TMPDIR");
+    struct ws_input_params ip = {NULL, 0, NULL, r->ctx.topts};
+    struct ws_input in;
+    char name[4096];
+    FILE *fp;
+    int rc, fd;
+
+    memset(&in, 0, sizeof in);
+    if (access("/proc/self/fd", X_OK) != 0)
+        return 0;
+    if (ws_input_open(&in, r->s.input, &ip, err) < 0)
+        return -1;
+    if (in.kind != WS_INPUT_LIST && in.kind != WS_INPUT_KERNEL) {
+        ws_input_close(&in);
+        return 0;
+    }
+    snprintf(name, sizeof name, "%s/warpsim-sweep-XXXXXX",
+             tmpdir && *tmpdir ? tmpdir : "/tmp");
+    fd = mkstemp(name);
+    if (fd < 0 || !(fp = fdopen(dup(fd), "w+b"))) {
+        if (fd >= 0)
+            close(fd), unlink(name);
+        ws_input_close(&in);
+        return 0;           /* no room to pack: points read the text */
+    }
+    unlink(name);
+    rc = ws_input_pack(&in, fp, r->s.input, err);
+    if (fclose(fp) != 0 && rc == 0)
+        rc = ws_err_msg(err, "%s: cannot write the packed trace: %s", name,
+                        strerror(errno));
+    ws_input_close(&in);
+    if (rc < 0) {
+        close(fd);
+        return -1;
+    }
+    r->pack_fd = fd;
+    snprintf(r->pack_path, sizeof r->pack_path, "/proc/self/fd/%d", fd);
+    r->ctx.run_input = r->pack_path;
+    return 0;
+}
+
+/* A point's error at the pack's path is at the trace's. */
+static void ws_sweep_unpack_error(const struct ws_sweep_run *r,
+                                  struct ws_err *err)
+{
+    size_t n = strlen(r->pack_path);
+    char text[WS_ERR_TEXT];
+
+    if (!r->ctx.run_input || strncmp(err->text, r->pack_path, n) != 0)
+        return;
+    snprintf(text, sizeof text, "%s%s", r->s.input, err->text + n);
+    snprintf(err->text, sizeof err->text, "%s", text);
+}
+
 /* ---- running ---------------------------------------------------------- */
 
 static char *ws_sweep_run_point(void *ctx, size_t index, struct ws_err *err)
@@ -450,6 +491,8 @@ static char *ws_sweep_run_point(void *ctx, size_t index, struct ws_err *err)
             }
             ws_input_close(&in);
         }
+        if (!rows)
+            ws_sweep_unpack_error(r, err);
     }
     free(p);
     free(gpu);
@@ -547,211 +590,6 @@ static int ws_sweep_finish_file(struct ws_sweep_run *r, struct ws_csv *t,
     return rc;
 }
 
-/* path's folder joined with name. */
-static char *ws_sweep_beside(const char *path, const char *name)
-{
-    const char *slash = strrchr(path, '/');
-    size_t d = slash ? (size_t)(slash - path) + 1 : 0;
-    char *out = malloc(d + strlen(name) + 1);
-
-    if (out) {
-        memcpy(out, path, d);
-        strcpy(out + d, name);
-    }
-    return out;
-}
-
-/* The report: the results file's name with .md for .csv. */
-static char *ws_sweep_report_path(const char *out)
-{
-    size_t n = strlen(out);
-    char *path = malloc(n + 4);
-
-    if (path) {
-        memcpy(path, out, n + 1);
-        if (n > 4 && strcmp(path + n - 4, ".csv") == 0)
-            path[n - 4] = '\0';
-        strcat(path, ".md");
-    }
-    return path;
-}
-
-/* 1 when the file st describes is one of the sweep's inputs or a file
- * read so far. */
-static int ws_sweep_is_input(const struct ws_sweep_run *r,
-                             const struct stat *st)
-{
-    const char *inputs[4] = {r->s.path, r->s.input, r->s.gpu, r->s.listing};
-    struct stat si;
-
-    if (ws_readset_has(st))
-        return 1;
-    for (int i = 0; i < 4; i++)
-        if (inputs[i] && stat(inputs[i], &si) == 0
-            && si.st_dev == st->st_dev && si.st_ino == st->st_ino)
-            return 1;
-    for (size_t i = 0; i < r->s.naxes; i++)
-        for (size_t j = 0; r->s.axes[i].kind == WS_AXIS_GPU
-                           && j < r->s.axes[i].nvalues; j++)
-            if (stat(r->s.axes[i].values[j].assign, &si) == 0
-                && si.st_dev == st->st_dev && si.st_ino == st->st_ino)
-                return 1;
-    return 0;
-}
-
-/* What is wrong with writing an extra (a plot, the report) at path beside
- * the results, or NULL: drawn once every point has run, it must not
- * replace an input, the results or an extra written before it. */
-static const char *ws_sweep_extra_clash(const struct ws_sweep_run *r,
-                                        const char *path,
-                                        const char *const *before, size_t n)
-{
-    struct stat st;
-
-    if (strcmp(path, r->out) == 0)
-        return "is the results file";
-    for (size_t i = 0; i < n; i++)
-        if (before[i] && strcmp(path, before[i]) == 0)
-            return "is written twice, by two plots or a plot and the report";
-    if (stat(path, &st) != 0)
-        return NULL;
-    if (S_ISDIR(st.st_mode))
-        return "is a folder";
-    return ws_sweep_is_input(r, &st) ? "is an input of the sweep" : NULL;
-}
-
-/* The plots' files and the report's, checked before any point runs; a
- * plot's error is placed at its entry in the sweep file, the report's at
- * the word that named the results file. */
-static int ws_sweep_check_extras(const struct ws_sweep_run *r,
-                                 const struct ws_sweep_args *a,
-                                 struct ws_err *err)
-{
-    char **paths = calloc(r->s.nplots + 1, sizeof *paths);
-    const char *why = NULL;
-    size_t i = 0;
-    int rc = 0;
-
-    if (!paths)
-        return ws_err_oom(err);
-    if (a->report && !(paths[0] = ws_sweep_report_path(r->out)))
-        rc = ws_err_oom(err);
-    if (rc == 0 && paths[0]
-        && (why = ws_sweep_extra_clash(r, paths[0], NULL, 0)))
-        rc = ws_err_arg(err, a->out ? a->out : a->file, 0, 0, "--report "
-                        "%s: %s (expected a results file whose .md name is "
-                        "free; choose another -o)", paths[0], why);
-    for (; rc == 0 && i < r->s.nplots; i++) {
-        const struct ws_sweep_plot *p = &r->s.plots[i];
-        if (!(paths[i + 1] = ws_sweep_beside(r->out, p->file)))
-            rc = ws_err_oom(err);
-        else if ((why = ws_sweep_extra_clash(r, paths[i + 1],
-                                             (const char *const *)paths,
-                                             i + 1)))
-            rc = ws_err_at(err, r->s.path, p->line, p->col, "plot file "
-                           "'%s' %s (expected a name of its own)", p->file,
-                           why);
-    }
-    for (size_t k = 0; k <= r->s.nplots; k++)
-        free(paths[k]);
-    free(paths);
-    return rc;
-}
-
-/* Plots and the report are extras: a failure to draw is a warning, the
- * results are already safe. */
-static void ws_sweep_extras(struct ws_sweep_run *r, const struct ws_csv *t,
-                            const struct ws_sweep_args *a)
-{
-    const char *axes[WS_SWEEP_MAX_AXES];
-    size_t dims[WS_SWEEP_MAX_AXES];
-    struct ws_err err;
-
-    for (size_t i = 0; i < r->s.nplots; i++) {
-        const struct ws_sweep_plot *p = &r->s.plots[i];
-        struct ws_plot_spec spec = {p->x, p->y, p->series, p->logx, p->logy,
-                                    p->title};
-        char *svg, *path = ws_sweep_beside(r->out, p->file);
-        ws_err_clear(&err);
-        svg = path && ws_plot_check(t, &spec, &err) == 0
-            ? ws_plot_svg(t, &spec, &err) : NULL;
-        if (svg && ws_sweep_replace(path, svg, &err) == 0)
-            printf("plot: %s\n", path);
-        else
-            fprintf(stderr, "warpsim sweep: plot %s not drawn: %s\n",
-                    p->file, err.set ? err.text : "out of memory");
-        free(svg);
-        free(path);
-    }
-    if (!a->report)
-        return;
-    for (size_t i = 0; i < r->s.naxes; i++) {
-        axes[i] = r->s.axes[i].name;
-        dims[i] = r->s.axes[i].dim;
-    }
-    {
-        char *md, *path = ws_sweep_report_path(r->out);
-        ws_err_clear(&err);
-        md = path ? ws_sweep_report(t, axes, dims, r->s.naxes,
-                                     r->s.target, &err)
-                  : NULL;
-        if (md && ws_sweep_replace(path, md, &err) == 0)
-            printf("report: %s\n", path);
-        else
-            fprintf(stderr, "warpsim sweep: report not written: %s\n",
-                    err.set ? err.text : "out of memory");
-        free(md);
-        free(path);
-    }
-}
-
-/* ---- dry run ---------------------------------------------------------- */
-
-static void ws_sweep_list(const struct ws_sweep_run *r)
-{
-    struct ws_sweep_point p;
-
-    printf("point,key,state");
-    for (size_t i = 0; i < r->s.naxes; i++) {
-        putchar(',');
-        ws_csv_put(stdout, r->s.axes[i].name);
-    }
-    putchar('\n');
-    for (size_t i = 0; i < r->s.npoints; i++) {
-        if (!r->mine[i])
-            continue;
-        ws_sweep_point_get(&r->s, i, &p);
-        printf("%zu,%s,%s", i, r->keys[i], r->done[i] ? "done"
-               : r->why[i] ? "fails" : "to run");
-        for (size_t k = 0; k < r->s.naxes; k++) {
-            putchar(',');
-            ws_csv_put(stdout, r->s.axes[k].values[p.value[k]].cell);
-        }
-        putchar('\n');
-    }
-}
-
-/* What a dry run reads from an existing results file, without changing it. */
-static int ws_sweep_peek(struct ws_sweep_run *r, struct ws_err *err)
-{
-    struct ws_csv t;
-    size_t stale;
-    struct stat st;
-
-    if (stat(r->out, &st) < 0 || st.st_size == 0)
-        return 0;
-    if (ws_csv_load(&t, r->out, 1, 1, err) < 0)
-        return -1;
-    if (t.ncols && ws_sweep_check_header(&t, r->header, err) < 0) {
-        ws_csv_free(&t);
-        return -1;
-    }
-    if (t.ncols)
-        ws_sweep_resume_scan(&t, &r->s, r->keys, r->done, &stale);
-    ws_csv_free(&t);
-    return 0;
-}
-
 /* ---- the command ------------------------------------------------------ */
 
 static void ws_sweep_run_free(struct ws_sweep_run *r)
@@ -766,6 +604,8 @@ static void ws_sweep_run_free(struct ws_sweep_run *r)
     free(r->out);
     if (r->fd >= 0)
         close(r->fd);
+    if (r->pack_fd >= 0)
+        close(r->pack_fd);
     ws_sweep_free(&r->s);
 }
 
@@ -821,7 +661,7 @@ static int ws_sweep_main(struct ws_sweep_args *a)
 
     memset(&r, 0, sizeof r);
     memset(&prog, 0, sizeof prog);
-    r.fd = -1;
+    r.fd = r.pack_fd = -1;
     ws_err_clear(&err);
     rc = ws_sweep_setup(&r, a, &err);
     if (rc == 0 && a->dry_run) {
@@ -836,6 +676,8 @@ static int ws_sweep_main(struct ws_sweep_args *a)
             err.internal = 1;   /* it was just written */
         }
         prog.on = isatty(2);
+        if (rc == 0)
+            rc = ws_sweep_pack_input(&r, &err);
         if (rc == 0)
             rc = ws_sweep_execute(&r, a, &prog, &err);
         if (rc == 0) {

@@ -216,30 +216,12 @@ static int ws_trace_gen(const struct ws_trace_args *a, struct ws_input *in,
     return rc;
 }
 
-/* Command i of the input, into the pack. */
-static int ws_trace_pack_cmd(struct ws_pack_writer *w, struct ws_input *in,
-                             size_t i, struct ws_err *err)
-{
-    const struct ws_cmd *c = &in->list.cmds[i];
-    struct ws_input_kernel k;
-    int rc;
-
-    if (c->kind == WS_CMD_MEMCPY_HTOD)
-        return ws_pack_write_memcpy(w, c->addr, c->bytes, err);
-    if (ws_input_kernel_open(in, i, &k, err) < 0)
-        return -1;
-    rc = ws_pack_write_kernel(w, &k.src, err);
-    ws_input_kernel_close(&k);
-    return rc;
-}
-
 /* Writes the trace's commands, in launch order, as one .wst (through a
  * temporary file, so a trace that turns out corrupt leaves nothing). */
 static int ws_trace_pack(const struct ws_trace_args *a, struct ws_input *in,
                          struct ws_err *err)
 {
     struct ws_output out = {.path = a->out_dir, .flag = "trace pack -o"};
-    struct ws_pack_writer *w = NULL;
     int rc;
 
     if (in->kind == WS_INPUT_WORKLOAD || in->kind == WS_INPUT_LISTING)
@@ -252,12 +234,7 @@ static int ws_trace_pack(const struct ws_trace_args *a, struct ws_input *in,
     if (rc == 0)
         rc = ws_output_open(&out, err);
     if (rc == 0)
-        rc = ws_pack_writer_new(&w, out.fp, a->out_dir, err);
-    for (size_t i = 0; rc == 0 && i < in->list.n; i++)
-        rc = ws_trace_pack_cmd(w, in, i, err);
-    if (rc == 0)
-        rc = ws_pack_writer_finish(w, err);
-    ws_pack_writer_free(w);
+        rc = ws_input_pack(in, out.fp, a->out_dir, err);
     if (rc == 0)
         rc = ws_output_commit(&out, err);
     ws_output_free(&out);

@@ -1,10 +1,57 @@
 /*
- * ws_sweep_cli: the parts of `warpsim sweep` in files of their own.
+ * ws_sweep_cli: what the files of `warpsim sweep` share: its options, the
+ * state of one run, and the parts in files of their own (the merge of
+ * shares; plots, the report and the dry-run listing).
  */
 #ifndef WS_SWEEP_CLI_H
 #define WS_SWEEP_CLI_H
 
+#include "sweep/ws_sweep.h"
+#include "util/ws_csv.h"
+#include "util/ws_err.h"
+
+struct ws_sweep_args {
+    const char *file, *out;
+    long jobs;
+    int dry_run, report, retry_failed;
+    long array_index, array_size;       /* -1: not split */
+    struct ws_trace_opts topts;
+};
+
+/* Everything a run of the sweep holds, shared by parent and children. */
+struct ws_sweep_run {
+    struct ws_sweep s;
+    struct ws_sweep_ctx ctx;
+    char (*keys)[33];
+    char **why;                 /* per point: fails before it runs */
+    unsigned char *done;        /* per point: in the file already */
+    unsigned char *mine;        /* per point: in this share */
+    char *header;
+    char *out;                  /* the results file (symlinks followed) */
+    int fd;                     /* open for appending */
+    size_t failed_shown;
+    int pack_fd;                /* a text trace packed for the points, or -1 */
+    char pack_path[64];         /* /proc/self/fd/N of it */
+};
+
 /* warpsim sweep merge OUT.csv SHARE... (argv[0] is "merge"). */
 int ws_cmd_sweep_merge(int argc, char **argv);
+
+/* Replaces path by text through a temporary file beside it, signals held
+ * off until the rename is done. */
+int ws_sweep_replace(const char *path, const char *text, struct ws_err *err);
+
+/* ws_sweep_extras.c: before any point runs, the plots' and the report's
+ * files checked against the results and the inputs; at the end, drawn and
+ * written (failures are warnings: the results are safe by then). */
+int ws_sweep_check_extras(const struct ws_sweep_run *r,
+                          const struct ws_sweep_args *a, struct ws_err *err);
+void ws_sweep_extras(struct ws_sweep_run *r, const struct ws_csv *t,
+                     const struct ws_sweep_args *a);
+
+/* The dry run: what an existing results file already holds, then the
+ * points with their keys and state. */
+int ws_sweep_peek(struct ws_sweep_run *r, struct ws_err *err);
+void ws_sweep_list(const struct ws_sweep_run *r);
 
 #endif

@@ -209,3 +209,34 @@ void ws_input_kernel_close(struct ws_input_kernel *k)
     k->reader = NULL;
     k->packed = NULL;
 }
+
+/* Command i of the input, into the pack. */
+static int ws_input_pack_cmd(struct ws_pack_writer *w, struct ws_input *in,
+                             size_t i, struct ws_err *err)
+{
+    const struct ws_cmd *c = &in->list.cmds[i];
+    struct ws_input_kernel k;
+    int rc;
+
+    if (c->kind == WS_CMD_MEMCPY_HTOD)
+        return ws_pack_write_memcpy(w, c->addr, c->bytes, err);
+    if (ws_input_kernel_open(in, i, &k, err) < 0)
+        return -1;
+    rc = ws_pack_write_kernel(w, &k.src, err);
+    ws_input_kernel_close(&k);
+    return rc;
+}
+
+int ws_input_pack(struct ws_input *in, FILE *fp, const char *name,
+                  struct ws_err *err)
+{
+    struct ws_pack_writer *w = NULL;
+    int rc = ws_pack_writer_new(&w, fp, name, err);
+
+    for (size_t i = 0; rc == 0 && i < in->list.n; i++)
+        rc = ws_input_pack_cmd(w, in, i, err);
+    if (rc == 0)
+        rc = ws_pack_writer_finish(w, err);
+    ws_pack_writer_free(w);
+    return rc;
+}

@@ -16,6 +16,7 @@
 #define WS_INPUT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "listing/ws_sass.h"
 #include "trace/ws_kernelslist.h"
@@ -75,6 +76,11 @@ struct ws_input_kernel {
 int ws_input_kernel_open(struct ws_input *in, size_t i,
                          struct ws_input_kernel *k, struct ws_err *err);
 void ws_input_kernel_close(struct ws_input_kernel *k);
+
+/* Writes in's commands, in launch order, as one packed trace (.wst) on fp
+ * (seekable, empty; name for messages).  A trace only, not a workload. */
+int ws_input_pack(struct ws_input *in, FILE *fp, const char *name,
+                  struct ws_err *err);
 
 /* What path is, by its magic (a .wst), its name or (for a listing) its
  * first 4 KiB; for a folder, *list_path is set to its kernelslist.g

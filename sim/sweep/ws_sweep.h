@@ -122,6 +122,9 @@ struct ws_sweep_ctx {
     struct ws_trace_opts topts;     /* limits for every point */
     int hashed;                     /* input_hash holds the input's files */
     uint64_t input_hash[2];
+    /* What points read instead of s->input when not NULL: a text trace
+     * packed once for the whole sweep (keys still hash s->input's files). */
+    const char *run_input;
 };
 
 /* Checks every value of every axis on its own (with the fixed settings

@@ -66,7 +66,8 @@ int ws_sweep_open_point(const struct ws_sweep_ctx *c,
     ip.listing = c->s->listing;
     ip.opts = c->topts;
     ip.opts.unknown_class = gpu->unknown_class;
-    if (ws_input_open(in, c->s->input, &ip, err) < 0) {
+    if (ws_input_open(in, c->run_input ? c->run_input : c->s->input, &ip,
+                      err) < 0) {
         ws_err_place(err, c->s->path, c->s->input_line, c->s->input_col);
         return -1;
     }

@@ -100,6 +100,22 @@ echo "$out" | grep -q 'dropping 2 rows' || fail "stale rows kept: $out"
 echo "$out" | grep -q '2 run now' || fail "new points not run: $out"
 whole_rows changed.csv
 
+# A trace is packed once for the points: the same cycles as run on it.
+"$ws" sweep "$src/tests/data/sweeps/trace.yaml" -o trace.csv >/dev/null \
+    || fail "trace sweep failed"
+for bw in 449 898; do
+    want=$("$ws" run --set dram.bandwidth=${bw}GB/s \
+           "$src/traces/accelsim/vecadd" | sed -n 's/^  cycles \([0-9]*\) .*/\1/p')
+    python3 - trace.csv "$bw" "$want" <<'PY' || fail "trace sweep at $bw GB/s differs from run"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1]))
+        if float(r["set.dram.bandwidth"]) == float(sys.argv[2])]
+assert len(rows) == 1 and rows[0]["cycles"] == sys.argv[3], rows
+PY
+done
+ls "${TMPDIR:-/tmp}"/warpsim-sweep-* >/dev/null 2>&1 \
+    && fail "a packed trace was left in ${TMPDIR:-/tmp}"
+
 # The dry run lists every point and runs none.
 n=$("$ws" sweep "$many" --dry-run -o none.csv | wc -l)
 [ "$n" -eq 129 ] || fail "dry run listed $n lines, expected 129"
