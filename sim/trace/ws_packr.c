@@ -4,8 +4,17 @@
  * everything after the header, and the command table.  Kernels are read by
  * ws_packr_kernel.c when asked for.
  *
+ * Memory: a mapped page counts in the process's resident set once read,
+ * so the pages the checksum read are given back at once, and the kernel
+ * reader gives back each CTA's once the simulator has its copy
+ * (ws_pack_release): what stays resident is the CTAs in flight, not the
+ * file.
+ *
  * Leaves out: writing (ws_pack.c).
  */
+/* madvise(MADV_DONTNEED) is not POSIX: posix_madvise's is only a hint,
+ * and Linux ignores it. */
+#define _DEFAULT_SOURCE
 #include "ws_packr_internal.h"
 
 #include <errno.h>
@@ -44,6 +53,45 @@ int ws_packr_bad(const char *name, struct ws_err *err, uint64_t at,
 
 /* ---- the file ----------------------------------------------------------- */
 
+/* XXH3 of everything after the header, a few MiB at a time, each piece's
+ * pages given back once hashed: checking a file must not make all of it
+ * resident at once. */
+static uint64_t ws_packr_checksum(const struct ws_pack *p)
+{
+    const size_t piece = 4u << 20;
+    XXH3_state_t *st = XXH3_createState();
+    size_t off = sizeof p->h;
+    uint64_t sum;
+
+    if (!st)
+        return XXH3_64bits(p->base + off, p->size - off);
+    XXH3_64bits_reset(st);
+    while (off < p->size) {
+        size_t n = p->size - off < piece ? p->size - off : piece;
+        XXH3_64bits_update(st, p->base + off, n);
+        ws_pack_release(p, off, n);
+        off += n;
+    }
+    sum = XXH3_64bits_digest(st);
+    XXH3_freeState(st);
+    return sum;
+}
+
+void ws_pack_release(const struct ws_pack *p, uint64_t off, uint64_t len)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    uint64_t start, end;
+
+    if (!p->map || page <= 0 || off > p->size || len > p->size - off)
+        return;
+    /* Whole pages inside the range only: a page shared with the next
+     * record would come straight back. */
+    start = (off + (uint64_t)page - 1) / (uint64_t)page * (uint64_t)page;
+    end = (off + len) / (uint64_t)page * (uint64_t)page;
+    if (end > start)
+        madvise((char *)p->map + start, end - start, MADV_DONTNEED);
+}
+
 static int ws_packr_header(struct ws_pack *p, struct ws_err *err)
 {
     struct ws_pack_header *h = &p->h;
@@ -75,11 +123,12 @@ static int ws_packr_header(struct ws_pack *p, struct ws_err *err)
                             "bytes long, its header says %llu",
                             (unsigned long long)p->size,
                             (unsigned long long)h->file_size);
-    if (XXH3_64bits(p->base + sizeof *h, p->size - sizeof *h) != h->checksum)
+    if (ws_packr_checksum(p) != h->checksum)
         return ws_err_at(err, p->name, 1, 1, "checksum mismatch (expected an "
                          "intact file; repack it)");
     return 0;
 }
+
 
 static int ws_packr_commands(struct ws_pack *p, struct ws_err *err)
 {

@@ -25,6 +25,10 @@ struct ws_pack {
     uint64_t *kernels;          /* kernel header offsets, launch order */
 };
 
+/* Gives back the resident pages of [off, off + len) of a mapped pack (the
+ * data stays in the file and comes back when read again). */
+void ws_pack_release(const struct ws_pack *p, uint64_t off, uint64_t len);
+
 /* "NAME:1:1: PREFIX WHAT at byte AT (expected EXPECTED)": a binary file
  * has no lines, so the byte offset says where the damage is.  -1. */
 int ws_packr_vbad(const char *name, struct ws_err *err, uint64_t at,

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/ws_grow.h"
 #include "ws_opinfo.h"
@@ -48,6 +49,10 @@ struct ws_pack_reader {
     struct ws_cta_stream cta;
     uint64_t mapped, copied;
     int finished;
+    /* Where the records and addresses of the CTAs served so far end: what
+     * lies before the current CTA's is given back (see ws_packr.c).  A
+     * pack lays CTAs out in order, so this runs through the file once. */
+    uint64_t given_inst, given_addr;
 };
 
 /* ---- a kernel's header -------------------------------------------------- */
@@ -449,6 +454,33 @@ static int ws_packr_correct(struct ws_pack_reader *r, const struct ws_inst *in,
     return 0;
 }
 
+/* The pages before this CTA's records and addresses: the simulator copied
+ * the CTAs that lay there when they were served. */
+static void ws_packr_give_back(struct ws_pack_reader *r, uint64_t inst,
+                               uint64_t addr)
+{
+    /* Whole pages up to the one the current CTA starts in; the marks stay
+     * on page boundaries, so no page is left half given back. */
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+
+    if (page == 0 || page == (uint64_t)-1)
+        return;
+    inst -= inst % page;
+    addr -= addr % page;
+    /* A megabyte at a time: one system call per CTA cost more than the
+     * reading. */
+    if (inst - r->given_inst < (1u << 20) && addr - r->given_addr < (1u << 20))
+        return;
+    if (inst > r->given_inst) {
+        ws_pack_release(r->p, r->given_inst, inst - r->given_inst);
+        r->given_inst = inst;
+    }
+    if (addr > r->given_addr) {
+        ws_pack_release(r->p, r->given_addr, addr - r->given_addr);
+        r->given_addr = addr;
+    }
+}
+
 static int ws_packr_cta(struct ws_pack_reader *r, uint64_t off,
                         struct ws_err *err)
 {
@@ -482,6 +514,8 @@ static int ws_packr_cta(struct ws_pack_reader *r, uint64_t off,
     r->copied += stale != 0;
     r->mapped += stale == 0;
     r->insts_total += c->ninst;
+    ws_packr_give_back(r, c->inst_off,
+                       r->k.addrs_off + c->first_addr * sizeof *addrs);
     r->cta.addrs = addrs;
     r->cta.ninst = c->ninst;
     r->cta.naddrs = c->naddrs;

@@ -14,6 +14,8 @@
  *   usage: bench WARPSIM GEN_VECADD SOURCE_DIR WORKDIR
  * Figures are this machine's; nothing here asserts a time.
  */
+/* wait4, the one call that gives one child's peak RSS, is BSD, not POSIX. */
+#define _DEFAULT_SOURCE
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
