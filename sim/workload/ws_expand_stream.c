@@ -97,8 +97,10 @@ static long ws_stream_read(void *ctx, struct ws_inst *inst, size_t cap,
     memcpy(x->cta.ctaid, r->ctaid, sizeof x->cta.ctaid);
     if (ws_expand_walk(x, r->warp, &r->ps, &r->count, cap, addr_cap, err) < 0)
         return -1;
-    memcpy(inst, x->inst, x->ninst * sizeof *inst);
-    memcpy(addrs, x->addrs, x->naddr * sizeof *addrs);
+    if (x->ninst)
+        memcpy(inst, x->inst, x->ninst * sizeof *inst);
+    if (x->naddr)
+        memcpy(addrs, x->addrs, x->naddr * sizeof *addrs);
     return (long)x->ninst;
 }
 

@@ -186,8 +186,10 @@ static int ws_synth_open(void *ctx, const struct ws_cta_stream *cta,
     r->addrs = malloc((k->naddr + 1) * sizeof *r->addrs);
     assert_non_null(r->inst);
     assert_non_null(r->addrs);
-    memcpy(r->inst, ws->inst, ws->ninst * sizeof *r->inst);
-    memcpy(r->addrs, k->addrs, k->naddr * sizeof *r->addrs);
+    if (ws->ninst)
+        memcpy(r->inst, ws->inst, ws->ninst * sizeof *r->inst);
+    if (k->naddr)
+        memcpy(r->addrs, k->addrs, k->naddr * sizeof *r->addrs);
     out->ctx = r;
     out->read = ws_synth_read;
     out->close = ws_synth_close;
