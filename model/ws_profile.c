@@ -220,16 +220,19 @@ static void ws_profile_span(const struct ws_profile *p,
 }
 
 /* FP32 lane operations: a fused multiply-add is two, as every roofline
- * counts it. */
-static double ws_profile_flops(const struct ws_inst *in,
+ * counts it.  The mnemonic is looked at once per opcode in a row: a loop
+ * of FFMAs asks the same question millions of times. */
+static double ws_profile_flops(struct ws_profile *p, const struct ws_inst *in,
                                const struct ws_strtab *ops)
 {
-    const char *op = ws_strtab_str(ops, in->op);
-
     if (in->cls != WS_OPC_FP32)
         return 0;
-    return (double)ws_popcount32(in->mask)
-           * (strncmp(op, "FFMA", 4) == 0 ? 2 : 1);
+    if (p->flops_op != in->op + 1) {
+        p->flops_op = in->op + 1;
+        p->flops_per_lane = strncmp(ws_strtab_str(ops, in->op), "FFMA", 4)
+                            == 0 ? 2 : 1;
+    }
+    return (double)ws_popcount32(in->mask) * p->flops_per_lane;
 }
 
 void ws_profile_cta(struct ws_profile *p)
@@ -251,7 +254,7 @@ void ws_profile_warp_add(struct ws_profile *p, struct ws_profile_warp *pw,
         const struct ws_inst *in = &insts[i];
         p->by_class[in->cls]++;
         p->thread_insts += (uint64_t)ws_popcount32(in->mask);
-        p->model.flops += ws_profile_flops(in, ops);
+        p->model.flops += ws_profile_flops(p, in, ops);
         p->model.sync_insts += (in->flags & WS_INST_BAR_SYNC) != 0;
         if (in->flags & WS_INST_UNKNOWN)
             ws_profile_unknown(p, ws_strtab_str(ops, in->op));

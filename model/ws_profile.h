@@ -73,6 +73,8 @@ struct ws_profile {
     struct ws_profile_model model;
     /* Latencies the dependent-chain length is weighed with, from the GPU. */
     uint32_t lat_unit[WS_UNIT_COUNT], lat_dram, lat_shared, lat_const;
+    uint64_t flops_op;          /* the opcode (+ 1) flops_per_lane is for */
+    double flops_per_lane;
 };
 
 /* The GPU supplies sector, line and bank geometry. */
