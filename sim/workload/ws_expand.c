@@ -229,6 +229,28 @@ void ws_expand_free(struct ws_expander *x)
  * warp expanded before; a warp's expansion now depends on that warp alone,
  * so warps can be expanded in any order: streamed, as the simulator
  * reaches them.) */
+/* The slots no walk writes and no warp changes: parameters, buffers, the
+ * launch's sizes and the lane number, set once per expander. */
+static void ws_expand_consts(struct ws_expander *x)
+{
+    const struct ws_workload *w = x->w;
+    const struct ws_launch *l = &w->launch;
+    uint32_t f = w->nparams;
+
+    for (uint32_t lane = 0; lane < WS_EXPR_LANES; lane++) {
+        for (uint32_t p = 0; p < w->nparams; p++)
+            x->vals[p][lane] = w->param_value[p];
+        for (int k = 0; k < 3; k++) {
+            x->vals[f + WS_SLOT_NTID_X + k][lane] = l->block[k];
+            x->vals[f + WS_SLOT_NCTAID_X + k][lane] = l->grid[k];
+        }
+        x->vals[f + WS_SLOT_LANE][lane] = lane;
+        for (uint32_t b = 0; b < w->nbuffers; b++)
+            x->vals[w->buffers[b].slot][lane] = (int64_t)w->buffers[b].base;
+    }
+    x->consts_set = 1;
+}
+
 void ws_expand_warp_init(struct ws_expander *x, uint32_t warp,
                          const uint32_t ctaid[3])
 {
@@ -236,22 +258,16 @@ void ws_expand_warp_init(struct ws_expander *x, uint32_t warp,
     const struct ws_launch *l = &w->launch;
     uint32_t f = w->nparams;
 
+    if (!x->consts_set)
+        ws_expand_consts(x);
     for (uint32_t lane = 0; lane < WS_EXPR_LANES; lane++) {
         uint32_t t = warp * 32 + lane;
-        for (uint32_t p = 0; p < w->nparams; p++)
-            x->vals[p][lane] = w->param_value[p];
         x->vals[f + WS_SLOT_TID_X][lane] = t % l->block[0];
         x->vals[f + WS_SLOT_TID_Y][lane] = t / l->block[0] % l->block[1];
         x->vals[f + WS_SLOT_TID_Z][lane] = t / l->block[0] / l->block[1];
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < 3; k++)
             x->vals[f + WS_SLOT_CTAID_X + k][lane] = ctaid[k];
-            x->vals[f + WS_SLOT_NTID_X + k][lane] = l->block[k];
-            x->vals[f + WS_SLOT_NCTAID_X + k][lane] = l->grid[k];
-        }
-        x->vals[f + WS_SLOT_LANE][lane] = lane;
         x->vals[f + WS_SLOT_WARP][lane] = warp;
-        for (uint32_t b = 0; b < w->nbuffers; b++)
-            x->vals[w->buffers[b].slot][lane] = (int64_t)w->buffers[b].base;
         for (uint32_t c = 0; c < w->ncounters; c++)
             x->vals[w->counters[c]][lane] = 0;
         x->vals[f + WS_SLOT_OFF][lane] = 0;

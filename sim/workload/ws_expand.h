@@ -65,6 +65,7 @@ struct ws_expander {
     /* Streaming: the warp whose lane values x->vals holds now, and readers
      * kept for reuse (ws_expand_stream.c). */
     struct ws_expand_reader *cur, *spare;
+    int consts_set;                 /* vals holds the slots no warp changes */
 };
 
 int ws_expand_init(struct ws_expander *x, const struct ws_workload *w,
