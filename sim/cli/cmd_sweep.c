@@ -436,13 +436,21 @@ static int ws_sweep_pack_input(struct ws_sweep_run *r, struct ws_err *err)
     }
     unlink(name);
     rc = ws_input_pack(&in, fp, r->s.input, err);
-    if (fclose(fp) != 0 && rc == 0)
+    if (fclose(fp) != 0 && rc == 0) {
         rc = ws_err_msg(err, "%s: cannot write the packed trace: %s", name,
                         strerror(errno));
+        err->internal = 1;
+    }
     ws_input_close(&in);
     if (rc < 0) {
         close(fd);
-        return -1;
+        if (!err->internal)
+            return -1;      /* the trace's fault: a point would say it too */
+        /* No room to pack (a full TMPDIR, a file size limit): the pack
+         * writer's error names the trace, which is not at fault, so the
+         * points read the text as where mkstemp fails. */
+        ws_err_clear(err);
+        return 0;
     }
     r->pack_fd = fd;
     snprintf(r->pack_path, sizeof r->pack_path, "/proc/self/fd/%d", fd);
