@@ -158,7 +158,21 @@ static int ws_input_pack_next(void *ctx, const struct ws_cta_stream **cta,
     return ws_pack_reader_next_cta(ctx, cta, err);
 }
 
-/* Command i of a .wst: its kernel number is the kernels before it. */
+static int ws_input_pack_header(void *ctx, const struct ws_cta_stream **cta,
+                                struct ws_err *err)
+{
+    return ws_pack_reader_next_header(ctx, cta, err);
+}
+
+static int ws_input_pack_warp(void *ctx, const struct ws_cta_stream *cta,
+                              uint32_t warp, struct ws_warp_reader *r,
+                              struct ws_err *err)
+{
+    return ws_pack_reader_warp_open(ctx, cta, warp, r, err);
+}
+
+/* Command i of a .wst: its kernel number is the kernels before it.  A
+ * kernel of long warps can also be read a warp at a time. */
 static int ws_input_pack_kernel(struct ws_input *in, size_t i,
                                 struct ws_input_kernel *k, struct ws_err *err)
 {
@@ -173,6 +187,10 @@ static int ws_input_pack_kernel(struct ws_input *in, size_t i,
     k->src.launch = ws_pack_reader_launch(k->packed);
     k->src.ops = ws_pack_reader_opcodes(k->packed);
     k->src.next = ws_input_pack_next;
+    if (ws_pack_reader_streams(k->packed)) {
+        k->src.next_header = ws_input_pack_header;
+        k->src.warp_open = ws_input_pack_warp;
+    }
     return 0;
 }
 

@@ -207,6 +207,17 @@ int ws_pack_reader_next_cta(struct ws_pack_reader *r,
                             struct ws_err *err);
 
 /* CTAs served from the mapping and from a corrected copy, for tests. */
+/* Kernels of long warps (4096 instructions each on average) are also
+ * read a warp at a time, as ws_cta_source.next_header / warp_open
+ * (ws_packr_stream.c): 1 when this one is. */
+int ws_pack_reader_streams(const struct ws_pack_reader *r);
+int ws_pack_reader_next_header(struct ws_pack_reader *r,
+                               const struct ws_cta_stream **cta,
+                               struct ws_err *err);
+int ws_pack_reader_warp_open(struct ws_pack_reader *r,
+                             const struct ws_cta_stream *cta, uint32_t warp,
+                             struct ws_warp_reader *out, struct ws_err *err);
+
 void ws_pack_reader_counts(const struct ws_pack_reader *r, uint64_t *mapped,
                            uint64_t *copied);
 

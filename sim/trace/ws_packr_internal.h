@@ -1,8 +1,8 @@
 /*
  * ws_packr_internal: what the two parts of the .wst reader share
  * (ws_packr.c: the file, its header, checksum and commands;
- * ws_packr_kernel.c: one kernel, CTA by CTA).  Not for use outside
- * sim/trace.
+ * ws_packr_kernel.c: one kernel, CTA by CTA; ws_packr_stream.c: a kernel's
+ * warps a window at a time).  Not for use outside sim/trace.
  */
 #ifndef WS_PACKR_INTERNAL_H
 #define WS_PACKR_INTERNAL_H
@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ws_opinfo.h"
 #include "ws_pack.h"
 
 #define WS_PACKR_REPACK "an intact .wst; repack it"
@@ -44,5 +45,72 @@ static inline int ws_packr_fits(const struct ws_pack *p, uint64_t off,
 {
     return off <= p->size && (size == 0 || count <= (p->size - off) / size);
 }
+
+struct ws_packr_warp;
+
+/* The fields an opcode implies, as a record of it must hold them: all but
+ * a generic access's space, which its address decides. */
+struct ws_packr_expect {
+    uint8_t cls, memop, flags;
+    uint8_t space_none, space_mem;  /* width 0, width > 0 */
+    uint8_t width;
+    uint8_t generic;
+};
+
+struct ws_pack_reader {
+    const struct ws_pack *p;
+    size_t index;               /* kernel number, for messages */
+    uint64_t hdr_off;
+    struct ws_pack_kernel_hdr k;
+    struct ws_trace_opts opts;
+    struct ws_launch launch;
+    struct ws_strtab ops;
+    struct ws_opinfo *opinfo;   /* by op id, for this configuration */
+    struct ws_packr_expect *expect;  /* by op id */
+    uint32_t next;              /* the next CTA to serve */
+    uint64_t insts_total;       /* served so far, against --max-insts */
+    uint8_t *cta_seen;          /* one bit per CTA of the grid */
+    struct ws_warp_stream *warps;
+    struct ws_inst *copy;       /* a corrected CTA, when one needs it */
+    size_t copy_cap;
+    struct ws_cta_stream cta;
+    uint64_t mapped, copied;
+    int finished;
+    /* Where the records and addresses of the CTAs served so far end: what
+     * lies before the current CTA's is given back (see ws_packr.c).  A
+     * pack lays CTAs out in order, so this runs through the file once. */
+    uint64_t given_inst, given_addr;
+    /* Streaming (ws_packr_stream.c): the CTA a header was served for. */
+    uint64_t cur_addr_off;      /* its address pool */
+    uint32_t cur_naddrs, cur_no;
+    struct ws_packr_warp *spare;    /* warp readers kept for reuse */
+};
+
+/* Where CTA i's record lies, checked; 0 when it does not fit. */
+uint64_t ws_packr_cta_at(const struct ws_pack_reader *r, uint32_t i);
+
+/* The record's place in the grid (inside it, not served before), into
+ * r->cta. */
+int ws_packr_cta_place(struct ws_pack_reader *r, const struct ws_pack_cta *c,
+                       uint64_t at, struct ws_err *err);
+
+/* The warp records into r->warps: inside the CTA, within the limits, adding
+ * up to it. */
+int ws_packr_warps(struct ws_pack_reader *r, const struct ws_pack_cta *c,
+                   uint64_t at, const struct ws_inst *insts,
+                   struct ws_err *err);
+
+/* 1 when a record can be used as it lies (opcode, registers, width,
+ * addresses inside the CTA's naddrs). */
+int ws_packr_sound(const struct ws_pack_reader *r, const struct ws_inst *in,
+                   uint32_t naddrs);
+
+/* Frees the warp readers a streamed kernel kept for reuse. */
+void ws_packr_stream_free(struct ws_pack_reader *r);
+
+/* 1 when a sound record's derived fields (class, memory op, flags, space)
+ * are not this configuration's; addrs is its CTA's address pool. */
+int ws_packr_stale(const struct ws_pack_reader *r, const struct ws_inst *in,
+                   const uint64_t *addrs);
 
 #endif

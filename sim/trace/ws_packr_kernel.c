@@ -21,40 +21,6 @@
 #include "util/ws_grow.h"
 #include "ws_opinfo.h"
 
-/* The fields an opcode implies, as a record of it must hold them: all but
- * a generic access's space, which its address decides. */
-struct ws_packr_expect {
-    uint8_t cls, memop, flags;
-    uint8_t space_none, space_mem;  /* width 0, width > 0 */
-    uint8_t width;
-    uint8_t generic;
-};
-
-struct ws_pack_reader {
-    const struct ws_pack *p;
-    size_t index;               /* kernel number, for messages */
-    uint64_t hdr_off;
-    struct ws_pack_kernel_hdr k;
-    struct ws_trace_opts opts;
-    struct ws_launch launch;
-    struct ws_strtab ops;
-    struct ws_opinfo *opinfo;   /* by op id, for this configuration */
-    struct ws_packr_expect *expect;  /* by op id */
-    uint32_t next;              /* the next CTA to serve */
-    uint64_t insts_total;       /* served so far, against --max-insts */
-    uint8_t *cta_seen;          /* one bit per CTA of the grid */
-    struct ws_warp_stream *warps;
-    struct ws_inst *copy;       /* a corrected CTA, when one needs it */
-    size_t copy_cap;
-    struct ws_cta_stream cta;
-    uint64_t mapped, copied;
-    int finished;
-    /* Where the records and addresses of the CTAs served so far end: what
-     * lies before the current CTA's is given back (see ws_packr.c).  A
-     * pack lays CTAs out in order, so this runs through the file once. */
-    uint64_t given_inst, given_addr;
-};
-
 /* ---- a kernel's header -------------------------------------------------- */
 
 static int ws_packr_kbad(const struct ws_pack_reader *r, struct ws_err *err,
@@ -290,7 +256,7 @@ static int ws_packr_kernel(struct ws_pack_reader *r, struct ws_err *err)
 /* ---- CTAs -------------------------------------------------------------- */
 
 /* Where CTA i's record lies, checked; 0 when it does not fit. */
-static uint64_t ws_packr_cta_at(const struct ws_pack_reader *r, uint32_t i)
+uint64_t ws_packr_cta_at(const struct ws_pack_reader *r, uint32_t i)
 {
     uint64_t off;
 
@@ -324,9 +290,9 @@ static int ws_packr_cbad(const struct ws_pack_reader *r, struct ws_err *err,
 }
 
 /* The record's place in the grid: inside it, and not served before. */
-static int ws_packr_cta_place(struct ws_pack_reader *r,
-                              const struct ws_pack_cta *c, uint64_t at,
-                              struct ws_err *err)
+int ws_packr_cta_place(struct ws_pack_reader *r,
+                       const struct ws_pack_cta *c, uint64_t at,
+                       struct ws_err *err)
 {
     const uint32_t *g = r->launch.grid, *id = c->ctaid;
     uint64_t lin;
@@ -350,9 +316,9 @@ static int ws_packr_cta_place(struct ws_pack_reader *r,
 
 /* The warp records: inside the CTA's instructions and addresses, within
  * --max-warp-insts, and adding up to the CTA. */
-static int ws_packr_warps(struct ws_pack_reader *r,
-                          const struct ws_pack_cta *c, uint64_t at,
-                          const struct ws_inst *insts, struct ws_err *err)
+int ws_packr_warps(struct ws_pack_reader *r, const struct ws_pack_cta *c,
+                   uint64_t at, const struct ws_inst *insts,
+                   struct ws_err *err)
 {
     const struct ws_pack_warp *pw = (const void *)(c + 1);
     uint64_t total = 0;
@@ -384,8 +350,8 @@ static int ws_packr_warps(struct ws_pack_reader *r,
 /* 1 when the record's opcode, registers, width and addresses can be
  * used as they are.  Every register slot is checked, used or not (a
  * writer leaves unused ones 0), which spares a loop over the counts. */
-static int ws_packr_sound(const struct ws_pack_reader *r,
-                          const struct ws_inst *in, uint32_t naddrs)
+int ws_packr_sound(const struct ws_pack_reader *r, const struct ws_inst *in,
+                   uint32_t naddrs)
 {
     const uint8_t *d = in->dst, *s = in->src;
     unsigned bad = (in->op >= r->k.nops) | (in->ndst > WS_INST_MAX_DST)
@@ -416,23 +382,28 @@ static int ws_packr_insts(const struct ws_pack_reader *r,
     int stale = 0;
 
     for (uint32_t i = 0; i < n; i++, in++) {
-        const struct ws_packr_expect *e;
-        uint8_t space;
         if (!ws_packr_sound(r, in, naddrs))
             return ws_packr_cbad(r, err, at + (uint64_t)i * sizeof *in,
                                  "instruction %u unsound (opcode, registers, "
                                  "width or addresses)", i);
-        e = &r->expect[in->op];
-        space = in->width ? e->space_mem : e->space_none;
-        if (e->generic && in->width && in->mask) {
-            struct ws_inst d = *in;
-            ws_opinfo_apply(&r->opinfo[in->op], &r->launch, addrs, &d);
-            space = d.space;
-        }
-        stale |= in->cls != e->cls || in->memop != e->memop
-                 || in->flags != e->flags || in->space != space;
+        stale |= ws_packr_stale(r, in, addrs);
     }
     return stale;
+}
+
+int ws_packr_stale(const struct ws_pack_reader *r, const struct ws_inst *in,
+                   const uint64_t *addrs)
+{
+    const struct ws_packr_expect *e = &r->expect[in->op];
+    uint8_t space = in->width ? e->space_mem : e->space_none;
+
+    if (e->generic && in->width && in->mask) {
+        struct ws_inst d = *in;
+        ws_opinfo_apply(&r->opinfo[in->op], &r->launch, addrs, &d);
+        space = d.space;
+    }
+    return in->cls != e->cls || in->memop != e->memop
+           || in->flags != e->flags || in->space != space;
 }
 
 /* Serves the CTA from a copy whose derived fields are this
@@ -612,5 +583,6 @@ void ws_pack_reader_close(struct ws_pack_reader *r)
     free(r->cta_seen);
     free(r->warps);
     free(r->copy);
+    ws_packr_stream_free(r);
     free(r);
 }

@@ -31,6 +31,28 @@ static uint64_t fuzz_wst_touch(const struct ws_cta_stream *cta)
     return sum;
 }
 
+/* Every warp of a CTA read through a streamed reader, a few records at a
+ * time, as the simulator reads a kernel of long warps. */
+static uint64_t fuzz_wst_stream(struct ws_pack_reader *r,
+                                const struct ws_cta_stream *cta,
+                                struct ws_err *err)
+{
+    struct ws_inst inst[3];
+    uint64_t addrs[3 * 32], sum = 0;
+
+    for (uint32_t w = 0; w < cta->nwarps; w++) {
+        struct ws_warp_reader wr;
+        long n;
+        if (!cta->warps[w].ninst
+            || ws_pack_reader_warp_open(r, cta, w, &wr, err) < 0)
+            continue;
+        while ((n = wr.read(wr.ctx, inst, 3, addrs, 3 * 32, err)) > 0)
+            sum += inst[0].pc + addrs[0] * (inst[0].width != 0);
+        wr.close(wr.ctx);
+    }
+    return sum;
+}
+
 static void fuzz_wst_kernels(const struct ws_pack *p)
 {
     struct ws_pack_reader *r;
@@ -44,6 +66,13 @@ static void fuzz_wst_kernels(const struct ws_pack *p)
             continue;
         while (ws_pack_reader_next_cta(r, &cta, &err) == 1)
             sink += fuzz_wst_touch(cta);
+        ws_pack_reader_close(r);
+        /* The same kernel streamed, whatever its warps' length. */
+        ws_err_clear(&err);
+        if (ws_pack_reader_open(&r, p, k, NULL, &err) < 0)
+            continue;
+        while (ws_pack_reader_next_header(r, &cta, &err) == 1)
+            sink += fuzz_wst_stream(r, cta, &err);
         ws_pack_reader_close(r);
     }
     (void)sink;

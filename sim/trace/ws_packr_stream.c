@@ -1,0 +1,204 @@
+/*
+ * ws_packr_stream: a packed kernel's warps handed out a window at a time
+ * (ws_cta_source.next_header / warp_open), for kernels whose warps are
+ * long: a CTA of warps of 10^5 instructions read whole is megabytes per
+ * CTA, and a GPU holds hundreds of CTAs.  Streamed, memory follows the
+ * simulator's windows; each warp's records are checked as they are read
+ * (the same checks, and corrections for this configuration, as a whole
+ * CTA gets), and the pages a warp has read are given back to the file.
+ *
+ * Kernels of short warps are read whole (ws_packr_kernel.c): their CTAs
+ * are small, and a warp of a few records shares its pages with its
+ * neighbours, so reading it alone would give nothing back.
+ *
+ * Leaves out: checking a warp's records before the simulation reaches
+ * them: a damaged record deep in a warp is found when it is read, with
+ * the same message.
+ */
+/* madvise (through ws_pack_release) is not POSIX. */
+#define _DEFAULT_SOURCE
+#include "ws_packr_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/ws_bits.h"
+
+/* Instructions per warp, on average, from which a kernel is streamed:
+ * 4096 records are 144 KiB, dozens of pages to give back per warp. */
+#define WS_PACKR_STREAM_MIN 4096
+/* A warp gives back what it read in steps of this many bytes: the
+ * resident pages of a packed kernel are then at most this much per warp
+ * resident, whatever the warps' length. */
+#define WS_PACKR_GIVE_STEP (64u << 10)
+
+/* "NAME:1:1: kernel K: WHAT at byte AT (expected an intact .wst; repack
+ * it)". */
+static int ws_packr_vbad_at(const struct ws_pack_reader *r, struct ws_err *err,
+                            uint64_t at, const char *what)
+{
+    return ws_err_at(err, r->p->name, 1, 1, "kernel %zu: %s at byte %llu "
+                     "(expected %s)", r->index + 1, what,
+                     (unsigned long long)at, WS_PACKR_REPACK);
+}
+
+struct ws_packr_warp {
+    struct ws_pack_reader *r;
+    const struct ws_inst *inst;     /* the warp's records, in the mapping */
+    uint64_t inst_off;              /* of inst[0], for messages */
+    uint32_t ninst, next;
+    const uint64_t *addrs;          /* its CTA's address pool */
+    uint64_t addrs_off;
+    uint32_t naddrs;
+    uint32_t cta_no, warp;
+    uint64_t given;                 /* records given back: inst[0..given) */
+    struct ws_packr_warp *next_spare;
+};
+
+int ws_pack_reader_streams(const struct ws_pack_reader *r)
+{
+    uint64_t warps = (uint64_t)r->k.nctas * r->k.nwarps;
+
+    return warps && r->k.ninst / warps >= WS_PACKR_STREAM_MIN;
+}
+
+int ws_pack_reader_next_header(struct ws_pack_reader *r,
+                               const struct ws_cta_stream **cta,
+                               struct ws_err *err)
+{
+    const struct ws_pack_cta *c;
+    uint64_t off;
+
+    if (r->finished || r->next == r->k.nctas) {
+        /* The end, warning and all, is the whole reader's. */
+        const struct ws_cta_stream *none;
+        return ws_pack_reader_next_cta(r, &none, err);
+    }
+    off = ws_packr_cta_at(r, r->next);
+    c = off ? (const void *)(r->p->base + off) : NULL;
+    if (!c || c->inst_off % 4 != 0
+        || !ws_packr_fits(r->p, c->inst_off, c->ninst, sizeof(struct ws_inst))
+        || c->first_addr > r->k.naddrs || c->naddrs > r->k.naddrs - c->first_addr)
+        return r->finished = 1, ws_packr_vbad_at(r, err, off, "CTA record, "
+                                                  "instructions or addresses "
+                                                  "outside the file");
+    if (c->ninst > r->opts.max_insts - r->insts_total)
+        return r->finished = 1, ws_err_at(err, r->p->name, 1, 1, "kernel %zu: "
+                                          "CTA %u takes the kernel past the "
+                                          "limit of %llu warp instructions "
+                                          "(expected at most --max-insts in "
+                                          "all; raise it with --max-insts N)",
+                                          r->index + 1, r->next + 1,
+                                          (unsigned long long)
+                                          r->opts.max_insts);
+    if (ws_packr_cta_place(r, c, off, err) < 0
+        || ws_packr_warps(r, c, off + sizeof *c,
+                          (const void *)(r->p->base + c->inst_off), err) < 0) {
+        r->finished = 1;
+        return -1;
+    }
+    r->insts_total += c->ninst;
+    r->mapped++;
+    r->cur_addr_off = r->k.addrs_off + c->first_addr * sizeof(uint64_t);
+    r->cur_naddrs = c->naddrs;
+    r->cur_no = r->next++;
+    r->cta.addrs = NULL;
+    r->cta.ninst = c->ninst;
+    r->cta.naddrs = 0;
+    *cta = &r->cta;
+    return 1;
+}
+
+/* Gives back the whole pages of the records the warp has read, from the
+ * last mark on (all of them at the end). */
+static void ws_packr_warp_give(struct ws_packr_warp *w, int all)
+{
+    uint64_t upto = w->next;
+
+    if (!all && (upto - w->given) * sizeof(struct ws_inst) < WS_PACKR_GIVE_STEP)
+        return;
+    ws_pack_release(w->r->p, w->inst_off + w->given * sizeof(struct ws_inst),
+                    (upto - w->given) * sizeof(struct ws_inst));
+    w->given = upto;
+}
+
+static long ws_packr_warp_read(void *ctx, struct ws_inst *inst, size_t cap,
+                               uint64_t *addrs, size_t addr_cap,
+                               struct ws_err *err)
+{
+    struct ws_packr_warp *w = ctx;
+    struct ws_pack_reader *r = w->r;
+    size_t n = 0, na = 0;
+
+    while (n < cap && w->next < w->ninst) {
+        const struct ws_inst *in = &w->inst[w->next];
+        unsigned lanes;
+        if (!ws_packr_sound(r, in, w->naddrs))
+            return ws_packr_vbad_at(r, err, w->inst_off + (uint64_t)w->next
+                                    * sizeof *in, "instruction unsound "
+                                    "(opcode, registers, width or addresses)");
+        lanes = in->width ? ws_popcount32(in->mask) : 0;
+        if (na + lanes > addr_cap)
+            break;
+        inst[n] = *in;
+        if (ws_packr_stale(r, in, w->addrs))
+            ws_opinfo_apply(&r->opinfo[in->op], &r->launch, w->addrs,
+                            &inst[n]);
+        if (lanes)
+            memcpy(addrs + na, w->addrs + in->addr, lanes * sizeof *addrs);
+        inst[n].addr = (uint32_t)na;
+        na += lanes;
+        n++;
+        w->next++;
+    }
+    ws_packr_warp_give(w, 0);
+    return (long)n;
+}
+
+static void ws_packr_warp_close(void *ctx)
+{
+    struct ws_packr_warp *w = ctx;
+
+    ws_packr_warp_give(w, 1);
+    w->next_spare = w->r->spare;
+    w->r->spare = w;
+}
+
+int ws_pack_reader_warp_open(struct ws_pack_reader *r,
+                             const struct ws_cta_stream *cta, uint32_t warp,
+                             struct ws_warp_reader *out, struct ws_err *err)
+{
+    struct ws_packr_warp *w = r->spare;
+
+    (void)cta;
+    if (warp >= r->k.nwarps || !r->warps[warp].inst)
+        return ws_err_msg(err, "internal: warp %u of a packed CTA has no "
+                          "instructions", warp);
+    if (w)
+        r->spare = w->next_spare;
+    else if (!(w = malloc(sizeof *w)))
+        return ws_err_oom(err);
+    memset(w, 0, sizeof *w);
+    w->r = r;
+    w->inst = r->warps[warp].inst;
+    w->inst_off = (uint64_t)((const uint8_t *)w->inst - r->p->base);
+    w->ninst = r->warps[warp].ninst;
+    w->addrs_off = r->cur_addr_off;
+    w->addrs = (const void *)(r->p->base + r->cur_addr_off);
+    w->naddrs = r->cur_naddrs;
+    w->cta_no = r->cur_no;
+    w->warp = warp;
+    out->ctx = w;
+    out->read = ws_packr_warp_read;
+    out->close = ws_packr_warp_close;
+    return 0;
+}
+
+void ws_packr_stream_free(struct ws_pack_reader *r)
+{
+    while (r->spare) {
+        struct ws_packr_warp *w = r->spare;
+        r->spare = w->next_spare;
+        free(w);
+    }
+}
