@@ -231,12 +231,12 @@ static int ws_select_gto(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
                          uint64_t t, struct ws_pick *pick, uint64_t *next)
 {
     const struct ws_subcore *sc = &sm->sub[sub];
-    uint32_t last = sm->warps[sc->last].cand;
+    uint32_t last = sc->last_cand;
     uint64_t mshr = 0;
     int known = 0;
 
     *next = WS_NEVER;
-    if (last != WS_NO_CAND && (sc->last % s->gpu->sm.sub_cores) == sub
+    if (last != WS_NO_CAND
         && ws_cand_at(s, sm, sc, &sc->cand[last], t, &mshr, &known) <= t) {
         pick->warp = sc->last;
         ws_warp_ready(s, sm, sc, &sm->warps[pick->warp], t, &pick->ready);
@@ -373,6 +373,7 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
     ws_stall_account(s, sm, pick->warp, &pick->ready, t);
     sm->sub[sub].unit_free[unit] = t + g->unit[unit].interval;
     sm->sub[sub].last = pick->warp;
+    sm->sub[sub].last_cand = w->cand;
     c->v[WS_CTR_INST]++;
     c->v[WS_CTR_THREAD_INST] += ws_popcount32(in->mask);
     c->v[ws_class_ctr[in->cls]]++;

@@ -21,6 +21,7 @@ int ws_sm_init(struct ws_sm *sm, uint32_t id, const struct ws_gpu *gpu)
         sm->warps[i].cand = WS_NO_CAND;
     for (uint32_t i = 0; i < gpu->sm.sub_cores; i++) {
         sm->sub[i].wake = WS_NEVER;
+        sm->sub[i].last_cand = WS_NO_CAND;
         sm->sub[i].cand = calloc(gpu->sm.max_warps / gpu->sm.sub_cores + 1,
                                  sizeof *sm->sub[i].cand);
         if (!sm->sub[i].cand)
@@ -34,8 +35,11 @@ int ws_sm_init(struct ws_sm *sm, uint32_t id, const struct ws_gpu *gpu)
 static void ws_sm_renumber(struct ws_sm *sm, struct ws_subcore *sc,
                            uint32_t from)
 {
-    for (uint32_t i = from; i < sc->ncand; i++)
+    for (uint32_t i = from; i < sc->ncand; i++) {
         sm->warps[sc->cand[i].warp].cand = i;
+        if (sc->cand[i].warp == sc->last)
+            sc->last_cand = i;
+    }
 }
 
 void ws_sm_activate(struct ws_sm *sm, uint32_t wi, uint32_t sub_cores)
@@ -65,6 +69,8 @@ void ws_sm_deactivate(struct ws_sm *sm, uint32_t wi, uint32_t sub_cores)
 
     if (at == WS_NO_CAND)
         return;
+    if (wi == sc->last)
+        sc->last_cand = WS_NO_CAND;
     sc->ncand--;
     memmove(&sc->cand[at], &sc->cand[at + 1],
             (sc->ncand - at) * sizeof *sc->cand);

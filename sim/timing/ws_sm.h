@@ -108,6 +108,10 @@ struct ws_subcore {
     uint64_t unit_free[WS_UNIT_COUNT];
     uint64_t wake;              /* pending wake-up, WS_NEVER when none */
     uint32_t last;              /* warp slot issued last (GTO, LRR) */
+    /* last's place among the candidates, WS_NO_CAND when it is not one
+     * (not active, or, before the first issue, not this sub-core's):
+     * greedy-then-oldest looks there first every cycle. */
+    uint32_t last_cand;
 };
 
 struct ws_sm {
