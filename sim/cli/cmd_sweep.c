@@ -25,6 +25,7 @@
 #include "sweep/ws_sweep.h"
 #include "sweep/ws_sweep_pool.h"
 #include "sweep/ws_sweep_rows.h"
+#include "util/ws_file.h"
 #include "util/ws_num.h"
 #include "util/ws_readset.h"
 #include "ws_cli.h"
@@ -259,7 +260,7 @@ static int ws_sweep_plan_out(struct ws_sweep_run *r, const char *path,
 static int ws_sweep_replace_now(const char *path, const char *text,
                                 struct ws_err *err)
 {
-    size_t n = strlen(path) + 16, len = strlen(text), off = 0;
+    size_t n = strlen(path) + 16;
     char *tmp = malloc(n);
     struct stat st;
     int fd;
@@ -275,16 +276,8 @@ static int ws_sweep_replace_now(const char *path, const char *text,
         return -1;
     }
     fchmod(fd, stat(path, &st) == 0 ? st.st_mode & 07777 : 0644);
-    while (off < len) {
-        ssize_t w = write(fd, text + off, len - off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            break;
-        off += (size_t)w;
-    }
-    if (off < len || fsync(fd) < 0 || close(fd) < 0
-        || rename(tmp, path) < 0) {
+    if (ws_file_write_all(fd, text, strlen(text)) < 0 || fsync(fd) < 0
+        || close(fd) < 0 || rename(tmp, path) < 0) {
         ws_err_msg(err, "%s: cannot write: %s", path, strerror(errno));
         err->internal = 1;
         unlink(tmp);
@@ -340,9 +333,9 @@ static int ws_sweep_resume(struct ws_sweep_run *r, const struct ws_sweep_args *a
     if (rc == 0 && t.ncols) {
         ws_sweep_resume_scan(&t, &r->s, r->keys, r->done, &stale);
         for (size_t i = 0; a->retry_failed && i < t.nrows; i++) {
-            long p = strtol(ws_csv_cell(&t, i, 0), NULL, 10);
-            if (strcmp(ws_csv_cell(&t, i, 3), "failed") == 0 && p >= 0
-                && (size_t)p < r->s.npoints && r->done[p]) {
+            long p = ws_sweep_row_point(&t, i, r->s.npoints);
+            if (p >= 0 && strcmp(ws_csv_cell(&t, i, 3), "failed") == 0
+                && r->done[p]) {
                 r->done[p] = 0;
                 retry++;
             }
@@ -350,8 +343,8 @@ static int ws_sweep_resume(struct ws_sweep_run *r, const struct ws_sweep_args *a
         /* Another share's points are not this run's to keep; the scan
          * counted their rows stale, as it has no keys for them. */
         for (size_t i = 0; i < t.nrows; i++) {
-            long p = strtol(ws_csv_cell(&t, i, 0), NULL, 10);
-            if (p >= 0 && (size_t)p < r->s.npoints && !r->mine[p] && stale) {
+            long p = ws_sweep_row_point(&t, i, r->s.npoints);
+            if (p >= 0 && !r->mine[p] && stale) {
                 r->done[p] = 0;
                 stale--;
                 others++;
@@ -379,21 +372,12 @@ static int ws_sweep_resume(struct ws_sweep_run *r, const struct ws_sweep_args *a
 static int ws_sweep_append(struct ws_sweep_run *r, const char *rows,
                            struct ws_err *err)
 {
-    size_t len = strlen(rows), off = 0;
-
     /* One write per point: O_APPEND puts it whole at the end, and a kill
      * between two points leaves whole rows only. */
-    while (off < len) {
-        ssize_t w = write(r->fd, rows + off, len - off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            ws_err_msg(err, "%s: cannot write: %s", r->out,
-                       w < 0 ? strerror(errno) : "no space");
-            err->internal = 1;
-            return -1;
-        }
-        off += (size_t)w;
+    if (ws_file_write_all(r->fd, rows, strlen(rows)) < 0) {
+        ws_err_msg(err, "%s: cannot write: %s", r->out, strerror(errno));
+        err->internal = 1;
+        return -1;
     }
     return 0;
 }

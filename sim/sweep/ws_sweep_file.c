@@ -35,16 +35,6 @@
  * would run on other values than the ones it prints. */
 #define WS_SWEEP_MAX_EXACT 9007199254740992.0
 
-static char *ws_sweep_strdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 static char *ws_sweep_printf(const char *fmt, const char *a, const char *b)
 {
     size_t n = strlen(fmt) + strlen(a) + strlen(b) + 1;
@@ -62,7 +52,7 @@ static char *ws_sweep_resolve(const char *sweep_path, const char *path)
     char *dir, *out;
 
     if (path[0] == '/' || !slash)
-        return ws_sweep_strdup(path);
+        return strdup(path);
     dir = malloc((size_t)(slash - sweep_path) + 1);
     if (!dir)
         return NULL;
@@ -83,7 +73,7 @@ static char *ws_sweep_resolve_gpu(const char *sweep_path, const char *gpu)
     if (p && stat(p, &st) == 0 && S_ISREG(st.st_mode))
         return p;
     free(p);
-    return ws_sweep_strdup(gpu);
+    return strdup(gpu);
 }
 
 static int ws_sweep_scalar(const struct ws_ynode *n, const char *what,
@@ -216,8 +206,8 @@ static int ws_sweep_add_value(struct ws_axis *a, const char *text,
         snprintf(cell, sizeof cell, "%.60s", text);
     else
         snprintf(cell, sizeof cell, "%.17g", num);
-    v->cell = ws_sweep_strdup(cell);
-    v->assign = a->kind == WS_AXIS_GPU ? ws_sweep_strdup(text)
+    v->cell = strdup(cell);
+    v->assign = a->kind == WS_AXIS_GPU ? strdup(text)
         : ws_sweep_printf("%s=%s", a->target, text);
     if (!v->cell || !v->assign) {
         free(v->cell);
@@ -363,7 +353,7 @@ static int ws_sweep_axis(struct ws_sweep *s, const struct ws_ynode *n,
         return ws_err_at(err, n->file, n->key_line, n->key_col, "more than "
                          "%d axes (expected fewer)", WS_SWEEP_MAX_AXES);
     memset(a, 0, sizeof *a);
-    a->name = ws_sweep_strdup(n->key);
+    a->name = strdup(n->key);
     a->values = calloc(WS_SWEEP_MAX_VALUES, sizeof *a->values);
     a->line = n->key_line;
     a->col = n->key_col;
@@ -557,7 +547,7 @@ static int ws_sweep_plot_entry(struct ws_sweep_plot *p,
                              "file or title)", e->key);
         if (ws_sweep_scalar(e, "one name", err) < 0)
             return -1;
-        if (!(*slot = ws_sweep_strdup(e->value)))
+        if (!(*slot = strdup(e->value)))
             return ws_err_oom(err);
     }
     if (!p->x || !p->y || !p->file)
@@ -613,7 +603,7 @@ static int ws_sweep_report_key(struct ws_sweep *s, const struct ws_ynode *n,
     s->target_line = t->line;
     s->target_col = t->col;
     free(s->target);
-    s->target = ws_sweep_strdup(t->value);
+    s->target = strdup(t->value);
     return s->target ? 0 : ws_err_oom(err);
 }
 
@@ -710,7 +700,7 @@ static int ws_sweep_parse(struct ws_sweep *s, const struct ws_ynode *root,
     if (!s->naxes)
         return ws_err_at(err, s->path, 1, 1, "no axes: (expected at least "
                          "one axis to sweep)");
-    if (!s->target && !(s->target = ws_sweep_strdup("cycles")))
+    if (!s->target && !(s->target = strdup("cycles")))
         return ws_err_oom(err);
     if (ws_sweep_fixed_clash(s, err) < 0)
         return -1;
@@ -725,7 +715,7 @@ int ws_sweep_load(struct ws_sweep *s, const char *path, struct ws_err *err)
     int rc;
 
     memset(s, 0, sizeof *s);
-    s->path = ws_sweep_strdup(path);
+    s->path = strdup(path);
     if (!s->path)
         return ws_err_oom(err);
     text = ws_file_read(path, "sweep", WS_SWEEP_MAX_FILE, &len, NULL, err);

@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/ws_file.h"
+
 /* Exit status of a child whose point failed on its input: its pipe holds
  * the error line, not rows. */
 #define WS_SWEEP_CHILD_FAILED 3
@@ -90,7 +92,6 @@ static void ws_sweep_child(size_t index, int fd, ws_sweep_run_fn run,
     struct ws_err err;
     char *rows;
     const char *out;
-    size_t len, off = 0;
     int status = 0;
 
     signal(SIGINT, SIG_DFL);
@@ -104,15 +105,8 @@ static void ws_sweep_child(size_t index, int fd, ws_sweep_run_fn run,
         out = err.set ? err.text : "the point failed for an unknown reason";
         status = WS_SWEEP_CHILD_FAILED;
     }
-    len = strlen(out);
-    while (off < len) {
-        ssize_t w = write(fd, out + off, len - off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            _exit(1);
-        off += (size_t)w;
-    }
+    if (ws_file_write_all(fd, out, strlen(out)) < 0)
+        _exit(1);
     _exit(status);
 }
 

@@ -279,16 +279,6 @@ static void ws_sweep_hash_params(XXH3_state_t *h, const struct ws_input *in)
     }
 }
 
-static char *ws_sweep_strdup_err(const struct ws_err *err)
-{
-    const char *t = err->set ? err->text : "unknown error";
-    char *d = malloc(strlen(t) + 1);
-
-    if (d)
-        strcpy(d, t);
-    return d;
-}
-
 int ws_sweep_prepare(struct ws_sweep_ctx *c, size_t index, char key[33],
                      char **why, struct ws_err *err)
 {
@@ -317,7 +307,7 @@ int ws_sweep_prepare(struct ws_sweep_ctx *c, size_t index, char key[33],
             goto out;
         }
         ws_sweep_hash_point_text(h, p);
-        if (!(*why = ws_sweep_strdup_err(&perr)))
+        if (!(*why = strdup(perr.set ? perr.text : "unknown error")))
             rc = ws_err_oom(err);
     } else {
         if (!c->hashed && ws_sweep_hash_input(c, &in, err) < 0)

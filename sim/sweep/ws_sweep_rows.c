@@ -15,13 +15,13 @@
  */
 #include "ws_sweep_rows.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "stats/ws_stats.h"
+#include "util/ws_num.h"
 #include "ws_model_params.h"
 
 static const char *const ws_sweep_fixed_cols[] = {
@@ -147,19 +147,37 @@ char *ws_sweep_rows(const struct ws_sweep *s, const struct ws_sweep_point *p,
 
 /* ---- whole files ------------------------------------------------------ */
 
-/* The row's point number, or -1 when the cell is not one below npoints. */
-static long ws_sweep_row_point(const struct ws_csv *t, size_t row,
-                               size_t npoints)
+/* A cell holding a whole number; -1 when it holds anything else. */
+static int ws_sweep_cell_u64(const struct ws_csv *t, size_t row, size_t col,
+                             uint64_t *v)
 {
-    const char *c = ws_csv_cell(t, row, 0);
-    char *end;
-    unsigned long v;
+    const char *c = ws_csv_cell(t, row, col);
 
-    errno = 0;
-    v = strtoul(c, &end, 10);
-    if (!*c || *end || errno || v >= npoints)
+    return ws_num_u64(c, strlen(c), v);
+}
+
+long ws_sweep_row_point(const struct ws_csv *t, size_t row, size_t npoints)
+{
+    uint64_t v;
+
+    if (ws_sweep_cell_u64(t, row, 0, &v) < 0 || v >= npoints)
         return -1;
     return (long)v;
+}
+
+/* The point a row holds results of, when they are still that point's:
+ * its key is the point's key now, in a sweep of as many points.  -1 for a
+ * row that belongs to no current point. */
+static long ws_sweep_row_current(const struct ws_csv *t, size_t row,
+                                 const struct ws_sweep *s, char (*keys)[33])
+{
+    long p = ws_sweep_row_point(t, row, s->npoints);
+    uint64_t points;
+
+    if (p < 0 || strcmp(ws_csv_cell(t, row, 2), keys[p]) != 0
+        || ws_sweep_cell_u64(t, row, 1, &points) < 0 || points != s->npoints)
+        return -1;
+    return p;
 }
 
 int ws_sweep_check_header(const struct ws_csv *t, const char *header,
@@ -242,13 +260,11 @@ void ws_sweep_resume_scan(const struct ws_csv *t, const struct ws_sweep *s,
 {
     *stale = 0;
     for (size_t r = 0; r < t->nrows; r++) {
-        long p = ws_sweep_row_point(t, r, s->npoints);
-        if (p < 0 || strcmp(ws_csv_cell(t, r, 2), keys[p]) != 0
-            || strtoull(ws_csv_cell(t, r, 1), NULL, 10) != s->npoints) {
+        long p = ws_sweep_row_current(t, r, s, keys);
+        if (p < 0)
             (*stale)++;
-            continue;
-        }
-        done[p] = 1;
+        else
+            done[p] = 1;
     }
 }
 
@@ -263,9 +279,8 @@ char *ws_sweep_current_text(const struct ws_csv *t, const struct ws_sweep *s,
     if (!refs)
         return NULL;
     for (size_t r = 0; r < t->nrows; r++) {
-        long p = ws_sweep_row_point(t, r, s->npoints);
-        if (p < 0 || !keep[p] || strcmp(ws_csv_cell(t, r, 2), keys[p]) != 0
-            || strtoull(ws_csv_cell(t, r, 1), NULL, 10) != s->npoints)
+        long p = ws_sweep_row_current(t, r, s, keys);
+        if (p < 0 || !keep[p])
             continue;
         refs[n].point = (size_t)p;
         refs[n].table = 0;
@@ -282,19 +297,18 @@ char *ws_sweep_current_text(const struct ws_csv *t, const struct ws_sweep *s,
 static int ws_sweep_merge_point(const struct ws_csv *t, size_t r,
                                 size_t *npoints, struct ws_err *err)
 {
-    const char *c = ws_csv_cell(t, r, 1);
-    char *end;
-    unsigned long long v;
+    uint64_t v;
 
-    errno = 0;
-    v = strtoull(c, &end, 10);
-    if (!*c || *end || errno || v == 0 || v > WS_SWEEP_MAX_POINTS)
+    if (ws_sweep_cell_u64(t, r, 1, &v) < 0 || v == 0
+        || v > WS_SWEEP_MAX_POINTS)
         return ws_err_at(err, t->name, t->row_line[r], 1, "bad points cell "
-                         "'%s' (expected the sweep's point count)", c);
+                         "'%s' (expected the sweep's point count)",
+                         ws_csv_cell(t, r, 1));
     if (*npoints && v != *npoints)
         return ws_err_at(err, t->name, t->row_line[r], 1, "this row's sweep "
                          "has %llu points, an earlier one %zu (expected "
-                         "shares of one sweep)", v, *npoints);
+                         "shares of one sweep)", (unsigned long long)v,
+                         *npoints);
     *npoints = (size_t)v;
     return 0;
 }

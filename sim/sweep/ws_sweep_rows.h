@@ -22,6 +22,10 @@ char *ws_sweep_rows(const struct ws_sweep *s, const struct ws_sweep_point *p,
                     const char *key, const struct ws_run_report *rep,
                     const char *why);
 
+/* The row's point number, or -1 when its cell is not a number below
+ * npoints. */
+long ws_sweep_row_point(const struct ws_csv *t, size_t row, size_t npoints);
+
 /* -1 (placed at the table's first line) when t's columns are not header's. */
 int ws_sweep_check_header(const struct ws_csv *t, const char *header,
                           struct ws_err *err);

@@ -7,6 +7,9 @@
  * mistake would block or never end, and a folder is a wrong path.  The
  * open never blocks (O_NONBLOCK until fstat has said it is a regular file).
  *
+ * And the other way, all of a buffer to a descriptor (a sweep's results
+ * file and its workers' pipes), which write(2) may take in pieces.
+ *
  * Leaves out: large inputs (traces go through ws_lines, line by line).
  */
 #ifndef WS_FILE_H
@@ -30,5 +33,9 @@
  * can look elsewhere (a built-in config's name). */
 char *ws_file_read(const char *path, const char *what, size_t max,
                    size_t *len, int *missing, struct ws_err *err);
+
+/* Writes all len bytes of buf to fd, again after EINTR or a short write.
+ * 0, or -1 with errno set (ENOSPC when the descriptor took nothing). */
+int ws_file_write_all(int fd, const void *buf, size_t len);
 
 #endif
