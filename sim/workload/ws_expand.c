@@ -658,23 +658,33 @@ int ws_expand_estimate(const struct ws_expander *x, uint64_t cta0,
                      (unsigned long long)w->opts.max_insts);
 }
 
-int ws_expand_next(void *ctx, const struct ws_cta_stream **cta,
-                   struct ws_err *err)
+int ws_expand_take_cta(struct ws_expander *x)
 {
-    struct ws_expander *x = ctx;
     const struct ws_launch *l = &x->w->launch;
-    uint32_t threads = ws_launch_threads(l), nw = ws_launch_warps_per_cta(l);
     uint64_t id = x->next_cta;
 
     if (id >= x->ctas)
         return 0;
     x->next_cta++;
-    x->ninst = x->naddr = 0;
     x->cta.ctaid[0] = (uint32_t)(id % l->grid[0]);
     x->cta.ctaid[1] = (uint32_t)(id / l->grid[0] % l->grid[1]);
     x->cta.ctaid[2] = (uint32_t)(id / l->grid[0] / l->grid[1]);
     x->cta.linear_id = id;
-    x->cta.nwarps = nw;
+    x->cta.nwarps = ws_launch_warps_per_cta(l);
+    x->cta.warps = x->warps;
+    return 1;
+}
+
+int ws_expand_next(void *ctx, const struct ws_cta_stream **cta,
+                   struct ws_err *err)
+{
+    struct ws_expander *x = ctx;
+    uint32_t threads = ws_launch_threads(&x->w->launch), nw;
+
+    if (!ws_expand_take_cta(x))
+        return 0;
+    nw = x->cta.nwarps;
+    x->ninst = x->naddr = 0;
     for (uint32_t w = 0; w < nw; w++) {
         x->cur = NULL;
         ws_expand_warp_init(x, w, x->cta.ctaid);
@@ -683,11 +693,10 @@ int ws_expand_next(void *ctx, const struct ws_cta_stream **cta,
             return -1;
         x->warps[w].ninst = (uint32_t)(x->ninst - x->first[w]);
     }
-    if (id == 0 && ws_expand_estimate(x, x->ninst, err) < 0)
+    if (x->cta.linear_id == 0 && ws_expand_estimate(x, x->ninst, err) < 0)
         return -1;
     for (uint32_t w = 0; w < nw; w++)
         x->warps[w].inst = x->inst + x->first[w];
-    x->cta.warps = x->warps;
     x->cta.addrs = x->addrs;
     x->cta.ninst = (uint32_t)x->ninst;
     x->cta.naddrs = (uint32_t)x->naddr;

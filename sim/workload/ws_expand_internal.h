@@ -45,6 +45,10 @@ int ws_expand_walk(struct ws_expander *x, uint32_t warp, struct ws_paths *ps,
                    uint64_t *count, size_t inst_cap, size_t addr_cap,
                    struct ws_err *err);
 
+/* The next CTA's identity into x->cta (ctaid, linear id, warps); 0 when
+ * every CTA has been handed out. */
+int ws_expand_take_cta(struct ws_expander *x);
+
 /* The kernel-size estimate from CTA 0's instruction count. */
 int ws_expand_estimate(const struct ws_expander *x, uint64_t cta0,
                        struct ws_err *err);

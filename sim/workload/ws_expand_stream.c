@@ -178,29 +178,20 @@ int ws_expand_next_header(void *ctx, const struct ws_cta_stream **cta,
                           struct ws_err *err)
 {
     struct ws_expander *x = ctx;
-    const struct ws_launch *l = &x->w->launch;
-    uint32_t nw = ws_launch_warps_per_cta(l);
-    uint64_t id = x->next_cta, cta0;
+    uint64_t cta0;
 
-    if (id >= x->ctas)
+    if (!ws_expand_take_cta(x))
         return 0;
-    x->next_cta++;
-    x->cta.ctaid[0] = (uint32_t)(id % l->grid[0]);
-    x->cta.ctaid[1] = (uint32_t)(id / l->grid[0] % l->grid[1]);
-    x->cta.ctaid[2] = (uint32_t)(id / l->grid[0] / l->grid[1]);
-    x->cta.linear_id = id;
-    x->cta.nwarps = nw;
     /* Every warp of a block runs at least its first instruction. */
-    for (uint32_t w = 0; w < nw; w++) {
+    for (uint32_t w = 0; w < x->cta.nwarps; w++) {
         x->warps[w].inst = NULL;
         x->warps[w].ninst = 1;
     }
-    x->cta.warps = x->warps;
     x->cta.addrs = NULL;
-    x->cta.ninst = nw;
+    x->cta.ninst = x->cta.nwarps;
     x->cta.naddrs = 0;
-    if (id == 0 && (ws_stream_count_cta0(x, &cta0, err) < 0
-                    || ws_expand_estimate(x, cta0, err) < 0))
+    if (x->cta.linear_id == 0 && (ws_stream_count_cta0(x, &cta0, err) < 0
+                                  || ws_expand_estimate(x, cta0, err) < 0))
         return -1;
     *cta = &x->cta;
     return 1;
