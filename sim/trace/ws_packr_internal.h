@@ -86,24 +86,15 @@ struct ws_pack_reader {
     struct ws_packr_warp *spare;    /* warp readers kept for reuse */
 };
 
-/* Where CTA i's record lies, checked; 0 when it does not fit. */
-uint64_t ws_packr_cta_at(const struct ws_pack_reader *r, uint32_t i);
-
-/* The record's place in the grid (inside it, not served before), into
- * r->cta. */
-int ws_packr_cta_place(struct ws_pack_reader *r, const struct ws_pack_cta *c,
-                       uint64_t at, struct ws_err *err);
-
-/* The warp records into r->warps: inside the CTA, within the limits, adding
- * up to it. */
-int ws_packr_warps(struct ws_pack_reader *r, const struct ws_pack_cta *c,
-                   uint64_t at, const struct ws_inst *insts,
-                   struct ws_err *err);
-
 /* 1 when a record can be used as it lies (opcode, registers, width,
  * addresses inside the CTA's naddrs). */
 int ws_packr_sound(const struct ws_pack_reader *r, const struct ws_inst *in,
                    uint32_t naddrs);
+
+/* The next CTA, whole (1) or as a streamed kernel's header (0: identity
+ * and warps, the records left to the warps' readers); as next_cta. */
+int ws_packr_serve(struct ws_pack_reader *r, const struct ws_cta_stream **cta,
+                   int whole, struct ws_err *err);
 
 /* Frees the warp readers a streamed kernel kept for reuse. */
 void ws_packr_stream_free(struct ws_pack_reader *r);

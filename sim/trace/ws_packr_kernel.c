@@ -256,7 +256,7 @@ static int ws_packr_kernel(struct ws_pack_reader *r, struct ws_err *err)
 /* ---- CTAs -------------------------------------------------------------- */
 
 /* Where CTA i's record lies, checked; 0 when it does not fit. */
-uint64_t ws_packr_cta_at(const struct ws_pack_reader *r, uint32_t i)
+static uint64_t ws_packr_cta_at(const struct ws_pack_reader *r, uint32_t i)
 {
     uint64_t off;
 
@@ -290,9 +290,9 @@ static int ws_packr_cbad(const struct ws_pack_reader *r, struct ws_err *err,
 }
 
 /* The record's place in the grid: inside it, and not served before. */
-int ws_packr_cta_place(struct ws_pack_reader *r,
-                       const struct ws_pack_cta *c, uint64_t at,
-                       struct ws_err *err)
+static int ws_packr_cta_place(struct ws_pack_reader *r,
+                              const struct ws_pack_cta *c, uint64_t at,
+                              struct ws_err *err)
 {
     const uint32_t *g = r->launch.grid, *id = c->ctaid;
     uint64_t lin;
@@ -316,9 +316,9 @@ int ws_packr_cta_place(struct ws_pack_reader *r,
 
 /* The warp records: inside the CTA's instructions and addresses, within
  * --max-warp-insts, and adding up to the CTA. */
-int ws_packr_warps(struct ws_pack_reader *r, const struct ws_pack_cta *c,
-                   uint64_t at, const struct ws_inst *insts,
-                   struct ws_err *err)
+static int ws_packr_warps(struct ws_pack_reader *r,
+                          const struct ws_pack_cta *c, uint64_t at,
+                          const struct ws_inst *insts, struct ws_err *err)
 {
     const struct ws_pack_warp *pw = (const void *)(c + 1);
     uint64_t total = 0;
@@ -452,13 +452,17 @@ static void ws_packr_give_back(struct ws_pack_reader *r, uint64_t inst,
     }
 }
 
-static int ws_packr_cta(struct ws_pack_reader *r, uint64_t off,
+/* Serves the CTA whose record is at off: whole (its instructions checked
+ * and, where this configuration derives fields differently, corrected),
+ * or, for a streamed kernel, its identity and warps only (each warp's
+ * records are checked as its reader reads them, ws_packr_stream.c). */
+static int ws_packr_cta(struct ws_pack_reader *r, uint64_t off, int whole,
                         struct ws_err *err)
 {
     const struct ws_pack_cta *c = (const void *)(r->p->base + off);
     const struct ws_inst *insts;
     const uint64_t *addrs;
-    int stale;
+    int stale = 0;
 
     if (c->inst_off % 4 != 0
         || !ws_packr_fits(r->p, c->inst_off, c->ninst, sizeof *insts)
@@ -476,26 +480,34 @@ static int ws_packr_cta(struct ws_pack_reader *r, uint64_t off,
     addrs = (const void *)(r->p->base + r->k.addrs_off
                            + c->first_addr * sizeof *addrs);
     if (ws_packr_cta_place(r, c, off, err) < 0
-        || ws_packr_warps(r, c, off + sizeof *c, insts, err) < 0
-        || (stale = ws_packr_insts(r, insts, c->ninst, addrs, c->naddrs,
-                                   c->inst_off, err)) < 0)
+        || ws_packr_warps(r, c, off + sizeof *c, insts, err) < 0)
         return -1;
-    if (stale && ws_packr_correct(r, insts, c->ninst, addrs, err) < 0)
+    r->insts_total += c->ninst;
+    r->cta.ninst = c->ninst;
+    if (!whole) {
+        r->cur_addr_off = r->k.addrs_off + c->first_addr * sizeof *addrs;
+        r->cur_naddrs = c->naddrs;
+        r->cur_no = r->next;
+        r->cta.addrs = NULL;
+        r->cta.naddrs = 0;
+        r->mapped++;
+        return 0;
+    }
+    if ((stale = ws_packr_insts(r, insts, c->ninst, addrs, c->naddrs,
+                                c->inst_off, err)) < 0
+        || (stale && ws_packr_correct(r, insts, c->ninst, addrs, err) < 0))
         return -1;
     r->copied += stale != 0;
     r->mapped += stale == 0;
-    r->insts_total += c->ninst;
     ws_packr_give_back(r, c->inst_off,
                        r->k.addrs_off + c->first_addr * sizeof *addrs);
     r->cta.addrs = addrs;
-    r->cta.ninst = c->ninst;
     r->cta.naddrs = c->naddrs;
     return 0;
 }
 
-int ws_pack_reader_next_cta(struct ws_pack_reader *r,
-                            const struct ws_cta_stream **cta,
-                            struct ws_err *err)
+int ws_packr_serve(struct ws_pack_reader *r, const struct ws_cta_stream **cta,
+                   int whole, struct ws_err *err)
 {
     uint64_t off, grid = ws_launch_ctas(&r->launch);
 
@@ -515,13 +527,20 @@ int ws_pack_reader_next_cta(struct ws_pack_reader *r,
         return ws_packr_cbad(r, err, r->k.ctas_off + (uint64_t)r->next * 8,
                              "record outside the file");
     }
-    if (ws_packr_cta(r, off, err) < 0) {
+    if (ws_packr_cta(r, off, whole, err) < 0) {
         r->finished = 1;
         return -1;
     }
     r->next++;
     *cta = &r->cta;
     return 1;
+}
+
+int ws_pack_reader_next_cta(struct ws_pack_reader *r,
+                            const struct ws_cta_stream **cta,
+                            struct ws_err *err)
+{
+    return ws_packr_serve(r, cta, 1, err);
 }
 
 int ws_pack_reader_open(struct ws_pack_reader **out, const struct ws_pack *p,

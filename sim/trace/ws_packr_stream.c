@@ -15,8 +15,6 @@
  * them: a damaged record deep in a warp is found when it is read, with
  * the same message.
  */
-/* madvise (through ws_pack_release) is not POSIX. */
-#define _DEFAULT_SOURCE
 #include "ws_packr_internal.h"
 
 #include <stdlib.h>
@@ -32,25 +30,14 @@
  * resident, whatever the warps' length. */
 #define WS_PACKR_GIVE_STEP (64u << 10)
 
-/* "NAME:1:1: kernel K: WHAT at byte AT (expected an intact .wst; repack
- * it)". */
-static int ws_packr_vbad_at(const struct ws_pack_reader *r, struct ws_err *err,
-                            uint64_t at, const char *what)
-{
-    return ws_err_at(err, r->p->name, 1, 1, "kernel %zu: %s at byte %llu "
-                     "(expected %s)", r->index + 1, what,
-                     (unsigned long long)at, WS_PACKR_REPACK);
-}
-
 struct ws_packr_warp {
     struct ws_pack_reader *r;
     const struct ws_inst *inst;     /* the warp's records, in the mapping */
     uint64_t inst_off;              /* of inst[0], for messages */
     uint32_t ninst, next;
     const uint64_t *addrs;          /* its CTA's address pool */
-    uint64_t addrs_off;
     uint32_t naddrs;
-    uint32_t cta_no, warp;
+    uint32_t cta_no, warp;          /* for messages */
     uint64_t given;                 /* records given back: inst[0..given) */
     struct ws_packr_warp *next_spare;
 };
@@ -66,47 +53,7 @@ int ws_pack_reader_next_header(struct ws_pack_reader *r,
                                const struct ws_cta_stream **cta,
                                struct ws_err *err)
 {
-    const struct ws_pack_cta *c;
-    uint64_t off;
-
-    if (r->finished || r->next == r->k.nctas) {
-        /* The end, warning and all, is the whole reader's. */
-        const struct ws_cta_stream *none;
-        return ws_pack_reader_next_cta(r, &none, err);
-    }
-    off = ws_packr_cta_at(r, r->next);
-    c = off ? (const void *)(r->p->base + off) : NULL;
-    if (!c || c->inst_off % 4 != 0
-        || !ws_packr_fits(r->p, c->inst_off, c->ninst, sizeof(struct ws_inst))
-        || c->first_addr > r->k.naddrs || c->naddrs > r->k.naddrs - c->first_addr)
-        return r->finished = 1, ws_packr_vbad_at(r, err, off, "CTA record, "
-                                                  "instructions or addresses "
-                                                  "outside the file");
-    if (c->ninst > r->opts.max_insts - r->insts_total)
-        return r->finished = 1, ws_err_at(err, r->p->name, 1, 1, "kernel %zu: "
-                                          "CTA %u takes the kernel past the "
-                                          "limit of %llu warp instructions "
-                                          "(expected at most --max-insts in "
-                                          "all; raise it with --max-insts N)",
-                                          r->index + 1, r->next + 1,
-                                          (unsigned long long)
-                                          r->opts.max_insts);
-    if (ws_packr_cta_place(r, c, off, err) < 0
-        || ws_packr_warps(r, c, off + sizeof *c,
-                          (const void *)(r->p->base + c->inst_off), err) < 0) {
-        r->finished = 1;
-        return -1;
-    }
-    r->insts_total += c->ninst;
-    r->mapped++;
-    r->cur_addr_off = r->k.addrs_off + c->first_addr * sizeof(uint64_t);
-    r->cur_naddrs = c->naddrs;
-    r->cur_no = r->next++;
-    r->cta.addrs = NULL;
-    r->cta.ninst = c->ninst;
-    r->cta.naddrs = 0;
-    *cta = &r->cta;
-    return 1;
+    return ws_packr_serve(r, cta, 0, err);
 }
 
 /* Gives back the whole pages of the records the warp has read, from the
@@ -134,9 +81,13 @@ static long ws_packr_warp_read(void *ctx, struct ws_inst *inst, size_t cap,
         const struct ws_inst *in = &w->inst[w->next];
         unsigned lanes;
         if (!ws_packr_sound(r, in, w->naddrs))
-            return ws_packr_vbad_at(r, err, w->inst_off + (uint64_t)w->next
-                                    * sizeof *in, "instruction unsound "
-                                    "(opcode, registers, width or addresses)");
+            return ws_packr_bad(r->p->name, err, w->inst_off
+                                + (uint64_t)w->next * sizeof *in,
+                                WS_PACKR_REPACK, "kernel %zu, CTA %u: warp "
+                                "%u's instruction %u unsound (opcode, "
+                                "registers, width or addresses)",
+                                r->index + 1, w->cta_no + 1, w->warp,
+                                w->next);
         lanes = in->width ? ws_popcount32(in->mask) : 0;
         if (na + lanes > addr_cap)
             break;
@@ -183,7 +134,6 @@ int ws_pack_reader_warp_open(struct ws_pack_reader *r,
     w->inst = r->warps[warp].inst;
     w->inst_off = (uint64_t)((const uint8_t *)w->inst - r->p->base);
     w->ninst = r->warps[warp].ninst;
-    w->addrs_off = r->cur_addr_off;
     w->addrs = (const void *)(r->p->base + r->cur_addr_off);
     w->naddrs = r->cur_naddrs;
     w->cta_no = r->cur_no;
