@@ -33,9 +33,9 @@ void ws_opinfo_derive(struct ws_opinfo *info, const char *op, unsigned sm,
                                    || strncmp(op, "ST", 2) == 0))
                     || (blen == 4 && strncmp(op, "ATOM", 4) == 0)
                     || (blen == 3 && strncmp(op, "RED", 3) == 0);
-    /* LDSM .x2/.x4 write 2 or 4 registers whatever the width says. */
-    info->ldsm_regs = strncmp(op, "LDSM", 4) != 0 ? 0
-                      : strstr(op, ".4") ? 4 : strstr(op, ".2") ? 2 : 1;
+    info->result_regs = (uint8_t)ws_opinfo_result_regs(op, info->cls,
+                                                       info->memop,
+                                                       info->width);
     info->bulk = strncmp(op, "UTMA", 4) == 0 || strncmp(op, "UBLK", 4) == 0;
 }
 
@@ -77,4 +77,28 @@ void ws_opinfo_apply(const struct ws_opinfo *info, const struct ws_launch *l,
     in->flags |= WS_INST_GENERIC;
     if (in->mask != 0 && in->width != 0)
         in->space = ws_opinfo_window(l, addrs[in->addr]);
+}
+
+unsigned ws_opinfo_result_regs(const char *op, unsigned cls, unsigned memop,
+                               unsigned width)
+{
+    unsigned regs = 1;
+
+    /* LDSM .x2/.x4 write 2 or 4 registers whatever the width says. */
+    if (memop == WS_MEMOP_LOAD || memop == WS_MEMOP_ATOMIC)
+        regs = strncmp(op, "LDSM", 4) == 0
+               ? (strstr(op, ".4") ? 4u : strstr(op, ".2") ? 2u : 1u)
+               : width > 4 ? width / 4u : 1u;
+    else if (cls == WS_OPC_FP64 || strstr(op, ".WIDE"))
+        regs = 2;
+    return regs > WS_INST_MAX_DST ? WS_INST_MAX_DST : regs;
+}
+
+void ws_opinfo_widen(const struct ws_opinfo *info, struct ws_inst *in)
+{
+    if (in->ndst != 1)
+        return;
+    for (unsigned i = 1; i < info->result_regs && in->dst[0] + i < WS_REG_RZ;
+         i++)
+        in->dst[in->ndst++] = (uint8_t)(in->dst[0] + i);
 }

@@ -29,6 +29,13 @@
 #define WS_REG_RZ 255
 #define WS_INST_MAX_DST 4
 #define WS_INST_MAX_SRC 5
+/* Registers an Accel-Sim trace line may name (its parser's MAX_DST and
+ * MAX_SRC): NVBit's tracer records each operand once, the first register
+ * of a pair or quad, and readers widen destinations from the opcode
+ * (ws_opinfo_result_regs).  What warpsim writes and expands stays inside
+ * these, so that its traces read back to the same stream anywhere. */
+#define WS_TRACE_LINE_MAX_DST 1
+#define WS_TRACE_LINE_MAX_SRC 4
 
 enum ws_space {
     WS_SPACE_NONE,

@@ -4,7 +4,8 @@
  *   width [mode addresses...] [immediate]
  * read field by field and checked with each field's column.  Also
  * classifies the instruction (ws_opinfo, derived once per distinct opcode
- * text) and widens wide-load destinations.
+ * text) and widens a destination named by its first register
+ * (ws_opinfo_widen).
  *
  * This is the reader's hot loop, one call per warp instruction, so the line
  * is read where it lies and taken apart once: fields are never copied or cut
@@ -380,22 +381,6 @@ static int ws_parse_regs(struct ws_traceg *r, struct ws_cur *c,
     return 0;
 }
 
-/* Wide loads name one register but write 2 or 4; LDSM .x2/.x4 likewise. */
-static void ws_widen_dst(const struct ws_opinfo *info, struct ws_inst *in)
-{
-    unsigned regs = in->width > 4 ? in->width / 4u : 1u;
-
-    if (in->ndst != 1 || (in->memop != WS_MEMOP_LOAD
-                          && in->memop != WS_MEMOP_ATOMIC))
-        return;
-    if (info->ldsm_regs)
-        regs = info->ldsm_regs;
-    if (regs > WS_INST_MAX_DST)
-        regs = WS_INST_MAX_DST;
-    for (unsigned i = 1; i < regs && in->dst[0] + i < WS_REG_RZ; i++)
-        in->dst[in->ndst++] = (uint8_t)(in->dst[0] + i);
-}
-
 /* ---- addresses -------------------------------------------------------- */
 
 static int ws_push_addr(struct ws_traceg *r, uint64_t a, struct ws_err *err)
@@ -600,7 +585,7 @@ static int ws_parse_fields(struct ws_traceg *r, struct ws_cur *c,
             return -1;
     }
     ws_opinfo_apply(info, &r->launch, r->addrs, in);
-    ws_widen_dst(info, in);
+    ws_opinfo_widen(info, in);
     if (!ws_cur_take(c))
         return 0;
     if (r->launch.trace_version >= 4) {

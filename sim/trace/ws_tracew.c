@@ -56,11 +56,18 @@ static void ws_tracew_addrs(FILE *fp, const struct ws_inst *in,
 static void ws_tracew_inst(FILE *fp, const struct ws_inst *in,
                            const uint64_t *addrs, const struct ws_strtab *ops)
 {
-    fprintf(fp, "%04x %08x %u", in->pc, in->mask, in->ndst);
-    for (unsigned i = 0; i < in->ndst; i++)
+    unsigned ndst = in->ndst < WS_TRACE_LINE_MAX_DST ? in->ndst
+                                                     : WS_TRACE_LINE_MAX_DST;
+    unsigned nsrc = in->nsrc < WS_TRACE_LINE_MAX_SRC ? in->nsrc
+                                                     : WS_TRACE_LINE_MAX_SRC;
+
+    /* The first destination register only: readers widen the rest from
+     * the opcode, as they do for NVBit's traces. */
+    fprintf(fp, "%04x %08x %u", in->pc, in->mask, ndst);
+    for (unsigned i = 0; i < ndst; i++)
         fprintf(fp, " R%u", in->dst[i]);
-    fprintf(fp, " %s %u", ws_strtab_str(ops, in->op), in->nsrc);
-    for (unsigned i = 0; i < in->nsrc; i++)
+    fprintf(fp, " %s %u", ws_strtab_str(ops, in->op), nsrc);
+    for (unsigned i = 0; i < nsrc; i++)
         fprintf(fp, " R%u", in->src[i]);
     fprintf(fp, " %u", in->width);
     if (in->width)

@@ -11,6 +11,7 @@
 #include "util/ws_clip.h"
 #include "util/ws_grow.h"
 #include "trace/ws_opcode.h"
+#include "trace/ws_opinfo.h"
 #include "ws_expr_internal.h"
 
 /* ---- static instruction templates ------------------------------------ */
@@ -21,18 +22,8 @@ static void ws_tmpl_reg(struct ws_inst *t, int reg, int dst)
         return;
     if (dst && t->ndst < WS_INST_MAX_DST)
         t->dst[t->ndst++] = (uint8_t)reg;
-    else if (!dst && t->nsrc < WS_INST_MAX_SRC)
+    else if (!dst && t->nsrc < WS_TRACE_LINE_MAX_SRC)
         t->src[t->nsrc++] = (uint8_t)reg;
-}
-
-/* Registers a result occupies: wide loads 2 or 4, .WIDE and fp64 2. */
-static unsigned ws_tmpl_dst_regs(const struct ws_inst *t, const char *op)
-{
-    if (t->memop == WS_MEMOP_LOAD || t->memop == WS_MEMOP_ATOMIC)
-        return t->width > 4 ? t->width / 4u : 1u;
-    if (t->cls == WS_OPC_FP64 || strstr(op, ".WIDE"))
-        return 2;
-    return 1;
 }
 
 static void ws_tmpl_operands(const struct ws_workload *w,
@@ -46,15 +37,16 @@ static void ws_tmpl_operands(const struct ws_workload *w,
     for (uint32_t k = 0; k < in->nopnd; k++) {
         const struct ws_opnd *o = &w->sass.opnds[in->opnd + k];
         if (o->kind == WS_OPND_REG && k == 0 && writes) {
-            unsigned n = ws_tmpl_dst_regs(t, op);
+            unsigned n = ws_opinfo_result_regs(op, t->cls, t->memop,
+                                               ws_opcode_width(op));
             for (unsigned r = 0; r < n; r++)
                 ws_tmpl_reg(t, o->reg + (int)r, 1);
         } else if (o->kind == WS_OPND_REG) {
             ws_tmpl_reg(t, o->reg, 0);
         } else if (o->kind == WS_OPND_MEM) {
+            /* [R2.64] names R2 only, as NVBit's tracer records it: the
+             * pair's high half comes from the same producer. */
             ws_tmpl_reg(t, o->reg, 0);
-            if (o->wide)
-                ws_tmpl_reg(t, o->reg + 1, 0);
         } else if (o->kind == WS_OPND_IMM) {
             t->imm = (int32_t)o->value;
         }

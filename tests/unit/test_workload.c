@@ -513,10 +513,42 @@ static void test_matmul(void **state)
 
 /* ---- trace gen: written and read back, the same stream ----------------- */
 
-static void test_round_trip(void **state)
+/* Every instruction line of a written trace stays inside what Accel-Sim's
+ * parser reads: one destination register, at most four sources. */
+static void check_line_limits(const char *path)
 {
-    const char *sets[] = {"n=3000", "stride=8"};
-    const char *path = "/tmp/ws-test-roundtrip.traceg";
+    FILE *fp = fopen(path, "r");
+    char line[4096];
+    unsigned checked = 0;
+
+    assert_non_null(fp);
+    while (fgets(line, sizeof line, fp)) {
+        unsigned pc, mask, ndst, nsrc;
+        char op[64];
+        int used = 0;
+        if (sscanf(line, "%x %x %u%n", &pc, &mask, &ndst, &used) != 3
+            || strchr(line, '=') || line[0] == '#')
+            continue;
+        assert_true(ndst <= 1);
+        for (unsigned i = 0; i < ndst; i++) {
+            int more = 0;
+            assert_int_equal(sscanf(line + used, " R%*u%n", &more), 0);
+            used += more;
+        }
+        assert_int_equal(sscanf(line + used, " %63s %u", op, &nsrc), 2);
+        assert_true(nsrc <= 4);
+        checked++;
+    }
+    fclose(fp);
+    assert_true(checked > 0);
+}
+
+/* Writes the expansion of workload (with sets, under listing) as a text
+ * trace, reads it back and compares each instruction field by field. */
+static void check_round_trip(const char *workload, const char **sets,
+                             int nsets, const char *listing)
+{
+    char path[64];
     struct ws_workload w;
     struct ws_expander x;
     struct ws_traceg *r;
@@ -524,8 +556,9 @@ static void test_round_trip(void **state)
     const struct ws_cta_stream *a, *b;
     FILE *fp;
 
-    (void)state;
-    load(&w, "traces/kernels/saxpy/workload.yaml", sets, 2, NULL);
+    snprintf(path, sizeof path, "/tmp/ws-test-roundtrip-%ld.traceg",
+             (long)getpid());
+    load(&w, workload, sets, nsets, listing);
     ws_err_clear(&err);
     assert_int_equal(ws_expand_init(&x, &w, &err), 0);
     fp = fopen(path, "w");
@@ -535,6 +568,7 @@ static void test_round_trip(void **state)
         ws_tracew_cta(fp, a, &w.sass.strs);
     fclose(fp);
     ws_expand_free(&x);
+    check_line_limits(path);
     assert_int_equal(ws_expand_init(&x, &w, &err), 0);
     assert_int_equal(ws_traceg_open(&r, path, NULL, &err), 0);
     while (ws_expand_next(&x, &a, &err) == 1) {
@@ -566,6 +600,28 @@ static void test_round_trip(void **state)
     ws_expand_free(&x);
     ws_workload_free(&w);
     remove(path);
+}
+
+/* Listings with 64-bit address pairs ([R2.64]), IMAD.WIDE, vector and
+ * shared loads, and fp64: each result's registers come back from the
+ * opcode alone. */
+static void test_round_trip(void **state)
+{
+    const char *saxpy[] = {"n=3000", "stride=8"};
+    const char *mm[] = {"n=32"};
+    const char *apsp[] = {"n=64", "sd=16", "threads=64"};
+    const char *reduce[] = {"n=1000"};
+
+    (void)state;
+    check_round_trip("traces/kernels/saxpy/workload.yaml", saxpy, 2, NULL);
+    check_round_trip("traces/kernels/saxpy/workload.yaml", saxpy, 2,
+                     "traces/kernels/saxpy/saxpy.sm_90.sass");
+    check_round_trip("traces/kernels/matmul/prefetch.yaml", mm, 1, NULL);
+    check_round_trip("traces/kernels/matmul/tiling.yaml", mm, 1,
+                     "traces/kernels/matmul/matmul.sm_90.nvdisasm");
+    check_round_trip("traces/kernels/apsp/workload.yaml", apsp, 3, NULL);
+    check_round_trip("traces/kernels/reduce/workload.yaml", reduce, 1,
+                     "traces/kernels/reduce/reduce.sm_75.sass");
 }
 
 /* ---- malformed workloads -------------------------------------------------- */
