@@ -267,22 +267,25 @@ static uint64_t ws_l2_read(struct ws_memsys *m, uint64_t line, uint8_t want,
     st = ws_ceil(start);
     cl = ws_cache_fetch(&sl->l2, ws_l2_set(m, &sl->l2, line), line, &v);
     ws_writeback(m, s, &v, st, ctr);
-    ctr->v[WS_CTR_L2_SECTOR_LOOKUPS] += nsect;
+    /* Nsight's lookup sees the tag: a sector present with its fill still
+     * in flight is a hit (and waits for the fill), counted apart too. */
     for (unsigned k = 0; k < sl->l2.sectors; k++) {
         if (!(want >> k & 1))
             continue;
         if (cl->valid >> k & 1) {
             ready = st + m->l2_access;
-            if (cl->fill[k] > ready)
+            if (cl->fill[k] > ready) {
                 ready = cl->fill[k];
-            else
-                ctr->v[WS_CTR_L2_SECTOR_HITS]++;
+                ctr->v[WS_CTR_L2_SECTOR_IN_FLIGHT]++;
+            }
             if (ready > done)
                 done = ready;
         } else {
             miss |= (uint8_t)(1u << k);
         }
     }
+    ctr->v[WS_CTR_L2_SECTOR_MISSES] += ws_popcount32(miss);
+    ctr->v[WS_CTR_L2_SECTOR_HITS] += nsect - ws_popcount32(miss);
     if (miss) {
         uint64_t issue = ws_mshr_acquire(&sl->mshr, st);
         ready = ws_dram_access(m, ws_chan_of(m, s, line), issue, line,
@@ -316,6 +319,8 @@ static uint64_t ws_l2_write(struct ws_memsys *m, uint64_t line, uint8_t mask,
     st = ws_ceil(start);
     cl = ws_cache_fetch(&sl->l2, ws_l2_set(m, &sl->l2, line), line, &v);
     ws_writeback(m, s, &v, st, ctr);
+    ctr->v[WS_CTR_L2_SECTOR_MISSES] += ws_popcount32(mask & ~cl->valid);
+    ctr->v[WS_CTR_L2_SECTOR_HITS] += ws_popcount32(mask & cl->valid);
     for (unsigned k = 0; k < sl->l2.sectors; k++)
         if ((mask >> k & 1) && (!(cl->valid >> k & 1) || cl->fill[k] < st))
             cl->fill[k] = st;
@@ -403,16 +408,17 @@ static uint64_t ws_load_line(struct ws_memsys *m, uint32_t sm, uint64_t t,
                 continue;
             }
             ready = st + g->l1.latency;
+            ctr->v[WS_CTR_L1_SECTOR_HITS]++;
             if (cl->fill[k] > ready) {
                 ready = cl->fill[k];
                 ctr->v[WS_CTR_L1_MSHR_MERGES]++;
-            } else {
-                ctr->v[WS_CTR_L1_SECTOR_HITS]++;
             }
             if (ready > done)
                 done = ready;
         }
     }
+    /* A load that bypasses L1 misses in it, as Nsight counts it. */
+    ctr->v[WS_CTR_L1_SECTOR_MISSES] += ws_popcount32(miss);
     if (!miss)
         return done;
     {

@@ -31,8 +31,10 @@ void ws_report_derive(const struct ws_gpu *g, const struct ws_counters *c,
     d->sm_util_pct = ws_pct(v[WS_CTR_SM_CYCLES_ACTIVE], sm_cycles);
     d->achieved_occ_pct = ws_pct(v[WS_CTR_WARP_CYCLES_RESIDENT],
                                  v[WS_CTR_SM_CYCLES_ACTIVE] * g->sm.max_warps);
-    d->l1_hit_pct = ws_pct(v[WS_CTR_L1_SECTOR_HITS], v[WS_CTR_L1_SECTORS_LOAD]);
-    d->l2_hit_pct = ws_pct(v[WS_CTR_L2_SECTOR_HITS], v[WS_CTR_L2_SECTOR_LOOKUPS]);
+    d->l1_hit_pct = ws_pct(v[WS_CTR_L1_SECTOR_HITS],
+                           v[WS_CTR_L1_SECTOR_HITS] + v[WS_CTR_L1_SECTOR_MISSES]);
+    d->l2_hit_pct = ws_pct(v[WS_CTR_L2_SECTOR_HITS],
+                           v[WS_CTR_L2_SECTOR_HITS] + v[WS_CTR_L2_SECTOR_MISSES]);
     /* Effective bandwidth, the "Timing and Bandwidth Calculation" notes: bytes read plus written over time. */
     if (d->time_us > 0)
         d->dram_gbps = (double)(v[WS_CTR_DRAM_BYTES_READ]
@@ -169,9 +171,10 @@ static json_t *ws_json_counters(const struct ws_counters *c)
 
     for (int i = 0; i < WS_CTR_COUNT; i++) {
         const struct ws_ctr_info *info = ws_ctr_info((enum ws_ctr)i);
-        json_object_set_new(o, info->name, json_pack("{s:I,s:s,s:s}",
+        json_object_set_new(o, info->name, json_pack("{s:I,s:s,s:s,s:s}",
                             "value", (json_int_t)c->v[i], "unit", info->unit,
-                            "group", ws_group_name(info->group)));
+                            "group", ws_group_name(info->group),
+                            "description", info->what));
     }
     return o;
 }
@@ -188,7 +191,7 @@ static json_t *ws_json_derived(const struct ws_gpu *g, const struct ws_counters 
                      "sm_utilization_pct", d.sm_util_pct,
                      "sm__warps_active.avg.pct_of_peak_sustained_active",
                      d.achieved_occ_pct,
-                     "l1tex__t_sector_hit_rate.pct", d.l1_hit_pct,
+                     "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct", d.l1_hit_pct,
                      "lts__t_sector_hit_rate.pct", d.l2_hit_pct,
                      "dram_effective_gbps", d.dram_gbps,
                      "dram_pct_of_peak", d.dram_pct_of_peak);

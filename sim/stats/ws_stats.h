@@ -45,14 +45,16 @@ enum ws_ctr {
     WS_CTR_L1_REQUESTS,            /* global/local line requests */
     WS_CTR_L1_SECTORS,
     WS_CTR_L1_SECTORS_LOAD,
-    WS_CTR_L1_SECTOR_HITS,
-    WS_CTR_L1_MSHR_MERGES,
+    WS_CTR_L1_SECTOR_HITS,         /* of loads; in-flight fills included */
+    WS_CTR_L1_SECTOR_MISSES,
+    WS_CTR_L1_MSHR_MERGES,         /* of the hits, fills still in flight */
     /* L2 */
     WS_CTR_L2_SECTORS_READ,
     WS_CTR_L2_SECTORS_WRITE,
     WS_CTR_L2_SECTORS_ATOM,
-    WS_CTR_L2_SECTOR_HITS,         /* of reads and atomics */
-    WS_CTR_L2_SECTOR_LOOKUPS,
+    WS_CTR_L2_SECTOR_HITS,         /* every op; in-flight fills included */
+    WS_CTR_L2_SECTOR_MISSES,
+    WS_CTR_L2_SECTOR_IN_FLIGHT,    /* of the hits, fills still in flight */
     /* DRAM */
     WS_CTR_DRAM_BYTES_READ,
     WS_CTR_DRAM_BYTES_WRITE,
