@@ -101,6 +101,36 @@ static int ws_cfg_check_sched(const struct ws_gpu *g,
     return 0;
 }
 
+/* A per-kernel split: the carveouts are shares of the unified SRAM, the
+ * largest is the SM's shared memory, and l1.size (the most L1 the data
+ * cache can use) fits beside the smallest. */
+static int ws_cfg_check_carveouts(const struct ws_gpu *g,
+                                  const struct ws_cfg_ctx *c)
+{
+    uint64_t low = g->sm.carveout[0];
+    uint64_t high = g->sm.carveout[g->sm.ncarveouts - 1];
+
+    if (high > g->sm.l1_shared)
+        return ws_cfg_bad(c, "sm.carveouts", "a carveout of %llu bytes "
+                          "exceeds the unified SRAM sm.l1_shared (expected "
+                          "carveouts up to %llu)", (unsigned long long)high,
+                          (unsigned long long)g->sm.l1_shared);
+    if (high != g->sm.shared_mem)
+        return ws_cfg_bad(c, "sm.shared_mem", "sm.shared_mem is not the "
+                          "largest carveout (expected %llu, the last of "
+                          "sm.carveouts)", (unsigned long long)high);
+    if (g->l1.size + low > g->sm.l1_shared)
+        return ws_cfg_bad(c, "l1.size", "l1.size + the smallest carveout "
+                          "exceed the unified SRAM sm.l1_shared (expected "
+                          "l1.size <= %llu)",
+                          (unsigned long long)(g->sm.l1_shared - low));
+    if (g->l1.carveout != WS_CARVEOUT_AUTO && g->l1.carveout > high)
+        return ws_cfg_bad(c, "l1.carveout", "carveout larger than any in "
+                          "sm.carveouts (expected auto or at most %llu "
+                          "bytes)", (unsigned long long)high);
+    return 0;
+}
+
 static int ws_cfg_check_sm(const struct ws_gpu *g, const struct ws_cfg_ctx *c)
 {
     if (g->sm.max_threads > g->sm.max_warps * WS_WARP_SIZE)
@@ -112,10 +142,19 @@ static int ws_cfg_check_sm(const struct ws_gpu *g, const struct ws_cfg_ctx *c)
         return ws_cfg_bad(c, "sm.shared_per_block", "a block may not use "
                           "more shared memory than the SM has (expected "
                           "sm.shared_per_block <= sm.shared_mem)");
-    if (g->sm.l1_shared && g->sm.shared_mem + g->l1.size > g->sm.l1_shared)
+    if (g->sm.ncarveouts) {
+        if (ws_cfg_check_carveouts(g, c) < 0)
+            return -1;
+    } else if (g->l1.carveout != WS_CARVEOUT_AUTO) {
+        return ws_cfg_bad(c, "l1.carveout", "this config's L1/shared split "
+                          "is fixed (expected sm.carveouts to list the "
+                          "carveouts to choose from)");
+    } else if (g->sm.l1_shared
+               && g->sm.shared_mem + g->l1.size > g->sm.l1_shared) {
         return ws_cfg_bad(c, "l1.size", "l1.size + sm.shared_mem exceed the "
                           "unified SRAM sm.l1_shared (expected the L1/shared "
                           "split to fit)");
+    }
     if (g->sm.reg_alloc_unit > g->sm.registers)
         return ws_cfg_bad(c, "sm.reg_alloc_unit", "register allocation unit "
                           "larger than the register file (expected at most "

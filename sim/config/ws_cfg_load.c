@@ -321,6 +321,7 @@ static void ws_cfg_defaults(struct ws_gpu *gpu)
     gpu->unknown_class = WS_OPC_MISC;
     gpu->sched.active_warps = 8;
     gpu->model.tmm_scale = 1.0;
+    gpu->l1.carveout = WS_CARVEOUT_AUTO;
 }
 
 /* "--gpu NAME" found nowhere: placed at NAME's command-line word, with

@@ -44,6 +44,8 @@ static const struct ws_key ws_cfg_keys[] = {
      1048576, WS_KF_POW2},
     {"sm.l1_shared", WS_KT_SIZE, F(sm.l1_shared), 0, 0, 1073741824.0,
      WS_KF_ZERO_OK},
+    {"sm.carveouts", WS_KT_SIZES, F(sm.carveout), 0, 0, 1073741824.0,
+     WS_KF_OPTIONAL},
     {"sched.policy", WS_KT_POLICY, F(sched.policy), 0, 0, 0, 0},
     {"sched.active_warps", WS_KT_COUNT, F(sched.active_warps), 0, 1, 2048,
      WS_KF_OPTIONAL},
@@ -105,6 +107,8 @@ static const struct ws_key ws_cfg_keys[] = {
     {"l1.assoc", WS_KT_COUNT, F(l1.assoc), 0, 1, 1024, 0},
     {"l1.latency", WS_KT_CYCLES, F(l1.latency), 0, 1, 100000, 0},
     {"l1.mshrs", WS_KT_COUNT, F(l1.mshrs), 0, 1, 65536, 0},
+    {"l1.carveout", WS_KT_CARVEOUT, F(l1.carveout), 0, 0, 1073741824.0,
+     WS_KF_OPTIONAL | WS_KF_ZERO_OK},
     {"shared.banks", WS_KT_COUNT, F(shared.banks), 0, 1, 1024, WS_KF_POW2},
     {"shared.bank_width", WS_KT_SIZE, F(shared.bank_width), 0, 1, 64,
      WS_KF_POW2},
@@ -304,6 +308,42 @@ static int ws_cfg_parse_number(const struct ws_key *k, void *field,
     return 0;
 }
 
+/* "0, 8KiB, 16KiB": ascending shared-memory carveouts, at most
+ * WS_MAX_CARVEOUTS of them. */
+static int ws_cfg_parse_sizes(const struct ws_key *k, struct ws_gpu *gpu,
+                              const char *text, const char **expected)
+{
+    uint64_t v[WS_MAX_CARVEOUTS];
+    uint32_t n = 0;
+    const char *p = text;
+    char item[64];
+
+    *expected = "ascending sizes separated by commas, such as "
+                "0, 8KiB, 16KiB, 32KiB, 64KiB, 96KiB (at most 16)";
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        const char *e = p + len;
+        while (len && (*p == ' ' || *p == '\t'))
+            p++, len--;
+        while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+            len--;
+        if (len == 0 || len >= sizeof item || n == WS_MAX_CARVEOUTS)
+            return -1;
+        memcpy(item, p, len);
+        item[len] = '\0';
+        if (ws_units_size(item, &v[n]) < 0 || (double)v[n] > k->max
+            || (n > 0 && v[n] <= v[n - 1]))
+            return -1;
+        n++;
+        if (!*e)
+            break;
+        p = e + 1;
+    }
+    memcpy(gpu->sm.carveout, v, n * sizeof v[0]);
+    gpu->sm.ncarveouts = n;
+    return 0;
+}
+
 static int ws_cfg_printable(const char *text)
 {
     for (const unsigned char *p = (const unsigned char *)text; *p; p++)
@@ -357,6 +397,23 @@ int ws_cfg_key_parse(const struct ws_key *k, struct ws_gpu *gpu,
         if (v < 0)
             return -1;
         *(int *)field = v;
+        return 0;
+    case WS_KT_SIZES:
+        return ws_cfg_parse_sizes(k, gpu, text, expected);
+    case WS_KT_CARVEOUT:
+        if (strcmp(text, "auto") == 0) {
+            *(uint64_t *)field = WS_CARVEOUT_AUTO;
+            return 0;
+        }
+        if (ws_cfg_parse_number(&(struct ws_key){.type = WS_KT_SIZE,
+                                                 .min = k->min,
+                                                 .max = k->max,
+                                                 .flags = k->flags},
+                                field, text, expected) < 0) {
+            *expected = "auto (the driver's choice) or a shared-memory "
+                        "size such as 64KiB";
+            return -1;
+        }
         return 0;
     default:
         return ws_cfg_parse_number(k, field, text, expected);
@@ -422,6 +479,21 @@ void ws_cfg_key_format(const struct ws_key *k, const struct ws_gpu *gpu,
         snprintf(buf, cap, "%s",
                  ws_opcode_class_name((enum ws_op_class)*(const int *)field));
         return;
+    case WS_KT_SIZES:
+        buf[0] = '\0';
+        for (uint32_t i = 0; i < gpu->sm.ncarveouts; i++) {
+            char one[32];
+            ws_units_fmt_size(one, sizeof one, gpu->sm.carveout[i]);
+            snprintf(buf + strlen(buf), cap - strlen(buf), "%s%s",
+                     i ? ", " : "", one);
+        }
+        return;
+    case WS_KT_CARVEOUT:
+        if (*(const uint64_t *)field == WS_CARVEOUT_AUTO)
+            snprintf(buf, cap, "auto");
+        else
+            ws_units_fmt_size(buf, cap, *(const uint64_t *)field);
+        return;
     }
 }
 
@@ -436,6 +508,11 @@ int ws_cfg_key_number(const struct ws_key *k, const struct ws_gpu *gpu,
         *v = *(const uint32_t *)field;
         return 0;
     case WS_KT_SIZE:
+        *v = (double)*(const uint64_t *)field;
+        return 0;
+    case WS_KT_CARVEOUT:
+        if (*(const uint64_t *)field == WS_CARVEOUT_AUTO)
+            return -1;
         *v = (double)*(const uint64_t *)field;
         return 0;
     case WS_KT_FREQ:

@@ -28,7 +28,9 @@ enum ws_ktype {
     WS_KT_BOOL,       /* int */
     WS_KT_POLICY,     /* enum ws_sched_policy */
     WS_KT_HASH,       /* enum ws_l2_hash */
-    WS_KT_OPCLASS     /* enum ws_op_class */
+    WS_KT_OPCLASS,    /* enum ws_op_class */
+    WS_KT_SIZES,      /* sm.carveout[] + ncarveouts: "0, 8KiB, 16KiB" */
+    WS_KT_CARVEOUT    /* uint64_t bytes, or "auto" (WS_CARVEOUT_AUTO) */
 };
 
 enum {

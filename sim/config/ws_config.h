@@ -54,7 +54,13 @@ struct ws_cache_cfg {
     int enabled;
     uint64_t size, line, sector;
     uint32_t assoc, latency, mshrs;
+    uint64_t carveout;      /* L1 only: shared-memory carveout, or AUTO */
 };
+
+/* The unified L1/shared SRAM is split per kernel (sm.carveouts): the
+ * driver's choice unless l1.carveout names one. */
+#define WS_MAX_CARVEOUTS 16
+#define WS_CARVEOUT_AUTO UINT64_MAX
 
 /* Where a key's value came from (a file, or "command line" for --set);
  * file NULL when it was never set.  File names live as long as the
@@ -80,6 +86,10 @@ struct ws_gpu {
         uint32_t registers, reg_alloc_unit;   /* regs per warp granule */
         uint64_t shared_mem, shared_per_block, l1_shared;
         uint64_t shared_alloc_unit;
+        /* Shared-memory capacities the driver may give a kernel, ascending;
+         * none: the split is fixed (l1.size and shared_mem hold). */
+        uint64_t carveout[WS_MAX_CARVEOUTS];
+        uint32_t ncarveouts;
     } sm;
 
     struct {

@@ -5,7 +5,15 @@
  * or the block limit.  The same rules as the CUDA occupancy calculator, and
  * Ma et al.'s B_a (eq 4) with the per-SM block limit.
  *
- * Leaves out: the shared-memory carve-out choice (the config's split holds).
+ * Also the split of the unified L1/shared SRAM a kernel runs with, where
+ * the config lists carveouts (sm.carveouts): the CUDA driver's choice, the
+ * smallest carveout that holds the kernel's shared memory at the occupancy
+ * it can otherwise reach (so L1 gets the rest), unless l1.carveout names
+ * one, which is rounded up to a listed size as the driver rounds
+ * cudaFuncAttributePreferredSharedMemoryCarveout.
+ *
+ * Leaves out: the 1 KiB per CTA that sm_80 and later reserve for the
+ * system, and concurrent kernels' claims on the split.
  */
 #ifndef WS_OCCUPANCY_H
 #define WS_OCCUPANCY_H
@@ -31,6 +39,9 @@ struct ws_occupancy {
     uint32_t warps_per_cta;
     uint32_t regs_per_cta;
     uint64_t shared_per_cta;
+    uint64_t carveout;               /* shared memory per SM, this kernel */
+    uint64_t l1_size;                /* L1 data cache, this kernel */
+    const char *carveout_by;         /* "driver", "l1.carveout" or "fixed" */
 };
 
 void ws_occupancy_compute(const struct ws_gpu *gpu, const struct ws_launch *l,

@@ -12,7 +12,7 @@ int ws_cache_init(struct ws_cache *c, uint32_t sets, uint32_t assoc,
 {
     size_t n = (size_t)sets * assoc;
 
-    c->sets = sets;
+    c->sets = c->max_sets = sets;
     c->assoc = assoc;
     c->sectors = sectors;
     c->tick = 0;
@@ -36,12 +36,18 @@ void ws_cache_free(struct ws_cache *c)
 
 void ws_cache_clear(struct ws_cache *c)
 {
-    size_t n = (size_t)c->sets * c->assoc;
+    size_t n = (size_t)c->max_sets * c->assoc;
 
     memset(c->lines, 0, n * sizeof *c->lines);
     memset(c->tag, 0, n * sizeof *c->tag);
     memset(c->lru, 0, n * sizeof *c->lru);
     c->tick = 0;
+}
+
+void ws_cache_reshape(struct ws_cache *c, uint32_t sets)
+{
+    ws_cache_clear(c);
+    c->sets = sets < 1 ? 1 : sets > c->max_sets ? c->max_sets : sets;
 }
 
 struct ws_cache_line *ws_cache_find(struct ws_cache *c, uint32_t set,

@@ -25,6 +25,7 @@ struct ws_cache_line {
 
 struct ws_cache {
     uint32_t sets, assoc, sectors;
+    uint32_t max_sets;            /* allocated; sets may be fewer */
     uint64_t tick;
     uint64_t *tag;                /* sets * assoc: line index + 1; 0 = empty */
     uint64_t *lru;                /* sets * assoc: stamp of the last use */
@@ -41,6 +42,9 @@ int ws_cache_init(struct ws_cache *c, uint32_t sets, uint32_t assoc,
                   uint32_t sectors);
 void ws_cache_free(struct ws_cache *c);
 void ws_cache_clear(struct ws_cache *c);
+/* Empties the cache and uses `sets` of its allocated sets (at most
+ * max_sets): an L1 whose share of the unified SRAM changes per kernel. */
+void ws_cache_reshape(struct ws_cache *c, uint32_t sets);
 
 /* The way holding line `line` (an index: address / line size) in set `set`,
  * or NULL.  A hit refreshes LRU. */

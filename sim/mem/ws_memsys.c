@@ -167,11 +167,14 @@ uint64_t ws_mem_drained(const struct ws_memsys *m)
     return ws_ceil(last);
 }
 
-void ws_memsys_new_kernel(struct ws_memsys *m)
+void ws_memsys_new_kernel(struct ws_memsys *m, uint64_t l1_size)
 {
+    const struct ws_gpu *g = m->gpu;
+    uint32_t sets = (uint32_t)(l1_size / g->l1.line / g->l1.assoc);
+
     /* L1 is not coherent: real parts invalidate it at a kernel boundary. */
     for (uint32_t s = 0; s < m->nsm; s++) {
-        ws_cache_clear(&m->sm[s].l1);
+        ws_cache_reshape(&m->sm[s].l1, sets);
         m->sm[s].mshr.n = 0;
     }
 }

@@ -116,7 +116,8 @@ void ws_mem_warm_l2(struct ws_memsys *m, uint64_t addr, uint64_t bytes);
 uint64_t ws_mem_drained(const struct ws_memsys *m);
 
 /* Per-kernel reset of the SM side (L1 contents do not survive a kernel;
- * L2 and DRAM row state do); resource clocks restart at 0. */
-void ws_memsys_new_kernel(struct ws_memsys *m);
+ * L2 and DRAM row state do); resource clocks restart at 0.  l1_size is the
+ * kernel's L1 (its share of the unified SRAM), at most l1.size. */
+void ws_memsys_new_kernel(struct ws_memsys *m, uint64_t l1_size);
 
 #endif

@@ -45,6 +45,15 @@ void ws_report_derive(const struct ws_gpu *g, const struct ws_counters *c,
 
 /* ---- text ------------------------------------------------------------- */
 
+static const char *ws_carveout_why(const struct ws_occupancy *occ)
+{
+    if (strcmp(occ->carveout_by, "driver") == 0)
+        return "carveout chosen as the driver does";
+    if (strcmp(occ->carveout_by, "l1.carveout") == 0)
+        return "carveout set by l1.carveout";
+    return "fixed split";
+}
+
 static void ws_text_stalls(FILE *out, const struct ws_counters *c)
 {
     enum ws_ctr best[3] = {WS_CTR_COUNT, WS_CTR_COUNT, WS_CTR_COUNT};
@@ -95,6 +104,9 @@ static void ws_text_kernel(FILE *out, const struct ws_gpu *g,
             "%u warps; SM utilization %.1f%%\n", k->occ.ctas_per_sm,
             ws_occ_limit_name(k->occ.limit), d.achieved_occ_pct,
             g->sm.max_warps, d.sm_util_pct);
+    fprintf(out, "  L1 %.4g KiB, shared memory %.4g KiB per SM (%s)\n",
+            k->occ.l1_size / 1024.0, k->occ.carveout / 1024.0,
+            ws_carveout_why(&k->occ));
     ws_text_stalls(out, &k->ctr);
     fprintf(out, "  L1 hit rate %.1f%%  L2 hit rate %.1f%%  shared bank "
             "conflicts %llu\n", d.l1_hit_pct, d.l2_hit_pct,
@@ -243,12 +255,16 @@ static json_t *ws_json_kernel(const struct ws_gpu *g,
     json_object_set_new(o, "block", json_pack("[III]", (json_int_t)l->block[0],
                         (json_int_t)l->block[1], (json_int_t)l->block[2]));
     json_object_set_new(o, "start_cycle", json_integer((json_int_t)k->start));
-    json_object_set_new(o, "occupancy", json_pack("{s:I,s:s,s:I,s:I}",
+    json_object_set_new(o, "occupancy", json_pack("{s:I,s:s,s:I,s:I,s:I,s:I,"
+                                                  "s:s}",
                         "ctas_per_sm", (json_int_t)k->occ.ctas_per_sm,
                         "limit", ws_occ_limit_name(k->occ.limit),
                         "registers_per_cta", (json_int_t)k->occ.regs_per_cta,
                         "shared_bytes_per_cta",
-                        (json_int_t)k->occ.shared_per_cta));
+                        (json_int_t)k->occ.shared_per_cta,
+                        "shared_carveout_bytes", (json_int_t)k->occ.carveout,
+                        "l1_bytes", (json_int_t)k->occ.l1_size,
+                        "carveout_chosen_by", k->occ.carveout_by));
     json_object_set_new(o, "derived", ws_json_derived(g, &k->ctr));
     json_object_set_new(o, "counters", ws_json_counters(&k->ctr));
     if (k->nmodels)

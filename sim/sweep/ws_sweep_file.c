@@ -155,7 +155,7 @@ static void ws_sweep_format(const struct ws_axis *a, double v, char *buf,
         ? ws_cfg_key((size_t)ws_cfg_key_find(a->target)) : NULL;
 
     if (!k || k->type == WS_KT_COUNT || k->type == WS_KT_CYCLES
-        || k->type == WS_KT_SIZE)
+        || k->type == WS_KT_SIZE || k->type == WS_KT_CARVEOUT)
         snprintf(buf, cap, "%.0f", v);
     else if (k->type == WS_KT_FREQ)
         snprintf(buf, cap, "%.15gMHz", v);

@@ -221,7 +221,7 @@ static int ws_sim_setup_kernel(struct ws_sim *s, struct ws_cta_source *src,
         k->occ.ctas_per_sm = s->gpu->sm.max_blocks;
     for (uint32_t i = 0; i < s->gpu->sm.count; i++)
         s->sms[i].nslots = k->occ.ctas_per_sm;
-    ws_memsys_new_kernel(&s->mem);
+    ws_memsys_new_kernel(&s->mem, k->occ.l1_size);
     return 0;
 }
 

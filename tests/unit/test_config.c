@@ -11,6 +11,7 @@
 
 #include "config/ws_cfg_schema.h"
 #include "config/ws_config.h"
+#include "config/ws_occupancy.h"
 #include "config/ws_units.h"
 #include "util/ws_yaml.h"
 #include "trace/ws_opcode.h"
@@ -189,7 +190,12 @@ static void test_bad_files(void **state)
         {"base: v100\nsm:\n  max_threads: 4096\n", 3, "sm.max_warps"},
         {"base: v100\nsm:\n  shared_per_block: 128KiB\n", 3,
          "more shared memory than the SM"},
-        {"base: v100\nl1:\n  size: 64KiB\n", 3, "unified SRAM"},
+        {"base: v100\nl1:\n  size: 256KiB\n", 3, "unified SRAM"},
+        {"base: gtx480\nl1:\n  size: 32KiB\n", 3, "unified SRAM"},
+        {"base: v100\nsm:\n  carveouts: 0, 8KiB, 256KiB\n", 3,
+         "exceeds the unified SRAM"},
+        {"base: v100\nsm:\n  shared_mem: 64KiB\n  shared_per_block: 64KiB\n",
+         3, "not the largest carveout"},
         {"base: v100\nunits:\n  sfu: {lanes: 1, latency: 4}\n", 1,
          "issue interval 32 longer than the latency 4"},
         {"base: v100\nl2:\n  slices: 48\n", 3, "do not divide"},
@@ -451,6 +457,83 @@ static void test_builtin_base(void **state)
 }
 
 /* sched.active_warps only matters under two_level. */
+/* The L1/shared split per kernel, as the CUDA driver picks it. */
+static void occ_of(const struct ws_gpu *g, uint32_t threads, uint32_t shmem,
+                   struct ws_occupancy *occ)
+{
+    struct ws_launch l;
+
+    memset(&l, 0, sizeof l);
+    l.grid[0] = l.grid[1] = l.grid[2] = 1;
+    l.block[0] = threads;
+    l.block[1] = l.block[2] = 1;
+    l.nregs = 32;
+    l.shmem = shmem;
+    ws_occupancy_compute(g, &l, occ);
+}
+
+static void test_carveout(void **state)
+{
+    const char *at50[] = {"l1.carveout=50KiB"};
+    const char *at8[] = {"l1.carveout=8KiB"};
+    struct ws_gpu g = load_ok("v100", NULL, 0);
+    struct ws_occupancy occ;
+    struct ws_err err;
+
+    (void)state;
+    /* No shared memory: all 128 KB to L1. */
+    occ_of(&g, 256, 0, &occ);
+    assert_true(occ.carveout == 0 && occ.l1_size == 128u << 10);
+    assert_string_equal(occ.carveout_by, "driver");
+    /* 8 CTAs (the thread limit) x 4 KB: the 32 KB carveout holds them. */
+    occ_of(&g, 256, 4096, &occ);
+    assert_int_equal(occ.ctas_per_sm, 8);
+    assert_true(occ.carveout == 32u << 10 && occ.l1_size == 96u << 10);
+    /* 5 KB: 40 KB needed, the next carveout is 64 KB. */
+    occ_of(&g, 256, 5120, &occ);
+    assert_true(occ.carveout == 64u << 10);
+    /* More than the largest carveout holds at full occupancy: the largest,
+     * and shared memory limits. */
+    occ_of(&g, 256, 40u << 10, &occ);
+    assert_true(occ.carveout == 96u << 10 && occ.ctas_per_sm == 2);
+    assert_int_equal(occ.limit, WS_OCC_SHARED);
+    /* Set: rounded up to a listed size, and it may cost occupancy. */
+    g = load_ok("v100", at50, 1);
+    occ_of(&g, 256, 0, &occ);
+    assert_true(occ.carveout == 64u << 10 && occ.l1_size == 64u << 10);
+    assert_string_equal(occ.carveout_by, "l1.carveout");
+    g = load_ok("v100", at8, 1);
+    occ_of(&g, 256, 4096, &occ);
+    assert_int_equal(occ.ctas_per_sm, 2);
+    assert_int_equal(occ.limit, WS_OCC_SHARED);
+    /* l1.size caps the L1 share. */
+    {
+        const char *cap[] = {"l1.size=32KiB"};
+        g = load_ok("v100", cap, 1);
+        occ_of(&g, 256, 0, &occ);
+        assert_true(occ.l1_size == 32u << 10);
+    }
+    /* A fixed split stays fixed. */
+    g = load_ok("gtx480", NULL, 0);
+    occ_of(&g, 256, 0, &occ);
+    assert_true(occ.carveout == 48u << 10 && occ.l1_size == 16u << 10);
+    assert_string_equal(occ.carveout_by, "fixed");
+    /* Impossible settings. */
+    {
+        const char *bad[][1] = {{"l1.carveout=100KiB"},
+                                {"sm.carveouts=0,64KiB,32KiB"},
+                                {"sm.carveouts=0,8KiB,,16KiB"},
+                                {"l1.carveout=lots"}};
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            ws_err_clear(&err);
+            assert_int_equal(ws_cfg_load(&g, "v100", bad[i], 1, &err), -1);
+        }
+        ws_err_clear(&err);
+        assert_int_equal(ws_cfg_load(&g, "titanx", at8, 1, &err), -1);
+        assert_non_null(strstr(err.text, "fixed"));
+    }
+}
+
 static void test_sched_rules(void **state)
 {
     const char *gto[] = {"sched.policy=gto", "sched.active_warps=2000"};
@@ -480,6 +563,7 @@ int main(void)
         cmocka_unit_test(test_bad_paths),
         cmocka_unit_test(test_builtin_base),
         cmocka_unit_test(test_sched_rules),
+        cmocka_unit_test(test_carveout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
