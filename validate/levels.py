@@ -78,11 +78,13 @@ def kernel_cycles(doc):
     return doc["kernels"][0]["counters"]["gpc__cycles_elapsed.max"]["value"]
 
 
-def chase_latency(warpsim, gpu, footprint, line=128):
-    """Cycles per hop between two hop counts past the cold pass."""
+def chase_latency(warpsim, gpu, footprint, line=128, far=False):
+    """Cycles per hop between two hop counts past the cold pass.  far: hops
+    1 MiB + a line apart, so that each lands in another DRAM row, as a
+    random chase's do (a chase from line to next line hits open rows)."""
     wl = os.path.join(ROOT, "traces/kernels/pchase/workload.yaml")
     elems = footprint // 4
-    stride = line // 4
+    stride = ((1 << 20) + line) // 4 if far else line // 4
     lines = max(1, footprint // line)
     h1 = lines + 256 if footprint <= 64 * 1024 * 1024 else 256
     h2 = h1 + 2048
@@ -110,7 +112,7 @@ def measure(warpsim, gpu):
     row = {"gpu": gpu, "name": cfg["name"], "dram_peak_gbps": peak}
     row["chase_l1"] = chase_latency(warpsim, gpu, max(4 * KIB, l1 // 2))
     row["chase_l2"] = chase_latency(warpsim, gpu, max(l1 * 4, l2 // 2))
-    row["chase_dram"] = chase_latency(warpsim, gpu, 8 * l2)
+    row["chase_dram"] = chase_latency(warpsim, gpu, 8 * l2, far=True)
     row["stream_n"] = n
     row["copy_gbps"] = stream_gbps(warpsim, gpu, "copy", n)
     row["triad_gbps"] = stream_gbps(warpsim, gpu, "triad", n)

@@ -185,6 +185,35 @@ static int ws_cfg_check_cache(const struct ws_cfg_ctx *c, const char *name,
     return 0;
 }
 
+
+/* The banked DRAM model's geometry and timings fit together: rows hold a
+ * sector, groups divide the banks, and the latency covers the interconnect
+ * round trip and an activate (dram.latency is a closed bank's latency). */
+static int ws_cfg_check_banked(const struct ws_gpu *g,
+                               const struct ws_cfg_ctx *c)
+{
+    double ghz = g->core_mhz / 1000.0;
+    double miss = g->dram.t_rcd * ghz;
+
+    if (g->dram.row_size < g->l2.sector)
+        return ws_cfg_bad(c, "dram.row_size", "DRAM row smaller than an L2 "
+                          "sector (expected at least %llu bytes)",
+                          (unsigned long long)g->l2.sector);
+    if (g->dram.banks % g->dram.bank_groups != 0)
+        return ws_cfg_bad(c, "dram.bank_groups", "%u bank groups do not "
+                          "divide %u banks (expected a divisor of "
+                          "dram.banks)", g->dram.bank_groups, g->dram.banks);
+    if ((double)g->dram.latency < 2.0 * g->icnt.latency + miss)
+        return ws_cfg_bad(c, "dram.latency", "dram.latency %u is shorter "
+                          "than the interconnect round trip and an activate "
+                          "(expected at least %.0f core cycles)",
+                          g->dram.latency, 2.0 * g->icnt.latency + miss);
+    if (g->dram.t_refi > 0 && g->dram.t_rfc >= g->dram.t_refi)
+        return ws_cfg_bad(c, "dram.t_rfc", "refresh takes the whole refresh "
+                          "interval (expected dram.t_rfc < dram.t_refi)");
+    return 0;
+}
+
 static int ws_cfg_check_mem(const struct ws_gpu *g, const struct ws_cfg_ctx *c)
 {
     if (ws_cfg_check_cache(c, "l1", g->l1.size, g->l1.line, g->l1.sector,
@@ -213,10 +242,8 @@ static int ws_cfg_check_mem(const struct ws_gpu *g, const struct ws_cfg_ctx *c)
                           "do not divide (expected slices to be a multiple "
                           "of channels or the reverse)", g->l2.slices,
                           g->dram.channels);
-    if (g->dram.row_buffer && g->dram.row_size < g->l2.sector)
-        return ws_cfg_bad(c, "dram.row_size", "DRAM row smaller than an L2 "
-                          "sector (expected at least %llu bytes)",
-                          (unsigned long long)g->l2.sector);
+    if (g->dram.banked && ws_cfg_check_banked(g, c) < 0)
+        return -1;
     if (g->shared.banks * g->shared.bank_width > 1024)
         return ws_cfg_bad(c, "shared.banks", "shared memory wider than 1 KiB "
                           "per cycle (expected banks x bank_width <= 1024)");

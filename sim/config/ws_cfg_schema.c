@@ -126,11 +126,22 @@ static const struct ws_key ws_cfg_keys[] = {
     {"dram.latency", WS_KT_CYCLES, F(dram.latency), 0, 1, 100000, 0},
     {"dram.bandwidth", WS_KT_BW, F(dram.bandwidth), 0, 0.001, 1e6, 0},
     {"dram.clock", WS_KT_FREQ, F(dram.clock_mhz), 0, 1, 100000, 0},
-    {"dram.row_buffer", WS_KT_BOOL, F(dram.row_buffer), 0, 0, 0, 0},
+    {"dram.banked", WS_KT_BOOL, F(dram.banked), 0, 0, 0, 0},
     {"dram.row_size", WS_KT_SIZE, F(dram.row_size), 0, 32, 1048576, WS_KF_POW2},
     {"dram.banks", WS_KT_COUNT, F(dram.banks), 0, 1, 1024, 0},
-    {"dram.row_miss_penalty", WS_KT_CYCLES, F(dram.row_miss_penalty), 0, 0,
-     100000, WS_KF_ZERO_OK},
+    {"dram.bank_groups", WS_KT_COUNT, F(dram.bank_groups), 0, 1, 64, 0},
+    {"dram.burst", WS_KT_SIZE, F(dram.burst), 0, 4, 4096, WS_KF_POW2},
+    {"dram.write_batch", WS_KT_COUNT, F(dram.write_batch), 0, 1, 4096, 0},
+    {"dram.t_rcd", WS_KT_TIME, F(dram.t_rcd), 0, 0, 1000, WS_KF_ZERO_OK},
+    {"dram.t_rp", WS_KT_TIME, F(dram.t_rp), 0, 0, 1000, WS_KF_ZERO_OK},
+    {"dram.t_ras", WS_KT_TIME, F(dram.t_ras), 0, 0, 1000, WS_KF_ZERO_OK},
+    {"dram.t_ccd_l", WS_KT_TIME, F(dram.t_ccd_l), 0, 0, 1000, WS_KF_ZERO_OK},
+    {"dram.t_wtr", WS_KT_TIME, F(dram.t_wtr), 0, 0, 1000, WS_KF_ZERO_OK},
+    {"dram.t_rtw", WS_KT_TIME, F(dram.t_rtw), 0, 0, 1000, WS_KF_ZERO_OK},
+    {"dram.t_rfc", WS_KT_TIME, F(dram.t_rfc), 0, 0, 10000, WS_KF_ZERO_OK},
+    {"dram.refresh_per_bank", WS_KT_BOOL, F(dram.refresh_per_bank), 0, 0, 0,
+     0},
+    {"dram.t_refi", WS_KT_TIME, F(dram.t_refi), 0, 100, 1e8, WS_KF_ZERO_OK},
     {"icnt.latency", WS_KT_CYCLES, F(icnt.latency), 0, 0, 100000,
      WS_KF_ZERO_OK},
     {"icnt.bandwidth_per_sm", WS_KT_BW, F(icnt.bandwidth_per_sm), 0, 0.001,
@@ -289,6 +300,11 @@ static int ws_cfg_parse_number(const struct ws_key *k, void *field,
     case WS_KT_REAL:
         *expected = "a number such as 1.25";
         if (ws_units_real(text, &d) < 0)
+            return -1;
+        break;
+    case WS_KT_TIME:
+        *expected = "a time such as 14ns or 3.9us";
+        if (ws_units_time(text, &d) < 0)
             return -1;
         break;
     default:
@@ -463,6 +479,9 @@ void ws_cfg_key_format(const struct ws_key *k, const struct ws_gpu *gpu,
     case WS_KT_BW:
         ws_fmt_double(buf, cap, *(const double *)field, "GB/s");
         return;
+    case WS_KT_TIME:
+        ws_fmt_double(buf, cap, *(const double *)field, "ns");
+        return;
     case WS_KT_REAL:
         ws_fmt_double(buf, cap, *(const double *)field, "");
         return;
@@ -517,6 +536,7 @@ int ws_cfg_key_number(const struct ws_key *k, const struct ws_gpu *gpu,
         return 0;
     case WS_KT_FREQ:
     case WS_KT_BW:
+    case WS_KT_TIME:
     case WS_KT_REAL:
         *v = *(const double *)field;
         return 0;

@@ -24,6 +24,7 @@ enum ws_ktype {
     WS_KT_SIZE,       /* uint64_t bytes */
     WS_KT_FREQ,       /* double MHz */
     WS_KT_BW,         /* double GB/s */
+    WS_KT_TIME,       /* double ns */
     WS_KT_REAL,       /* double, a plain number */
     WS_KT_BOOL,       /* int */
     WS_KT_POLICY,     /* enum ws_sched_policy */

@@ -117,9 +117,19 @@ struct ws_gpu {
     struct {
         uint32_t channels, latency;
         double bandwidth, clock_mhz;
-        int row_buffer;
-        uint64_t row_size;
-        uint32_t banks, row_miss_penalty;
+        /* The banked model (ws_dram.h): banks in bank groups with open
+         * rows, read/write turnaround and refresh; off: a channel is a
+         * latency and a bandwidth. */
+        int banked;
+        uint64_t row_size;              /* bytes per row of one bank */
+        uint32_t banks, bank_groups;    /* per channel */
+        uint32_t write_batch;           /* writes drained per turnaround */
+        double t_rcd, t_rp, t_ras;      /* ns */
+        uint64_t burst;                 /* bytes one column access moves */
+        double t_ccd_l;                 /* ns, bursts in one bank group */
+        double t_wtr, t_rtw;            /* ns, bus turnarounds */
+        double t_rfc, t_refi;           /* ns; t_refi 0: no refresh */
+        int refresh_per_bank;           /* REFSB: one bank at a time */
     } dram;
 
     struct {

@@ -84,6 +84,14 @@ int ws_units_freq(const char *s, double *mhz)
     return ws_units_scaled(s, units, sizeof units / sizeof units[0], 1, mhz);
 }
 
+int ws_units_time(const char *s, double *ns)
+{
+    static const struct ws_unit units[] = {
+        {"ps", 1e-3}, {"ns", 1.0}, {"us", 1e3}, {"ms", 1e6}
+    };
+    return ws_units_scaled(s, units, sizeof units / sizeof units[0], 1, ns);
+}
+
 int ws_units_real(const char *s, double *v)
 {
     return ws_units_scaled(s, NULL, 0, 0, v);

@@ -11,10 +11,13 @@
  *               decimal: 898 GB/s = 898e9 B/s), KiB/s.. TiB/s binary; a unit
  *               is required.
  *   cycles      a bare integer, or with "cycles" / "cycle".
+ *   time        ps, ns, us, ms; a unit is required.  Only DRAM timings
+ *               (tRCD, tREFI, ...) are times: data sheets give them in ns,
+ *               and they hold whatever the SM clock is.
  * Each parser reads the whole string and returns 0, or -1 when it is not of
  * that form.
  *
- * Leaves out: time units (latencies are core cycles by design).
+ * Leaves out: times for SM-side latencies (core cycles by design).
  */
 #ifndef WS_UNITS_H
 #define WS_UNITS_H
@@ -27,6 +30,7 @@ int ws_units_freq(const char *s, double *mhz);
 /* A plain number, no unit. */
 int ws_units_real(const char *s, double *v);
 int ws_units_bandwidth(const char *s, double *gbps);
+int ws_units_time(const char *s, double *ns);
 int ws_units_cycles(const char *s, uint64_t *cycles);
 int ws_units_count(const char *s, uint64_t *n);
 int ws_units_bool(const char *s, int *b);

@@ -89,8 +89,7 @@ static int ws_memsys_alloc(struct ws_memsys *m, const struct ws_gpu *g)
 
     m->sm = calloc(m->nsm, sizeof *m->sm);
     m->slice = calloc(m->nslice, sizeof *m->slice);
-    m->chan = calloc(m->nchan, sizeof *m->chan);
-    if (!m->sm || !m->slice || !m->chan)
+    if (!m->sm || !m->slice)
         return -1;
     for (uint32_t s = 0; s < m->nsm; s++)
         if (ws_cache_init(&m->sm[s].l1, l1_sets, g->l1.assoc,
@@ -102,10 +101,8 @@ static int ws_memsys_alloc(struct ws_memsys *m, const struct ws_gpu *g)
                           (uint32_t)(g->l2.line / g->l2.sector)) < 0
             || ws_mshr_init(&m->slice[s].mshr, g->l2.mshrs) < 0)
             return -1;
-    for (uint32_t c = 0; c < m->nchan; c++)
-        if (!(m->chan[c].open_row = calloc(g->dram.banks, sizeof(uint64_t))))
-            return -1;
-    return 0;
+    return ws_dram_init(&m->dram, g, m->line_bytes, m->sector_bytes,
+                        g->icnt.latency);
 }
 
 int ws_memsys_init(struct ws_memsys *m, const struct ws_gpu *g)
@@ -123,9 +120,7 @@ int ws_memsys_init(struct ws_memsys *m, const struct ws_gpu *g)
     /* GB/s divided by GHz is bytes per core cycle. */
     m->port_cps = m->sector_bytes / (g->icnt.bandwidth_per_sm / ghz);
     m->slice_cps = m->sector_bytes / (g->l2.bandwidth / ghz / g->l2.slices);
-    m->chan_cps = m->sector_bytes / (g->dram.bandwidth / ghz / g->dram.channels);
     m->l2_access = g->l2.latency - 2 * g->icnt.latency;
-    m->dram_access = g->dram.latency - 2 * g->icnt.latency;
     if (ws_memsys_alloc(m, g) < 0) {
         ws_memsys_free(m);
         return -1;
@@ -143,21 +138,16 @@ void ws_memsys_free(struct ws_memsys *m)
         ws_cache_free(&m->slice[s].l2);
         free(m->slice[s].mshr.t);
     }
-    for (uint32_t c = 0; m->chan && c < m->nchan; c++)
-        free(m->chan[c].open_row);
+    ws_dram_free(&m->dram);
     free(m->sm);
     free(m->slice);
-    free(m->chan);
     memset(m, 0, sizeof *m);
 }
 
 uint64_t ws_mem_drained(const struct ws_memsys *m)
 {
-    double last = 0.0;
+    double last = ws_dram_drained(&m->dram);
 
-    for (uint32_t c = 0; c < m->nchan; c++)
-        if (m->chan[c].free > last)
-            last = m->chan[c].free;
     /* A slice still serving the last stores' sectors is still busy: a
      * store returns when its data reaches L2, not when the slice has
      * finished taking it in. */
@@ -207,36 +197,7 @@ static uint32_t ws_l2_set(const struct ws_memsys *m, const struct ws_cache *c,
     return (uint32_t)((line / m->nslice) % c->sets);
 }
 
-/* ---- DRAM -------------------------------------------------------------- */
-
-/* Occupies a channel for nsect sectors starting no earlier than t; returns
- * when the data is ready at the slice. */
-static uint64_t ws_dram_access(struct ws_memsys *m, uint32_t c, uint64_t t,
-                               uint64_t line, unsigned nsect, int write,
-                               struct ws_counters *ctr)
-{
-    const struct ws_gpu *g = m->gpu;
-    struct ws_mem_chan *ch = &m->chan[c];
-    double start = fmax((double)t, ch->free);
-    uint64_t extra = 0;
-
-    if (g->dram.row_buffer) {
-        uint64_t addr = line * m->line_bytes;
-        uint64_t bank = (addr / g->dram.row_size) % g->dram.banks;
-        uint64_t row = addr / (g->dram.row_size * g->dram.banks);
-        if (ch->open_row[bank] == row + 1) {
-            ctr->v[WS_CTR_DRAM_ROW_HITS]++;
-        } else {
-            ctr->v[WS_CTR_DRAM_ROW_MISSES]++;
-            ch->open_row[bank] = row + 1;
-            extra = g->dram.row_miss_penalty;
-        }
-    }
-    ch->free = start + nsect * m->chan_cps + (double)extra;
-    ctr->v[write ? WS_CTR_DRAM_BYTES_WRITE : WS_CTR_DRAM_BYTES_READ]
-        += (uint64_t)nsect * m->sector_bytes;
-    return ws_ceil(start) + m->dram_access + extra;
-}
+/* ---- DRAM write-backs ------------------------------------------------- */
 
 static void ws_writeback(struct ws_memsys *m, uint32_t slice,
                          const struct ws_cache_victim *v, uint64_t t,
@@ -245,7 +206,8 @@ static void ws_writeback(struct ws_memsys *m, uint32_t slice,
     unsigned n = ws_popcount32(v->dirty);
 
     if (n)
-        ws_dram_access(m, ws_chan_of(m, slice, v->line), t, v->line, n, 1, ctr);
+        ws_dram_access(&m->dram, ws_chan_of(m, slice, v->line), t, v->line,
+                       n, 1, ctr);
 }
 
 /* ---- L2 ---------------------------------------------------------------- */
@@ -291,7 +253,7 @@ static uint64_t ws_l2_read(struct ws_memsys *m, uint64_t line, uint8_t want,
     ctr->v[WS_CTR_L2_SECTOR_HITS] += nsect - ws_popcount32(miss);
     if (miss) {
         uint64_t issue = ws_mshr_acquire(&sl->mshr, st);
-        ready = ws_dram_access(m, ws_chan_of(m, s, line), issue, line,
+        ready = ws_dram_access(&m->dram, ws_chan_of(m, s, line), issue, line,
                                ws_popcount32(miss), 0, ctr);
         ws_mshr_push(&sl->mshr, ready);
         for (unsigned k = 0; k < sl->l2.sectors; k++)

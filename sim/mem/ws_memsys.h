@@ -1,7 +1,7 @@
 /*
  * ws_memsys: the memory path below the LD/ST units: per-SM L1 data cache
  * with MSHRs, shared memory banks, the interconnect ports, L2 slices chosen
- * by an address hash, and DRAM channels with an optional open-row model.
+ * by an address hash, and DRAM channels (ws_dram.h).
  *
  * Timing is by reservation: every resource (an SM's L1 tag pipe and ports,
  * a slice, a channel) is a server with a "free from" time; a request starts
@@ -13,9 +13,9 @@
  * kernel memory bound.
  *
  * Latencies match the config's load-to-use figures when nothing queues: an
- * L1 hit costs l1.latency, an L2 hit l2.latency and a DRAM access
- * dram.latency (+ row_miss_penalty on a row miss when the row model is on);
- * icnt.latency is the one-way part of the last two.
+ * L1 hit costs l1.latency, an L2 hit l2.latency and a DRAM access that
+ * misses the row buffer dram.latency (ws_dram.h); icnt.latency is the
+ * one-way part of the last two.
  *
  * Leaves out: request bandwidth of loads (requests are small), write-
  * allocate fetches for partial-sector writes, TLBs, texture filtering.
@@ -29,6 +29,7 @@
 #include "stats/ws_stats.h"
 #include "ws_cache.h"
 #include "ws_coalesce.h"
+#include "ws_dram.h"
 
 /* A min-heap of completion times with fixed capacity: the MSHRs of one L1
  * or one L2 slice. */
@@ -52,23 +53,16 @@ struct ws_mem_slice {
     double free;
 };
 
-struct ws_mem_chan {
-    double free;
-    uint64_t *open_row;     /* per bank, row + 1; 0 = closed */
-};
-
 struct ws_memsys {
     const struct ws_gpu *gpu;
     struct ws_mem_sm *sm;
     struct ws_mem_slice *slice;
-    struct ws_mem_chan *chan;
+    struct ws_dram dram;
     uint32_t nsm, nslice, nchan;
     uint32_t line_bytes, sector_bytes, l1_line_bytes;
     double port_cps;        /* core cycles per sector on an SM port */
     double slice_cps;       /* per sector in one slice */
-    double chan_cps;        /* per sector in one channel */
     uint64_t l2_access;     /* slice access time: l2.latency - 2 icnt */
-    uint64_t dram_access;   /* channel access time: dram.latency - 2 icnt */
     /* The coalesced sectors of the access being timed: kept here so that
      * timing an access allocates nothing. */
     struct ws_coalesce_result scratch;

@@ -161,6 +161,8 @@ static void ws_sweep_format(const struct ws_axis *a, double v, char *buf,
         snprintf(buf, cap, "%.15gMHz", v);
     else if (k->type == WS_KT_BW)
         snprintf(buf, cap, "%.15gGB/s", v);
+    else if (k->type == WS_KT_TIME)
+        snprintf(buf, cap, "%.15gns", v);
     else
         snprintf(buf, cap, "%.15g", v);
 }

@@ -43,7 +43,8 @@ static uint64_t ws_sim_l2_bytes(const struct ws_gpu *g)
     return g->l2.size / g->l2.line
            * (sizeof(struct ws_cache_line) + 2 * sizeof(uint64_t))
            + (uint64_t)g->l2.slices * g->l2.mshrs * sizeof(uint64_t)
-           + (uint64_t)g->dram.channels * g->dram.banks * sizeof(uint64_t);
+           + (uint64_t)g->dram.channels
+             * (g->dram.banks * 3 + g->dram.bank_groups) * sizeof(uint64_t);
 }
 
 /* Reported at the key with the larger share: sm.count or l2.size. */

@@ -22,10 +22,16 @@ CASES = [
     # Hong & Kim's "not enough warps" case (MWP = CWP = N = 1) is exactly
     # Mem_L per load plus the issue of the few other instructions.  What
     # the model leaves out is the address arithmetic's own latency between
-    # loads: 2 %.
-    ("mwp_cwp", "v100", ["-p", "hops=256", "traces/kernels/pchase/workload.yaml"],
+    # loads: 2 %.  Hops 1 MiB + 128 B apart land in another DRAM row each
+    # time, as a random chase's do, so each costs dram.latency (a chase
+    # from line to next line would hit open rows and beat Mem_L).
+    ("mwp_cwp", "v100", ["-p", "hops=256", "-p", "elems=8388608",
+                         "-p", "stride=262176",
+                         "traces/kernels/pchase/workload.yaml"],
      "not enough warps", 0.02),
-    ("mwp_cwp", "titanx", ["-p", "hops=256", "traces/kernels/pchase/workload.yaml"],
+    ("mwp_cwp", "titanx", ["-p", "hops=256", "-p", "elems=8388608",
+                           "-p", "stride=262176",
+                           "traces/kernels/pchase/workload.yaml"],
      "not enough warps", 0.02),
     # STREAM copy of 16 MiB keeps every SM's warps waiting on DRAM: the
     # memory-bound case with MWP limited by peak bandwidth.  The model

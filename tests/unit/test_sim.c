@@ -122,15 +122,34 @@ static uint64_t run_chase(const struct ws_gpu *g, unsigned hops, int warm)
     return cycles;
 }
 
+/* A dependent chain pays the configured load-to-use latency per hop:
+ * exactly, for L2 hits and for DRAM as a latency and a bandwidth; with
+ * banks (the default), between a row hit's latency (t_rcd less than a
+ * closed bank's dram.latency) and a row conflict's (t_rp more) plus, at
+ * most, one refresh. */
 static void test_pointer_chase(void **state)
 {
+    const char *simple[] = {"dram.banked=false"};
+
     (void)state;
     for (int i = 0; i < 2; i++) {
-        struct ws_gpu g = gpu_of(i ? "h100" : "v100", NULL, 0);
+        struct ws_gpu g = gpu_of(i ? "h100" : "v100", simple, 1);
+        double ghz = g.core_mhz / 1000.0, lo, hi;
+        uint64_t hops;
         assert_int_equal(run_chase(&g, 64, 1) - run_chase(&g, 32, 1),
                          32 * g.l2.latency);
         assert_int_equal(run_chase(&g, 64, 0) - run_chase(&g, 32, 0),
                          32 * g.dram.latency);
+        g = gpu_of(i ? "h100" : "v100", NULL, 0);
+        assert_int_equal(run_chase(&g, 64, 1) - run_chase(&g, 32, 1),
+                         32 * g.l2.latency);
+        hops = run_chase(&g, 64, 0) - run_chase(&g, 32, 0);
+        lo = 32 * (g.dram.latency - g.dram.t_rcd * ghz) - 32;
+        hi = 32 * (g.dram.latency + g.dram.t_rp * ghz) + g.dram.t_rfc * ghz
+             + 32;
+        if ((double)hops < lo || (double)hops > hi)
+            fail_msg("32 DRAM hops took %llu cycles (expected %.0f to %.0f)",
+                     (unsigned long long)hops, lo, hi);
     }
 }
 
