@@ -54,6 +54,7 @@ struct ws_cache_cfg {
     int enabled;
     uint64_t size, line, sector;
     uint32_t assoc, latency, mshrs;
+    uint32_t miss_queue;    /* L1 only: requests waiting to leave the SM */
     uint64_t carveout;      /* L1 only: shared-memory carveout, or AUTO */
 };
 
@@ -110,6 +111,7 @@ struct ws_gpu {
     struct {
         uint64_t size, line, sector;
         uint32_t assoc, slices, latency, mshrs;
+        uint32_t input_queue;           /* per slice, requests from the SMs */
         double bandwidth;               /* GB/s, all slices together */
         enum ws_l2_hash hash;
     } l2;

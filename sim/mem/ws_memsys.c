@@ -74,6 +74,41 @@ static uint64_t ws_mshr_acquire(struct ws_mshr *h, uint64_t t)
     return ws_mshr_pop(h);
 }
 
+/* ---- bounded FIFOs ----------------------------------------------------- */
+
+static int ws_fifo_init(struct ws_fifo *f, uint32_t cap)
+{
+    f->t = malloc(cap * sizeof *f->t);
+    f->n = f->head = 0;
+    f->cap = cap;
+    return f->t ? 0 : -1;
+}
+
+/* The earliest time >= t at which the FIFO has room. */
+static uint64_t ws_fifo_admit(const struct ws_fifo *f, uint64_t t)
+{
+    if (f->n < f->cap)
+        return t;
+    return f->t[f->head] > t ? f->t[f->head] : t;
+}
+
+/* Records an entry that leaves at `leave`; FIFO order means not before
+ * the entry ahead of it. */
+static void ws_fifo_push(struct ws_fifo *f, uint64_t leave)
+{
+    uint32_t last = (f->head + f->n + f->cap - 1) % f->cap;
+
+    if (f->n > 0 && f->t[last] > leave)
+        leave = f->t[last];
+    if (f->n < f->cap) {
+        f->t[(f->head + f->n) % f->cap] = leave;
+        f->n++;
+    } else {
+        f->t[f->head] = leave;
+        f->head = (f->head + 1) % f->cap;
+    }
+}
+
 /* ---- set-up ------------------------------------------------------------ */
 
 static uint64_t ws_ceil(double x)
@@ -94,12 +129,14 @@ static int ws_memsys_alloc(struct ws_memsys *m, const struct ws_gpu *g)
     for (uint32_t s = 0; s < m->nsm; s++)
         if (ws_cache_init(&m->sm[s].l1, l1_sets, g->l1.assoc,
                           (uint32_t)(g->l1.line / g->l1.sector)) < 0
-            || ws_mshr_init(&m->sm[s].mshr, g->l1.mshrs) < 0)
+            || ws_mshr_init(&m->sm[s].mshr, g->l1.mshrs) < 0
+            || ws_fifo_init(&m->sm[s].missq, g->l1.miss_queue) < 0)
             return -1;
     for (uint32_t s = 0; s < m->nslice; s++)
         if (ws_cache_init(&m->slice[s].l2, l2_sets, g->l2.assoc,
                           (uint32_t)(g->l2.line / g->l2.sector)) < 0
-            || ws_mshr_init(&m->slice[s].mshr, g->l2.mshrs) < 0)
+            || ws_mshr_init(&m->slice[s].mshr, g->l2.mshrs) < 0
+            || ws_fifo_init(&m->slice[s].inq, g->l2.input_queue) < 0)
             return -1;
     return ws_dram_init(&m->dram, g, m->line_bytes, m->sector_bytes,
                         g->icnt.latency);
@@ -133,10 +170,12 @@ void ws_memsys_free(struct ws_memsys *m)
     for (uint32_t s = 0; m->sm && s < m->nsm; s++) {
         ws_cache_free(&m->sm[s].l1);
         free(m->sm[s].mshr.t);
+        free(m->sm[s].missq.t);
     }
     for (uint32_t s = 0; m->slice && s < m->nslice; s++) {
         ws_cache_free(&m->slice[s].l2);
         free(m->slice[s].mshr.t);
+        free(m->slice[s].inq.t);
     }
     ws_dram_free(&m->dram);
     free(m->sm);
@@ -166,6 +205,7 @@ void ws_memsys_new_kernel(struct ws_memsys *m, uint64_t l1_size)
     for (uint32_t s = 0; s < m->nsm; s++) {
         ws_cache_reshape(&m->sm[s].l1, sets);
         m->sm[s].mshr.n = 0;
+        m->sm[s].missq.n = m->sm[s].missq.head = 0;
     }
 }
 
@@ -212,24 +252,35 @@ static void ws_writeback(struct ws_memsys *m, uint32_t slice,
 
 /* ---- L2 ---------------------------------------------------------------- */
 
+/* A request arriving at t enters the slice's input queue when it has room
+ * (*admitted) and is served from when the slice is free; the caller
+ * records its service start as the time it leaves the queue. */
+static double ws_slice_take(struct ws_mem_slice *sl, uint64_t t,
+                            uint64_t *admitted)
+{
+    *admitted = ws_fifo_admit(&sl->inq, t);
+    return fmax((double)*admitted, sl->free);
+}
+
 /* Reads `want` sectors of line at slice arrival time t; returns when the
  * last one is ready at the slice.  Atomics (occupancy > sectors) keep the
  * slice busy for one cycle per operation. */
 static uint64_t ws_l2_read(struct ws_memsys *m, uint64_t line, uint8_t want,
                            uint64_t t, unsigned ops, int dirty,
-                           struct ws_counters *ctr)
+                           struct ws_counters *ctr, uint64_t *admitted)
 {
     uint32_t s = ws_slice_of(m, line);
     struct ws_mem_slice *sl = &m->slice[s];
     struct ws_cache_victim v;
     struct ws_cache_line *cl;
     unsigned nsect = ws_popcount32(want);
-    double start = fmax((double)t, sl->free);
+    double start = ws_slice_take(sl, t, admitted);
     uint64_t st, ready, done = 0;
     uint8_t miss = 0;
 
     sl->free = start + (ops > nsect ? ops : nsect) * m->slice_cps;
     st = ws_ceil(start);
+    ws_fifo_push(&sl->inq, st);
     cl = ws_cache_fetch(&sl->l2, ws_l2_set(m, &sl->l2, line), line, &v);
     ws_writeback(m, s, &v, st, ctr);
     /* Nsight's lookup sees the tag: a sector present with its fill still
@@ -270,18 +321,20 @@ static uint64_t ws_l2_read(struct ws_memsys *m, uint64_t line, uint8_t want,
 
 /* Writes sectors of line into L2 (write-back, allocate without fetch). */
 static uint64_t ws_l2_write(struct ws_memsys *m, uint64_t line, uint8_t mask,
-                            uint64_t t, struct ws_counters *ctr)
+                            uint64_t t, struct ws_counters *ctr,
+                            uint64_t *admitted)
 {
     uint32_t s = ws_slice_of(m, line);
     struct ws_mem_slice *sl = &m->slice[s];
     struct ws_cache_victim v;
     struct ws_cache_line *cl;
     unsigned nsect = ws_popcount32(mask);
-    double start = fmax((double)t, sl->free);
+    double start = ws_slice_take(sl, t, admitted);
     uint64_t st;
 
     sl->free = start + nsect * m->slice_cps;
     st = ws_ceil(start);
+    ws_fifo_push(&sl->inq, st);
     cl = ws_cache_fetch(&sl->l2, ws_l2_set(m, &sl->l2, line), line, &v);
     ws_writeback(m, s, &v, st, ctr);
     ctr->v[WS_CTR_L2_SECTOR_MISSES] += ws_popcount32(mask & ~cl->valid);
@@ -312,6 +365,26 @@ static uint64_t ws_l1_tag(struct ws_mem_sm *s, uint64_t t)
 
     s->tag_free = start + 1.0;
     return ws_ceil(start);
+}
+
+/* A request ready to leave the L1 at t enters the miss queue when it has
+ * room; while it waits, the L1 pipe behind it waits too. */
+static uint64_t ws_missq_enter(struct ws_mem_sm *s, uint64_t t)
+{
+    uint64_t enter = ws_fifo_admit(&s->missq, t);
+
+    if ((double)enter > s->tag_free)
+        s->tag_free = (double)enter;
+    return enter;
+}
+
+/* The request left the miss queue when its slice admitted it. */
+static void ws_missq_leave(struct ws_memsys *m, struct ws_mem_sm *s,
+                           uint64_t admitted)
+{
+    uint64_t icnt = m->gpu->icnt.latency;
+
+    ws_fifo_push(&s->missq, admitted > icnt ? admitted - icnt : 0);
 }
 
 /* Data for `nsect` sectors back over the SM's response port. */
@@ -387,10 +460,13 @@ static uint64_t ws_load_line(struct ws_memsys *m, uint32_t sm, uint64_t t,
     if (!miss)
         return done;
     {
-        uint64_t issue = cl ? ws_mshr_acquire(&s->mshr, st) : st;
+        uint64_t issue = cl ? ws_mshr_acquire(&s->mshr, st) : st, adm;
         unsigned n = ws_popcount32(miss);
         ctr->v[WS_CTR_L2_SECTORS_READ] += n;
-        ready = ws_l2_read(m, line, miss, issue + g->icnt.latency, n, 0, ctr);
+        issue = ws_missq_enter(s, issue);
+        ready = ws_l2_read(m, line, miss, issue + g->icnt.latency, n, 0, ctr,
+                           &adm);
+        ws_missq_leave(m, s, adm);
         ready = ws_response(m, s, ready, n);
         if (cl) {
             ws_mshr_push(&s->mshr, ready);
@@ -448,7 +524,7 @@ uint64_t ws_mem_store(struct ws_memsys *m, const struct ws_mem_req *q)
     uint64_t t = q->cycle, done = t;
 
     for (unsigned i = 0, j; i < r->nsectors; i = j) {
-        uint64_t line, st;
+        uint64_t line, st, adm;
         uint8_t mask;
         struct ws_cache_line *cl;
         j = ws_next_line(m, r, i, &line, &mask);
@@ -462,8 +538,11 @@ uint64_t ws_mem_store(struct ws_memsys *m, const struct ws_mem_req *q)
             for (unsigned k = 0; k < s->l1.sectors; k++)
                 if ((mask >> k & 1) && cl->fill[k] < st)
                     cl->fill[k] = st;
+        st = ws_missq_enter(s, st);
         ws_max_into(&done, ws_l2_write(m, line, mask,
-                                     ws_request(m, s, st, j - i), ctr));
+                                       ws_request(m, s, st, j - i), ctr,
+                                       &adm));
+        ws_missq_leave(m, s, adm);
     }
     return done;
 }
@@ -476,7 +555,7 @@ uint64_t ws_mem_atomic(struct ws_memsys *m, const struct ws_mem_req *q)
     uint64_t t = q->cycle, done = t;
 
     for (unsigned i = 0, j; i < r->nsectors; i = j) {
-        uint64_t line, st, ready;
+        uint64_t line, st, ready, adm;
         unsigned ops = 0;
         uint8_t mask;
         j = ws_next_line(m, r, i, &line, &mask);
@@ -484,8 +563,10 @@ uint64_t ws_mem_atomic(struct ws_memsys *m, const struct ws_mem_req *q)
             ops += q->addrs[k] / m->line_bytes == line;
         st = ws_l1_tag(s, t);
         ctr->v[WS_CTR_L2_SECTORS_ATOM] += j - i;
+        st = ws_missq_enter(s, st);
         ready = ws_l2_read(m, line, mask, ws_request(m, s, st, j - i), ops, 1,
-                           ctr);
+                           ctr, &adm);
+        ws_missq_leave(m, s, adm);
         ws_max_into(&done, ws_response(m, s, ready, j - i));
     }
     return done;

@@ -6,7 +6,12 @@
  * Timing is by reservation: every resource (an SM's L1 tag pipe and ports,
  * a slice, a channel) is a server with a "free from" time; a request starts
  * at max(arrival, free), occupies it for its service time (bytes over
- * bandwidth) and completes after the resource's latency.  The SMs issue in
+ * bandwidth) and completes after the resource's latency.  Queues in front
+ * of servers are finite and push back: a slice takes a request only when
+ * its input queue (l2.input_queue) has room, a request leaves the SM's miss
+ * queue (l1.miss_queue) only then, and a full miss queue stops the L1 pipe,
+ * hits behind it included, until its head leaves.  Under load the queues
+ * fill, so round trips lengthen before bandwidth runs out.  The SMs issue in
  * global time order, so requests reach each server in arrival order and
  * the completion time of a load is known when it issues.  Bandwidth limits,
  * queueing behind them and MSHR capacity, not fixed stall rules, make a
@@ -38,9 +43,17 @@ struct ws_mshr {
     uint32_t n, cap;
 };
 
+/* A bounded FIFO, as the times its entries leave it (in order): a request
+ * may enter once the entry cap places ahead of it has left. */
+struct ws_fifo {
+    uint64_t *t;
+    uint32_t n, cap, head;
+};
+
 struct ws_mem_sm {
     struct ws_cache l1;
     struct ws_mshr mshr;
+    struct ws_fifo missq;   /* L1 misses, stores, atomics bound for L2 */
     double tag_free;        /* L1 tag pipe: one line request per cycle */
     double shared_free;     /* shared memory: one wavefront per cycle */
     double req_free;        /* SM -> L2 port (store and atomic data) */
@@ -50,6 +63,7 @@ struct ws_mem_sm {
 struct ws_mem_slice {
     struct ws_cache l2;
     struct ws_mshr mshr;
+    struct ws_fifo inq;     /* requests from the SMs awaiting the slice */
     double free;
 };
 

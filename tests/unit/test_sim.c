@@ -256,6 +256,55 @@ static void test_more_warps(void **state)
     }
 }
 
+/* ---- loaded latency ------------------------------------------------------ */
+
+/* Each warp chases its own lines (one 128-byte line per load, each load
+ * waiting for the last): as warps per SM grow, the round trip stays at the
+ * unloaded latency while DRAM keeps up, then rises as queues fill, and
+ * the lines moved per cycle saturate at the DRAM bandwidth, never above. */
+static void test_loaded_latency(void **state)
+{
+    struct chase_warps c = {16};
+    double first = 0, prev = 0, peak = 0, moved = 0, hop = 0;
+
+    (void)state;
+    for (unsigned warps = 1; warps <= 64; warps *= 2) {
+        char set[64];
+        const char *sets[] = {set, "sm.max_warps=64"};
+        struct ws_gpu g;
+        struct ws_synth k;
+        struct ws_kernel_stats st;
+        uint64_t cycles;
+        snprintf(set, sizeof set, "sm.max_blocks=%u", warps);
+        g = gpu_of("v100", sets, 2);
+        peak = g.dram.bandwidth / (g.core_mhz / 1000.0);
+        ws_synth_init(&k, g.sm.count * warps, 32, gen_warp_chase, &c);
+        cycles = ws_synth_run(&k, &g, &st);
+        hop = (double)cycles / c.hops;
+        moved = (double)st.ctr.v[WS_CTR_DRAM_BYTES_READ] / (double)cycles;
+        print_message("loaded latency: %2u warps/SM, %4.0f cycles a round "
+                      "trip, %5.1f of %.1f DRAM bytes/cycle\n", warps, hop,
+                      moved, peak);
+        if (moved > peak)
+            fail_msg("%u warps/SM: %.1f bytes/cycle beat the %.1f peak",
+                     warps, moved, peak);
+        if (warps == 1)
+            first = hop;
+        else if (hop < prev * 0.98)
+            fail_msg("%u warps/SM: %.0f cycles a round trip, less than %.0f "
+                     "with half the warps", warps, hop, prev);
+        prev = hop;
+        ws_kernel_stats_free(&st);
+        ws_synth_free(&k);
+    }
+    /* 64 warps x 128 B in flight per SM is several times DRAM's
+     * bandwidth-delay product: saturated, and waiting in queues. */
+    if (moved < 0.8 * peak || hop < 1.5 * first)
+        fail_msg("64 warps/SM: %.1f of %.1f bytes/cycle, round trip %.0f "
+                 "against %.0f unloaded (expected saturation and queueing)",
+                 moved, peak, hop, first);
+}
+
 /* ---- more SMs, never slower ------------------------------------------------ */
 
 static void gen_mixed(struct ws_synth *k, uint32_t cta)
@@ -559,6 +608,7 @@ int main(void)
         cmocka_unit_test(test_pointer_chase),
         cmocka_unit_test(test_stream_bandwidth),
         cmocka_unit_test(test_more_warps),
+        cmocka_unit_test(test_loaded_latency),
         cmocka_unit_test(test_more_sms),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_streamed_same),
