@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""STREAM copy and triad stay within 5 % of the published figures.
+
+The DRAM model (sim/mem/ws_dram.h) takes its timings from DRAM data
+(DRAMsim3's HBM2, GPGPU-Sim's GDDR5 set) and its write batching from
+GPGPU-Sim's default queue watermarks; nothing in it is fitted to these
+figures.  This test holds the result to them: DRAM bytes per second of
+traces/kernels/stream/{copy,triad}.yaml against BabelStream's best figure
+on the same GPU.  BabelStream's figures are FP64 (2^25 or more elements);
+the bundled kernels are FP32 one-element-per-thread, which on V100 and
+A100 keep enough bytes in flight for the difference not to matter.  On
+H100 it does: there the project's own FP32 measurement of this kernel is
+lower (2390 / 2770 GB/s) than FP64's, a gap the simulation does not show
+and the closing note of the fidelity issue records.  Arrays are larger
+than L2 (a larger n moves the figures by 1-2 %, and costs minutes).
+
+    usage: stream_published.py WARPSIM   (run from the source root)
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+# gpu, n, {kernel: (GB/s, source)}
+PUBLISHED = [
+    ("v100", 1 << 22, {
+        "copy": (811.7, "BabelStream 4.0 FP64, V100 PCIe 16GB, Isambard "
+                        "MACS (kaanolgu/BabelStream docs/instructions.md)"),
+        "triad": (846.5, "same run")}),
+    ("a100", 1 << 24, {
+        "copy": (1400.3, "BabelStream 5.0 FP64, A100-SXM4-40GB, ALCF Polaris "
+                         "(argonne-lcf/ALCFBeginnersGuide)"),
+        "triad": (1377.5, "same run")}),
+    ("h100", 1 << 24, {
+        "copy": (2931.0, "BabelStream kernels FP64 2^28, H100 SXM5, this "
+                         "project (validate/measured/h100/micro)"),
+        "triad": (3075.0, "same run")}),
+]
+TOLERANCE = 0.05
+
+
+def simulated(ws, gpu, kernel, n, tmp):
+    out = os.path.join(tmp, "run.json")
+    subprocess.run([ws, "run", "--gpu", gpu, "-p", "n=%d" % n, "--json", out,
+                    "traces/kernels/stream/%s.yaml" % kernel], check=True,
+                   stdout=subprocess.DEVNULL)
+    with open(out) as fp:
+        return json.load(fp)["kernels"][0]["derived"]["dram_effective_gbps"]
+
+
+def main():
+    ws = sys.argv[1]
+    failures = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for gpu, n, kernels in PUBLISHED:
+            for kernel, (gbps, source) in kernels.items():
+                sim = simulated(ws, gpu, kernel, n, tmp)
+                off = sim / gbps - 1
+                ok = abs(off) <= TOLERANCE
+                failures += not ok
+                print("%s %s %s: simulated %.0f GB/s, published %.0f (%+.1f %%; "
+                      "%s)" % ("ok" if ok else "FAIL", gpu, kernel, sim, gbps,
+                               100 * off, source))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
