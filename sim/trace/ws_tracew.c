@@ -72,8 +72,10 @@ static void ws_tracew_inst(FILE *fp, const struct ws_inst *in,
     fprintf(fp, " %u", in->width);
     if (in->width)
         ws_tracew_addrs(fp, in, addrs + in->addr);
-    if (in->imm)
-        fprintf(fp, " %d", in->imm);
+    /* Always written, as the version-4 tracer does: Accel-Sim's parser
+     * reads popcount deltas in mode 2, one more than there are, and takes
+     * this field as the last. */
+    fprintf(fp, " %d", in->imm);
     fputc('\n', fp);
 }
 

@@ -513,6 +513,41 @@ static void test_matmul(void **state)
 
 /* ---- trace gen: written and read back, the same stream ----------------- */
 
+/* After the width, Accel-Sim's parser reads: nothing more for width 0;
+ * mode 0, one address per active lane; mode 1, base and stride; mode 2,
+ * base and popcount deltas, the last of which is the immediate (one fewer
+ * deltas are written).  So every memory line carries exactly that many
+ * tokens after its mode, and every line ends in the immediate. */
+static void check_line_tail(const char *line, unsigned mask)
+{
+    char copy[4096], *tok, *save = NULL;
+    unsigned n = 0, width = 0, mode = 0, nsrc = 0, ndst = 0, after = 0;
+    unsigned lanes = (unsigned)__builtin_popcount(mask);
+
+    snprintf(copy, sizeof copy, "%s", line);
+    for (tok = strtok_r(copy, " \n", &save); tok;
+         tok = strtok_r(NULL, " \n", &save), n++) {
+        if (n == 2)
+            ndst = (unsigned)atoi(tok);
+        else if (n == 4 + ndst)
+            nsrc = (unsigned)atoi(tok);
+        else if (n == 5 + ndst + nsrc)
+            width = (unsigned)atoi(tok);
+        else if (n == 6 + ndst + nsrc && width)
+            mode = (unsigned)atoi(tok);
+        else if (n > 6 + ndst + nsrc || (n == 6 + ndst + nsrc && !width))
+            after++;
+    }
+    if (!width)
+        assert_int_equal(after, 1);             /* the immediate */
+    else if (mode == 0)
+        assert_int_equal(after, lanes + 1);
+    else if (mode == 1)
+        assert_int_equal(after, 3);
+    else
+        assert_int_equal(after, lanes ? lanes + 1 : 1);
+}
+
 /* Every instruction line of a written trace stays inside what Accel-Sim's
  * parser reads: one destination register, at most four sources. */
 static void check_line_limits(const char *path)
@@ -537,6 +572,7 @@ static void check_line_limits(const char *path)
         }
         assert_int_equal(sscanf(line + used, " %63s %u", op, &nsrc), 2);
         assert_true(nsrc <= 4);
+        check_line_tail(line, mask);
         checked++;
     }
     fclose(fp);
