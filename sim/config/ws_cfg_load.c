@@ -322,6 +322,14 @@ static void ws_cfg_defaults(struct ws_gpu *gpu)
     gpu->sched.active_warps = 8;
     gpu->model.tmm_scale = 1.0;
     gpu->l1.carveout = WS_CARVEOUT_AUTO;
+    /* Keys added with the fidelity work: a config written before them
+     * still loads, with the simple DRAM model and Accel-Sim's QV100 queue
+     * sizes (miss queue 16, partition queues 64). */
+    gpu->l1.miss_queue = 16;
+    gpu->l2.input_queue = 64;
+    gpu->dram.bank_groups = 1;
+    gpu->dram.burst = 32;
+    gpu->dram.write_batch = 1;
 }
 
 /* "--gpu NAME" found nowhere: placed at NAME's command-line word, with

@@ -154,12 +154,16 @@ static void test_overrides(void **state)
 }
 
 /* Per process: other builds of the tree may run these tests meanwhile. */
+/* The per-process scratch config's path, after writing text there (NULL:
+ * the path only). */
 static const char *write_tmp(const char *text)
 {
     static char path[64];
     FILE *fp;
 
     snprintf(path, sizeof path, "/tmp/ws-test-bad-%ld.yaml", (long)getpid());
+    if (!text)
+        return path;
     fp = fopen(path, "w");
     assert_non_null(fp);
     fputs(text, fp);
@@ -534,6 +538,49 @@ static void test_carveout(void **state)
     }
 }
 
+/* A config written before the fidelity keys (banked DRAM, queues, the
+ * carveout list) still loads: the simple DRAM model, Accel-Sim's queue
+ * sizes, a fixed L1/shared split. */
+static void test_older_config(void **state)
+{
+    static const char *const added[] = {
+        "banked:", "bank_groups:", "burst:", "write_batch:", "t_rcd:",
+        "t_rp:", "t_ras:", "t_ccd_l:", "t_wtr:", "t_rtw:", "t_rfc:",
+        "refresh_per_bank:", "t_refi:", "miss_queue:", "input_queue:",
+        "carveouts:", "carveout:"
+    };
+    struct ws_gpu g = load_ok("gtx480", NULL, 0), old;
+    char *text = NULL, line[512];
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len), *in, *out;
+
+    (void)state;
+    assert_non_null(mem);
+    ws_cfg_print(mem, &g);
+    fclose(mem);
+    in = fmemopen(text, len, "r");
+    out = fopen(write_tmp(""), "w");
+    assert_non_null(in);
+    assert_non_null(out);
+    while (fgets(line, sizeof line, in)) {
+        int drop = 0;
+        for (size_t i = 0; i < sizeof added / sizeof added[0]; i++)
+            drop |= strstr(line, added[i]) != NULL;
+        if (!drop)
+            fputs(line, out);
+    }
+    fclose(in);
+    fclose(out);
+    free(text);
+    old = load_ok(write_tmp(NULL), NULL, 0);
+    assert_int_equal(old.dram.banked, 0);
+    assert_int_equal(old.l1.miss_queue, 16);
+    assert_int_equal(old.l2.input_queue, 64);
+    assert_int_equal(old.sm.ncarveouts, 0);
+    assert_true(old.l1.carveout == WS_CARVEOUT_AUTO);
+    remove(write_tmp(NULL));
+}
+
 static void test_sched_rules(void **state)
 {
     const char *gto[] = {"sched.policy=gto", "sched.active_warps=2000"};
@@ -564,6 +611,7 @@ int main(void)
         cmocka_unit_test(test_builtin_base),
         cmocka_unit_test(test_sched_rules),
         cmocka_unit_test(test_carveout),
+        cmocka_unit_test(test_older_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
