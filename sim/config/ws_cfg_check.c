@@ -194,6 +194,9 @@ static int ws_cfg_check_banked(const struct ws_gpu *g,
 {
     double ghz = g->core_mhz / 1000.0;
     double miss = g->dram.t_rcd * ghz;
+    /* GB/s is bytes per ns. */
+    double line_ns = (double)g->l2.line
+                     / (g->dram.bandwidth / g->dram.channels);
 
     if (g->dram.row_size < g->l2.sector)
         return ws_cfg_bad(c, "dram.row_size", "DRAM row smaller than an L2 "
@@ -208,9 +211,14 @@ static int ws_cfg_check_banked(const struct ws_gpu *g,
                           "than the interconnect round trip and an activate "
                           "(expected at least %.0f core cycles)",
                           g->dram.latency, 2.0 * g->icnt.latency + miss);
-    if (g->dram.t_refi > 0 && g->dram.t_rfc >= g->dram.t_refi)
-        return ws_cfg_bad(c, "dram.t_rfc", "refresh takes the whole refresh "
-                          "interval (expected dram.t_rfc < dram.t_refi)");
+    /* A line's burst must fit between two refreshes, or no access could
+     * ever run clear of them. */
+    if (g->dram.t_refi > 0
+        && g->dram.t_refi - g->dram.t_rfc < line_ns)
+        return ws_cfg_bad(c, "dram.t_rfc", "refresh leaves %.3g ns between "
+                          "refreshes, less than one line's %.3g ns burst "
+                          "(expected dram.t_refi - dram.t_rfc >= %.3g ns)",
+                          g->dram.t_refi - g->dram.t_rfc, line_ns, line_ns);
     return 0;
 }
 
@@ -225,6 +233,10 @@ static int ws_cfg_check_mem(const struct ws_gpu *g, const struct ws_cfg_ctx *c)
         return ws_cfg_bad(c, "l1.line", "l1.line differs from l2.line "
                           "(expected one line size: the memory path moves "
                           "whole lines between them)");
+    if (g->l1.sector != g->l2.sector)
+        return ws_cfg_bad(c, "l1.sector", "l1.sector differs from l2.sector "
+                          "(expected one sector size: the memory path hands "
+                          "L1's sector masks to L2)");
     if (g->l1.line / g->l1.sector > 8 || g->l2.line / g->l2.sector > 8)
         return ws_cfg_bad(c, "l2.sector", "more than 8 sectors per line "
                           "(expected line / sector <= 8)");

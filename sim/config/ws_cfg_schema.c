@@ -270,8 +270,12 @@ static int ws_cfg_check_range(const struct ws_key *k, double v,
     if (v == 0 && (k->flags & WS_KF_ZERO_OK))
         return 0;
     if (v < k->min || v > k->max) {
-        snprintf(buf, sizeof buf, "a value from %.15g to %.15g", k->min,
-                 k->max);
+        const char *unit = k->type == WS_KT_TIME ? "ns"
+                           : k->type == WS_KT_SIZE ? " bytes"
+                           : k->type == WS_KT_FREQ ? "MHz"
+                           : k->type == WS_KT_BW ? "GB/s" : "";
+        snprintf(buf, sizeof buf, "a value from %.15g%s to %.15g%s", k->min,
+                 unit, k->max, unit);
         *expected = buf;
         return -1;
     }
@@ -350,8 +354,8 @@ static int ws_cfg_parse_sizes(const struct ws_key *k, struct ws_gpu *gpu,
     const char *p = text;
     char item[64];
 
-    *expected = "ascending sizes separated by commas, such as "
-                "0, 8KiB, 16KiB, 32KiB, 64KiB, 96KiB (at most 16)";
+    *expected = "ascending sizes separated by commas, not a YAML list, "
+                "such as 0, 8KiB, 16KiB, 32KiB, 64KiB, 96KiB (at most 16)";
     for (;;) {
         size_t len = strcspn(p, ",");
         const char *e = p + len;

@@ -51,7 +51,11 @@ static void ws_occupancy_split(const struct ws_gpu *g,
     if (g->sm.ncarveouts == 0)
         return;
     if (g->l1.carveout != WS_CARVEOUT_AUTO) {
-        occ->carveout = ws_carveout_at_least(g, g->l1.carveout);
+        /* A hint, as the driver takes cudaFuncAttributePreferred-
+         * SharedMemoryCarveout: never so small that one CTA cannot run. */
+        uint64_t want = g->l1.carveout > occ->shared_per_cta
+                        ? g->l1.carveout : occ->shared_per_cta;
+        occ->carveout = ws_carveout_at_least(g, want);
         occ->carveout_by = "l1.carveout";
     } else {
         /* The occupancy the other limits allow (shared memory at its
@@ -64,6 +68,8 @@ static void ws_occupancy_split(const struct ws_gpu *g,
     }
     sram_l1 = g->sm.l1_shared - occ->carveout;
     occ->l1_size = sram_l1 < g->l1.size ? sram_l1 : g->l1.size;
+    /* Whole sets only; less than one set is no L1 at all. */
+    occ->l1_size -= occ->l1_size % (g->l1.line * g->l1.assoc);
     if (occ->by_limit[WS_OCC_SHARED] != 0)
         occ->by_limit[WS_OCC_SHARED] = ws_shared_limit(occ, occ->carveout);
 }

@@ -17,15 +17,28 @@ struct ws_unit {
 
 /* Splits "12.5 MiB" into a finite, non-negative number and a unit suffix
  * (blanks allowed between them). */
+/* An exponent's digits follow, after an optional sign. */
+static int ws_units_exp_digit(const char *p)
+{
+    if (*p == '+' || *p == '-')
+        p++;
+    return *p >= '0' && *p <= '9';
+}
+
 static int ws_units_split(const char *s, double *num, const char **unit)
 {
     char *end;
     size_t i = 0;
 
+    /* Digits, a point, and an exponent as %g prints it (1e+08, 1e-05):
+     * "config show" must read back. */
     while (s[i] == '+' || s[i] == '.' || (s[i] >= '0' && s[i] <= '9')
-           || ((s[i] == 'e' || s[i] == 'E') && i > 0 && s[i + 1] >= '0'
-               && s[i + 1] <= '9'))
+           || ((s[i] == 'e' || s[i] == 'E') && i > 0
+               && ws_units_exp_digit(s + i + 1))) {
+        if ((s[i] == 'e' || s[i] == 'E') && (s[i + 1] == '+' || s[i + 1] == '-'))
+            i++;
         i++;
+    }
     if (i == 0)
         return -1;
     *num = strtod(s, &end);

@@ -47,7 +47,7 @@ void ws_cache_clear(struct ws_cache *c)
 void ws_cache_reshape(struct ws_cache *c, uint32_t sets)
 {
     ws_cache_clear(c);
-    c->sets = sets < 1 ? 1 : sets > c->max_sets ? c->max_sets : sets;
+    c->sets = sets > c->max_sets ? c->max_sets : sets;
 }
 
 struct ws_cache_line *ws_cache_find(struct ws_cache *c, uint32_t set,

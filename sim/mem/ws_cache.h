@@ -43,7 +43,8 @@ int ws_cache_init(struct ws_cache *c, uint32_t sets, uint32_t assoc,
 void ws_cache_free(struct ws_cache *c);
 void ws_cache_clear(struct ws_cache *c);
 /* Empties the cache and uses `sets` of its allocated sets (at most
- * max_sets): an L1 whose share of the unified SRAM changes per kernel. */
+ * max_sets; 0: no cache, which callers must not look up): an L1 whose
+ * share of the unified SRAM changes per kernel. */
 void ws_cache_reshape(struct ws_cache *c, uint32_t sets);
 
 /* The way holding line `line` (an index: address / line size) in set `set`,

@@ -109,23 +109,28 @@ static uint64_t ws_refresh_count(const struct ws_dram *d, double off,
     return t < off ? 0 : (uint64_t)floor((t - off) / d->t_refi) + 1;
 }
 
-/* t, or the end of the refresh window it falls in. */
-static double ws_refresh_clear(const struct ws_dram *d, double off, double t)
+/* The first time >= t at which something lasting dur runs clear of the
+ * refresh windows: t, the end of the window t falls in, or the end of the
+ * next one when it would begin before dur is over. */
+static double ws_refresh_clear(const struct ws_dram *d, double off, double t,
+                               double dur)
 {
     uint64_t k = ws_refresh_count(d, off, t);
-    double end;
+    double end = off + (double)k * d->t_refi - d->t_refi + d->t_rfc;
 
-    if (k == 0)
-        return t;
-    end = off + (double)(k - 1) * d->t_refi + d->t_rfc;
-    return t < end ? end : t;
+    if (k > 0 && t < end)
+        t = end;
+    k = ws_refresh_count(d, off, t);
+    if (t + dur > off + (double)k * d->t_refi && dur < d->t_refi - d->t_rfc)
+        t = off + (double)k * d->t_refi + d->t_rfc;
+    return t;
 }
 
 /* A bank free for the access from `ready`, after any refresh that was due;
  * a refresh precharges, closing the rows it covers (all of the channel's,
  * or the one bank's). */
 static double ws_refresh_bank(struct ws_dram *d, uint32_t c, uint32_t bank,
-                              double ready)
+                              double ready, double dur)
 {
     struct ws_dram_chan *ch = &d->chan[c];
     int per_bank = d->gpu->dram.refresh_per_bank;
@@ -133,7 +138,7 @@ static double ws_refresh_bank(struct ws_dram *d, uint32_t c, uint32_t bank,
     uint32_t u = per_bank ? bank : 0;
     uint64_t k;
 
-    ready = ws_refresh_clear(d, off, ready);
+    ready = ws_refresh_clear(d, off, ready, dur);
     k = ws_refresh_count(d, off, ready);
     if (k > ch->refreshes[u]) {
         ch->refreshes[u] = k;
@@ -247,13 +252,13 @@ static double ws_dram_banked(struct ws_dram *d, uint32_t c, double t,
     double ready = ws_max(t, ch->bank_free[p.bank]), slot, start;
 
     if (d->t_refi > 0)
-        ready = ws_refresh_bank(d, c, p.bank, ready);
+        ready = ws_refresh_bank(d, c, p.bank, ready, burst);
     ready = ws_dram_open(d, ch, p, ready, ctr);
     slot = ws_max(ws_max(t, ch->bus_free), ch->group_free[p.group]);
     /* An all-bank refresh stops the channel; a per-bank one only its bank,
      * which ws_refresh_bank has waited for. */
     if (d->t_refi > 0 && !d->gpu->dram.refresh_per_bank)
-        slot = ws_refresh_clear(d, ws_refresh_offset(d, c, 0), slot);
+        slot = ws_refresh_clear(d, ws_refresh_offset(d, c, 0), slot, burst);
     ch->bus_free = slot + burst + ws_dram_turnaround(d, ch, write);
     ch->group_free[p.group] = slot + nsect * d->group_cps;
     start = ws_max(slot, ready);

@@ -151,6 +151,7 @@ int ws_memsys_init(struct ws_memsys *m, const struct ws_gpu *g)
     m->nsm = g->sm.count;
     m->nslice = g->l2.slices;
     m->nchan = g->dram.channels;
+    m->l1_on = g->l1.enabled;
     m->line_bytes = (uint32_t)g->l2.line;
     m->l1_line_bytes = (uint32_t)g->l1.line;
     m->sector_bytes = (uint32_t)g->l2.sector;
@@ -201,6 +202,8 @@ void ws_memsys_new_kernel(struct ws_memsys *m, uint64_t l1_size)
     const struct ws_gpu *g = m->gpu;
     uint32_t sets = (uint32_t)(l1_size / g->l1.line / g->l1.assoc);
 
+    /* A carveout can leave no whole set: the kernel runs without L1. */
+    m->l1_on = g->l1.enabled && sets > 0;
     /* L1 is not coherent: real parts invalidate it at a kernel boundary. */
     for (uint32_t s = 0; s < m->nsm; s++) {
         ws_cache_reshape(&m->sm[s].l1, sets);
@@ -435,7 +438,7 @@ static uint64_t ws_load_line(struct ws_memsys *m, uint32_t sm, uint64_t t,
     ctr->v[WS_CTR_L1_REQUESTS]++;
     ctr->v[WS_CTR_L1_SECTORS] += ws_popcount32(want);
     ctr->v[WS_CTR_L1_SECTORS_LOAD] += ws_popcount32(want);
-    if (cached && g->l1.enabled) {
+    if (cached && m->l1_on) {
         cl = ws_cache_fetch(&s->l1, (uint32_t)(line % s->l1.sets), line, &v);
         miss = 0;
         for (unsigned k = 0; k < s->l1.sectors; k++) {
@@ -533,7 +536,7 @@ uint64_t ws_mem_store(struct ws_memsys *m, const struct ws_mem_req *q)
         ctr->v[WS_CTR_L1_SECTORS] += j - i;
         ctr->v[WS_CTR_L2_SECTORS_WRITE] += j - i;
         /* Write-through, no allocate: a resident L1 copy is updated. */
-        if (m->gpu->l1.enabled
+        if (m->l1_on
             && (cl = ws_cache_find(&s->l1, (uint32_t)(line % s->l1.sets), line)))
             for (unsigned k = 0; k < s->l1.sectors; k++)
                 if ((mask >> k & 1) && cl->fill[k] < st)

@@ -73,6 +73,7 @@ struct ws_memsys {
     struct ws_mem_slice *slice;
     struct ws_dram dram;
     uint32_t nsm, nslice, nchan;
+    int l1_on;              /* l1.enabled, and this kernel has an L1 */
     uint32_t line_bytes, sector_bytes, l1_line_bytes;
     double port_cps;        /* core cycles per sector on an SM port */
     double slice_cps;       /* per sector in one slice */

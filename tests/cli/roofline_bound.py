@@ -32,7 +32,8 @@ EXTREMES = [
      ["--set", "l2.bandwidth=1GB/s", "-p", "n=8192",
       "traces/kernels/stream/copy.yaml"]),
     ("triad, slow DRAM", "h100",
-     ["--set", "dram.bandwidth=1GB/s", "-p", "n=8192",
+     ["--set", "dram.bandwidth=1GB/s", "--set", "dram.t_refi=0ns",
+      "-p", "n=8192",
       "traces/kernels/stream/triad.yaml"]),
 ]
 
