@@ -6,6 +6,7 @@
 #include "ws_stats.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "ws_kernel_stats.h"
 
@@ -143,6 +144,14 @@ static const char *const ws_group_names[WS_GRP_COUNT] = {
 const struct ws_ctr_info *ws_ctr_info(enum ws_ctr c)
 {
     return &ws_ctr_table[c];
+}
+
+long ws_ctr_find(const char *name)
+{
+    for (int i = 0; i < WS_CTR_COUNT; i++)
+        if (strcmp(ws_ctr_table[i].name, name) == 0)
+            return i;
+    return -1;
 }
 
 const char *ws_group_name(enum ws_group g)

@@ -78,6 +78,8 @@ struct ws_ctr_info {
 };
 
 const struct ws_ctr_info *ws_ctr_info(enum ws_ctr c);
+/* The counter named name (its Nsight or ws__ name), or -1. */
+long ws_ctr_find(const char *name);
 const char *ws_group_name(enum ws_group g);
 
 struct ws_counters {

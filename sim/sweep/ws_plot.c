@@ -500,3 +500,77 @@ char *ws_plot_svg(const struct ws_csv *t, const struct ws_plot_spec *s,
     free(pts);
     return svg;
 }
+
+/* ---- bar charts ----------------------------------------------------------- */
+
+static int ws_plot_bars_data(const struct ws_plot_dir *d,
+                             const char *const *cats, size_t ncats,
+                             size_t nseries, const double *v,
+                             struct ws_err *err)
+{
+    FILE *fp = ws_plot_fopen(d->data, err);
+
+    if (!fp)
+        return -1;
+    for (size_t c = 0; c < ncats; c++) {
+        fputc('"', fp);
+        for (const char *p = cats[c]; *p; p++)
+            fputc(*p == '"' || (unsigned char)*p < 0x20 ? '_' : *p, fp);
+        fputc('"', fp);
+        for (size_t s = 0; s < nseries; s++)
+            fprintf(fp, " %.17g", v[c * nseries + s]);
+        fputc('\n', fp);
+    }
+    return ws_plot_close(fp, d->data, err);
+}
+
+static int ws_plot_bars_script(const struct ws_plot_dir *d, const char *title,
+                               const char *ylabel, const char *const *series,
+                               size_t nseries, struct ws_err *err)
+{
+    FILE *fp = ws_plot_fopen(d->script, err);
+
+    if (!fp)
+        return -1;
+    fputs("set terminal svg size 900,500 dynamic enhanced font 'sans,11'\n"
+          "set output ", fp);
+    ws_plot_quote(fp, d->svg);
+    fputs("\nset title ", fp);
+    ws_plot_quote(fp, title);
+    fputs(" noenhanced\nset ylabel ", fp);
+    ws_plot_quote(fp, ylabel);
+    fputs(" noenhanced\nset key outside noenhanced\nset grid ytics\n"
+          "set style data histograms\nset style histogram clustered\n"
+          "set style fill solid 0.8 border -1\nset xtics rotate by -45 "
+          "noenhanced\nset yrange [0:*]\nplot ", fp);
+    for (size_t s = 0; s < nseries; s++) {
+        fputs(s ? ", \\\n     " : "", fp);
+        ws_plot_quote(fp, d->data);
+        fprintf(fp, " using %zu%s title ", s + 2, s ? "" : ":xtic(1)");
+        ws_plot_quote(fp, series[s][0] ? series[s] : "(empty)");
+    }
+    fputc('\n', fp);
+    return ws_plot_close(fp, d->script, err);
+}
+
+char *ws_plot_bars_svg(const char *title, const char *ylabel,
+                       const char *const *cats, size_t ncats,
+                       const char *const *series, size_t nseries,
+                       const double *v, struct ws_err *err)
+{
+    struct ws_plot_dir d;
+    char *svg = NULL;
+
+    if (ncats == 0 || nseries == 0) {
+        ws_err_msg(err, "nothing to draw (expected at least one bar)");
+        return NULL;
+    }
+    if (ws_plot_mkdir(&d, err) < 0)
+        return NULL;
+    if (ws_plot_bars_data(&d, cats, ncats, nseries, v, err) == 0
+        && ws_plot_bars_script(&d, title, ylabel, series, nseries, err) == 0
+        && ws_plot_run(&d, err) == 0)
+        svg = ws_plot_read_svg(d.svg, err);
+    ws_plot_rmdir(&d);
+    return svg;
+}

@@ -9,6 +9,9 @@
  * as text, so the caller writes it through the safe-output path like any
  * other output.
  *
+ * Also a clustered bar chart of named categories (the resource groups of
+ * an RSM analysis).
+ *
  * Leaves out: styling beyond titles and log scales; other terminals.
  */
 #ifndef WS_PLOT_H
@@ -40,5 +43,13 @@ int ws_plot_check_at(const struct ws_csv *t, const struct ws_plot_spec *s,
  * failing (its first error line quoted), or no row to draw. */
 char *ws_plot_svg(const struct ws_csv *t, const struct ws_plot_spec *s,
                   struct ws_err *err);
+
+/* A clustered bar chart: ncats categories along x, one bar per series in
+ * each (v[cat * nseries + s]), as SVG text (malloc'd) or NULL with err
+ * set, as ws_plot_svg. */
+char *ws_plot_bars_svg(const char *title, const char *ylabel,
+                       const char *const *cats, size_t ncats,
+                       const char *const *series, size_t nseries,
+                       const double *v, struct ws_err *err);
 
 #endif

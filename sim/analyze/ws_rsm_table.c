@@ -1,0 +1,408 @@
+/*
+ * ws_rsm_table: RSM of a results table (see ws_rsm_table.h).
+ */
+#include "ws_rsm_table.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/ws_stats.h"
+#include "sweep/ws_plot.h"
+
+struct ws_rsm_kernel {
+    const char *name;
+    size_t *rows, nrows;
+    struct ws_rsm_out out;
+    int ran;
+};
+
+struct ws_rsm_tab {
+    const struct ws_csv *t;
+    const struct ws_rsm_args *a;
+    long c_status, c_kernel, c_time, c_util;
+    size_t *feat;               /* table columns of the counters */
+    size_t *group;              /* their enum ws_group */
+    size_t nfeat;
+    double *target;             /* per table row (ok rows only) */
+    struct ws_rsm_kernel *k;
+    size_t nk;
+};
+
+const char *ws_rsm_target_name(enum ws_rsm_target t)
+{
+    return t == WS_RSM_TS ? "ts" : t == WS_RSM_UL ? "ul" : "score";
+}
+
+static int ws_rsm_ok(const struct ws_rsm_tab *r, size_t row)
+{
+    return r->c_status < 0
+           || strcmp(ws_csv_cell(r->t, row, (size_t)r->c_status), "ok") == 0;
+}
+
+static int ws_rsm_num(const struct ws_rsm_tab *r, size_t row, size_t col,
+                      double *v, struct ws_err *err)
+{
+    const char *s = ws_csv_cell(r->t, row, col);
+    char *end;
+
+    *v = strtod(s, &end);
+    if (end != s && *end == '\0' && isfinite(*v))
+        return 0;
+    return ws_err_at(err, r->t->name, r->t->row_line[row], 1, "column '%s' "
+                     "holds '%s' (expected a number in an ok row)",
+                     r->t->header[col], s);
+}
+
+/* ---- columns ------------------------------------------------------------- */
+
+/* Counters that are the kernel's duration in another unit (elapsed cycles,
+ * SM-active cycles, resident warp-cycles) would explain ts and ul by
+ * definition, not by any resource's use: left out of the dictionary. */
+static int ws_rsm_tautology(enum ws_ctr c)
+{
+    return ws_ctr_info(c)->group == WS_GRP_TIME
+           || c == WS_CTR_SM_CYCLES_ACTIVE
+           || c == WS_CTR_WARP_CYCLES_RESIDENT;
+}
+
+static int ws_rsm_need(const struct ws_rsm_tab *r, const char *name,
+                       long *col, struct ws_err *err)
+{
+    *col = ws_csv_col(r->t, name);
+    return *col < 0 ? ws_csv_no_col(r->t, name, err) : 0;
+}
+
+static int ws_rsm_columns(struct ws_rsm_tab *r, struct ws_err *err)
+{
+    const struct ws_csv *t = r->t;
+
+    r->c_status = ws_csv_col(t, "status");
+    r->c_kernel = ws_csv_col(t, "kernel");
+    if (ws_rsm_need(r, "time_us", &r->c_time, err) < 0
+        || ws_rsm_need(r, "sm_util_pct", &r->c_util, err) < 0)
+        return -1;
+    r->feat = malloc((t->ncols + 1) * sizeof *r->feat);
+    r->group = malloc((t->ncols + 1) * sizeof *r->group);
+    if (!r->feat || !r->group)
+        return ws_err_oom(err);
+    for (size_t c = 0; c < t->ncols; c++) {
+        long k = ws_ctr_find(t->header[c]);
+        if (k < 0 || ws_rsm_tautology((enum ws_ctr)k))
+            continue;
+        r->feat[r->nfeat] = c;
+        r->group[r->nfeat++] = ws_ctr_info((enum ws_ctr)k)->group;
+    }
+    if (r->nfeat == 0)
+        return ws_err_msg(err, "%s has no counter columns (expected a "
+                          "sweep's results, with counters under their "
+                          "Nsight names)", t->name);
+    return 0;
+}
+
+/* ---- targets --------------------------------------------------------------- */
+
+static double ws_rsm_alpha(const struct ws_rsm_args *a, double ul)
+{
+    return ul < 0.5 ? a->alpha[0] : ul < 0.8 ? a->alpha[1] : a->alpha[2];
+}
+
+/* Eqs 6-8 for every ok row: ts against the table's longest kernel. */
+static int ws_rsm_targets(struct ws_rsm_tab *r, struct ws_err *err)
+{
+    const struct ws_csv *t = r->t;
+    double tmax = 0, v;
+
+    r->target = calloc(t->nrows + 1, sizeof *r->target);
+    if (!r->target)
+        return ws_err_oom(err);
+    for (size_t i = 0; i < t->nrows; i++) {
+        if (!ws_rsm_ok(r, i))
+            continue;
+        if (ws_rsm_num(r, i, (size_t)r->c_time, &v, err) < 0)
+            return -1;
+        if (v > tmax)
+            tmax = v;
+    }
+    for (size_t i = 0; i < t->nrows; i++) {
+        double ts, ul;
+        if (!ws_rsm_ok(r, i))
+            continue;
+        if (ws_rsm_num(r, i, (size_t)r->c_time, &ts, err) < 0
+            || ws_rsm_num(r, i, (size_t)r->c_util, &ul, err) < 0)
+            return -1;
+        ts = tmax > 0 ? ts / tmax : 0;
+        ul /= 100.0;
+        if (r->a->target == WS_RSM_TS)
+            r->target[i] = ts;
+        else if (r->a->target == WS_RSM_UL)
+            r->target[i] = 1.0 - ul;
+        else
+            r->target[i] = ts > 0 ? 1.0 - ws_rsm_alpha(r->a, ul) / ts : 0;
+    }
+    return 0;
+}
+
+/* ---- kernels ----------------------------------------------------------------- */
+
+static const char *ws_rsm_kernel_of(const struct ws_rsm_tab *r, size_t row)
+{
+    return r->c_kernel < 0 ? "(all)"
+                           : ws_csv_cell(r->t, row, (size_t)r->c_kernel);
+}
+
+static int ws_rsm_kernels(struct ws_rsm_tab *r, struct ws_err *err)
+{
+    const struct ws_csv *t = r->t;
+
+    r->k = calloc(t->nrows + 1, sizeof *r->k);
+    if (!r->k)
+        return ws_err_oom(err);
+    for (size_t i = 0; i < t->nrows; i++) {
+        const char *name = ws_rsm_kernel_of(r, i);
+        size_t k = 0;
+        if (!ws_rsm_ok(r, i))
+            continue;
+        while (k < r->nk && strcmp(r->k[k].name, name) != 0)
+            k++;
+        if (k == r->nk) {
+            r->k[r->nk].name = name;
+            if (!(r->k[r->nk++].rows = malloc(t->nrows * sizeof(size_t))))
+                return ws_err_oom(err);
+        }
+        r->k[k].rows[r->k[k].nrows++] = i;
+    }
+    return 0;
+}
+
+/* One kernel's dictionary, each counter over its largest magnitude. */
+static int ws_rsm_kernel_run(struct ws_rsm_tab *r, struct ws_rsm_kernel *k,
+                             struct ws_err *err)
+{
+    size_t n = k->nrows, f = r->nfeat;
+    double *d = malloc((n * f + 1) * sizeof *d);
+    double *t = malloc((n + 1) * sizeof *t);
+    struct ws_rsm_in in = {n, f, WS_GRP_COUNT, d, t, r->group};
+    int rc = 0;
+
+    if (!d || !t) {
+        free(d);
+        free(t);
+        return ws_err_oom(err);
+    }
+    for (size_t j = 0; j < f && rc == 0; j++) {
+        double big = 0;
+        for (size_t i = 0; i < n && rc == 0; i++) {
+            rc = ws_rsm_num(r, k->rows[i], r->feat[j], &d[i * f + j], err);
+            if (fabs(d[i * f + j]) > big)
+                big = fabs(d[i * f + j]);
+        }
+        for (size_t i = 0; i < n && big > 0; i++)
+            d[i * f + j] /= big;
+    }
+    for (size_t i = 0; i < n; i++)
+        t[i] = r->target[k->rows[i]];
+    if (rc == 0 && n >= 3) {
+        if (ws_rsm_run(&in, &r->a->opts, &k->out) < 0)
+            rc = ws_err_oom(err);
+        else
+            k->ran = 1;
+    }
+    free(d);
+    free(t);
+    return rc;
+}
+
+/* ---- report ---------------------------------------------------------------------- */
+
+struct ws_rsm_rank {
+    size_t idx;
+    double v;
+};
+
+static int ws_rsm_rank_cmp(const void *a, const void *b)
+{
+    const struct ws_rsm_rank *x = a, *y = b;
+
+    if (x->v != y->v)
+        return x->v < y->v ? 1 : -1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Up to three of the group's counters, most often chosen first. */
+static void ws_rsm_counters(FILE *out, const struct ws_rsm_tab *r,
+                            const struct ws_rsm_kernel *k, size_t g)
+{
+    struct ws_rsm_rank top[3];
+    size_t n = 0;
+
+    for (size_t j = 0; j < r->nfeat; j++) {
+        struct ws_rsm_rank c = {j, k->out.picked[j]};
+        size_t at;
+        if (r->group[j] != g || c.v <= 0)
+            continue;
+        if (n == 3 && ws_rsm_rank_cmp(&c, &top[2]) >= 0)
+            continue;
+        at = n < 3 ? n++ : 2;
+        while (at > 0 && ws_rsm_rank_cmp(&c, &top[at - 1]) < 0) {
+            top[at] = top[at - 1];
+            at--;
+        }
+        top[at] = c;
+    }
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "%s`%s` (%.0f %%, belief %.2f)", i ? ", " : "",
+                r->t->header[r->feat[top[i].idx]], 100 * top[i].v,
+                k->out.belief[top[i].idx] / (top[i].v > 0 ? top[i].v : 1));
+}
+
+static void ws_rsm_kernel_md(FILE *out, const struct ws_rsm_tab *r,
+                             const struct ws_rsm_kernel *k)
+{
+    struct ws_rsm_rank g[WS_GRP_COUNT];
+
+    fprintf(out, "\n## %s (%zu runs)\n\n", k->name, k->nrows);
+    if (!k->ran) {
+        fprintf(out, "Too few runs to fit (expected at least 3).\n");
+        return;
+    }
+    for (size_t i = 0; i < WS_GRP_COUNT; i++)
+        g[i] = (struct ws_rsm_rank){i, k->out.rsm[i]};
+    qsort(g, WS_GRP_COUNT, sizeof g[0], ws_rsm_rank_cmp);
+    fprintf(out, "| resource | RSM | counters chosen (share of members, "
+            "mean belief when chosen) |\n|---|---|---|\n");
+    for (size_t i = 0; i < WS_GRP_COUNT; i++) {
+        if (g[i].v <= 0)
+            continue;
+        fprintf(out, "| %s | %.3f | ", ws_group_name((enum ws_group)g[i].idx),
+                g[i].v);
+        ws_rsm_counters(out, r, k, g[i].idx);
+        fprintf(out, " |\n");
+    }
+    if (g[0].v <= 0)
+        fprintf(out, "| (none) | 0 | the target does not vary |\n");
+}
+
+static void ws_rsm_head(FILE *out, const struct ws_rsm_tab *r)
+{
+    const struct ws_rsm_args *a = r->a;
+    const struct ws_rsm_opts *o = &a->opts;
+    size_t rows = 0;
+
+    for (size_t k = 0; k < r->nk; k++)
+        rows += r->k[k].nrows;
+    fprintf(out, "# Resource significance of %s\n\n", r->t->name);
+    fprintf(out, "Target `%s`", ws_rsm_target_name(a->target));
+    if (a->target == WS_RSM_SCORE)
+        fprintf(out, " = 1 - alpha / ts, alpha %g / %g / %g for ul below "
+                "0.5 / below 0.8 / above", a->alpha[0], a->alpha[1],
+                a->alpha[2]);
+    fprintf(out, " (Islam et al., eqs 6-8); %zu runs of %zu kernel%s, %zu "
+            "counters (the kernel's duration in cycles left out).\n\n", rows,
+            r->nk, r->nk == 1 ? "" : "s", r->nfeat);
+    fprintf(out, "Ensemble OMP (eqs 1-5): tau %u, kappa %g, %u members on "
+            "%g of the runs each, gamma %.4g, seed %lu (GSL mt19937).  RSM "
+            "is in [0, 1]: 1 - prod(1 - belief) over the group's counters, "
+            "averaged over the members.\n", o->tau, o->kappa, o->members,
+            o->subsample, o->gamma, o->seed);
+}
+
+/* ---- the chart ------------------------------------------------------------------ */
+
+static char *ws_rsm_chart(const struct ws_rsm_tab *r, struct ws_err *err)
+{
+    const char *cats[WS_GRP_COUNT], **series = malloc(r->nk * sizeof *series);
+    double *v = malloc((WS_GRP_COUNT * r->nk + 1) * sizeof *v);
+    size_t nc = 0;
+    char title[160], *svg = NULL;
+
+    if (!series || !v) {
+        free(series);
+        free(v);
+        ws_err_oom(err);
+        return NULL;
+    }
+    for (size_t k = 0; k < r->nk; k++)
+        series[k] = r->k[k].name;
+    for (size_t g = 0; g < WS_GRP_COUNT; g++) {
+        int any = 0;
+        for (size_t k = 0; k < r->nk; k++)
+            any |= r->k[k].ran && r->k[k].out.rsm[g] > 0;
+        if (!any)
+            continue;
+        for (size_t k = 0; k < r->nk; k++)
+            v[nc * r->nk + k] = r->k[k].ran ? r->k[k].out.rsm[g] : 0;
+        cats[nc++] = ws_group_name((enum ws_group)g);
+    }
+    snprintf(title, sizeof title, "Resource significance for %s",
+             ws_rsm_target_name(r->a->target));
+    svg = ws_plot_bars_svg(title, "RSM", cats, nc, series, r->nk, v, err);
+    free(series);
+    free(v);
+    return svg;
+}
+
+/* ---- entry ------------------------------------------------------------------------- */
+
+static void ws_rsm_tab_free(struct ws_rsm_tab *r)
+{
+    for (size_t k = 0; r->k && k < r->nk; k++) {
+        free(r->k[k].rows);
+        ws_rsm_out_free(&r->k[k].out);
+    }
+    free(r->k);
+    free(r->feat);
+    free(r->group);
+    free(r->target);
+}
+
+char *ws_rsm_report(const struct ws_csv *t, const struct ws_rsm_args *a,
+                    char **svg, struct ws_err *err)
+{
+    struct ws_rsm_tab r = {0};
+    char *text = NULL;
+    size_t len = 0, ran = 0;
+    FILE *out;
+
+    r.t = t;
+    r.a = a;
+    if (svg)
+        *svg = NULL;
+    if (ws_rsm_columns(&r, err) < 0 || ws_rsm_targets(&r, err) < 0
+        || ws_rsm_kernels(&r, err) < 0)
+        goto fail;
+    for (size_t k = 0; k < r.nk; k++) {
+        if (ws_rsm_kernel_run(&r, &r.k[k], err) < 0)
+            goto fail;
+        ran += r.k[k].ran;
+    }
+    if (ran == 0) {
+        ws_err_msg(err, "%s has no kernel with 3 ok rows (expected a sweep "
+                   "of at least 3 points)", t->name);
+        goto fail;
+    }
+    if (svg && !(*svg = ws_rsm_chart(&r, err)))
+        goto fail;
+    if (!(out = open_memstream(&text, &len))) {
+        ws_err_oom(err);
+        goto fail;
+    }
+    ws_rsm_head(out, &r);
+    for (size_t k = 0; k < r.nk; k++)
+        ws_rsm_kernel_md(out, &r, &r.k[k]);
+    if (fclose(out) != 0) {
+        free(text);
+        text = NULL;
+        ws_err_oom(err);
+    }
+    ws_rsm_tab_free(&r);
+    return text;
+fail:
+    if (svg) {
+        free(*svg);
+        *svg = NULL;
+    }
+    ws_rsm_tab_free(&r);
+    return NULL;
+}
