@@ -213,6 +213,9 @@ static int ws_cfg_check_banked(const struct ws_gpu *g,
                           g->dram.latency, 2.0 * g->icnt.latency + miss);
     /* A line's burst must fit between two refreshes, or no access could
      * ever run clear of them. */
+    if (g->dram.t_refi > 0 && g->dram.t_rfc >= g->dram.t_refi)
+        return ws_cfg_bad(c, "dram.t_rfc", "refresh takes its whole interval "
+                          "or more (expected dram.t_rfc < dram.t_refi)");
     if (g->dram.t_refi > 0
         && g->dram.t_refi - g->dram.t_rfc < line_ns)
         return ws_cfg_bad(c, "dram.t_rfc", "refresh leaves %.3g ns between "

@@ -153,6 +153,42 @@ static int ws_sweep_validate_fixed(struct ws_sweep_ctx *c, struct ws_err *err)
     return rc;
 }
 
+/* 1 when the config loads with the fixed overrides, set, and some value
+ * of another set. axis: a value valid only beside another axis's value
+ * (dram.t_rfc beside a longer dram.t_refi, zipped banks and bank groups)
+ * is a sweep's to make, and a combination that fails becomes that point's
+ * failed row. */
+static int ws_sweep_loads_beside(const struct ws_sweep *s, size_t ai,
+                                 const char *set)
+{
+    const char **sets = malloc((s->nfixed_sets + 2) * sizeof *sets);
+    struct ws_gpu *gpu = calloc(1, sizeof *gpu);
+    struct ws_err err;
+    int ok = 0;
+
+    if (!sets || !gpu) {
+        free(sets);
+        free(gpu);
+        return 0;
+    }
+    for (size_t k = 0; k < s->nfixed_sets; k++)
+        sets[k] = s->fixed_sets[k];
+    sets[s->nfixed_sets] = set;
+    for (size_t b = 0; !ok && b < s->naxes; b++) {
+        if (b == ai || s->axes[b].kind != WS_AXIS_SET)
+            continue;
+        for (size_t j = 0; !ok && j < s->axes[b].nvalues; j++) {
+            sets[s->nfixed_sets + 1] = s->axes[b].values[j].assign;
+            ws_err_clear(&err);
+            ok = ws_cfg_load(gpu, s->gpu, sets, (int)s->nfixed_sets + 2,
+                             &err) == 0;
+        }
+    }
+    free(sets);
+    free(gpu);
+    return ok;
+}
+
 int ws_sweep_validate(struct ws_sweep_ctx *c, struct ws_err *err)
 {
     const struct ws_sweep *s = c->s;
@@ -170,8 +206,13 @@ int ws_sweep_validate(struct ws_sweep_ctx *c, struct ws_err *err)
             if (ws_sweep_try(c, a->kind == WS_AXIS_GPU ? v->assign : NULL,
                              a->kind == WS_AXIS_SET ? v->assign : NULL,
                              a->kind == WS_AXIS_PARAM ? v->assign : NULL,
-                             s->nfixed_params, v->line, v->col, what, err) < 0)
+                             s->nfixed_params, v->line, v->col, what,
+                             err) == 0)
+                continue;
+            if (a->kind != WS_AXIS_SET || err->internal
+                || !ws_sweep_loads_beside(s, i, v->assign))
                 return -1;
+            ws_err_clear(err);
         }
     }
     return 0;
