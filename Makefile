@@ -3,8 +3,8 @@
 #               trace under the default GPU
 #   make test   the same set-up, then every test through CTest, then a
 #               clang build that fuzzes each parser for a few seconds
-# Other targets: build, bench (speed and memory), sanitize (ASan+UBSan unit
-# and CLI tests), clean.
+# Other targets: build, bench (speed and memory), validate (the seed
+# studies), sanitize (ASan+UBSan unit and CLI tests), clean.
 
 BUILD       ?= build
 FUZZ_BUILD  ?= build-fuzz
@@ -17,7 +17,7 @@ DEBIAN_PACKAGES = build-essential cmake pkg-config python3 xz-utils \
                   libjansson-dev libxxhash-dev gnuplot-nox \
                   clang libclang-rt-dev
 
-.PHONY: all deps build run test bench fuzz sanitize clean
+.PHONY: all deps build run test bench validate fuzz sanitize clean
 
 all: build
 
@@ -43,6 +43,10 @@ build: deps $(BUILD)/CMakeCache.txt
 
 run: build
 	./$(BUILD)/warpsim run traces/accelsim/vecadd
+
+# The seed studies in full: validate/out/STUDY/ (report.md, plots, CSVs).
+validate: build
+	./$(BUILD)/warpsim validate -j $(JOBS)
 
 # Speed and memory on the generated 1M-element vector add (tests/bench).
 bench: build

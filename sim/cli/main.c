@@ -37,6 +37,8 @@ static void ws_main_help(FILE *out)
 "                      'sweep merge' joins the shares of a job array\n"
 "  plot RESULTS.csv    draw one column of a results table against another\n"
 "                      as SVG (one line per --series value; needs gnuplot)\n"
+"  validate [STUDY...] run the seed studies (sweep, plots, report) into\n"
+"                      validate/out/STUDY/; --quick for the reduced ones\n"
 "  analyze rsm RESULTS.csv --target ts|ul|score\n"
 "                      which resource groups explain the target across a\n"
 "                      sweep's runs (resource significance, Ensemble OMP)\n"
@@ -117,6 +119,8 @@ static int ws_main_dispatch(int argc, char **argv)
         return ws_cmd_plot(argc - 1, argv + 1);
     if (strcmp(argv[1], "analyze") == 0)
         return ws_cmd_analyze(argc - 1, argv + 1);
+    if (strcmp(argv[1], "validate") == 0)
+        return ws_cmd_validate(argc - 1, argv + 1);
     fprintf(stderr, "warpsim: unknown command '%s' (expected run, "
             "trace, config, profile, model, sweep or plot; see 'warpsim --help')\n", argv[1]);
     return WS_EXIT_INPUT;

@@ -1,0 +1,263 @@
+/*
+ * warpsim validate: the seed studies, each one command that runs its sweep
+ * (validate/studies/NAME.yaml, or NAME.quick.yaml with --quick) and writes
+ * validate/out/NAME/: the sweep's results.csv and plots, report.md,
+ * points.csv where the study has one, and summary.json (the qualitative
+ * findings the tests assert).  Run from the source root, where the study
+ * files are.
+ *
+ * A study's sweep is resumable like any sweep: a rerun keeps the points it
+ * already has and only rewrites the report.
+ *
+ * Leaves out: the reports themselves (sim/validate); studies 2-5 of the
+ * issue (APSP, matmul, latency and bandwidth per level, the scoreboard),
+ * which are not written yet.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/ws_csv.h"
+#include "util/ws_num.h"
+#include "validate/ws_study.h"
+#include "ws_cli.h"
+#include "ws_output.h"
+#include "ws_sweep_cli.h"
+
+struct ws_study_def {
+    const char *name;
+    const char *what;
+    int (*report)(const struct ws_csv *t, struct ws_study_out *out,
+                  struct ws_err *err);
+};
+
+static const struct ws_study_def ws_studies[] = {
+    {"saxpy", "saxpy on TITAN X against MWP/CWP and MWP/CWP+L2 (seed 000)",
+     ws_study_saxpy},
+};
+#define WS_NSTUDIES (sizeof ws_studies / sizeof ws_studies[0])
+
+static void ws_validate_help(FILE *out)
+{
+    fprintf(out,
+"usage: warpsim validate [--quick] [-j N] [-o DIR] [STUDY...]\n"
+"\n"
+"Runs the named studies (all by default) from the source root: each runs\n"
+"its sweep, validate/studies/STUDY.yaml, and writes DIR/STUDY/ with the\n"
+"results (results.csv), plots (SVG, gnuplot), report.md (tables and\n"
+"findings), points.csv and summary.json. Studies:\n");
+    for (size_t i = 0; i < WS_NSTUDIES; i++)
+        fprintf(out, "  %-10s %s\n", ws_studies[i].name, ws_studies[i].what);
+    fprintf(out,
+"\n"
+"options:\n"
+"      --quick               the reduced sweep (STUDY.quick.yaml): seconds\n"
+"  -j, --jobs N              worker processes for the sweeps (default: cores)\n"
+"  -o, --output DIR          where the studies' folders go (default\n"
+"                            validate/out)\n"
+"  -h, --help                this text\n");
+}
+
+struct ws_validate_args {
+    int quick;
+    const char *jobs, *dir;
+    const struct ws_study_def *run[WS_NSTUDIES];
+    size_t nrun;
+};
+
+enum { WS_VAL_QUICK = 0x200 };
+
+static const struct ws_study_def *ws_study_find(const char *name)
+{
+    for (size_t i = 0; i < WS_NSTUDIES; i++)
+        if (strcmp(ws_studies[i].name, name) == 0)
+            return &ws_studies[i];
+    return NULL;
+}
+
+static int ws_validate_names(struct ws_validate_args *a, int argc,
+                             char **argv)
+{
+    for (int i = optind; i < argc; i++) {
+        const struct ws_study_def *d = ws_study_find(argv[i]);
+        if (!d)
+            return ws_cli_usage("validate", "unknown study '%s' (expected "
+                                "one of: saxpy)", argv[i]);
+        for (size_t k = 0; k < a->nrun; k++)
+            if (a->run[k] == d)
+                return ws_cli_usage("validate", "study '%s' named twice "
+                                    "(expected each once)", argv[i]);
+        a->run[a->nrun++] = d;
+    }
+    for (size_t i = 0; a->nrun == 0 && i < WS_NSTUDIES; i++)
+        a->run[i] = &ws_studies[i];
+    if (a->nrun == 0)
+        a->nrun = WS_NSTUDIES;
+    return 0;
+}
+
+/* 0 ok, 1 after --help, WS_EXIT_INPUT after a usage error. */
+static int ws_validate_parse(struct ws_validate_args *a, int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"quick", no_argument, NULL, WS_VAL_QUICK},
+        {"jobs", required_argument, NULL, 'j'},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, WS_OPT_HELP},
+        {NULL, 0, NULL, 0}
+    };
+    int opt, rc = 0;
+
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":j:o:h", longopts, NULL)) != -1) {
+        if (opt == WS_OPT_HELP) {
+            ws_validate_help(stdout);
+            return 1;
+        }
+        if (opt == WS_VAL_QUICK)
+            a->quick = 1;
+        else if (opt == 'j')
+            rc = ws_cli_once("validate", &a->jobs, optarg, "-j");
+        else if (opt == 'o')
+            rc = ws_cli_once("validate", &a->dir, optarg, "-o");
+        else
+            return ws_cli_bad_option("validate", opt, argv);
+        if (rc < 0)
+            return WS_EXIT_INPUT;
+    }
+    return ws_validate_names(a, argc, argv);
+}
+
+static char *ws_join(const char *a, const char *b, const char *c)
+{
+    size_t n = strlen(a) + strlen(b) + strlen(c) + 3;
+    char *s = malloc(n);
+
+    if (s)
+        snprintf(s, n, "%s/%s%s", a, b, c);
+    return s;
+}
+
+/* The study's sweep into DIR/NAME/results.csv, through `warpsim sweep`. */
+static int ws_validate_sweep(const struct ws_validate_args *a,
+                             const struct ws_study_def *d, const char *out)
+{
+    char file[128];
+    char *argv[8];
+    int argc = 0;
+
+    snprintf(file, sizeof file, "validate/studies/%s%s.yaml", d->name,
+             a->quick ? ".quick" : "");
+    argv[argc++] = "sweep";
+    argv[argc++] = file;
+    if (a->jobs) {
+        argv[argc++] = "-j";
+        argv[argc++] = (char *)a->jobs;
+    }
+    argv[argc++] = "-o";
+    argv[argc++] = (char *)out;
+    argv[argc] = NULL;
+    return ws_cmd_sweep(argc, argv);
+}
+
+static int ws_validate_write(const char *dir, const char *name,
+                             const char *text, struct ws_err *err)
+{
+    char *path = ws_join(dir, name, "");
+    int rc;
+
+    if (!path)
+        return ws_err_oom(err);
+    rc = ws_sweep_replace(path, text, err);
+    free(path);
+    return rc;
+}
+
+static int ws_validate_outputs(const char *dir, const struct ws_study_out *o,
+                               struct ws_err *err)
+{
+    char *json = json_dumps(o->summary, JSON_INDENT(1) | JSON_SORT_KEYS);
+    int rc;
+
+    if (!json)
+        return ws_err_oom(err);
+    rc = ws_validate_write(dir, "report.md", o->report, err);
+    if (rc == 0 && o->points)
+        rc = ws_validate_write(dir, "points.csv", o->points, err);
+    if (rc == 0) {
+        size_t n = strlen(json);
+        char *line = realloc(json, n + 2);
+        if (!line) {
+            free(json);
+            return ws_err_oom(err);
+        }
+        json = line;
+        strcpy(json + n, "\n");
+        rc = ws_validate_write(dir, "summary.json", json, err);
+    }
+    free(json);
+    return rc;
+}
+
+static int ws_validate_one(const struct ws_validate_args *a,
+                           const struct ws_study_def *d, struct ws_err *err)
+{
+    char *dir = ws_join(a->dir ? a->dir : "validate/out", d->name, "");
+    char *csv = dir ? ws_join(dir, "results.csv", "") : NULL;
+    struct ws_study_out o;
+    struct ws_csv t;
+    size_t made;
+    int rc;
+
+    if (!dir || !csv) {
+        free(dir);
+        return ws_err_oom(err);
+    }
+    rc = ws_output_mkdirs(dir, &made, err);
+    if (rc == 0 && ws_validate_sweep(a, d, csv) != WS_EXIT_OK)
+        rc = 1;                 /* the sweep said why */
+    if (rc == 0 && (rc = ws_csv_load(&t, csv, 0, 0, err)) == 0) {
+        rc = d->report(&t, &o, err);
+        if (rc == 0) {
+            rc = ws_validate_outputs(dir, &o, err);
+            ws_study_out_free(&o);
+        }
+        ws_csv_free(&t);
+    }
+    if (rc == 0)
+        printf("validate %s: %s/report.md\n", d->name, dir);
+    free(csv);
+    free(dir);
+    return rc;
+}
+
+int ws_cmd_validate(int argc, char **argv)
+{
+    struct ws_validate_args a;
+    struct ws_err err;
+    char **args;
+    int rc;
+
+    memset(&a, 0, sizeof a);
+    ws_err_clear(&err);
+    args = malloc(((size_t)argc + 1) * sizeof *args);
+    if (!args) {
+        ws_err_oom(&err);
+        return ws_cli_fail(&err);
+    }
+    memcpy(args, argv, ((size_t)argc + 1) * sizeof *args);
+    rc = ws_validate_parse(&a, argc, args);
+    free(args);
+    if (rc != 0)
+        return rc == 1 ? WS_EXIT_OK : rc;
+    for (size_t i = 0; i < a.nrun; i++) {
+        rc = ws_validate_one(&a, a.run[i], &err);
+        if (rc > 0)
+            return WS_EXIT_INPUT;
+        if (rc < 0)
+            return ws_cli_fail(&err);
+    }
+    return WS_EXIT_OK;
+}

@@ -1,0 +1,33 @@
+/*
+ * ws_study: the reports of `warpsim validate`'s studies, each computed from
+ * its sweep's results table (a CSV `warpsim sweep` wrote): markdown with
+ * tables and a paragraph of findings a reader can check against the
+ * numbers, a per-point CSV where the study has one, and a JSON summary of
+ * the qualitative findings, which the tests assert.
+ *
+ * Leaves out: running the sweeps and writing the files (cli/cmd_validate.c).
+ */
+#ifndef WS_STUDY_H
+#define WS_STUDY_H
+
+#include <jansson.h>
+
+#include "util/ws_csv.h"
+#include "util/ws_err.h"
+
+struct ws_study_out {
+    char *report;           /* markdown, malloc'd */
+    char *points;           /* per-point CSV, malloc'd, or NULL */
+    json_t *summary;        /* the findings, owned */
+};
+
+/* Study 1 (seed 000): saxpy on TITAN X, simulated cycles against MWP/CWP
+ * and MWP/CWP+L2 per stride and warp count.  Needs the columns status,
+ * param.stride, param.threads, cycles, mwp_cwp_cycles, mwp_cwp_l2_cycles
+ * and l2_hit_pct.  Unplaced errors (ws_err_msg). */
+int ws_study_saxpy(const struct ws_csv *t, struct ws_study_out *out,
+                   struct ws_err *err);
+
+void ws_study_out_free(struct ws_study_out *out);
+
+#endif
