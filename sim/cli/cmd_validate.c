@@ -1,17 +1,15 @@
 /*
- * warpsim validate: the seed studies, each one command that runs its sweep
- * (validate/studies/NAME.yaml, or NAME.quick.yaml with --quick) and writes
- * validate/out/NAME/: the sweep's results.csv and plots, report.md,
- * points.csv where the study has one, and summary.json (the qualitative
- * findings the tests assert).  Run from the source root, where the study
- * files are.
+ * warpsim validate: the seed studies, each one command that runs its sweeps
+ * (validate/studies/S.yaml, or S.quick.yaml with --quick) and writes
+ * validate/out/NAME/: each sweep's S.csv and plots, report.md, points.csv
+ * where the study has one, and summary.json (the qualitative findings the
+ * tests assert).  Run from the source root, where the study files are.
  *
  * A study's sweep is resumable like any sweep: a rerun keeps the points it
  * already has and only rewrites the report.
  *
- * Leaves out: the reports themselves (sim/validate); studies 2-5 of the
- * issue (APSP, matmul, latency and bandwidth per level, the scoreboard),
- * which are not written yet.
+ * Leaves out: the reports themselves (sim/validate); the APSP and matmul
+ * studies and the model scoreboard, not written yet.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -25,16 +23,21 @@
 #include "ws_output.h"
 #include "ws_sweep_cli.h"
 
+#define WS_STUDY_MAX_SWEEPS 4
+
 struct ws_study_def {
     const char *name;
     const char *what;
-    int (*report)(const struct ws_csv *t, struct ws_study_out *out,
-                  struct ws_err *err);
+    const char *sweeps[WS_STUDY_MAX_SWEEPS];  /* validate/studies/S.yaml */
+    int (*report)(const struct ws_csv *const *t, size_t n,
+                  struct ws_study_out *out, struct ws_err *err);
 };
 
 static const struct ws_study_def ws_studies[] = {
     {"saxpy", "saxpy on TITAN X against MWP/CWP and MWP/CWP+L2 (seed 000)",
-     ws_study_saxpy},
+     {"saxpy"}, ws_study_saxpy},
+    {"levels", "chase latency per level and STREAM bandwidth, every config",
+     {"levels_chase", "levels_copy", "levels_triad"}, ws_study_levels},
 };
 #define WS_NSTUDIES (sizeof ws_studies / sizeof ws_studies[0])
 
@@ -44,15 +47,15 @@ static void ws_validate_help(FILE *out)
 "usage: warpsim validate [--quick] [-j N] [-o DIR] [STUDY...]\n"
 "\n"
 "Runs the named studies (all by default) from the source root: each runs\n"
-"its sweep, validate/studies/STUDY.yaml, and writes DIR/STUDY/ with the\n"
-"results (results.csv), plots (SVG, gnuplot), report.md (tables and\n"
+"its sweeps (validate/studies/*.yaml) and writes DIR/STUDY/ with their\n"
+"results (one CSV per sweep), plots (SVG, gnuplot), report.md (tables and\n"
 "findings), points.csv and summary.json. Studies:\n");
     for (size_t i = 0; i < WS_NSTUDIES; i++)
         fprintf(out, "  %-10s %s\n", ws_studies[i].name, ws_studies[i].what);
     fprintf(out,
 "\n"
 "options:\n"
-"      --quick               the reduced sweep (STUDY.quick.yaml): seconds\n"
+"      --quick               the reduced sweeps (*.quick.yaml): seconds\n"
 "  -j, --jobs N              worker processes for the sweeps (default: cores)\n"
 "  -o, --output DIR          where the studies' folders go (default\n"
 "                            validate/out)\n"
@@ -83,7 +86,7 @@ static int ws_validate_names(struct ws_validate_args *a, int argc,
         const struct ws_study_def *d = ws_study_find(argv[i]);
         if (!d)
             return ws_cli_usage("validate", "unknown study '%s' (expected "
-                                "one of: saxpy)", argv[i]);
+                                "one of: saxpy, levels)", argv[i]);
         for (size_t k = 0; k < a->nrun; k++)
             if (a->run[k] == d)
                 return ws_cli_usage("validate", "study '%s' named twice "
@@ -140,15 +143,15 @@ static char *ws_join(const char *a, const char *b, const char *c)
     return s;
 }
 
-/* The study's sweep into DIR/NAME/results.csv, through `warpsim sweep`. */
+/* One of the study's sweeps into out, through `warpsim sweep`. */
 static int ws_validate_sweep(const struct ws_validate_args *a,
-                             const struct ws_study_def *d, const char *out)
+                             const char *stem, const char *out)
 {
     char file[128];
     char *argv[8];
     int argc = 0;
 
-    snprintf(file, sizeof file, "validate/studies/%s%s.yaml", d->name,
+    snprintf(file, sizeof file, "validate/studies/%s%s.yaml", stem,
              a->quick ? ".quick" : "");
     argv[argc++] = "sweep";
     argv[argc++] = file;
@@ -201,34 +204,65 @@ static int ws_validate_outputs(const char *dir, const struct ws_study_out *o,
     return rc;
 }
 
+/* Runs the study's sweeps, loads their tables; returns how many it
+ * loaded, or -1 (error in err) / -2 (a sweep failed and said why). */
+static long ws_validate_tables(const struct ws_validate_args *a,
+                               const struct ws_study_def *d, const char *dir,
+                               struct ws_csv *t, struct ws_err *err)
+{
+    long n = 0;
+
+    for (; n < WS_STUDY_MAX_SWEEPS && d->sweeps[n]; n++) {
+        char *csv = ws_join(dir, d->sweeps[n], ".csv");
+        int rc;
+        if (!csv)
+            rc = ws_err_oom(err);
+        else if (ws_validate_sweep(a, d->sweeps[n], csv) != WS_EXIT_OK)
+            rc = -2;
+        else
+            rc = ws_csv_load(&t[n], csv, 0, 0, err);
+        free(csv);
+        if (rc < 0) {
+            while (n-- > 0)
+                ws_csv_free(&t[n]);
+            return rc;
+        }
+    }
+    return n;
+}
+
 static int ws_validate_one(const struct ws_validate_args *a,
                            const struct ws_study_def *d, struct ws_err *err)
 {
     char *dir = ws_join(a->dir ? a->dir : "validate/out", d->name, "");
-    char *csv = dir ? ws_join(dir, "results.csv", "") : NULL;
+    struct ws_csv t[WS_STUDY_MAX_SWEEPS];
+    const struct ws_csv *tp[WS_STUDY_MAX_SWEEPS];
     struct ws_study_out o;
-    struct ws_csv t;
     size_t made;
+    long n;
     int rc;
 
-    if (!dir || !csv) {
-        free(dir);
+    if (!dir)
         return ws_err_oom(err);
-    }
     rc = ws_output_mkdirs(dir, &made, err);
-    if (rc == 0 && ws_validate_sweep(a, d, csv) != WS_EXIT_OK)
+    n = rc == 0 ? ws_validate_tables(a, d, dir, t, err) : -1;
+    if (n == -2)
         rc = 1;                 /* the sweep said why */
-    if (rc == 0 && (rc = ws_csv_load(&t, csv, 0, 0, err)) == 0) {
-        rc = d->report(&t, &o, err);
+    else if (n < 0)
+        rc = -1;
+    if (rc == 0) {
+        for (long i = 0; i < n; i++)
+            tp[i] = &t[i];
+        rc = d->report(tp, (size_t)n, &o, err);
         if (rc == 0) {
             rc = ws_validate_outputs(dir, &o, err);
             ws_study_out_free(&o);
         }
-        ws_csv_free(&t);
+        while (n-- > 0)
+            ws_csv_free(&t[n]);
     }
     if (rc == 0)
         printf("validate %s: %s/report.md\n", d->name, dir);
-    free(csv);
     free(dir);
     return rc;
 }

@@ -22,11 +22,19 @@ struct ws_study_out {
 };
 
 /* Study 1 (seed 000): saxpy on TITAN X, simulated cycles against MWP/CWP
- * and MWP/CWP+L2 per stride and warp count.  Needs the columns status,
+ * and MWP/CWP+L2 per stride and warp count, from t[0].  Needs the columns status,
  * param.stride, param.threads, cycles, mwp_cwp_cycles, mwp_cwp_l2_cycles
  * and l2_hit_pct.  Unplaced errors (ws_err_msg). */
-int ws_study_saxpy(const struct ws_csv *t, struct ws_study_out *out,
-                   struct ws_err *err);
+int ws_study_saxpy(const struct ws_csv *const *t, size_t n,
+                   struct ws_study_out *out, struct ws_err *err);
+
+/* Study 4: chase latency per level and STREAM copy/triad per config.
+ * t: the chase, copy and triad sweeps' tables (validate/studies/
+ * levels_*.yaml); the published figures come from
+ * validate/studies/levels_published.csv, the configured latencies and
+ * peaks from each config. */
+int ws_study_levels(const struct ws_csv *const *t, size_t n,
+                    struct ws_study_out *out, struct ws_err *err);
 
 void ws_study_out_free(struct ws_study_out *out);
 

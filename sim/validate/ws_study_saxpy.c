@@ -256,9 +256,10 @@ static char *ws_saxpy_points_csv(const struct ws_saxpy_pt *p, size_t n)
     return text;
 }
 
-int ws_study_saxpy(const struct ws_csv *t, struct ws_study_out *o,
-                   struct ws_err *err)
+int ws_study_saxpy(const struct ws_csv *const *tables, size_t nt,
+                   struct ws_study_out *o, struct ws_err *err)
 {
+    const struct ws_csv *t = tables[0];
     struct ws_saxpy_stride s[WS_SAXPY_MAX_STRIDES];
     size_t n = 0, ns, len = 0;
     struct ws_saxpy_pt *p = ws_saxpy_points(t, &n, err);
@@ -267,6 +268,7 @@ int ws_study_saxpy(const struct ws_csv *t, struct ws_study_out *o,
     int explained;
 
     memset(o, 0, sizeof *o);
+    (void)nt;
     if (!p)
         return -1;
     if (n == 0) {

@@ -6,6 +6,9 @@ study's files and summary.json:
   saxpy: MWP/CWP+L2 is closer to the simulation than MWP/CWP at high warp
          counts for the strided runs, or the report explains why not; every
          error is a finite number and every stride has its points.
+  levels: L1 and L2 chases pay their configured latency plus at most a few
+         cycles of address arithmetic, DRAM chases within 5 %, and STREAM
+         within 5 % of each published figure compared.
 
     usage: validate_quick.py WARPSIM   (run from the source root)
 """
@@ -18,7 +21,7 @@ import tempfile
 
 
 def check_saxpy(d):
-    for f in ("results.csv", "report.md", "points.csv", "summary.json"):
+    for f in ("saxpy.csv", "report.md", "points.csv", "summary.json"):
         if not os.path.exists(os.path.join(d, f)):
             return "missing %s" % f
     with open(os.path.join(d, "summary.json")) as fp:
@@ -40,6 +43,25 @@ def check_saxpy(d):
     return None
 
 
+def check_levels(d):
+    with open(os.path.join(d, "summary.json")) as fp:
+        s = json.load(fp)
+    if not s["configs"]:
+        return "no config in the summary"
+    lo = s["cache_chase_minus_configured_min"]
+    hi = s["cache_chase_minus_configured_max"]
+    if lo < 0 or hi > 8:
+        return "cache chases %.1f to %.1f cycles off the configured " \
+               "latency (expected 0 to 8)" % (lo, hi)
+    if s["worst_dram_chase_off"] > 0.05:
+        return "a DRAM chase is %.1f %% off dram.latency" \
+               % (100 * s["worst_dram_chase_off"])
+    if s["published_compared"] == 0 or s["worst_published_off"] > 0.05:
+        return "STREAM %.1f %% off a published figure (%d compared)" \
+               % (100 * s["worst_published_off"], s["published_compared"])
+    return None
+
+
 def main():
     ws = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:
@@ -49,11 +71,13 @@ def main():
             print("FAIL validate --quick: exit %d\n%s" % (r.returncode,
                                                          r.stderr))
             return 1
-        problem = check_saxpy(os.path.join(tmp, "saxpy"))
-        if problem:
-            print("FAIL saxpy: %s" % problem)
-            return 1
-    print("ok validate --quick (saxpy)")
+        for name, check in (("saxpy", check_saxpy),
+                            ("levels", check_levels)):
+            problem = check(os.path.join(tmp, name))
+            if problem:
+                print("FAIL %s: %s" % (name, problem))
+                return 1
+    print("ok validate --quick (saxpy, levels)")
     return 0
 
 
