@@ -357,8 +357,28 @@ static void ws_rsm_tab_free(struct ws_rsm_tab *r)
     free(r->target);
 }
 
+/* {kernel: {group: rsm}} over the kernels that ran. */
+static json_t *ws_rsm_json(const struct ws_rsm_tab *r)
+{
+    json_t *all = json_object();
+
+    for (size_t k = 0; all && k < r->nk; k++) {
+        json_t *g = json_object();
+        if (!r->k[k].ran || !g) {
+            json_decref(g);
+            continue;
+        }
+        for (size_t i = 0; i < WS_GRP_COUNT; i++)
+            if (r->k[k].out.rsm[i] > 0)
+                json_object_set_new(g, ws_group_name((enum ws_group)i),
+                                    json_real(r->k[k].out.rsm[i]));
+        json_object_set_new(all, r->k[k].name, g);
+    }
+    return all;
+}
+
 char *ws_rsm_report(const struct ws_csv *t, const struct ws_rsm_args *a,
-                    char **svg, struct ws_err *err)
+                    char **svg, json_t **json, struct ws_err *err)
 {
     struct ws_rsm_tab r = {0};
     char *text = NULL;
@@ -369,6 +389,8 @@ char *ws_rsm_report(const struct ws_csv *t, const struct ws_rsm_args *a,
     r.a = a;
     if (svg)
         *svg = NULL;
+    if (json)
+        *json = NULL;
     if (ws_rsm_columns(&r, err) < 0 || ws_rsm_targets(&r, err) < 0
         || ws_rsm_kernels(&r, err) < 0)
         goto fail;
@@ -384,6 +406,10 @@ char *ws_rsm_report(const struct ws_csv *t, const struct ws_rsm_args *a,
     }
     if (svg && !(*svg = ws_rsm_chart(&r, err)))
         goto fail;
+    if (json && !(*json = ws_rsm_json(&r))) {
+        ws_err_oom(err);
+        goto fail;
+    }
     if (!(out = open_memstream(&text, &len))) {
         ws_err_oom(err);
         goto fail;
@@ -402,6 +428,10 @@ fail:
     if (svg) {
         free(*svg);
         *svg = NULL;
+    }
+    if (json && *json) {
+        json_decref(*json);
+        *json = NULL;
     }
     ws_rsm_tab_free(&r);
     return NULL;

@@ -20,6 +20,8 @@
 #ifndef WS_RSM_TABLE_H
 #define WS_RSM_TABLE_H
 
+#include <jansson.h>
+
 #include "util/ws_csv.h"
 #include "util/ws_err.h"
 #include "ws_rsm.h"
@@ -34,10 +36,11 @@ struct ws_rsm_args {
 
 /* The markdown report (malloc'd); with svg non-NULL also a bar chart of
  * RSM per group, one series per kernel (malloc'd SVG, or NULL with the
- * error set).  Unplaced errors (ws_err_msg): a missing column, no kernel
- * with three usable rows. */
+ * error set); with json non-NULL the RSM as {kernel: {group: rsm}} for the
+ * kernels that had enough runs (new reference).  Unplaced errors
+ * (ws_err_msg): a missing column, no kernel with three usable rows. */
 char *ws_rsm_report(const struct ws_csv *t, const struct ws_rsm_args *a,
-                    char **svg, struct ws_err *err);
+                    char **svg, json_t **json, struct ws_err *err);
 
 const char *ws_rsm_target_name(enum ws_rsm_target t);
 

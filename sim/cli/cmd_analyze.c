@@ -219,7 +219,7 @@ static int ws_analyze_run(const struct ws_analyze_args *a,
         ws_err_place_arg(err, a->input);
         return -1;
     }
-    md = ws_rsm_report(&t, &a->rsm, a->plot ? &svg : NULL, err);
+    md = ws_rsm_report(&t, &a->rsm, a->plot ? &svg : NULL, NULL, err);
     if (!md) {
         ws_err_place_arg(err, err->internal ? cmd_word : a->input);
         rc = -1;

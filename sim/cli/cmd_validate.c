@@ -8,8 +8,8 @@
  * A study's sweep is resumable like any sweep: a rerun keeps the points it
  * already has and only rewrites the report.
  *
- * Leaves out: the reports themselves (sim/validate); the APSP and matmul
- * studies and the model scoreboard, not written yet.
+ * Leaves out: the reports themselves (sim/validate); the APSP study and
+ * the model scoreboard, not written yet.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -23,7 +23,7 @@
 #include "ws_output.h"
 #include "ws_sweep_cli.h"
 
-#define WS_STUDY_MAX_SWEEPS 4
+#define WS_STUDY_MAX_SWEEPS 8
 
 struct ws_study_def {
     const char *name;
@@ -38,6 +38,10 @@ static const struct ws_study_def ws_studies[] = {
      {"saxpy"}, ws_study_saxpy},
     {"levels", "chase latency per level and STREAM bandwidth, every config",
      {"levels_chase", "levels_copy", "levels_triad"}, ws_study_levels},
+    {"matmul", "the 7 matmul variants on V100: ts, ul, score, RSM (seed 001)",
+     {"matmul_baseline", "matmul_tiling", "matmul_coalescing",
+      "matmul_nobankconflict", "matmul_computeopt", "matmul_unroll",
+      "matmul_prefetch"}, ws_study_matmul},
 };
 #define WS_NSTUDIES (sizeof ws_studies / sizeof ws_studies[0])
 
@@ -86,7 +90,7 @@ static int ws_validate_names(struct ws_validate_args *a, int argc,
         const struct ws_study_def *d = ws_study_find(argv[i]);
         if (!d)
             return ws_cli_usage("validate", "unknown study '%s' (expected "
-                                "one of: saxpy, levels)", argv[i]);
+                                "one of: saxpy, levels, matmul)", argv[i]);
         for (size_t k = 0; k < a->nrun; k++)
             if (a->run[k] == d)
                 return ws_cli_usage("validate", "study '%s' named twice "
@@ -189,6 +193,8 @@ static int ws_validate_outputs(const char *dir, const struct ws_study_out *o,
     rc = ws_validate_write(dir, "report.md", o->report, err);
     if (rc == 0 && o->points)
         rc = ws_validate_write(dir, "points.csv", o->points, err);
+    if (rc == 0 && o->chart)
+        rc = ws_validate_write(dir, o->chart_name, o->chart, err);
     if (rc == 0) {
         size_t n = strlen(json);
         char *line = realloc(json, n + 2);

@@ -18,6 +18,8 @@
 struct ws_study_out {
     char *report;           /* markdown, malloc'd */
     char *points;           /* per-point CSV, malloc'd, or NULL */
+    char *chart;            /* an SVG the study draws itself, or NULL */
+    const char *chart_name; /* its file name */
     json_t *summary;        /* the findings, owned */
 };
 
@@ -34,6 +36,13 @@ int ws_study_saxpy(const struct ws_csv *const *t, size_t n,
  * validate/studies/levels_published.csv, the configured latencies and
  * peaks from each config. */
 int ws_study_levels(const struct ws_csv *const *t, size_t n,
+                    struct ws_study_out *out, struct ws_err *err);
+
+/* Study 3 (seed 001): the seven matmul variants on V100, t in the order
+ * baseline, tiling, coalescing, nobankconflict, computeopt, unroll,
+ * prefetch: targets, resource significance per variant for ts and score,
+ * usage against the baseline, the seed's Table III beside. */
+int ws_study_matmul(const struct ws_csv *const *t, size_t n,
                     struct ws_study_out *out, struct ws_err *err);
 
 void ws_study_out_free(struct ws_study_out *out);

@@ -312,6 +312,7 @@ void ws_study_out_free(struct ws_study_out *o)
 {
     free(o->report);
     free(o->points);
+    free(o->chart);
     json_decref(o->summary);
     memset(o, 0, sizeof *o);
 }

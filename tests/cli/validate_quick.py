@@ -9,6 +9,8 @@ study's files and summary.json:
   levels: L1 and L2 chases pay their configured latency plus at most a few
          cycles of address arithmetic, DRAM chases within 5 %, and STREAM
          within 5 % of each published figure compared.
+  matmul: every variant has its resource significance for ts and score,
+         and every RSM lies in [0, 1] (eq 4 and eq 5's mean of it).
 
     usage: validate_quick.py WARPSIM   (run from the source root)
 """
@@ -62,6 +64,27 @@ def check_levels(d):
     return None
 
 
+def check_matmul(d):
+    for f in ("report.md", "summary.json", "vs_baseline.svg",
+              "matmul_baseline.csv", "matmul_prefetch.csv"):
+        if not os.path.exists(os.path.join(d, f)):
+            return "missing %s" % f
+    with open(os.path.join(d, "summary.json")) as fp:
+        s = json.load(fp)
+    for target in ("rsm_ts", "rsm_score"):
+        if len(s[target]) != 7:
+            return "%s has %d variants (expected 7)" % (target,
+                                                       len(s[target]))
+        for variant, groups in s[target].items():
+            for g, v in groups.items():
+                if not 0 <= v <= 1:
+                    return "%s %s %s RSM %r outside [0, 1]" % (
+                        target, variant, g, v)
+    if not s["rsm_in_range"]:
+        return "the study says an RSM is outside [0, 1]"
+    return None
+
+
 def main():
     ws = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:
@@ -72,12 +95,13 @@ def main():
                                                          r.stderr))
             return 1
         for name, check in (("saxpy", check_saxpy),
-                            ("levels", check_levels)):
+                            ("levels", check_levels),
+                            ("matmul", check_matmul)):
             problem = check(os.path.join(tmp, name))
             if problem:
                 print("FAIL %s: %s" % (name, problem))
                 return 1
-    print("ok validate --quick (saxpy, levels)")
+    print("ok validate --quick (saxpy, levels, matmul)")
     return 0
 
 

@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                 {5, 0.5, 4, 0.8, 1.386, 1}};
         char *md;
         ws_err_clear(&err);
-        md = ws_rsm_report(&t, &a, NULL, &err);
+        md = ws_rsm_report(&t, &a, NULL, NULL, &err);
         if (md)
             fuzz_rsm_check(md);
         free(md);
