@@ -11,6 +11,7 @@
  * Leaves out: the reports themselves (sim/validate); the APSP study and
  * the model scoreboard, not written yet.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,12 +24,15 @@
 #include "ws_output.h"
 #include "ws_sweep_cli.h"
 
-#define WS_STUDY_MAX_SWEEPS 8
+#define WS_STUDY_MAX_SWEEPS 16
 
 struct ws_study_def {
     const char *name;
     const char *what;
-    const char *sweeps[WS_STUDY_MAX_SWEEPS];  /* validate/studies/S.yaml */
+    /* validate/studies/S.yaml, results in DIR/NAME/S.csv; "OWNER/S": a
+     * sweep another study owns, its results in DIR/OWNER/S.csv (a
+     * sweep resumes, so a study run before leaves nothing to run) */
+    const char *sweeps[WS_STUDY_MAX_SWEEPS];
     int (*report)(const struct ws_csv *const *t, size_t n,
                   struct ws_study_out *out, struct ws_err *err);
 };
@@ -42,6 +46,13 @@ static const struct ws_study_def ws_studies[] = {
      {"matmul_baseline", "matmul_tiling", "matmul_coalescing",
       "matmul_nobankconflict", "matmul_computeopt", "matmul_unroll",
       "matmul_prefetch"}, ws_study_matmul},
+    {"scoreboard", "every model's MAPE and r against the simulation, per "
+     "regime, over the runs above",
+     {"saxpy/saxpy", "levels/levels_chase", "levels/levels_copy",
+      "levels/levels_triad", "matmul/matmul_baseline", "matmul/matmul_tiling",
+      "matmul/matmul_coalescing", "matmul/matmul_nobankconflict",
+      "matmul/matmul_computeopt", "matmul/matmul_unroll",
+      "matmul/matmul_prefetch"}, ws_study_scoreboard},
 };
 #define WS_NSTUDIES (sizeof ws_studies / sizeof ws_studies[0])
 
@@ -90,7 +101,7 @@ static int ws_validate_names(struct ws_validate_args *a, int argc,
         const struct ws_study_def *d = ws_study_find(argv[i]);
         if (!d)
             return ws_cli_usage("validate", "unknown study '%s' (expected "
-                                "one of: saxpy, levels, matmul)", argv[i]);
+                                "one of: saxpy, levels, matmul, scoreboard)", argv[i]);
         for (size_t k = 0; k < a->nrun; k++)
             if (a->run[k] == d)
                 return ws_cli_usage("validate", "study '%s' named twice "
@@ -210,6 +221,75 @@ static int ws_validate_outputs(const char *dir, const struct ws_study_out *o,
     return rc;
 }
 
+/* A sweep's results, read outside the set of inputs (ws_readset) that
+ * ws_csv_load would join: they are this command's own outputs, and a
+ * later study resumes the same sweep into the same file. */
+static int ws_validate_load(struct ws_csv *t, const char *path,
+                            struct ws_err *err)
+{
+    FILE *fp = fopen(path, "rb");
+    char *text = NULL;
+    size_t len = 0, cap = 0, n;
+    int rc;
+
+    if (!fp)
+        return ws_err_msg(err, "%s: cannot open: %s (expected the sweep's "
+                          "results)", path, strerror(errno));
+    do {
+        if (len + 65536 > cap) {
+            char *more = realloc(text, cap = 2 * cap + 65536);
+            if (!more) {
+                free(text);
+                fclose(fp);
+                return ws_err_oom(err);
+            }
+            text = more;
+        }
+        n = fread(text + len, 1, cap - len, fp);
+        len += n;
+    } while (n > 0);
+    fclose(fp);
+    rc = ws_csv_parse(t, path, text ? text : "", len, 0, 0, err);
+    free(text);
+    return rc;
+}
+
+/* Where a sweep's results go: DIR/NAME/S.csv, or for "OWNER/S" the owning
+ * study's folder, made when missing. */
+static char *ws_validate_csv(const struct ws_validate_args *a,
+                             const char *dir, const char *sweep,
+                             struct ws_err *err)
+{
+    const char *slash = strchr(sweep, '/');
+    char *owner, *csv;
+    size_t made;
+
+    if (!slash) {
+        if (!(csv = ws_join(dir, sweep, ".csv")))
+            ws_err_oom(err);
+        return csv;
+    }
+    owner = malloc((size_t)(slash - sweep) + 1);
+    if (!owner) {
+        ws_err_oom(err);
+        return NULL;
+    }
+    memcpy(owner, sweep, (size_t)(slash - sweep));
+    owner[slash - sweep] = '\0';
+    csv = ws_join(a->dir ? a->dir : "validate/out", owner, "");
+    free(owner);
+    if (!csv || ws_output_mkdirs(csv, &made, err) < 0) {
+        if (!csv)
+            ws_err_oom(err);
+        free(csv);
+        return NULL;
+    }
+    free(csv);
+    if (!(csv = ws_join(a->dir ? a->dir : "validate/out", sweep, ".csv")))
+        ws_err_oom(err);
+    return csv;
+}
+
 /* Runs the study's sweeps, loads their tables; returns how many it
  * loaded, or -1 (error in err) / -2 (a sweep failed and said why). */
 static long ws_validate_tables(const struct ws_validate_args *a,
@@ -219,14 +299,16 @@ static long ws_validate_tables(const struct ws_validate_args *a,
     long n = 0;
 
     for (; n < WS_STUDY_MAX_SWEEPS && d->sweeps[n]; n++) {
-        char *csv = ws_join(dir, d->sweeps[n], ".csv");
+        char *csv = ws_validate_csv(a, dir, d->sweeps[n], err);
+        const char *stem = strrchr(d->sweeps[n], '/');
         int rc;
+        stem = stem ? stem + 1 : d->sweeps[n];
         if (!csv)
-            rc = ws_err_oom(err);
-        else if (ws_validate_sweep(a, d->sweeps[n], csv) != WS_EXIT_OK)
+            rc = -1;
+        else if (ws_validate_sweep(a, stem, csv) != WS_EXIT_OK)
             rc = -2;
         else
-            rc = ws_csv_load(&t[n], csv, 0, 0, err);
+            rc = ws_validate_load(&t[n], csv, err);
         free(csv);
         if (rc < 0) {
             while (n-- > 0)

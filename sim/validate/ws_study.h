@@ -45,6 +45,11 @@ int ws_study_levels(const struct ws_csv *const *t, size_t n,
 int ws_study_matmul(const struct ws_csv *const *t, size_t n,
                     struct ws_study_out *out, struct ws_err *err);
 
+/* Study 5: every model's MAPE and correlation against the simulation, per
+ * regime it names, over the tables of the other studies' sweeps. */
+int ws_study_scoreboard(const struct ws_csv *const *t, size_t n,
+                        struct ws_study_out *out, struct ws_err *err);
+
 void ws_study_out_free(struct ws_study_out *out);
 
 #endif

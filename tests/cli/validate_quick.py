@@ -11,6 +11,8 @@ study's files and summary.json:
          within 5 % of each published figure compared.
   matmul: every variant has its resource significance for ts and score,
          and every RSM lies in [0, 1] (eq 4 and eq 5's mean of it).
+  scoreboard: every model is scored over the other studies' runs, with a
+         finite MAPE and a correlation in [-1, 1].
 
     usage: validate_quick.py WARPSIM   (run from the source root)
 """
@@ -85,6 +87,21 @@ def check_matmul(d):
     return None
 
 
+def check_scoreboard(d):
+    with open(os.path.join(d, "summary.json")) as fp:
+        s = json.load(fp)
+    models = s["models"]
+    for m in ("mwp_cwp", "mwp_cwp_l2", "tmm", "roofline"):
+        if m not in models or models[m]["runs"] == 0:
+            return "%s not scored" % m
+        if not math.isfinite(models[m]["mape"]):
+            return "%s MAPE %r" % (m, models[m]["mape"])
+        r = models[m]["r"]
+        if r is not None and not -1 <= r <= 1:
+            return "%s r %r" % (m, r)
+    return None
+
+
 def main():
     ws = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:
@@ -96,12 +113,13 @@ def main():
             return 1
         for name, check in (("saxpy", check_saxpy),
                             ("levels", check_levels),
-                            ("matmul", check_matmul)):
+                            ("matmul", check_matmul),
+                            ("scoreboard", check_scoreboard)):
             problem = check(os.path.join(tmp, name))
             if problem:
                 print("FAIL %s: %s" % (name, problem))
                 return 1
-    print("ok validate --quick (saxpy, levels, matmul)")
+    print("ok validate --quick (saxpy, levels, matmul, scoreboard)")
     return 0
 
 
