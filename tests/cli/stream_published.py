@@ -16,27 +16,17 @@ than L2 (a larger n moves the figures by 1-2 %, and costs minutes).
 
     usage: stream_published.py WARPSIM   (run from the source root)
 """
+import csv
 import json
 import os
 import subprocess
 import sys
 import tempfile
 
-# gpu, n, {kernel: (GB/s, source)}
-PUBLISHED = [
-    ("v100", 1 << 22, {
-        "copy": (811.7, "BabelStream 4.0 FP64, V100 PCIe 16GB, Isambard "
-                        "MACS (kaanolgu/BabelStream docs/instructions.md)"),
-        "triad": (846.5, "same run")}),
-    ("a100", 1 << 24, {
-        "copy": (1400.3, "BabelStream 5.0 FP64, A100-SXM4-40GB, ALCF Polaris "
-                         "(argonne-lcf/ALCFBeginnersGuide)"),
-        "triad": (1377.5, "same run")}),
-    ("h100", 1 << 24, {
-        "copy": (2931.0, "BabelStream kernels FP64 2^28, H100 SXM5, this "
-                         "project (validate/measured/h100/micro)"),
-        "triad": (3075.0, "same run")}),
-]
+# The array size per config; the published figures are the study's table
+# (validate/studies/levels_published.csv), one list for both.
+SIZES = {"v100": 1 << 22, "a100": 1 << 24, "h100": 1 << 24}
+PUBLISHED_CSV = "validate/studies/levels_published.csv"
 TOLERANCE = 0.05
 
 
@@ -49,19 +39,25 @@ def simulated(ws, gpu, kernel, n, tmp):
         return json.load(fp)["kernels"][0]["derived"]["dram_effective_gbps"]
 
 
+def published():
+    """[(gpu, n, kernel, GB/s, source)] from the study's table."""
+    with open(PUBLISHED_CSV) as fp:
+        return [(r["gpu"], SIZES[r["gpu"]], r["kernel"], float(r["gbps"]),
+                 r["source"]) for r in csv.DictReader(fp)]
+
+
 def main():
     ws = sys.argv[1]
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for gpu, n, kernels in PUBLISHED:
-            for kernel, (gbps, source) in kernels.items():
-                sim = simulated(ws, gpu, kernel, n, tmp)
-                off = sim / gbps - 1
-                ok = abs(off) <= TOLERANCE
-                failures += not ok
-                print("%s %s %s: simulated %.0f GB/s, published %.0f (%+.1f %%; "
-                      "%s)" % ("ok" if ok else "FAIL", gpu, kernel, sim, gbps,
-                               100 * off, source))
+        for gpu, n, kernel, gbps, source in published():
+            sim = simulated(ws, gpu, kernel, n, tmp)
+            off = sim / gbps - 1
+            ok = abs(off) <= TOLERANCE
+            failures += not ok
+            print("%s %s %s: simulated %.0f GB/s, published %.0f (%+.1f %%; "
+                  "%s)" % ("ok" if ok else "FAIL", gpu, kernel, sim, gbps,
+                           100 * off, source))
     return 1 if failures else 0
 
 
