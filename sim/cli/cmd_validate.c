@@ -8,8 +8,7 @@
  * A study's sweep is resumable like any sweep: a rerun keeps the points it
  * already has and only rewrites the report.
  *
- * Leaves out: the reports themselves (sim/validate); the APSP study and
- * the model scoreboard, not written yet.
+ * Leaves out: the reports themselves (sim/validate).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -40,6 +39,8 @@ struct ws_study_def {
 static const struct ws_study_def ws_studies[] = {
     {"saxpy", "saxpy on TITAN X against MWP/CWP and MWP/CWP+L2 (seed 000)",
      {"saxpy"}, ws_study_saxpy},
+    {"apsp", "APSP on GTX 480: the B_r zigzag, eq 15's fit, section V "
+     "(seed 004)", {"apsp_br", "apsp_t", "apsp_anomaly"}, ws_study_apsp},
     {"levels", "chase latency per level and STREAM bandwidth, every config",
      {"levels_chase", "levels_copy", "levels_triad"}, ws_study_levels},
     {"matmul", "the 7 matmul variants on V100: ts, ul, score, RSM (seed 001)",
@@ -48,7 +49,8 @@ static const struct ws_study_def ws_studies[] = {
       "matmul_prefetch"}, ws_study_matmul},
     {"scoreboard", "every model's MAPE and r against the simulation, per "
      "regime, over the runs above",
-     {"saxpy/saxpy", "levels/levels_chase", "levels/levels_copy",
+     {"saxpy/saxpy", "apsp/apsp_br", "apsp/apsp_t", "levels/levels_chase",
+      "levels/levels_copy",
       "levels/levels_triad", "matmul/matmul_baseline", "matmul/matmul_tiling",
       "matmul/matmul_coalescing", "matmul/matmul_nobankconflict",
       "matmul/matmul_computeopt", "matmul/matmul_unroll",
@@ -101,7 +103,7 @@ static int ws_validate_names(struct ws_validate_args *a, int argc,
         const struct ws_study_def *d = ws_study_find(argv[i]);
         if (!d)
             return ws_cli_usage("validate", "unknown study '%s' (expected "
-                                "one of: saxpy, levels, matmul, scoreboard)", argv[i]);
+                                "one of: saxpy, apsp, levels, matmul, scoreboard)", argv[i]);
         for (size_t k = 0; k < a->nrun; k++)
             if (a->run[k] == d)
                 return ws_cli_usage("validate", "study '%s' named twice "

@@ -38,6 +38,12 @@ int ws_study_saxpy(const struct ws_csv *const *t, size_t n,
 int ws_study_levels(const struct ws_csv *const *t, size_t n,
                     struct ws_study_out *out, struct ws_err *err);
 
+/* Study 2 (seed 004): APSP on GTX 480, t the B_r, T and anomaly sweeps'
+ * tables (validate/studies/apsp_*.yaml): the zigzag of eq 3, the fit of
+ * eq 15 with GSL, section V's anomaly. */
+int ws_study_apsp(const struct ws_csv *const *t, size_t n,
+                  struct ws_study_out *out, struct ws_err *err);
+
 /* Study 3 (seed 001): the seven matmul variants on V100, t in the order
  * baseline, tiling, coalescing, nobankconflict, computeopt, unroll,
  * prefetch: targets, resource significance per variant for ts and score,
