@@ -14,8 +14,9 @@ study's files and summary.json:
   scoreboard: every model is scored over the other studies' runs, with a
          finite MAPE and a correlation in [-1, 1].
   apsp:  the time per block is least at whole waves of B_a x SMs (eq 3's
-         zigzag), at two waves.  (Eq 15's r^2 above 0.95 does not hold at
-         the simulated n = 256; the report says so, and it is not asserted.)
+         zigzag), at two waves.  (Eq 15's r^2 above 0.95 does not hold in
+         the full study, 0.83 at n = 512; the report says so, and it is
+         not asserted.)
 
     usage: validate_quick.py WARPSIM   (run from the source root)
 """
