@@ -21,7 +21,7 @@ struct ws_rsm_kernel {
 struct ws_rsm_tab {
     const struct ws_csv *t;
     const struct ws_rsm_args *a;
-    long c_status, c_kernel, c_time, c_util;
+    long c_kernel, c_time, c_util;
     size_t *feat;               /* table columns of the counters */
     size_t *group;              /* their enum ws_group */
     size_t nfeat;
@@ -33,26 +33,6 @@ struct ws_rsm_tab {
 const char *ws_rsm_target_name(enum ws_rsm_target t)
 {
     return t == WS_RSM_TS ? "ts" : t == WS_RSM_UL ? "ul" : "score";
-}
-
-static int ws_rsm_ok(const struct ws_rsm_tab *r, size_t row)
-{
-    return r->c_status < 0
-           || strcmp(ws_csv_cell(r->t, row, (size_t)r->c_status), "ok") == 0;
-}
-
-static int ws_rsm_num(const struct ws_rsm_tab *r, size_t row, size_t col,
-                      double *v, struct ws_err *err)
-{
-    const char *s = ws_csv_cell(r->t, row, col);
-    char *end;
-
-    *v = strtod(s, &end);
-    if (end != s && *end == '\0' && isfinite(*v))
-        return 0;
-    return ws_err_at(err, r->t->name, r->t->row_line[row], 1, "column '%s' "
-                     "holds '%s' (expected a number in an ok row)",
-                     r->t->header[col], s);
 }
 
 /* ---- columns ------------------------------------------------------------- */
@@ -78,7 +58,6 @@ static int ws_rsm_columns(struct ws_rsm_tab *r, struct ws_err *err)
 {
     const struct ws_csv *t = r->t;
 
-    r->c_status = ws_csv_col(t, "status");
     r->c_kernel = ws_csv_col(t, "kernel");
     if (ws_rsm_need(r, "time_us", &r->c_time, err) < 0
         || ws_rsm_need(r, "sm_util_pct", &r->c_util, err) < 0)
@@ -118,19 +97,19 @@ static int ws_rsm_targets(struct ws_rsm_tab *r, struct ws_err *err)
     if (!r->target)
         return ws_err_oom(err);
     for (size_t i = 0; i < t->nrows; i++) {
-        if (!ws_rsm_ok(r, i))
+        if (!ws_csv_row_ok(r->t, i))
             continue;
-        if (ws_rsm_num(r, i, (size_t)r->c_time, &v, err) < 0)
+        if (ws_csv_number(r->t, i, (size_t)r->c_time, &v, err) < 0)
             return -1;
         if (v > tmax)
             tmax = v;
     }
     for (size_t i = 0; i < t->nrows; i++) {
         double ts, ul;
-        if (!ws_rsm_ok(r, i))
+        if (!ws_csv_row_ok(r->t, i))
             continue;
-        if (ws_rsm_num(r, i, (size_t)r->c_time, &ts, err) < 0
-            || ws_rsm_num(r, i, (size_t)r->c_util, &ul, err) < 0)
+        if (ws_csv_number(r->t, i, (size_t)r->c_time, &ts, err) < 0
+            || ws_csv_number(r->t, i, (size_t)r->c_util, &ul, err) < 0)
             return -1;
         ts = tmax > 0 ? ts / tmax : 0;
         ul /= 100.0;
@@ -162,7 +141,7 @@ static int ws_rsm_kernels(struct ws_rsm_tab *r, struct ws_err *err)
     for (size_t i = 0; i < t->nrows; i++) {
         const char *name = ws_rsm_kernel_of(r, i);
         size_t k = 0;
-        if (!ws_rsm_ok(r, i))
+        if (!ws_csv_row_ok(r->t, i))
             continue;
         while (k < r->nk && strcmp(r->k[k].name, name) != 0)
             k++;
@@ -194,7 +173,8 @@ static int ws_rsm_kernel_run(struct ws_rsm_tab *r, struct ws_rsm_kernel *k,
     for (size_t j = 0; j < f && rc == 0; j++) {
         double big = 0;
         for (size_t i = 0; i < n && rc == 0; i++) {
-            rc = ws_rsm_num(r, k->rows[i], r->feat[j], &d[i * f + j], err);
+            rc = ws_csv_number(r->t, k->rows[i], r->feat[j], &d[i * f + j],
+                               err);
             if (fabs(d[i * f + j]) > big)
                 big = fabs(d[i * f + j]);
         }

@@ -60,24 +60,6 @@ static int ws_plot_col(const struct ws_csv *t, const char *name, long *col,
     return ws_csv_no_col(t, name, err);
 }
 
-static int ws_plot_drawn(const struct ws_csv *t, const struct ws_plot_cols *c,
-                         size_t row)
-{
-    return c->status < 0
-           || strcmp(ws_csv_cell(t, row, (size_t)c->status), "ok") == 0;
-}
-
-/* A whole, finite decimal number. */
-static int ws_plot_num(const char *s, double *v)
-{
-    char *end;
-
-    if (*s == '\0' || strchr(" \t\n\r\f\v", *s))
-        return -1;
-    *v = strtod(s, &end);
-    return *end == '\0' && isfinite(*v) ? 0 : -1;
-}
-
 /* The number in column col (named name by the spec) of row. */
 static int ws_plot_value(const struct ws_csv *t, size_t row, long col,
                          const char *name, int log, const char **which,
@@ -86,7 +68,7 @@ static int ws_plot_value(const struct ws_csv *t, size_t row, long col,
     const char *cell = ws_csv_cell(t, row, (size_t)col);
     struct ws_clip q1, q2;
 
-    if (ws_plot_num(cell, v) < 0) {
+    if (ws_csv_num_text(cell, v) < 0) {
         *which = name;
         return ws_err_msg(err, "'%s' in column '%s' at %s line %ld is not a "
                           "number (expected a number in every row drawn)",
@@ -143,7 +125,7 @@ static int ws_plot_scan(const struct ws_csv *t, const struct ws_plot_spec *s,
         return -1;
     for (size_t r = 0; r < t->nrows; r++) {
         struct ws_plot_pt p = {0, r, 0, 0};
-        if (!ws_plot_drawn(t, &c, r))
+        if (!ws_csv_row_ok(t, r))
             continue;
         if (ws_plot_value(t, r, c.x, s->x, s->logx, which, &p.x, err) < 0
             || ws_plot_value(t, r, c.y, s->y, s->logy, which, &p.y, err) < 0)

@@ -145,26 +145,9 @@ int ws_elasticity_fit(const double *x, const double *y, const size_t *group,
 
 /* ---- reading the table ------------------------------------------------- */
 
-/* A whole, finite number. */
-static int ws_rep_num(const char *s, double *v)
-{
-    char *end;
-
-    if (*s == '\0' || strchr(" \t\n\r\f\v", *s))
-        return -1;
-    *v = strtod(s, &end);
-    return *end == '\0' && isfinite(*v) ? 0 : -1;
-}
-
 static const char *ws_rep_cell(const struct ws_rep *r, size_t row, long col)
 {
     return ws_csv_cell(r->t, row, (size_t)col);
-}
-
-static int ws_rep_row_ok(const struct ws_rep *r, size_t row)
-{
-    return r->status_col < 0
-           || strcmp(ws_rep_cell(r, row, r->status_col), "ok") == 0;
 }
 
 /* Folds row into point p (its first row already set). */
@@ -173,12 +156,12 @@ static void ws_rep_add_row(const struct ws_rep *r, struct ws_rep_point *p,
 {
     double v;
 
-    if (!ws_rep_row_ok(r, row) && p->ok) {
+    if (!ws_csv_row_ok(r->t, row) && p->ok) {
         p->ok = 0;
         p->error = ws_rep_cell(r, row, r->error_col >= 0 ? r->error_col
                                                           : r->status_col);
     }
-    if (ws_rep_num(ws_rep_cell(r, row, r->target_col), &v) < 0)
+    if (ws_csv_num_text(ws_rep_cell(r, row, r->target_col), &v) < 0)
         p->has_target = 0;
     else
         p->target += v;
@@ -366,7 +349,7 @@ static int ws_rep_data_fill(const struct ws_rep *r, size_t a,
         double x = 0;
         if (!(p->target > 0))
             continue;
-        if (ws_rep_num(ws_rep_cell(r, p->row, r->axis_col[a]), &x) < 0)
+        if (ws_csv_num_text(ws_rep_cell(r, p->row, r->axis_col[a]), &x) < 0)
             *fit = WS_REP_NOT_NUMERIC;
         else if (!(x > 0) && *fit == WS_REP_FITTED)
             *fit = WS_REP_NOT_POSITIVE;

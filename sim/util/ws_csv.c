@@ -17,6 +17,7 @@
 #include "ws_clip.h"
 #include "ws_file.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -348,6 +349,49 @@ int ws_csv_no_col(const struct ws_csv *t, const char *name,
     }
     return ws_err_msg(err, "no column '%s' in %s (expected one of: %s)",
                       ws_clip(&q, name), t->name, list);
+}
+
+int ws_csv_row_ok(const struct ws_csv *t, size_t row)
+{
+    long c = ws_csv_col(t, "status");
+
+    return c < 0 || strcmp(ws_csv_cell(t, row, (size_t)c), "ok") == 0;
+}
+
+int ws_csv_num_text(const char *s, double *v)
+{
+    char *end;
+
+    if (*s == '\0' || strchr(" \t\n\r\f\v", *s))
+        return -1;
+    *v = strtod(s, &end);
+    return *end == '\0' && isfinite(*v) ? 0 : -1;
+}
+
+double ws_csv_value_at(const struct ws_csv *t, size_t row, long col)
+{
+    double v;
+
+    if (col < 0 || (size_t)col >= t->ncols
+        || ws_csv_num_text(ws_csv_cell(t, row, (size_t)col), &v) < 0)
+        return NAN;
+    return v;
+}
+
+double ws_csv_value(const struct ws_csv *t, size_t row, const char *name)
+{
+    return ws_csv_value_at(t, row, ws_csv_col(t, name));
+}
+
+int ws_csv_number(const struct ws_csv *t, size_t row, size_t col, double *v,
+                  struct ws_err *err)
+{
+    *v = ws_csv_value_at(t, row, (long)col);
+    if (!isnan(*v))
+        return 0;
+    return ws_err_at(err, t->name, t->row_line[row], 1, "column '%s' holds "
+                     "'%s' (expected a number)", t->header[col],
+                     ws_csv_cell(t, row, col));
 }
 
 void ws_csv_put(FILE *out, const char *field)

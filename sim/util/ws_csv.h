@@ -61,6 +61,27 @@ static inline const char *ws_csv_cell(const struct ws_csv *t, size_t row,
     return t->cells[row * t->ncols + col];
 }
 
+/* 1 when row counts as a result: the table has no "status" column (any
+ * CSV), or the row's reads "ok" (a sweep's, whose failed points have
+ * empty cells). */
+int ws_csv_row_ok(const struct ws_csv *t, size_t row);
+
+/* Reads s as a whole, finite decimal number (no blanks around it): 0, or
+ * -1 when it is not one. */
+int ws_csv_num_text(const char *s, double *v);
+
+/* The cell at column col (an index; -1 for none) as a finite number, or
+ * NAN when there is no such column or the text is not one. */
+double ws_csv_value_at(const struct ws_csv *t, size_t row, long col);
+
+/* ws_csv_value_at of the column called name. */
+double ws_csv_value(const struct ws_csv *t, size_t row, const char *name);
+
+/* The cell at column col as a finite number: 0, or -1 with the error at
+ * the row's line, "column 'X' holds 'Y' (expected a number)". */
+int ws_csv_number(const struct ws_csv *t, size_t row, size_t col, double *v,
+                  struct ws_err *err);
+
 /* Writes one field, quoted only when it must be. */
 void ws_csv_put(FILE *out, const char *field);
 

@@ -36,28 +36,14 @@ static double ws_ap_fin(double v)
     return isfinite(v) ? v : 0;
 }
 
-static double ws_ap(const struct ws_csv *t, size_t row, const char *col)
-{
-    long c = ws_csv_col(t, col);
-
-    return c < 0 ? NAN : strtod(ws_csv_cell(t, row, (size_t)c), NULL);
-}
-
-static int ws_ap_ok(const struct ws_csv *t, size_t row)
-{
-    long c = ws_csv_col(t, "status");
-
-    return c < 0 || strcmp(ws_csv_cell(t, row, (size_t)c), "ok") == 0;
-}
-
 /* ---- the zigzag ------------------------------------------------------------ */
 
 /* Per-block time at br, or NAN when the table has no such row. */
 static double ws_ap_per_block(const struct ws_csv *t, double br)
 {
     for (size_t r = 0; r < t->nrows; r++)
-        if (ws_ap_ok(t, r) && ws_ap(t, r, "param.br") == br)
-            return ws_ap(t, r, "time_us") / br;
+        if (ws_csv_row_ok(t, r) && ws_csv_value(t, r, "param.br") == br)
+            return ws_csv_value(t, r, "time_us") / br;
     return NAN;
 }
 
@@ -73,11 +59,14 @@ static int ws_ap_zigzag(FILE *out, const struct ws_csv *t, double wave,
             "| B_r | B_a | cycles | time us | time per block us |\n"
             "|---|---|---|---|---|\n");
     for (size_t r = 0; r < t->nrows; r++)
-        if (ws_ap_ok(t, r))
+        if (ws_csv_row_ok(t, r))
             fprintf(out, "| %.0f | %.0f | %.0f | %.2f | %.3f |\n",
-                    ws_ap(t, r, "param.br"), ws_ap(t, r, "ctas_per_sm"),
-                    ws_ap(t, r, "cycles"), ws_ap(t, r, "time_us"),
-                    ws_ap(t, r, "time_us") / ws_ap(t, r, "param.br"));
+                    ws_csv_value(t, r, "param.br"),
+                    ws_csv_value(t, r, "ctas_per_sm"),
+                    ws_csv_value(t, r, "cycles"),
+                    ws_csv_value(t, r, "time_us"),
+                    ws_csv_value(t, r, "time_us")
+                    / ws_csv_value(t, r, "param.br"));
     for (double w = wave; w <= 4096; w += wave) {
         double at = ws_ap_per_block(t, w);
         double below = ws_ap_per_block(t, w - step);
@@ -104,9 +93,9 @@ static double ws_ap_floor(const struct ws_csv *t, double sd)
     double m = INFINITY;
 
     for (size_t r = 0; r < t->nrows; r++)
-        if (ws_ap_ok(t, r) && ws_ap(t, r, "param.sd") == sd
-            && ws_ap(t, r, "time_us") < m)
-            m = ws_ap(t, r, "time_us");
+        if (ws_csv_row_ok(t, r) && ws_csv_value(t, r, "param.sd") == sd
+            && ws_csv_value(t, r, "time_us") < m)
+            m = ws_csv_value(t, r, "time_us");
     return m;
 }
 
@@ -127,19 +116,19 @@ static struct ws_ap_fit ws_ap_t(FILE *out, const struct ws_csv *t)
             "| S_D | threads | B_r | B_a | T | sqrt(B_r)/T | time us | memory "
             "bound |\n|---|---|---|---|---|---|---|---|\n");
     for (size_t r = 0; x && y && r < t->nrows; r++) {
-        double sd = ws_ap(t, r, "param.sd");
-        double br = ws_ap(t, r, "sm__ctas_launched.sum");
-        double threads = ws_ap(t, r, "param.threads");
-        double tpc = ws_ap(t, r, "ctas_per_sm")
+        double sd = ws_csv_value(t, r, "param.sd");
+        double br = ws_csv_value(t, r, "sm__ctas_launched.sum");
+        double threads = ws_csv_value(t, r, "param.threads");
+        double tpc = ws_csv_value(t, r, "ctas_per_sm")
                      * (threads < sd * sd ? threads : sd * sd) / WS_APSP_CORES;
-        double time = ws_ap(t, r, "time_us");
+        double time = ws_csv_value(t, r, "time_us");
         int mem;
-        if (!ws_ap_ok(t, r) || !(tpc > 0))
+        if (!ws_csv_row_ok(t, r) || !(tpc > 0))
             continue;
         mem = time > 1.25 * ws_ap_floor(t, sd);
         fprintf(out, "| %.0f | %.0f | %.0f | %.0f | %.1f | %.3f | %.1f | %s "
-                "|\n", sd, ws_ap(t, r, "param.threads"), br,
-                ws_ap(t, r, "ctas_per_sm"), tpc, sqrt(br) / tpc, time,
+                "|\n", sd, ws_csv_value(t, r, "param.threads"), br,
+                ws_csv_value(t, r, "ctas_per_sm"), tpc, sqrt(br) / tpc, time,
                 mem ? "yes" : "no");
         if (!mem)
             continue;
@@ -181,15 +170,16 @@ static struct ws_ap_anomaly ws_ap_anomaly(FILE *out, const struct ws_csv *t)
             "conflicts | L2 hits | DRAM bytes read |\n"
             "|---|---|---|---|---|---|---|---|---|\n");
     for (size_t r = 0; r < t->nrows && i < 2; r++) {
-        if (!ws_ap_ok(t, r))
+        if (!ws_csv_row_ok(t, r))
             continue;
-        a.ba[i] = ws_ap(t, r, "ctas_per_sm");
-        a.time[i] = ws_ap(t, r, "time_us");
-        a.waits[i] = ws_ap(t, r, cols[0]);
-        fprintf(out, "| %.0f | %.0f | %.0f | %.1f", ws_ap(t, r, "param.pad"),
-                a.ba[i], ws_ap(t, r, "cycles"), a.time[i]);
+        a.ba[i] = ws_csv_value(t, r, "ctas_per_sm");
+        a.time[i] = ws_csv_value(t, r, "time_us");
+        a.waits[i] = ws_csv_value(t, r, cols[0]);
+        fprintf(out, "| %.0f | %.0f | %.0f | %.1f",
+                ws_csv_value(t, r, "param.pad"),
+                a.ba[i], ws_csv_value(t, r, "cycles"), a.time[i]);
         for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
-            fprintf(out, " | %.0f", ws_ap(t, r, cols[c]));
+            fprintf(out, " | %.0f", ws_csv_value(t, r, cols[c]));
         fputs(" |\n", out);
         i++;
     }
@@ -216,7 +206,7 @@ int ws_study_apsp(const struct ws_csv *const *t, size_t n,
         return -1;
     if (!(out = open_memstream(&o->report, &len)))
         return ws_err_oom(err);
-    ba = ws_ap(t[0], 0, "ctas_per_sm");
+    ba = ws_csv_value(t[0], 0, "ctas_per_sm");
     wave = ba * g.sm.count;
     fprintf(out, "# Study 2: APSP on GTX 480 (seed 004, Ma, Chamberlain & "
             "Agrawal)\n\nThe paper ran n = 8192 on the GPU. Here the B_r and "
@@ -225,8 +215,8 @@ int ws_study_apsp(const struct ws_csv *const *t, size_t n,
             "loads reach DRAM, as at 8192): the same kernel and per-block "
             "structure, so shapes compare and seconds do not. Plots: "
             "`time_vs_br.svg`, `time_vs_threads.svg`.\n\n");
-    zig = ws_ap_zigzag(out, t[0], wave, ws_ap(t[0], 1, "param.br")
-                       - ws_ap(t[0], 0, "param.br"), &waves);
+    zig = ws_ap_zigzag(out, t[0], wave, ws_csv_value(t[0], 1, "param.br")
+                       - ws_csv_value(t[0], 0, "param.br"), &waves);
     f = ws_ap_t(out, t[1]);
     an = ws_ap_anomaly(out, t[2]);
     fprintf(out, "\n## Findings\n\n- Zigzag: with B_a = %.0f on %u SMs a "

@@ -49,28 +49,15 @@ struct ws_levels {
     int have_published;
 };
 
+/* The column called col as a number, or an error naming it. */
 static int ws_lv_num(const struct ws_csv *t, size_t row, const char *col,
                      double *v, struct ws_err *err)
 {
     long c = ws_csv_col(t, col);
-    const char *s;
-    char *end;
 
     if (c < 0)
         return ws_csv_no_col(t, col, err);
-    s = ws_csv_cell(t, row, (size_t)c);
-    *v = strtod(s, &end);
-    if (end != s && *end == '\0' && isfinite(*v))
-        return 0;
-    return ws_err_at(err, t->name, t->row_line[row], 1, "column '%s' holds "
-                     "'%s' (expected a number)", col, s);
-}
-
-static int ws_lv_ok(const struct ws_csv *t, size_t row)
-{
-    long c = ws_csv_col(t, "status");
-
-    return c < 0 || strcmp(ws_csv_cell(t, row, (size_t)c), "ok") == 0;
+    return ws_csv_number(t, row, (size_t)c, v, err);
 }
 
 /* The entry for config name, made (with its configured figures) the first
@@ -118,7 +105,7 @@ static int ws_lv_chase(struct ws_levels *L, const struct ws_csv *t,
         struct ws_levels_gpu *g;
         double elems, hops, cycles;
         int lv = -1, h;
-        if (!ws_lv_ok(t, r))
+        if (!ws_csv_row_ok(t, r))
             continue;
         if (ws_lv_num(t, r, "param.elems", &elems, err) < 0
             || ws_lv_num(t, r, "param.hops", &hops, err) < 0
@@ -150,7 +137,7 @@ static int ws_lv_stream(struct ws_levels *L, const struct ws_csv *t, int k,
     for (size_t r = 0; r < t->nrows; r++) {
         struct ws_levels_gpu *g;
         double gbps;
-        if (!ws_lv_ok(t, r))
+        if (!ws_csv_row_ok(t, r))
             continue;
         if (ws_lv_num(t, r, "dram_gbps", &gbps, err) < 0
             || !(g = ws_lv_gpu(L, ws_lv_gpu_name(t, r), err)))

@@ -81,28 +81,14 @@ static int ws_mm_join(const struct ws_csv *const *t, size_t n,
     return 0;
 }
 
-static double ws_mm_cell(const struct ws_csv *t, size_t row, const char *col)
-{
-    long c = ws_csv_col(t, col);
-
-    return c < 0 ? NAN : strtod(ws_csv_cell(t, row, (size_t)c), NULL);
-}
-
-static int ws_mm_ok(const struct ws_csv *t, size_t row)
-{
-    long c = ws_csv_col(t, "status");
-
-    return c < 0 || strcmp(ws_csv_cell(t, row, (size_t)c), "ok") == 0;
-}
-
 static double ws_mm_tmax(const struct ws_csv *const *t, size_t n)
 {
     double m = 0;
 
     for (size_t i = 0; i < n; i++)
         for (size_t r = 0; r < t[i]->nrows; r++)
-            if (ws_mm_ok(t[i], r) && ws_mm_cell(t[i], r, "time_us") > m)
-                m = ws_mm_cell(t[i], r, "time_us");
+            if (ws_csv_row_ok(t[i], r) && ws_csv_value(t[i], r, "time_us") > m)
+                m = ws_csv_value(t[i], r, "time_us");
     return m;
 }
 
@@ -116,14 +102,14 @@ static void ws_mm_targets(FILE *out, const struct ws_csv *const *t, size_t n)
     for (size_t i = 0; i < n; i++)
         for (size_t r = 0; r < t[i]->nrows; r++) {
             double ts, ul, alpha;
-            if (!ws_mm_ok(t[i], r))
+            if (!ws_csv_row_ok(t[i], r))
                 continue;
-            ts = ws_mm_cell(t[i], r, "time_us") / tmax;
-            ul = ws_mm_cell(t[i], r, "sm_util_pct") / 100;
+            ts = ws_csv_value(t[i], r, "time_us") / tmax;
+            ul = ws_csv_value(t[i], r, "sm_util_pct") / 100;
             alpha = ul < 0.5 ? 0.1 : ul < 0.8 ? 0.5 : 0.8;
             fprintf(out, "| %s | %.0f | %.0f | %.3f | %.3f | %.3f |\n",
-                    ws_mm_names[i], ws_mm_cell(t[i], r, "param.n"),
-                    ws_mm_cell(t[i], r, "cycles"), ts, ul, 1 - alpha / ts);
+                    ws_mm_names[i], ws_csv_value(t[i], r, "param.n"),
+                    ws_csv_value(t[i], r, "cycles"), ts, ul, 1 - alpha / ts);
         }
 }
 
@@ -133,7 +119,7 @@ static void ws_mm_targets(FILE *out, const struct ws_csv *const *t, size_t n)
 static long ws_mm_row_of(const struct ws_csv *t, double size)
 {
     for (size_t r = 0; r < t->nrows; r++)
-        if (ws_mm_ok(t, r) && ws_mm_cell(t, r, "param.n") == size)
+        if (ws_csv_row_ok(t, r) && ws_csv_value(t, r, "param.n") == size)
             return (long)r;
     return -1;
 }
@@ -147,8 +133,8 @@ static void ws_mm_change(const struct ws_csv *v, const struct ws_csv *b,
 
     for (size_t r = 0; r < v->nrows; r++) {
         long br;
-        if (!ws_mm_ok(v, r)
-            || (br = ws_mm_row_of(b, ws_mm_cell(v, r, "param.n"))) < 0)
+        if (!ws_csv_row_ok(v, r)
+            || (br = ws_mm_row_of(b, ws_csv_value(v, r, "param.n"))) < 0)
             continue;
         for (size_t c = 0; c < v->ncols; c++) {
             long k = ws_ctr_find(v->header[c]);

@@ -40,19 +40,6 @@ static const char *const ws_saxpy_cols[C_N] = {
     "mwp_cwp_l2_cycles", "l2_hit_pct"
 };
 
-static int ws_saxpy_num(const struct ws_csv *t, size_t row, long col,
-                        double *v, struct ws_err *err)
-{
-    const char *s = ws_csv_cell(t, row, (size_t)col);
-    char *end;
-
-    *v = strtod(s, &end);
-    if (end != s && *end == '\0' && isfinite(*v))
-        return 0;
-    return ws_err_at(err, t->name, t->row_line[row], 1, "column '%s' holds "
-                     "'%s' (expected a number)", t->header[col], s);
-}
-
 /* The ok rows as points; *n how many. */
 static struct ws_saxpy_pt *ws_saxpy_points(const struct ws_csv *t, size_t *n,
                                            struct ws_err *err)
@@ -73,14 +60,14 @@ static struct ws_saxpy_pt *ws_saxpy_points(const struct ws_csv *t, size_t *n,
     for (size_t r = 0; r < t->nrows; r++) {
         struct ws_saxpy_pt *p = &pts[*n];
         double stride, threads;
-        if (strcmp(ws_csv_cell(t, r, (size_t)col[C_STATUS]), "ok") != 0)
+        if (!ws_csv_row_ok(t, r))
             continue;
-        if (ws_saxpy_num(t, r, col[C_STRIDE], &stride, err) < 0
-            || ws_saxpy_num(t, r, col[C_THREADS], &threads, err) < 0
-            || ws_saxpy_num(t, r, col[C_CYCLES], &p->sim, err) < 0
-            || ws_saxpy_num(t, r, col[C_MWP], &p->mwp, err) < 0
-            || ws_saxpy_num(t, r, col[C_L2], &p->l2, err) < 0
-            || ws_saxpy_num(t, r, col[C_HIT], &p->hit, err) < 0) {
+        if (ws_csv_number(t, r, (size_t)col[C_STRIDE], &stride, err) < 0
+            || ws_csv_number(t, r, (size_t)col[C_THREADS], &threads, err) < 0
+            || ws_csv_number(t, r, (size_t)col[C_CYCLES], &p->sim, err) < 0
+            || ws_csv_number(t, r, (size_t)col[C_MWP], &p->mwp, err) < 0
+            || ws_csv_number(t, r, (size_t)col[C_L2], &p->l2, err) < 0
+            || ws_csv_number(t, r, (size_t)col[C_HIT], &p->hit, err) < 0) {
             free(pts);
             return NULL;
         }

@@ -114,29 +114,17 @@ static int ws_sb_add(struct ws_sb_cell *c, double model, double sim,
     return 0;
 }
 
-static double ws_sb_num(const struct ws_csv *t, size_t row, long col)
-{
-    char *end;
-    double v;
-
-    if (col < 0)
-        return NAN;
-    v = strtod(ws_csv_cell(t, row, (size_t)col), &end);
-    return end != ws_csv_cell(t, row, (size_t)col) && *end == '\0' ? v : NAN;
-}
-
 static int ws_sb_table(struct ws_sb_model *m, const struct ws_csv *t,
                        size_t cap, struct ws_err *err)
 {
-    long cs = ws_csv_col(t, "status"), cc = ws_csv_col(t, "cycles");
+    long cc = ws_csv_col(t, "cycles");
 
     if (cc < 0)
         return ws_csv_no_col(t, "cycles", err);
     for (size_t r = 0; r < t->nrows; r++) {
-        double sim = ws_sb_num(t, r, cc);
+        double sim = ws_csv_value_at(t, r, cc);
         char what[160];
-        if ((cs >= 0 && strcmp(ws_csv_cell(t, r, (size_t)cs), "ok") != 0)
-            || !(sim > 0))
+        if (!ws_csv_row_ok(t, r) || !(sim > 0))
             continue;
         ws_sb_describe(t, r, what, sizeof what);
         for (int k = 0; k < WS_SB_MODELS; k++) {
@@ -148,7 +136,7 @@ static int ws_sb_table(struct ws_sb_model *m, const struct ws_csv *t,
             mc = ws_csv_col(t, name);
             snprintf(name, sizeof name, "%s_regime", ws_sb_models[k]);
             rc = ws_csv_col(t, name);
-            model = ws_sb_num(t, r, mc);
+            model = ws_csv_value_at(t, r, mc);
             if (!(model > 0) || rc < 0)
                 continue;
             c = ws_sb_cell(&m[k], ws_csv_cell(t, r, (size_t)rc));
