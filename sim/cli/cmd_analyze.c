@@ -242,21 +242,11 @@ int ws_cmd_analyze(int argc, char **argv)
     struct ws_analyze_args a;
     struct ws_output outs[2] = {{.flag = "-o"}, {.flag = "--plot"}};
     struct ws_err err;
-    char **args;
     int rc, nouts = 0;
 
     memset(&a, 0, sizeof a);
     ws_err_clear(&err);
-    /* getopt_long reorders what it is given; argv keeps the user's order
-     * for "command line:K". */
-    args = malloc(((size_t)argc + 1) * sizeof *args);
-    if (!args) {
-        ws_err_oom(&err);
-        return ws_cli_fail(&err);
-    }
-    memcpy(args, argv, ((size_t)argc + 1) * sizeof *args);
-    rc = ws_analyze_parse(&a, argc, args);
-    free(args);
+    rc = ws_analyze_parse(&a, argc, argv);
     if (rc != 0)
         return rc == 1 ? WS_EXIT_OK : rc;
     if (a.out)

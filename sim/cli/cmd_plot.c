@@ -144,22 +144,11 @@ int ws_cmd_plot(int argc, char **argv)
     struct ws_plot_args a;
     struct ws_output o = {.flag = "-o"};
     struct ws_err err;
-    char **args;
     int rc;
 
     memset(&a, 0, sizeof a);
     ws_err_clear(&err);
-    /* getopt_long reorders the array it is given; the registered argv
-     * must keep the user's order for "command line:K" to name the word
-     * the user wrote K-th. */
-    args = malloc(((size_t)argc + 1) * sizeof *args);
-    if (!args) {
-        ws_err_oom(&err);
-        return ws_cli_fail(&err);
-    }
-    memcpy(args, argv, ((size_t)argc + 1) * sizeof *args);
-    rc = ws_plot_parse_args(&a, argc, args);
-    free(args);
+    rc = ws_plot_parse_args(&a, argc, argv);
     if (rc != 0)
         return rc == 1 ? WS_EXIT_OK : rc;
     o.path = a.out;

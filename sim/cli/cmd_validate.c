@@ -361,19 +361,11 @@ int ws_cmd_validate(int argc, char **argv)
 {
     struct ws_validate_args a;
     struct ws_err err;
-    char **args;
     int rc;
 
     memset(&a, 0, sizeof a);
     ws_err_clear(&err);
-    args = malloc(((size_t)argc + 1) * sizeof *args);
-    if (!args) {
-        ws_err_oom(&err);
-        return ws_cli_fail(&err);
-    }
-    memcpy(args, argv, ((size_t)argc + 1) * sizeof *args);
-    rc = ws_validate_parse(&a, argc, args);
-    free(args);
+    rc = ws_validate_parse(&a, argc, argv);
     if (rc != 0)
         return rc == 1 ? WS_EXIT_OK : rc;
     for (size_t i = 0; i < a.nrun; i++) {
