@@ -10,7 +10,6 @@
  *
  * Leaves out: the reports themselves (sim/validate).
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,39 +222,6 @@ static int ws_validate_outputs(const char *dir, const struct ws_study_out *o,
     return rc;
 }
 
-/* A sweep's results, read outside the set of inputs (ws_readset) that
- * ws_csv_load would join: they are this command's own outputs, and a
- * later study resumes the same sweep into the same file. */
-static int ws_validate_load(struct ws_csv *t, const char *path,
-                            struct ws_err *err)
-{
-    FILE *fp = fopen(path, "rb");
-    char *text = NULL;
-    size_t len = 0, cap = 0, n;
-    int rc;
-
-    if (!fp)
-        return ws_err_msg(err, "%s: cannot open: %s (expected the sweep's "
-                          "results)", path, strerror(errno));
-    do {
-        if (len + 65536 > cap) {
-            char *more = realloc(text, cap = 2 * cap + 65536);
-            if (!more) {
-                free(text);
-                fclose(fp);
-                return ws_err_oom(err);
-            }
-            text = more;
-        }
-        n = fread(text + len, 1, cap - len, fp);
-        len += n;
-    } while (n > 0);
-    fclose(fp);
-    rc = ws_csv_parse(t, path, text ? text : "", len, 0, 0, err);
-    free(text);
-    return rc;
-}
-
 /* Where a sweep's results go: DIR/NAME/S.csv, or for "OWNER/S" the owning
  * study's folder, made when missing. */
 static char *ws_validate_csv(const struct ws_validate_args *a,
@@ -310,7 +276,7 @@ static long ws_validate_tables(const struct ws_validate_args *a,
         else if (ws_validate_sweep(a, stem, csv) != WS_EXIT_OK)
             rc = -2;
         else
-            rc = ws_validate_load(&t[n], csv, err);
+            rc = ws_csv_load_own(&t[n], csv, err);
         free(csv);
         if (rc < 0) {
             while (n-- > 0)

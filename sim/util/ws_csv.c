@@ -297,11 +297,11 @@ int ws_csv_parse(struct ws_csv *t, const char *name, const char *text,
     return 0;
 }
 
-int ws_csv_load(struct ws_csv *t, const char *path, int allow_torn_tail,
-                int allow_empty, struct ws_err *err)
+/* Parses text read by the caller (NULL: failed, err set), then frees it. */
+static int ws_csv_parse_read(struct ws_csv *t, const char *path, char *text,
+                             size_t len, int allow_torn_tail, int allow_empty,
+                             struct ws_err *err)
 {
-    size_t len;
-    char *text = ws_file_read(path, "CSV", WS_CSV_MAX_BYTES, &len, NULL, err);
     int rc;
 
     memset(t, 0, sizeof *t);
@@ -310,6 +310,24 @@ int ws_csv_load(struct ws_csv *t, const char *path, int allow_torn_tail,
     rc = ws_csv_parse(t, path, text, len, allow_torn_tail, allow_empty, err);
     free(text);
     return rc;
+}
+
+int ws_csv_load(struct ws_csv *t, const char *path, int allow_torn_tail,
+                int allow_empty, struct ws_err *err)
+{
+    size_t len = 0;
+    char *text = ws_file_read(path, "CSV", WS_CSV_MAX_BYTES, &len, NULL, err);
+
+    return ws_csv_parse_read(t, path, text, len, allow_torn_tail, allow_empty,
+                             err);
+}
+
+int ws_csv_load_own(struct ws_csv *t, const char *path, struct ws_err *err)
+{
+    size_t len = 0;
+    char *text = ws_file_read_own(path, "CSV", WS_CSV_MAX_BYTES, &len, err);
+
+    return ws_csv_parse_read(t, path, text, len, 0, 0, err);
 }
 
 void ws_csv_free(struct ws_csv *t)

@@ -44,6 +44,10 @@ int ws_csv_parse(struct ws_csv *t, const char *name, const char *text,
 int ws_csv_load(struct ws_csv *t, const char *path, int allow_torn_tail,
                 int allow_empty, struct ws_err *err);
 
+/* ws_csv_load (whole rows, not empty) of a table this command wrote
+ * itself, read through ws_file_read_own. */
+int ws_csv_load_own(struct ws_csv *t, const char *path, struct ws_err *err);
+
 void ws_csv_free(struct ws_csv *t);
 
 /* The column called name, or -1. */

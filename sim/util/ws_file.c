@@ -23,9 +23,10 @@ static int ws_file_fail(struct ws_err *err, const char *path,
                       ws_clip_path(&q, path), step, strerror(errnum), what);
 }
 
-/* Refuses anything but a regular file, naming what it is instead. */
+/* Refuses anything but a regular file, naming what it is instead; an
+ * input (note) joins the set of files read. */
 static int ws_file_check_kind(int fd, const char *path, const char *what,
-                              size_t max, struct ws_err *err)
+                              size_t max, int note, struct ws_err *err)
 {
     struct stat st;
     struct ws_clip q;
@@ -40,7 +41,8 @@ static int ws_file_check_kind(int fd, const char *path, const char *what,
         return ws_err_msg(err, "%s: not a regular file (expected a %s file, "
                           "not a pipe, terminal or device)",
                           ws_clip_path(&q, path), what);
-    ws_readset_note(&st);
+    if (note)
+        ws_readset_note(&st);
     /* The size is rechecked while reading: the file may grow meanwhile. */
     if ((uintmax_t)st.st_size > max)
         return ws_err_at(err, path, 1, 1, "%s larger than %zu MiB (expected "
@@ -97,8 +99,9 @@ static char *ws_file_slurp(int fd, const char *path, const char *what,
     return text;
 }
 
-char *ws_file_read(const char *path, const char *what, size_t max,
-                   size_t *len, int *missing, struct ws_err *err)
+static char *ws_file_read_as(const char *path, const char *what, size_t max,
+                             size_t *len, int *missing, int note,
+                             struct ws_err *err)
 {
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     char *text;
@@ -114,13 +117,25 @@ char *ws_file_read(const char *path, const char *what, size_t max,
         ws_file_fail(err, path, "open", errno, what);
         return NULL;
     }
-    if (ws_file_check_kind(fd, path, what, max, err) < 0) {
+    if (ws_file_check_kind(fd, path, what, max, note, err) < 0) {
         close(fd);
         return NULL;
     }
     text = ws_file_slurp(fd, path, what, max, len, err);
     close(fd);
     return text;
+}
+
+char *ws_file_read(const char *path, const char *what, size_t max,
+                   size_t *len, int *missing, struct ws_err *err)
+{
+    return ws_file_read_as(path, what, max, len, missing, 1, err);
+}
+
+char *ws_file_read_own(const char *path, const char *what, size_t max,
+                       size_t *len, struct ws_err *err)
+{
+    return ws_file_read_as(path, what, max, len, NULL, 0, err);
 }
 
 int ws_file_write_all(int fd, const void *buf, size_t len)

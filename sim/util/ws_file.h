@@ -34,6 +34,12 @@
 char *ws_file_read(const char *path, const char *what, size_t max,
                    size_t *len, int *missing, struct ws_err *err);
 
+/* ws_file_read of a file this command wrote itself (a study's sweep
+ * results): it does not join the set of files read, which outputs may not
+ * replace, so a later step may write it again. */
+char *ws_file_read_own(const char *path, const char *what, size_t max,
+                       size_t *len, struct ws_err *err);
+
 /* Writes all len bytes of buf to fd, again after EINTR or a short write.
  * 0, or -1 with errno set (ENOSPC when the descriptor took nothing). */
 int ws_file_write_all(int fd, const void *buf, size_t len);
