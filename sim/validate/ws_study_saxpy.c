@@ -294,12 +294,3 @@ int ws_study_saxpy(const struct ws_csv *const *tables, size_t nt,
     }
     return 0;
 }
-
-void ws_study_out_free(struct ws_study_out *o)
-{
-    free(o->report);
-    free(o->points);
-    free(o->chart);
-    json_decref(o->summary);
-    memset(o, 0, sizeof *o);
-}
