@@ -39,7 +39,7 @@ static const struct ws_study_def ws_studies[] = {
     {"saxpy", "saxpy on TITAN X against MWP/CWP and MWP/CWP+L2 (seed 000)",
      {"saxpy"}, ws_study_saxpy},
     {"apsp", "APSP on GTX 480: the B_r zigzag, eq 15's fit, section V "
-     "(seed 004)", {"apsp_br", "apsp_t", "apsp_anomaly"}, ws_study_apsp},
+     "(seed 004)", {"apsp_br", "apsp_t", "apsp_ba", "apsp_anomaly"}, ws_study_apsp},
     {"levels", "chase latency per level and STREAM bandwidth, every config",
      {"levels_chase", "levels_copy", "levels_triad"}, ws_study_levels},
     {"matmul", "the 7 matmul variants on V100: ts, ul, score, RSM (seed 001)",
@@ -48,7 +48,8 @@ static const struct ws_study_def ws_studies[] = {
       "matmul_prefetch"}, ws_study_matmul},
     {"scoreboard", "every model's MAPE and r against the simulation, per "
      "regime, over the runs above",
-     {"saxpy/saxpy", "apsp/apsp_br", "apsp/apsp_t", "levels/levels_chase",
+     {"saxpy/saxpy", "apsp/apsp_br", "apsp/apsp_t", "apsp/apsp_ba",
+      "levels/levels_chase",
       "levels/levels_copy",
       "levels/levels_triad", "matmul/matmul_baseline", "matmul/matmul_tiling",
       "matmul/matmul_coalescing", "matmul/matmul_nobankconflict",

@@ -29,7 +29,8 @@ enum ws_ctr {
     WS_CTR_INST_MISC, WS_CTR_INST_BRANCH, WS_CTR_INST_BARRIER,
     WS_CTR_INST_EXIT, WS_CTR_INST_LSU,
     /* stall reasons, in warp cycles */
-    WS_CTR_STALL_MEM_DEP,          /* scoreboard on a memory result */
+    WS_CTR_STALL_MEM_DEP,          /* scoreboard on an L1TEX result */
+    WS_CTR_STALL_SHORT_DEP,        /* scoreboard on a shared-memory result */
     WS_CTR_STALL_ALU_DEP,          /* scoreboard on a fixed-latency result */
     WS_CTR_STALL_UNIT_BUSY,
     WS_CTR_STALL_BARRIER,

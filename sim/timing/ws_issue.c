@@ -3,8 +3,9 @@
  *
  * Stall accounting: between two issues of a warp, its waiting cycles are
  * split by cause in the order a warp meets them: held at a barrier, then
- * waiting for operands (a scoreboard stall on a memory or a fixed-latency
- * producer), then for its function unit or an MSHR; whatever remains after
+ * waiting for operands (a scoreboard stall on a producer: long for global,
+ * local and texture loads, short for shared memory, wait for fixed-latency
+ * units, as Nsight splits them), then for its function unit or an MSHR; whatever remains after
  * the warp became ready is "not selected".  Each warp cycle is counted once,
  * like Nsight's stall reasons.
  */
@@ -22,7 +23,7 @@
 struct ws_ready {
     uint64_t at;
     uint64_t dep, barrier, unit, mshr;
-    int dep_mem;
+    enum ws_ctr dep_ctr;
 };
 
 static int ws_needs_mshr(const struct ws_gpu *g, const struct ws_inst *in)
@@ -37,7 +38,7 @@ static void ws_dep(const struct ws_warp *w, uint8_t reg, struct ws_ready *r)
 {
     if (w->reg_ready[reg] > r->dep) {
         r->dep = w->reg_ready[reg];
-        r->dep_mem = w->reg_from_mem[reg];
+        r->dep_ctr = (enum ws_ctr)w->reg_stall[reg];
     }
 }
 
@@ -62,24 +63,24 @@ void ws_issue_prepare(const struct ws_gpu *g, struct ws_warp *w)
         return;
     in = &w->inst[w->next];
     r.dep = 0;
-    r.dep_mem = 0;
+    r.dep_ctr = WS_CTR_STALL_ALU_DEP;
     for (uint8_t i = 0; i < in->nsrc; i++)
         ws_dep(w, in->src[i], &r);
     for (uint8_t i = 0; i < in->ndst; i++)
         ws_dep(w, in->dst[i], &r);
     if ((in->flags & WS_INST_FENCE) && w->busy_until > r.dep) {
         r.dep = w->busy_until;
-        r.dep_mem = 1;
+        r.dep_ctr = WS_CTR_STALL_MEM_DEP;
     }
     if (in->flags & WS_INST_ASYNC_WAIT) {
         uint64_t a = ws_async_wait(w, in->imm);
         if (a > r.dep) {
             r.dep = a;
-            r.dep_mem = 1;
+            r.dep_ctr = WS_CTR_STALL_MEM_DEP;
         }
     }
     w->next_dep = r.dep;
-    w->next_dep_mem = (uint8_t)r.dep_mem;
+    w->next_dep_ctr = (uint8_t)r.dep_ctr;
     w->next_unit = (uint8_t)ws_unit_for_class(in->cls);
     w->next_mshr = (uint8_t)ws_needs_mshr(g, in);
 }
@@ -107,7 +108,7 @@ static void ws_warp_ready(struct ws_sim *s, struct ws_sm *sm,
                           uint64_t now, struct ws_ready *r)
 {
     r->dep = w->next_dep;
-    r->dep_mem = w->next_dep_mem;
+    r->dep_ctr = (enum ws_ctr)w->next_dep_ctr;
     r->barrier = w->ready_after_barrier;
     r->unit = sc->unit_free[w->next_unit];
     r->mshr = w->next_mshr ? ws_mem_mshr_ready(&s->mem, sm->id, now) : 0;
@@ -133,7 +134,7 @@ static void ws_stall_account(struct ws_sim *s, const struct ws_sm *sm,
         enum ws_ctr ctr;
     } part[] = {
         {r->barrier, WS_CTR_STALL_BARRIER},
-        {r->dep, r->dep_mem ? WS_CTR_STALL_MEM_DEP : WS_CTR_STALL_ALU_DEP},
+        {r->dep, r->dep_ctr},
         {r->unit, WS_CTR_STALL_UNIT_BUSY},
         {r->mshr, WS_CTR_STALL_MSHR},
         {t, WS_CTR_STALL_NOT_SELECTED},
@@ -358,6 +359,18 @@ static void ws_async_commit(struct ws_warp *w)
     w->async_open = 0;
 }
 
+/* What a consumer of in's results waits as: Nsight's long scoreboard for
+ * what goes through L1TEX (global, local, texture), short scoreboard for
+ * the MIO path (shared memory), wait for the fixed-latency units. */
+static enum ws_ctr ws_issue_dep_ctr(const struct ws_inst *in, int from_mem)
+{
+    if (!from_mem)
+        return WS_CTR_STALL_ALU_DEP;
+    if (in->space == WS_SPACE_SHARED)
+        return WS_CTR_STALL_SHORT_DEP;
+    return WS_CTR_STALL_MEM_DEP;
+}
+
 static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
                     const struct ws_pick *pick, uint64_t t)
 {
@@ -367,6 +380,7 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
     enum ws_unit_kind unit = ws_unit_for_class(in->cls);
     struct ws_counters *c = &s->k->ctr;
     int from_mem = ws_opcode_class_is_memory((enum ws_op_class)in->cls);
+    enum ws_ctr stall = ws_issue_dep_ctr(in, from_mem);
     uint8_t flags = in->flags;      /* in's window may be refilled below */
     uint64_t done;
 
@@ -381,7 +395,7 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
                     : t + g->unit[unit].latency;
     for (uint8_t i = 0; i < in->ndst; i++) {
         w->reg_ready[in->dst[i]] = done;
-        w->reg_from_mem[in->dst[i]] = (uint8_t)from_mem;
+        w->reg_stall[in->dst[i]] = (uint8_t)stall;
     }
     if ((in->ndst || from_mem) && done > w->busy_until)
         w->busy_until = done;

@@ -66,11 +66,13 @@ struct ws_warp {
     /* Readiness of the next instruction that only this warp can change,
      * recomputed when it issues or leaves a barrier (ws_issue_prepare). */
     uint64_t next_dep;
-    uint8_t next_dep_mem, next_unit, next_mshr;
+    uint8_t next_dep_ctr, next_unit, next_mshr;   /* next_dep_ctr: an
+                                   enum ws_ctr stall reason */
     uint32_t cand;              /* place in its sub-core's candidates, or
                                    WS_NO_CAND when not active */
     uint64_t reg_ready[WS_NREGS];
-    uint8_t reg_from_mem[WS_NREGS];
+    uint8_t reg_stall[WS_NREGS];    /* enum ws_ctr: what waiting on the
+                                       register's producer counts as */
 };
 
 struct ws_cta_slot {

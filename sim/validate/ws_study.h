@@ -38,9 +38,10 @@ int ws_study_saxpy(const struct ws_csv *const *t, size_t n,
 int ws_study_levels(const struct ws_csv *const *t, size_t n,
                     struct ws_study_out *out, struct ws_err *err);
 
-/* Study 2 (seed 004): APSP on GTX 480, t the B_r, T and anomaly sweeps'
- * tables (validate/studies/apsp_*.yaml): the zigzag of eq 3, the fit of
- * eq 15 with GSL, section V's anomaly. */
+/* Study 2 (seed 004): APSP on GTX 480, t the B_r, T, B_a and anomaly
+ * sweeps' tables (validate/studies/apsp_*.yaml): the zigzag of eq 3, the
+ * fit of eq 15 with GSL over the T and B_a sweeps (points.csv and its
+ * chart), section V's anomaly. */
 int ws_study_apsp(const struct ws_csv *const *t, size_t n,
                   struct ws_study_out *out, struct ws_err *err);
 
