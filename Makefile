@@ -4,20 +4,22 @@
 #   make test   the same set-up, then every test through CTest, then a
 #               clang build that fuzzes each parser for a few seconds
 # Other targets: build, bench (speed and memory), validate (the seed
-# studies), sanitize (ASan+UBSan unit and CLI tests), clean.
+# studies), sanitize (ASan+UBSan unit and CLI tests), install (PREFIX,
+# default /usr/local), clean.
 
 BUILD       ?= build
 FUZZ_BUILD  ?= build-fuzz
 SAN_BUILD   ?= build-sanitize
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
+PREFIX      ?= /usr/local
 FUZZ_SECONDS ?= 5
 
 DEBIAN_PACKAGES = build-essential cmake pkg-config python3 xz-utils \
                   libgsl-dev libyaml-dev libcmocka-dev liblzma-dev \
                   libjansson-dev libxxhash-dev gnuplot-nox \
-                  clang libclang-rt-dev
+                  clang libclang-rt-dev help2man
 
-.PHONY: all deps build run test bench validate fuzz sanitize clean
+.PHONY: all deps build run test bench validate fuzz sanitize install clean
 
 all: build
 
@@ -68,6 +70,11 @@ sanitize: deps
 	cd $(SAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest -j $(JOBS) -L 'unit|cli' --output-on-failure
+
+# The command, bash completion, man page and config sources under PREFIX
+# (DESTDIR for staging, as usual).
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
 	rm -rf $(BUILD) $(FUZZ_BUILD) $(SAN_BUILD)

@@ -1,6 +1,6 @@
 /*
- * warpsim run: simulate every kernel of a trace, in launch order, on one
- * GPU, and report.  Outputs (stdout summary, --json, --csv, --timeline) are
+ * warpsim run: simulate every kernel of a trace (or those --kernel and
+ * --max-kernels pick), in launch order, on one GPU, and report.  Outputs (stdout summary, --json, --csv, --timeline) are
  * produced only when the whole run succeeded; a timeline is written to a
  * temporary file while the run goes and renamed at the end.
  *
@@ -25,7 +25,9 @@ enum {
     WS_OPT_CSV = 0x200,
     WS_OPT_TIMELINE,
     WS_OPT_TIMELINE_WINDOW,
-    WS_OPT_TIMELINE_MAX
+    WS_OPT_TIMELINE_MAX,
+    WS_OPT_KERNEL,
+    WS_OPT_MAX_KERNELS
 };
 
 struct ws_run_args {
@@ -35,6 +37,8 @@ struct ws_run_args {
     const char *json, *csv, *timeline, *input;
     uint64_t tl_from, tl_to, tl_max;
     const char *tl_option;      /* a --timeline-* option given, for checks */
+    const char *kernel;         /* --kernel, as typed */
+    struct ws_run_select sel;
 };
 
 /* The progress line is rubbed out with this many blanks: a terminal's
@@ -70,6 +74,12 @@ static void ws_run_help(FILE *out)
 "                            and warp issue (open in ui.perfetto.dev)\n"
 "      --timeline-window A:B only cycles [A, B) (default 0:200000)\n"
 "      --timeline-max-events N  at most N events (default 1000000)\n"
+"  -k, --kernel N|REGEX      simulate only the kernel of launch id N (as the\n"
+"                            report numbers them), or the kernels whose name\n"
+"                            matches REGEX (POSIX extended, unanchored); the\n"
+"                            others are skipped unread, their host-to-device\n"
+"                            copies still warm L2\n"
+"      --max-kernels N       simulate at most N kernels (after --kernel)\n"
 "      --allow-unknown-keys  skip unknown trace header keys\n"
 WS_CLI_LIMIT_HELP
 "  -h, --help                this text\n", ws_cfg_default_name());
@@ -171,7 +181,13 @@ static int ws_run_simulate(struct ws_run_args *a, const struct ws_gpu *gpu,
         free(rep.kernels);
         return -1;
     }
-    rc = ws_run_engine_list(&sim, in, &rep, &prog.kernel, err);
+    rc = ws_run_engine_list(&sim, in, &rep, &prog.kernel, &a->sel, err);
+    if (rc == 0 && rep.nkernels == 0 && a->kernel)
+        rc = ws_err_arg(err, a->kernel, 0, 0, "no kernel of %s %s '%s' "
+                        "(expected a launch id or name the trace has; "
+                        "'warpsim trace info' lists them)", a->input,
+                        a->sel.by_id ? "has launch id" : "has a name matching",
+                        a->kernel);
     if (prog.on)
         fprintf(stderr, "\r%*s\r", WS_RUN_PROGRESS_WIDTH, "");
     if (opts.tl) {
@@ -218,6 +234,40 @@ static int ws_run_window(struct ws_run_args *a, const char *v)
     return 0;
 }
 
+/* --kernel: digits are a launch id, anything else a regular expression. */
+static int ws_run_kernel_option(struct ws_run_args *a, const char *v)
+{
+    uint64_t id;
+
+    if (ws_cli_once("run", &a->kernel, v, "--kernel") < 0)
+        return -1;
+    if (v[0] >= '0' && v[0] <= '9'
+        && ws_num_u64(v, strlen(v), &id) == 0) {
+        if (id > UINT32_MAX)
+            return ws_cli_usage("run", "bad --kernel '%s' (expected a launch "
+                                "id below 2^32 or a name pattern)", v);
+        a->sel.by_id = 1;
+        a->sel.id = (uint32_t)id;
+        return 0;
+    }
+    if (v[0] == '\0' || regcomp(&a->sel.re, v, REG_EXTENDED | REG_NOSUB) != 0)
+        return ws_cli_usage("run", "bad --kernel '%s' (expected a launch id "
+                            "or a POSIX extended regular expression)", v);
+    a->sel.by_name = 1;
+    return 0;
+}
+
+static int ws_run_max_kernels(struct ws_run_args *a, const char *v)
+{
+    uint64_t n;
+
+    if (ws_num_u64(v, strlen(v), &n) < 0 || n == 0 || n > SIZE_MAX)
+        return ws_cli_usage("run", "bad --max-kernels '%s' (expected a "
+                            "count of at least 1)", v);
+    a->sel.max = (size_t)n;
+    return 0;
+}
+
 static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -229,6 +279,8 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
         {"timeline-window", required_argument, NULL, WS_OPT_TIMELINE_WINDOW},
         {"timeline-max-events", required_argument, NULL, WS_OPT_TIMELINE_MAX},
         {"allow-unknown-keys", no_argument, NULL, WS_OPT_ALLOW_UNKNOWN_KEYS},
+        {"kernel", required_argument, NULL, 'k'},
+        {"max-kernels", required_argument, NULL, WS_OPT_MAX_KERNELS},
         {"param", required_argument, NULL, 'p'},
         {"listing", required_argument, NULL, WS_OPT_LISTING},
         WS_CLI_LIMIT_LONGOPTS,
@@ -239,7 +291,7 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
 
     optind = 1;
     opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":g:s:p:h", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, ":g:s:p:k:h", longopts, NULL)) != -1) {
         int used = ws_cli_input_option(&a->gpu, &a->params, &a->topts,
                                        "run", opt, optarg);
         if (used < 0)
@@ -269,6 +321,14 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
             if (ws_num_u64(optarg, strlen(optarg), &a->tl_max) < 0)
                 return ws_cli_usage("run", "bad --timeline-max-events '%s' "
                                     "(expected a count)", optarg);
+            break;
+        case 'k':
+            if (ws_run_kernel_option(a, optarg) != 0)
+                return WS_EXIT_INPUT;
+            break;
+        case WS_OPT_MAX_KERNELS:
+            if (ws_run_max_kernels(a, optarg) != 0)
+                return WS_EXIT_INPUT;
             break;
         case WS_OPT_ALLOW_UNKNOWN_KEYS: a->topts.allow_unknown_keys = 1; break;
         case WS_OPT_HELP: ws_run_help(stdout); return 1;
@@ -302,6 +362,13 @@ static int ws_run_open_input(const struct ws_run_args *a, struct ws_input *in,
     return 0;
 }
 
+static void ws_run_args_free(struct ws_run_args *a)
+{
+    if (a->sel.by_name)
+        regfree(&a->sel.re);
+    a->sel.by_name = 0;
+}
+
 int ws_cmd_run(int argc, char **argv)
 {
     struct ws_run_args a;
@@ -319,10 +386,14 @@ int ws_cmd_run(int argc, char **argv)
     a.tl_to = 200000;
     a.tl_max = 1000000;
     rc = ws_run_parse(&a, argc, argv);
-    if (rc != 0)
+    if (rc != 0) {
+        ws_run_args_free(&a);
         return rc == 1 ? WS_EXIT_OK : rc;
-    if (ws_cli_load_gpu(&a.gpu, &gpu, &err) < 0)
+    }
+    if (ws_cli_load_gpu(&a.gpu, &gpu, &err) < 0) {
+        ws_run_args_free(&a);
         return ws_cli_fail(&err);
+    }
     a.topts.unknown_class = gpu.unknown_class;
     rc = ws_run_open_input(&a, &in, &err);
     if (rc == 0)
@@ -332,6 +403,7 @@ int ws_cmd_run(int argc, char **argv)
     for (int i = 0; i < WS_RUN_NOUT; i++)
         ws_output_free(&outs[i]);
     ws_input_close(&in);
+    ws_run_args_free(&a);
     if (rc < 0)
         ws_err_place_arg(&err, a.input);
     return rc < 0 ? ws_cli_fail(&err) : WS_EXIT_OK;

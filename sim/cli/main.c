@@ -32,6 +32,9 @@ static void ws_main_help(FILE *out)
 "                      --params FILE instead of TRACE evaluates it by hand\n"
 "  config show         print the effective GPU config (after base: and --set)\n"
 "  config list         list the built-in GPU configs\n"
+"  config import GPGPUSIM_CONFIG [TRACE_CONFIG]\n"
+"                      translate an Accel-Sim/GPGPU-Sim config into warpsim\n"
+"                      YAML\n"
 "  sweep FILE          run a design-space sweep (axes of parameters, config\n"
 "                      keys, GPUs) in parallel into one resumable CSV;\n"
 "                      'sweep merge' joins the shares of a job array\n"
@@ -42,6 +45,10 @@ static void ws_main_help(FILE *out)
 "  analyze rsm RESULTS.csv --target ts|ul|score\n"
 "                      which resource groups explain the target across a\n"
 "                      sweep's runs (resource significance, Ensemble OMP)\n"
+"  compare SIM.json MEASURED\n"
+"                      line simulated counters up against an Nsight Compute\n"
+"                      CSV or an Accel-Sim log: per kernel and metric, MAPE\n"
+"                      and Pearson r per metric\n"
 "\n"
 "Run 'warpsim COMMAND --help' for a command's options.\n"
 "Exit status: 0 success, 2 bad input or usage, 1 internal failure.\n");
@@ -121,8 +128,11 @@ static int ws_main_dispatch(int argc, char **argv)
         return ws_cmd_analyze(argc - 1, argv + 1);
     if (strcmp(argv[1], "validate") == 0)
         return ws_cmd_validate(argc - 1, argv + 1);
+    if (strcmp(argv[1], "compare") == 0)
+        return ws_cmd_compare(argc - 1, argv + 1);
     fprintf(stderr, "warpsim: unknown command '%s' (expected run, "
-            "trace, config, profile, model, sweep or plot; see 'warpsim --help')\n", argv[1]);
+            "trace, config, profile, model, sweep, plot, validate, analyze or "
+            "compare; see 'warpsim --help')\n", argv[1]);
     return WS_EXIT_INPUT;
 }
 

@@ -141,6 +141,7 @@ int ws_cmd_sweep(int argc, char **argv);
 int ws_cmd_plot(int argc, char **argv);
 int ws_cmd_analyze(int argc, char **argv);
 int ws_cmd_validate(int argc, char **argv);
+int ws_cmd_compare(int argc, char **argv);
 
 /* Option codes for long-only options shared by subcommands. */
 enum {

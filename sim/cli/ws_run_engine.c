@@ -165,18 +165,47 @@ int ws_run_engine_prepare(struct ws_run_report *rep, const struct ws_input *in,
     return rep->kernels ? 0 : ws_err_oom(err);
 }
 
+/* 1 when command i (a kernel) is one sel picks, 0 when not, -1 on a
+ * failure to open it.  Only the header is read: a skipped kernel costs
+ * what its launch line costs. */
+static int ws_run_selected(struct ws_input *in, size_t i,
+                           const struct ws_run_select *sel,
+                           struct ws_err *err)
+{
+    struct ws_input_kernel k;
+    int yes = 1;
+
+    if (!sel || (!sel->by_id && !sel->by_name))
+        return 1;
+    if (ws_input_kernel_open(in, i, &k, err) < 0)
+        return -1;
+    if (sel->by_id)
+        yes = k.src.launch->id == sel->id;
+    if (yes && sel->by_name)
+        yes = regexec(&sel->re, k.src.launch->name, 0, NULL, 0) == 0;
+    ws_input_kernel_close(&k);
+    return yes;
+}
+
 int ws_run_engine_list(struct ws_sim *sim, struct ws_input *in,
                        struct ws_run_report *rep, size_t *kernel_no,
-                       struct ws_err *err)
+                       const struct ws_run_select *sel, struct ws_err *err)
 {
     uint64_t first = sim->now;
 
     for (size_t i = 0; i < in->list.n; i++) {
         const struct ws_cmd *c = &in->list.cmds[i];
+        int pick;
         if (c->kind == WS_CMD_MEMCPY_HTOD) {
             ws_sim_memcpy(sim, c->addr, c->bytes);
             continue;
         }
+        if (sel && sel->max && rep->nkernels >= sel->max)
+            continue;
+        if ((pick = ws_run_selected(in, i, sel, err)) < 0)
+            return -1;
+        if (!pick)
+            continue;
         if (kernel_no)
             *kernel_no = rep->nkernels + 1;
         if (ws_run_kernel(sim, in, i, i > 0, &rep->kernels[rep->nkernels],
@@ -204,7 +233,7 @@ int ws_run_engine_simulate(const struct ws_gpu *gpu, struct ws_input *in,
         ws_run_engine_free(rep);
         return -1;
     }
-    rc = ws_run_engine_list(&sim, in, rep, NULL, err);
+    rc = ws_run_engine_list(&sim, in, rep, NULL, NULL, err);
     ws_sim_free(&sim);
     if (rc < 0)
         ws_run_engine_free(rep);

@@ -11,7 +11,9 @@
 #ifndef WS_RUN_ENGINE_H
 #define WS_RUN_ENGINE_H
 
+#include <regex.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "input/ws_input.h"
 #include "stats/ws_report.h"
@@ -23,12 +25,23 @@
 int ws_run_engine_prepare(struct ws_run_report *rep, const struct ws_input *in,
                           struct ws_err *err);
 
+/* Which kernels of a long trace to simulate (run --kernel, --max-kernels):
+ * the others are opened for their name only and skipped, while the
+ * host-to-device copies between them still warm L2. */
+struct ws_run_select {
+    int by_id;                  /* only the kernel whose launch id is id */
+    uint32_t id;
+    int by_name;                /* only kernels whose name re matches */
+    regex_t re;
+    size_t max;                 /* at most this many simulated; 0: all */
+};
+
 /* Runs in's commands on sim, filling rep->kernels; *kernel_no (may be
  * NULL) is kept at the 1-based number of the kernel being simulated, for
- * progress lines. */
+ * progress lines; sel (may be NULL: every kernel) picks the kernels. */
 int ws_run_engine_list(struct ws_sim *sim, struct ws_input *in,
                        struct ws_run_report *rep, size_t *kernel_no,
-                       struct ws_err *err);
+                       const struct ws_run_select *sel, struct ws_err *err);
 
 /* ws_run_engine_prepare, a fresh simulator with no hooks, and
  * ws_run_engine_list: what a sweep point needs. */

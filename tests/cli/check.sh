@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs one command-line test case of tests/cli/cases.txt from the source root.
+# Runs one command-line test case of tests/cli/cases*.txt from the source root.
 #   usage: check.sh WARPSIM CASE
 # Case kinds (second word of the case line, the rest is warpsim's arguments):
 #   golden  exit 0, no stderr, stdout equal to tests/golden/CASE.out
@@ -19,7 +19,7 @@
 set -u
 ws=$1
 name=$2
-line=$(grep "^$name " tests/cli/cases.txt) || { echo "no case $name"; exit 1; }
+line=$(grep -h "^$name " tests/cli/cases*.txt) || { echo "no case $name"; exit 1; }
 set -f
 # shellcheck disable=SC2086
 set -- $line

@@ -1,0 +1,40 @@
+#!/bin/sh
+# Writes warpsim's man page from its own help text, so that the page and
+# 'warpsim --help' never disagree: help2man turns 'warpsim --help' and
+# '--version' into NAME, SYNOPSIS and DESCRIPTION, and the COMMANDS section
+# holds each command's 'warpsim CMD --help' verbatim.
+#   usage: man_page.sh WARPSIM HELP2MAN OUT.1
+# Leaves out: anything the help text does not say (the README is the manual).
+set -eu
+ws=$1
+help2man=$2
+out=$3
+inc=$out.h2m
+trap 'rm -f "$inc"' EXIT
+
+# roff: a backslash is \e; a line starting with . or ' would be a request.
+roff_escape() {
+    sed -e 's/\\/\\e/g' -e "s/^\\([.']\\)/\\\\\\&\\1/"
+}
+
+{
+    echo "[COMMANDS]"
+    "$ws" --help | sed -n 's/^  \([a-z][a-z]*\) .*/\1/p; s/^  \([a-z][a-z]*\)$/\1/p' \
+        | uniq | while read -r cmd; do
+        echo ".SS \"warpsim $cmd\""
+        echo ".nf"
+        "$ws" "$cmd" --help | roff_escape
+        echo ".fi"
+    done
+    echo "[FILES]"
+    echo "Built-in GPU configs are compiled in (\\fBwarpsim config list\\fR);"
+    echo "their sources are installed under share/warpsim/configs as a start"
+    echo "for your own (\\fB--gpu FILE\\fR, with \\fBbase:\\fR inheritance)."
+    echo "[SEE ALSO]"
+    echo "The README in the source tree: trace formats, configs, models,"
+    echo "sweeps and the validation studies."
+} > "$inc"
+
+"$help2man" --no-info --no-discard-stderr --section=1 \
+    --name="trace-driven, warp-level, discrete-event GPU simulator" \
+    --include="$inc" --output="$out" "$ws"

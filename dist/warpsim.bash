@@ -1,0 +1,89 @@
+# bash completion for warpsim: commands, their subcommands and options, and
+# the values warpsim can list itself (built-in GPU configs, study names,
+# models, analyze targets).
+#
+# The words come from warpsim's own help text at completion time, so a new
+# option is completable the day it is added: 'warpsim --help' lists the
+# commands, 'warpsim CMD --help' their options.  Leaves out: config keys
+# for --set (a KEY=VALUE word), workload parameters for --param.
+
+_warpsim_help_words()
+{
+    # $1: the command's words before the cursor's word, e.g. "run".
+    "${_warpsim_bin}" $1 --help 2>/dev/null \
+        | grep -oE '(^|[ ,])--?[A-Za-z][A-Za-z0-9-]*' | sed 's/^[ ,]//' \
+        | sort -u
+}
+
+_warpsim_commands()
+{
+    "${_warpsim_bin}" --help 2>/dev/null \
+        | sed -n 's/^  \([a-z][a-z]*\) .*/\1/p; s/^  \([a-z][a-z]*\)$/\1/p' \
+        | sort -u
+}
+
+_warpsim()
+{
+    local cur prev cmd sub
+    _warpsim_bin=${COMP_WORDS[0]}
+    cur=${COMP_WORDS[COMP_CWORD]}
+    prev=${COMP_WORDS[COMP_CWORD-1]}
+    cmd=${COMP_WORDS[1]}
+    sub=${COMP_WORDS[2]}
+
+    if [ "$COMP_CWORD" -eq 1 ]; then
+        COMPREPLY=($(compgen -W "$(_warpsim_commands) --help --version" \
+                     -- "$cur"))
+        return
+    fi
+    case $prev in
+    -g|--gpu)
+        COMPREPLY=($(compgen -W "$("${_warpsim_bin}" config list 2>/dev/null \
+                     | sed 's/ .*//')" -- "$cur") \
+                   $(compgen -f -X '!*.yaml' -- "$cur") \
+                   $(compgen -d -- "$cur"))
+        return ;;
+    --target)
+        COMPREPLY=($(compgen -W "ts ul score cycles" -- "$cur"))
+        return ;;
+    -s|--set|-p|--param|-j|--jobs|--max-kernels|--members|--seed|-k|--kernel)
+        return ;;
+    esac
+    case $cmd in
+    trace)
+        if [ "$COMP_CWORD" -eq 2 ]; then
+            COMPREPLY=($(compgen -W "info gen pack" -- "$cur"))
+            return
+        fi ;;
+    config)
+        if [ "$COMP_CWORD" -eq 2 ]; then
+            COMPREPLY=($(compgen -W "show list import" -- "$cur"))
+            return
+        fi ;;
+    model)
+        if [ "$COMP_CWORD" -eq 2 ]; then
+            COMPREPLY=($(compgen -W "mwp_cwp mwp_cwp_l2 tmm roofline" \
+                         -- "$cur"))
+            return
+        fi ;;
+    analyze)
+        if [ "$COMP_CWORD" -eq 2 ]; then
+            COMPREPLY=($(compgen -W "rsm" -- "$cur"))
+            return
+        fi ;;
+    validate)
+        if [[ $cur != -* ]]; then
+            COMPREPLY=($(compgen -W "$("${_warpsim_bin}" validate --help \
+                         2>/dev/null | sed -n 's/^  \([a-z][a-z]*\) .*/\1/p')" \
+                         -- "$cur"))
+            return
+        fi ;;
+    esac
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "$(_warpsim_help_words "$cmd")" -- "$cur"))
+        return
+    fi
+    COMPREPLY=($(compgen -f -- "$cur"))
+}
+
+complete -o filenames -o bashdefault -F _warpsim warpsim

@@ -1,0 +1,48 @@
+#!/bin/sh
+# make install's result: 'cmake --install BUILD --prefix TMP' puts the
+# command, its configs' sources, the bash completion and (with help2man)
+# the man page under TMP, and each of them works from there:
+#   the installed warpsim runs a bundled trace, on a built-in config and on
+#   an installed config file;
+#   the completion completes a command and an option from the help text;
+#   the man page holds a section for every command 'warpsim --help' lists.
+#   usage: install.sh BUILD_DIR   (run from the source root)
+set -u
+build=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL install: $*"; exit 1; }
+
+cmake --install "$build" --prefix "$tmp" >"$tmp/log" 2>&1 \
+    || { cat "$tmp/log"; fail "cmake --install failed"; }
+ws=$tmp/bin/warpsim
+[ -x "$ws" ] || fail "no bin/warpsim"
+"$ws" --version | grep -q '^warpsim ' || fail "installed warpsim --version"
+[ -f "$tmp/share/warpsim/configs/v100.yaml" ] || fail "no configs"
+"$ws" run traces/accelsim/vecadd >/dev/null 2>&1 || fail "run, built-in config"
+"$ws" run --gpu "$tmp/share/warpsim/configs/a100.yaml" traces/accelsim/vecadd \
+    >/dev/null 2>&1 || fail "run --gpu on an installed config file"
+
+comp=$tmp/share/bash-completion/completions/warpsim
+[ -f "$comp" ] || fail "no bash completion"
+if command -v bash >/dev/null; then
+    got=$(bash -c '. "$1"; COMP_WORDS=("$2" ru); COMP_CWORD=1; _warpsim;
+                   echo "${COMPREPLY[*]}"' sh "$comp" "$ws")
+    [ "$got" = run ] || fail "completing 'warpsim ru' gave '$got'"
+    got=$(bash -c '. "$1"; COMP_WORDS=("$2" run --max-k); COMP_CWORD=2;
+                   _warpsim; echo "${COMPREPLY[*]}"' sh "$comp" "$ws")
+    [ "$got" = --max-kernels ] || fail "completing 'run --max-k' gave '$got'"
+fi
+
+if grep -q '^WS_HELP2MAN:FILEPATH=/' "$build/CMakeCache.txt"; then
+    man1=$tmp/share/man/man1/warpsim.1
+    [ -f "$man1" ] || fail "no man page"
+    grep -q '^\.TH WARPSIM "1"' "$man1" || fail "man page has no .TH"
+    for c in $("$ws" --help | sed -n 's/^  \([a-z][a-z]*\) .*/\1/p' | uniq); do
+        grep -q "^\.SS \"warpsim $c\"" "$man1" \
+            || fail "man page has no section for '$c'"
+    done
+else
+    echo "help2man not found at configure time: man page not checked"
+fi
+echo "ok install"
