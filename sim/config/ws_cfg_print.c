@@ -13,18 +13,9 @@
 /* Prints the mapping headers between the previous key and this one. */
 static void ws_cfg_print_groups(FILE *out, const char *prev, const char *path)
 {
-    const char *p = path, *q = prev;
-    int depth = 0;
+    const char *p;
+    int depth = ws_cfg_key_common_groups(prev, path, &p);
 
-    /* Skip the groups both keys share. */
-    for (;;) {
-        const char *dp = strchr(p, '.'), *dq = q ? strchr(q, '.') : NULL;
-        if (!dp || !dq || dp - p != dq - q || strncmp(p, q, (size_t)(dp - p)))
-            break;
-        p = dp + 1;
-        q = dq + 1;
-        depth++;
-    }
     for (const char *dot; (dot = strchr(p, '.')); p = dot + 1, depth++)
         fprintf(out, "%*s%.*s:\n", depth * 2, "", (int)(dot - p), p);
 }

@@ -228,6 +228,24 @@ static size_t ws_edit_distance(const char *a, const char *b)
     return row[lb];
 }
 
+int ws_cfg_key_common_groups(const char *prev, const char *path,
+                             const char **rest)
+{
+    const char *p = path, *q = prev;
+    int depth = 0;
+
+    for (;;) {
+        const char *dp = strchr(p, '.'), *dq = q ? strchr(q, '.') : NULL;
+        if (!dp || !dq || dp - p != dq - q || strncmp(p, q, (size_t)(dp - p)))
+            break;
+        p = dp + 1;
+        q = dq + 1;
+        depth++;
+    }
+    *rest = p;
+    return depth;
+}
+
 const char *ws_cfg_key_suggest(const char *path)
 {
     const char *best = NULL;

@@ -55,6 +55,11 @@ const struct ws_key *ws_cfg_key(size_t i);
 long ws_cfg_key_find(const char *path);
 /* 1 when path names a group of keys ("l2", "units.fp32"). */
 int ws_cfg_key_is_group(const char *path);
+/* How many groups (dotted prefixes: "l1." in "l1.size") path shares with
+ * prev (NULL: none), with *rest the part of path after them: the mapping
+ * headers a YAML writer still owes before path's key. */
+int ws_cfg_key_common_groups(const char *prev, const char *path,
+                             const char **rest);
 /* The closest key to a misspelt path, or NULL when nothing is close. */
 const char *ws_cfg_key_suggest(const char *path);
 

@@ -1,14 +1,58 @@
 /*
- * libFuzzer target: PLACEHOLDER while the gpgpusim reader is being written.
+ * libFuzzer target: "config import", GPGPU-Sim options to a warpsim config.
+ * The input is one gpgpusim.config, or a gpgpusim.config and a trace.config
+ * separated by a line "#--trace.config--"; it is parsed, translated and
+ * checked through the config loader as the command does, and the result
+ * must be a config or exactly one error line saying what was expected.
+ *
+ * Leaves out: reading the files from disk (ws_gpgpusim_read is
+ * ws_file_read, fuzzed through the config target).
  */
-#include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/ws_gpgpusim.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+#define FUZZ_SPLIT "\n#--trace.config--\n"
+
+/* Bytes before the separator line (all of them when there is none). */
+static size_t fuzz_split(const char *text, size_t size)
+{
+    size_t n = strlen(FUZZ_SPLIT);
+
+    for (size_t i = 0; i + n <= size; i++)
+        if (memcmp(text + i, FUZZ_SPLIT, n) == 0)
+            return i;
+    return size;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    (void)data;
-    (void)size;
+    const char *text = (const char *)data;
+    size_t first = fuzz_split(text, size);
+    struct ws_gpgpusim g;
+    struct ws_err err;
+    char *yaml = NULL;
+    int rc;
+
+    ws_gpgpusim_init(&g);
+    ws_err_clear(&err);
+    rc = ws_gpgpusim_parse(&g, "fuzz.config", text, first, &err);
+    if (rc == 0 && first < size) {
+        size_t skip = first + strlen(FUZZ_SPLIT);
+        rc = ws_gpgpusim_parse(&g, "fuzz.trace.config", text + skip,
+                               size - skip, &err);
+    }
+    if (rc == 0)
+        rc = ws_gpgpusim_translate(&g, NULL, &yaml, &err);
+    /* A result, or one error line; never both, never neither. */
+    if ((rc == 0) != (yaml != NULL) || (rc < 0 && !err.set)
+        || (rc < 0 && !err.internal && !strstr(err.text, "(expected ")))
+        abort();
+    free(yaml);
+    ws_gpgpusim_free(&g);
     return 0;
 }
