@@ -1,14 +1,112 @@
 /*
- * libFuzzer target: PLACEHOLDER while the measured reader is being written.
+ * libFuzzer target: the measurements readers of warpsim compare (an
+ * Nsight Compute CSV export or an Accel-Sim log, told apart by content).
+ * Any input must give a table or one clean error line, never a crash; a
+ * table's kernels have names and base names, its values are NAN or
+ * finite, its kept bad cells point inside it.  A table is then paired
+ * with a small fixed simulation, which must pair or fail cleanly too,
+ * with differences and statistics that are NAN or finite.
  */
-#include <stddef.h>
+#include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/ws_compare.h"
+#include "input/ws_kname.h"
+#include "input/ws_measured.h"
+#include "input/ws_simrun.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* Kernels the seed corpus measures, so that pairing is reached. */
+static const char fuzz_run[] =
+    "{\"schema_version\": 1, \"kernels\": ["
+    "{\"id\": 1, \"name\": \"_Z5saxpyiifPKfPf\", \"counters\": {"
+    "\"gpc__cycles_elapsed.max\": {\"value\": 1529, \"unit\": \"cycle\"},"
+    "\"dram__bytes_read.sum\": {\"value\": 524288, \"unit\": \"byte\"}},"
+    "\"derived\": {\"time_us\": 0.77, \"lts__t_sector_hit_rate.pct\": 33}},"
+    "{\"id\": 2, \"name\": \"_Z6reduceILi256EEvPKfPfi\", \"counters\": {"
+    "\"gpc__cycles_elapsed.max\": {\"value\": 2233, \"unit\": \"cycle\"}}},"
+    "{\"id\": 3, \"name\": \"_Z5saxpyiifPKfPf\", \"counters\": {"
+    "\"gpc__cycles_elapsed.max\": {\"value\": 2525, \"unit\": \"cycle\"}}}"
+    "]}";
+
+static void fuzz_measured_check(const struct ws_measured *m)
+{
+    if (m->nkernels == 0)
+        abort();
+    for (size_t k = 0; k < m->nkernels; k++) {
+        if (!m->kernels[k].name || !m->kernels[k].base)
+            abort();
+        for (size_t j = 0; j < m->nmetrics; j++) {
+            double v = ws_measured_value(m, k, j);
+            if (!isnan(v) && !isfinite(v))
+                abort();
+        }
+    }
+    for (size_t i = 0; i < m->nbad; i++)
+        if (m->bad[i].kernel >= m->nkernels || m->bad[i].metric >= m->nmetrics
+            || m->bad[i].line < 1 || m->bad[i].col < 1)
+            abort();
+}
+
+static void fuzz_measured_compare(const struct ws_measured *m)
+{
+    struct ws_simrun s;
+    struct ws_compare c;
+    struct ws_err err;
+
+    ws_err_clear(&err);
+    if (ws_simrun_parse(&s, "run.json", fuzz_run, sizeof fuzz_run - 1,
+                        &err) < 0)
+        abort();
+    if (ws_compare_run(&c, &s, m, NULL, &err) == 0) {
+        for (size_t j = 0; j < c.nmetrics; j++)
+            if (isinf(c.metrics[j].mape) || isinf(c.metrics[j].r)
+                || c.metrics[j].n > c.npairs)
+                abort();
+        ws_compare_free(&c);
+    } else if (!err.set || strchr(err.text, '\n')) {
+        abort();
+    }
+    ws_simrun_free(&s);
+}
+
+/* The input's first line as a kernel name: the demangler never fails. */
+static void fuzz_measured_kname(const uint8_t *data, size_t size)
+{
+    size_t n = 0;
+    char *name, *base;
+
+    while (n < size && data[n] != '\n' && data[n] != '\0')
+        n++;
+    name = malloc(n + 1);
+    if (!name)
+        return;
+    memcpy(name, data, n);
+    name[n] = '\0';
+    base = ws_kname_base(name);
+    if (!base || strlen(base) > 3 * n + 64)
+        abort();
+    free(base);
+    free(name);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    (void)data;
-    (void)size;
+    struct ws_measured m;
+    struct ws_err err;
+
+    fuzz_measured_kname(data, size);
+    ws_err_clear(&err);
+    if (ws_measured_parse(&m, "fuzz", (const char *)data, size, &err) < 0) {
+        if (!err.set || strchr(err.text, '\n'))
+            abort();
+        return 0;
+    }
+    fuzz_measured_check(&m);
+    fuzz_measured_compare(&m);
+    ws_measured_free(&m);
     return 0;
 }

@@ -1,0 +1,346 @@
+/*
+ * ws_accelsim_log: the standard output of an Accel-Sim (or GPGPU-Sim)
+ * run, read into the measurements table (ws_measured.h) so that warpsim
+ * can be held against another simulator kernel by kernel.
+ *
+ * When a kernel ends, GPGPU-Sim prints a statistics block
+ * (gpgpu_sim::gpu_print_stat in src/gpgpu-sim/gpu-sim.cc) that starts
+ *
+ *     kernel_name = _Z6vecAddPKfS0_Pfi
+ *     kernel_launch_uid = 1
+ *     gpu_sim_cycle = 4312
+ *     gpu_sim_insn = 1245184
+ *
+ * and goes on with the core caches (shader_print_cache_stats:
+ * "\tL1D_total_cache_accesses = N", "..._misses"), the shader statistics
+ * ("gpgpu_n_tot_w_icount = N"), the memory statistics
+ * (memory_stats_t::memlatstat_print: "total dram reads = N", "total dram
+ * writes = N", with -gpgpu_memlatency_stat), each DRAM channel
+ * ("DRAM[0]: 16 bks, busW=2 BL=16 CL=...") and L2 ("L2_total_cache_accesses
+ * = N", "..._misses").  Which figures are per kernel: gpu_sim_* and
+ * gpu_occupancy are reset when a kernel starts; the cache totals,
+ * gpgpu_n_tot_w_icount and the DRAM totals run on from the start of the
+ * simulation (nothing clears them; Accel-Sim's own
+ * util/job_launching/stats/example_stats.yml lists them under
+ * collect_aggregate, "should be diff'd"), so a kernel's share is the
+ * difference from the block before; gpu_tot_* are running sums and not
+ * used.
+ *
+ * The figures, in warpsim's names:
+ *   gpc__cycles_elapsed.max          gpu_sim_cycle (core clock cycles)
+ *   time_us                          gpu_sim_cycle over the core clock of
+ *                                    "-gpgpu_clock_domains CORE:ICNT:L2:DRAM"
+ *                                    (MHz), when the log echoes its options
+ *   smsp__inst_executed.sum          the rise of gpgpu_n_tot_w_icount (warp
+ *                                    instructions)
+ *   smsp__thread_inst_executed.sum   gpu_sim_insn: GPGPU-Sim adds each
+ *                                    instruction's active thread count
+ *                                    (shader_core_ctx::func_exec_inst)
+ *   sm__warps_active.avg.pct_of_peak_sustained_active
+ *                                    gpu_occupancy (achieved occupancy, %)
+ *   l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct
+ *                                    100 (1 - misses / accesses) of L1D's
+ *                                    rises: every L1D access, stores and
+ *                                    local memory too, where Nsight counts
+ *                                    global loads; a pending hit counts as
+ *                                    a hit, as Nsight counts one
+ *   lts__t_sector_hit_rate.pct       the same of L2's totals
+ *   dram__bytes_read.sum             the rise of "total dram reads" times
+ *   dram__bytes_write.sum            the DRAM atom, busW x BL of the
+ *                                    "DRAM[0]:" line (32 bytes when the log
+ *                                    has none), as memlatstat_dram_access
+ *                                    counts accesses in atoms; writes
+ *                                    include L2 write-backs
+ *
+ * A block naming several kernels (concurrent kernels finishing together)
+ * is refused: its figures cannot be split between them.  A running total
+ * that falls is refused: the log holds more than one run.
+ *
+ * Leaves out: the per-core, per-bank and breakdown lines, AccelWattch,
+ * and logs of GPGPU-Sim 3.x whose caches printed other names.
+ */
+#include "ws_measured.h"
+
+#include "util/ws_clip.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What each block's figure is read into; order of ws_as_keys.  Those
+ * from WS_AS_WINSN on run on from kernel to kernel. */
+enum ws_as_key {
+    WS_AS_CYCLE, WS_AS_INSN, WS_AS_OCC, WS_AS_WINSN, WS_AS_L1_ACC,
+    WS_AS_L1_MISS, WS_AS_L2_ACC, WS_AS_L2_MISS, WS_AS_DRAM_RD, WS_AS_DRAM_WR,
+    WS_AS_NKEYS
+};
+
+static const char *const ws_as_keys[WS_AS_NKEYS] = {
+    "gpu_sim_cycle", "gpu_sim_insn", "gpu_occupancy", "gpgpu_n_tot_w_icount",
+    "L1D_total_cache_accesses", "L1D_total_cache_misses",
+    "L2_total_cache_accesses", "L2_total_cache_misses", "total dram reads",
+    "total dram writes",
+};
+
+/* The metrics the reader fills, in the table's order. */
+enum ws_as_metric {
+    WS_AS_M_CYCLES, WS_AS_M_TIME, WS_AS_M_WARP_INSTS, WS_AS_M_THREAD_INSTS,
+    WS_AS_M_OCC, WS_AS_M_L1_HIT, WS_AS_M_L2_HIT, WS_AS_M_DRAM_RD,
+    WS_AS_M_DRAM_WR, WS_AS_NMETRICS
+};
+
+static const char *const ws_as_metrics[WS_AS_NMETRICS] = {
+    "gpc__cycles_elapsed.max", "time_us", "smsp__inst_executed.sum",
+    "smsp__thread_inst_executed.sum",
+    "sm__warps_active.avg.pct_of_peak_sustained_active",
+    "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
+    "lts__t_sector_hit_rate.pct", "dram__bytes_read.sum",
+    "dram__bytes_write.sum",
+};
+
+struct ws_as {
+    struct ws_measured *m;
+    const char *name;
+    long kernel;                    /* the block being read, -1 before */
+    double val[WS_AS_NKEYS];        /* this block's figures, NAN absent */
+    long line[WS_AS_NKEYS], col[WS_AS_NKEYS];
+    double prev[WS_AS_NKEYS];       /* running totals at the last block */
+    double clock_mhz;               /* core clock, NAN until seen */
+    double atom;                    /* DRAM bytes per counted access */
+    int atom_seen;
+    long kernel_line;
+    struct ws_err *err;
+};
+
+/* The number after "key =", whole: a count, a rate, "81.5%" when pct;
+ * 1 for GPGPU-Sim's "nan"/"-nan" (an empty kernel's rates), -1 if bad. */
+static int ws_as_number(const char *s, int pct, double *v)
+{
+    char *end;
+
+    s += strspn(s, " \t");
+    if (strncmp(s, "nan", 3) == 0 || strncmp(s, "-nan", 4) == 0)
+        return 1;
+    if (!((*s >= '0' && *s <= '9') || *s == '-' || *s == '.'))
+        return -1;
+    *v = strtod(s, &end);
+    if (pct && *end == '%')
+        end++;
+    end += strspn(end, " \t");
+    return end == s || *end || !isfinite(*v) ? -1 : 0;
+}
+
+/* "-gpgpu_clock_domains 1132.0:1132.0:1132.0:850.0 # ...": the core
+ * clock, the first of the four (MHz). */
+static void ws_as_clock(struct ws_as *a, const char *s)
+{
+    char *end;
+    double mhz;
+
+    s += strlen("-gpgpu_clock_domains");
+    if (*s != ' ' && *s != '\t')
+        return;
+    mhz = strtod(s, &end);
+    if (end != s && *end == ':' && isfinite(mhz) && mhz > 0)
+        a->clock_mhz = mhz;
+}
+
+/* "DRAM[0]: 16 bks, busW=4 BL=8 CL=12, ...": bytes per DRAM atom, as
+ * memory_config computes dram_atom_size (BL x busW x chips per
+ * controller; one chip, as every Accel-Sim config has). */
+static void ws_as_dram(struct ws_as *a, const char *s)
+{
+    const char *bw = strstr(s, "busW="), *bl = strstr(s, "BL=");
+    double w, l;
+
+    if (a->atom_seen || !bw || !bl)
+        return;
+    w = strtod(bw + 5, NULL);
+    l = strtod(bl + 3, NULL);
+    if (w > 0 && l > 0 && w * l <= 4096) {
+        a->atom = w * l;
+        a->atom_seen = 1;
+    }
+}
+
+/* The rise of running total k since the last block that had it. */
+static int ws_as_rise(struct ws_as *a, enum ws_as_key k, double *rise)
+{
+    struct ws_clip q;
+
+    *rise = NAN;
+    if (isnan(a->val[k]))
+        return 0;
+    if (a->val[k] < a->prev[k])
+        return ws_err_at(a->err, a->name, a->line[k], a->col[k], "%s falls "
+                         "from %.0f to %.0f (expected a running total, as "
+                         "GPGPU-Sim prints it: one simulation per log)",
+                         ws_clip(&q, ws_as_keys[k]), a->prev[k], a->val[k]);
+    *rise = a->val[k] - a->prev[k];
+    a->prev[k] = a->val[k];
+    return 0;
+}
+
+static double ws_as_hit_rate(double acc, double miss)
+{
+    return acc > 0 && miss <= acc ? 100 * (1 - miss / acc) : NAN;
+}
+
+/* The metrics of the block just ended. */
+static int ws_as_finish(struct ws_as *a)
+{
+    double r[WS_AS_NKEYS], *v = a->val;
+    size_t k = (size_t)a->kernel;
+
+    if (a->kernel < 0)
+        return 0;
+    if (isnan(v[WS_AS_CYCLE]))
+        return ws_err_at(a->err, a->name, a->kernel_line, 1, "the statistics "
+                         "block of %s has no gpu_sim_cycle (expected the "
+                         "block GPGPU-Sim prints when a kernel ends; is the "
+                         "log cut short?)", a->m->kernels[k].name);
+    for (int i = WS_AS_WINSN; i < WS_AS_NKEYS; i++)
+        if (ws_as_rise(a, (enum ws_as_key)i, &r[i]) < 0)
+            return -1;
+    ws_measured_set(a->m, k, WS_AS_M_CYCLES, v[WS_AS_CYCLE]);
+    ws_measured_set(a->m, k, WS_AS_M_TIME, v[WS_AS_CYCLE] / a->clock_mhz);
+    ws_measured_set(a->m, k, WS_AS_M_WARP_INSTS, r[WS_AS_WINSN]);
+    ws_measured_set(a->m, k, WS_AS_M_THREAD_INSTS, v[WS_AS_INSN]);
+    ws_measured_set(a->m, k, WS_AS_M_OCC, v[WS_AS_OCC]);
+    ws_measured_set(a->m, k, WS_AS_M_L1_HIT,
+                    ws_as_hit_rate(r[WS_AS_L1_ACC], r[WS_AS_L1_MISS]));
+    ws_measured_set(a->m, k, WS_AS_M_L2_HIT,
+                    ws_as_hit_rate(r[WS_AS_L2_ACC], r[WS_AS_L2_MISS]));
+    ws_measured_set(a->m, k, WS_AS_M_DRAM_RD, r[WS_AS_DRAM_RD] * a->atom);
+    ws_measured_set(a->m, k, WS_AS_M_DRAM_WR, r[WS_AS_DRAM_WR] * a->atom);
+    return 0;
+}
+
+/* "kernel_name = NAME " starts a block; more than one name is refused. */
+static int ws_as_kernel(struct ws_as *a, char *s, long line, long col)
+{
+    char *name = s + strspn(s, " \t");
+    size_t len = strcspn(name, " \t");
+    long k;
+
+    if (ws_as_finish(a) < 0)
+        return -1;
+    if (len == 0)
+        return ws_err_at(a->err, a->name, line, col, "no kernel name after "
+                         "'kernel_name =' (expected the kernel this block "
+                         "measured)");
+    if (name[len + strspn(name + len, " \t")])
+        return ws_err_at(a->err, a->name, line, col, "this block names "
+                         "several kernels (expected one: kernels that ran "
+                         "concurrently cannot be told apart)");
+    k = ws_measured_add_kernel(a->m, name, len, line, -1);
+    if (k < 0)
+        return ws_err_oom(a->err);
+    a->kernel = k;
+    a->kernel_line = line;
+    for (int i = 0; i < WS_AS_NKEYS; i++)
+        a->val[i] = NAN;
+    return 0;
+}
+
+static int ws_as_uid(struct ws_as *a, const char *s, long line, long col)
+{
+    double v;
+
+    if (a->kernel < 0)
+        return 0;
+    if (ws_as_number(s, 0, &v) != 0 || v < 0 || v != floor(v) || v > 9e15)
+        return ws_err_at(a->err, a->name, line, col, "bad kernel_launch_uid "
+                         "(expected a whole number)");
+    a->m->kernels[a->kernel].id = (long long)v;
+    return 0;
+}
+
+/* "KEY = VALUE": a figure of the current block when KEY is one of ours. */
+static int ws_as_figure(struct ws_as *a, const char *s, long line, long col)
+{
+    const char *eq = strchr(s, '=');
+    size_t klen;
+
+    if (!eq || a->kernel < 0)
+        return 0;
+    for (klen = (size_t)(eq - s); klen > 0 && s[klen - 1] == ' '; klen--)
+        ;
+    for (int i = 0; i < WS_AS_NKEYS; i++) {
+        double v;
+        int rc;
+        if (strlen(ws_as_keys[i]) != klen
+            || strncmp(s, ws_as_keys[i], klen) != 0)
+            continue;
+        rc = ws_as_number(eq + 1, i == WS_AS_OCC, &v);
+        if (rc < 0 || (rc == 0 && v < 0))
+            return ws_err_at(a->err, a->name, line,
+                             col + (long)(eq + 1 - s), "bad %s value "
+                             "(expected a number of at least 0)",
+                             ws_as_keys[i]);
+        a->val[i] = rc == 0 ? v : NAN;
+        a->line[i] = line;
+        a->col[i] = col;
+        return 0;
+    }
+    return 0;
+}
+
+static int ws_as_line(struct ws_as *a, char *line, long lineno)
+{
+    char *s = line + strspn(line, " \t");
+    long col = (long)(s - line) + 1;
+
+    if (strncmp(s, "kernel_name =", 13) == 0)
+        return ws_as_kernel(a, s + 13, lineno, col);
+    if (strncmp(s, "kernel_launch_uid =", 19) == 0)
+        return ws_as_uid(a, s + 19, lineno, col);
+    if (strncmp(s, "-gpgpu_clock_domains", 20) == 0)
+        ws_as_clock(a, s);
+    else if (strncmp(s, "DRAM[", 5) == 0)
+        ws_as_dram(a, s);
+    else
+        return ws_as_figure(a, s, lineno, col);
+    return 0;
+}
+
+static int ws_as_metrics_add(struct ws_measured *m, struct ws_err *err)
+{
+    for (int i = 0; i < WS_AS_NMETRICS; i++)
+        if (ws_measured_add_metric(m, ws_as_metrics[i]) != i)
+            return ws_err_oom(err);
+    return 0;
+}
+
+int ws_accelsim_read(struct ws_measured *m, struct ws_lines *r,
+                     struct ws_err *err)
+{
+    struct ws_as a;
+    char *line;
+    size_t len;
+    int rc;
+
+    memset(&a, 0, sizeof a);
+    a.m = m;
+    a.name = m->name;
+    a.kernel = -1;
+    a.clock_mhz = NAN;
+    a.atom = 32;
+    a.err = err;
+    m->format = WS_MEAS_ACCELSIM;
+    if (ws_as_metrics_add(m, err) < 0)
+        return -1;
+    while ((rc = ws_lines_next(r, &line, &len, err)) == 1)
+        if (ws_as_line(&a, line, r->lineno) < 0)
+            return -1;
+    if (rc < 0 || ws_as_finish(&a) < 0)
+        return -1;
+    if (m->nkernels == 0)
+        return ws_err_at(err, m->name, 1, 1, "neither an Nsight Compute CSV "
+                         "export (no header row starting \"ID\") nor an "
+                         "Accel-Sim log (no 'kernel_name = ' line) (expected "
+                         "ncu --csv --page raw output or Accel-Sim's "
+                         "standard output)");
+    return 0;
+}

@@ -1,0 +1,456 @@
+/*
+ * ws_compare: pairing, differences and statistics (see ws_compare.h).
+ *
+ * Pairing is linear in the kernels: measured kernels are grouped by base
+ * name (an interned id each, their indices in launch order per id), and
+ * the k-th simulated launch of a name takes the k-th of its group.
+ *
+ * Leaves out: weighting kernels (every pair counts once in MAPE and r).
+ */
+#include "ws_compare.h"
+
+#include "util/ws_clip.h"
+#include "util/ws_strtab.h"
+
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Measured columns that describe the device, the launch or the
+ * profiler, not the kernel's work (Nsight's metric families). */
+static const char *const ws_cmp_attr_families[] = {
+    "device__", "launch__", "profiler__", "numa__", "nvlink__",
+    "c2clink__", "derived__", "pmsampling__",
+};
+
+/* Kernels grouped by base name: ids from names, and per id the indices
+ * of its kernels in order (start[id] .. start[id] + count[id] in list). */
+struct ws_cmp_groups {
+    struct ws_strtab names;
+    size_t *start, *count, *list;
+};
+
+struct ws_cmp {
+    struct ws_compare *c;
+    const struct ws_simrun *s;
+    const struct ws_measured *m;
+    const regex_t *re;
+    struct ws_err *err;
+};
+
+static int ws_cmp_oom(struct ws_cmp *x)
+{
+    return ws_err_oom(x->err);
+}
+
+/* ---- pairing ------------------------------------------------------------- */
+
+static int ws_cmp_group(struct ws_cmp_groups *g, const struct ws_measured *m)
+{
+    size_t n = m->nkernels, *ids = malloc((n + 1) * sizeof *ids), *fill;
+
+    ws_strtab_init(&g->names);
+    g->start = g->count = g->list = NULL;
+    if (!ids)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        const char *b = m->kernels[i].base;
+        ids[i] = ws_strtab_intern(&g->names, b, strlen(b));
+        if (ids[i] == UINT32_MAX) {
+            free(ids);
+            return -1;
+        }
+    }
+    g->start = calloc(g->names.count + 1, sizeof *g->start);
+    g->count = calloc(g->names.count + 1, sizeof *g->count);
+    g->list = malloc((n + 1) * sizeof *g->list);
+    fill = calloc(g->names.count + 1, sizeof *fill);
+    if (g->start && g->count && g->list && fill) {
+        for (size_t i = 0; i < n; i++)
+            g->count[ids[i]]++;
+        for (size_t id = 1; id < g->names.count; id++)
+            g->start[id] = g->start[id - 1] + g->count[id - 1];
+        for (size_t i = 0; i < n; i++)
+            g->list[g->start[ids[i]] + fill[ids[i]]++] = i;
+    }
+    free(fill);
+    free(ids);
+    return g->start && g->count && g->list ? 0 : -1;
+}
+
+static void ws_cmp_groups_free(struct ws_cmp_groups *g)
+{
+    ws_strtab_free(&g->names);
+    free(g->start);
+    free(g->count);
+    free(g->list);
+}
+
+static int ws_cmp_match(const regex_t *re, const char *name, const char *base)
+{
+    return !re || regexec(re, name, 0, NULL, 0) == 0
+           || regexec(re, base, 0, NULL, 0) == 0;
+}
+
+/* Pairs the simulated kernels in order; what remains is lone. */
+static int ws_cmp_pair(struct ws_cmp *x, struct ws_cmp_groups *g)
+{
+    struct ws_compare *c = x->c;
+    struct ws_strtab sim_names;
+    size_t *used = calloc(g->names.count + 1, sizeof *used);
+    size_t *sim_seen = calloc(x->s->nkernels + 1, sizeof *sim_seen);
+    unsigned char *paired = calloc(x->m->nkernels + 1, 1);
+    int rc = used && sim_seen && paired ? 0 : -1;
+
+    ws_strtab_init(&sim_names);
+    for (size_t i = 0; rc == 0 && i < x->s->nkernels; i++) {
+        const struct ws_simrun_kernel *k = &x->s->kernels[i];
+        uint32_t id = ws_strtab_find(&g->names, k->base, strlen(k->base));
+        uint32_t sid = ws_strtab_intern(&sim_names, k->base, strlen(k->base));
+        size_t launch;
+        if (sid == UINT32_MAX) {
+            rc = -1;
+            break;
+        }
+        launch = ++sim_seen[sid];
+        if (id != UINT32_MAX && used[id] < g->count[id]) {
+            size_t mi = g->list[g->start[id] + used[id]++];
+            const struct ws_meas_kernel *mk = &x->m->kernels[mi];
+            paired[mi] = 1;
+            if (ws_cmp_match(x->re, k->name, k->base)
+                || ws_cmp_match(x->re, mk->name, mk->base))
+                c->pairs[c->npairs++] = (struct ws_compare_pair){i, mi,
+                                                                 launch};
+        } else if (ws_cmp_match(x->re, k->name, k->base)) {
+            c->sim_only[c->nsim_only++] = (struct ws_compare_lone){i, launch};
+        }
+    }
+    for (uint32_t id = 0; rc == 0 && id < g->names.count; id++)
+        for (size_t j = 0; j < g->count[id]; j++) {
+            size_t mi = g->list[g->start[id] + j];
+            const struct ws_meas_kernel *mk = &x->m->kernels[mi];
+            if (!paired[mi] && ws_cmp_match(x->re, mk->name, mk->base))
+                c->meas_only[c->nmeas_only++] =
+                    (struct ws_compare_lone){mi, j + 1};
+        }
+    ws_strtab_free(&sim_names);
+    free(used);
+    free(sim_seen);
+    free(paired);
+    return rc;
+}
+
+/* Measured lone kernels were gathered by name: back to launch order. */
+static int ws_cmp_lone_cmp(const void *a, const void *b)
+{
+    const struct ws_compare_lone *p = a, *q = b;
+
+    return p->index < q->index ? -1 : p->index > q->index;
+}
+
+/* ---- metrics -------------------------------------------------------------- */
+
+/* The value of metric name in simulated kernel k (hint: where it sits
+ * in the first kernel, as every kernel of a run lists the same). */
+static const struct ws_simrun_metric *
+ws_cmp_sim_metric(const struct ws_simrun_kernel *k, const char *name,
+                  size_t hint)
+{
+    if (hint < k->nmetrics && strcmp(k->metrics[hint].name, name) == 0)
+        return &k->metrics[hint];
+    for (size_t i = 0; i < k->nmetrics; i++)
+        if (strcmp(k->metrics[i].name, name) == 0)
+            return &k->metrics[i];
+    return NULL;
+}
+
+/* The union of the paired simulated kernels' metrics, in order: those
+ * measured too become c->metrics, the others are simulated only. */
+static int ws_cmp_metric_set(struct ws_cmp *x, struct ws_strtab *seen)
+{
+    struct ws_compare *c = x->c;
+
+    for (size_t p = 0; p < c->npairs; p++) {
+        const struct ws_simrun_kernel *k = &x->s->kernels[c->pairs[p].sim];
+        for (size_t i = 0; i < k->nmetrics; i++) {
+            const struct ws_simrun_metric *sm = &k->metrics[i];
+            uint32_t before = seen->count;
+            uint32_t id = ws_strtab_intern(seen, sm->name, strlen(sm->name));
+            long mi;
+            if (id == UINT32_MAX)
+                return -1;
+            if (id < before)
+                continue;
+            mi = ws_measured_metric(x->m, sm->name);
+            if (mi >= 0)
+                c->metrics[c->nmetrics++] = (struct ws_compare_metric){
+                    sm->name, sm->unit, (size_t)mi, 0, 0, NAN, NAN};
+            else if (strncmp(sm->name, "ws__", 4) == 0)
+                c->nown++;
+            else
+                c->sim_metrics_only[c->nsim_metrics_only++] = sm->name;
+        }
+    }
+    return 0;
+}
+
+/* A measured cell that is not a number, where it would be compared. */
+static int ws_cmp_bad(struct ws_cmp *x, size_t kernel, size_t metric)
+{
+    const struct ws_meas_bad *b = ws_measured_bad(x->m, kernel, metric);
+    struct ws_clip q1, q2;
+
+    if (!b)
+        return 0;
+    return ws_err_at(x->err, x->m->name, b->line, b->col, "'%s' for %s is "
+                     "not a number (expected a number such as 7,433,216, "
+                     "or an empty cell)", ws_clip(&q1, b->text),
+                     ws_clip(&q2, x->m->metrics[metric]));
+}
+
+static double ws_cmp_diff(double sim, double meas)
+{
+    if (isnan(sim) || isnan(meas))
+        return NAN;
+    if (meas == 0)
+        return sim == 0 ? 0 : NAN;
+    return (sim - meas) / fabs(meas) * 100;
+}
+
+/* The cells of metric j, and its statistics. */
+static int ws_cmp_fill(struct ws_cmp *x, size_t j, size_t hint, double *xs,
+                       double *ys)
+{
+    struct ws_compare *c = x->c;
+    struct ws_compare_metric *mt = &c->metrics[j];
+    double ape = 0;
+
+    for (size_t p = 0; p < c->npairs; p++) {
+        const struct ws_compare_pair *pr = &c->pairs[p];
+        const struct ws_simrun_metric *sm =
+            ws_cmp_sim_metric(&x->s->kernels[pr->sim], mt->name, hint);
+        struct ws_compare_cell *cell = &c->cells[p * c->nmetrics + j];
+        cell->sim = sm ? sm->value : NAN;
+        cell->meas = ws_measured_value(x->m, pr->meas, mt->meas);
+        if (isnan(cell->meas) && sm && ws_cmp_bad(x, pr->meas, mt->meas) < 0)
+            return -1;
+        cell->diff_pct = ws_cmp_diff(cell->sim, cell->meas);
+        if (isnan(cell->sim) || isnan(cell->meas))
+            continue;
+        xs[mt->n] = cell->meas;
+        ys[mt->n++] = cell->sim;
+        if (cell->meas != 0) {
+            ape += fabs(cell->diff_pct);
+            mt->n_mape++;
+        }
+    }
+    mt->mape = mt->n_mape ? ape / (double)mt->n_mape : NAN;
+    mt->r = mt->n >= 3 ? gsl_stats_correlation(xs, 1, ys, 1, mt->n) : NAN;
+    if (!isfinite(mt->r))
+        mt->r = NAN;
+    return 0;
+}
+
+/* The position of metric name in the first pair's simulated kernel. */
+static size_t ws_cmp_hint(const struct ws_cmp *x, const char *name)
+{
+    const struct ws_simrun_kernel *k = &x->s->kernels[x->c->pairs[0].sim];
+
+    for (size_t i = 0; i < k->nmetrics; i++)
+        if (strcmp(k->metrics[i].name, name) == 0)
+            return i;
+    return 0;
+}
+
+/* Fills every metric's cells; metrics measured for no pair move to the
+ * simulated-only list. */
+static int ws_cmp_cells(struct ws_cmp *x)
+{
+    struct ws_compare *c = x->c;
+    double *xs = malloc((c->npairs + 1) * sizeof *xs);
+    double *ys = malloc((c->npairs + 1) * sizeof *ys);
+    size_t kept = 0;
+    int rc = xs && ys ? 0 : ws_cmp_oom(x);
+
+    for (size_t j = 0; rc == 0 && j < c->nmetrics; j++)
+        rc = ws_cmp_fill(x, j, ws_cmp_hint(x, c->metrics[j].name), xs, ys);
+    for (size_t j = 0; rc == 0 && j < c->nmetrics; j++) {
+        if (c->metrics[j].n == 0) {
+            c->sim_metrics_only[c->nsim_metrics_only++] =
+                c->metrics[j].name;
+            continue;
+        }
+        c->metrics[kept] = c->metrics[j];
+        for (size_t p = 0; p < c->npairs; p++)
+            c->cells[p * c->nmetrics + kept] = c->cells[p * c->nmetrics + j];
+        kept++;
+    }
+    /* The matrix keeps its row length; rows are re-packed below. */
+    for (size_t p = 0; rc == 0 && p < c->npairs; p++)
+        memmove(&c->cells[p * kept], &c->cells[p * c->nmetrics],
+                kept * sizeof *c->cells);
+    if (rc == 0)
+        c->nmetrics = kept;
+    free(xs);
+    free(ys);
+    return rc;
+}
+
+/* Measured metrics warpsim has no counter for, less attributes and the
+ * other roll-ups of counters compared ("dram__bytes_read.avg" beside
+ * "dram__bytes_read.sum"). */
+static void ws_cmp_meas_only(struct ws_cmp *x, const struct ws_strtab *seen)
+{
+    struct ws_compare *c = x->c;
+
+    for (size_t i = 0; i < x->m->nmetrics; i++) {
+        const char *name = x->m->metrics[i];
+        size_t stem = strcspn(name, ".");
+        int attr = 0;
+        if (ws_strtab_find(seen, name, strlen(name)) != UINT32_MAX)
+            continue;
+        for (size_t f = 0; f < sizeof ws_cmp_attr_families
+                               / sizeof ws_cmp_attr_families[0]; f++)
+            attr |= strncmp(name, ws_cmp_attr_families[f],
+                            strlen(ws_cmp_attr_families[f])) == 0;
+        for (size_t j = 0; !attr && j < c->nmetrics; j++)
+            attr = strncmp(c->metrics[j].name, name, stem) == 0
+                   && c->metrics[j].name[stem] == '.';
+        if (attr)
+            c->nattrs++;
+        else
+            c->meas_metrics_only[c->nmeas_metrics_only++] = name;
+    }
+}
+
+/* ---- the whole ------------------------------------------------------------- */
+
+/* The names of up to three kernels of a side, for a message. */
+static void ws_cmp_some(char *out, size_t size, const char *const *names,
+                        size_t n)
+{
+    struct ws_clip q;
+    size_t len = 0;
+
+    out[0] = '\0';
+    for (size_t i = 0; i < n && i < 3 && len < size; i++)
+        len += (size_t)snprintf(out + len, size - len, "%s%s", i ? ", " : "",
+                                ws_clip(&q, names[i]));
+    if (n > 3 && len < size)
+        snprintf(out + len, size - len, ", ...");
+}
+
+static int ws_cmp_none(struct ws_cmp *x)
+{
+    const char *sn[3], *mn[3];
+    char sl[240], ml[240];
+
+    if (x->re)
+        return ws_err_msg(x->err, "--kernel selects no kernel that is both "
+                          "simulated and measured (expected a pattern "
+                          "matching a kernel of both files)");
+    for (size_t i = 0; i < 3 && i < x->s->nkernels; i++)
+        sn[i] = x->s->kernels[i].base;
+    for (size_t i = 0; i < 3 && i < x->m->nkernels; i++)
+        mn[i] = x->m->kernels[i].base;
+    ws_cmp_some(sl, sizeof sl, sn, x->s->nkernels);
+    ws_cmp_some(ml, sizeof ml, mn, x->m->nkernels);
+    return ws_err_msg(x->err, "no kernel is both simulated and measured "
+                      "(expected the same kernels in both files: simulated "
+                      "%s; measured %s)", sl, ml);
+}
+
+static int ws_cmp_alloc(struct ws_cmp *x, size_t nsim_metrics)
+{
+    struct ws_compare *c = x->c;
+    size_t ns = x->s->nkernels, nm = x->m->nkernels;
+
+    c->pairs = malloc((ns + 1) * sizeof *c->pairs);
+    c->sim_only = malloc((ns + 1) * sizeof *c->sim_only);
+    c->meas_only = malloc((nm + 1) * sizeof *c->meas_only);
+    c->metrics = malloc((nsim_metrics + 1) * sizeof *c->metrics);
+    c->sim_metrics_only = malloc((2 * nsim_metrics + 1)
+                                 * sizeof *c->sim_metrics_only);
+    c->meas_metrics_only = malloc((x->m->nmetrics + 1)
+                                  * sizeof *c->meas_metrics_only);
+    return c->pairs && c->sim_only && c->meas_only && c->metrics
+           && c->sim_metrics_only && c->meas_metrics_only ? 0 : -1;
+}
+
+/* Every metric name a simulated kernel lists, counted with repeats:
+ * an upper bound on the union. */
+static size_t ws_cmp_sim_metric_bound(const struct ws_simrun *s)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < s->nkernels; i++)
+        n += s->kernels[i].nmetrics;
+    return n;
+}
+
+static int ws_cmp_all(struct ws_cmp *x)
+{
+    struct ws_compare *c = x->c;
+    struct ws_cmp_groups g;
+    struct ws_strtab seen;
+    int rc;
+
+    ws_strtab_init(&seen);
+    if (ws_cmp_alloc(x, ws_cmp_sim_metric_bound(x->s)) < 0
+        || ws_cmp_group(&g, x->m) < 0) {
+        ws_strtab_free(&seen);
+        return ws_cmp_oom(x);
+    }
+    rc = ws_cmp_pair(x, &g) < 0 ? ws_cmp_oom(x) : 0;
+    ws_cmp_groups_free(&g);
+    qsort(c->meas_only, c->nmeas_only, sizeof *c->meas_only,
+          ws_cmp_lone_cmp);
+    if (rc == 0 && c->npairs == 0)
+        rc = ws_cmp_none(x);
+    if (rc == 0 && ws_cmp_metric_set(x, &seen) < 0)
+        rc = ws_cmp_oom(x);
+    if (rc == 0 && !(c->cells = malloc((c->npairs * c->nmetrics + 1)
+                                       * sizeof *c->cells)))
+        rc = ws_cmp_oom(x);
+    if (rc == 0)
+        rc = ws_cmp_cells(x);
+    if (rc == 0 && c->nmetrics == 0)
+        rc = ws_err_msg(x->err, "no metric is both simulated and measured "
+                        "for these kernels (expected measurements under "
+                        "Nsight Compute names, such as "
+                        "gpc__cycles_elapsed.max)");
+    if (rc == 0)
+        ws_cmp_meas_only(x, &seen);
+    ws_strtab_free(&seen);
+    return rc;
+}
+
+int ws_compare_run(struct ws_compare *c, const struct ws_simrun *s,
+                   const struct ws_measured *m, const regex_t *re,
+                   struct ws_err *err)
+{
+    struct ws_cmp x = {c, s, m, re, err};
+    int rc;
+
+    memset(c, 0, sizeof *c);
+    c->sim = s;
+    c->meas = m;
+    rc = ws_cmp_all(&x);
+    if (rc < 0)
+        ws_compare_free(c);
+    return rc;
+}
+
+void ws_compare_free(struct ws_compare *c)
+{
+    free(c->pairs);
+    free(c->metrics);
+    free(c->cells);
+    free(c->sim_only);
+    free(c->meas_only);
+    free(c->sim_metrics_only);
+    free(c->meas_metrics_only);
+    memset(c, 0, sizeof *c);
+}
