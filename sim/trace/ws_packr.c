@@ -245,7 +245,7 @@ int ws_pack_open(struct ws_pack **out, const char *path, struct ws_err *err)
     *out = NULL;
     if ((fd = ws_packr_fd(path, &st, err)) < 0)
         return -1;
-    ws_readset_note(&st);
+    ws_readset_note(path, &st);
     if (!(p = ws_packr_new(path, err))) {
         close(fd);
         return -1;

@@ -42,7 +42,7 @@ static int ws_file_check_kind(int fd, const char *path, const char *what,
                           "not a pipe, terminal or device)",
                           ws_clip_path(&q, path), what);
     if (note)
-        ws_readset_note(&st);
+        ws_readset_note(path, &st);
     /* The size is rechecked while reading: the file may grow meanwhile. */
     if ((uintmax_t)st.st_size > max)
         return ws_err_at(err, path, 1, 1, "%s larger than %zu MiB (expected "

@@ -128,7 +128,7 @@ static int ws_lines_open_fd(const char *path, struct ws_err *err)
         return ws_err_msg(err, "%s: not a regular file (expected a trace or "
                           "listing file)", path);
     }
-    ws_readset_note(&st);
+    ws_readset_note(path, &st);
     flags = fcntl(fd, F_GETFL);
     if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
         return ws_lines_cannot_open(path, fd, err);

@@ -17,10 +17,13 @@
 
 #include <sys/stat.h>
 
-/* Records the file st describes (from fstat of an open input). */
-void ws_readset_note(const struct stat *st);
+/* Records the file st describes (from fstat of an open input), opened as
+ * path. */
+void ws_readset_note(const char *path, const struct stat *st);
 
-/* 1 when the file st describes was opened as an input. */
+/* 1 when the file st describes was opened as an input and path still
+ * names it (a deleted or renamed-over input's inode number may be reused
+ * by a new file, which is then not an input). */
 int ws_readset_has(const struct stat *st);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "util/ws_lines.h"
 #include "util/ws_num.h"
+#include "util/ws_readset.h"
 #include "util/ws_strtab.h"
 #include "util/ws_u64set.h"
 #include "ws_test.h"
@@ -347,10 +348,42 @@ static void test_u64set(void **state)
     ws_u64set_free(&b);
 }
 
+/* An input replaced by a rename (results rewritten through a temporary
+ * file) gives its inode back; a new file that gets the same number must
+ * not pass for the input. */
+static void test_readset_stale(void **state)
+{
+    char dir[] = "/tmp/ws-readset-XXXXXX", a[64], b[64];
+    struct stat old, now;
+    FILE *fp;
+
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(a, sizeof a, "%s/a", dir);
+    snprintf(b, sizeof b, "%s/b", dir);
+    assert_non_null(fp = fopen(a, "w"));
+    fclose(fp);
+    assert_non_null(fp = fopen(b, "w"));
+    fclose(fp);
+    assert_int_equal(stat(a, &old), 0);
+    ws_readset_note(a, &old);
+    assert_int_equal(ws_readset_has(&old), 1);
+    assert_int_equal(rename(b, a), 0);
+    assert_int_equal(stat(a, &now), 0);
+    assert_int_equal(ws_readset_has(&old), 0);
+    assert_int_equal(ws_readset_has(&now), 0);
+    ws_readset_note(a, &now);
+    assert_int_equal(ws_readset_has(&now), 1);
+    unlink(a);
+    assert_int_equal(ws_readset_has(&now), 0);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_num),
+        cmocka_unit_test(test_readset_stale),
         cmocka_unit_test(test_strtab),
         cmocka_unit_test(test_u64set),
         cmocka_unit_test(test_err_format),
