@@ -18,21 +18,21 @@ roff_escape() {
 }
 
 {
-    echo "[COMMANDS]"
+    printf '%s\n' "[COMMANDS]"
     "$ws" --help | sed -n 's/^  \([a-z][a-z]*\) .*/\1/p; s/^  \([a-z][a-z]*\)$/\1/p' \
         | uniq | while read -r cmd; do
-        echo ".SS \"warpsim $cmd\""
-        echo ".nf"
+        printf '.SS "warpsim %s"\n.nf\n' "$cmd"
         "$ws" "$cmd" --help | roff_escape
-        echo ".fi"
+        printf '.fi\n'
     done
-    echo "[FILES]"
-    echo "Built-in GPU configs are compiled in (\\fBwarpsim config list\\fR);"
-    echo "their sources are installed under share/warpsim/configs as a start"
-    echo "for your own (\\fB--gpu FILE\\fR, with \\fBbase:\\fR inheritance)."
-    echo "[SEE ALSO]"
-    echo "The README in the source tree: trace formats, configs, models,"
-    echo "sweeps and the validation studies."
+    # printf, not echo: dash's echo would turn \f into a form feed.
+    printf '%s\n' "[FILES]" \
+        "Built-in GPU configs are compiled in (\\fBwarpsim config list\\fR);" \
+        "their sources are installed under share/warpsim/configs as a start" \
+        "for your own (\\fB--gpu FILE\\fR, with \\fBbase:\\fR inheritance)." \
+        "[SEE ALSO]" \
+        "The README in the source tree: trace formats, configs, models," \
+        "sweeps and the validation studies."
 } > "$inc"
 
 "$help2man" --no-info --no-discard-stderr --section=1 \

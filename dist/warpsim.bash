@@ -9,10 +9,14 @@
 
 _warpsim_help_words()
 {
-    # $1: the command's words before the cursor's word, e.g. "run".
+    # $1: the command and subcommand, e.g. "run" or "config import".  Only
+    # the option lines of the help count ("  -g, --gpu ..." or
+    # "      --json ..."): options named in the prose (ncu's --csv) are not
+    # warpsim's.
     "${_warpsim_bin}" $1 --help 2>/dev/null \
-        | grep -oE '(^|[ ,])--?[A-Za-z][A-Za-z0-9-]*' | sed 's/^[ ,]//' \
-        | sort -u
+        | grep -E '^(  -[A-Za-z0-9](,| )|      --[A-Za-z])' \
+        | grep -oE '^ +-[A-Za-z0-9]+(, --[A-Za-z0-9-]+)?|^ +--[A-Za-z0-9-]+' \
+        | tr ',' '\n' | tr -d ' ' | sort -u
 }
 
 _warpsim_commands()
@@ -28,8 +32,12 @@ _warpsim()
     _warpsim_bin=${COMP_WORDS[0]}
     cur=${COMP_WORDS[COMP_CWORD]}
     prev=${COMP_WORDS[COMP_CWORD-1]}
-    cmd=${COMP_WORDS[1]}
-    sub=${COMP_WORDS[2]}
+    cmd=${COMP_WORDS[1]-}
+    sub=${COMP_WORDS[2]-}
+    # Commands with subcommands take their options from 'CMD SUB --help'.
+    case $cmd in
+    trace|config|analyze) [[ $sub == -* ]] || cmd="$cmd $sub" ;;
+    esac
 
     if [ "$COMP_CWORD" -eq 1 ]; then
         COMPREPLY=($(compgen -W "$(_warpsim_commands) --help --version" \
@@ -37,7 +45,7 @@ _warpsim()
         return
     fi
     case $prev in
-    -g|--gpu)
+    -g|--gpu|--base)
         COMPREPLY=($(compgen -W "$("${_warpsim_bin}" config list 2>/dev/null \
                      | sed 's/ .*//')" -- "$cur") \
                    $(compgen -f -X '!*.yaml' -- "$cur") \
@@ -46,10 +54,17 @@ _warpsim()
     --target)
         COMPREPLY=($(compgen -W "ts ul score cycles" -- "$cur"))
         return ;;
+    -o|--output)
+        if [ "${COMP_WORDS[1]-}" = validate ]; then
+            COMPREPLY=($(compgen -d -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi
+        return ;;
     -s|--set|-p|--param|-j|--jobs|--max-kernels|--members|--seed|-k|--kernel)
         return ;;
     esac
-    case $cmd in
+    case ${COMP_WORDS[1]-} in
     trace)
         if [ "$COMP_CWORD" -eq 2 ]; then
             COMPREPLY=($(compgen -W "info gen pack" -- "$cur"))

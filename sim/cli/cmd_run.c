@@ -38,6 +38,7 @@ struct ws_run_args {
     uint64_t tl_from, tl_to, tl_max;
     const char *tl_option;      /* a --timeline-* option given, for checks */
     const char *kernel;         /* --kernel, as typed */
+    const char *max_kernels;    /* --max-kernels, as typed */
     struct ws_run_select sel;
 };
 
@@ -75,10 +76,11 @@ static void ws_run_help(FILE *out)
 "      --timeline-window A:B only cycles [A, B) (default 0:200000)\n"
 "      --timeline-max-events N  at most N events (default 1000000)\n"
 "  -k, --kernel N|REGEX      simulate only the kernel of launch id N (as the\n"
-"                            report numbers them), or the kernels whose name\n"
-"                            matches REGEX (POSIX extended, unanchored); the\n"
-"                            others are skipped unread, their host-to-device\n"
-"                            copies still warm L2\n"
+"                            report numbers them), or the kernels whose name,\n"
+"                            mangled or base ('reduce'), matches REGEX (POSIX\n"
+"                            extended, unanchored); the others are skipped\n"
+"                            after their header, their host-to-device copies\n"
+"                            still warming L2\n"
 "      --max-kernels N       simulate at most N kernels (after --kernel)\n"
 "      --allow-unknown-keys  skip unknown trace header keys\n"
 WS_CLI_LIMIT_HELP
@@ -238,6 +240,7 @@ static int ws_run_window(struct ws_run_args *a, const char *v)
 static int ws_run_kernel_option(struct ws_run_args *a, const char *v)
 {
     uint64_t id;
+    int rc;
 
     if (ws_cli_once("run", &a->kernel, v, "--kernel") < 0)
         return -1;
@@ -250,9 +253,16 @@ static int ws_run_kernel_option(struct ws_run_args *a, const char *v)
         a->sel.id = (uint32_t)id;
         return 0;
     }
-    if (v[0] == '\0' || regcomp(&a->sel.re, v, REG_EXTENDED | REG_NOSUB) != 0)
-        return ws_cli_usage("run", "bad --kernel '%s' (expected a launch id "
-                            "or a POSIX extended regular expression)", v);
+    if (v[0] == '\0')
+        return ws_cli_usage("run", "empty --kernel (expected a launch id or "
+                            "a POSIX extended regular expression)");
+    if ((rc = regcomp(&a->sel.re, v, REG_EXTENDED | REG_NOSUB)) != 0) {
+        char why[128];
+        regerror(rc, NULL, why, sizeof why);
+        return ws_cli_usage("run", "bad --kernel '%s': %s (expected a launch "
+                            "id or a POSIX extended regular expression)", v,
+                            why);
+    }
     a->sel.by_name = 1;
     return 0;
 }
@@ -261,9 +271,11 @@ static int ws_run_max_kernels(struct ws_run_args *a, const char *v)
 {
     uint64_t n;
 
-    if (ws_num_u64(v, strlen(v), &n) < 0 || n == 0 || n > SIZE_MAX)
+    if (ws_cli_once("run", &a->max_kernels, v, "--max-kernels") < 0)
+        return -1;
+    if (ws_num_u64(v, strlen(v), &n) < 0 || n == 0 || n > UINT32_MAX)
         return ws_cli_usage("run", "bad --max-kernels '%s' (expected a "
-                            "count of at least 1)", v);
+                            "count from 1 to 4294967295)", v);
     a->sel.max = (size_t)n;
     return 0;
 }

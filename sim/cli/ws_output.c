@@ -279,6 +279,11 @@ int ws_output_plan(struct ws_output *outs, int n, const char *const *inputs,
         int k;
         if (!outs[i].path)
             continue;
+        if (!outs[i].path[0])
+            return ws_err_arg(err, outs[i].named ? outs[i].named
+                              : outs[i].path, 0, 0, "%s '': an empty path "
+                              "(expected the path of a file to write)",
+                              outs[i].flag);
         if (ws_output_resolve(&outs[i], err) < 0)
             return -1;
         if (outs[i].stream || outs[i].inplace)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/ws_kname.h"
 #include "ws_model_params.h"
 #include "ws_profile.h"
 
@@ -167,7 +168,7 @@ int ws_run_engine_prepare(struct ws_run_report *rep, const struct ws_input *in,
 
 /* 1 when command i (a kernel) is one sel picks, 0 when not, -1 on a
  * failure to open it.  Only the header is read: a skipped kernel costs
- * what its launch line costs. */
+ * what its launch lines cost (and a corrupt header is still an error). */
 static int ws_run_selected(struct ws_input *in, size_t i,
                            const struct ws_run_select *sel,
                            struct ws_err *err)
@@ -181,8 +182,14 @@ static int ws_run_selected(struct ws_input *in, size_t i,
         return -1;
     if (sel->by_id)
         yes = k.src.launch->id == sel->id;
-    if (yes && sel->by_name)
-        yes = regexec(&sel->re, k.src.launch->name, 0, NULL, 0) == 0;
+    if (yes && sel->by_name) {
+        /* The name as the trace has it (mangled) or its base name
+         * ("reduce"), as compare --kernel matches. */
+        char *base = ws_kname_base(k.src.launch->name);
+        yes = regexec(&sel->re, k.src.launch->name, 0, NULL, 0) == 0
+              || (base && regexec(&sel->re, base, 0, NULL, 0) == 0);
+        free(base);
+    }
     ws_input_kernel_close(&k);
     return yes;
 }

@@ -38,6 +38,8 @@ if grep -q '^WS_HELP2MAN:FILEPATH=/' "$build/CMakeCache.txt"; then
     man1=$tmp/share/man/man1/warpsim.1
     [ -f "$man1" ] || fail "no man page"
     grep -q '^\.TH WARPSIM "1"' "$man1" || fail "man page has no .TH"
+    ! grep -q "$(printf '[\f\033]')" "$man1" \
+        || fail "man page holds control characters (echo of a \\f escape?)"
     for c in $("$ws" --help | sed -n 's/^  \([a-z][a-z]*\) .*/\1/p' | uniq); do
         grep -q "^\.SS \"warpsim $c\"" "$man1" \
             || fail "man page has no section for '$c'"

@@ -65,6 +65,10 @@ run run --json "$tmp/ro.json" $trace
 expect_error 'ro.json: is read-only'
 [ "$(cat "$tmp/ro.json")" = keep ] || fail "the read-only file changed"
 
+case=empty_path
+run run --json '' $trace
+expect_error "--json '': an empty path"
+
 case=output_is_input
 cp -r $trace "$tmp/in"
 cp "$tmp/in/kernel-1.traceg" "$tmp/orig.traceg"
