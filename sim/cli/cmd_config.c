@@ -51,6 +51,25 @@ struct ws_config_import_args {
     const char *out;
 };
 
+/* An option import does not take, or one without its value. */
+static int ws_config_import_bad(int opt, char **argv)
+{
+    char word[8];
+    const char *w = argv[optind - 1];
+
+    if (opt == ':')
+        return ws_cli_usage("config", "import: option '%s' needs a value "
+                            "(expected %s)", w, optopt == WS_CONFIG_OPT_BASE
+                            ? "--base CONFIG" : "-o FILE");
+    /* An unknown letter inside a group ("-xo") is not argv[optind - 1]. */
+    if (optopt > ' ' && optopt < 127) {
+        snprintf(word, sizeof word, "-%c", optopt);
+        w = word;
+    }
+    return ws_cli_usage("config", "import: bad option '%s' (expected -o "
+                        "FILE, --base CONFIG or --help)", w);
+}
+
 /* argv[0] is "import".  0 ok, 1 after --help, WS_EXIT_INPUT on a usage
  * error. */
 static int ws_config_import_parse(struct ws_config_import_args *a, int argc,
@@ -77,10 +96,11 @@ static int ws_config_import_parse(struct ws_config_import_args *a, int argc,
                 return WS_EXIT_INPUT;
             continue;
         }
-        return ws_cli_bad_option("config", opt, argv);
+        return ws_config_import_bad(opt, argv);
     }
     if (optind >= argc)
-        return ws_cli_usage("config", "import: missing GPGPUSIM_CONFIG (the "
+        return ws_cli_usage("config", "import: missing GPGPUSIM_CONFIG "
+                            "(expected GPGPUSIM_CONFIG [TRACE_CONFIG]: the "
                             "gpgpusim.config file to translate)");
     if (argc - optind > 2)
         return ws_cli_usage("config", "import: unexpected argument '%s' "
@@ -91,7 +111,9 @@ static int ws_config_import_parse(struct ws_config_import_args *a, int argc,
     return 0;
 }
 
-/* Nothing is written unless the whole translation and its check passed. */
+/* Nothing is written unless the whole translation and its check passed.
+ * The output is checked against the inputs once they have all been read:
+ * the --base chain is known only then. */
 static int ws_config_import(int argc, char **argv)
 {
     struct ws_config_import_args a;
@@ -110,9 +132,9 @@ static int ws_config_import(int argc, char **argv)
     inputs[1] = a.in.trace;
     inputs[2] = a.in.base;
     o.path = a.out;
-    rc = a.out ? ws_output_plan(&o, 1, inputs, 3, &err) : 0;
-    if (rc == 0)
-        rc = ws_gpgpusim_import(&a.in, &yaml, &err);
+    rc = ws_gpgpusim_import(&a.in, &yaml, &err);
+    if (rc == 0 && a.out)
+        rc = ws_output_plan(&o, 1, inputs, 3, &err);
     if (rc == 0 && a.out)
         rc = ws_output_write(&o, yaml, &err);
     if (rc == 0 && !a.out && (fputs(yaml, stdout) == EOF

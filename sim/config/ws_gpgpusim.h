@@ -16,7 +16,9 @@
  *     in ws_gpgpusim_known.c) fills every warpsim key from the options that
  *     describe it, a built-in config standing in for what GPGPU-Sim has no
  *     option for; writes the YAML with a comment naming each value's
- *     source; lists the options it read that have no warpsim equivalent;
+ *     source; lists, with the reason, every option it read that no key's
+ *     comment names (no warpsim equivalent, or nothing to qualify without
+ *     the options it goes with), so the output accounts for every option;
  *     and loads the result through the normal config loader before handing
  *     it back, so what it returns is a config warpsim accepts.
  *
@@ -198,7 +200,8 @@ struct ws_gpgpusim_import {
 
 /* Reads the files, translates and validates.  On success *yaml is the
  * config as text (malloc'd, NUL-terminated) and 0 is returned; on failure
- * -1 with one positioned error, nothing allocated. */
+ * -1 with one positioned error, nothing allocated.  A file without
+ * options, gpgpusim.config or trace.config, is an error. */
 int ws_gpgpusim_import(const struct ws_gpgpusim_import *in, char **yaml,
                        struct ws_err *err);
 

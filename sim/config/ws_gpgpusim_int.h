@@ -51,6 +51,8 @@ struct ws_gs_map {
     struct ws_gs_val sched_src;
     uint64_t n_mem, n_sub;
     struct ws_gs_val n_mem_src, n_sub_src;
+    uint64_t tensor_avail;              /* -gpgpu_tensor_core_avail */
+    struct ws_gs_val tensor_avail_src;
 };
 
 /* Sets key (a schema path) from value text, with the comment fmt; o/off
@@ -89,6 +91,14 @@ int ws_gs_flag(struct ws_gs_map *m, const char *name, int def,
 struct ws_gpgpusim_opt *ws_gs_packed(struct ws_gs_map *m, const char *name,
                                      const char *def, struct ws_gs_val *v,
                                      struct ws_gpgpusim_opt *stand);
+
+/* An option a rule read and then set aside, no key naming it: it goes to
+ * the closing list with why (static text).  The value form does nothing
+ * when the option is absent; the name form is for an option no rule
+ * fetched. */
+void ws_gs_aside(struct ws_gs_val *v, const char *why);
+void ws_gs_aside_name(struct ws_gs_map *m, const char *name,
+                      const char *why);
 
 /* The first of up to three values that was given, to blame. */
 const struct ws_gpgpusim_opt *ws_gs_first(const struct ws_gs_val *a,
@@ -132,8 +142,13 @@ void ws_gs_note(struct ws_gs_map *m, const char *fmt, ...)
 /* Option text as a comment may quote it: printable ASCII, cut short. */
 void ws_gs_quote(char *buf, size_t cap, const char *text, size_t max);
 
+/* Whether key i is written (the carveout list only when there is one). */
+int ws_gs_key_shown(const struct ws_gs_map *m, size_t i);
+
 /* Writes the YAML of m (every key, comments, the closing list) into a
- * malloc'd string, recording each key's line. */
+ * malloc'd string, recording each key's line.  Every option read is named
+ * in it: by a key's comment, a line of the notes, or the closing list,
+ * which takes any option no comment names. */
 int ws_gs_write(struct ws_gs_map *m, char **yaml);
 
 /* Loads yaml through the config loader; a refusal becomes an error at the

@@ -35,14 +35,20 @@ struct ws_gpgpusim_opt *ws_gs_fetch(struct ws_gs_map *m,
                                     struct ws_gs_val *v)
 {
     char q[80];
+    int n;
 
+    /* A citation longer than cite is cut: it is a comment, and the
+     * option's value was already shortened to 60 bytes for the same
+     * reason. */
     v->o = ws_gpgpusim_get(m->g, name);
     if (v->o) {
         ws_gs_quote(q, sizeof q, v->o->value, 60);
-        snprintf(v->cite, sizeof v->cite, "%s %s", name, q);
+        n = snprintf(v->cite, sizeof v->cite, "%s %s", name, q);
     } else {
-        snprintf(v->cite, sizeof v->cite, "%s default %s", name, def);
+        n = snprintf(v->cite, sizeof v->cite, "%s default %s", name, def);
     }
+    if (n < 0)
+        v->cite[0] = '\0';
     return v->o;
 }
 
@@ -132,6 +138,23 @@ int ws_gs_set_flag(struct ws_gs_map *m, const char *key,
     return ws_gs_set(m, key, o, 0, v ? "true" : "false", "%s", why);
 }
 
+void ws_gs_aside(struct ws_gs_val *v, const char *why)
+{
+    if (v->o) {
+        v->o->used = 0;
+        v->o->why = why;
+    }
+}
+
+void ws_gs_aside_name(struct ws_gs_map *m, const char *name,
+                      const char *why)
+{
+    struct ws_gpgpusim_opt *o = ws_gpgpusim_peek(m->g, name);
+
+    if (o && !o->used)
+        o->why = why;
+}
+
 /* The first given option of several, to blame. */
 const struct ws_gpgpusim_opt *ws_gs_first(const struct ws_gs_val *a,
                                           const struct ws_gs_val *b,
@@ -172,10 +195,12 @@ static int ws_gs_map_identity(struct ws_gs_map *m)
         return -1;
     if (maj.o) {
         snprintf(text, sizeof text, "%s, %s", maj.cite, min.cite);
-        if (cap.o)
-            cap.o->why = "superseded by -gpgpu_compute_capability_major";
+        ws_gs_aside(&cap, "superseded by -gpgpu_compute_capability_major");
         return ws_gs_set_u(m, "sm_version", maj.o, 0, vmaj * 10 + vmin, text);
     }
+    ws_gs_aside(&min, "qualifies -gpgpu_compute_capability_major, not given: "
+                "sm_version from -gpgpu_ptx_force_max_capability, else the "
+                "base");
     if (cap.o)
         return ws_gs_set_u(m, "sm_version", cap.o, 0, vcap, cap.cite);
     return 0;
@@ -279,8 +304,11 @@ static int ws_gs_map_sm(struct ws_gs_map *m)
                       &m->sched) < 0
         || ws_gs_flag(m, "-gpgpu_sub_core_model", 0, &sub, &subcore) < 0)
         return -1;
-    if (!m->sched_src.o)
+    if (!m->sched_src.o) {
+        ws_gs_aside(&sub, "qualifies -gpgpu_num_sched_per_core, not given: "
+                    "sm.sub_cores kept from the base");
         return 0;
+    }
     snprintf(why, sizeof why, "%s: a sub-core per scheduler%s",
              m->sched_src.cite, subcore ? " (-gpgpu_sub_core_model 1)"
              : "; GPGPU-Sim's schedulers share the units "
@@ -344,11 +372,18 @@ static int ws_gs_map_sched(struct ws_gs_map *m)
         || ws_gs_flag(m, "-gpgpu_dual_issue_diff_exec_units", 1, &diff,
                       &d) < 0)
         return -1;
-    if (!issue.o)
+    if (!issue.o) {
+        ws_gs_aside(&diff, "qualifies -gpgpu_max_insn_issue_per_warp, not "
+                    "given: sched.dual_issue kept from the base");
         return 0;
-    snprintf(why, sizeof why, "%s%s", issue.cite, n > 1
+    }
+    if (n == 1)
+        ws_gs_aside(&diff, "applies with -gpgpu_max_insn_issue_per_warp 2 "
+                    "only");
+    snprintf(why, sizeof why, "%s%s%s", issue.cite, n > 1
              ? ": GPGPU-Sim issues two of one warp, warpsim two warps"
-             : "");
+             : "", n > 1 && diff.o && d ? "; -gpgpu_dual_issue_diff_exec_units"
+             " 1: of different units, as warpsim's" : "");
     if (n > 1 && !d)
         ws_gs_note(m, "-gpgpu_dual_issue_diff_exec_units 0: warpsim's dual "
                    "issue always takes two different units");
@@ -402,7 +437,7 @@ static const struct ws_gs_unit_rule ws_gs_unit_rules[] = {
 struct ws_gs_unit_src {
     struct ws_gpgpusim_opt *o;  /* the latency option */
     uint64_t latency, init, count;
-    char cite[256], count_cite[256];
+    char cite[256], count_cite[512];
 };
 
 /* The enabled specialized unit called name: its number (its option in
@@ -487,7 +522,8 @@ static int ws_gs_unit_from_ptx(struct ws_gs_map *m,
             return -1;
         u->init = v[r->ptx_index];
     }
-    snprintf(u->cite, sizeof u->cite, "%s entry %zu%s, PTX-mode", lat->cite,
+    snprintf(u->cite, sizeof u->cite, "%s%s%s entry %zu%s, PTX-mode",
+             lat->cite, init.o ? " and " : "", init.o ? init.cite : "",
              r->ptx_index + 1, r->ptx_index == 3 ? " (MAD)" : "");
     return 0;
 }
@@ -510,6 +546,10 @@ static void ws_gs_superseded(struct ws_gs_map *m,
     }
 }
 
+#define WS_GS_WHY_NO_LATENCY "given without the unit's latency " \
+    "(-trace_opcode_latency_initiation_* or -ptx_opcode_latency_*): the " \
+    "unit's keys kept from the base"
+
 /* Where the unit's numbers come from: 1 found, 0 none (base), -1 error. */
 static int ws_gs_unit_source(struct ws_gs_map *m,
                              const struct ws_gs_unit_rule *r,
@@ -530,6 +570,10 @@ static int ws_gs_unit_source(struct ws_gs_map *m,
                      "which Accel-Sim runs these instructions on";
         ws_gs_superseded(m, r, "superseded by the specialized unit of that "
                          "name");
+        if (r->kind == WS_UNIT_TENSOR)
+            ws_gs_aside(&m->tensor_avail_src, "the tensor-core pipeline, "
+                        "superseded by the specialized unit TENSOR, which "
+                        "Accel-Sim runs HMMA on");
         return ws_gs_unit_from_spec(m, n, &spec, unit, u) < 0 ? -1 : 1;
     }
     if (!r->trace)
@@ -544,9 +588,16 @@ static int ws_gs_unit_source(struct ws_gs_map *m,
         snprintf(u->cite, sizeof u->cite, "%s", trace.cite);
         return ws_gs_lat_init(m, trace.o, u) < 0 ? -1 : 1;
     }
-    if (!ws_gs_fetch(m, r->ptx_lat, "", &lat))
-        return 0;
-    return ws_gs_unit_from_ptx(m, r, &lat, u) < 0 ? -1 : 1;
+    if (ws_gs_fetch(m, r->ptx_lat, "", &lat))
+        return ws_gs_unit_from_ptx(m, r, &lat, u) < 0 ? -1 : 1;
+    ws_gs_aside(&cnt, WS_GS_WHY_NO_LATENCY);
+    ws_gs_aside_name(m, r->ptx_init, WS_GS_WHY_NO_LATENCY);
+    if (r->kind == WS_UNIT_TENSOR)
+        ws_gs_aside(&m->tensor_avail_src, "no tensor-core latency given "
+                    "(-trace_opcode_latency_initiation_tensor or "
+                    "-ptx_opcode_latency_tesnor): units.tensor kept from the "
+                    "base");
+    return 0;
 }
 
 /* Units per SM spread over the schedulers: a sub-core's share sets its
@@ -569,16 +620,27 @@ static int ws_gs_map_unit(struct ws_gs_map *m,
     if (u.count == 0 && r->kind != WS_UNIT_TENSOR) {
         /* No INT or DP units: GPGPU-Sim runs those on the SP units. */
         struct ws_gs_val sp;
+        char own[sizeof u.count_cite];
+        memcpy(own, u.count_cite, sizeof own);
         if (ws_gs_uint(m, "-gpgpu_num_sp_units", 1, 1024, 1, &sp,
                        &u.count) < 0)
             return -1;
-        snprintf(u.count_cite, sizeof u.count_cite, "%s (none of their "
-                 "own: GPGPU-Sim issues them to the SP units)", sp.cite);
+        snprintf(u.count_cite, sizeof u.count_cite, "%s (%.200s: none of their "
+                 "own, GPGPU-Sim issues them to the SP units)", sp.cite, own);
     }
     if (u.count == 0)
         snprintf(u.count_cite + strlen(u.count_cite),
                  sizeof u.count_cite - strlen(u.count_cite), " (taken as "
                  "one per scheduler)");
+    /* Still used: the unit's numbers are the tensor-core pipeline's, not a
+     * specialized unit's. */
+    if (r->kind == WS_UNIT_TENSOR && m->tensor_avail_src.o
+        && m->tensor_avail_src.o->used)
+        snprintf(u.count_cite + strlen(u.count_cite),
+                 sizeof u.count_cite - strlen(u.count_cite), "; %s%s",
+                 m->tensor_avail_src.cite, m->tensor_avail == 0
+                 ? ": GPGPU-Sim would build no tensor-core pipeline, warpsim "
+                   "keeps the unit" : "");
     share = u.count ? (double)u.count / (double)m->sched : 1.0;
     interval = (uint64_t)ceil((double)u.init / share);
     /* warpsim refuses an issue interval longer than the latency. */
@@ -623,6 +685,9 @@ static void ws_gs_spec_leftovers(struct ws_gs_map *m)
                 lat->why = "latency of a specialized unit warpsim does not "
                            "have";
         }
+        if (!o && lat && !lat->used)
+            lat->why = "latency of a specialized unit the input does not "
+                       "define (no -specialized_unit_ of its number)";
         if (o && o->used)
             ws_gs_note(m, "%s: its max latency and pipeline widths (fields "
                        "3 to 5) have no warpsim equivalent", o->name);
@@ -631,10 +696,8 @@ static void ws_gs_spec_leftovers(struct ws_gs_map *m)
 
 static int ws_gs_map_units(struct ws_gs_map *m)
 {
-    struct ws_gs_val avail;
-    uint64_t a;
-
-    if (ws_gs_uint(m, "-gpgpu_tensor_core_avail", 0, 1, 0, &avail, &a) < 0)
+    if (ws_gs_uint(m, "-gpgpu_tensor_core_avail", 0, 1, 0,
+                   &m->tensor_avail_src, &m->tensor_avail) < 0)
         return -1;
     for (size_t i = 0; i < sizeof ws_gs_unit_rules
                            / sizeof ws_gs_unit_rules[0]; i++)

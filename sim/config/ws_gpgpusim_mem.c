@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/ws_cfg_schema.h"
 #include "config/ws_gpgpusim_int.h"
 #include "config/ws_units.h"
 
@@ -50,16 +51,34 @@ static void ws_gs_cache_note(struct ws_gs_map *m, const char *name,
                (unsigned long long)c->port);
 }
 
-static int ws_gs_map_l1_cache(struct ws_gs_map *m, const struct ws_gs_val *d,
-                              const struct ws_gpgpusim_cache *c, int skip)
+/* The options of L1, shared memory and their split, as read. */
+struct ws_gs_l1 {
+    struct ws_gs_val d, u, a, shm, pb, skip;
+    struct ws_gpgpusim_cache c;         /* of d; zero when absent */
+    uint64_t unified, adaptive, shmem, per_block;
+    int skip_l1;
+};
+
+static int ws_gs_map_l1_cache(struct ws_gs_map *m, const struct ws_gs_l1 *l)
 {
     char why[600], geo[80], grp[80];
-    const struct ws_gpgpusim_opt *o = d->o;
+    const struct ws_gpgpusim_opt *o = l->d.o;
+    const struct ws_gpgpusim_cache *c = &l->c;
+    const char *skip = l->skip.o ? l->skip.cite : "";
 
-    snprintf(why, sizeof why, "%s%s", c->disabled ? d->cite : o->name,
-             c->disabled ? ": no L1" : skip ? " given; -gpgpu_gmem_skip_L1D "
-             "1: global loads skip L1" : " given (not none)");
-    if (ws_gs_set_flag(m, "l1.enabled", o, !c->disabled && !skip, why) < 0)
+    if (c->disabled)
+        snprintf(why, sizeof why, "%s: no L1%s%s", l->d.cite, *skip ? "; "
+                 : "", skip);
+    else if (l->skip_l1)
+        snprintf(why, sizeof why, "%s given; %s: global loads skip L1",
+                 o->name, skip);
+    else
+        snprintf(why, sizeof why, "%s given (not none)%s%s%s", o->name,
+                 *skip ? "; " : "", skip, *skip ? ": global loads use it"
+                 : "");
+    if (ws_gs_set_flag(m, "l1.enabled", l->skip_l1 && !c->disabled
+                       ? l->skip.o : o, !c->disabled && !l->skip_l1,
+                       why) < 0)
         return -1;
     if (c->disabled)
         return 0;
@@ -89,6 +108,24 @@ static int ws_gs_map_l1_cache(struct ws_gs_map *m, const struct ws_gs_val *d,
                              : 0;
 }
 
+/* -gpgpu_gmem_skip_L1D without -gpgpu_cache:dl1: 1 turns the base's L1
+ * off (GPGPU-Sim sends global loads past it); 0 leaves it as it is. */
+static int ws_gs_map_l1_skip(struct ws_gs_map *m, struct ws_gs_l1 *l)
+{
+    char why[600];
+
+    if (!l->skip.o)
+        return 0;
+    if (!l->skip_l1) {
+        ws_gs_aside(&l->skip, "global loads through L1, and no "
+                    "-gpgpu_cache:dl1 describes it: l1.enabled kept from the "
+                    "base");
+        return 0;
+    }
+    snprintf(why, sizeof why, "%s: global loads skip L1", l->skip.cite);
+    return ws_gs_set_flag(m, "l1.enabled", l->skip.o, 0, why);
+}
+
 static void ws_gs_sizes_text(char *buf, size_t cap, const uint64_t *kb,
                              size_t n)
 {
@@ -111,14 +148,12 @@ static int ws_gs_cmp_u64(const void *a, const void *b)
 /* GPGPU-Sim's adaptive split: the kernel gets the smallest shared-memory
  * option that holds it and L1 the rest of the unified SRAM, up to four
  * times the dl1 string's size. */
-static int ws_gs_map_adaptive(struct ws_gs_map *m, const struct ws_gs_val *u,
-                              uint64_t unified, const struct ws_gs_val *shm,
-                              uint64_t shmem, const struct ws_gs_val *d,
-                              const struct ws_gpgpusim_cache *c)
+static int ws_gs_map_adaptive(struct ws_gs_map *m, const struct ws_gs_l1 *l)
 {
     struct ws_gpgpusim_opt stand, *o;
     struct ws_gs_val opt;
-    uint64_t kb[WS_MAX_CARVEOUTS], l1;
+    uint64_t kb[WS_MAX_CARVEOUTS], l1, unified = l->unified;
+    const struct ws_gpgpusim_cache *c = &l->c;
     size_t n, k = 0;
     char text[256], why[600];
 
@@ -132,117 +167,123 @@ static int ws_gs_map_adaptive(struct ws_gs_map *m, const struct ws_gs_val *u,
             kb[k++] = kb[i];
     ws_gs_sizes_text(text, sizeof text, kb, k);
     snprintf(why, sizeof why, "%s, in KB (sorted)", opt.cite);
-    if (ws_gs_set(m, "sm.carveouts", opt.o ? opt.o : u->o, 0, text, "%s",
+    if (ws_gs_set(m, "sm.carveouts", opt.o ? opt.o : l->a.o, 0, text, "%s",
                   why) < 0)
         return -1;
-    snprintf(why, sizeof why, "%s KB", u->cite);
-    if (ws_gs_set_size(m, "sm.l1_shared", u->o, 0, unified * 1024, why) < 0)
+    snprintf(why, sizeof why, "%s KB; %s: an adaptive split", l->u.cite,
+             l->a.cite);
+    if (ws_gs_set_size(m, "sm.l1_shared", l->u.o, 0, unified * 1024,
+                       why) < 0)
         return -1;
-    snprintf(why, sizeof why, "%s%s", shm->cite, shm->o ? ""
+    snprintf(why, sizeof why, "%s%s", l->shm.cite, l->shm.o ? ""
              : " (the largest option)");
-    if (ws_gs_set_size(m, "sm.shared_mem", shm->o ? shm->o : o, 0,
-                       shm->o ? shmem : kb[k - 1] * 1024, why) < 0)
+    if (ws_gs_set_size(m, "sm.shared_mem", l->shm.o ? l->shm.o : o, 0,
+                       l->shm.o ? l->shmem : kb[k - 1] * 1024, why) < 0)
         return -1;
     l1 = unified * 1024 > kb[0] * 1024 ? unified * 1024 - kb[0] * 1024 : 0;
     snprintf(why, sizeof why, "[RULE] %s KB less the smallest "
-             "-gpgpu_shmem_option, %llu KB", u->cite,
+             "-gpgpu_shmem_option, %llu KB", l->u.cite,
              (unsigned long long)kb[0]);
-    if (d->o && !c->disabled && 4 * c->sets * c->line * c->assoc < l1) {
+    if (l->d.o && !c->disabled && 4 * c->sets * c->line * c->assoc < l1) {
         l1 = 4 * c->sets * c->line * c->assoc;
         snprintf(why, sizeof why, "[RULE] four times the %s size, GPGPU-Sim's "
-                 "limit on growing L1", d->o->name);
+                 "limit on growing L1", l->d.o->name);
     }
-    return ws_gs_set_size(m, "l1.size", u->o, 0, l1, why);
+    return ws_gs_set_size(m, "l1.size", l->u.o, 0, l1, why);
 }
 
-static int ws_gs_map_fixed(struct ws_gs_map *m, const struct ws_gs_val *u,
-                           uint64_t unified, const struct ws_gs_val *shm,
-                           uint64_t shmem, const struct ws_gs_val *d,
-                           const struct ws_gpgpusim_cache *c)
+static int ws_gs_map_fixed(struct ws_gs_map *m, const struct ws_gs_l1 *l)
 {
     char why[600];
-    struct ws_gpgpusim_opt *opt = ws_gpgpusim_peek(m->g,
-                                                   "-gpgpu_shmem_option");
+    const struct ws_gpgpusim_cache *c = &l->c;
 
-    if (opt)
-        opt->why = "carveouts apply with -gpgpu_adaptive_cache_config 1 and "
-                   "-gpgpu_unified_l1d_size only";
+    ws_gs_aside_name(m, "-gpgpu_shmem_option", "carveouts apply with "
+                     "-gpgpu_adaptive_cache_config 1 and "
+                     "-gpgpu_unified_l1d_size only");
     m->out.sm.ncarveouts = 0;
-    if (ws_gs_set(m, "sm.carveouts", NULL, 0, "0", "fixed split") < 0)
+    if (ws_gs_set(m, "sm.carveouts", ws_gs_first(&l->a, &l->u, &l->shm)
+                  ? ws_gs_first(&l->a, &l->u, &l->shm) : l->d.o, 0, "0",
+                  "fixed split") < 0)
         return -1;
     m->out.sm.ncarveouts = 0;
-    snprintf(why, sizeof why, "%s%s", u->cite, u->o ? " KB" : "");
-    if (ws_gs_set_size(m, "sm.l1_shared", u->o, 0, unified * 1024, why) < 0)
+    snprintf(why, sizeof why, "%s%s%s%s%s", l->u.cite, l->u.o ? " KB" : "",
+             l->a.o ? "; " : "", l->a.o ? l->a.cite : "", !l->a.o ? ""
+             : l->adaptive ? " without a unified size: a fixed split"
+             : ": a fixed split");
+    if (ws_gs_set_size(m, "sm.l1_shared", l->u.o ? l->u.o : l->a.o, 0,
+                       l->unified * 1024, why) < 0)
         return -1;
-    if (ws_gs_set_size(m, "sm.shared_mem", shm->o, 0, shmem, shm->cite) < 0)
+    if (ws_gs_set_size(m, "sm.shared_mem", l->shm.o, 0, l->shmem,
+                       l->shm.cite) < 0)
         return -1;
-    if (!d->o || c->disabled)
+    if (!l->d.o || c->disabled)
         return 0;
-    snprintf(why, sizeof why, "%s: %llu sets x %llu B x %llu ways", d->cite,
-             (unsigned long long)c->sets, (unsigned long long)c->line,
-             (unsigned long long)c->assoc);
-    return ws_gs_set_size(m, "l1.size", d->o, c->off_geometry,
+    snprintf(why, sizeof why, "%s: %llu sets x %llu B x %llu ways",
+             l->d.cite, (unsigned long long)c->sets,
+             (unsigned long long)c->line, (unsigned long long)c->assoc);
+    return ws_gs_set_size(m, "l1.size", l->d.o, c->off_geometry,
                           c->sets * c->line * c->assoc, why);
 }
 
 /* A block's share of shared memory; absent, GPGPU-Sim's 48 KB default,
  * no more than the SM has (warpsim refuses a larger one, GPGPU-Sim would
- * only fail to launch such a block). */
-static int ws_gs_map_per_block(struct ws_gs_map *m, const struct ws_gs_val *pb,
-                               uint64_t per_block)
+ * only fail to launch such a block), blamed on what set the SM's. */
+static int ws_gs_map_per_block(struct ws_gs_map *m, const struct ws_gs_l1 *l)
 {
     char why[600];
     uint64_t sm = m->out.sm.shared_mem;
+    long k = ws_cfg_key_find("sm.shared_mem");
 
-    if (pb->o)
-        return ws_gs_set_size(m, "sm.shared_per_block", pb->o, 0, per_block,
-                              pb->cite);
-    snprintf(why, sizeof why, "%s%s", pb->cite, per_block > sm
+    if (l->pb.o)
+        return ws_gs_set_size(m, "sm.shared_per_block", l->pb.o, 0,
+                              l->per_block, l->pb.cite);
+    snprintf(why, sizeof why, "%s%s", l->pb.cite, l->per_block > sm
              ? ", at most sm.shared_mem" : "");
-    return ws_gs_set_size(m, "sm.shared_per_block", NULL, 0,
-                          per_block > sm ? sm : per_block, why);
+    return ws_gs_set_size(m, "sm.shared_per_block", k >= 0 ? m->key[k].opt
+                          : NULL, 0, l->per_block > sm ? sm : l->per_block,
+                          why);
 }
 
 int ws_gs_map_l1(struct ws_gs_map *m)
 {
-    struct ws_gs_val d, u, a, shm, pb;
-    struct ws_gpgpusim_cache c;
-    uint64_t unified, adaptive, shmem, per_block;
-    struct ws_gs_val skip;
-    int skip_l1, rc;
+    struct ws_gs_l1 l;
+    int rc;
 
+    memset(&l, 0, sizeof l);
     if (ws_gs_map_plain(m, "l1.latency", "-gpgpu_l1_latency", 1, 100000) < 0
         || ws_gs_map_plain(m, "shared.banks", "-gpgpu_shmem_num_banks", 1,
                            1024) < 0
         || ws_gs_map_plain(m, "shared.latency", "-gpgpu_smem_latency", 1,
                            100000) < 0
         || ws_gs_uint(m, "-gpgpu_shmem_per_block", 1024, 1u << 30, 49152,
-                      &pb, &per_block) < 0
-        || ws_gs_uint(m, "-gpgpu_unified_l1d_size", 0, 1u << 20, 0, &u,
-                      &unified) < 0
-        || ws_gs_uint(m, "-gpgpu_adaptive_cache_config", 0, 1, 0, &a,
-                      &adaptive) < 0
-        || ws_gs_uint(m, "-gpgpu_shmem_size", 0, 1u << 30, 16384, &shm,
-                      &shmem) < 0
-        || ws_gs_flag(m, "-gpgpu_gmem_skip_L1D", 0, &skip, &skip_l1) < 0)
+                      &l.pb, &l.per_block) < 0
+        || ws_gs_uint(m, "-gpgpu_unified_l1d_size", 0, 1u << 20, 0, &l.u,
+                      &l.unified) < 0
+        || ws_gs_uint(m, "-gpgpu_adaptive_cache_config", 0, 1, 0, &l.a,
+                      &l.adaptive) < 0
+        || ws_gs_uint(m, "-gpgpu_shmem_size", 0, 1u << 30, 16384, &l.shm,
+                      &l.shmem) < 0
+        || ws_gs_flag(m, "-gpgpu_gmem_skip_L1D", 0, &l.skip, &l.skip_l1) < 0)
         return -1;
-    memset(&c, 0, sizeof c);
-    if (ws_gs_fetch(m, "-gpgpu_cache:dl1", "", &d)
-        && ws_gpgpusim_cache(d.o, &c, m->err) < 0)
+    if (ws_gs_fetch(m, "-gpgpu_cache:dl1", "", &l.d)
+        && ws_gpgpusim_cache(l.d.o, &l.c, m->err) < 0)
         return -1;
-    if (!d.o && !u.o && !a.o && !shm.o)
-        return pb.o ? ws_gs_set_size(m, "sm.shared_per_block", pb.o, 0,
-                                     per_block, pb.cite) : 0;
-    if (d.o && ws_gs_map_l1_cache(m, &d, &c, skip_l1) < 0)
-        return -1;
-    rc = adaptive && unified
-         ? ws_gs_map_adaptive(m, &u, unified, &shm, shmem, &d, &c)
-         : ws_gs_map_fixed(m, &u, unified, &shm, shmem, &d, &c);
+    rc = l.d.o ? ws_gs_map_l1_cache(m, &l) : ws_gs_map_l1_skip(m, &l);
     if (rc < 0)
         return -1;
-    return ws_gs_map_per_block(m, &pb, per_block);
+    if (!l.d.o && !l.u.o && !l.a.o && !l.shm.o) {
+        ws_gs_aside_name(m, "-gpgpu_shmem_option", "carveouts apply with "
+                         "-gpgpu_adaptive_cache_config 1 and "
+                         "-gpgpu_unified_l1d_size only");
+        return l.pb.o ? ws_gs_set_size(m, "sm.shared_per_block", l.pb.o, 0,
+                                       l.per_block, l.pb.cite) : 0;
+    }
+    rc = l.adaptive && l.unified ? ws_gs_map_adaptive(m, &l)
+                                 : ws_gs_map_fixed(m, &l);
+    if (rc < 0)
+        return -1;
+    return ws_gs_map_per_block(m, &l);
 }
-
 
 /* ---- L2 ------------------------------------------------------------------ */
 
@@ -498,9 +539,16 @@ static int ws_gs_map_dram_timing(struct ws_gs_map *m,
     double wtr = (double)(d->wl + b->n_bl / b->n_ratio + d->cdlr);
     double rtw = (double)d->cl + burst + 2.0 - (double)d->wl;
     int groups = d->nbkgrp > 1 && d->ccdl > 0;
+    char wtr_why[200], rtw_why[200];
 
     if (ws_gs_flag(m, "-dram_elimnate_rw_turnaround", 0, &elim, &no_turn) < 0)
         return -1;
+    snprintf(wtr_why, sizeof wtr_why, "[RULE] GPGPU-Sim's tWTR = WL + "
+             "BL/ratio + CDLR%s%s%s", elim.o ? " (" : "",
+             elim.o ? elim.cite : "", elim.o ? ")" : "");
+    snprintf(rtw_why, sizeof rtw_why, "[RULE] GPGPU-Sim's tRTW = CL + "
+             "BL/ratio + 2 - WL%s%s%s", elim.o ? " (" : "",
+             elim.o ? elim.cite : "", elim.o ? ")" : "");
     if (no_turn)
         wtr = rtw = 0;
     ws_gs_note(m, "-gpgpu_dram_timing_opt RRD, RC, WR, RTPL%s: "
@@ -520,12 +568,11 @@ static int ws_gs_map_dram_timing(struct ws_gs_map *m,
                                                        : d->ccd),
                         groups ? "-gpgpu_dram_timing_opt CCDL"
                         : "-gpgpu_dram_timing_opt CCD (no bank groups)") < 0
-        || ws_gs_set_ns(m, "dram.t_wtr", o, wtr, no_turn
-                        ? "-dram_elimnate_rw_turnaround 1" : "[RULE] "
-                        "GPGPU-Sim's tWTR = WL + BL/ratio + CDLR") < 0
-        || ws_gs_set_ns(m, "dram.t_rtw", o, rtw < 0 ? 0 : rtw, no_turn
-                        ? "-dram_elimnate_rw_turnaround 1" : "[RULE] "
-                        "GPGPU-Sim's tRTW = CL + BL/ratio + 2 - WL") < 0)
+        || ws_gs_set_ns(m, "dram.t_wtr", no_turn ? elim.o : o, wtr, no_turn
+                        ? "-dram_elimnate_rw_turnaround 1" : wtr_why) < 0
+        || ws_gs_set_ns(m, "dram.t_rtw", no_turn ? elim.o : o,
+                        rtw < 0 ? 0 : rtw, no_turn
+                        ? "-dram_elimnate_rw_turnaround 1" : rtw_why) < 0)
         return -1;
     return ws_gs_set_flag(m, "dram.banked", o, 1, "[RULE] GPGPU-Sim always "
                           "simulates banks and rows");
@@ -569,7 +616,7 @@ static int ws_gs_map_dram_rows(struct ws_gs_map *m)
     struct ws_gs_val map, wq;
     unsigned bits;
     uint64_t f[3];
-    size_t n;
+    size_t n, high;
     char why[600];
 
     if (ws_gs_fetch(m, "-gpgpu_mem_addr_mapping", "", &map)) {
@@ -588,10 +635,17 @@ static int ws_gs_map_dram_rows(struct ws_gs_map *m)
     }
     if (ws_gpgpusim_uints(wq.o, ':', 3, 3, 0, 65536, f, &n, m->err) < 0)
         return -1;
+    high = strcspn(wq.o->value, ":") + 1;
+    if (f[1] > f[0])
+        return ws_gpgpusim_err(m->err, wq.o, high, "high watermark %llu "
+                               "above the queue's size %llu (expected "
+                               "SIZE:HIGH:LOW with SIZE >= HIGH > LOW)",
+                               (unsigned long long)f[1],
+                               (unsigned long long)f[0]);
     if (f[1] <= f[2])
-        return ws_gpgpusim_err(m->err, wq.o, 0, "high watermark %llu not "
+        return ws_gpgpusim_err(m->err, wq.o, high, "high watermark %llu not "
                                "above low %llu (expected SIZE:HIGH:LOW with "
-                               "HIGH > LOW)", (unsigned long long)f[1],
+                               "SIZE >= HIGH > LOW)", (unsigned long long)f[1],
                                (unsigned long long)f[2]);
     snprintf(why, sizeof why, "%s: drained from %llu to %llu", wq.cite,
              (unsigned long long)f[1], (unsigned long long)f[2]);
@@ -620,6 +674,10 @@ int ws_gs_map_dram(struct ws_gs_map *m)
                                (unsigned long long)m->n_sub);
     if (o && ws_gs_map_dram_timing(m, o, &d, &b) < 0)
         return -1;
+    if (!o)
+        ws_gs_aside_name(m, "-dram_elimnate_rw_turnaround", "applies to the "
+                         "turnarounds of -gpgpu_dram_timing_opt, not given: "
+                         "dram.t_wtr and dram.t_rtw kept from the base");
     ws_gs_base_why(m, "dram.t_rfc", "GPGPU-Sim models no refresh (t_refi: 0 "
                    "turns it off here too)");
     ws_gs_base_why(m, "dram.t_refi", "GPGPU-Sim models no refresh");
@@ -647,6 +705,9 @@ int ws_gs_map_icnt(struct ws_gs_map *m)
     ws_gs_base_why(m, "icnt.latency", "GPGPU-Sim's crossbar has no latency "
                    "option; it lies inside l2.latency");
     if (nm != 2) {
+        ws_gs_aside(&mode, "not the built-in crossbar (-network_mode 2): "
+                    "booksim's network is described in its own file; "
+                    "icnt.bandwidth_per_sm kept from the base");
         if (flit.o) {
             flit.o->used = 0;
             flit.o->why = "the flit of the built-in crossbar, which "

@@ -5,11 +5,13 @@
  *
  * The text has every key of the schema in its order, as "config show"
  * prints them, each with a comment naming where its value came from, then
- * the closing list of options read without a warpsim equivalent.  Before
- * the text is handed back it is loaded exactly as --gpu would load it (a
+ * the closing list of the options read that no key's comment names, each
+ * with its reason (so every option read is named somewhere).  Before the
+ * text is handed back it is loaded exactly as --gpu would load it (a
  * temporary file in a private folder), so the cross-key rules of
  * ws_cfg_check.c judge it; a refusal is traced from the YAML line back to
- * the option that produced the key, and reported there.
+ * the option that produced the key (for a key the base gave, the option
+ * behind another key the refusal names), and reported there.
  *
  * Leaves out: where the text goes (the command writes it, ws_output.h).
  */
@@ -235,6 +237,11 @@ static void ws_gs_header(struct ws_gs_map *m, struct ws_gs_out *w)
                "warpsim config.");
 }
 
+int ws_gs_key_shown(const struct ws_gs_map *m, size_t i)
+{
+    return ws_cfg_key(i)->type != WS_KT_SIZES || m->out.sm.ncarveouts > 0;
+}
+
 static void ws_gs_keys(struct ws_gs_map *m, struct ws_gs_out *w)
 {
     const char *prev = NULL;
@@ -243,7 +250,7 @@ static void ws_gs_keys(struct ws_gs_map *m, struct ws_gs_out *w)
         const struct ws_key *k = ws_cfg_key(i);
         const char *leaf = strrchr(k->path, '.');
         char value[256], text[320], why[480];
-        if (k->type == WS_KT_SIZES && m->out.sm.ncarveouts == 0)
+        if (!ws_gs_key_shown(m, i))
             continue;
         ws_gs_groups(w, prev, k->path);
         ws_cfg_key_format(k, &m->out, value, sizeof value);
@@ -287,7 +294,42 @@ static int ws_gs_check_type(struct ws_gs_map *m,
     }
 }
 
-/* Every option read that no rule used, in the order read. */
+static int ws_gs_name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+           || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Whether text names the option name whole: not as the start of a longer
+ * name (-gpgpu_n_mem in -gpgpu_n_mem_per_ctrlr, -gpgpu_cache in
+ * -gpgpu_cache:dl1), though a ':' or a blank may follow it. */
+static int ws_gs_names(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+
+    for (const char *p = text; (p = strstr(p, name)) != NULL; p++) {
+        const char *e = p + n;
+        if (p > text && ws_gs_name_char(p[-1]))
+            continue;
+        if (ws_gs_name_char(*e) || (*e == ':' && ws_gs_name_char(e[1])))
+            continue;
+        return 1;
+    }
+    return 0;
+}
+
+/* Whether a written key's comment or a line of the notes names name. */
+static int ws_gs_cited(const struct ws_gs_map *m, const char *name)
+{
+    for (size_t i = 0; i < ws_cfg_key_count(); i++)
+        if (ws_gs_key_shown(m, i) && ws_gs_names(m->key[i].why, name))
+            return 1;
+    return m->notes && ws_gs_names(m->notes, name);
+}
+
+/* Every option read that no written comment names, in the order read:
+ * those no rule used, and those a rule read without naming them in a
+ * key's comment (so that the output accounts for every option). */
 static int ws_gs_closing(struct ws_gs_map *m, struct ws_gs_out *w)
 {
     int any = 0;
@@ -297,11 +339,12 @@ static int ws_gs_closing(struct ws_gs_map *m, struct ws_gs_out *w)
         const struct ws_gpgpusim_known *k = ws_gpgpusim_known(o->name);
         char name[80], value[72], line[400];
         const char *why;
-        if (!o->last || o->used)
+        if (!o->last || (o->used && ws_gs_cited(m, o->name)))
             continue;
-        if (k && ws_gs_check_type(m, o, k->type) < 0)
+        if (!o->used && k && ws_gs_check_type(m, o, k->type) < 0)
             return -1;
-        why = o->why ? o->why : k && k->why ? k->why : k
+        why = o->why ? o->why : o->used ? "read, but with the options given "
+              "no warpsim key comes from it" : k && k->why ? k->why : k
               ? "not used with the options given" : "unknown option: not a "
                 "GPGPU-Sim or Accel-Sim option this importer knows";
         if (!any++) {
@@ -356,8 +399,39 @@ int ws_gs_write(struct ws_gs_map *m, char **yaml)
 
 /* ---- the check through the loader --------------------------------------- */
 
+/* A key other than skip that msg names and an option produced, or -1:
+ * the loader blames the first key of a rule it names, which may be one
+ * the base gave, while an option gave another. */
+static long ws_gs_blame(const struct ws_gs_map *m, const char *msg,
+                        size_t skip)
+{
+    for (const char *p = msg; *p;) {
+        size_t n = 0, len;
+        char word[96];
+        long k;
+        while (p[n] && (ws_gs_name_char(p[n]) || p[n] == '.'))
+            n++;
+        if (n == 0) {
+            p++;
+            continue;
+        }
+        len = n < sizeof word - 1 ? n : sizeof word - 1;
+        memcpy(word, p, len);
+        while (len > 0 && word[len - 1] == '.')   /* a sentence's end */
+            len--;
+        word[len] = '\0';
+        k = ws_cfg_key_find(word);
+        if (k >= 0 && (size_t)k != skip && m->key[k].opt)
+            return k;
+        p += n;
+    }
+    return -1;
+}
+
 /* The loader's refusal, "TMP:LINE:COL: message", moved to the option that
- * produced the key on LINE. */
+ * produced the key on LINE, or, for a key no option produced, to the one
+ * that produced another key the message names; the first file's first
+ * line when no option did. */
 static int ws_gs_refused(struct ws_gs_map *m, const char *tmp,
                          const struct ws_err *e)
 {
@@ -374,11 +448,20 @@ static int ws_gs_refused(struct ws_gs_map *m, const char *tmp,
     for (size_t i = 0; line > 0 && i < ws_cfg_key_count(); i++) {
         const struct ws_gs_key *k = &m->key[i];
         const char *path = ws_cfg_key(i)->path;
+        long j;
         if (k->out_line != line)
             continue;
         if (k->opt)
             return ws_gpgpusim_err(m->err, k->opt, k->off, "translated to %s, "
                                    "which warpsim refuses: %s", path, msg);
+        j = ws_gs_blame(m, msg, i);
+        if (j >= 0)
+            return ws_gpgpusim_err(m->err, m->key[j].opt, m->key[j].off,
+                                   "translated to %s, which warpsim refuses "
+                                   "with %s %s%s: %s", ws_cfg_key((size_t)j)
+                                   ->path, path, k->set ? "from a rule"
+                                   : "kept from the base ", k->set ? ""
+                                   : m->base_name, msg);
         return ws_err_at(m->err, m->first_file, 1, 1, "%s %s%s, which "
                          "warpsim refuses with the rest: %s", path,
                          k->set ? "from a rule" : "kept from the base ",
@@ -561,9 +644,16 @@ int ws_gpgpusim_import(const struct ws_gpgpusim_import *in, char **yaml,
     if (rc == 0 && g.n == 0)
         rc = ws_err_at(err, in->config, 1, 1, "no options (expected the "
                        "-name value lines of a GPGPU-Sim config)");
-    if (rc == 0 && in->trace && ws_gpgpusim_read(&g, in->trace, err) < 0) {
-        ws_err_place_arg(err, in->trace);
-        rc = -1;
+    if (rc == 0 && in->trace) {
+        size_t before = g.n;
+        if (ws_gpgpusim_read(&g, in->trace, err) < 0) {
+            ws_err_place_arg(err, in->trace);
+            rc = -1;
+        } else if (g.n == before) {
+            rc = ws_err_at(err, in->trace, 1, 1, "no options (expected the "
+                           "-name value lines of an Accel-Sim trace.config, "
+                           "or no second file)");
+        }
     }
     if (rc == 0)
         rc = ws_gpgpusim_translate(&g, in->base, yaml, err);

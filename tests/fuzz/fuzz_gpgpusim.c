@@ -3,7 +3,9 @@
  * The input is one gpgpusim.config, or a gpgpusim.config and a trace.config
  * separated by a line "#--trace.config--"; it is parsed, translated and
  * checked through the config loader as the command does, and the result
- * must be a config or exactly one error line saying what was expected.
+ * must be a config or exactly one error line saying what was expected.  A
+ * config must name every option read (each name of printable characters,
+ * short enough to be quoted whole): the output accounts for all of them.
  *
  * Leaves out: reading the files from disk (ws_gpgpusim_read is
  * ws_file_read, fuzzed through the config target).
@@ -29,6 +31,39 @@ static size_t fuzz_split(const char *text, size_t size)
     return size;
 }
 
+static int fuzz_name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+           || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Whether text names name whole, not as the start of a longer name. */
+static int fuzz_names(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+
+    for (const char *p = text; (p = strstr(p, name)) != NULL; p++) {
+        const char *e = p + n;
+        if (p > text && fuzz_name_char(p[-1]))
+            continue;
+        if (fuzz_name_char(*e) || (*e == ':' && fuzz_name_char(e[1])))
+            continue;
+        return 1;
+    }
+    return 0;
+}
+
+/* A name the output can show as it is. */
+static int fuzz_quotable(const char *name)
+{
+    size_t n = 0;
+
+    for (; name[n]; n++)
+        if (name[n] < 0x21 || name[n] > 0x7e)
+            return 0;
+    return n <= 60;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *text = (const char *)data;
@@ -52,6 +87,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if ((rc == 0) != (yaml != NULL) || (rc < 0 && !err.set)
         || (rc < 0 && !err.internal && !strstr(err.text, "(expected ")))
         abort();
+    for (size_t i = 0; rc == 0 && i < g.n; i++)
+        if (fuzz_quotable(g.opt[i].name) && !fuzz_names(yaml, g.opt[i].name))
+            abort();
     free(yaml);
     ws_gpgpusim_free(&g);
     return 0;

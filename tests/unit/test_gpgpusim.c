@@ -2,13 +2,15 @@
  * Unit tests of "config import" (sim/config/ws_gpgpusim*.c): GPGPU-Sim's
  * option syntax, the packed values (caches, DRAM timings, address map,
  * specialized units), every option family's translation on the fixtures of
- * tests/data/gpgpusim/, the Quadro V100 pair key by key, and positioned
- * errors for malformed input and for values warpsim's own validation
- * refuses.
+ * tests/data/gpgpusim/, the Quadro V100 pair key by key, that the output
+ * names every option the input gives (alone or with the options it
+ * combines with), and positioned errors for malformed input and for values
+ * warpsim's own validation refuses.
  *
  * Leaves out: the command line (tests/cli/cases_import.txt) and whole
  * simulations of the imported config (tests/cli/import_roundtrip.py).
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -554,19 +556,30 @@ static void test_base_choice(void **state)
     free(r.yaml);
 }
 
-/* Text translated; the error must be at file:line and contain want. */
-static void translate_bad(const char *text, long line, const char *want)
+/* Text translated; the error must be at file:line (and col, when not 0)
+ * and contain want. */
+static void translate_bad_at(const char *text, long line, long col,
+                             const char *want)
 {
     struct ws_gpgpusim g;
     struct ws_err err;
     char *yaml = (char *)"unset";
+    char at[64];
 
     parse_ok(&g, text);
     ws_err_clear(&err);
     assert_int_equal(ws_gpgpusim_translate(&g, NULL, &yaml, &err), -1);
     assert_null(yaml);
     ws_test_err(&err, "t.config", line, want);
+    snprintf(at, sizeof at, "t.config:%ld:%ld: ", line, col);
+    if (col > 0 && strncmp(err.text, at, strlen(at)) != 0)
+        fail_msg("'%s' is not at %s", err.text, at);
     ws_gpgpusim_free(&g);
+}
+
+static void translate_bad(const char *text, long line, const char *want)
+{
+    translate_bad_at(text, line, 0, want);
 }
 
 static void test_translation_errors(void **state)
@@ -582,6 +595,9 @@ static void test_translation_errors(void **state)
     translate_bad("-gpgpu_clock_domains 1132.0:1132.0:1132.0\n", 1,
                   "3 fields");
     translate_bad("-dram_write_queue_size 32:16:28\n", 1, "high watermark");
+    /* A high mark the queue never reaches; placed at that field. */
+    translate_bad_at("# size:high:low\n-dram_write_queue_size 64:80:32\n", 2,
+                     27, "high watermark 80 above the queue's size 64");
     /* Refused by warpsim's own validation, placed at the option. */
     translate_bad("-gpgpu_adaptive_cache_config 1\n"
                   "-gpgpu_unified_l1d_size 128\n"
@@ -591,6 +607,239 @@ static void test_translation_errors(void **state)
     translate_bad("-gpgpu_cache:dl1 N:64:128:6,L:L:m:N:L,A:32:8,8\n"
                   "-gpgpu_cache:dl2 S:32:128:24,L:B:m:L:P,A:192:4,32:0,32\n",
                   1, "l1.sector differs from l2.sector");
+    /* The loader blames a key the base gave (l1.size); the option that
+     * gave another key of the same rule is at fault, not line 1 (a
+     * comment). */
+    translate_bad_at("# c\n-gpgpu_unified_l1d_size 128\n", 2, 25,
+                     "-gpgpu_unified_l1d_size: translated to sm.l1_shared, "
+                     "which warpsim refuses with l1.size kept from the base");
+    translate_bad_at("# c\n\n-gpgpu_cache:dl2 N:64:128:8,L:B:m:W:L,A:32:4,4\n",
+                     3, 18, "translated to l2.sector, which warpsim refuses "
+                     "with l1.sector kept from the base");
+}
+
+/* Whether text names the option name whole (not the start of a longer
+ * name). */
+static int names_option(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+
+    for (const char *p = text; (p = strstr(p, name)) != NULL; p++) {
+        char after = p[n];
+        if (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+            continue;
+        if (isalnum((unsigned char)after) || after == '_'
+            || (after == ':' && (isalnum((unsigned char)p[n + 1])
+                                 || p[n + 1] == '_')))
+            continue;
+        return 1;
+    }
+    return 0;
+}
+
+/* Every option name of the file at path (read independently of the
+ * importer's reader: '#' to the end of a line dropped, words split on
+ * blanks, a word opening with a dash and a letter a name) must be named
+ * in yaml. */
+static void assert_names_all(const char *yaml, const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    char line[4096];
+
+    assert_non_null(fp);
+    while (fgets(line, sizeof line, fp)) {
+        char *hash = strchr(line, '#'), *save = NULL;
+        if (hash)
+            *hash = '\0';
+        for (char *w = strtok_r(line, " \t\r\n", &save); w;
+             w = strtok_r(NULL, " \t\r\n", &save))
+            if (w[0] == '-' && (isalpha((unsigned char)w[1]) || w[1] == '_')
+                && !names_option(yaml, w))
+                fail_msg("%s: option %s is named nowhere in the output",
+                         path, w);
+    }
+    fclose(fp);
+}
+
+/* The output accounts for every option the input gives: a key's comment
+ * names it, or the closing list does, with a reason. */
+static void test_every_option_named(void **state)
+{
+    static const char *const one[] = {
+        "syntax.config", "cache.config", "legacy_cache.config",
+        "split.config", "dram.config", "units.trace.config"
+    };
+    struct imported r = import_ok(DATA "qv100.config",
+                                  DATA "qv100.trace.config", NULL);
+
+    (void)state;
+    assert_names_all(r.yaml, DATA "qv100.config");
+    assert_names_all(r.yaml, DATA "qv100.trace.config");
+    /* Named for a reason, not by chance. */
+    assert_non_null(strstr(r.yaml, "#   -gpgpu_ptx_force_max_capability 70: "
+                                   "superseded by"));
+    assert_non_null(strstr(r.yaml, "#   -gpgpu_dual_issue_diff_exec_units 1: "
+                                   "applies with"));
+    assert_non_null(strstr(r.yaml, "#   -gpgpu_tensor_core_avail 1: the "
+                                   "tensor-core pipeline, superseded"));
+    assert_comment(r.yaml, "  enabled: true", "-gpgpu_gmem_skip_L1D 0");
+    assert_comment(r.yaml, "  l1_shared: 128KiB",
+                   "-gpgpu_adaptive_cache_config 1");
+    free(r.yaml);
+    for (size_t i = 0; i < sizeof one / sizeof one[0]; i++) {
+        char path[128];
+        snprintf(path, sizeof path, DATA "%s", one[i]);
+        r = import_ok(path, NULL, NULL);
+        assert_names_all(r.yaml, path);
+        free(r.yaml);
+    }
+}
+
+/* Options translated with others, given without them: each is named,
+ * with what became of it. */
+/* yaml with its comments' line breaks taken out: each newline, the
+ * blanks and '#' after it and the blanks after those become one blank. */
+static char *unwrapped(const char *yaml)
+{
+    char *flat = malloc(strlen(yaml) + 1), *q = flat;
+
+    assert_non_null(flat);
+    for (const char *p = yaml; *p;) {
+        if (*p != '\n') {
+            *q++ = *p++;
+            continue;
+        }
+        p += strspn(p, "\n ");
+        if (*p == '#')
+            p += 1 + strspn(p + 1, " ");
+        *q++ = ' ';
+    }
+    *q = '\0';
+    return flat;
+}
+
+static void test_options_alone(void **state)
+{
+    static const struct {
+        const char *text, *want;
+    } cases[] = {
+        {"-gpgpu_adaptive_cache_config 1\n",
+         "-gpgpu_adaptive_cache_config 1 without a unified size"},
+        {"-gpgpu_dual_issue_diff_exec_units 1\n",
+         "-gpgpu_dual_issue_diff_exec_units 1: qualifies"},
+        {"-gpgpu_gmem_skip_L1D 0\n", "-gpgpu_gmem_skip_L1D 0: global "
+         "loads through L1"},
+        {"-gpgpu_tensor_core_avail 1\n", "-gpgpu_tensor_core_avail 1: no "
+         "tensor-core latency"},
+        {"-gpgpu_num_sp_units 4\n", "-gpgpu_num_sp_units 4: given "
+         "without the unit's latency"},
+        {"-gpgpu_num_sfu_units 4\n", "-gpgpu_num_sfu_units 4: given"},
+        {"-gpgpu_num_dp_units 4\n", "-gpgpu_num_dp_units 4: given"},
+        {"-gpgpu_num_int_units 4\n", "-gpgpu_num_int_units 4: given"},
+        {"-gpgpu_num_tensor_core_units 4\n", ""
+         "-gpgpu_num_tensor_core_units 4: given"},
+        {"-ptx_opcode_initiation_fp 1,2,1,1,4\n", ""
+         "-ptx_opcode_initiation_fp 1,2,1,1,4: given"},
+        {"-gpgpu_sub_core_model 1\n", "-gpgpu_sub_core_model 1: "
+         "qualifies -gpgpu_num_sched_per_core"},
+        {"-gpgpu_compute_capability_minor 5\n",
+         "-gpgpu_compute_capability_minor 5: qualifies"},
+        {"-gpgpu_ptx_force_max_capability 75\n"
+         "-gpgpu_compute_capability_major 8\n",
+         "-gpgpu_ptx_force_max_capability 75: superseded"},
+        {"-gpgpu_max_insn_issue_per_warp 2\n"
+         "-gpgpu_dual_issue_diff_exec_units 1\n",
+         "-gpgpu_dual_issue_diff_exec_units 1: of different units"},
+        {"-dram_elimnate_rw_turnaround 0\n",
+         "-dram_elimnate_rw_turnaround 0: applies to the turnarounds"},
+        {"-network_mode 1\n", "-network_mode 1: not the built-in "
+         "crossbar"},
+        {"-trace_opcode_latency_initiation_spec_op_4 4,1\n",
+         "-trace_opcode_latency_initiation_spec_op_4 4,1: latency of a "
+         "specialized unit the input does not define"},
+        {"-gpgpu_num_int_units 0\n-trace_opcode_latency_initiation_int 4,2\n",
+         "(-gpgpu_num_int_units 0: none of their own"},
+        {"-gpgpu_tensor_core_avail 0\n"
+         "-trace_opcode_latency_initiation_tensor 32,8\n",
+         "-gpgpu_tensor_core_avail 0: GPGPU-Sim would build no tensor-core"},
+    };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct ws_gpgpusim g;
+        struct ws_err err;
+        char *yaml, *flat;
+        parse_ok(&g, cases[i].text);
+        ws_err_clear(&err);
+        if (ws_gpgpusim_translate(&g, NULL, &yaml, &err) < 0)
+            fail_msg("%s: %s", cases[i].text, err.text);
+        for (size_t j = 0; j < g.n; j++)
+            if (!names_option(yaml, g.opt[j].name))
+                fail_msg("%s: %s is named nowhere in the output",
+                         cases[i].text, g.opt[j].name);
+        flat = unwrapped(yaml);
+        if (!strstr(flat, cases[i].want))
+            fail_msg("%s: the output does not say '%s':\n%s", cases[i].text,
+                     cases[i].want, yaml);
+        free(flat);
+        free(yaml);
+        ws_gpgpusim_free(&g);
+    }
+}
+
+/* -gpgpu_gmem_skip_L1D 1 without -gpgpu_cache:dl1 still turns L1 off. */
+static void test_skip_l1_alone(void **state)
+{
+    struct ws_gpgpusim g;
+    struct ws_err err;
+    char *yaml;
+    struct ws_gpu gpu;
+    char path[64];
+    FILE *fp;
+
+    (void)state;
+    parse_ok(&g, "# loads bypass L1\n-gpgpu_gmem_skip_L1D 1\n");
+    ws_err_clear(&err);
+    if (ws_gpgpusim_translate(&g, NULL, &yaml, &err) < 0)
+        fail_msg("%s", err.text);
+    assert_comment(yaml, "  enabled: false", "-gpgpu_gmem_skip_L1D 1: global "
+                   "loads skip L1");
+    snprintf(path, sizeof path, "/tmp/ws-test-skip-%ld.yaml", (long)getpid());
+    fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs(yaml, fp);
+    fclose(fp);
+    if (ws_cfg_load(&gpu, path, NULL, 0, &err) < 0)
+        fail_msg("%s", err.text);
+    remove(path);
+    assert_false(gpu.l1.enabled);
+    free(yaml);
+    ws_gpgpusim_free(&g);
+}
+
+/* A trace.config without options is refused as an empty gpgpusim.config
+ * is, naming it. */
+static void test_empty_trace(void **state)
+{
+    static const char *const texts[] = {"", "# only a comment\n\n"};
+    struct ws_err err;
+    char path[64], *yaml;
+
+    (void)state;
+    snprintf(path, sizeof path, "/tmp/ws-test-trace-%ld.config",
+             (long)getpid());
+    for (size_t i = 0; i < 2; i++) {
+        struct ws_gpgpusim_import in = {DATA "qv100.config", path, NULL};
+        FILE *fp = fopen(path, "w");
+        assert_non_null(fp);
+        fputs(texts[i], fp);
+        fclose(fp);
+        ws_err_clear(&err);
+        assert_int_equal(ws_gpgpusim_import(&in, &yaml, &err), -1);
+        assert_null(yaml);
+        ws_test_err(&err, path, 1, "no options");
+    }
+    remove(path);
 }
 
 /* Each built-in config printed as GPGPU-Sim options would need a writer;
@@ -623,6 +872,10 @@ int main(void)
         cmocka_unit_test(test_families),
         cmocka_unit_test(test_base_choice),
         cmocka_unit_test(test_translation_errors),
+        cmocka_unit_test(test_every_option_named),
+        cmocka_unit_test(test_options_alone),
+        cmocka_unit_test(test_skip_l1_alone),
+        cmocka_unit_test(test_empty_trace),
         cmocka_unit_test(test_deterministic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
