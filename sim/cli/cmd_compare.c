@@ -22,6 +22,13 @@
  *   and lts__t_sector_hit_rate.pct; total dram reads / writes x the DRAM
  *   atom -> dram__bytes_read.sum / dram__bytes_write.sum.
  *
+ * The text report keeps its columns: a value too wide for its column, or
+ * of 1e15 or more, is printed in exponent form ("1.23457e+20",
+ * "+1.2e+06%"); a metric name too long for its column goes on a line of
+ * its own, the values under it; names and paths are printed with their
+ * control characters escaped (\n, \r, \t, \xHH), so that a line break in a
+ * quoted CSV kernel name cannot break a line of the report.
+ *
  * Everything is read and computed before anything is written; outputs go
  * through the safe output path (ws_output.h), so a failure leaves none.
  *
@@ -94,6 +101,13 @@ static void ws_compare_help(FILE *out)
 
 enum { WS_CMP_KERNEL = 0x200, WS_CMP_JSON, WS_CMP_PLOT };
 
+/* What a usage error says is expected. */
+#define WS_CMP_EXPECT_FILES "(expected two files: SIM.json, written by " \
+    "'warpsim run --json', then MEASURED, an Nsight Compute CSV export or " \
+    "an Accel-Sim log)"
+#define WS_CMP_EXPECT_OPTS "(expected --kernel REGEX, --json FILE, " \
+    "--plot FILE or --help)"
+
 struct ws_compare_args {
     const char *sim, *meas, *kernel, *json, *plot;
     regex_t re;
@@ -135,6 +149,24 @@ static int ws_compare_regex(struct ws_compare_args *a)
     return 0;
 }
 
+/* An option getopt refused: unknown, or without its value.  The word
+ * at fault is the last one read, unless it is a cluster of short options
+ * ("-xy"), where optopt says which. */
+static int ws_compare_bad_option(int opt, char **argv)
+{
+    char shortopt[3] = {'-', (char)optopt, '\0'};
+    const char *last = argv[optind - 1];
+    const char *word = strncmp(last, "--", 2) != 0 && optopt > 0
+                       && optopt < 0x100 ? shortopt : last;
+
+    if (opt == ':')
+        return ws_cli_usage("compare", "option '%s' needs a value (expected "
+                            "it followed by one: --kernel REGEX, --json FILE, "
+                            "--plot FILE)", word);
+    return ws_cli_usage("compare", "bad option '%s' " WS_CMP_EXPECT_OPTS,
+                        word);
+}
+
 /* 0 ok, 1 after --help, WS_EXIT_INPUT after a usage error. */
 static int ws_compare_parse(struct ws_compare_args *a, int argc, char **argv)
 {
@@ -158,11 +190,12 @@ static int ws_compare_parse(struct ws_compare_args *a, int argc, char **argv)
         if (rc < 0)
             return WS_EXIT_INPUT;
         if (rc > 0)
-            return ws_cli_bad_option("compare", opt, argv);
+            return ws_compare_bad_option(opt, argv);
     }
     if (argc - optind != 2)
-        return ws_cli_usage("compare", argc - optind < 2 ? "missing %s"
-                            : "more than SIM.json and MEASURED, '%s'",
+        return ws_cli_usage("compare", argc - optind < 2 ? "missing %s "
+                            WS_CMP_EXPECT_FILES : "more than SIM.json and "
+                            "MEASURED, '%s' " WS_CMP_EXPECT_FILES,
                             argc - optind == 0 ? "SIM.json and MEASURED"
                             : argc - optind == 1 ? "MEASURED"
                             : argv[optind + 2]);
@@ -173,29 +206,96 @@ static int ws_compare_parse(struct ws_compare_args *a, int argc, char **argv)
 
 /* ---- text --------------------------------------------------------------------- */
 
-/* A value as the tables print it: counts whole, others to 4 digits. */
-static const char *ws_cmp_num(char *buf, size_t size, double v)
+/* The columns of the tables: metric names, values, percentages. */
+#define WS_CMP_NAME_W 58
+#define WS_CMP_VAL_W 15
+#define WS_CMP_PCT_W 10
+/* From here on, a value is printed in exponent form. */
+#define WS_CMP_HUGE 1e15
+
+/* v in exponent form ("%.*g" and suffix) with the most significant
+ * digits, up to 6, that fit in width. */
+static void ws_cmp_exp(char *buf, size_t size, double v, int width,
+                       int sign, const char *suffix)
+{
+    for (int digits = 6; digits >= 1; digits--) {
+        snprintf(buf, size, sign ? "%+.*g%s" : "%.*g%s", digits, v, suffix);
+        if (strlen(buf) <= (size_t)width)
+            break;
+    }
+}
+
+/* A value as the tables print it, in at most width characters: counts
+ * whole, others to 4 digits; exponent form past WS_CMP_HUGE or width. */
+static const char *ws_cmp_num(char *buf, size_t size, double v, int width)
 {
     if (isnan(v))
         snprintf(buf, size, "-");
-    else if (v == floor(v) && fabs(v) < 1e15)
+    else if (!(fabs(v) < WS_CMP_HUGE))
+        buf[0] = '\0';
+    else if (v == floor(v))
         snprintf(buf, size, "%.0f", v);
     else if (fabs(v) >= 1000)
         snprintf(buf, size, "%.1f", v);
     else
         snprintf(buf, size, "%.4g", v);
+    if (!isnan(v) && (!(fabs(v) < WS_CMP_HUGE)
+                      || strlen(buf) > (size_t)width))
+        ws_cmp_exp(buf, size, v, width, 0, "");
     return buf;
 }
 
-static const char *ws_cmp_pct(char *buf, size_t size, double v, int sign)
+/* A percentage to 2 decimals ("+4.62%"), in at most width characters. */
+static const char *ws_cmp_pct(char *buf, size_t size, double v, int sign,
+                              int width)
 {
     if (fabs(v) < 0.005)
         v = 0;      /* no "-0.00%" for a difference of rounding */
     if (isnan(v))
         snprintf(buf, size, "n/a");
-    else
-        snprintf(buf, size, sign ? "%+.2f%%" : "%.2f%%", v);
+    else if (!(fabs(v) < WS_CMP_HUGE)
+             || snprintf(buf, size, sign ? "%+.2f%%" : "%.2f%%", v) > width)
+        ws_cmp_exp(buf, size, v, width, sign, "%");
     return buf;
+}
+
+/* A name or path as the report prints it: control characters escaped,
+ * so that it stays on its line.  Returns the characters written. */
+static size_t ws_cmp_put(FILE *f, const char *s)
+{
+    size_t n = 0;
+
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p >= 0x20 && *p != 0x7f) {
+            if (f)
+                fputc(*p, f);
+            n++;
+        } else if (*p == '\n' || *p == '\r' || *p == '\t') {
+            if (f)
+                fprintf(f, "\\%c", *p == '\n' ? 'n' : *p == '\r' ? 'r'
+                        : 't');
+            n += 2;
+        } else {
+            if (f)
+                fprintf(f, "\\x%02x", *p);
+            n += 4;
+        }
+    }
+    return n;
+}
+
+/* "  name" padded to the metric column; a name too long for it on a
+ * line of its own, the row's values on the next. */
+static void ws_cmp_put_metric(FILE *f, const char *name)
+{
+    size_t n;
+
+    fputs("  ", f);
+    n = ws_cmp_put(f, name);
+    if (n > WS_CMP_NAME_W)
+        fprintf(f, "\n  %*s", WS_CMP_NAME_W, "");
+    else
+        fprintf(f, "%*s", (int)(WS_CMP_NAME_W - n), "");
 }
 
 /* "apsp #2": a kernel's base name and which launch of it. */
@@ -221,22 +321,29 @@ static void ws_cmp_text_pair(FILE *f, const struct ws_compare *c, size_t p)
 {
     const struct ws_compare_pair *pr = &c->pairs[p];
     const struct ws_simrun_kernel *sk = &c->sim->kernels[pr->sim];
-    char label[160], where[64], a[32], b[32], d[32];
+    char where[64], a[32], b[32], d[32];
 
-    ws_cmp_label(label, sizeof label, sk->base, pr->launch);
     ws_cmp_where(where, sizeof where, c->meas, pr->meas);
-    fprintf(f, "\n%s: simulated %s (id %lld), measured %s (%s)\n", label,
-            sk->name, sk->id, c->meas->kernels[pr->meas].name, where);
-    fprintf(f, "  %-58s %15s %15s %10s\n", "metric", "simulated", "measured",
-            "diff");
+    fputc('\n', f);
+    ws_cmp_put(f, sk->base);
+    fprintf(f, " #%zu: simulated ", pr->launch);
+    ws_cmp_put(f, sk->name);
+    fprintf(f, " (id %lld), measured ", sk->id);
+    ws_cmp_put(f, c->meas->kernels[pr->meas].name);
+    fprintf(f, " (%s)\n", where);
+    fprintf(f, "  %-*s %*s %*s %*s\n", WS_CMP_NAME_W, "metric", WS_CMP_VAL_W,
+            "simulated", WS_CMP_VAL_W, "measured", WS_CMP_PCT_W, "diff");
     for (size_t j = 0; j < c->nmetrics; j++) {
         const struct ws_compare_cell *cell = ws_compare_cell(c, p, j);
         if (isnan(cell->sim) && isnan(cell->meas))
             continue;
-        fprintf(f, "  %-58s %15s %15s %10s\n", c->metrics[j].name,
-                ws_cmp_num(a, sizeof a, cell->sim),
-                ws_cmp_num(b, sizeof b, cell->meas),
-                ws_cmp_pct(d, sizeof d, cell->diff_pct, 1));
+        ws_cmp_put_metric(f, c->metrics[j].name);
+        fprintf(f, " %*s %*s %*s\n",
+                WS_CMP_VAL_W, ws_cmp_num(a, sizeof a, cell->sim, WS_CMP_VAL_W),
+                WS_CMP_VAL_W, ws_cmp_num(b, sizeof b, cell->meas,
+                                         WS_CMP_VAL_W),
+                WS_CMP_PCT_W, ws_cmp_pct(d, sizeof d, cell->diff_pct, 1,
+                                         WS_CMP_PCT_W));
     }
 }
 
@@ -246,15 +353,17 @@ static void ws_cmp_text_summary(FILE *f, const struct ws_compare *c)
 
     fprintf(f, "\nper metric (n: kernels with both values; MAPE over "
             "measurements other than 0;\nr: Pearson's, from 3 kernels)\n");
-    fprintf(f, "  %-58s %5s %10s %9s\n", "metric", "n", "MAPE", "r");
+    fprintf(f, "  %-*s %5s %*s %9s\n", WS_CMP_NAME_W, "metric", "n",
+            WS_CMP_PCT_W, "MAPE", "r");
     for (size_t j = 0; j < c->nmetrics; j++) {
         const struct ws_compare_metric *m = &c->metrics[j];
         if (isnan(m->r))
             snprintf(r, sizeof r, "n/a");
         else
             snprintf(r, sizeof r, "%.4f", m->r);
-        fprintf(f, "  %-58s %5zu %10s %9s\n", m->name, m->n,
-                ws_cmp_pct(mape, sizeof mape, m->mape, 0), r);
+        ws_cmp_put_metric(f, m->name);
+        fprintf(f, " %5zu %*s %9s\n", m->n, WS_CMP_PCT_W,
+                ws_cmp_pct(mape, sizeof mape, m->mape, 0, WS_CMP_PCT_W), r);
     }
 }
 
@@ -266,12 +375,14 @@ static void ws_cmp_list(FILE *f, const char *heading, const char *const *w,
 
     fprintf(f, "%s\n ", heading);
     for (size_t i = 0; i < n; i++) {
-        size_t len = strlen(w[i]) + (i + 1 < n ? 1 : 0);
+        size_t len = ws_cmp_put(NULL, w[i]) + (i + 1 < n ? 1 : 0);
         if (col + len + 1 > 78 && col > 2) {
             fputs("\n ", f);
             col = 2;
         }
-        fprintf(f, " %s%s", w[i], i + 1 < n ? "," : "");
+        fputc(' ', f);
+        ws_cmp_put(f, w[i]);
+        fputs(i + 1 < n ? "," : "", f);
         col += len + 1;
     }
     fputc('\n', f);
@@ -279,7 +390,7 @@ static void ws_cmp_list(FILE *f, const char *heading, const char *const *w,
 
 static void ws_cmp_text_lone(FILE *f, const struct ws_compare *c)
 {
-    char label[160], where[64];
+    char where[64];
 
     if (c->nsim_only)
         fprintf(f, "\nsimulated only (%zu kernel%s):\n", c->nsim_only,
@@ -287,8 +398,11 @@ static void ws_cmp_text_lone(FILE *f, const struct ws_compare *c)
     for (size_t i = 0; i < c->nsim_only; i++) {
         const struct ws_simrun_kernel *k = &c->sim->kernels[c->sim_only[i]
                                                             .index];
-        ws_cmp_label(label, sizeof label, k->base, c->sim_only[i].launch);
-        fprintf(f, "  %s: %s (id %lld)\n", label, k->name, k->id);
+        fputs("  ", f);
+        ws_cmp_put(f, k->base);
+        fprintf(f, " #%zu: ", c->sim_only[i].launch);
+        ws_cmp_put(f, k->name);
+        fprintf(f, " (id %lld)\n", k->id);
     }
     if (c->nmeas_only)
         fprintf(f, "\nmeasured only (%zu kernel%s):\n", c->nmeas_only,
@@ -296,9 +410,12 @@ static void ws_cmp_text_lone(FILE *f, const struct ws_compare *c)
     for (size_t i = 0; i < c->nmeas_only; i++) {
         const struct ws_meas_kernel *k = &c->meas->kernels[c->meas_only[i]
                                                            .index];
-        ws_cmp_label(label, sizeof label, k->base, c->meas_only[i].launch);
         ws_cmp_where(where, sizeof where, c->meas, c->meas_only[i].index);
-        fprintf(f, "  %s: %s (%s)\n", label, k->name, where);
+        fputs("  ", f);
+        ws_cmp_put(f, k->base);
+        fprintf(f, " #%zu: ", c->meas_only[i].launch);
+        ws_cmp_put(f, k->name);
+        fprintf(f, " (%s)\n", where);
     }
 }
 
@@ -383,10 +500,14 @@ static char *ws_cmp_text(const struct ws_compare *c)
 
     if (!f)
         return NULL;
-    fprintf(f, "simulated: %s (%zu kernel%s%s%s)\n", c->sim->name,
-            c->sim->nkernels, c->sim->nkernels == 1 ? "" : "s",
-            *c->sim->gpu ? ", " : "", c->sim->gpu);
-    fprintf(f, "measured:  %s (%s, %zu kernel%s)\n", c->meas->name,
+    fputs("simulated: ", f);
+    ws_cmp_put(f, c->sim->name);
+    fprintf(f, " (%zu kernel%s%s", c->sim->nkernels,
+            c->sim->nkernels == 1 ? "" : "s", *c->sim->gpu ? ", " : "");
+    ws_cmp_put(f, c->sim->gpu);
+    fputs(")\nmeasured:  ", f);
+    ws_cmp_put(f, c->meas->name);
+    fprintf(f, " (%s, %zu kernel%s)\n",
             ws_measured_format_name(c->meas->format), c->meas->nkernels,
             c->meas->nkernels == 1 ? "" : "s");
     fprintf(f, "compared:  %zu kernel%s, %zu metric%s\n", c->npairs,

@@ -17,7 +17,13 @@
  * (memory_stats_t::memlatstat_print: "total dram reads = N", "total dram
  * writes = N", with -gpgpu_memlatency_stat), each DRAM channel
  * ("DRAM[0]: 16 bks, busW=2 BL=16 CL=...") and L2 ("L2_total_cache_accesses
- * = N", "..._misses").  Which figures are per kernel: gpu_sim_* and
+ * = N", "..._misses"), and ends with the interconnect's packet counts,
+ * "icnt_total_pkts_mem_to_simt=N" then "icnt_total_pkts_simt_to_mem=N",
+ * the last figure gpu_print_stat prints (GPGPU-Sim 3.x and 4.x; what
+ * follows, the interconnect details, depends on the network model).
+ * A block is read up to that line: one that stops before it (the log cut
+ * short, or another kernel_name first) is refused, as its figures would be
+ * partial.  Which figures are per kernel: gpu_sim_* and
  * gpu_occupancy are reset when a kernel starts; the cache totals,
  * gpgpu_n_tot_w_icount and the DRAM totals run on from the start of the
  * simulation (nothing clears them; Accel-Sim's own
@@ -54,7 +60,12 @@
  *
  * A block naming several kernels (concurrent kernels finishing together)
  * is refused: its figures cannot be split between them.  A running total
- * that falls is refused: the log holds more than one run.
+ * that falls, or a second gpu_sim_cycle (gpu_sim_insn, gpu_occupancy) in
+ * one block, is refused: the log holds more than one run.  Refused too: a
+ * negative figure, gpu_occupancy above 100%, a core clock in
+ * -gpgpu_clock_domains that is not a number above 0, and a DRAM line whose
+ * busW and BL are not whole numbers from 1 with a product (the atom) of at
+ * most 4096 bytes.
  *
  * Leaves out: the per-core, per-bank and breakdown lines, AccelWattch,
  * and logs of GPGPU-Sim 3.x whose caches printed other names.
@@ -99,11 +110,19 @@ static const char *const ws_as_metrics[WS_AS_NMETRICS] = {
     "dram__bytes_write.sum",
 };
 
+/* The last figure of a block. */
+#define WS_AS_END "icnt_total_pkts_simt_to_mem"
+
+/* Core clocks above this (MHz) are no GPU's. */
+#define WS_AS_MAX_MHZ 1e5
+
 struct ws_as {
     struct ws_measured *m;
     const char *name;
-    long kernel;                    /* the block being read, -1 before */
+    long kernel;                    /* the last block, -1 before */
+    int open;                       /* its end line not read yet */
     double val[WS_AS_NKEYS];        /* this block's figures, NAN absent */
+    int seen[WS_AS_NKEYS];          /* the key's line read in this block */
     long line[WS_AS_NKEYS], col[WS_AS_NKEYS];
     double prev[WS_AS_NKEYS];       /* running totals at the last block */
     double clock_mhz;               /* core clock, NAN until seen */
@@ -133,35 +152,65 @@ static int ws_as_number(const char *s, int pct, double *v)
 
 /* "-gpgpu_clock_domains 1132.0:1132.0:1132.0:850.0 # ...": the core
  * clock, the first of the four (MHz). */
-static void ws_as_clock(struct ws_as *a, const char *s)
+static int ws_as_clock(struct ws_as *a, const char *s, long line, long col)
 {
-    char *end;
+    const char *v = s + strlen("-gpgpu_clock_domains");
+    char *end = NULL;
     double mhz;
 
-    s += strlen("-gpgpu_clock_domains");
-    if (*s != ' ' && *s != '\t')
-        return;
-    mhz = strtod(s, &end);
-    if (end != s && *end == ':' && isfinite(mhz) && mhz > 0)
-        a->clock_mhz = mhz;
+    if (*v != ' ' && *v != '\t')
+        return 0;       /* another option */
+    v += strspn(v, " \t");
+    mhz = *v >= '0' && *v <= '9' ? strtod(v, &end) : NAN;
+    if (!(mhz > 0 && mhz <= WS_AS_MAX_MHZ) || *end != ':')
+        return ws_err_at(a->err, a->name, line, col + (long)(v - s), "bad "
+                         "core clock '%.*s' in -gpgpu_clock_domains "
+                         "(expected CORE:ICNT:L2:DRAM in MHz, the core clock "
+                         "a number above 0, such as "
+                         "1132.0:1132.0:1132.0:850.0)",
+                         (int)(strcspn(v, ": \t") < 32 ? strcspn(v, ": \t")
+                               : 32), v);
+    a->clock_mhz = mhz;
+    return 0;
+}
+
+/* The whole number after "busW=" or "BL=" at p; -1 when there is none. */
+static double ws_as_dram_field(const char *p)
+{
+    char *end;
+    double v;
+
+    if (!p || !(*p >= '0' && *p <= '9'))
+        return -1;
+    v = strtod(p, &end);
+    return v == floor(v) && (!*end || strchr(" \t,", *end)) ? v : -1;
 }
 
 /* "DRAM[0]: 16 bks, busW=4 BL=8 CL=12, ...": bytes per DRAM atom, as
  * memory_config computes dram_atom_size (BL x busW x chips per
- * controller; one chip, as every Accel-Sim config has). */
-static void ws_as_dram(struct ws_as *a, const char *s)
+ * controller; one chip, as every Accel-Sim config has).  Every channel's
+ * line is checked; the first gives the atom. */
+static int ws_as_dram(struct ws_as *a, const char *s, long line, long col)
 {
     const char *bw = strstr(s, "busW="), *bl = strstr(s, "BL=");
-    double w, l;
+    double w = ws_as_dram_field(bw ? bw + 5 : NULL);
+    double l = ws_as_dram_field(bl ? bl + 3 : NULL);
+    const char *at = bw ? bw : bl;
 
-    if (a->atom_seen || !bw || !bl)
-        return;
-    w = strtod(bw + 5, NULL);
-    l = strtod(bl + 3, NULL);
-    if (w > 0 && l > 0 && w * l <= 4096) {
+    if (!bw && !bl)
+        return 0;
+    if (w < 1 || l < 1 || w * l > 4096)
+        return ws_err_at(a->err, a->name, line, col + (long)(at - s), "bad "
+                         "DRAM atom '%.*s' (expected busW=W BL=L, whole "
+                         "numbers from 1 whose product, the bytes of one "
+                         "DRAM access, is at most 4096, such as busW=4 "
+                         "BL=8)", (int)(strcspn(at, ",") < 48
+                                        ? strcspn(at, ",") : 48), at);
+    if (!a->atom_seen) {
         a->atom = w * l;
         a->atom_seen = 1;
     }
+    return 0;
 }
 
 /* The rise of running total k since the last block that had it. */
@@ -187,24 +236,58 @@ static double ws_as_hit_rate(double acc, double miss)
     return acc > 0 && miss <= acc ? 100 * (1 - miss / acc) : NAN;
 }
 
-/* The metrics of the block just ended. */
+static int ws_as_no_cycle(struct ws_as *a)
+{
+    struct ws_clip q;
+
+    return ws_err_at(a->err, a->name, a->kernel_line, 1, "the statistics "
+                     "block of %s has no gpu_sim_cycle (expected the block "
+                     "GPGPU-Sim prints when a kernel ends; is the log cut "
+                     "short?)", ws_clip(&q, a->m->kernels[a->kernel].name));
+}
+
+/* A block still open at line (the next kernel_name, or the log's last
+ * line when at_end). */
+static int ws_as_cut(struct ws_as *a, long line, int at_end)
+{
+    struct ws_clip q;
+
+    if (!a->open)
+        return 0;
+    if (isnan(a->val[WS_AS_CYCLE]))
+        return ws_as_no_cycle(a);
+    return ws_err_at(a->err, a->name, line, 1, "the statistics block of %s "
+                     "(from line %ld) ends %s, cut short (expected it to "
+                     "run to '" WS_AS_END "=N', the last figure GPGPU-Sim "
+                     "prints for a kernel)",
+                     ws_clip(&q, a->m->kernels[a->kernel].name),
+                     a->kernel_line, at_end ? "with the log"
+                                            : "at another kernel_name");
+}
+
+/* A product or quotient past a double's range is no figure. */
+static double ws_as_finite(double v)
+{
+    return isfinite(v) ? v : NAN;
+}
+
+/* The metrics of the block just ended (its end line read). */
 static int ws_as_finish(struct ws_as *a)
 {
     double r[WS_AS_NKEYS], *v = a->val;
     size_t k = (size_t)a->kernel;
 
-    if (a->kernel < 0)
-        return 0;
-    if (isnan(v[WS_AS_CYCLE]))
-        return ws_err_at(a->err, a->name, a->kernel_line, 1, "the statistics "
-                         "block of %s has no gpu_sim_cycle (expected the "
-                         "block GPGPU-Sim prints when a kernel ends; is the "
-                         "log cut short?)", a->m->kernels[k].name);
+    if (!a->open)
+        return 0;   /* a stray end line, outside any block */
+    a->open = 0;
+    if (isnan(a->val[WS_AS_CYCLE]))
+        return ws_as_no_cycle(a);
     for (int i = WS_AS_WINSN; i < WS_AS_NKEYS; i++)
         if (ws_as_rise(a, (enum ws_as_key)i, &r[i]) < 0)
             return -1;
     ws_measured_set(a->m, k, WS_AS_M_CYCLES, v[WS_AS_CYCLE]);
-    ws_measured_set(a->m, k, WS_AS_M_TIME, v[WS_AS_CYCLE] / a->clock_mhz);
+    ws_measured_set(a->m, k, WS_AS_M_TIME,
+                    ws_as_finite(v[WS_AS_CYCLE] / a->clock_mhz));
     ws_measured_set(a->m, k, WS_AS_M_WARP_INSTS, r[WS_AS_WINSN]);
     ws_measured_set(a->m, k, WS_AS_M_THREAD_INSTS, v[WS_AS_INSN]);
     ws_measured_set(a->m, k, WS_AS_M_OCC, v[WS_AS_OCC]);
@@ -212,8 +295,10 @@ static int ws_as_finish(struct ws_as *a)
                     ws_as_hit_rate(r[WS_AS_L1_ACC], r[WS_AS_L1_MISS]));
     ws_measured_set(a->m, k, WS_AS_M_L2_HIT,
                     ws_as_hit_rate(r[WS_AS_L2_ACC], r[WS_AS_L2_MISS]));
-    ws_measured_set(a->m, k, WS_AS_M_DRAM_RD, r[WS_AS_DRAM_RD] * a->atom);
-    ws_measured_set(a->m, k, WS_AS_M_DRAM_WR, r[WS_AS_DRAM_WR] * a->atom);
+    ws_measured_set(a->m, k, WS_AS_M_DRAM_RD,
+                    ws_as_finite(r[WS_AS_DRAM_RD] * a->atom));
+    ws_measured_set(a->m, k, WS_AS_M_DRAM_WR,
+                    ws_as_finite(r[WS_AS_DRAM_WR] * a->atom));
     return 0;
 }
 
@@ -224,7 +309,7 @@ static int ws_as_kernel(struct ws_as *a, char *s, long line, long col)
     size_t len = strcspn(name, " \t");
     long k;
 
-    if (ws_as_finish(a) < 0)
+    if (ws_as_cut(a, line, 0) < 0)
         return -1;
     if (len == 0)
         return ws_err_at(a->err, a->name, line, col, "no kernel name after "
@@ -239,8 +324,11 @@ static int ws_as_kernel(struct ws_as *a, char *s, long line, long col)
         return ws_err_oom(a->err);
     a->kernel = k;
     a->kernel_line = line;
-    for (int i = 0; i < WS_AS_NKEYS; i++)
+    a->open = 1;
+    for (int i = 0; i < WS_AS_NKEYS; i++) {
         a->val[i] = NAN;
+        a->seen[i] = 0;
+    }
     return 0;
 }
 
@@ -248,7 +336,7 @@ static int ws_as_uid(struct ws_as *a, const char *s, long line, long col)
 {
     double v;
 
-    if (a->kernel < 0)
+    if (!a->open)
         return 0;
     if (ws_as_number(s, 0, &v) != 0 || v < 0 || v != floor(v) || v > 9e15)
         return ws_err_at(a->err, a->name, line, col, "bad kernel_launch_uid "
@@ -257,13 +345,27 @@ static int ws_as_uid(struct ws_as *a, const char *s, long line, long col)
     return 0;
 }
 
+/* A second gpu_sim_cycle (or insn, occupancy): the lines of two runs. */
+static int ws_as_twice(struct ws_as *a, enum ws_as_key i, long line,
+                       long col)
+{
+    struct ws_clip q;
+
+    return ws_err_at(a->err, a->name, line, col, "a second %s in the "
+                     "statistics block of %s (from line %ld) (expected one "
+                     "per block, as GPGPU-Sim prints it: are two runs' logs "
+                     "mixed?)", ws_as_keys[i],
+                     ws_clip(&q, a->m->kernels[a->kernel].name),
+                     a->kernel_line);
+}
+
 /* "KEY = VALUE": a figure of the current block when KEY is one of ours. */
 static int ws_as_figure(struct ws_as *a, const char *s, long line, long col)
 {
     const char *eq = strchr(s, '=');
     size_t klen;
 
-    if (!eq || a->kernel < 0)
+    if (!eq || !a->open)
         return 0;
     for (klen = (size_t)(eq - s); klen > 0 && s[klen - 1] == ' '; klen--)
         ;
@@ -273,12 +375,20 @@ static int ws_as_figure(struct ws_as *a, const char *s, long line, long col)
         if (strlen(ws_as_keys[i]) != klen
             || strncmp(s, ws_as_keys[i], klen) != 0)
             continue;
+        if (a->seen[i] && i < WS_AS_WINSN)
+            return ws_as_twice(a, (enum ws_as_key)i, line, col);
         rc = ws_as_number(eq + 1, i == WS_AS_OCC, &v);
         if (rc < 0 || (rc == 0 && v < 0))
             return ws_err_at(a->err, a->name, line,
                              col + (long)(eq + 1 - s), "bad %s value "
                              "(expected a number of at least 0)",
                              ws_as_keys[i]);
+        if (rc == 0 && i == WS_AS_OCC && v > 100)
+            return ws_err_at(a->err, a->name, line,
+                             col + (long)(eq + 1 - s), "gpu_occupancy %g%% "
+                             "is above 100%% (expected the achieved "
+                             "occupancy, a percentage of at most 100)", v);
+        a->seen[i] = 1;
         a->val[i] = rc == 0 ? v : NAN;
         a->line[i] = line;
         a->col[i] = col;
@@ -297,12 +407,14 @@ static int ws_as_line(struct ws_as *a, char *line, long lineno)
     if (strncmp(s, "kernel_launch_uid =", 19) == 0)
         return ws_as_uid(a, s + 19, lineno, col);
     if (strncmp(s, "-gpgpu_clock_domains", 20) == 0)
-        ws_as_clock(a, s);
-    else if (strncmp(s, "DRAM[", 5) == 0)
-        ws_as_dram(a, s);
-    else
-        return ws_as_figure(a, s, lineno, col);
-    return 0;
+        return ws_as_clock(a, s, lineno, col);
+    if (strncmp(s, "DRAM[", 5) == 0)
+        return ws_as_dram(a, s, lineno, col);
+    if (strncmp(s, WS_AS_END, strlen(WS_AS_END)) == 0
+        && s[strlen(WS_AS_END) + strspn(s + strlen(WS_AS_END), " \t")]
+           == '=')
+        return ws_as_finish(a);
+    return ws_as_figure(a, s, lineno, col);
 }
 
 static int ws_as_metrics_add(struct ws_measured *m, struct ws_err *err)
@@ -334,7 +446,7 @@ int ws_accelsim_read(struct ws_measured *m, struct ws_lines *r,
     while ((rc = ws_lines_next(r, &line, &len, err)) == 1)
         if (ws_as_line(&a, line, r->lineno) < 0)
             return -1;
-    if (rc < 0 || ws_as_finish(&a) < 0)
+    if (rc < 0 || ws_as_cut(&a, r->lineno, 1) < 0)
         return -1;
     if (m->nkernels == 0)
         return ws_err_at(err, m->name, 1, 1, "neither an Nsight Compute CSV "

@@ -196,27 +196,51 @@ static int ws_cmp_metric_set(struct ws_cmp *x, struct ws_strtab *seen)
     return 0;
 }
 
-/* A measured cell that is not a number, where it would be compared. */
+/* A measured cell (or a column's unit) that cannot be used, where it
+ * would be compared. */
 static int ws_cmp_bad(struct ws_cmp *x, size_t kernel, size_t metric)
 {
     const struct ws_meas_bad *b = ws_measured_bad(x->m, kernel, metric);
     struct ws_clip q1, q2;
+    const char *text, *name;
 
     if (!b)
         return 0;
-    return ws_err_at(x->err, x->m->name, b->line, b->col, "'%s' for %s is "
-                     "not a number (expected a number such as 7,433,216, "
-                     "or an empty cell)", ws_clip(&q1, b->text),
-                     ws_clip(&q2, x->m->metrics[metric]));
+    text = ws_clip(&q1, b->text);
+    name = ws_clip(&q2, x->m->metrics[metric]);
+    switch (b->why) {
+    case WS_MEAS_NEGATIVE:
+        return ws_err_at(x->err, x->m->name, b->line, b->col, "'%s' for %s is "
+                         "negative (expected a count, a time or a rate: a "
+                         "number of at least 0)", text, name);
+    case WS_MEAS_UNKNOWN_UNIT:
+        return ws_err_at(x->err, x->m->name, b->line, b->col, "unknown unit "
+                         "'%s' for %s (expected one of Nsight's units: %s, "
+                         "bare, after a prefix K, M, G, T, P, or as a ratio "
+                         "such as byte/second)", text, name, WS_MEAS_UNITS);
+    case WS_MEAS_PCT_UNIT:
+        return ws_err_at(x->err, x->m->name, b->line, b->col, "unit '%s' for "
+                         "the percentage %s (expected %%)", text, name);
+    case WS_MEAS_NOT_NUMBER:
+    default:
+        return ws_err_at(x->err, x->m->name, b->line, b->col, "'%s' for %s "
+                         "is not a number (expected a number such as "
+                         "7,433,216, or an empty cell)", text, name);
+    }
 }
 
+/* NAN, too, when the quotient passes a double (a measurement of 1e-320
+ * against one of thousands): no relative error can be told. */
 static double ws_cmp_diff(double sim, double meas)
 {
+    double d;
+
     if (isnan(sim) || isnan(meas))
         return NAN;
     if (meas == 0)
         return sim == 0 ? 0 : NAN;
-    return (sim - meas) / fabs(meas) * 100;
+    d = (sim - meas) / fabs(meas) * 100;
+    return isfinite(d) ? d : NAN;
 }
 
 /* The cells of metric j, and its statistics. */
@@ -225,7 +249,7 @@ static int ws_cmp_fill(struct ws_cmp *x, size_t j, size_t hint, double *xs,
 {
     struct ws_compare *c = x->c;
     struct ws_compare_metric *mt = &c->metrics[j];
-    double ape = 0;
+    double mape = 0;
 
     for (size_t p = 0; p < c->npairs; p++) {
         const struct ws_compare_pair *pr = &c->pairs[p];
@@ -241,12 +265,13 @@ static int ws_cmp_fill(struct ws_cmp *x, size_t j, size_t hint, double *xs,
             continue;
         xs[mt->n] = cell->meas;
         ys[mt->n++] = cell->sim;
-        if (cell->meas != 0) {
-            ape += fabs(cell->diff_pct);
+        if (!isnan(cell->diff_pct) && cell->meas != 0) {
+            /* a running mean: a sum of huge errors would pass a double */
             mt->n_mape++;
+            mape += (fabs(cell->diff_pct) - mape) / (double)mt->n_mape;
         }
     }
-    mt->mape = mt->n_mape ? ape / (double)mt->n_mape : NAN;
+    mt->mape = mt->n_mape ? mape : NAN;
     mt->r = mt->n >= 3 ? gsl_stats_correlation(xs, 1, ys, 1, mt->n) : NAN;
     if (!isfinite(mt->r))
         mt->r = NAN;

@@ -15,7 +15,8 @@
  * translates).  Per pair and metric: the two values and the difference
  * (simulated - measured) / |measured| in percent; per metric, over the
  * pairs that have both values: MAPE (over those whose measurement is not
- * 0: a zero makes the relative error undefined) and Pearson's r
+ * 0: a zero makes the relative error undefined, as does a difference past
+ * a double's range) and Pearson's r
  * (gsl_stats_correlation; only with 3 pairs or more, and undefined when
  * either side is constant).  A metric on one side only is listed:
  * simulated counters the measurements lack (warpsim's own, "ws__*",
@@ -49,15 +50,17 @@ struct ws_compare_metric {
     const char *unit;
     size_t meas;            /* its index among the measured metrics */
     size_t n;               /* pairs with both values */
-    size_t n_mape;          /* of those, with a measurement other than 0 */
+    size_t n_mape;          /* of those, with a measurement other than 0
+                               and a difference a double holds */
     double mape;            /* percent; NAN when n_mape is 0 */
     double r;               /* NAN when not defined */
 };
 
 struct ws_compare_cell {
     double sim, meas;       /* NAN when the side lacks it */
-    double diff_pct;        /* NAN when either lacks it, or measured is 0
-                               and simulated is not */
+    double diff_pct;        /* NAN when either lacks it, when measured is 0
+                               and simulated is not, or when it passes a
+                               double */
 };
 
 struct ws_compare {
@@ -78,8 +81,9 @@ struct ws_compare {
 
 /* Pairs, compares and sums up; re may be NULL (every kernel).  Errors:
  * no pair or no metric in common (unplaced: the caller puts it at the
- * command line), a measured cell that is not a number where a value is
- * needed (at its place in the file). */
+ * command line), a measured cell that is not a number or is negative, or
+ * a column whose unit is wrong (ws_measured.h), where a value is needed
+ * (at its place in the file). */
 int ws_compare_run(struct ws_compare *c, const struct ws_simrun *s,
                    const struct ws_measured *m, const regex_t *re,
                    struct ws_err *err);

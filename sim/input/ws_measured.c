@@ -105,33 +105,46 @@ int ws_meas_number(const char *s, double *v)
     return *end || !isfinite(*v) ? -1 : 0;
 }
 
-/* One unit without '/': time names, binary and decimal prefixes. */
+/* One unit without '/' ("" counts as one: a plain number): a time name,
+ * or a unit word, bare or after a prefix; NAN when it is none of them. */
 static double ws_meas_simple_scale(const char *u, size_t n)
 {
     static const struct { const char *name; double scale; } time[] = {
         {"second", 1}, {"s", 1}, {"msecond", 1e-3}, {"ms", 1e-3},
         {"usecond", 1e-6}, {"us", 1e-6}, {"nsecond", 1e-9}, {"ns", 1e-9},
     };
+    static const char *const words[] = {
+        "byte", "B", "bit", "cycle", "inst", "sector", "request", "wavefront",
+        "transaction", "warp", "thread", "block", "cluster", "SM", "register",
+        "pass", "hz",
+    };
     const char *prefix = "KMGTP", *at;
-    double scale = 1;
+    double scale = 1, step = 1000;
 
+    if (n == 0 || (n == 1 && u[0] == '%'))
+        return 1;
     for (size_t i = 0; i < sizeof time / sizeof time[0]; i++)
         if (strlen(time[i].name) == n && strncmp(u, time[i].name, n) == 0)
             return time[i].scale;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strlen(words[i]) == n && strncmp(u, words[i], n) == 0)
+            return 1;
     if (n < 2 || !(at = strchr(prefix, u[0])))
-        return 1;
-    if (u[1] == 'i' && n > 2 && (u[2] == 'B' || (n >= 6
-                                 && strncmp(u + 2, "byte", 4) == 0))) {
-        /* KiB, Mibyte, ...: binary; "Minst" is not */
-        for (const char *p = prefix; p <= at; p++)
-            scale *= 1024;
-        return scale;
+        return NAN;
+    u++, n--;
+    if ((n == 2 && strncmp(u, "iB", 2) == 0)
+        || (n == 5 && strncmp(u, "ibyte", 5) == 0)) {
+        /* KiB, Mibyte: binary, for bytes only ("Minst" is M inst) */
+        step = 1024;
+        u++, n--;
     }
-    if (u[1] < 'a' || u[1] > 'z')
-        return 1;
-    for (const char *p = prefix; p <= at; p++)
-        scale *= 1000;
-    return scale;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strlen(words[i]) == n && strncmp(u, words[i], n) == 0) {
+            for (const char *p = prefix; p <= at; p++)
+                scale *= step;
+            return scale;
+        }
+    return NAN;
 }
 
 double ws_meas_unit_scale(const char *unit)
@@ -140,8 +153,11 @@ double ws_meas_unit_scale(const char *unit)
 
     if (!slash)
         return ws_meas_simple_scale(unit, strlen(unit));
+    /* a ratio has two parts, neither empty: "byte/" is no unit */
+    if (slash == unit || !slash[1] || strchr(slash + 1, '/'))
+        return NAN;
     return ws_meas_simple_scale(unit, (size_t)(slash - unit))
-           / ws_meas_unit_scale(slash + 1);
+           / ws_meas_simple_scale(slash + 1, strlen(slash + 1));
 }
 
 /* ---- the table ---------------------------------------------------------- */
@@ -204,10 +220,11 @@ static int ws_meas_bad_before(const struct ws_meas_bad *b, size_t kernel,
 }
 
 int ws_measured_add_bad(struct ws_measured *m, size_t kernel, size_t metric,
-                        long line, long col, const char *text)
+                        long line, long col, const char *text,
+                        enum ws_meas_why why)
 {
     struct ws_meas_bad b = {kernel, metric, line, col,
-                            ws_meas_strndup(text, strlen(text))};
+                            ws_meas_strndup(text, strlen(text)), why};
 
     /* Out of order would break the search of ws_measured_bad. */
     if (m->nbad > 0 && !ws_meas_bad_before(&m->bad[m->nbad - 1], kernel,
@@ -221,6 +238,21 @@ int ws_measured_add_bad(struct ws_measured *m, size_t kernel, size_t metric,
         return -1;
     }
     m->bad[m->nbad++] = b;
+    return 0;
+}
+
+int ws_measured_add_unit_bad(struct ws_measured *m, size_t metric, long line,
+                             long col, const char *unit, enum ws_meas_why why)
+{
+    struct ws_meas_bad b = {0, metric, line, col,
+                            ws_meas_strndup(unit, strlen(unit)), why};
+
+    if (!b.text || ws_grow((void **)&m->unit_bad, &m->unit_bad_cap,
+                           m->nunit_bad + 1, sizeof *m->unit_bad, 8) < 0) {
+        free(b.text);
+        return -1;
+    }
+    m->unit_bad[m->nunit_bad++] = b;
     return 0;
 }
 
@@ -239,6 +271,10 @@ const struct ws_meas_bad *ws_measured_bad(const struct ws_measured *m,
 {
     size_t lo = 0, hi = m->nbad;
 
+    /* few columns have a unit problem: a plain search */
+    for (size_t i = 0; i < m->nunit_bad; i++)
+        if (m->unit_bad[i].metric == metric)
+            return &m->unit_bad[i];
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (ws_meas_bad_before(&m->bad[mid], kernel, metric))
@@ -260,6 +296,9 @@ void ws_measured_free(struct ws_measured *m)
     }
     for (size_t i = 0; i < m->nbad; i++)
         free(m->bad[i].text);
+    for (size_t i = 0; i < m->nunit_bad; i++)
+        free(m->unit_bad[i].text);
+    free(m->unit_bad);
     free(m->metrics);
     free(m->kernels);
     free(m->values);

@@ -15,6 +15,10 @@
  * number is not an error while reading (Nsight prints text in some
  * metric columns, launch__func_cache_config for one): it is kept, with
  * its place, so that the comparison can refuse it where it would use it.
+ * So is a negative number (no counter, time or rate is below 0), and a
+ * column whose unit is not one of Nsight's or does not fit the metric (a
+ * percentage in Kbyte): its values are NAN and the unit is kept, with its
+ * place in the units row, for every kernel of the column.
  *
  * Also here: the two number and unit rules both readers and their tests
  * share.
@@ -43,11 +47,21 @@ struct ws_meas_kernel {
                                -1 when the file gives none */
 };
 
-/* A cell of a metric column that is neither a number nor empty. */
+/* Why a kept cell (or a column's unit) cannot be used. */
+enum ws_meas_why {
+    WS_MEAS_NOT_NUMBER,     /* text where a number belongs */
+    WS_MEAS_NEGATIVE,       /* a number below 0 */
+    WS_MEAS_UNKNOWN_UNIT,   /* a unit Nsight does not print */
+    WS_MEAS_PCT_UNIT        /* a percentage in a unit other than % */
+};
+
+/* A cell of a metric column that is neither a number of at least 0 nor
+ * empty; or, among the unit problems, the unit cell of a column. */
 struct ws_meas_bad {
-    size_t kernel, metric;
+    size_t kernel, metric;  /* kernel: 0 for a unit */
     long line, col;
     char *text;
+    enum ws_meas_why why;
 };
 
 struct ws_measured {
@@ -59,8 +73,10 @@ struct ws_measured {
     struct ws_meas_kernel *kernels; /* in launch order */
     double *values;                 /* nkernels x nmetrics, NAN: absent */
     size_t nbad;
-    struct ws_meas_bad *bad;
-    size_t metrics_cap, kernels_cap, values_cap, bad_cap;
+    struct ws_meas_bad *bad;        /* by kernel, then metric */
+    size_t nunit_bad;
+    struct ws_meas_bad *unit_bad;   /* columns whose unit is wrong */
+    size_t metrics_cap, kernels_cap, values_cap, bad_cap, unit_bad_cap;
 };
 
 /* Reads the file at path (plain or .xz), whichever format it holds.  An
@@ -86,7 +102,9 @@ static inline double ws_measured_value(const struct ws_measured *m,
 /* The index of metric name, or -1. */
 long ws_measured_metric(const struct ws_measured *m, const char *name);
 
-/* The bad cell of (kernel, metric), or NULL. */
+/* Why (kernel, metric) holds no value although the file has a cell for
+ * it: the metric's unit problem if it has one, else the bad cell, else
+ * NULL. */
 const struct ws_meas_bad *ws_measured_bad(const struct ws_measured *m,
                                           size_t kernel, size_t metric);
 
@@ -98,13 +116,20 @@ const struct ws_meas_bad *ws_measured_bad(const struct ws_measured *m,
 int ws_meas_number(const char *s, double *v);
 
 /* The factor that turns a value printed in unit into the metric's base
- * unit.  Nsight scales with decimal SI prefixes on any unit ("Kbyte",
- * "Mbyte", "Gbyte", "Kcycle", "Ghz") and names time "nsecond", "usecond",
- * "msecond", "second" (or "ns", "us", "ms", "s" in --print-units base);
- * a ratio ("cycle/nsecond", "Gbyte/second") is the ratio of its parts.
- * Time's base is the second, so "ns" gives 1e-9.  A unit without a known
- * prefix is a base unit: 1. */
+ * unit.  Nsight's units are "" (a plain number), "%", and the words of
+ * WS_MEAS_UNITS; it scales with decimal SI prefixes ("Kbyte", "Mbyte",
+ * "Gbyte", "Kcycle", "Ghz"; binary ones, "KiB", "Mibyte", for bytes) and
+ * names time "nsecond", "usecond", "msecond", "second" (or "ns", "us",
+ * "ms", "s" in --print-units base); a ratio ("cycle/nsecond",
+ * "Gbyte/second", "%/register") is the ratio of its parts.  Time's base
+ * is the second, so "ns" gives 1e-9.  NAN for any other unit ("furlong",
+ * "K%"). */
 double ws_meas_unit_scale(const char *unit);
+
+/* The unit words, for messages. */
+#define WS_MEAS_UNITS "byte, bit, cycle, inst, sector, request, " \
+    "wavefront, transaction, warp, thread, block, cluster, SM, register, " \
+    "pass, hz, second (ns, us, ms, s), %"
 
 /* ---- for the two readers (ws_measured.c) ---------------------------- */
 
@@ -126,7 +151,12 @@ static inline void ws_measured_set(struct ws_measured *m, size_t kernel,
 /* Keeps a bad cell; cells are added in order of kernel, then metric
  * (-1 when out of order, a reader's bug, or out of memory). */
 int ws_measured_add_bad(struct ws_measured *m, size_t kernel, size_t metric,
-                        long line, long col, const char *text);
+                        long line, long col, const char *text,
+                        enum ws_meas_why why);
+
+/* Keeps the unit problem of a metric's column (-1 when out of memory). */
+int ws_measured_add_unit_bad(struct ws_measured *m, size_t metric, long line,
+                             long col, const char *unit, enum ws_meas_why why);
 
 /* The readers proper.  text holds the CSV from its header row on, which
  * is line first_line of the file (lines of ncu's own log, "==PROF==",

@@ -17,7 +17,11 @@
  * with their parameters ("apsp(const float *, float *, int, int)").
  *
  * Columns whose name holds "__" are metrics, kept under their names and
- * scaled to base units.  Two are derived here, in warpsim's names:
+ * scaled to base units.  A unit that is not Nsight's ("furlong"), or a
+ * percentage (".pct" in the name) in anything but %, makes the column's
+ * values NAN and is kept for the comparison to refuse, at its place in
+ * the units row, if it uses the metric; so is a negative value, at its
+ * cell.  Two metrics are derived here, in warpsim's names:
  *   gpc__cycles_elapsed.max  from sm__cycles_elapsed.avg when the export
  *                            lacks it (an SM's elapsed cycles; the GPCs
  *                            run on the same clock);
@@ -26,6 +30,8 @@
  *                            (gpc__cycles_elapsed.avg.per_second, else
  *                            sm__cycles_elapsed.avg.per_second), else
  *                            gpu__time_duration.sum.
+ * A derived metric takes on the unit problems of the columns it comes
+ * from.
  *
  * Leaves out: the --page details layout (one row per metric), and lines
  * of ncu's own log inside the table (only before it: ws_measured.c).
@@ -50,6 +56,7 @@ struct ws_ncu_pos {
 struct ws_ncu_derived {
     long cycles, cycles_alias, clock, duration;     /* source columns */
     long cycles_out, time_out;                      /* metrics added */
+    int time_bad;               /* a source's unit is wrong: no time */
 };
 
 struct ws_ncu {
@@ -123,21 +130,63 @@ static void ws_ncu_walk_row(struct ws_ncu *c, long line)
     }
 }
 
+/* The unit of metric column col, checked: a problem is kept for the
+ * metric, and the column's values become NAN. */
+static int ws_ncu_unit(struct ws_ncu *c, size_t col, const char *unit)
+{
+    enum ws_meas_why why = WS_MEAS_UNKNOWN_UNIT;
+
+    c->scale[col] = ws_meas_unit_scale(unit);
+    if (!isnan(c->scale[col])) {
+        if (!strstr(c->t->header[col], ".pct") || !*unit
+            || strcmp(unit, "%") == 0)
+            return 0;
+        why = WS_MEAS_PCT_UNIT;
+        c->scale[col] = NAN;
+    }
+    if (ws_measured_add_unit_bad(c->m, (size_t)c->metric_of[col],
+                                 c->pos[col].line, c->pos[col].col, unit,
+                                 why) < 0)
+        return ws_err_oom(c->err);
+    return 0;
+}
+
+/* A derived metric takes on the unit problem of source column col. */
+static int ws_ncu_unit_from(struct ws_ncu *c, long out, long col)
+{
+    const struct ws_meas_bad *b;
+    struct ws_meas_bad copy;
+
+    if (out < 0 || col < 0 || c->metric_of[col] < 0
+        || !(b = ws_measured_bad(c->m, 0, (size_t)c->metric_of[col]))
+        || ws_measured_bad(c->m, 0, (size_t)out))
+        return 0;
+    copy = *b;      /* adding may move the array b points into */
+    if (ws_measured_add_unit_bad(c->m, (size_t)out, copy.line, copy.col,
+                                 copy.text, copy.why) < 0)
+        return ws_err_oom(c->err);
+    return 0;
+}
+
 /* The metrics: every column named unit__counter, and the derived two. */
 static int ws_ncu_metrics(struct ws_ncu *c, long units_row)
 {
     const struct ws_csv *t = c->t;
     struct ws_ncu_derived *d = &c->d;
 
+    if (units_row >= 0)
+        ws_ncu_walk_row(c, t->row_line[units_row]);
     for (size_t col = 0; col < t->ncols; col++) {
         const char *unit = units_row >= 0 ? ws_csv_cell(t, 0, col) : "";
         c->metric_of[col] = -1;
-        c->scale[col] = ws_meas_unit_scale(unit);
+        c->scale[col] = 1;
         if (!strstr(t->header[col], "__"))
             continue;
         c->metric_of[col] = ws_measured_add_metric(c->m, t->header[col]);
         if (c->metric_of[col] < 0)
             return ws_err_oom(c->err);
+        if (ws_ncu_unit(c, col, unit) < 0)
+            return -1;
     }
     d->cycles = ws_csv_col(t, "gpc__cycles_elapsed.max");
     d->cycles_alias = ws_csv_col(t, "sm__cycles_elapsed.avg");
@@ -155,31 +204,45 @@ static int ws_ncu_metrics(struct ws_ncu *c, long units_row)
     if (((d->cycles >= 0 && d->clock >= 0) || d->duration >= 0)
         && (d->time_out = ws_measured_add_metric(c->m, "time_us")) < 0)
         return ws_err_oom(c->err);
+    if (ws_ncu_unit_from(c, d->cycles_out, d->cycles) < 0
+        || ws_ncu_unit_from(c, d->time_out, d->clock >= 0 ? d->cycles
+                            : -1) < 0
+        || ws_ncu_unit_from(c, d->time_out, d->cycles >= 0 ? d->clock
+                            : -1) < 0
+        || ws_ncu_unit_from(c, d->time_out, d->duration) < 0)
+        return -1;
+    d->time_bad = d->time_out >= 0
+                  && ws_measured_bad(c->m, 0, (size_t)d->time_out) != NULL;
     return 0;
 }
 
-/* The value of cell (row, col) scaled to base units; NAN when absent or
- * not a number (bad set). */
+/* The value of cell (row, col) scaled to base units; NAN when absent,
+ * not a number or negative (*bad: 1 + why; 0 when usable). */
 static double ws_ncu_cell(const struct ws_ncu *c, size_t row, size_t col,
                           int *bad)
 {
     double v;
     int rc = ws_meas_number(ws_csv_cell(c->t, row, col), &v);
 
-    *bad = rc < 0;
-    return rc == 0 ? v * c->scale[col] : NAN;
+    /* a number that scaling takes past a double is no number either */
+    if (rc == 0 && !isfinite(v * c->scale[col]) && !isnan(c->scale[col]))
+        rc = -1;
+    *bad = rc < 0 ? 1 + WS_MEAS_NOT_NUMBER
+           : rc == 0 && v < 0 ? 1 + WS_MEAS_NEGATIVE : 0;
+    return rc == 0 && !*bad ? v * c->scale[col] : NAN;
 }
 
-/* Keeps a cell that is not a number, with its place, for the metric. */
+/* Keeps a cell that cannot be used, with its place, for the metric. */
 static int ws_ncu_keep_bad(struct ws_ncu *c, size_t k, size_t row,
-                           size_t col, long metric, int *walked)
+                           size_t col, long metric, int bad, int *walked)
 {
     if (!*walked) {
         ws_ncu_walk_row(c, c->t->row_line[row]);
         *walked = 1;
     }
     if (ws_measured_add_bad(c->m, k, (size_t)metric, c->pos[col].line,
-                            c->pos[col].col, ws_csv_cell(c->t, row, col)) < 0)
+                            c->pos[col].col, ws_csv_cell(c->t, row, col),
+                            (enum ws_meas_why)(bad - 1)) < 0)
         return ws_err_oom(c->err);
     return 0;
 }
@@ -196,12 +259,13 @@ static int ws_ncu_derive(struct ws_ncu *c, size_t k, size_t row, int *walked)
                                             &bad_ck) : NAN;
     double du = d->duration >= 0 ? ws_ncu_cell(c, row, (size_t)d->duration,
                                                &bad_du) : NAN;
-    double t = ck > 0 && isfinite(cy) ? cy / ck * 1e6 : du * 1e6;
+    double t = d->time_bad ? NAN : ck > 0 && isfinite(cy) ? cy / ck * 1e6
+               : du * 1e6;
 
     if (d->cycles_out >= 0) {
         ws_measured_set(c->m, k, (size_t)d->cycles_out, cy);
         if (bad_cy && ws_ncu_keep_bad(c, k, row, (size_t)d->cycles,
-                                      d->cycles_out, walked) < 0)
+                                      d->cycles_out, bad_cy, walked) < 0)
             return -1;
     }
     if (d->time_out < 0)
@@ -210,7 +274,8 @@ static int ws_ncu_derive(struct ws_ncu *c, size_t k, size_t row, int *walked)
     if (!isfinite(t) && (bad_cy || bad_ck || bad_du))
         return ws_ncu_keep_bad(c, k, row, (size_t)(bad_cy ? d->cycles
                                : bad_ck ? d->clock : d->duration),
-                               d->time_out, walked);
+                               d->time_out, bad_cy ? bad_cy : bad_ck ? bad_ck
+                               : bad_du, walked);
     return 0;
 }
 
@@ -261,7 +326,7 @@ static int ws_ncu_row(struct ws_ncu *c, size_t row, long name_col)
         v = ws_ncu_cell(c, row, col, &bad);
         ws_measured_set(c->m, (size_t)k, (size_t)c->metric_of[col], v);
         if (bad && ws_ncu_keep_bad(c, (size_t)k, row, col,
-                                   c->metric_of[col], &walked) < 0)
+                                   c->metric_of[col], bad, &walked) < 0)
             return -1;
     }
     return ws_ncu_derive(c, (size_t)k, row, &walked);

@@ -232,6 +232,12 @@ static int ws_sr_counters(struct ws_sr *r, struct ws_simrun_kernel *k,
                               "\"value\" (expected {\"value\": N, "
                               "\"unit\": ...})", ws_clip(&q, name));
         }
+        if (json_number_value(v) < 0) {
+            here = ws_sr_at(&here, "value", 0);
+            return ws_sr_fail(r, &here, "counter '%s' is negative, %g "
+                              "(expected a count of at least 0)",
+                              ws_clip(&q, name), json_number_value(v));
+        }
         if (u && !json_is_string(u)) {
             here = ws_sr_at(&here, "unit", 0);
             return ws_sr_fail(r, &here, "the unit of '%s' is not a string "
@@ -278,9 +284,10 @@ static int ws_sr_time(struct ws_sr *r, struct ws_simrun_kernel *k,
 
     if (!t || json_is_null(t))
         return 0;
-    if (!json_is_number(t))
-        return ws_sr_fail(r, &here, "derived 'time_us' is not a number "
-                          "(expected the kernel time in microseconds)");
+    if (!json_is_number(t) || json_number_value(t) < 0)
+        return ws_sr_fail(r, &here, "derived 'time_us' is %s (expected the "
+                          "kernel time in microseconds, at least 0)",
+                          json_is_number(t) ? "negative" : "not a number");
     if (ws_sr_add(r, k, "time_us", "us", json_number_value(t)) < 0)
         return -1;
     ws_sr_place_time(k);
@@ -302,10 +309,11 @@ static int ws_sr_derived(struct ws_sr *r, struct ws_simrun_kernel *k,
         struct ws_clip q;
         if (!unit || json_is_null(v) || strcmp(name, "time_us") == 0)
             continue;
-        if (!json_is_number(v))
-            return ws_sr_fail(r, &here, "derived '%s' is not a number "
-                              "(expected a number or null)",
-                              ws_clip(&q, name));
+        if (!json_is_number(v) || json_number_value(v) < 0)
+            return ws_sr_fail(r, &here, "derived '%s' is %s (expected a "
+                              "number of at least 0, or null)",
+                              ws_clip(&q, name), json_is_number(v)
+                              ? "negative" : "not a number");
         if (ws_sr_add(r, k, name, unit, json_number_value(v)) < 0)
             return -1;
     }

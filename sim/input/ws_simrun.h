@@ -15,7 +15,8 @@
  *
  * The file is checked as it is read: a JSON syntax error, or a document
  * that is not a run's (no "kernels", a kernel without "counters" as
- * `trace info --json` writes, a value of the wrong type), is one error
+ * `trace info --json` writes, a value of the wrong type, a counter or a
+ * kept figure below 0: no count, time or rate is negative), is one error
  * at the line and byte column of the offending value.
  *
  * Leaves out: the models, the occupancy and launch records.

@@ -3,9 +3,9 @@
  * Nsight Compute CSV export or an Accel-Sim log, told apart by content).
  * Any input must give a table or one clean error line, never a crash; a
  * table's kernels have names and base names, its values are NAN or
- * finite, its kept bad cells point inside it.  A table is then paired
- * with a small fixed simulation, which must pair or fail cleanly too,
- * with differences and statistics that are NAN or finite.
+ * finite, its kept bad cells and unit problems point inside it.  A table
+ * is then paired with a small fixed simulation, which must pair or fail
+ * cleanly too, with differences and statistics that are NAN or finite.
  */
 #include <math.h>
 #include <stdint.h>
@@ -47,7 +47,13 @@ static void fuzz_measured_check(const struct ws_measured *m)
     }
     for (size_t i = 0; i < m->nbad; i++)
         if (m->bad[i].kernel >= m->nkernels || m->bad[i].metric >= m->nmetrics
-            || m->bad[i].line < 1 || m->bad[i].col < 1)
+            || m->bad[i].line < 1 || m->bad[i].col < 1
+            || m->bad[i].why > WS_MEAS_NEGATIVE)
+            abort();
+    for (size_t i = 0; i < m->nunit_bad; i++)
+        if (m->unit_bad[i].metric >= m->nmetrics || m->unit_bad[i].line < 1
+            || m->unit_bad[i].col < 1 || !m->unit_bad[i].text
+            || m->unit_bad[i].why < WS_MEAS_UNKNOWN_UNIT)
             abort();
 }
 

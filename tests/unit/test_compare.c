@@ -2,9 +2,10 @@
  * Unit tests of warpsim compare's library (sim/input): Nsight's numbers
  * with thousands separators, unit scaling to base units, kernel base
  * names from mangled and demangled names, the Nsight CSV and Accel-Sim
- * log readers (values, running totals, errors at their line and column),
- * the run JSON reader's errors, and the pairing of repeated kernels with
- * MAPE and Pearson's r.
+ * log readers (values, running totals, errors at their line and column,
+ * a log cut short anywhere inside a block, the values each refuses), the
+ * run JSON reader's errors, and the pairing of repeated kernels with MAPE
+ * and Pearson's r, refusing the measured cells and units it cannot use.
  */
 #include <math.h>
 #include <stdio.h>
@@ -83,11 +84,21 @@ static void test_units(void **state)
         {"%/register", 1}, {"cycle", 1}, {"Kcycle", 1e3}, {"Minst", 1e6},
         {"sector", 1}, {"SM", 1}, {"register/thread", 1}, {"warp", 1},
     };
+    static const char *const unknown[] = {
+        "furlong", "K%", "Kfurlong", "byte/", "/second", "byte/cycle/warp",
+        "Kinst/", "Kibyte/KiB/", "Kiinst", "kbyte", "bytes", " byte",
+    };
 
     (void)state;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         ws_test_near(ws_meas_unit_scale(cases[i].unit), cases[i].scale,
                      cases[i].unit);
+    ws_test_near(ws_meas_unit_scale("Gbyte/msecond"), 1e12, "Gbyte/ms");
+    ws_test_near(ws_meas_unit_scale("%/byte"), 1, "%/byte");
+    ws_test_near(ws_meas_unit_scale("GiB"), 1073741824, "GiB");
+    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++)
+        if (!isnan(ws_meas_unit_scale(unknown[i])))
+            fail_msg("unit '%s' not refused", unknown[i]);
 }
 
 /* ---- base names ------------------------------------------------------------ */
@@ -286,6 +297,15 @@ static void test_ncu_h100(void **state)
     ws_test_near(ws_measured_value(&m, 0, (size_t)dram), 268032, "dram");
     ws_test_near(ws_measured_value(&m, 0, (size_t)t),
                  114523 / 1604028292.79 * 1e6, "time");
+    /* every unit of a real export is one of Nsight's */
+    assert_int_equal(m.nunit_bad, 0);
+    ws_measured_free(&m);
+    /* the 515 columns of the extended metrics too */
+    ws_err_clear(&err);
+    assert_int_equal(ws_measured_load(&m, "validate/measured/h100/"
+                                      "ncu_extra.csv", &err), 0);
+    assert_true(m.nmetrics > 400);
+    assert_int_equal(m.nunit_bad, 0);
     ws_measured_free(&m);
 }
 
@@ -302,7 +322,8 @@ static void test_ncu_h100(void **state)
     "gpgpu_n_tot_thrd_icount = 1\ngpgpu_n_tot_w_icount = " w "\n" \
     "total dram reads = " rd "\ntotal dram writes = " wr "\n" \
     "DRAM[0]: 16 bks, busW=8 BL=8 CL=12, tRRD=3 tCCD=2\n" \
-    "L2_total_cache_accesses = " l2a "\nL2_total_cache_misses = " l2m "\n"
+    "L2_total_cache_accesses = " l2a "\nL2_total_cache_misses = " l2m "\n" \
+    "\nicnt_total_pkts_mem_to_simt=5\nicnt_total_pkts_simt_to_mem=5\n"
 
 static const char as_log[] =
     "-gpgpu_clock_domains 1000.0:1000.0:1000.0:850.0 # Clock Domain\n"
@@ -379,6 +400,67 @@ static void accelsim_fails(const char *text, long line, const char *want)
     ws_test_err(&err, "a.log", line, want);
 }
 
+/* Every cut of the log inside the second block, at a line's end or in
+ * the middle of one, is refused: from the first character of the kernel's
+ * name to the end line, the block's figures are partial.  Cuts between blocks
+ * read the complete blocks. */
+static void test_accelsim_cut(void **state)
+{
+    const char *second = strstr(as_log + 1, "kernel_name = _Z1kv \n"
+                                "kernel_launch_uid = 2");
+    const char *end2 = strstr(second, "icnt_total_pkts_simt_to_mem=");
+    size_t first_end = (size_t)(strstr(as_log, "icnt_total_pkts_simt_to_mem=")
+                                - as_log);
+    struct ws_measured m;
+    struct ws_err err;
+
+    (void)state;
+    assert_non_null(second);
+    assert_non_null(end2);
+    for (size_t cut = (size_t)(second - as_log) + strlen("kernel_name = _");
+         cut < (size_t)(end2 - as_log) + 10; cut++) {
+        ws_err_clear(&err);
+        if (ws_measured_parse(&m, "a.log", as_log, cut, &err) == 0)
+            fail_msg("the log cut at byte %zu is read", cut);
+        /* a figure cut in its middle ("kernel_launch_uid = ") is bad */
+        if (!strstr(err.text, "cut short") && !strstr(err.text,
+                                                      "no gpu_sim_cycle")
+            && !strstr(err.text, ": bad "))
+            fail_msg("cut at byte %zu: %s", cut, err.text);
+    }
+    /* the end line itself is there: "icnt_total_pkts_simt_to_mem=5" */
+    ws_err_clear(&err);
+    assert_int_equal(ws_measured_parse(&m, "a.log", as_log,
+                                       (size_t)(end2 - as_log) + 29, &err), 0);
+    assert_int_equal(m.nkernels, 2);
+    ws_measured_free(&m);
+    /* cut between the blocks: the first is read whole */
+    ws_err_clear(&err);
+    assert_int_equal(ws_measured_parse(&m, "a.log", as_log, first_end + 30,
+                                       &err), 0);
+    assert_int_equal(m.nkernels, 1);
+    ws_measured_free(&m);
+    /* where the message puts it: the log's last line */
+    ws_err_clear(&err);
+    assert_int_equal(ws_measured_parse(&m, "a.log", as_log,
+                                       (size_t)(end2 - as_log), &err), -1);
+    ws_test_err(&err, "a.log", 45, "the statistics block of _Z1kv (from "
+                "line 25) ends with the log, cut short (expected");
+}
+
+/* A block with its end line cut out, followed by another. */
+static void test_accelsim_cut_by_next(void **state)
+{
+    static const char text[] =
+        "kernel_name = _Z1kv \ngpu_sim_cycle = 5\n"
+        "kernel_name = _Z1kv \ngpu_sim_cycle = 6\n"
+        "icnt_total_pkts_simt_to_mem=1\n";
+
+    (void)state;
+    accelsim_fails(text, 3, "(from line 1) ends at another kernel_name, cut "
+                   "short (expected");
+}
+
 static void test_accelsim_errors(void **state)
 {
     (void)state;
@@ -386,7 +468,7 @@ static void test_accelsim_errors(void **state)
                             "200", "10", "2", "400", "100")
                    AS_BLOCK("_Z1kv", "2", "3000", "9600", "50", "300", "75",
                             "199", "30", "2", "400", "100"),
-                   33, "gpgpu_n_tot_w_icount falls from 200 to 199");
+                   36, "gpgpu_n_tot_w_icount falls from 200 to 199");
     accelsim_fails("kernel_name = _Z1kv \nkernel_launch_uid = 1 \n", 1,
                    "has no gpu_sim_cycle");
     accelsim_fails("kernel_name = _Z1kv _Z1jv \n", 1, "several kernels");
@@ -396,6 +478,76 @@ static void test_accelsim_errors(void **state)
     accelsim_fails("kernel_name = k\nkernel_launch_uid = -1\n", 2,
                    "bad kernel_launch_uid");
     accelsim_fails("hello\nworld\n", 1, "neither an Nsight Compute CSV");
+}
+
+/* Values no GPGPU-Sim run prints. */
+static void test_accelsim_refused(void **state)
+{
+    (void)state;
+    accelsim_fails("kernel_name = k\ngpu_sim_cycle = 5\ngpu_sim_insn = 9\n"
+                   "gpu_sim_cycle = 7\n", 4, "a second gpu_sim_cycle in the "
+                   "statistics block of k (from line 1)");
+    accelsim_fails("kernel_name = k\ngpu_occupancy = 21.5% \n"
+                   "gpu_occupancy = 21.5% \n", 3, "a second gpu_occupancy");
+    accelsim_fails("kernel_name = k\ngpu_sim_cycle = 5\n"
+                   "gpu_occupancy = 250% \n", 3, "gpu_occupancy 250% is "
+                   "above 100%");
+    accelsim_fails("kernel_name = k\ngpu_sim_cycle = 5\n"
+                   "gpu_occupancy = 100.5%\n", 3, "is above 100%");
+    accelsim_fails("kernel_name = k\ngpu_sim_cycle = -5\n", 2,
+                   "bad gpu_sim_cycle value");
+    accelsim_fails("-gpgpu_clock_domains 0:0:0:0 # x\n", 1,
+                   "bad core clock '0' in -gpgpu_clock_domains");
+    accelsim_fails("-gpgpu_clock_domains 0.0:1:1:1 # x\n", 1,
+                   "bad core clock '0.0'");
+    accelsim_fails("-gpgpu_clock_domains nan:nan:nan:nan # x\n", 1,
+                   "bad core clock 'nan'");
+    accelsim_fails("-gpgpu_clock_domains -1132:1:1:1 # x\n", 1,
+                   "bad core clock '-1132'");
+    accelsim_fails("-gpgpu_clock_domains inf:1:1:1 # x\n", 1,
+                   "bad core clock 'inf'");
+    accelsim_fails("-gpgpu_clock_domains 1e9:1:1:1 # x\n", 1,
+                   "bad core clock '1e9'");
+    accelsim_fails("-gpgpu_clock_domains 1132.0 # x\n", 1,
+                   "bad core clock");
+    accelsim_fails("-gpgpu_clock_domains # x\n", 1, "bad core clock");
+    accelsim_fails("DRAM[0]: 16 bks, busW=0 BL=0 CL=12,\n", 1,
+                   "bad DRAM atom 'busW=0 BL=0 CL=12'");
+    accelsim_fails("DRAM[0]: 16 bks, busW=4 BL=0 CL=12,\n", 1,
+                   "bad DRAM atom");
+    accelsim_fails("DRAM[0]: 16 bks, busW=99999999999 BL=99999999999 CL=1,\n",
+                   1, "bad DRAM atom");
+    accelsim_fails("DRAM[0]: 16 bks, busW=128 BL=64 CL=12,\n", 1,
+                   "bad DRAM atom");
+    accelsim_fails("DRAM[0]: 16 bks, busW=2.5 BL=8 CL=12,\n", 1,
+                   "bad DRAM atom");
+    accelsim_fails("DRAM[0]: 16 bks, busW=4 CL=12,\n", 1, "bad DRAM atom");
+    /* a later channel's line is checked too */
+    accelsim_fails("DRAM[0]: 16 bks, busW=4 BL=8 CL=12,\n"
+                   "DRAM[1]: 16 bks, busW=0 BL=8 CL=12,\n", 2,
+                   "bad DRAM atom");
+}
+
+/* The clock and the atom the log gives, at their limits. */
+static void test_accelsim_limits(void **state)
+{
+    static const char text[] =
+        "-gpgpu_clock_domains 2000:1:1:1 # x\n"
+        "DRAM[0]: 16 bks, busW=64 BL=64 CL=12,\n"
+        "kernel_name = k\ngpu_sim_cycle = 4000\ngpu_occupancy = 100% \n"
+        "total dram reads = 2\nicnt_total_pkts_simt_to_mem=1\n";
+    struct ws_measured m;
+    struct ws_err err;
+
+    (void)state;
+    ws_err_clear(&err);
+    assert_int_equal(ws_measured_parse(&m, "a.log", text, strlen(text), &err),
+                     0);
+    ws_test_near(ws_measured_value(&m, 0, (size_t)metric(&m, "time_us")), 2,
+                 "time at 2000 MHz");
+    ws_test_near(ws_measured_value(&m, 0, (size_t)metric(
+                 &m, "dram__bytes_read.sum")), 2 * 4096, "4096-byte atom");
+    ws_measured_free(&m);
 }
 
 /* ---- the run JSON reader ---------------------------------------------------------- */
@@ -459,6 +611,16 @@ static void test_simrun(void **state)
                  "\"name\": \"k\", \"counters\": {}}]}", 2, "no launch \"id\"");
     simrun_fails("{\"schema_version\": 1, \"a\": 1, \"a\": 2}", 1,
                  "JSON error");
+    simrun_fails("{\"schema_version\": 1, \"kernels\": [\n{\"id\": 1, "
+                 "\"name\": \"k\", \"counters\": {\n\"a\": {\"value\":\n"
+                 "-5}}}]}", 4, "counter 'a' is negative, -5");
+    simrun_fails("{\"schema_version\": 1, \"kernels\": [\n{\"id\": 1, "
+                 "\"name\": \"k\", \"counters\": {}, \"derived\": {\n"
+                 "\"time_us\": -1}}]}", 3, "derived 'time_us' is negative");
+    simrun_fails("{\"schema_version\": 1, \"kernels\": [\n{\"id\": 1, "
+                 "\"name\": \"k\", \"counters\": {}, \"derived\": {\n"
+                 "\"a__b.pct\": -0.5}}]}", 3, "derived 'a__b.pct' is "
+                 "negative");
     simrun_fails("{\"schema_version\": 1,\n \"kernels\": [", 2, "JSON error");
 }
 
@@ -592,6 +754,95 @@ static void test_pairing_bad_cell(void **state)
     pair_free(&f);
 }
 
+/* What the Nsight reader keeps rather than refuses is refused where it
+ * is compared, at its place: a negative count, a unit that is not
+ * Nsight's, a percentage in a unit other than %; a derived metric takes
+ * on its sources' unit problems. */
+static const char unit_json[] =
+    "{\"schema_version\": 1, \"kernels\": [{\"id\": 1, \"name\": \"_Z1av\","
+    " \"counters\": {\"c__x.sum\": {\"value\": 5},"
+    " \"gpc__cycles_elapsed.max\": {\"value\": 5}},"
+    " \"derived\": {\"time_us\": 1, \"c__h.pct\": 50}}]}";
+
+static void unit_fails(const char *csv, long line, long col, const char *want)
+{
+    struct ws_simrun s;
+    struct ws_measured m;
+    struct ws_compare c;
+    struct ws_err err;
+    char at[32];
+
+    assert_int_equal(simrun(&s, unit_json, &err), 0);
+    ws_err_clear(&err);
+    assert_int_equal(ws_measured_parse(&m, "u.csv", csv, strlen(csv), &err),
+                     0);
+    ws_err_clear(&err);
+    assert_int_equal(ws_compare_run(&c, &s, &m, NULL, &err), -1);
+    ws_test_err(&err, "u.csv", line, want);
+    snprintf(at, sizeof at, "u.csv:%ld:%ld: ", line, col);
+    if (strncmp(err.text, at, strlen(at)) != 0)
+        fail_msg("error '%s' not at %s", err.text, at);
+    ws_measured_free(&m);
+    ws_simrun_free(&s);
+}
+
+#define UNIT_HEAD "\"ID\",\"Kernel Name\",\"c__x.sum\",\"c__h.pct\"," \
+    "\"sm__cycles_elapsed.avg\",\"sm__cycles_elapsed.avg.per_second\"\n"
+
+static void test_pairing_refused(void **state)
+{
+    struct ws_simrun s;
+    struct ws_measured m;
+    struct ws_compare c;
+    struct ws_err err;
+    static const char ok[] = UNIT_HEAD
+        "\"\",\"\",\"Kinst\",\"%\",\"cycle\",\"Ghz\"\n"
+        "\"0\",\"a()\",\"1\",\"40\",\"2,000\",\"1\"\n";
+
+    (void)state;
+    /* the same export with good units compares */
+    assert_int_equal(simrun(&s, unit_json, &err), 0);
+    ws_err_clear(&err);
+    assert_int_equal(ws_measured_parse(&m, "u.csv", ok, strlen(ok), &err), 0);
+    assert_int_equal(ws_compare_run(&c, &s, &m, NULL, &err), 0);
+    assert_int_equal(c.nmetrics, 4);
+    ws_compare_free(&c);
+    ws_measured_free(&m);
+    ws_simrun_free(&s);
+
+    unit_fails(UNIT_HEAD "\"\",\"\",\"inst\",\"%\",\"cycle\",\"hz\"\n"
+               "\"0\",\"a()\",\"-1,000\",\"40\",\"2\",\"1\"\n", 3, 11,
+               "'-1,000' for c__x.sum is negative");
+    unit_fails(UNIT_HEAD "\"\",\"\",\"furlong\",\"%\",\"cycle\",\"hz\"\n"
+               "\"0\",\"a()\",\"1\",\"40\",\"2\",\"1\"\n", 2, 7,
+               "unknown unit 'furlong' for c__x.sum (expected");
+    unit_fails(UNIT_HEAD "\"\",\"\",\"inst\",\"Kbyte\",\"cycle\",\"hz\"\n"
+               "\"0\",\"a()\",\"1\",\"40\",\"2\",\"1\"\n", 2, 14,
+               "unit 'Kbyte' for the percentage c__h.pct (expected %)");
+    /* a clock in furlongs: the cycles are fine, the time is not */
+    unit_fails(UNIT_HEAD "\"\",\"\",\"inst\",\"%\",\"cycle\",\"furlong\"\n"
+               "\"0\",\"a()\",\"1\",\"40\",\"2\",\"1\"\n", 2, 26,
+               "unknown unit 'furlong' for time_us");
+    /* the same with a duration: the time is still refused */
+    unit_fails("\"ID\",\"Kernel Name\",\"c__x.sum\",\"c__h.pct\","
+               "\"sm__cycles_elapsed.avg\",\"sm__cycles_elapsed.avg.per_second\","
+               "\"gpu__time_duration.sum\"\n"
+               "\"\",\"\",\"inst\",\"%\",\"cycle\",\"furlong\",\"ns\"\n"
+               "\"0\",\"a()\",\"1\",\"40\",\"2\",\"1\",\"1\"\n", 2, 26,
+               "unknown unit 'furlong' for time_us");
+    /* cycles in furlongs: both derived metrics refuse */
+    unit_fails(UNIT_HEAD "\"\",\"\",\"inst\",\"%\",\"furlong\",\"hz\"\n"
+               "\"0\",\"a()\",\"1\",\"40\",\"2\",\"1\"\n", 2, 18,
+               "unknown unit 'furlong' for gpc__cycles_elapsed.max");
+    unit_fails(UNIT_HEAD "\"\",\"\",\"inst\",\"%\",\"cycle\",\"hz\"\n"
+               "\"0\",\"a()\",\"1\",\"40\",\"-2\",\"1\"\n", 3, 20,
+               "'-2' for gpc__cycles_elapsed.max is negative");
+    /* a number that the unit takes past a double */
+    unit_fails(UNIT_HEAD "\"\",\"\",\"Pinst\",\"%\",\"cycle\",\"hz\"\n"
+               "\"0\",\"a()\",\"1e308\",\"40\",\"2\",\"1\"\n", 3, 11,
+               "'1e308' for c__x.sum is not a number");
+}
+
 static void test_pairing_none(void **state)
 {
     static const char csv[] = "\"ID\",\"Kernel Name\",\"c__x.sum\"\n"
@@ -622,11 +873,16 @@ int main(void)
         cmocka_unit_test(test_ncu_errors),
         cmocka_unit_test(test_ncu_h100),
         cmocka_unit_test(test_accelsim),
+        cmocka_unit_test(test_accelsim_cut),
+        cmocka_unit_test(test_accelsim_cut_by_next),
         cmocka_unit_test(test_accelsim_errors),
+        cmocka_unit_test(test_accelsim_refused),
+        cmocka_unit_test(test_accelsim_limits),
         cmocka_unit_test(test_simrun),
         cmocka_unit_test(test_pairing),
         cmocka_unit_test(test_pairing_regex),
         cmocka_unit_test(test_pairing_bad_cell),
+        cmocka_unit_test(test_pairing_refused),
         cmocka_unit_test(test_pairing_none),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
