@@ -1,0 +1,23 @@
+/*
+ * ws_compare_text: the text report of `warpsim compare`: per pair of
+ * kernels, each metric's simulated and measured values and their
+ * difference; per metric, MAPE and Pearson's r; then what was found on one
+ * side only.
+ *
+ * Leaves out: the pairing and statistics (input/ws_compare.h), JSON and
+ * the chart (cmd_compare.c).
+ */
+#ifndef WS_COMPARE_TEXT_H
+#define WS_COMPARE_TEXT_H
+
+#include "input/ws_compare.h"
+
+/* "apsp #2": a kernel's base name and which launch of it (the report's
+ * and the chart's label). */
+void ws_compare_label(char *buf, size_t size, const char *base,
+                      size_t launch);
+
+/* The whole report as text (malloc'd), or NULL when out of memory. */
+char *ws_compare_text(const struct ws_compare *c);
+
+#endif
