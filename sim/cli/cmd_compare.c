@@ -149,10 +149,8 @@ static int ws_compare_regex(struct ws_compare_args *a)
  * ("-xy"), where optopt says which. */
 static int ws_compare_bad_option(int opt, char **argv)
 {
-    char shortopt[3] = {'-', (char)optopt, '\0'};
-    const char *last = argv[optind - 1];
-    const char *word = strncmp(last, "--", 2) != 0 && optopt > 0
-                       && optopt < 0x100 ? shortopt : last;
+    char buf[3];
+    const char *word = ws_cli_option_word(opt, argv, buf);
 
     if (opt == ':')
         return ws_cli_usage("compare", "option '%s' needs a value (expected "

@@ -54,18 +54,13 @@ struct ws_config_import_args {
 /* An option import does not take, or one without its value. */
 static int ws_config_import_bad(int opt, char **argv)
 {
-    char word[8];
-    const char *w = argv[optind - 1];
+    char buf[3];
+    const char *w = ws_cli_option_word(opt, argv, buf);
 
     if (opt == ':')
         return ws_cli_usage("config", "import: option '%s' needs a value "
                             "(expected %s)", w, optopt == WS_CONFIG_OPT_BASE
                             ? "--base CONFIG" : "-o FILE");
-    /* An unknown letter inside a group ("-xo") is not argv[optind - 1]. */
-    if (optopt > ' ' && optopt < 127) {
-        snprintf(word, sizeof word, "-%c", optopt);
-        w = word;
-    }
     return ws_cli_usage("config", "import: bad option '%s' (expected -o "
                         "FILE, --base CONFIG or --help)", w);
 }

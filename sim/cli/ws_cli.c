@@ -89,12 +89,29 @@ int ws_cli_usage(const char *cmd, const char *fmt, ...)
     return WS_EXIT_INPUT;
 }
 
+const char *ws_cli_option_word(int opt, char **argv, char buf[3])
+{
+    const char *last = argv[optind - 1];
+
+    /* getopt sets optopt to the letter for a short option and to the
+     * option's value (or 0) for a long one, whose word is last. */
+    if (opt == ':' || strncmp(last, "--", 2) == 0 || optopt <= ' '
+        || optopt >= 127)
+        return last;
+    buf[0] = '-';
+    buf[1] = (char)optopt;
+    buf[2] = '\0';
+    return buf;
+}
+
 int ws_cli_bad_option(const char *cmd, int opt, char **argv)
 {
+    char buf[3];
+    const char *word = ws_cli_option_word(opt, argv, buf);
+
     if (opt == ':')
-        return ws_cli_usage(cmd, "option '%s' needs a value",
-                            argv[optind - 1]);
-    return ws_cli_usage(cmd, "bad option '%s'", argv[optind - 1]);
+        return ws_cli_usage(cmd, "option '%s' needs a value", word);
+    return ws_cli_usage(cmd, "bad option '%s'", word);
 }
 
 int ws_cli_limit_option(struct ws_trace_opts *t, const char *cmd, int opt,

@@ -43,8 +43,13 @@ int ws_cli_load_gpu(const struct ws_cli_gpu_opts *o, struct ws_gpu *gpu,
  * WS_EXIT_INTERNAL for an internal failure such as out of memory. */
 int ws_cli_fail(const struct ws_err *err);
 
-/* getopt's verdict on argv[optind - 1] as a usage error: a missing value
- * (opt ':', with optstrings that start with ':') or an unknown option. */
+/* The word getopt refused: argv[optind - 1], except for an unknown letter
+ * inside a group ("-xyz"), which is not that word: "-x", written in buf. */
+const char *ws_cli_option_word(int opt, char **argv, char buf[3]);
+
+/* getopt's verdict as a usage error: a missing value (opt ':', with
+ * optstrings that start with ':') or an unknown option, naming the word
+ * ws_cli_option_word finds. */
 int ws_cli_bad_option(const char *cmd, int opt, char **argv);
 
 /* A usage error: "warpsim CMD: message" plus a hint; returns 2. */
