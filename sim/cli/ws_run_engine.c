@@ -111,30 +111,26 @@ static void ws_run_tee_free(struct ws_run_tee *t)
     }
 }
 
-/* l2_warm: something ran or was copied before this kernel. */
-static int ws_run_kernel(struct ws_sim *sim, struct ws_input *in, size_t i,
+/* Simulates the opened kernel k (the caller closes it); l2_warm:
+ * something ran or was copied before this kernel. */
+static int ws_run_kernel(struct ws_sim *sim, struct ws_input_kernel *k,
                          int l2_warm, struct ws_kernel_stats *out,
                          struct ws_err *err)
 {
-    struct ws_input_kernel k;
     struct ws_profile prof;
     struct ws_run_tee tee;
     struct ws_cta_source src;
     int rc;
 
-    if (ws_input_kernel_open(in, i, &k, err) < 0)
-        return -1;
-    if (ws_profile_init(&prof, k.src.launch, sim->gpu) < 0) {
-        ws_input_kernel_close(&k);
+    if (ws_profile_init(&prof, k->src.launch, sim->gpu) < 0)
         return ws_err_oom(err);
-    }
-    tee.inner = &k.src;
+    tee.inner = &k->src;
     tee.profile = &prof;
     tee.free = NULL;
-    src = k.src;
+    src = k->src;
     src.ctx = &tee;
     src.next = ws_run_tee_next;
-    if (k.src.next_header && k.src.warp_open) {
+    if (k->src.next_header && k->src.warp_open) {
         src.next_header = ws_run_tee_header;
         src.warp_open = ws_run_tee_open;
     }
@@ -152,7 +148,6 @@ static int ws_run_kernel(struct ws_sim *sim, struct ws_input *in, size_t i,
         out->nmodels = out->models ? WS_MODEL_COUNT : 0;
     }
     ws_profile_free(&prof);
-    ws_input_kernel_close(&k);
     return rc;
 }
 
@@ -166,31 +161,26 @@ int ws_run_engine_prepare(struct ws_run_report *rep, const struct ws_input *in,
     return rep->kernels ? 0 : ws_err_oom(err);
 }
 
-/* 1 when command i (a kernel) is one sel picks, 0 when not, -1 on a
- * failure to open it.  Only the header is read: a skipped kernel costs
- * what its launch lines cost (and a corrupt header is still an error). */
-static int ws_run_selected(struct ws_input *in, size_t i,
-                           const struct ws_run_select *sel,
-                           struct ws_err *err)
+/* 1 when the launch l is one sel (may be NULL: all) picks.  Only the
+ * kernel's header has been read: a skipped kernel costs what its launch
+ * lines cost (and a corrupt header is still an error). */
+static int ws_run_picks(const struct ws_launch *l,
+                        const struct ws_run_select *sel)
 {
-    struct ws_input_kernel k;
     int yes = 1;
 
-    if (!sel || (!sel->by_id && !sel->by_name))
+    if (!sel)
         return 1;
-    if (ws_input_kernel_open(in, i, &k, err) < 0)
-        return -1;
     if (sel->by_id)
-        yes = k.src.launch->id == sel->id;
+        yes = l->id == sel->id;
     if (yes && sel->by_name) {
         /* The name as the trace has it (mangled) or its base name
          * ("reduce"), as compare --kernel matches. */
-        char *base = ws_kname_base(k.src.launch->name);
-        yes = regexec(&sel->re, k.src.launch->name, 0, NULL, 0) == 0
+        char *base = ws_kname_base(l->name);
+        yes = regexec(&sel->re, l->name, 0, NULL, 0) == 0
               || (base && regexec(&sel->re, base, 0, NULL, 0) == 0);
         free(base);
     }
-    ws_input_kernel_close(&k);
     return yes;
 }
 
@@ -202,21 +192,25 @@ int ws_run_engine_list(struct ws_sim *sim, struct ws_input *in,
 
     for (size_t i = 0; i < in->list.n; i++) {
         const struct ws_cmd *c = &in->list.cmds[i];
-        int pick;
+        struct ws_input_kernel k;
+        int rc;
         if (c->kind == WS_CMD_MEMCPY_HTOD) {
             ws_sim_memcpy(sim, c->addr, c->bytes);
             continue;
         }
         if (sel && sel->max && rep->nkernels >= sel->max)
             continue;
-        if ((pick = ws_run_selected(in, i, sel, err)) < 0)
+        if (ws_input_kernel_open(in, i, &k, err) < 0)
             return -1;
-        if (!pick)
+        if (!ws_run_picks(k.src.launch, sel)) {
+            ws_input_kernel_close(&k);
             continue;
+        }
         if (kernel_no)
             *kernel_no = rep->nkernels + 1;
-        if (ws_run_kernel(sim, in, i, i > 0, &rep->kernels[rep->nkernels],
-                          err) < 0) {
+        rc = ws_run_kernel(sim, &k, i > 0, &rep->kernels[rep->nkernels], err);
+        ws_input_kernel_close(&k);
+        if (rc < 0) {
             ws_kernel_stats_free(&rep->kernels[rep->nkernels]);
             return -1;
         }
