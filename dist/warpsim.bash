@@ -77,8 +77,8 @@ _warpsim()
         fi ;;
     model)
         if [ "$COMP_CWORD" -eq 2 ]; then
-            COMPREPLY=($(compgen -W "mwp_cwp mwp_cwp_l2 tmm roofline" \
-                         -- "$cur"))
+            COMPREPLY=($(compgen -W "mwp_cwp mwp_cwp_l2 mwp_cwp_l2_reuse tmm \
+                         roofline qroofline aiq" -- "$cur"))
             return
         fi ;;
     analyze)

@@ -13,6 +13,7 @@ void ws_model_begin(struct ws_model_result *r, const char *model)
     memset(r, 0, sizeof *r);
     r->model = model;
     r->applies = 1;
+    r->in_domain = 1;
 }
 
 void ws_model_var(struct ws_model_result *r, const char *name, double value)
@@ -42,4 +43,14 @@ int ws_model_skip(struct ws_model_result *r, const char *fmt, ...)
     vsnprintf(r->why, sizeof r->why, fmt, ap);
     va_end(ap);
     return 0;
+}
+
+void ws_model_domain(struct ws_model_result *r, int ok, const char *fmt, ...)
+{
+    va_list ap;
+
+    r->in_domain = ok;
+    va_start(ap, fmt);
+    vsnprintf(r->domain, sizeof r->domain, fmt, ap);
+    va_end(ap);
 }

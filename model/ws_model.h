@@ -32,6 +32,11 @@ double ws_model_get(const struct ws_model_result *r, const char *name);
 int ws_model_skip(struct ws_model_result *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* States the model's domain: ok 1 when the input lies inside it, 0 with
+ * the failing assumption in the text. */
+void ws_model_domain(struct ws_model_result *r, int ok, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* ---- MWP/CWP (Hong & Kim, ISCA 2009) and its L2 form (Wang & Lou) ----
  * Instruction counts are per thread (= per warp: one warp instruction per
  * thread instruction), averaged over the kernel's warps. */
@@ -41,13 +46,25 @@ struct ws_mwp_params {
     double mem_ld;              /* Mem_LD = Mem_L2_cache_miss: DRAM latency */
     double mem_l2_hit;          /* Mem_L2_cache_hit: L2 hit latency (L2 form) */
     double l2_hit_rate;         /* 0..1, from the profile's reuse analysis
-                                   (L2 form; see ws_model_mwp.c for its use) */
+                                   (warpsim's reuse-weighted L2 variant and
+                                   Hong & Kim's "no caches" domain) */
+    double transaction_bytes;   /* the unit of the counts and delays below:
+                                   128 (the papers' block) or 32 (sector);
+                                   0 when not said */
     double departure_del_uncoal, departure_del_coal;
+    double departure_measured;  /* 1: the config's measured delays, 0:
+                                   derived from the SM port (an estimate) */
     double uncoal_per_mw;       /* #Uncoal_per_mw: transactions per warp */
     double coal_per_mw;         /* #Coal_per_mw */
-    double load_bytes_per_warp; /* Load_bytes_per_warp */
+    double load_bytes_per_warp; /* Load_bytes_per_warp: bytes moved per
+                                   memory warp instruction */
     double active_sms;          /* #Active_SMs */
-    double issue_cycles;        /* Issue_cycles */
+    double issue_cycles;        /* Issue_cycles: the SM's issue time of one
+                                   warp instruction (eqs 2, 9, 10) */
+    double issue_cycles_warp;   /* one warp's own time per instruction
+                                   (its compute period: eqs 1, 4, 20, 22);
+                                   0 = Issue_cycles, as on the papers'
+                                   one-scheduler SMs */
     double comp_insts;          /* #Comp_insts */
     double uncoal_insts;        /* #Uncoal_Mem_insts */
     double coal_insts;          /* #Coal_Mem_insts */
@@ -60,16 +77,22 @@ struct ws_mwp_params {
 
 /* Hong & Kim, every case, with the synchronization cost; no rounding. */
 int ws_model_mwp(const struct ws_mwp_params *p, struct ws_model_result *r);
-/* Wang & Lou's L2 extension (eqs 20-22). */
+/* Wang & Lou's L2 extension (eqs 20-22) as written: every later warp's
+ * memory cycles scaled by Mem_L2_cache_hit / Mem_L2_cache_miss. */
 int ws_model_mwp_l2(const struct ws_mwp_params *p, struct ws_model_result *r);
+/* warpsim's extension of it: the ratio weighted by the kernel's reuse
+ * (l2_hit_rate), so that a kernel that reuses nothing gets Hong & Kim. */
+int ws_model_mwp_l2_reuse(const struct ws_mwp_params *p,
+                          struct ws_model_result *r);
 
 /* ---- TMM (Ma, Chamberlain & Agrawal, ASAP 2014), eqs 1, 3, 4, 8 ---- */
 struct ws_tmm_params {
     double t1;                  /* work: thread instructions */
-    double t_inf;               /* span: the longest dependent chain */
+    double t_inf;               /* span: operations on the longest chain,
+                                   in TMM's time steps (a global access L) */
     double m;                   /* global memory transactions after coalescing */
     double l;                   /* memory latency, cycles */
-    double t;                   /* threads per core */
+    double t;                   /* threads per core: B_a x T_r / Q */
     double p;                   /* cores (all SMs) */
     double q;                   /* cores per SM */
     double z;                   /* shared memory per SM, bytes */
@@ -80,24 +103,77 @@ struct ws_tmm_params {
     double b_r;                 /* requested blocks */
     double b_max;               /* block limit per SM (config) */
     double t_max_mp;            /* thread limit per SM */
+    double reg_unit;            /* registers a warp is given at a time
+                                   (0: none, as eq 4 prints it) */
+    double smem_unit;           /* shared memory granule, bytes (0: none) */
     double scale;               /* the config's calibrated factor (cycles) */
 };
 
 int ws_model_tmm(const struct ws_tmm_params *p, struct ws_model_result *r);
 
+/* Eq 4's B_a (with the allocation granules), and the index of the limit
+ * that binds (0 shared memory, 1 registers, 2 blocks, 3 threads); the
+ * parameters' T should be B_a x T_r / Q. */
+double ws_model_tmm_blocks(const struct ws_tmm_params *p, int *limit);
+
 /* ---- Roofline and its hierarchical form (the "black-box and white-box"
  * GPU performance notes): a lower bound, not a predictor. ---- */
 struct ws_roofline_params {
     double flops;               /* FP32 operations, an FMA counting 2 */
-    double peak_flops;          /* per SM cycle, whole GPU */
+    double peak_flops;          /* FP32 per SM cycle, on the SMs the grid
+                                   can occupy */
+    double flops_fp16, peak_fp16;   /* the same on each other pipe */
+    double flops_fp64, peak_fp64;
+    double flops_tensor, peak_tensor;
     double dram_bytes;          /* that must cross DRAM at least */
     double dram_bw;             /* bytes per SM cycle */
     double l2_bytes, l2_bw;     /* that must cross L2 at least; per cycle */
     double l1_bytes, l1_bw;     /* through the L1 data pipes; per cycle */
-    double c_op, c_ldst, c_other;   /* instruction mix, for E_inst */
+    double port_bytes;          /* the larger of the bytes the SMs read
+                                   from and write to L2 */
+    double port_bw;             /* per cycle, over the SMs the grid can
+                                   occupy, each direction */
 };
 
 int ws_model_roofline(const struct ws_roofline_params *p,
                       struct ws_model_result *r);
+
+/* ---- The quantitative roofline predictor (Konstantinidis & Cotronis,
+ * JPDC 2017, as the blog seed summarises it): the compute peak of the
+ * dominant operation scaled by the operation-mix and instruction-mix
+ * efficiencies, then memory or compute bound by O_krn against O_dev. ---- */
+struct ws_qroofline_params {
+    double w_comp;              /* operations of the dominant type */
+    double t_op;                /* its peak, operations per cycle */
+    double m_fp;                /* its instructions (E_mix; 0: E_mix = 1) */
+    double m_fma;               /* of them, fused multiply-adds */
+    double c_op;                /* relative instruction costs D x W */
+    double c_ldst;
+    double c_other;
+    double w_trans;             /* bytes to and from DRAM */
+    double b_mem;               /* DRAM bytes per cycle */
+    double blocks, sms;         /* domain only (sms 0: not given) */
+};
+
+int ws_model_qroofline(const struct ws_qroofline_params *p,
+                       struct ws_model_result *r);
+
+/* ---- The abstract instruction queue model (Pei et al., IEEE Access 2019,
+ * as the blog seed summarises it): per block iteration, the dispatch of
+ * global loads, shared loads and global stores (memory bound), or of the
+ * computation overlapped m ways with them (compute bound). ---- */
+struct ws_aiq_params {
+    double blocks;              /* thread blocks */
+    double sms;                 /* SMs */
+    double gl, sl, gs, cp;      /* global loads, shared loads, global
+                                   stores, computation: warp instructions,
+                                   whole kernel */
+    double c_gl, c_sl, c_gs;    /* cycles an SM spends dispatching one */
+    double m;                   /* SP units per LD/ST unit */
+    double l_s;                 /* shared load latency */
+    double l_gs;                /* global store latency */
+};
+
+int ws_model_aiq(const struct ws_aiq_params *p, struct ws_model_result *r);
 
 #endif

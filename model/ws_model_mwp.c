@@ -18,6 +18,14 @@
  * up, as some reimplementations do, turns Hong & Kim's worked example from
  * 50728 cycles into 48444.)
  *
+ * On an SM with several schedulers two quantities the papers call
+ * Issue_cycles part: the SM's issue time of a warp instruction (the rate at
+ * which N warps' computation drains: eqs 2, 9, 10 and the overlap terms)
+ * and one warp's own time per instruction (its compute period: the first
+ * and last warps of eqs 4, 20 and 22).  On the papers' one-scheduler SMs
+ * they are the same number; Comp_cycles below is the warp's, Comp_cycles_SM
+ * the SM's.
+ *
  * Leaves out: where the parameters come from (ws_model_params.c); every
  * cache but Wang & Lou's L2 latency ratio; shared memory and its bank
  * conflicts; branch divergence; per-opcode latency (Issue_cycles is one
@@ -39,7 +47,8 @@ struct ws_model_mwp_q {
     double departure_delay;     /* eq 15 */
     double mwp;                 /* eq 5 */
     const char *mwp_bound;      /* the term of eq 5 that is smallest */
-    double comp_cycles;         /* eq 17 */
+    double comp_cycles;         /* eq 17: one warp's compute period */
+    double comp_sm;             /* the SM's issue time of the same */
     double mem_cycles;          /* eq 16 */
     double cwp;                 /* eq 9 */
     double rep;                 /* #Rep (eq 19, Hong & Kim's reading) */
@@ -75,6 +84,7 @@ static const struct {
     {"Mem_LD", offsetof(struct ws_mwp_params, mem_ld)},
     {"Mem_L2_cache_hit", offsetof(struct ws_mwp_params, mem_l2_hit)},
     {"l2_hit_rate", offsetof(struct ws_mwp_params, l2_hit_rate)},
+    {"transaction_bytes", offsetof(struct ws_mwp_params, transaction_bytes)},
     {"Departure_del_uncoal",
      offsetof(struct ws_mwp_params, departure_del_uncoal)},
     {"Departure_del_coal", offsetof(struct ws_mwp_params, departure_del_coal)},
@@ -84,6 +94,7 @@ static const struct {
      offsetof(struct ws_mwp_params, load_bytes_per_warp)},
     {"#Active_SMs", offsetof(struct ws_mwp_params, active_sms)},
     {"Issue_cycles", offsetof(struct ws_mwp_params, issue_cycles)},
+    {"Issue_cycles_warp", offsetof(struct ws_mwp_params, issue_cycles_warp)},
     {"#Comp_insts", offsetof(struct ws_mwp_params, comp_insts)},
     {"#Uncoal_Mem_insts", offsetof(struct ws_mwp_params, uncoal_insts)},
     {"#Coal_Mem_insts", offsetof(struct ws_mwp_params, coal_insts)},
@@ -217,13 +228,14 @@ static void ws_model_mwp_parallelism(const struct ws_mwp_params *p,
         q->mwp_bound = "Mem_L/Departure_delay";
 }
 
-/* Eqs 9-10: CWP, the warps that compute while one waits for memory, plus
- * that one.  Comp_cycles > 0 here: a kernel with memory instructions has
- * #Total_insts >= 1 and Issue_cycles > 0 was checked. */
+/* Eqs 9-10: CWP, the warps the SM computes while one waits for memory,
+ * plus that one: the SM's issue time is the divisor.  Comp_cycles_SM > 0
+ * here: a kernel with memory instructions has #Total_insts >= 1 and
+ * Issue_cycles > 0 was checked. */
 static void ws_model_mwp_cwp(struct ws_model_mwp_q *q,
                              struct ws_model_result *r)
 {
-    double full = (q->mem_cycles + q->comp_cycles) / q->comp_cycles;
+    double full = (q->mem_cycles + q->comp_sm) / q->comp_sm;
 
     ws_model_var(r, "CWP_full", full);
     q->cwp = fmin(full, q->n);
@@ -275,8 +287,12 @@ static int ws_model_mwp_prepare(const struct ws_mwp_params *p,
             return -1;
         }
     }
-    q->comp_cycles = p->issue_cycles * q->total_insts;     /* eq 17 */
+    q->comp_cycles = (p->issue_cycles_warp > 0 ? p->issue_cycles_warp
+                                                : p->issue_cycles)
+                     * q->total_insts;                     /* eq 17 */
+    q->comp_sm = p->issue_cycles * q->total_insts;
     ws_model_var(r, "Comp_cycles", q->comp_cycles);
+    ws_model_var(r, "Comp_cycles_SM", q->comp_sm);
     ws_model_var(r, "Mem_cycles", q->mem_cycles);
     if (memory)
         ws_model_mwp_cwp(q, r);
@@ -296,7 +312,7 @@ static enum ws_model_mwp_case ws_model_mwp_case(const struct ws_model_mwp_q *q)
         return WS_MODEL_MWP_FEW_WARPS;
     if (q->cwp >= q->mwp)
         return WS_MODEL_MWP_MEM_CWP;
-    if (q->comp_cycles > q->mem_cycles)
+    if (q->comp_sm > q->mem_cycles)
         return WS_MODEL_MWP_MEM_COMP;
     return WS_MODEL_MWP_COMPUTE;
 }
@@ -329,15 +345,23 @@ static int ws_model_mwp_finish(const struct ws_mwp_params *p,
     return 1;
 }
 
+/* Eq 2's computation of N warps: the SM's issue time of all of them, but
+ * never less than one warp's own period (fewer warps than schedulers leave
+ * schedulers idle). */
+static double ws_model_mwp_comp_n(const struct ws_model_mwp_q *q)
+{
+    return fmax(q->comp_sm * q->n, q->comp_cycles);
+}
+
 /* A kernel without memory instructions: every warp only computes, so one
- * round takes Comp_cycles x N, which is the compute-bound case (eq 2) with
- * Mem_L = 0; the other cases divide by #Mem_insts = 0.  No barrier cost:
- * Hong & Kim charge a barrier for the memory requests it stops from
- * overlapping, and there are none. */
+ * round takes the computation of N warps, which is the compute-bound case
+ * (eq 2) with Mem_L = 0; the other cases divide by #Mem_insts = 0.  No
+ * barrier cost: Hong & Kim charge a barrier for the memory requests it
+ * stops from overlapping, and there are none. */
 static int ws_model_mwp_compute_only(const struct ws_model_mwp_q *q,
                                      struct ws_model_result *r)
 {
-    double exec = q->comp_cycles * q->n * q->rep;
+    double exec = ws_model_mwp_comp_n(q) * q->rep;
 
     ws_model_var(r, "Exec", exec);
     ws_model_var(r, "Synch_cost", 0);
@@ -346,6 +370,43 @@ static int ws_model_mwp_compute_only(const struct ws_model_mwp_q *q,
     snprintf(r->regime, sizeof r->regime,
              "no memory instructions: compute only");
     return 1;
+}
+
+/* ---- Domains ---- */
+
+/* Hong & Kim's GPUs had no data caches: every access pays Mem_LD, which a
+ * kernel that reads its sectors again (from L1 or L2) does not.  A tenth
+ * of the reads is where that starts to show beside their reported 13 %
+ * error on applications. */
+#define WS_MWP_MAX_REUSE 0.10
+
+/* A partial last round the model leaves out (#Rep is a fraction) may add
+ * this much to the time at most: B_r large, or whole rounds. */
+#define WS_MWP_MAX_TAIL 0.10
+
+/* Both papers model one SM's round of blocks and multiply by #Rep, a
+ * fraction: where the last round is partial, the SMs that run it take a
+ * whole round, which they leave out; so their domain is whole rounds or
+ * many of them.  Hong & Kim also assume no caches, Wang & Lou an L2. */
+static void ws_model_mwp_domain(const struct ws_mwp_params *p,
+                                struct ws_model_result *r, int no_cache)
+{
+    double rep = p->active_blocks_per_sm > 0 && p->active_sms > 0
+        ? p->blocks / (p->active_blocks_per_sm * p->active_sms) : 0;
+
+    if (rep > 0 && ceil(rep - 1e-9) > (1 + WS_MWP_MAX_TAIL) * rep)
+        ws_model_domain(r, 0, "#Rep = %.3g rounds: the partial last round "
+                        "it leaves out adds %.0f%% (expected whole rounds, "
+                        "or many)", rep, 100 * (ceil(rep - 1e-9) / rep - 1));
+    else if (no_cache && p->l2_hit_rate > WS_MWP_MAX_REUSE)
+        ws_model_domain(r, 0, "%.0f%% of sector reads reuse a sector: Hong & "
+                        "Kim's GPUs had no caches (expected at most %.0f%%)",
+                        100 * p->l2_hit_rate, 100 * WS_MWP_MAX_REUSE);
+    else if (no_cache)
+        ws_model_domain(r, 1, "whole rounds of blocks, little reuse (no "
+                        "caches)");
+    else
+        ws_model_domain(r, 1, "whole rounds of blocks");
 }
 
 /* ---- Hong & Kim ---- */
@@ -357,6 +418,7 @@ int ws_model_mwp(const struct ws_mwp_params *p, struct ws_model_result *r)
     double exec;
 
     ws_model_begin(r, "mwp_cwp");
+    ws_model_mwp_domain(p, r, 1);
     switch (ws_model_mwp_prepare(p, &q, r)) {
     case -1:
         return 0;
@@ -369,7 +431,7 @@ int ws_model_mwp(const struct ws_mwp_params *p, struct ws_model_result *r)
         /* Eq 4: every request is exposed; the warps' computation between
          * requests delays the last of the MWP. */
         exec = q.mem_cycles + q.comp_cycles
-               + q.comp_cycles / q.mem_insts * (q.mwp - 1);
+               + q.comp_sm / q.mem_insts * (q.mwp - 1);
         break;
     case WS_MODEL_MWP_MEM_CWP:
     case WS_MODEL_MWP_MEM_COMP:
@@ -380,11 +442,11 @@ int ws_model_mwp(const struct ws_mwp_params *p, struct ws_model_result *r)
          * Comp_cycles > Mem_cycles here, as written, though it then can
          * predict less than Comp_cycles x N. */
         exec = q.mem_cycles * q.n / q.mwp
-               + q.comp_cycles / q.mem_insts * (q.mwp - 1);
+               + q.comp_sm / q.mem_insts * (q.mwp - 1);
         break;
     default:
         /* Eq 2: computation of all N warps, plus one exposed latency. */
-        exec = q.mem_l + q.comp_cycles * q.n;
+        exec = q.mem_l + ws_model_mwp_comp_n(&q);
         break;
     }
     return ws_model_mwp_finish(p, &q, r, exec * q.rep,
@@ -418,20 +480,23 @@ static int ws_model_mwp_l2_check(const struct ws_mwp_params *p,
 /* The factor on later warps' memory cycles.  Wang & Lou write
  * Mem_L2_cache_hit / Mem_L2_cache_miss and apply it to every warp after
  * the first, as if every later access hit (their saxpy reads what the
- * first warps brought in).  A kernel's reuse decides how many do: with
- * h = l2_hit_rate, a later access costs hit latency with probability h and
- * miss latency otherwise, so
+ * first warps brought in): that is the paper's form (reuse 0 here).
+ * warpsim's extension (reuse 1) lets the kernel's reuse decide how many
+ * do: with h = l2_hit_rate, a later access costs hit latency with
+ * probability h and miss latency otherwise, so
  *     L2_ratio = h x Mem_L2_cache_hit / Mem_L2_cache_miss + (1 - h),
  * which is the paper's ratio at h = 1 and 1 (later warps pay DRAM latency
  * too) at h = 0.  Mem_L2_cache_miss = Mem_LD (Table 1, row 8). */
-static double ws_model_mwp_l2_ratio(const struct ws_mwp_params *p,
+static double ws_model_mwp_l2_ratio(const struct ws_mwp_params *p, int reuse,
                                     struct ws_model_result *r)
 {
     double hit_miss = p->mem_l2_hit / p->mem_ld;
-    double ratio = p->l2_hit_rate * hit_miss + (1 - p->l2_hit_rate);
+    double h = reuse ? p->l2_hit_rate : 1;
+    double ratio = h * hit_miss + (1 - h);
 
     ws_model_var(r, "L2_hit_miss_ratio", hit_miss);
-    ws_model_var(r, "L2_hit_rate", p->l2_hit_rate);
+    if (reuse)
+        ws_model_var(r, "L2_hit_rate", p->l2_hit_rate);
     ws_model_var(r, "L2_ratio", ratio);
     return ratio;
 }
@@ -472,7 +537,7 @@ static double ws_model_mwp_l2_memory(const struct ws_model_mwp_q *q,
 
     ws_model_var(r, "Cache_hit_mem", hit_mem);
     return q->mem_cycles + q->mem_cycles * ratio * hit_mem
-           + q->comp_cycles / q->mem_insts * (q->mwp - 1);
+           + q->comp_sm / q->mem_insts * (q->mwp - 1);
 }
 
 /* Eq 22: compute bound.  Its last warp uses "Mem_l", a name defined
@@ -495,7 +560,10 @@ static double ws_model_mwp_l2_compute(const struct ws_mwp_params *p,
     return ws_model_mwp_l2_warps(r, first, last, which);
 }
 
-int ws_model_mwp_l2(const struct ws_mwp_params *p, struct ws_model_result *r)
+/* Both L2 forms: the paper's (reuse 0) and warpsim's (reuse 1). */
+static int ws_model_mwp_l2_form(const struct ws_mwp_params *p,
+                                struct ws_model_result *r, const char *name,
+                                int reuse)
 {
     struct ws_model_mwp_q q;
     enum ws_model_mwp_case c;
@@ -503,7 +571,8 @@ int ws_model_mwp_l2(const struct ws_mwp_params *p, struct ws_model_result *r)
     double ratio, exec;
     int memory;
 
-    ws_model_begin(r, "mwp_cwp_l2");
+    ws_model_begin(r, name);
+    ws_model_mwp_domain(p, r, 0);
     memory = ws_model_mwp_prepare(p, &q, r);
     if (memory < 0)
         return 0;
@@ -514,7 +583,7 @@ int ws_model_mwp_l2(const struct ws_mwp_params *p, struct ws_model_result *r)
         return ws_model_mwp_compute_only(&q, r);
     if (!ws_model_mwp_l2_check(p, &q, r))
         return 0;
-    ratio = ws_model_mwp_l2_ratio(p, r);
+    ratio = ws_model_mwp_l2_ratio(p, reuse, r);
     c = ws_model_mwp_case(&q);
     switch (c) {
     case WS_MODEL_MWP_FEW_WARPS:
@@ -531,4 +600,15 @@ int ws_model_mwp_l2(const struct ws_mwp_params *p, struct ws_model_result *r)
     /* Wang & Lou keep Hong & Kim's synchronization cost unchanged. */
     return ws_model_mwp_finish(p, &q, r, exec * q.rep,
                                ws_model_mwp_case_names[c], which);
+}
+
+int ws_model_mwp_l2(const struct ws_mwp_params *p, struct ws_model_result *r)
+{
+    return ws_model_mwp_l2_form(p, r, "mwp_cwp_l2", 0);
+}
+
+int ws_model_mwp_l2_reuse(const struct ws_mwp_params *p,
+                          struct ws_model_result *r)
+{
+    return ws_model_mwp_l2_form(p, r, "mwp_cwp_l2_reuse", 1);
 }

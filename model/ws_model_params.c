@@ -1,31 +1,15 @@
 /*
  * ws_model_params: model parameters from a profile and a config (see
- * ws_model_params.h).
+ * ws_model_params.h).  Each quantity is what its paper means by it, mapped
+ * onto a GPU the paper did not have; where that mapping is a choice, the
+ * comment says which and why.
  */
 #include "ws_model_params.h"
 
 #include <math.h>
-#include <stddef.h>
 #include <string.h>
 
 #include "config/ws_occupancy.h"
-
-static const char *const ws_model_names[WS_MODEL_COUNT] = {
-    "mwp_cwp", "mwp_cwp_l2", "tmm", "roofline"
-};
-
-int ws_model_find(const char *name)
-{
-    for (int i = 0; i < WS_MODEL_COUNT; i++)
-        if (strcmp(name, ws_model_names[i]) == 0)
-            return i;
-    return -1;
-}
-
-const char *ws_model_name(enum ws_model_kind kind)
-{
-    return (unsigned)kind < WS_MODEL_COUNT ? ws_model_names[kind] : "?";
-}
 
 static double ws_per_warp(const struct ws_profile *p, double sum)
 {
@@ -35,6 +19,12 @@ static double ws_per_warp(const struct ws_profile *p, double sum)
 static double ws_ghz(const struct ws_gpu *g)
 {
     return g->core_mhz / 1000.0;
+}
+
+/* SMs with work: a grid smaller than the GPU leaves the rest idle. */
+static double ws_active_sms(const struct ws_profile *p, const struct ws_gpu *g)
+{
+    return p->ctas < g->sm.count ? (double)p->ctas : g->sm.count;
 }
 
 /* CTAs resident per SM while the kernel runs: the occupancy limit, or
@@ -50,17 +40,79 @@ static double ws_active_blocks(const struct ws_profile *p,
     return per_sm < occ.ctas_per_sm ? per_sm : occ.ctas_per_sm;
 }
 
+/* Bytes an SM port moves per core cycle (icnt.bandwidth_per_sm). */
+static double ws_port_bytes(const struct ws_gpu *g)
+{
+    return g->icnt.bandwidth_per_sm / ws_ghz(g);
+}
+
+/* ---- MWP/CWP ------------------------------------------------------------ */
+
+/* The issue time of one warp's instructions on its sub-core, and of the
+ * same instructions on the SM: a sub-core issues one instruction a cycle
+ * (two, from two warps, where it dual-issues) and each pipe takes a warp
+ * instruction every `interval` cycles, so the time is the larger of the
+ * issue slots and the busiest pipe's occupancy, FP64 work at the FP64 rate
+ * and so on.  One warp issues once a cycle at most; the SM's sub-cores
+ * share the work of many. */
+static void ws_issue_time(const struct ws_profile *p, const struct ws_gpu *g,
+                          double *warp_cycles, double *sm_cycles)
+{
+    double pipe[WS_UNIT_COUNT] = {0}, slots = 0, busiest = 0;
+
+    for (int c = 0; c < WS_OPC_COUNT; c++) {
+        double n = ws_per_warp(p, (double)p->by_class[c]);
+        enum ws_unit_kind u = ws_unit_for_class(c);
+        slots += n;
+        pipe[u] += n * g->unit[u].interval;
+    }
+    for (int u = 0; u < WS_UNIT_COUNT; u++)
+        busiest = fmax(busiest, pipe[u]);
+    *warp_cycles = fmax(slots, busiest);
+    *sm_cycles = fmax(slots / (g->sched.dual_issue ? 2 : 1), busiest)
+                 / g->sm.sub_cores;
+}
+
+/* #Uncoal_per_mw and #Coal_per_mw in the config's transaction unit: the
+ * papers' 128-byte block (a line) or a 32-byte sector. */
+static void ws_transactions(const struct ws_profile *p, const struct ws_gpu *g,
+                            struct ws_mwp_params *out)
+{
+    const struct ws_profile_model *m = &p->model;
+    int lines = ws_cfg_transaction(g) == g->l1.line;
+    uint64_t uncoal = lines ? m->uncoal_lines : m->uncoal_sectors;
+    uint64_t coal = lines ? m->coal_lines : m->coal_sectors;
+
+    out->transaction_bytes = (double)ws_cfg_transaction(g);
+    out->uncoal_per_mw = m->uncoal_insts
+        ? (double)uncoal / (double)m->uncoal_insts : 0;
+    out->coal_per_mw = m->coal_insts
+        ? (double)coal / (double)m->coal_insts : 0;
+}
+
+/* Departure delays as the simulator's probe measured them for this config
+ * (timing/ws_probe.h: the slope of a chase hop's time against one warp's
+ * transactions, and of a copy's against its warps), or as the config sets
+ * them.  Where neither has (the probe could not run), they come from the
+ * SM port's bandwidth, an estimate, and departure_measured says so. */
+static void ws_departure(const struct ws_gpu *g, struct ws_mwp_params *out)
+{
+    double port = (double)ws_cfg_transaction(g) / ws_port_bytes(g);
+
+    out->departure_measured = g->model.departure_del_uncoal > 0
+                              && g->model.departure_del_coal > 0;
+    out->departure_del_uncoal = g->model.departure_del_uncoal > 0
+                                ? g->model.departure_del_uncoal : port;
+    out->departure_del_coal = g->model.departure_del_coal > 0
+        ? g->model.departure_del_coal
+        : port * (out->coal_per_mw > 0 ? out->coal_per_mw : 1);
+}
+
 void ws_model_params_mwp(const struct ws_profile *p, const struct ws_gpu *g,
                          struct ws_mwp_params *out)
 {
     const struct ws_profile_model *m = &p->model;
-    /* One SM port serves a 32-byte sector in this many core cycles
-     * (icnt.bandwidth_per_sm): the gap between two transactions leaving an
-     * SM, which is what Hong & Kim's departure delay measures.  An
-     * uncoalesced warp sends one transaction at a time; a coalesced one
-     * sends its sectors back to back, so its delay is its sectors' worth. */
-    double port = (double)g->l2.sector / (g->icnt.bandwidth_per_sm / ws_ghz(g));
-    double mem = (double)m->mem_insts;
+    double mem = (double)m->mem_insts, warp, sm;
 
     memset(out, 0, sizeof *out);
     out->freq_ghz = ws_ghz(g);
@@ -74,47 +126,54 @@ void ws_model_params_mwp(const struct ws_profile *p, const struct ws_gpu *g,
      * touched more sectors than the profile keeps. */
     out->l2_hit_rate = m->read_sector_refs && !m->incomplete
         ? 1.0 - (double)m->read.n / (double)m->read_sector_refs : 0;
-    out->uncoal_per_mw = m->uncoal_insts
-        ? (double)m->uncoal_sectors / (double)m->uncoal_insts : 0;
-    out->coal_per_mw = m->coal_insts
-        ? (double)m->coal_sectors / (double)m->coal_insts : 0;
-    out->departure_del_uncoal = port;
-    out->departure_del_coal = port * (out->coal_per_mw > 0 ? out->coal_per_mw : 1);
-    out->load_bytes_per_warp = m->load_insts
-        ? (double)m->load_bytes / (double)m->load_insts : 0;
-    out->active_sms = p->ctas < g->sm.count ? (double)p->ctas : g->sm.count;
-    /* A warp instruction occupies its sub-core's issue slot for the FP32
-     * unit's interval; the SM's sub-cores issue side by side, so per SM a
-     * warp instruction costs interval / sub_cores cycles of issue. */
-    out->issue_cycles = (double)g->unit[WS_UNIT_FP32].interval
-                        / (double)g->sm.sub_cores;
+    ws_transactions(p, g, out);
+    ws_departure(g, out);
+    /* Bytes moved, not requested: a strided warp moves whole sectors, and
+     * stores move bytes too (Hong & Kim's 128 bytes are a coalesced warp's
+     * 32 words; eq 6 is a bandwidth ceiling on what crosses the bus). */
+    out->load_bytes_per_warp = mem > 0
+        ? (double)(m->coal_sectors + m->uncoal_sectors)
+          * (double)g->l2.sector / mem : 0;
+    out->active_sms = ws_active_sms(p, g);
+    ws_issue_time(p, g, &warp, &sm);
+    /* Per instruction of #Total_insts, so that Issue_cycles x #Total_insts
+     * is the time of all of the warp's instructions. */
+    mem += (double)m->sync_insts;
+    out->comp_insts = ws_per_warp(p, (double)p->warp_insts - mem);
     out->uncoal_insts = ws_per_warp(p, (double)m->uncoal_insts);
     out->coal_insts = ws_per_warp(p, (double)m->coal_insts);
     out->synch_insts = ws_per_warp(p, (double)m->sync_insts);
-    out->comp_insts = ws_per_warp(p, (double)p->warp_insts - mem
-                                     - (double)m->sync_insts);
+    {
+        double total = out->comp_insts + out->uncoal_insts + out->coal_insts;
+        out->issue_cycles = total > 0 ? sm / total : 0;
+        out->issue_cycles_warp = total > 0 ? warp / total : 0;
+    }
     out->first_comp_period_insts = ws_per_warp(p, (double)m->first_comp_insts);
     out->threads_per_block = ws_launch_threads(&p->launch);
     out->blocks = (double)p->ctas;
     out->active_blocks_per_sm = ws_active_blocks(p, g, out->active_sms);
 }
 
+/* ---- TMM ---------------------------------------------------------------- */
+
 void ws_model_params_tmm(const struct ws_profile *p, const struct ws_gpu *g,
                          struct ws_tmm_params *out)
 {
+    const struct ws_profile_model *m = &p->model;
     /* A "core" is an FP32 lane: sub-cores x their FP32 lanes per SM. */
     double q = (double)g->sm.sub_cores * g->unit[WS_UNIT_FP32].lanes;
-    double sms = p->ctas < g->sm.count ? (double)p->ctas : g->sm.count;
-    double active = ws_active_blocks(p, g, sms);
+    int lines = ws_cfg_transaction(g) == g->l1.line, lim;
 
     memset(out, 0, sizeof *out);
     out->t1 = (double)p->thread_insts;
-    out->t_inf = p->model.span_max;
-    out->m = (double)(p->model.coal_sectors + p->model.uncoal_sectors);
+    out->t_inf = m->span_steps_max;
+    /* M counts chunks of C grouped accesses (section II.A: C is 32 on
+     * NVIDIA GPUs, a warp's words), the same transaction as MWP/CWP's. */
+    out->m = (double)(lines ? m->coal_lines + m->uncoal_lines
+                            : m->coal_sectors + m->uncoal_sectors);
     out->l = g->dram.latency;
     out->q = q;
     out->p = q * g->sm.count;
-    out->t = active * ws_launch_threads(&p->launch) / q;
     out->z = (double)g->sm.shared_mem;
     out->s_b = p->launch.shmem;
     out->r = g->sm.registers;
@@ -123,11 +182,48 @@ void ws_model_params_tmm(const struct ws_profile *p, const struct ws_gpu *g,
     out->b_r = (double)p->ctas;
     out->b_max = g->sm.max_blocks;
     out->t_max_mp = g->sm.max_threads;
-    /* TMM is a proportionality: its terms are in core cycles of an ideal
+    out->reg_unit = g->sm.reg_alloc_unit;
+    out->smem_unit = (double)g->sm.shared_alloc_unit;
+    /* Threads per core as eq 4 allots them (T = B_a x T_r / Q): a grid
+     * smaller than B_a x SMs is charged once, by f_sched (eq 3), not a
+     * second time by fewer threads per core. */
+    out->t = ws_model_tmm_blocks(out, &lim) * out->t_r / q;
+    /* TMM is a proportionality: its terms are in time steps of an ideal
      * core, and the config's model.tmm_scale, calibrated on the FP32
-     * throughput microbenchmark (validate/calibrate_tmm.sh), turns them
-     * into the GPU's. */
+     * throughput microbenchmark (validate/calibrate_tmm.py), turns them
+     * into the GPU's cycles. */
     out->scale = g->model.tmm_scale;
+}
+
+/* ---- Roofline ----------------------------------------------------------- */
+
+double ws_model_dram_bytes(const struct ws_profile *p, const struct ws_gpu *g,
+                           int l2_may_be_warm)
+{
+    const struct ws_profile_model *m = &p->model;
+    double sector = (double)g->l2.sector;
+    double compulsory = (double)ws_profile_compulsory_reads(p) * sector;
+    double written = (double)m->written.n * sector;
+
+    if (m->incomplete)
+        return 0;
+    if (l2_may_be_warm)
+        compulsory = compulsory > (double)g->l2.size
+                     ? compulsory - (double)g->l2.size : 0;
+    /* L2 writes back: written data stays there until evicted, so at most
+     * an L2-full of it never reaches DRAM during the kernel. */
+    if (written > (double)g->l2.size)
+        compulsory += written - (double)g->l2.size;
+    return compulsory;
+}
+
+/* A pipe's peak in operations per SM cycle over `sms` SMs: each sub-core's
+ * unit takes a warp instruction every `interval` cycles, doing `per_inst`
+ * operations. */
+static double ws_peak(const struct ws_gpu *g, enum ws_unit_kind u, double sms,
+                      double per_inst)
+{
+    return sms * g->sm.sub_cores * per_inst / g->unit[u].interval;
 }
 
 void ws_model_params_roofline(const struct ws_profile *p,
@@ -136,212 +232,147 @@ void ws_model_params_roofline(const struct ws_profile *p,
 {
     const struct ws_profile_model *m = &p->model;
     double ghz = ws_ghz(g), sector = (double)g->l2.sector;
-    double compulsory = (double)ws_profile_compulsory_reads(p) * sector;
-    double written = (double)m->written.n * sector;
-    const struct ws_unit_cfg *fp32 = &g->unit[WS_UNIT_FP32];
+    double sms = ws_active_sms(p, g);
+    uint64_t tensor = p->by_class[WS_OPC_TENSOR];
 
     memset(out, 0, sizeof *out);
+    /* Peaks of the SMs the grid can occupy.  An FMA counts 2 and a packed
+     * half2 FMA 4 (ws_flops.h); a tensor instruction its shape's 2mnk,
+     * averaged over the kernel's tensor instructions. */
     out->flops = m->flops;
-    /* Each sub-core's FP32 unit takes a warp instruction every `interval`
-     * cycles: 32 lanes, 2 operations for an FMA. */
-    out->peak_flops = (double)g->sm.count * g->sm.sub_cores
-                      * (double)WS_WARP_SIZE / fp32->interval * 2.0;
-    if (l2_may_be_warm)
-        compulsory = compulsory > (double)g->l2.size
-                     ? compulsory - (double)g->l2.size : 0;
-    /* L2 writes back: written data stays there until evicted, so at most
-     * an L2-full of it never reaches DRAM during the kernel. */
-    if (written > (double)g->l2.size)
-        compulsory += written - (double)g->l2.size;
-    out->dram_bytes = m->incomplete ? 0 : compulsory;
+    out->peak_flops = ws_peak(g, WS_UNIT_FP32, sms, WS_WARP_SIZE * 2.0);
+    out->flops_fp16 = m->flops_fp16;
+    out->peak_fp16 = ws_peak(g, WS_UNIT_FP16, sms, WS_WARP_SIZE * 4.0);
+    out->flops_fp64 = m->flops_fp64;
+    out->peak_fp64 = ws_peak(g, WS_UNIT_FP64, sms, WS_WARP_SIZE * 2.0);
+    out->flops_tensor = m->flops_tensor;
+    out->peak_tensor = tensor
+        ? ws_peak(g, WS_UNIT_TENSOR, sms, m->flops_tensor / (double)tensor)
+        : 0;
+    out->dram_bytes = ws_model_dram_bytes(p, g, l2_may_be_warm);
     out->dram_bw = g->dram.bandwidth / ghz;
     /* Every distinct sector read crosses L2 once at least, and every
      * sector stored or updated atomically reaches it (L1 writes through). */
     out->l2_bytes = m->incomplete ? 0
                     : ((double)m->read.n + (double)m->store_sectors) * sector;
     out->l2_bw = g->l2.bandwidth / ghz;
+    /* The same sectors cross the SMs' ports, reads one way and writes the
+     * other, each port at icnt.bandwidth_per_sm. */
+    out->port_bytes = m->incomplete ? 0
+        : fmax((double)m->read.n, (double)m->store_sectors) * sector;
+    out->port_bw = sms * ws_port_bytes(g);
     /* No L1 bandwidth in the configs: that roof is left out. */
-    out->c_op = (double)(p->by_class[WS_OPC_FP32] + p->by_class[WS_OPC_FP16]
-                         + p->by_class[WS_OPC_FP64]
-                         + p->by_class[WS_OPC_TENSOR]);
-    out->c_ldst = (double)(p->by_class[WS_OPC_GLOBAL]
-                           + p->by_class[WS_OPC_SHARED]
-                           + p->by_class[WS_OPC_LOCAL]
-                           + p->by_class[WS_OPC_CONST]
-                           + p->by_class[WS_OPC_TEX]);
-    out->c_other = (double)p->warp_insts - out->c_op - out->c_ldst;
 }
 
-static const struct ws_model_field ws_mwp_fields[] = {
-    {"freq_ghz", offsetof(struct ws_mwp_params, freq_ghz),
-     "Freq, SM clock in GHz"},
-    {"mem_bw_gbs", offsetof(struct ws_mwp_params, mem_bw_gbs),
-     "Mem_Bandwidth, GB/s"},
-    {"mem_ld", offsetof(struct ws_mwp_params, mem_ld),
-     "Mem_LD = Mem_L2_cache_miss, cycles"},
-    {"mem_l2_hit", offsetof(struct ws_mwp_params, mem_l2_hit),
-     "Mem_L2_cache_hit, cycles (L2 form)"},
-    {"l2_hit_rate", offsetof(struct ws_mwp_params, l2_hit_rate),
-     "share of sector reads that reuse a sector (L2 form)"},
-    {"departure_del_uncoal", offsetof(struct ws_mwp_params, departure_del_uncoal),
-     "Departure_del_uncoal, cycles"},
-    {"departure_del_coal", offsetof(struct ws_mwp_params, departure_del_coal),
-     "Departure_del_coal, cycles"},
-    {"uncoal_per_mw", offsetof(struct ws_mwp_params, uncoal_per_mw),
-     "#Uncoal_per_mw, transactions"},
-    {"coal_per_mw", offsetof(struct ws_mwp_params, coal_per_mw),
-     "#Coal_per_mw, transactions"},
-    {"load_bytes_per_warp", offsetof(struct ws_mwp_params, load_bytes_per_warp),
-     "Load_bytes_per_warp"},
-    {"active_sms", offsetof(struct ws_mwp_params, active_sms),
-     "#Active_SMs"},
-    {"issue_cycles", offsetof(struct ws_mwp_params, issue_cycles),
-     "Issue_cycles per warp instruction per SM"},
-    {"comp_insts", offsetof(struct ws_mwp_params, comp_insts),
-     "#Comp_insts per warp"},
-    {"uncoal_insts", offsetof(struct ws_mwp_params, uncoal_insts),
-     "#Uncoal_Mem_insts per warp"},
-    {"coal_insts", offsetof(struct ws_mwp_params, coal_insts),
-     "#Coal_Mem_insts per warp"},
-    {"synch_insts", offsetof(struct ws_mwp_params, synch_insts),
-     "#Synch_insts per warp"},
-    {"first_comp_period_insts", offsetof(struct ws_mwp_params, first_comp_period_insts),
-     "First_comp_period_insts per warp"},
-    {"threads_per_block", offsetof(struct ws_mwp_params, threads_per_block),
-     "#Threads_per_block"},
-    {"blocks", offsetof(struct ws_mwp_params, blocks),
-     "#Blocks"},
-    {"active_blocks_per_sm", offsetof(struct ws_mwp_params, active_blocks_per_sm),
-     "#Active_blocks_per_SM"},
-};
+/* ---- Quantitative roofline ---------------------------------------------- */
 
-static const struct ws_model_field ws_tmm_fields[] = {
-    {"t1", offsetof(struct ws_tmm_params, t1),
-     "T1, work: thread instructions"},
-    {"t_inf", offsetof(struct ws_tmm_params, t_inf),
-     "T_inf, span: longest dependent chain, cycles"},
-    {"m", offsetof(struct ws_tmm_params, m),
-     "M, global memory transactions"},
-    {"l", offsetof(struct ws_tmm_params, l),
-     "L, memory latency, cycles"},
-    {"t", offsetof(struct ws_tmm_params, t),
-     "T, threads per core"},
-    {"p", offsetof(struct ws_tmm_params, p),
-     "P, cores"},
-    {"q", offsetof(struct ws_tmm_params, q),
-     "Q, cores per SM"},
-    {"z", offsetof(struct ws_tmm_params, z),
-     "Z, shared memory per SM, bytes"},
-    {"s_b", offsetof(struct ws_tmm_params, s_b),
-     "S_B, shared memory per block, bytes"},
-    {"r", offsetof(struct ws_tmm_params, r),
-     "R, registers per SM"},
-    {"r_t", offsetof(struct ws_tmm_params, r_t),
-     "R_T, registers per thread"},
-    {"t_r", offsetof(struct ws_tmm_params, t_r),
-     "T_r, threads per block"},
-    {"b_r", offsetof(struct ws_tmm_params, b_r),
-     "B_r, requested blocks"},
-    {"b_max", offsetof(struct ws_tmm_params, b_max),
-     "block limit per SM"},
-    {"t_max_mp", offsetof(struct ws_tmm_params, t_max_mp),
-     "thread limit per SM"},
-    {"scale", offsetof(struct ws_tmm_params, scale),
-     "cycles per TMM time unit"},
-};
-
-static const struct ws_model_field ws_roofline_fields[] = {
-    {"flops", offsetof(struct ws_roofline_params, flops),
-     "FP32 operations, FMA = 2"},
-    {"peak_flops", offsetof(struct ws_roofline_params, peak_flops),
-     "FP32 operations per cycle, whole GPU"},
-    {"dram_bytes", offsetof(struct ws_roofline_params, dram_bytes),
-     "bytes that must cross DRAM"},
-    {"dram_bw", offsetof(struct ws_roofline_params, dram_bw),
-     "DRAM bytes per cycle"},
-    {"l2_bytes", offsetof(struct ws_roofline_params, l2_bytes),
-     "bytes that must cross L2"},
-    {"l2_bw", offsetof(struct ws_roofline_params, l2_bw),
-     "L2 bytes per cycle"},
-    {"l1_bytes", offsetof(struct ws_roofline_params, l1_bytes),
-     "bytes through L1"},
-    {"l1_bw", offsetof(struct ws_roofline_params, l1_bw),
-     "L1 bytes per cycle"},
-    {"c_op", offsetof(struct ws_roofline_params, c_op),
-     "arithmetic warp instructions"},
-    {"c_ldst", offsetof(struct ws_roofline_params, c_ldst),
-     "load/store warp instructions"},
-    {"c_other", offsetof(struct ws_roofline_params, c_other),
-     "other warp instructions"},
-};
-
-const struct ws_model_field *ws_model_fields(enum ws_model_kind kind, int *n)
+/* The pipe of the dominant operation: the one whose work takes longest at
+ * its peak. */
+static enum ws_flop_kind ws_dominant(const struct ws_roofline_params *r)
 {
-    switch (kind) {
-    case WS_MODEL_TMM:
-        *n = (int)(sizeof ws_tmm_fields / sizeof ws_tmm_fields[0]);
-        return ws_tmm_fields;
-    case WS_MODEL_ROOFLINE:
-        *n = (int)(sizeof ws_roofline_fields / sizeof ws_roofline_fields[0]);
-        return ws_roofline_fields;
-    default:
-        *n = (int)(sizeof ws_mwp_fields / sizeof ws_mwp_fields[0]);
-        return ws_mwp_fields;
+    const double t[WS_FLOP_KINDS] = {
+        0,
+        r->peak_flops > 0 ? r->flops / r->peak_flops : 0,
+        r->peak_fp16 > 0 ? r->flops_fp16 / r->peak_fp16 : 0,
+        r->peak_fp64 > 0 ? r->flops_fp64 / r->peak_fp64 : 0,
+        r->peak_tensor > 0 ? r->flops_tensor / r->peak_tensor : 0,
+    };
+    enum ws_flop_kind best = WS_FLOP_FP32;
+
+    for (int k = WS_FLOP_FP32; k < WS_FLOP_KINDS; k++)
+        if (t[k] > t[best])
+            best = (enum ws_flop_kind)k;
+    return best;
+}
+
+static const int ws_flop_class[WS_FLOP_KINDS] = {
+    -1, WS_OPC_FP32, WS_OPC_FP16, WS_OPC_FP64, WS_OPC_TENSOR
+};
+
+/* C_op, C_ldst, C_other: each class's share of the instructions D times
+ * its weight W = T_SP / T_x, the FP32 rate over the class's own (its
+ * pipe's interval over FP32's). */
+static void ws_inst_costs(const struct ws_profile *p, const struct ws_gpu *g,
+                          int op_class, struct ws_qroofline_params *out)
+{
+    double total = (double)p->warp_insts, sp = g->unit[WS_UNIT_FP32].interval;
+
+    for (int c = 0; c < WS_OPC_COUNT && total > 0; c++) {
+        double cost = (double)p->by_class[c] / total
+                      * g->unit[ws_unit_for_class(c)].interval / sp;
+        if (c == op_class)
+            out->c_op += cost;
+        else if (ws_opcode_class_is_memory((enum ws_op_class)c))
+            out->c_ldst += cost;
+        else
+            out->c_other += cost;
     }
 }
 
-void ws_model_params_for(enum ws_model_kind kind, const struct ws_profile *p,
-                         const struct ws_gpu *g, int l2_may_be_warm,
-                         union ws_model_params *out)
+void ws_model_params_qroofline(const struct ws_profile *p,
+                               const struct ws_gpu *g, int l2_may_be_warm,
+                               struct ws_qroofline_params *out)
 {
+    struct ws_roofline_params r;
+    const double *work[WS_FLOP_KINDS] = {
+        NULL, &r.flops, &r.flops_fp16, &r.flops_fp64, &r.flops_tensor
+    };
+    const double *peak[WS_FLOP_KINDS] = {
+        NULL, &r.peak_flops, &r.peak_fp16, &r.peak_fp64, &r.peak_tensor
+    };
+    enum ws_flop_kind k;
+
     memset(out, 0, sizeof *out);
-    if (kind == WS_MODEL_TMM)
-        ws_model_params_tmm(p, g, &out->tmm);
-    else if (kind == WS_MODEL_ROOFLINE)
-        ws_model_params_roofline(p, g, l2_may_be_warm, &out->roofline);
-    else
-        ws_model_params_mwp(p, g, &out->mwp);
-}
-
-/* Finite inputs can still overflow (1e308 cycles of latency) or vanish
- * (a bandwidth of 1e-308): no number that is not a finite, non-negative
- * count of cycles is ever given as a prediction. */
-static void ws_model_check_finite(struct ws_model_result *r)
-{
-    if (!r->applies)
-        return;
-    for (int i = 0; i < r->nvars; i++)
-        if (!isfinite(r->vars[i].value)) {
-            ws_model_skip(r, "%s overflows (expected parameters of ordinary "
-                          "magnitude)", r->vars[i].name);
-            return;
-        }
-    if (!isfinite(r->cycles) || r->cycles < 0)
-        ws_model_skip(r, "the prediction is not a finite, non-negative "
-                      "number of cycles (expected parameters of ordinary "
-                      "magnitude)");
-}
-
-void ws_model_eval(enum ws_model_kind kind, const union ws_model_params *in,
-                   struct ws_model_result *r)
-{
-    switch (kind) {
-    case WS_MODEL_MWP: ws_model_mwp(&in->mwp, r); break;
-    case WS_MODEL_MWP_L2: ws_model_mwp_l2(&in->mwp, r); break;
-    case WS_MODEL_TMM: ws_model_tmm(&in->tmm, r); break;
-    default: ws_model_roofline(&in->roofline, r); break;
+    ws_model_params_roofline(p, g, l2_may_be_warm, &r);
+    k = ws_dominant(&r);
+    out->w_comp = *work[k];
+    /* The device's peak: the authors' kernels fill the GPU. */
+    out->t_op = *peak[k] * g->sm.count / ws_active_sms(p, g);
+    if (k != WS_FLOP_TENSOR) {
+        out->m_fp = (double)p->by_class[ws_flop_class[k]];
+        out->m_fma = (double)p->model.fma_insts[k];
     }
-    ws_model_check_finite(r);
+    ws_inst_costs(p, g, ws_flop_class[k], out);
+    out->w_trans = r.dram_bytes;
+    out->b_mem = r.dram_bw;
+    out->blocks = (double)p->ctas;
+    out->sms = g->sm.count;
 }
 
-void ws_model_run_all(const struct ws_profile *p, const struct ws_gpu *g,
-                      int l2_may_be_warm,
-                      struct ws_model_result out[WS_MODEL_COUNT])
-{
-    union ws_model_params in;
+/* ---- Abstract instruction queue ----------------------------------------- */
 
-    for (int k = 0; k < WS_MODEL_COUNT; k++) {
-        ws_model_params_for((enum ws_model_kind)k, p, g, l2_may_be_warm, &in);
-        ws_model_eval((enum ws_model_kind)k, &in, &out[k]);
-    }
+void ws_model_params_aiq(const struct ws_profile *p, const struct ws_gpu *g,
+                         struct ws_aiq_params *out)
+{
+    const struct ws_space_stats *gl = &p->space[WS_SPACE_GLOBAL];
+    const struct ws_space_stats *sh = &p->space[WS_SPACE_SHARED];
+    struct ws_mwp_params mwp;
+    uint64_t mem = 0, shared_on;
+    double w;
+
+    memset(out, 0, sizeof *out);
+    for (int s = 0; s < WS_SPACE_COUNT; s++)
+        if (s != WS_SPACE_NONE)
+            mem += p->space[s].insts;
+    out->blocks = (double)p->ctas;
+    out->sms = g->sm.count;
+    out->gl = (double)gl->loads;
+    out->sl = (double)sh->loads;
+    out->gs = (double)(gl->stores + gl->atomics);
+    out->cp = (double)(p->warp_insts - mem);
+    /* A global access leaves the SM as Hong & Kim's departure delay says
+     * (eq 15, the config's measured delays); a shared one takes a cycle
+     * per bank-conflict wavefront. */
+    ws_model_params_mwp(p, g, &mwp);
+    w = mwp.uncoal_insts + mwp.coal_insts;
+    out->c_gl = w > 0 ? (mwp.departure_del_uncoal * mwp.uncoal_per_mw
+                         * mwp.uncoal_insts
+                         + mwp.departure_del_coal * mwp.coal_insts) / w
+                      : mwp.departure_del_coal;
+    out->c_gs = out->c_gl;
+    shared_on = sh->insts - sh->predicated_off;
+    out->c_sl = shared_on ? (double)sh->wavefronts / (double)shared_on : 1;
+    out->m = (double)g->unit[WS_UNIT_FP32].lanes / g->unit[WS_UNIT_LDST].lanes;
+    out->l_s = g->shared.latency;
+    out->l_gs = g->l2.latency;
 }

@@ -3,7 +3,9 @@
  * config, never typed in by hand and never read from the simulator.  Each
  * derivation says in a comment which paper quantity it stands for and how
  * it maps onto a GPU with sub-cores, sectored caches and an L2 the papers'
- * GPUs did not all have.
+ * GPUs did not all have (ws_model_params.c); and the table of the models
+ * by name, their inputs by field, evaluation and elasticities
+ * (ws_model_table.c).
  *
  * Leaves out: the models themselves (ws_model_*.c).
  */
@@ -17,14 +19,21 @@
 enum ws_model_kind {
     WS_MODEL_MWP,
     WS_MODEL_MWP_L2,
+    WS_MODEL_MWP_L2_REUSE,
     WS_MODEL_TMM,
     WS_MODEL_ROOFLINE,
+    WS_MODEL_QROOFLINE,
+    WS_MODEL_AIQ,
     WS_MODEL_COUNT
 };
 
-/* "mwp_cwp", "mwp_cwp_l2", "tmm", "roofline"; -1 for another name. */
+/* A built-in model's name ("mwp_cwp", ...); -1 for another name. */
 int ws_model_find(const char *name);
 const char *ws_model_name(enum ws_model_kind kind);
+/* One line on what it is, for help texts. */
+const char *ws_model_what(enum ws_model_kind kind);
+/* "mwp_cwp, mwp_cwp_l2, ..." for messages. */
+const char *ws_model_names(void);
 
 void ws_model_params_mwp(const struct ws_profile *p, const struct ws_gpu *g,
                          struct ws_mwp_params *out);
@@ -36,6 +45,16 @@ void ws_model_params_tmm(const struct ws_profile *p, const struct ws_gpu *g,
 void ws_model_params_roofline(const struct ws_profile *p,
                               const struct ws_gpu *g, int l2_may_be_warm,
                               struct ws_roofline_params *out);
+void ws_model_params_qroofline(const struct ws_profile *p,
+                               const struct ws_gpu *g, int l2_may_be_warm,
+                               struct ws_qroofline_params *out);
+void ws_model_params_aiq(const struct ws_profile *p, const struct ws_gpu *g,
+                         struct ws_aiq_params *out);
+
+/* The bytes each access of the kernel moves, that DRAM must at least
+ * serve (as the roofline counts them). */
+double ws_model_dram_bytes(const struct ws_profile *p, const struct ws_gpu *g,
+                           int l2_may_be_warm);
 
 /* A model's parameters by name, for "warpsim model NAME --params FILE"
  * and for printing what a profile gave: each field is a double at an
@@ -50,11 +69,13 @@ struct ws_model_field {
 const struct ws_model_field *ws_model_fields(enum ws_model_kind kind,
                                              int *n);
 
-/* All three params structs, so that one buffer serves any model. */
+/* Every params struct, so that one buffer serves any model. */
 union ws_model_params {
     struct ws_mwp_params mwp;
     struct ws_tmm_params tmm;
     struct ws_roofline_params roofline;
+    struct ws_qroofline_params qroofline;
+    struct ws_aiq_params aiq;
 };
 
 /* A profile's parameters for kind (l2_may_be_warm as above). */
@@ -62,7 +83,8 @@ void ws_model_params_for(enum ws_model_kind kind, const struct ws_profile *p,
                          const struct ws_gpu *g, int l2_may_be_warm,
                          union ws_model_params *out);
 
-/* Evaluates kind on explicit parameters. */
+/* Evaluates kind on explicit parameters, with the elasticity of its
+ * prediction to each input. */
 void ws_model_eval(enum ws_model_kind kind, const union ws_model_params *in,
                    struct ws_model_result *r);
 

@@ -1,25 +1,24 @@
 /*
  * ws_model_roofline: the roofline (Williams, Waterman & Patterson, CACM
  * 2009) with one roof per level of the memory hierarchy, as in the
- * cache-aware roofline (Lopes et al., ISPASS 2017), in SM cycles:
+ * cache-aware roofline (Lopes et al., ISPASS 2017), and one compute roof
+ * per pipe, in SM cycles:
  *
- *   time >= max(flops / peak_flops, dram_bytes / dram_bw,
- *               l2_bytes / l2_bw, l1_bytes / l1_bw)
+ *   time >= max(flops_k / peak_k for each pipe k (FP32, FP16, FP64,
+ *               tensor), dram_bytes / dram_bw, l2_bytes / l2_bw,
+ *               l1_bytes / l1_bw, port_bytes / port_bw)
  *
- * A lower bound, not a predictor: the simulator must never beat it.  A
- * roof counts only when the config gives it a positive peak.  Beside the
- * bound it records the arithmetic intensities, the ridge points and the
- * compute roof of the quantitative roofline (Konstantinidis & Cotronis,
- * JPDC 2017), whose peak is scaled by the instruction-mix efficiency
- * E_inst; that variant is an intermediate only, because it is an estimate,
- * not a bound.
+ * The pipes run side by side, so the bound is the largest of their times,
+ * not their sum.  A lower bound, not a predictor: the simulator must never
+ * beat it.  A roof counts only when it has a positive peak.  Peaks are
+ * those of the SMs the grid can occupy (a launch of 4 CTAs cannot use 80
+ * SMs' FP32 units, nor their ports to L2).  Beside the bound it records
+ * the arithmetic intensities and ridge points.
  *
- * Leaves out: Konstantinidis & Cotronis's operation-mix efficiency E_mix,
- * which needs the count of FMA instructions among the FP32 instructions
- * (our flops count an FMA as 2 but do not say how many there were); it is
- * taken as 1 and recorded as not computed (E_mix_computed = 0).  Also left
- * out: ceilings below the roofs (bank conflicts, divergence) and where the
- * counts come from (ws_model_params.c).
+ * Leaves out: ceilings below the roofs (bank conflicts, divergence), the
+ * quantitative roofline's efficiencies (its own model,
+ * ws_model_qroofline.c) and where the counts come from
+ * (ws_model_params.c).
  */
 #include "ws_model.h"
 
@@ -40,10 +39,13 @@ static int ws_model_roofline_valid(const struct ws_roofline_params *p,
 {
     const struct { const char *name; double v; } in[] = {
         {"flops", p->flops}, {"peak_flops", p->peak_flops},
+        {"flops_fp16", p->flops_fp16}, {"peak_fp16", p->peak_fp16},
+        {"flops_fp64", p->flops_fp64}, {"peak_fp64", p->peak_fp64},
+        {"flops_tensor", p->flops_tensor}, {"peak_tensor", p->peak_tensor},
         {"dram_bytes", p->dram_bytes}, {"dram_bw", p->dram_bw},
         {"l2_bytes", p->l2_bytes}, {"l2_bw", p->l2_bw},
         {"l1_bytes", p->l1_bytes}, {"l1_bw", p->l1_bw},
-        {"c_op", p->c_op}, {"c_ldst", p->c_ldst}, {"c_other", p->c_other},
+        {"port_bytes", p->port_bytes}, {"port_bw", p->port_bw},
     };
 
     for (size_t i = 0; i < sizeof in / sizeof in[0]; i++)
@@ -53,59 +55,49 @@ static int ws_model_roofline_valid(const struct ws_roofline_params *p,
     return 1;
 }
 
-/* A memory roof's arithmetic intensity (flops per byte crossing that
+/* A memory roof's arithmetic intensity (FP32 flops per byte crossing that
  * level: Williams et al.'s operational intensity, for DRAM) and ridge
- * point (the intensity where the roof meets the compute roof). */
+ * point (the intensity where the roof meets the FP32 roof). */
 static void ws_model_roofline_ratios(const struct ws_roofline_params *p,
                                      const struct ws_model_roofline_roof *m,
                                      struct ws_model_result *r)
 {
+    if (!m->ai_var)
+        return;
     if (m->work > 0)
         ws_model_var(r, m->ai_var, p->flops / m->work);
     if (p->peak_flops > 0)
         ws_model_var(r, m->ridge_var, p->peak_flops / m->peak);
 }
 
-/* The quantitative roofline's compute roof (Konstantinidis & Cotronis,
- * as summarized in the "black-box and white-box" notes):
- *   E_inst = C_op / (C_op + C_ldst + C_other)
- *   T'_op  = E_mix * E_inst * T_op
- * with E_mix taken as 1 (see the top of the file). */
-static void ws_model_roofline_quantitative(const struct ws_roofline_params *p,
-                                           struct ws_model_result *r,
-                                           double mem_bound)
-{
-    double c = p->c_op + p->c_ldst + p->c_other, einst, q;
-
-    ws_model_var(r, "E_mix_computed", 0);
-    if (c <= 0)
-        return;                 /* no instruction mix given */
-    einst = p->c_op / c;
-    ws_model_var(r, "E_inst", einst);
-    if (p->peak_flops <= 0 || (einst <= 0 && p->flops > 0))
-        return;                 /* no compute roof to scale */
-    q = p->flops > 0 ? p->flops / (p->peak_flops * einst) : 0;
-    ws_model_var(r, "compute_quantitative_cycles", q);
-    /* Their prediction: T'_op when compute bound, O_krn * B_mem when
-     * memory bound, i.e. the time max(W / T'_op, bytes / B_mem). */
-    ws_model_var(r, "quantitative_cycles", fmax(q, mem_bound));
-}
+/* The compute roofs come first: ws_model_roofline counts them apart. */
+#define WS_ROOF_COMPUTE 4
 
 int ws_model_roofline(const struct ws_roofline_params *p,
                       struct ws_model_result *r)
 {
     const struct ws_model_roofline_roof roof[] = {
-        {"compute", "compute_cycles", NULL, NULL, p->flops, p->peak_flops},
+        {"FP32 compute", "compute_cycles", NULL, NULL, p->flops,
+         p->peak_flops},
+        {"FP16 compute", "fp16_cycles", NULL, NULL, p->flops_fp16,
+         p->peak_fp16},
+        {"FP64 compute", "fp64_cycles", NULL, NULL, p->flops_fp64,
+         p->peak_fp64},
+        {"tensor compute", "tensor_cycles", NULL, NULL, p->flops_tensor,
+         p->peak_tensor},
         {"DRAM", "dram_cycles", "ai_dram", "ridge_dram",
          p->dram_bytes, p->dram_bw},
         {"L2", "l2_cycles", "ai_l2", "ridge_l2", p->l2_bytes, p->l2_bw},
         {"L1", "l1_cycles", "ai_l1", "ridge_l1", p->l1_bytes, p->l1_bw},
+        {"SM port", "port_cycles", NULL, NULL, p->port_bytes, p->port_bw},
     };
     const int nroof = (int)(sizeof roof / sizeof roof[0]);
-    double bound = 0, mem_bound = 0, t;
+    double bound = 0, t;
     int bind = -1, any = 0;
 
     ws_model_begin(r, "roofline");
+    r->bound = 1;
+    ws_model_domain(r, 1, "a bound: every kernel");
     if (!ws_model_roofline_valid(p, r))
         return 0;
     for (int i = 0; i < nroof; i++)
@@ -116,14 +108,13 @@ int ws_model_roofline(const struct ws_roofline_params *p,
     /* time >= work / peak for every roof with a positive peak; the first
      * of equal roofs names the regime. */
     for (int i = 0; i < nroof; i++) {
-        if (roof[i].peak <= 0)
+        if (roof[i].peak <= 0 || (i < WS_ROOF_COMPUTE && roof[i].work <= 0
+                                  && i > 0))
             continue;
         t = roof[i].work / roof[i].peak;
         ws_model_var(r, roof[i].cycles_var, t);
-        if (i > 0) {
+        if (i >= WS_ROOF_COMPUTE)
             ws_model_roofline_ratios(p, &roof[i], r);
-            mem_bound = fmax(mem_bound, t);
-        }
         if (bind < 0 || t > bound) {
             bound = t;
             bind = i;
@@ -133,7 +124,6 @@ int ws_model_roofline(const struct ws_roofline_params *p,
         return ws_model_skip(r, "no roof has both work and a positive "
                              "peak: the work lies on levels the config "
                              "gives no peak");
-    ws_model_roofline_quantitative(p, r, mem_bound);
     r->cycles = bound;
     snprintf(r->regime, sizeof r->regime, "%s bound", roof[bind].name);
     return 1;

@@ -10,6 +10,14 @@
  * `scale` is calibrated; before that, compare shapes (the zigzag in B_r with
  * period B_a * SMs, Fig. 1 of the paper).
  *
+ * Every term is in the paper's unit, TMM's time steps (an operation takes
+ * one, a global access L), and `scale` turns the larger of eq 8 and the
+ * span into cycles.  The span is not in eq 8 (footnote 5 drops it: the
+ * paper's algorithms have T_inf << T1/P); it is kept as eq 1's lower
+ * bound, once per pass of blocks, and a run it binds is outside the
+ * model's domain.  Its domain is also "many waves": eq 8 with f_sched is
+ * how the authors fit runtimes of launches many times the GPU's size.
+ *
  * Leaves out: the caching factor f_cache (eq 2), which the paper folds into
  * M (transactions after coalescing and caching); the algorithm-specific
  * expansions of T1 and M (eqs 9-15); where the parameters come from
@@ -36,6 +44,7 @@ static int ws_model_tmm_valid(const struct ws_tmm_params *p,
         {"t", p->t}, {"p", p->p}, {"q", p->q}, {"z", p->z},
         {"s_b", p->s_b}, {"r", p->r}, {"r_t", p->r_t}, {"t_r", p->t_r},
         {"b_r", p->b_r}, {"b_max", p->b_max}, {"t_max_mp", p->t_max_mp},
+        {"reg_unit", p->reg_unit}, {"smem_unit", p->smem_unit},
         {"scale", p->scale},
     };
 
@@ -67,33 +76,65 @@ static int ws_model_tmm_divisors(const struct ws_tmm_params *p,
     return 1;
 }
 
+static double ws_model_tmm_round_up(double v, double unit)
+{
+    return unit > 0 ? ceil(v / unit) * unit : v;
+}
+
+/* The four limits of eq 4.  Registers are handed to a warp a granule at a
+ * time (R_T x 32 rounded up to reg_unit), and shared memory likewise: the
+ * paper's eq 4 has no granules, and without them it overcounts (matmul
+ * prefetch on V100: 11 blocks by the bare formula, 10 fit). */
+static void ws_model_tmm_limits(const struct ws_tmm_params *p,
+                                double c[WS_TMM_NLIM])
+{
+    double warps = ceil(p->t_r / 32);
+    double regs = p->reg_unit > 0
+        ? ws_model_tmm_round_up(p->r_t * 32, p->reg_unit) * warps
+        : p->r_t * p->t_r;
+
+    c[WS_TMM_SMEM] = p->s_b > 0
+        ? floor(p->z / ws_model_tmm_round_up(p->s_b, p->smem_unit)) : INFINITY;
+    c[WS_TMM_REGS] = floor(p->r / regs);
+    c[WS_TMM_BLOCKS] = floor(p->b_max);
+    c[WS_TMM_THREADS] = floor(p->t_max_mp / p->t_r);
+}
+
 /* Active blocks per SM (eq 4):
  *   B_a = min(floor(Z/S_B), floor(R/(R_T*T_r)), floor(B_max/(P/Q)),
  *             floor(T_maxMP/T_r))
  * except that B_max here is the config's per-SM block limit, not divided
  * by the SM count as the paper prints it.  The shared-memory limit applies
- * only to a block that asks for shared memory.  Returns B_a and sets *lim
- * to the binding limit. */
-static double ws_model_tmm_active(const struct ws_tmm_params *p,
-                                  struct ws_model_result *r, int *lim)
+ * only to a block that asks for shared memory. */
+double ws_model_tmm_blocks(const struct ws_tmm_params *p, int *lim)
 {
     double c[WS_TMM_NLIM], ba = INFINITY;
 
-    c[WS_TMM_SMEM] = p->s_b > 0 ? floor(p->z / p->s_b) : INFINITY;
-    c[WS_TMM_REGS] = floor(p->r / (p->r_t * p->t_r));
-    c[WS_TMM_BLOCKS] = floor(p->b_max);
-    c[WS_TMM_THREADS] = floor(p->t_max_mp / p->t_r);
-    if (p->s_b > 0)
-        ws_model_var(r, "B_a_smem", c[WS_TMM_SMEM]);
-    ws_model_var(r, "B_a_regs", c[WS_TMM_REGS]);
-    ws_model_var(r, "B_a_max", c[WS_TMM_BLOCKS]);
-    ws_model_var(r, "B_a_threads", c[WS_TMM_THREADS]);
+    if (p->r_t <= 0 || p->t_r <= 0) {
+        *lim = WS_TMM_REGS;
+        return 0;
+    }
+    ws_model_tmm_limits(p, c);
     *lim = WS_TMM_SMEM;
     for (int i = 0; i < WS_TMM_NLIM; i++)
         if (c[i] < ba) {
             ba = c[i];
             *lim = i;
         }
+    return ba;
+}
+
+static double ws_model_tmm_active(const struct ws_tmm_params *p,
+                                  struct ws_model_result *r, int *lim)
+{
+    double c[WS_TMM_NLIM], ba = ws_model_tmm_blocks(p, lim);
+
+    ws_model_tmm_limits(p, c);
+    if (p->s_b > 0)
+        ws_model_var(r, "B_a_smem", c[WS_TMM_SMEM]);
+    ws_model_var(r, "B_a_regs", c[WS_TMM_REGS]);
+    ws_model_var(r, "B_a_max", c[WS_TMM_BLOCKS]);
+    ws_model_var(r, "B_a_threads", c[WS_TMM_THREADS]);
     ws_model_var(r, "B_a", ba);
     return ba;
 }
@@ -136,9 +177,24 @@ static const char *ws_model_tmm_term(double work, double mem, double span,
     return work >= mem ? "work T1/P" : "memory M*L/(T*P)";
 }
 
+/* Many waves, and the span not binding: eq 8 as its authors fit it. */
+static void ws_model_tmm_domain(struct ws_model_result *r, double passes,
+                                double span, double eq8)
+{
+    if (passes < 2)
+        ws_model_domain(r, 0, "%g pass%s of blocks over the SMs: eq 8 is "
+                        "fitted to launches of many waves (expected 2 or "
+                        "more)", passes, passes == 1 ? "" : "es");
+    else if (span > eq8)
+        ws_model_domain(r, 0, "the span binds: eq 8 assumes T_inf << T1/P "
+                        "(footnote 5)");
+    else
+        ws_model_domain(r, 1, "many waves, span not binding");
+}
+
 int ws_model_tmm(const struct ws_tmm_params *p, struct ws_model_result *r)
 {
-    double ba, sms, work, mem, tp, passes, fsched, factor, eq8;
+    double ba, sms, work, mem, tp, passes, fsched, factor, eq8, span;
     int lim;
 
     ws_model_begin(r, "tmm");
@@ -173,28 +229,25 @@ int ws_model_tmm(const struct ws_tmm_params *p, struct ws_model_result *r)
     /* Eq 8, as printed:
      *   Time ~ max(T1, ML/T) * ceil(Q*B_r/(B_a*P)) * B_a/(Q*B_r)
      * which is eq 7, max(T1/P, ML/(T*P)) * f_sched, with the 1/P moved from
-     * the max into the factor: eq8_factor = f_sched / P, and eq8 is in
-     * cycles per core like T_P.  Eq 8 has no span term: the paper drops it
-     * (its footnote 5: T_inf << T1/P for the algorithms it studies).  We
-     * implement eq 8 exactly and then take max(scale * eq 8, T_inf),
-     * keeping the span as the lower bound eq 1 makes it, unscaled by
-     * f_sched: the critical path is one thread's, and idle SMs in the last
-     * pass do not lengthen it.  Nor by `scale`: the scale turns eq 8's
-     * ideal-core cycles into the GPU's (how many of T1's instructions run
-     * side by side on other units), while T_inf is already counted in the
-     * GPU's cycles, from its own latencies. */
+     * the max into the factor: eq8_factor = f_sched / P, and eq8 is in time
+     * steps per core like T_P.  The span (eq 1's T_inf, which eq 8 drops)
+     * is kept as a lower bound once per pass: a thread's chain is not
+     * shortened by idle SMs, and each pass's blocks run their own. */
     factor = passes * ba / (p->q * p->b_r);
     eq8 = fmax(p->t1, p->m * p->l / p->t) * factor;
+    span = p->t_inf * passes;
     ws_model_var(r, "eq8_factor", factor);
     ws_model_var(r, "eq8", eq8);
+    ws_model_var(r, "span_passes", span);
     ws_model_var(r, "scale", p->scale);
+    ws_model_tmm_domain(r, passes, span, eq8);
 
     snprintf(r->regime, sizeof r->regime, "%s; B_a = %g, limited by %s",
-             ws_model_tmm_term(work, mem, p->t_inf, p->scale * eq8), ba,
+             ws_model_tmm_term(work, mem, span, eq8), ba,
              ws_model_tmm_limit_name[lim]);
     if (p->scale == 0)
         return ws_model_skip(r, "no calibrated scale factor (scale = 0): "
                              "eq 8 is a proportionality");
-    r->cycles = fmax(p->scale * eq8, p->t_inf);
+    r->cycles = p->scale * fmax(eq8, span);
     return 1;
 }

@@ -29,6 +29,7 @@ int ws_profile_init(struct ws_profile *p, const struct ws_launch *launch,
     p->model.warp_insts_min = UINT64_MAX;
     ws_u64set_init(&p->model.read);
     ws_u64set_init(&p->model.written);
+    ws_u64set_init(&p->model.write_first);
     return 0;
 }
 
@@ -38,6 +39,7 @@ void ws_profile_free(struct ws_profile *p)
     free(p->unknown);
     ws_u64set_free(&p->model.read);
     ws_u64set_free(&p->model.written);
+    ws_u64set_free(&p->model.write_first);
     memset(p, 0, sizeof *p);
 }
 
@@ -105,6 +107,11 @@ static void ws_profile_sectors(struct ws_profile *p, const struct ws_inst *in,
         uint64_t sector = r->sectors[k] / p->sector_bytes;
         if (reads)
             ws_profile_sector(m, &m->read, sector);
+        /* Written before any read: a later read finds it in L2, so it is
+         * no compulsory DRAM read (the trace's order stands for time). */
+        if (writes && !ws_u64set_has(&m->read, sector)
+            && !ws_u64set_has(&m->written, sector))
+            ws_profile_sector(m, &m->write_first, sector);
         if (writes)
             ws_profile_sector(m, &m->written, sector);
     }
@@ -129,9 +136,11 @@ static void ws_profile_coalescing(struct ws_profile *p, const struct ws_inst *in
     if (r->nsectors <= least + 1) {
         m->coal_insts++;
         m->coal_sectors += r->nsectors;
+        m->coal_lines += r->nlines;
     } else {
         m->uncoal_insts++;
         m->uncoal_sectors += r->nsectors;
+        m->uncoal_lines += r->nlines;
     }
     if (in->memop == WS_MEMOP_LOAD || in->memop == WS_MEMOP_ASYNC_COPY) {
         m->load_insts++;
@@ -194,45 +203,94 @@ static double ws_profile_latency(const struct ws_profile *p,
     return p->lat_unit[ws_unit_for_class(in->cls)];
 }
 
-/* T_inf of one warp: the longest chain through register dependences (a
- * source, or a destination written again, waits for its producer), each
- * link weighed by its producer's latency.  Taken a window at a time: the
- * registers' ready times carry over in pw. */
+/* The same link in TMM's time steps (Ma et al., section II.A): an
+ * operation, fast (shared) memory included, takes one step; a global
+ * access takes L, which the GPU's DRAM latency stands for. */
+static double ws_profile_steps(const struct ws_profile *p,
+                               const struct ws_inst *in)
+{
+    if ((in->space == WS_SPACE_GLOBAL || in->space == WS_SPACE_LOCAL)
+        && in->memop != WS_MEMOP_STORE)
+        return p->lat_dram;
+    return 1;
+}
+
+/* The end of the longest chain into `in` on the clock `ready`, plus its
+ * own cost: a source, or a destination written again, waits for its
+ * producer. */
+static double ws_profile_link(const double *ready, const struct ws_inst *in,
+                              double cost)
+{
+    double start = 0;
+
+    for (unsigned k = 0; k < in->nsrc; k++)
+        if (ready[in->src[k]] > start)
+            start = ready[in->src[k]];
+    for (unsigned k = 0; k < in->ndst; k++)
+        if (ready[in->dst[k]] > start)
+            start = ready[in->dst[k]];
+    return start + cost;
+}
+
+/* T_inf of one warp: the longest chain through register dependences, each
+ * link weighed by its producer's latency (GPU cycles) and, beside it, by
+ * TMM's time steps.  Taken a window at a time: the registers' ready times
+ * carry over in pw. */
 static void ws_profile_span(const struct ws_profile *p,
                             struct ws_profile_warp *pw,
                             const struct ws_inst *insts, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         const struct ws_inst *in = &insts[i];
-        double start = 0, end;
-        for (unsigned k = 0; k < in->nsrc; k++)
-            if (pw->ready[in->src[k]] > start)
-                start = pw->ready[in->src[k]];
-        for (unsigned k = 0; k < in->ndst; k++)
-            if (pw->ready[in->dst[k]] > start)
-                start = pw->ready[in->dst[k]];
-        end = start + ws_profile_latency(p, in);
-        for (unsigned k = 0; k < in->ndst; k++)
+        double end = ws_profile_link(pw->ready, in, ws_profile_latency(p, in));
+        double steps = ws_profile_link(pw->steps, in, ws_profile_steps(p, in));
+        for (unsigned k = 0; k < in->ndst; k++) {
             pw->ready[in->dst[k]] = end;
+            pw->steps[in->dst[k]] = steps;
+        }
         if (end > pw->span)
             pw->span = end;
+        if (steps > pw->span_steps)
+            pw->span_steps = steps;
     }
 }
 
-/* FP32 lane operations: a fused multiply-add is two, as every roofline
- * counts it.  The mnemonic is looked at once per opcode in a row: a loop
- * of FFMAs asks the same question millions of times. */
-static double ws_profile_flops(struct ws_profile *p, const struct ws_inst *in,
-                               const struct ws_strtab *ops)
+/* Arithmetic operations by pipe (ws_flops.h): a fused multiply-add is two,
+ * as every roofline counts it.  The mnemonic is looked at once per opcode
+ * in a row: a loop of FFMAs asks the same question millions of times. */
+static void ws_profile_flops(struct ws_profile *p, const struct ws_inst *in,
+                             const struct ws_strtab *ops)
 {
-    if (in->cls != WS_OPC_FP32)
-        return 0;
+    struct ws_profile_model *m = &p->model;
+    double lanes;
+
+    if (in->cls != WS_OPC_FP32 && in->cls != WS_OPC_FP16
+        && in->cls != WS_OPC_FP64 && in->cls != WS_OPC_TENSOR)
+        return;
     if (p->flops_op != in->op + 1) {
         p->flops_op = in->op + 1;
-        p->flops_per_lane = strncmp(ws_strtab_str(ops, in->op), "FFMA", 4)
-                            == 0 ? 2 : 1;
+        ws_flops_of(ws_strtab_str(ops, in->op), in->cls, &p->flops);
     }
-    return (double)ws_popcount32(in->mask) * p->flops_per_lane;
+    /* No register source: a compiler idiom (HFMA2.MMA R5, -RZ, RZ, 0, imm
+     * loads a constant), not arithmetic. */
+    lanes = in->nsrc ? (double)ws_popcount32(in->mask) : 0;
+    m->fma_insts[p->flops.kind] += p->flops.fma;
+    switch (p->flops.kind) {
+    case WS_FLOP_FP32:
+        m->flops += lanes * p->flops.per_lane;
+        break;
+    case WS_FLOP_FP16:
+        m->flops_fp16 += lanes * p->flops.per_lane;
+        break;
+    case WS_FLOP_FP64:
+        m->flops_fp64 += lanes * p->flops.per_lane;
+        break;
+    case WS_FLOP_TENSOR:
+        m->flops_tensor += in->mask ? p->flops.per_warp : 0;
+        break;
+    default:
+        break;
+    }
 }
 
 void ws_profile_cta(struct ws_profile *p)
@@ -254,7 +312,7 @@ void ws_profile_warp_add(struct ws_profile *p, struct ws_profile_warp *pw,
         const struct ws_inst *in = &insts[i];
         p->by_class[in->cls]++;
         p->thread_insts += (uint64_t)ws_popcount32(in->mask);
-        p->model.flops += ws_profile_flops(p, in, ops);
+        ws_profile_flops(p, in, ops);
         p->model.sync_insts += (in->flags & WS_INST_BAR_SYNC) != 0;
         if (in->flags & WS_INST_UNKNOWN)
             ws_profile_unknown(p, ws_strtab_str(ops, in->op));
@@ -288,6 +346,8 @@ void ws_profile_warp_end(struct ws_profile *p, struct ws_profile_warp *pw)
     m->span_sum += pw->span;
     if (pw->span > m->span_max)
         m->span_max = pw->span;
+    if (pw->span_steps > m->span_steps_max)
+        m->span_steps_max = pw->span_steps;
 }
 
 void ws_profile_add_cta(struct ws_profile *p, const struct ws_cta_stream *cta,
@@ -308,5 +368,5 @@ void ws_profile_add_cta(struct ws_profile *p, const struct ws_cta_stream *cta,
 
 uint64_t ws_profile_compulsory_reads(const struct ws_profile *p)
 {
-    return ws_u64set_count_not_in(&p->model.read, &p->model.written);
+    return ws_u64set_count_not_in(&p->model.read, &p->model.write_first);
 }

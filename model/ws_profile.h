@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "config/ws_config.h"
+#include "ws_flops.h"
 #include "trace/ws_opcode.h"
 #include "trace/ws_trace.h"
 #include "util/ws_strtab.h"
@@ -40,17 +41,28 @@ struct ws_space_stats {
 struct ws_profile_model {
     uint64_t mem_insts;
     uint64_t coal_insts, uncoal_insts;     /* by the sectors they need */
-    uint64_t coal_sectors, uncoal_sectors; /* their transactions */
-    uint64_t load_insts, load_bytes;       /* loads that move data */
+    uint64_t coal_sectors, uncoal_sectors; /* their 32-byte transactions */
+    uint64_t coal_lines, uncoal_lines;     /* their 128-byte blocks */
+    uint64_t load_insts, load_bytes;       /* loads that move data: lanes x
+                                              width (requested, not moved) */
     uint64_t sync_insts;                   /* BAR */
     uint64_t first_comp_insts;             /* before each warp's first memory
                                               instruction, summed */
     uint64_t warp_insts_min, warp_insts_max;
     double span_max, span_sum;             /* dependent chain per warp, cycles */
+    double span_steps_max;                 /* the same in TMM's time steps:
+                                              1 per operation, L (DRAM
+                                              latency) per global load */
     double flops;                          /* FP32 lane operations, FMA = 2 */
+    double flops_fp16, flops_fp64;         /* the same on those pipes */
+    double flops_tensor;                   /* 2mnk per tensor instruction */
+    uint64_t fma_insts[WS_FLOP_KINDS];     /* FMA warp instructions, by
+                                              pipe */
     uint64_t read_sector_refs;             /* sectors read, with repeats */
     uint64_t store_sectors;                /* written or updated at L2 */
     struct ws_u64set read, written;        /* distinct sector addresses */
+    struct ws_u64set write_first;          /* sectors written before the
+                                              trace reads them */
     int incomplete;                        /* a set reached its bound (or
                                               memory ran out) */
 };
@@ -73,8 +85,8 @@ struct ws_profile {
     struct ws_profile_model model;
     /* Latencies the dependent-chain length is weighed with, from the GPU. */
     uint32_t lat_unit[WS_UNIT_COUNT], lat_dram, lat_shared, lat_const;
-    uint64_t flops_op;          /* the opcode (+ 1) flops_per_lane is for */
-    double flops_per_lane;
+    uint64_t flops_op;          /* the opcode (+ 1) flops is for */
+    struct ws_flops flops;
 };
 
 /* The GPU supplies sector, line and bank geometry. */
@@ -89,7 +101,8 @@ void ws_profile_add_cta(struct ws_profile *p, const struct ws_cta_stream *cta,
  * Whole CTAs and streamed warps count the same totals. */
 struct ws_profile_warp {
     double ready[WS_REG_RZ + 1];    /* per register: its value's ready time */
-    double span;
+    double steps[WS_REG_RZ + 1];    /* the same in TMM's time steps */
+    double span, span_steps;
     uint64_t ninst, first_comp;
     int seen_mem;
 };
@@ -104,8 +117,10 @@ void ws_profile_free(struct ws_profile *p);
 
 double ws_profile_ratio(uint64_t num, uint64_t den);
 
-/* Distinct sectors the kernel reads and never writes: each must come from
- * DRAM at least once unless L2 already held it (compulsory misses). */
+/* Distinct sectors the kernel reads that it did not write first: each must
+ * come from DRAM at least once unless L2 already held it (compulsory
+ * misses).  A sector read and later written (saxpy's y) counts; one
+ * written and then read back does not. */
 uint64_t ws_profile_compulsory_reads(const struct ws_profile *p);
 
 #endif

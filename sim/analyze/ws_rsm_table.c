@@ -39,10 +39,13 @@ const char *ws_rsm_target_name(enum ws_rsm_target t)
 
 /* Counters that are the kernel's duration in another unit (elapsed cycles,
  * SM-active cycles, resident warp-cycles) would explain ts and ul by
- * definition, not by any resource's use: left out of the dictionary. */
+ * definition, not by any resource's use: left out of the dictionary, as
+ * are the measurements of model terms (latencies and overlaps, not uses
+ * of a resource). */
 static int ws_rsm_tautology(enum ws_ctr c)
 {
     return ws_ctr_info(c)->group == WS_GRP_TIME
+           || ws_ctr_info(c)->group == WS_GRP_TERMS
            || c == WS_CTR_SM_CYCLES_ACTIVE
            || c == WS_CTR_WARP_CYCLES_RESIDENT;
 }

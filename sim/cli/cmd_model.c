@@ -26,9 +26,8 @@ static void ws_model_help(FILE *out)
 "usage: warpsim model NAME --params FILE.yaml [--json FILE]\n"
 "       warpsim model NAME [OPTIONS] TRACE\n"
 "\n"
-"NAME is mwp_cwp (Hong & Kim), mwp_cwp_l2 (Wang & Lou's L2 form), tmm (Ma,\n"
-"Chamberlain & Agrawal, with the occupancy factor) or roofline (a lower\n"
-"bound). With --params, FILE is a YAML mapping of the model's parameters\n"
+"NAME is one of the built-in models (listed below). With --params, FILE\n"
+"is a YAML mapping of the model's parameters\n"
 "(the names 'warpsim profile' prints; a parameter not given is 0). With a\n"
 "TRACE (kernelslist.g, folder, .traceg[.xz] or workload.yaml), each\n"
 "kernel's parameters come from its profile and the GPU config.\n"
@@ -42,7 +41,12 @@ static void ws_model_help(FILE *out)
 "      --json FILE           parameters and results as JSON\n"
 "      --allow-unknown-keys  skip unknown trace header keys\n"
 WS_CLI_LIMIT_HELP
-"  -h, --help                this text\n", ws_cfg_default_name());
+"  -h, --help                this text\n"
+"\n"
+"models:\n", ws_cfg_default_name());
+    for (int k = 0; k < WS_MODEL_COUNT; k++)
+        fprintf(out, "  %-17s %s\n", ws_model_name((enum ws_model_kind)k),
+                ws_model_what((enum ws_model_kind)k));
 }
 
 /* Each result into the text stream and the JSON array. */
@@ -197,7 +201,7 @@ static int ws_model_run(const struct ws_cli_kernel_args *a,
             ws_model_one(text, arr, kind, &in, NULL);
         }
     } else if (rc == 0) {
-        rc = ws_cli_load_gpu(&a->gpu, &gpu, err);
+        rc = ws_cli_load_gpu_probed(&a->gpu, &gpu, err);
         if (rc == 0) {
             fprintf(text, "warpsim model %s %s on %s\n", ws_model_name(kind),
                     a->input, gpu.name);
@@ -225,16 +229,16 @@ int ws_cmd_model(int argc, char **argv)
     ws_err_clear(&err);
     ws_trace_opts_default(&a.topts);
     if (argc < 2)
-        return ws_cli_usage("model", "missing NAME (expected mwp_cwp, "
-                            "mwp_cwp_l2, tmm or roofline)");
+        return ws_cli_usage("model", "missing NAME (expected one of %s)",
+                            ws_model_names());
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         ws_model_help(stdout);
         return WS_EXIT_OK;
     }
     kind = ws_model_find(argv[1]);
     if (kind < 0)
-        return ws_cli_usage("model", "unknown model '%s' (expected mwp_cwp, "
-                            "mwp_cwp_l2, tmm or roofline)", argv[1]);
+        return ws_cli_usage("model", "unknown model '%s' (expected one of "
+                            "%s)", argv[1], ws_model_names());
     rc = ws_cli_parse_kernel_args(&a, "model", argc - 1, argv + 1, 1,
                                   ws_model_help);
     if (rc != 0)

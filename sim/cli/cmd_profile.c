@@ -23,10 +23,10 @@ static void ws_profile_help(FILE *out)
 "kernel-N.traceg[.xz] or a workload.yaml): warps and the spread of their\n"
 "lengths, memory instructions split into coalesced and uncoalesced,\n"
 "barriers, instructions before the first memory access, the longest\n"
-"dependent chain, FP32 FLOPs, distinct sectors read and written; then the\n"
-"parameters of each model (mwp_cwp and mwp_cwp_l2 share theirs, tmm,\n"
-"roofline) as derived from them and the GPU. Per-warp numbers are\n"
-"averages over the kernel's warps.\n"
+"dependent chain, operations by pipe, distinct sectors read and written;\n"
+"then the parameters of each model (the mwp_cwp family shares one set;\n"
+"tmm, roofline, qroofline, aiq) as derived from them and the GPU.\n"
+"Per-warp numbers are averages over the kernel's warps.\n"
 "\n"
 "options:\n"
 "  -g, --gpu CONFIG          GPU config file or built-in name (default %s)\n"
@@ -40,7 +40,8 @@ WS_CLI_LIMIT_HELP
 }
 
 static const enum ws_model_kind ws_profile_kinds[] = {
-    WS_MODEL_MWP, WS_MODEL_TMM, WS_MODEL_ROOFLINE
+    WS_MODEL_MWP, WS_MODEL_TMM, WS_MODEL_ROOFLINE, WS_MODEL_QROOFLINE,
+    WS_MODEL_AIQ
 };
 
 /* One kernel into the text (a memory stream) and the JSON array. */
@@ -119,7 +120,7 @@ int ws_cmd_profile(int argc, char **argv)
                                   ws_profile_help);
     if (rc != 0)
         return rc == 1 ? WS_EXIT_OK : rc;
-    if (ws_cli_load_gpu(&a.gpu, &gpu, &err) < 0)
+    if (ws_cli_load_gpu_probed(&a.gpu, &gpu, &err) < 0)
         return ws_cli_fail(&err);
     a.topts.unknown_class = gpu.unknown_class;
     ip = ws_cli_input_params(&a.params, &a.topts);

@@ -402,7 +402,7 @@ int ws_cmd_run(int argc, char **argv)
         ws_run_args_free(&a);
         return rc == 1 ? WS_EXIT_OK : rc;
     }
-    if (ws_cli_load_gpu(&a.gpu, &gpu, &err) < 0) {
+    if (ws_cli_load_gpu_probed(&a.gpu, &gpu, &err) < 0) {
         ws_run_args_free(&a);
         return ws_cli_fail(&err);
     }

@@ -473,6 +473,7 @@ static char *ws_sweep_run_point(void *ctx, size_t index, struct ws_err *err)
     } else {
         ws_sweep_point_get(&r->s, index, p);
         if (ws_sweep_open_point(&r->ctx, p, gpu, &in, err) == 0) {
+            ws_cli_probe(gpu);
             rep.input = r->s.input;
             rep.gpu = gpu;
             if (ws_run_engine_simulate(gpu, &in, &rep, err) == 0) {

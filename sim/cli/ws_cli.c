@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "timing/ws_probe.h"
 #include "util/ws_num.h"
 #include "ws_output.h"
 
@@ -68,6 +69,26 @@ int ws_cli_load_gpu(const struct ws_cli_gpu_opts *o, struct ws_gpu *gpu,
                     struct ws_err *err)
 {
     return ws_cfg_load(gpu, o->gpu, o->sets, o->nsets, err);
+}
+
+void ws_cli_probe(struct ws_gpu *gpu)
+{
+    struct ws_err scratch;
+
+    /* A probe that cannot run (a config too large to simulate) leaves the
+     * delays unset: the models then take estimates and say so, and a run
+     * reports the config's own error when it simulates. */
+    ws_err_clear(&scratch);
+    ws_probe_model(gpu, &scratch);
+}
+
+int ws_cli_load_gpu_probed(const struct ws_cli_gpu_opts *o, struct ws_gpu *gpu,
+                           struct ws_err *err)
+{
+    if (ws_cli_load_gpu(o, gpu, err) < 0)
+        return -1;
+    ws_cli_probe(gpu);
+    return 0;
 }
 
 int ws_cli_fail(const struct ws_err *err)

@@ -39,6 +39,12 @@ int ws_cli_once(const char *cmd, const char **slot, const char *arg,
 int ws_cli_load_gpu(const struct ws_cli_gpu_opts *o, struct ws_gpu *gpu,
                     struct ws_err *err);
 
+/* The same, then the departure delays the models take measured by the
+ * simulator's probe for this config (timing/ws_probe.h). */
+int ws_cli_load_gpu_probed(const struct ws_cli_gpu_opts *o, struct ws_gpu *gpu,
+                           struct ws_err *err);
+void ws_cli_probe(struct ws_gpu *gpu);
+
 /* Prints the error line to stderr; returns WS_EXIT_INPUT, or
  * WS_EXIT_INTERNAL for an internal failure such as out of memory. */
 int ws_cli_fail(const struct ws_err *err);

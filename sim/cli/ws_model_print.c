@@ -30,11 +30,23 @@ void ws_model_print_profile(FILE *out, const struct ws_profile *p)
             ws_avg(p, (double)m->coal_insts), ws_avg(p, (double)m->uncoal_insts),
             ws_avg(p, (double)m->sync_insts),
             ws_avg(p, (double)m->first_comp_insts));
+    fprintf(out, "  transactions: coalesced %llu sectors in %llu 128-byte "
+            "blocks, uncoalesced %llu sectors in %llu blocks\n",
+            (unsigned long long)m->coal_sectors,
+            (unsigned long long)m->coal_lines,
+            (unsigned long long)m->uncoal_sectors,
+            (unsigned long long)m->uncoal_lines);
     fprintf(out, "  span (longest dependent chain of a warp): max %.0f "
-            "cycles, average %.1f\n", m->span_max, ws_avg(p, m->span_sum));
-    fprintf(out, "  FP32 FLOPs %.0f; sectors read %llu (%llu distinct), "
+            "cycles, average %.1f; max %.0f TMM time steps\n", m->span_max,
+            ws_avg(p, m->span_sum), m->span_steps_max);
+    fprintf(out, "  operations: FP32 %.0f (%llu FFMA), FP16 %.0f, FP64 %.0f "
+            "(%llu DFMA), tensor %.0f\n", m->flops,
+            (unsigned long long)m->fma_insts[WS_FLOP_FP32], m->flops_fp16,
+            m->flops_fp64, (unsigned long long)m->fma_insts[WS_FLOP_FP64],
+            m->flops_tensor);
+    fprintf(out, "  sectors read %llu (%llu distinct), "
             "written or updated %llu (%llu distinct); compulsory DRAM "
-            "reads %llu sectors%s\n", m->flops,
+            "reads %llu sectors%s\n",
             (unsigned long long)m->read_sector_refs,
             (unsigned long long)m->read.n,
             (unsigned long long)m->store_sectors,
@@ -47,8 +59,8 @@ json_t *ws_model_json_profile(const struct ws_profile *p)
 {
     const struct ws_profile_model *m = &p->model;
 
-    return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:f,"
-                     "s:f,s:I,s:I,s:I,s:I,s:I,s:b}",
+    json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
+                     "s:f,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:b}",
                      "warps", (json_int_t)p->warps,
                      "warp_instructions", (json_int_t)p->warp_insts,
                      "warp_instructions_min",
@@ -72,6 +84,22 @@ json_t *ws_model_json_profile(const struct ws_profile *p)
                      "compulsory_read_sectors",
                      (json_int_t)ws_profile_compulsory_reads(p),
                      "incomplete", m->incomplete);
+
+    if (!o)
+        return NULL;
+    json_object_set_new(o, "coalesced_blocks",
+                        json_integer((json_int_t)m->coal_lines));
+    json_object_set_new(o, "uncoalesced_blocks",
+                        json_integer((json_int_t)m->uncoal_lines));
+    json_object_set_new(o, "span_max_steps", json_real(m->span_steps_max));
+    json_object_set_new(o, "fp16_ops", json_real(m->flops_fp16));
+    json_object_set_new(o, "fp64_ops", json_real(m->flops_fp64));
+    json_object_set_new(o, "tensor_ops", json_real(m->flops_tensor));
+    json_object_set_new(o, "ffma_instructions",
+                        json_integer((json_int_t)m->fma_insts[WS_FLOP_FP32]));
+    json_object_set_new(o, "dfma_instructions",
+                        json_integer((json_int_t)m->fma_insts[WS_FLOP_FP64]));
+    return o;
 }
 
 static double ws_field(const union ws_model_params *in,
@@ -120,20 +148,5 @@ void ws_model_print_result(FILE *out, const struct ws_model_result *r)
 
 json_t *ws_model_json_result(const struct ws_model_result *r)
 {
-    json_t *o = json_object(), *vars = json_object();
-
-    json_object_set_new(o, "name", json_string(r->model));
-    json_object_set_new(o, "applies", json_boolean(r->applies));
-    if (!r->applies) {
-        json_object_set_new(o, "why", ws_utf8_json_string(r->why));
-        json_decref(vars);
-        return o;
-    }
-    json_object_set_new(o, "cycles", json_real(r->cycles));
-    json_object_set_new(o, "regime", ws_utf8_json_string(r->regime));
-    for (int i = 0; i < r->nvars; i++)
-        json_object_set_new(vars, r->vars[i].name, isfinite(r->vars[i].value)
-                            ? json_real(r->vars[i].value) : json_null());
-    json_object_set_new(o, "intermediates", vars);
-    return o;
+    return ws_model_result_json(r, 0);
 }

@@ -262,6 +262,14 @@ static int ws_cfg_check_mem(const struct ws_gpu *g, const struct ws_cfg_ctx *c)
     if (g->shared.banks * g->shared.bank_width > 1024)
         return ws_cfg_bad(c, "shared.banks", "shared memory wider than 1 KiB "
                           "per cycle (expected banks x bank_width <= 1024)");
+    if (g->model.transaction && g->model.transaction != g->l1.line
+        && g->model.transaction != g->l2.sector)
+        return ws_cfg_bad(c, "model.transaction", "a transaction of %llu "
+                          "bytes (expected l1.line, %llu, or l2.sector, "
+                          "%llu: the units the coalescer counts)",
+                          (unsigned long long)g->model.transaction,
+                          (unsigned long long)g->l1.line,
+                          (unsigned long long)g->l2.sector);
     return 0;
 }
 
@@ -281,6 +289,11 @@ static int ws_cfg_check_units(const struct ws_gpu *g,
         }
     }
     return 0;
+}
+
+uint64_t ws_cfg_transaction(const struct ws_gpu *gpu)
+{
+    return gpu->model.transaction ? gpu->model.transaction : gpu->l1.line;
 }
 
 int ws_cfg_check(struct ws_gpu *gpu, struct ws_err *err)

@@ -167,6 +167,14 @@ static const struct ws_key ws_cfg_keys[] = {
     {"memcpy_warms_l2", WS_KT_BOOL, F(memcpy_warms_l2), 0, 0, 0, 0},
     {"model.tmm_scale", WS_KT_REAL, F(model.tmm_scale), 0, 1e-3, 1e3,
      WS_KF_OPTIONAL},
+    /* 0 for these: the line, and the probe's measurement (ws_config.h). */
+    {"model.transaction", WS_KT_SIZE, F(model.transaction), 0, 0, 4096,
+     WS_KF_OPTIONAL | WS_KF_POW2 | WS_KF_ZERO_OK},
+    {"model.departure_del_uncoal", WS_KT_REAL,
+     F(model.departure_del_uncoal), 0, 0, 1e4,
+     WS_KF_OPTIONAL | WS_KF_ZERO_OK},
+    {"model.departure_del_coal", WS_KT_REAL, F(model.departure_del_coal), 0,
+     0, 1e4, WS_KF_OPTIONAL | WS_KF_ZERO_OK},
 };
 
 #define WS_CFG_NKEYS (sizeof ws_cfg_keys / sizeof ws_cfg_keys[0])

@@ -144,6 +144,15 @@ struct ws_gpu {
 
     struct {
         double tmm_scale;               /* SM cycles per TMM time unit */
+        /* MWP/CWP's transaction: the papers' 128-byte block (l1.line, the
+         * default when 0) or a sector (l2.sector); the departure delays
+         * below are in it.  0 delays: measured on this config by the
+         * simulator's probe each run (timing/ws_probe.h). */
+        uint64_t transaction;
+        double departure_del_uncoal;    /* cycles between two transactions
+                                           of one uncoalesced warp */
+        double departure_del_coal;      /* between two warps' coalesced
+                                           requests */
     } model;
 
     /* Kept so that later layers (the simulator's own limits) can report at
@@ -169,6 +178,10 @@ int ws_cfg_key_error(const struct ws_gpu *gpu, const char *key,
 void ws_cfg_print(FILE *out, const struct ws_gpu *gpu);
 
 const char *ws_cfg_default_name(void);
+
+/* MWP/CWP's transaction in bytes: model.transaction, or the line (the
+ * papers' 128-byte block) when the config leaves it unset. */
+uint64_t ws_cfg_transaction(const struct ws_gpu *gpu);
 
 /* Names of the compiled-in configs, NULL-terminated walk by index. */
 const char *ws_cfg_builtin_name(int i);

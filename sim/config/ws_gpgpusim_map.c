@@ -750,6 +750,12 @@ static void ws_gs_base_reasons(struct ws_gs_map *m)
                    "lanes");
     ws_gs_base_why(m, "model.tmm_scale", "calibrated on the base; rerun "
                    "validate/calibrate_tmm.py for this GPU");
+    ws_gs_base_why(m, "model.transaction", "a modelling choice, kept from "
+                   "the base");
+    ws_gs_base_why(m, "model.departure_del_uncoal", "measured by the "
+                   "simulator's probe each run unless set");
+    ws_gs_base_why(m, "model.departure_del_coal", "measured by the "
+                   "simulator's probe each run unless set");
     ws_gs_base_why(m, "l1.carveout", "the driver's choice per kernel");
 }
 

@@ -9,7 +9,10 @@
 #ifndef WS_MODEL_RESULT_H
 #define WS_MODEL_RESULT_H
 
+#include <jansson.h>
+
 #define WS_MODEL_MAX_VARS 48
+#define WS_MODEL_MAX_ELAST 32
 
 struct ws_model_var {
     const char *name;           /* a string literal, as in the paper */
@@ -17,13 +20,28 @@ struct ws_model_var {
 };
 
 struct ws_model_result {
-    const char *model;          /* "mwp_cwp", "mwp_cwp_l2", "tmm", "roofline" */
+    const char *model;          /* "mwp_cwp", "tmm", ... or an external
+                                   model's name (owned by its table) */
     int applies;
     char why[240];              /* when !applies: the assumption that fails */
     double cycles;              /* the prediction (a bound for the roofline) */
     char regime[96];            /* e.g. "memory bound (CWP >= MWP)" */
+    /* The kernels the model's authors meant it for: in_domain 1 inside,
+     * 0 outside with `domain` saying which assumption fails; `domain`
+     * names the domain either way. */
+    int in_domain;
+    char domain[160];
+    int bound;                  /* a lower bound, not a prediction */
     struct ws_model_var vars[WS_MODEL_MAX_VARS];
     int nvars;
+    /* d ln(cycles) / d ln(input) for each input, by central differences
+     * (ws_model_params.c); names are the inputs' field names. */
+    struct ws_model_var elast[WS_MODEL_MAX_ELAST];
+    int nelast;
 };
+
+/* name, applies, kind, domain, and why or cycles, difference from sim
+ * (when sim > 0), regime, intermediates and elasticities. */
+json_t *ws_model_result_json(const struct ws_model_result *r, double sim);
 
 #endif

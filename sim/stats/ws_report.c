@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "util/ws_utf8.h"
+#include "ws_terms.h"
 
 static double ws_pct(uint64_t num, uint64_t den)
 {
@@ -82,7 +83,8 @@ static void ws_text_stalls(FILE *out, const struct ws_counters *c)
     fprintf(out, "\n");
 }
 
-static void ws_text_models(FILE *out, const struct ws_kernel_stats *k);
+static void ws_text_models(FILE *out, const struct ws_gpu *g,
+                           const struct ws_kernel_stats *k);
 
 static void ws_text_kernel(FILE *out, const struct ws_gpu *g,
                            const struct ws_kernel_stats *k)
@@ -115,7 +117,7 @@ static void ws_text_kernel(FILE *out, const struct ws_gpu *g,
             "the %.0f GB/s peak\n", (unsigned long long)v[WS_CTR_DRAM_BYTES_READ],
             (unsigned long long)v[WS_CTR_DRAM_BYTES_WRITE], d.dram_gbps,
             d.dram_pct_of_peak, g->dram.bandwidth);
-    ws_text_models(out, k);
+    ws_text_models(out, g, k);
 }
 
 /* The simulation's cycles against a model's: positive when the model
@@ -125,14 +127,18 @@ static double ws_model_diff_pct(const struct ws_model_result *m, uint64_t sim)
     return sim ? (m->cycles - (double)sim) / (double)sim * 100.0 : 0;
 }
 
-/* The roofline is a bound, not a prediction: its line says how far above
- * it the simulation ran. */
-static int ws_model_is_bound(const struct ws_model_result *m)
+/* Whether the kernel lies in the domain the model's authors meant it
+ * for: a number outside it is reported, but is not the model's claim. */
+static void ws_text_domain(FILE *out, const struct ws_model_result *m)
 {
-    return strcmp(m->model, "roofline") == 0;
+    if (m->in_domain)
+        fprintf(out, "      [in its domain: %s]\n", m->domain);
+    else
+        fprintf(out, "      [outside its domain: %s]\n", m->domain);
 }
 
-static void ws_text_models(FILE *out, const struct ws_kernel_stats *k)
+static void ws_text_models(FILE *out, const struct ws_gpu *g,
+                           const struct ws_kernel_stats *k)
 {
     uint64_t sim = k->ctr.v[WS_CTR_CYCLES];
 
@@ -142,15 +148,17 @@ static void ws_text_models(FILE *out, const struct ws_kernel_stats *k)
     for (int i = 0; i < k->nmodels; i++) {
         const struct ws_model_result *m = &k->models[i];
         if (!m->applies)
-            fprintf(out, "    %-11s does not apply: %s\n", m->model, m->why);
-        else if (ws_model_is_bound(m))
-            fprintf(out, "    %-11s >= %.0f (a bound; simulation %.2fx it)  "
+            fprintf(out, "    %-16s does not apply: %s\n", m->model, m->why);
+        else if (m->bound)
+            fprintf(out, "    %-16s >= %.0f (a bound; simulation %.2fx it)  "
                     "%s\n", m->model, m->cycles,
                     m->cycles > 0 ? (double)sim / m->cycles : 0, m->regime);
         else
-            fprintf(out, "    %-11s %.0f (%+.1f%%)  %s\n", m->model, m->cycles,
-                    ws_model_diff_pct(m, sim), m->regime);
+            fprintf(out, "    %-16s %.0f (%+.1f%%)  %s\n", m->model,
+                    m->cycles, ws_model_diff_pct(m, sim), m->regime);
+        ws_text_domain(out, m);
     }
+    ws_terms_text(out, g, k);
 }
 
 void ws_report_text(FILE *out, const struct ws_run_report *r)
@@ -214,31 +222,9 @@ static json_t *ws_json_models(const struct ws_kernel_stats *k)
 {
     json_t *a = json_array();
 
-    for (int i = 0; i < k->nmodels; i++) {
-        const struct ws_model_result *m = &k->models[i];
-        json_t *o = json_object(), *vars = json_object();
-        json_object_set_new(o, "name", json_string(m->model));
-        json_object_set_new(o, "applies", json_boolean(m->applies));
-        json_object_set_new(o, "kind", json_string(ws_model_is_bound(m)
-                                                   ? "lower bound"
-                                                   : "prediction"));
-        if (!m->applies) {
-            json_object_set_new(o, "why", ws_utf8_json_string(m->why));
-            json_array_append_new(a, o);
-            json_decref(vars);
-            continue;
-        }
-        json_object_set_new(o, "cycles", json_real(m->cycles));
-        json_object_set_new(o, "difference_pct", json_real(
-            ws_model_diff_pct(m, k->ctr.v[WS_CTR_CYCLES])));
-        json_object_set_new(o, "regime", ws_utf8_json_string(m->regime));
-        for (int v = 0; v < m->nvars; v++)
-            json_object_set_new(vars, m->vars[v].name,
-                                isfinite(m->vars[v].value)
-                                ? json_real(m->vars[v].value) : json_null());
-        json_object_set_new(o, "intermediates", vars);
-        json_array_append_new(a, o);
-    }
+    for (int i = 0; i < k->nmodels; i++)
+        json_array_append_new(a, ws_model_result_json(
+            &k->models[i], (double)k->ctr.v[WS_CTR_CYCLES]));
     return a;
 }
 
@@ -267,8 +253,10 @@ static json_t *ws_json_kernel(const struct ws_gpu *g,
                         "carveout_chosen_by", k->occ.carveout_by));
     json_object_set_new(o, "derived", ws_json_derived(g, &k->ctr));
     json_object_set_new(o, "counters", ws_json_counters(&k->ctr));
-    if (k->nmodels)
+    if (k->nmodels) {
         json_object_set_new(o, "models", ws_json_models(k));
+        json_object_set_new(o, "model_terms", ws_terms_json(g, k));
+    }
     return o;
 }
 

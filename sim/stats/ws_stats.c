@@ -137,11 +137,27 @@ static const struct ws_ctr_info ws_ctr_table[WS_CTR_COUNT] = {
                               "open-row hits (row model on)"},
     [WS_CTR_DRAM_ROW_MISSES] = {"ws__dram_row_misses.sum", "access",
                                 WS_GRP_DRAM, "row misses (row model on)"},
+    [WS_CTR_MEM_LOADS] = {"ws__mem_loads.sum", "inst", WS_GRP_TERMS,
+                          "global and local load warp instructions that "
+                          "move data"},
+    [WS_CTR_MEM_LOAD_LATENCY] = {"ws__mem_load_latency.sum", "cycle",
+                                 WS_GRP_TERMS, "their cycles from issue to "
+                                 "data in registers, summed (loaded Mem_L)"},
+    [WS_CTR_WARP_MEM_CYCLES] = {"ws__warps_mem_outstanding.sum", "warp-cycle",
+                                WS_GRP_TERMS, "warp cycles with a global or "
+                                "local load in flight (memory warps: MWP)"},
+    [WS_CTR_SM_MEM_CYCLES] = {"ws__sm_cycles_mem_outstanding.sum", "cycle",
+                              WS_GRP_TERMS, "SM cycles with a global or "
+                              "local load in flight"},
+    [WS_CTR_TAIL_CYCLES] = {"ws__tail_cycles", "cycle", WS_GRP_TERMS,
+                            "cycles from the first CTA slot left empty for "
+                            "want of CTAs to the kernel's end (the last "
+                            "wave's tail)"},
 };
 
 static const char *const ws_group_names[WS_GRP_COUNT] = {
     "TIME", "OCC", "ISSUE", "FMA", "INT", "FP64", "SFU", "TENSOR", "CTRL",
-    "LSU", "STALL", "SMEM", "BANK", "L1", "L2", "DRAM"
+    "LSU", "STALL", "SMEM", "BANK", "L1", "L2", "DRAM", "TERMS"
 };
 
 const struct ws_ctr_info *ws_ctr_info(enum ws_ctr c)

@@ -61,6 +61,13 @@ enum ws_ctr {
     WS_CTR_DRAM_BYTES_WRITE,
     WS_CTR_DRAM_ROW_HITS,
     WS_CTR_DRAM_ROW_MISSES,
+    /* what the simulation measures of the analytic models' terms */
+    WS_CTR_MEM_LOADS,              /* global/local loads that move data */
+    WS_CTR_MEM_LOAD_LATENCY,       /* their cycles from issue to data */
+    WS_CTR_WARP_MEM_CYCLES,        /* warp-cycles with a load outstanding */
+    WS_CTR_SM_MEM_CYCLES,          /* SM-cycles with a load outstanding */
+    WS_CTR_TAIL_CYCLES,            /* from the first CTA slot left empty
+                                      for want of CTAs to the end */
     WS_CTR_COUNT
 };
 
@@ -68,7 +75,7 @@ enum ws_group {
     WS_GRP_TIME, WS_GRP_OCC, WS_GRP_ISSUE, WS_GRP_FMA, WS_GRP_INT,
     WS_GRP_FP64, WS_GRP_SFU, WS_GRP_TENSOR, WS_GRP_CTRL, WS_GRP_LSU,
     WS_GRP_STALL, WS_GRP_SMEM, WS_GRP_BANK, WS_GRP_L1, WS_GRP_L2,
-    WS_GRP_DRAM, WS_GRP_COUNT
+    WS_GRP_DRAM, WS_GRP_TERMS, WS_GRP_COUNT
 };
 
 struct ws_ctr_info {

@@ -7,7 +7,8 @@
  * "failed"), error; one per axis (the value in the key's base unit, or
  * its text); then per kernel its id and name, total_cycles of the point,
  * cycles, derived figures, every counter under its Nsight Compute name,
- * and per model its prediction and regime.  A multi-kernel trace gives a
+ * and per model its prediction, regime, domain ("in: ..." or "out: ..."),
+ * intermediates ("name=value ...") and elasticities (the same form).  A multi-kernel trace gives a
  * point one row per kernel; they are written together, by one write(2),
  * so a killed sweep never leaves half a point.
  *
@@ -35,10 +36,16 @@ static const char *const ws_sweep_kernel_cols[] = {
 #define WS_NFIXED (sizeof ws_sweep_fixed_cols / sizeof *ws_sweep_fixed_cols)
 #define WS_NKCOLS (sizeof ws_sweep_kernel_cols / sizeof *ws_sweep_kernel_cols)
 
+/* Per model: its prediction and what says where it comes from. */
+static const char *const ws_sweep_model_cols[] = {
+    "cycles", "regime", "domain", "terms", "elasticity"
+};
+#define WS_NMCOLS (sizeof ws_sweep_model_cols / sizeof *ws_sweep_model_cols)
+
 size_t ws_sweep_ncols(const struct ws_sweep *s)
 {
     return WS_NFIXED + s->naxes + WS_NKCOLS + WS_CTR_COUNT
-        + 2 * (size_t)WS_MODEL_COUNT;
+        + WS_NMCOLS * (size_t)WS_MODEL_COUNT;
 }
 
 /* Closes a memory stream; its buffer is only final after fclose. */
@@ -70,11 +77,13 @@ char *ws_sweep_header(const struct ws_sweep *s)
         fprintf(f, ",%s", ws_sweep_kernel_cols[i]);
     for (int c = 0; c < WS_CTR_COUNT; c++)
         fprintf(f, ",%s", ws_ctr_info((enum ws_ctr)c)->name);
-    for (int m = 0; m < WS_MODEL_COUNT; m++) {
-        const char *n = ws_model_name((enum ws_model_kind)m);
-        snprintf(name, sizeof name, "%s_cycles", n);
-        fprintf(f, ",%s,%s_regime", name, n);
-    }
+    for (int m = 0; m < WS_MODEL_COUNT; m++)
+        for (size_t c = 0; c < WS_NMCOLS; c++) {
+            snprintf(name, sizeof name, "%s_%s",
+                     ws_model_name((enum ws_model_kind)m),
+                     ws_sweep_model_cols[c]);
+            fprintf(f, ",%s", name);
+        }
     fputc('\n', f);
     return ws_sweep_close(f, &buf);
 }
@@ -90,6 +99,46 @@ static void ws_sweep_point_cells(FILE *f, const struct ws_sweep *s,
         fputc(',', f);
         ws_csv_put(f, s->axes[i].values[p->value[i]].cell);
     }
+}
+
+/* "name=value name=value": a model's intermediates or elasticities in one
+ * cell, for the scoreboard to read back. */
+static void ws_sweep_vars_cell(FILE *f, const struct ws_model_var *v, int n)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+
+    fputc(',', f);
+    if (!m)
+        return;
+    for (int i = 0; i < n; i++)
+        fprintf(m, "%s%s=%.6g", i ? " " : "", v[i].name, v[i].value);
+    if (fclose(m) == 0)
+        ws_csv_put(f, buf);
+    free(buf);
+}
+
+static void ws_sweep_model_cells(FILE *f, const struct ws_model_result *r)
+{
+    char domain[sizeof r->domain + 8];
+
+    if (!r) {
+        for (size_t c = 0; c < WS_NMCOLS; c++)
+            fputc(',', f);
+        return;
+    }
+    if (r->applies)
+        fprintf(f, ",%.10g,", r->cycles);
+    else
+        fputs(",,", f);
+    ws_csv_put(f, r->applies ? r->regime : r->why);
+    snprintf(domain, sizeof domain, "%s: %s", r->in_domain ? "in" : "out",
+             r->domain);
+    fputc(',', f);
+    ws_csv_put(f, domain);
+    ws_sweep_vars_cell(f, r->vars, r->applies ? r->nvars : 0);
+    ws_sweep_vars_cell(f, r->elast, r->nelast);
 }
 
 static void ws_sweep_kernel_cells(FILE *f, const struct ws_run_report *rep,
@@ -108,15 +157,8 @@ static void ws_sweep_kernel_cells(FILE *f, const struct ws_run_report *rep,
             ws_occ_limit_name(k->occ.limit));
     for (int c = 0; c < WS_CTR_COUNT; c++)
         fprintf(f, ",%llu", (unsigned long long)k->ctr.v[c]);
-    for (int m = 0; m < WS_MODEL_COUNT; m++) {
-        const struct ws_model_result *r = m < k->nmodels ? &k->models[m]
-                                                         : NULL;
-        if (r && r->applies)
-            fprintf(f, ",%.10g,", r->cycles);
-        else
-            fputs(",,", f);
-        ws_csv_put(f, r ? (r->applies ? r->regime : r->why) : "");
-    }
+    for (int m = 0; m < WS_MODEL_COUNT; m++)
+        ws_sweep_model_cells(f, m < k->nmodels ? &k->models[m] : NULL);
     fputc('\n', f);
 }
 

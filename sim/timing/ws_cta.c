@@ -74,6 +74,7 @@ static void ws_warp_start(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
     w->last_issue = t - 1;
     w->ready_after_barrier = 0;
     w->busy_until = t;
+    w->mem_until = t;
     w->async_groups = 0;
     w->async_open = 0;
     /* The scoreboard is not cleared: every value a warp slot's last warp

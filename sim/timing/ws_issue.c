@@ -302,6 +302,29 @@ static const enum ws_ctr ws_class_ctr[WS_OPC_COUNT] = {
     [WS_OPC_CONST] = WS_CTR_INST_LSU, [WS_OPC_TEX] = WS_CTR_INST_LSU,
 };
 
+/* What the models' terms are measured by: a global or local load of warp
+ * w issued at t with its data in at `done` counts once, its latency, and
+ * the cycles it adds to the warp's and the SM's time with a load in flight
+ * (loads issue in time order, so each union grows at its end). */
+static void ws_issue_mem_terms(struct ws_counters *c, struct ws_sm *sm,
+                               struct ws_warp *w, uint64_t t, uint64_t done)
+{
+    uint64_t from;
+
+    c->v[WS_CTR_MEM_LOADS]++;
+    c->v[WS_CTR_MEM_LOAD_LATENCY] += done - t;
+    from = t > w->mem_until ? t : w->mem_until;
+    if (done > from) {
+        c->v[WS_CTR_WARP_MEM_CYCLES] += done - from;
+        w->mem_until = done;
+    }
+    from = t > sm->mem_until ? t : sm->mem_until;
+    if (done > from) {
+        c->v[WS_CTR_SM_MEM_CYCLES] += done - from;
+        sm->mem_until = done;
+    }
+}
+
 /* A memory instruction's result cycle (for its destination registers). */
 static uint64_t ws_issue_memory(struct ws_sim *s, struct ws_sm *sm,
                                 struct ws_warp *w, const struct ws_inst *in,
@@ -339,6 +362,7 @@ static uint64_t ws_issue_memory(struct ws_sim *s, struct ws_sm *sm,
         return in->memop == WS_MEMOP_ATOMIC ? done : t;
     default:
         done = ws_mem_load(&s->mem, &req, 1);
+        ws_issue_mem_terms(&s->k->ctr, sm, w, t, done);
         if (in->memop == WS_MEMOP_ASYNC_COPY) {
             if (done > w->async_open)
                 w->async_open = done;

@@ -154,6 +154,8 @@ static int ws_sim_feed(struct ws_sim *s, struct ws_sm *sm, uint64_t t)
                      : s->src->next(s->src->ctx, &cta, s->err);
     if (rc <= 0) {
         s->src_done = 1;
+        if (rc == 0)
+            s->tail_from = t;
         return rc;
     }
     s->ctas_dispatched++;
@@ -214,14 +216,17 @@ static int ws_sim_setup_kernel(struct ws_sim *s, struct ws_cta_source *src,
     s->k = k;
     s->src = src;
     s->src_done = 0;
+    s->tail_from = 0;
     s->streamed = src->next_header && src->warp_open;
     s->ctas_done = s->ctas_dispatched = 0;
     if (ws_sim_check_fit(s, l) < 0)
         return -1;
     if (k->occ.ctas_per_sm > s->gpu->sm.max_blocks)
         k->occ.ctas_per_sm = s->gpu->sm.max_blocks;
-    for (uint32_t i = 0; i < s->gpu->sm.count; i++)
+    for (uint32_t i = 0; i < s->gpu->sm.count; i++) {
         s->sms[i].nslots = k->occ.ctas_per_sm;
+        s->sms[i].mem_until = 0;
+    }
     ws_memsys_new_kernel(&s->mem, k->occ.l1_size);
     return 0;
 }
@@ -260,6 +265,9 @@ int ws_sim_kernel(struct ws_sim *s, struct ws_cta_source *src,
     if (drained > k->end)
         k->end = drained;
     k->ctr.v[WS_CTR_CYCLES] = k->end - start;
+    /* The grid ran out while slots were free: from then on, a tail. */
+    if (s->src_done && s->tail_from < k->end)
+        k->ctr.v[WS_CTR_TAIL_CYCLES] = k->end - s->tail_from;
     s->now = k->end + s->gpu->launch_overhead;
     return 0;
 }

@@ -44,6 +44,7 @@ struct ws_sim {
     int streamed;           /* src hands out warp readers, not whole CTAs */
     uint64_t ctas_done, ctas_dispatched;
     uint64_t last_mem_done;
+    uint64_t tail_from;     /* first cycle a free slot found no CTA */
     struct ws_err *err;
     struct ws_timeline *tl;
     ws_sim_progress_fn progress;

@@ -60,6 +60,7 @@ struct ws_warp {
     uint64_t last_issue;        /* cycle of the previous issue */
     uint64_t ready_after_barrier;
     uint64_t busy_until;        /* last load or atomic result */
+    uint64_t mem_until;         /* last global/local load's data */
     uint64_t async_done[WS_ASYNC_GROUPS];   /* committed LDGSTS groups */
     uint32_t async_groups;
     uint64_t async_open;        /* LDGSTS issued since the last commit */
@@ -126,6 +127,7 @@ struct ws_sm {
     uint32_t nsub;
     uint32_t resident;          /* CTAs resident now */
     uint64_t active_since;
+    uint64_t mem_until;         /* last global/local load's data */
 };
 
 int ws_sm_init(struct ws_sm *sm, uint32_t id, const struct ws_gpu *gpu);

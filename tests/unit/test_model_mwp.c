@@ -329,8 +329,8 @@ static void test_l2_few_warps(void **state)
     struct ws_model_result r;
 
     (void)state;
-    applies(ws_model_mwp_l2(&p, &r), &r, 916);
-    assert_string_equal(r.model, "mwp_cwp_l2");
+    applies(ws_model_mwp_l2_reuse(&p, &r), &r, 916);
+    assert_string_equal(r.model, "mwp_cwp_l2_reuse");
     ws_test_model_var(&r, "N", 8, -1);
     ws_test_model_var(&r, "MWP", 8, -1);
     ws_test_model_var(&r, "CWP", 8, -1);
@@ -341,7 +341,7 @@ static void test_l2_few_warps(void **state)
     ws_test_model_var(&r, "Synch_cost", 28, -1);
     regime(&r, "not enough warps (MWP = CWP = N), first warp binds");
     p.l2_hit_rate = 0;
-    applies(ws_model_mwp_l2(&p, &r), &r, 1148);
+    applies(ws_model_mwp_l2_reuse(&p, &r), &r, 1148);
     ws_test_model_var(&r, "L2_ratio", 1, -1);
     ws_test_model_var(&r, "Last_warp_cycles", 1120, -1);
     regime(&r, "last warp binds");
@@ -367,27 +367,27 @@ static void test_l2_memory_bound(void **state)
     struct ws_model_result r, hk;
 
     (void)state;
-    applies(ws_model_mwp_l2(&p, &r), &r, 20110.1875);
+    applies(ws_model_mwp_l2_reuse(&p, &r), &r, 20110.1875);
     ws_test_model_var(&r, "Cache_hit_mem", 20 / 2.28125 - 1, -1);
     ws_test_model_var(&r, "Exec", 7810.1875, -1);
     ws_test_model_var(&r, "Synch_cost", 12300, -1);
     regime(&r, "memory bound (CWP >= MWP); MWP bound by Mem_L/Departure_delay");
     p.l2_hit_rate = 0.5;
-    applies(ws_model_mwp_l2(&p, &r), &r, 35419.1875);
+    applies(ws_model_mwp_l2_reuse(&p, &r), &r, 35419.1875);
     ws_test_model_var(&r, "L2_ratio", 0.55, -1);
     p.l2_hit_rate = 0;
-    applies(ws_model_mwp_l2(&p, &r), &r, 50728.1875);
+    applies(ws_model_mwp_l2_reuse(&p, &r), &r, 50728.1875);
     applies(ws_model_mwp(&p, &hk), &hk, 50728.1875);
     ws_test_model_var(&r, "Exec", ws_model_get(&hk, "Exec"), -1);
     p.l2_hit_rate = 1;
     p.mem_l2_hit = p.mem_ld;
-    applies(ws_model_mwp_l2(&p, &r), &r, 50728.1875);
+    applies(ws_model_mwp_l2_reuse(&p, &r), &r, 50728.1875);
     ws_test_model_var(&r, "L2_ratio", 1, -1);
     ws_test_model_var(&r, "Exec", 38428.1875, -1);
 
     p = compute_heavy();
     p.comp_insts = 250;
-    applies(ws_model_mwp_l2(&p, &r), &r, 18478.8);
+    applies(ws_model_mwp_l2_reuse(&p, &r), &r, 18478.8);
     ws_test_model_var(&r, "Cache_hit_mem", 20 / 16.40625 - 1, -1);
     ws_test_model_var(&r, "Exec", 17246.3, -1);
     regime(&r, "memory bound (Comp_cycles > Mem_cycles)");
@@ -408,19 +408,46 @@ static void test_l2_compute_bound(void **state)
     struct ws_model_result r;
 
     (void)state;
-    applies(ws_model_mwp_l2(&p, &r), &r, 3688.5);
+    applies(ws_model_mwp_l2_reuse(&p, &r), &r, 3688.5);
     ws_test_model_var(&r, "First_warp_cycles", 1228, -1);
     ws_test_model_var(&r, "Last_warp_cycles", 442, -1);
     ws_test_model_var(&r, "Exec", 2456, -1);
     regime(&r, "compute bound (MWP > CWP), first warp binds; "
            "MWP bound by peak bandwidth");
     p.first_comp_period_insts = 50;
-    applies(ws_model_mwp_l2(&p, &r), &r, 9316.5);
+    applies(ws_model_mwp_l2_reuse(&p, &r), &r, 9316.5);
     ws_test_model_var(&r, "Last_warp_cycles", 4042, -1);
     regime(&r, "last warp binds");
     p.l2_hit_rate = 0;
-    applies(ws_model_mwp_l2(&p, &r), &r, 10072.5);
+    applies(ws_model_mwp_l2_reuse(&p, &r), &r, 10072.5);
     ws_test_model_var(&r, "Last_warp_cycles", 4420, -1);
+}
+
+/* Wang & Lou as written apply Mem_L2_cache_hit / Mem_L2_cache_miss to
+ * every later warp whatever the kernel reuses: the paper's form is the
+ * reuse variant at l2_hit_rate 1, and the kernel's reuse moves nothing.
+ * few_warps: 916 (test_l2_few_warps) at any l2_hit_rate; golden:
+ * 20110.1875; compute_heavy: 3688.5. */
+static void test_l2_as_written(void **state)
+{
+    struct ws_mwp_params p = few_warps();
+    struct ws_model_result r;
+
+    (void)state;
+    for (double h = 0; h <= 1; h += 0.5) {
+        p = few_warps();
+        p.l2_hit_rate = h;
+        applies(ws_model_mwp_l2(&p, &r), &r, 916);
+        assert_string_equal(r.model, "mwp_cwp_l2");
+        ws_test_model_var(&r, "L2_ratio", 0.1, -1);
+        assert_true(isnan(ws_model_get(&r, "L2_hit_rate")));
+        p = golden();
+        p.l2_hit_rate = h;
+        applies(ws_model_mwp_l2(&p, &r), &r, 20110.1875);
+        p = compute_heavy();
+        p.l2_hit_rate = h;
+        applies(ws_model_mwp_l2(&p, &r), &r, 3688.5);
+    }
 }
 
 static void test_l2_skips(void **state)
@@ -459,6 +486,7 @@ int main(void)
         cmocka_unit_test(test_compute_only),
         cmocka_unit_test(test_skips),
         cmocka_unit_test(test_l2_few_warps),
+        cmocka_unit_test(test_l2_as_written),
         cmocka_unit_test(test_l2_memory_bound),
         cmocka_unit_test(test_l2_compute_bound),
         cmocka_unit_test(test_l2_skips),

@@ -1,7 +1,7 @@
 /*
  * Unit tests of the roofline bound (model/ws_model_roofline.c): each roof
- * binding once, the intensities and ridge points, the quantitative
- * roofline's E_inst, and the inputs with nothing to bound.  Every expected
+ * binding once, each pipe's compute roof, the SM-port roof, the
+ * intensities and ridge points, and the inputs with nothing to bound.  Every expected
  * value is worked by hand in the comment beside it.
  */
 #include <math.h>
@@ -14,7 +14,7 @@
  * points 1000/100 = 10, 1000/200 = 5, 1000/1000 = 1 flops per byte.
  * Work: 1e6 flops (1000 cycles), DRAM 5e4 B (500), L2 1e5 B (500), L1 1e5 B
  * (100): compute bound at 1000 cycles.  Intensities: 1e6/5e4 = 20,
- * 1e6/1e5 = 10, 1e6/1e5 = 10.  Mix: C_op 0.6, C_ldst 0.3, C_other 0.1. */
+ * 1e6/1e5 = 10, 1e6/1e5 = 10. */
 static struct ws_roofline_params base(void)
 {
     struct ws_roofline_params p;
@@ -28,9 +28,6 @@ static struct ws_roofline_params base(void)
     p.l2_bw = 200;
     p.l1_bytes = 1e5;
     p.l1_bw = 1000;
-    p.c_op = 0.6;
-    p.c_ldst = 0.3;
-    p.c_other = 0.1;
     return p;
 }
 
@@ -52,7 +49,7 @@ static void test_compute(void **state)
     struct ws_model_result r;
 
     (void)state;
-    bound(&p, 1000, "compute bound");
+    bound(&p, 1000, "FP32 compute bound");
     assert_int_equal(ws_model_roofline(&p, &r), 1);
     ws_test_model_var(&r, "compute_cycles", 1000, -1);
     ws_test_model_var(&r, "dram_cycles", 500, -1);
@@ -86,7 +83,7 @@ static void test_memory_roofs(void **state)
     p = base();
     p.l1_bytes = 5e6;
     p.l1_bw = 0;
-    bound(&p, 1000, "compute bound");
+    bound(&p, 1000, "FP32 compute bound");
     {
         struct ws_model_result r;
 
@@ -101,31 +98,51 @@ static void test_memory_roofs(void **state)
     bound(&p, 500, "DRAM bound");
 }
 
-/* E_inst = 0.6 / (0.6 + 0.3 + 0.1) = 0.6; the quantitative compute roof
- * is 1e6 / (1000 * 0.6) = 1666.67 cycles, above the plain roof's 1000 but
- * only an intermediate: the bound stays 1000.  Its time is the larger of
- * that and the memory roofs (500): 1666.67.  E_mix is not computed. */
-static void test_quantitative(void **state)
+/* Each pipe is a roof of its own, and the pipes run side by side: the
+ * bound is the largest pipe time, not their sum.  FP64 4e5 ops at 200 per
+ * cycle: 2000 cycles; tensor 3e6 at 1000: 3000; FP16 8e5 at 2000: 400
+ * (below the FP32 roof's 1000, so FP32 binds without the others). */
+static void test_pipes(void **state)
 {
     struct ws_roofline_params p = base();
     struct ws_model_result r;
 
     (void)state;
+    p.flops_fp16 = 8e5;
+    p.peak_fp16 = 2000;
+    bound(&p, 1000, "FP32 compute bound");
     assert_int_equal(ws_model_roofline(&p, &r), 1);
-    ws_test_model_var(&r, "E_inst", 0.6, -1);
-    ws_test_model_var(&r, "compute_quantitative_cycles", 1e6 / 600, -1);
-    ws_test_model_var(&r, "quantitative_cycles", 1e6 / 600, -1);
-    ws_test_model_var(&r, "E_mix_computed", 0, -1);
-    assert_true(isnan(ws_model_get(&r, "E_mix")));
-    ws_test_near(r.cycles, 1000, "cycles");
-    assert_string_equal(r.regime, "compute bound");
+    ws_test_model_var(&r, "fp16_cycles", 400, -1);
+    p.flops_fp64 = 4e5;
+    p.peak_fp64 = 200;
+    bound(&p, 2000, "FP64 compute bound");
+    p.flops_tensor = 3e6;
+    p.peak_tensor = 1000;
+    bound(&p, 3000, "tensor compute bound");
+    /* Tensor work alone (no FP32 at all) is still bounded: flashinfer's
+     * HMMA-only prefill is not "nothing". */
+    p = base();
+    p.flops = 0;
+    p.dram_bytes = p.l2_bytes = p.l1_bytes = 0;
+    p.flops_tensor = 4096;
+    p.peak_tensor = 2;
+    bound(&p, 2048, "tensor compute bound");
+    /* A pipe with work but no peak in the config is no roof. */
+    p = base();
+    p.flops_fp64 = 1e9;
+    bound(&p, 1000, "FP32 compute bound");
+}
 
-    /* No instruction mix: no E_inst, the bound unchanged. */
-    p.c_op = p.c_ldst = p.c_other = 0;
-    assert_int_equal(ws_model_roofline(&p, &r), 1);
-    assert_true(isnan(ws_model_get(&r, "E_inst")));
-    assert_true(isnan(ws_model_get(&r, "compute_quantitative_cycles")));
-    ws_test_near(r.cycles, 1000, "cycles");
+/* The SM ports: 4e6 bytes one way over 1000 bytes per cycle (the SMs the
+ * grid occupies) is 4000 cycles, above every other roof. */
+static void test_port(void **state)
+{
+    struct ws_roofline_params p = base();
+
+    (void)state;
+    p.port_bytes = 4e6;
+    p.port_bw = 1000;
+    bound(&p, 4000, "SM port bound");
 }
 
 static void test_skips(void **state)
@@ -159,7 +176,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_compute),
         cmocka_unit_test(test_memory_roofs),
-        cmocka_unit_test(test_quantitative),
+        cmocka_unit_test(test_pipes),
+        cmocka_unit_test(test_port),
         cmocka_unit_test(test_skips),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

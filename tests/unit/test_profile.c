@@ -5,7 +5,6 @@
  */
 #include <string.h>
 
-#include "input/ws_input.h"
 #include "trace/ws_traceg.h"
 #include "ws_model_params.h"
 #include "ws_profile.h"
@@ -93,29 +92,8 @@ static void test_vecadd(void **state)
 static void profile_workload(const char *const *sets, int nsets,
                              struct ws_profile *p, struct ws_gpu *gpu)
 {
-    struct ws_input_params ip;
-    struct ws_input in;
-    struct ws_input_kernel k;
-    struct ws_err err;
-    const struct ws_cta_stream *cta;
-    int rc;
-
-    ws_err_clear(&err);
-    assert_int_equal(ws_cfg_load(gpu, NULL, NULL, 0, &err), 0);
-    memset(&ip, 0, sizeof ip);
-    ip.sets = sets;
-    ip.nsets = nsets;
-    ws_trace_opts_default(&ip.opts);
-    if (ws_input_open(&in, "traces/kernels/saxpy/workload.yaml", &ip,
-                      &err) < 0)
-        fail_msg("%s", err.text);
-    assert_int_equal(ws_input_kernel_open(&in, 0, &k, &err), 0);
-    assert_int_equal(ws_profile_init(p, k.src.launch, gpu), 0);
-    while ((rc = k.src.next(k.src.ctx, &cta, &err)) == 1)
-        ws_profile_add_cta(p, cta, k.src.ops);
-    assert_int_equal(rc, 0);
-    ws_input_kernel_close(&k);
-    ws_input_close(&in);
+    ws_test_profile("traces/kernels/saxpy/workload.yaml", NULL, sets, nsets,
+                    p, gpu);
 }
 
 /* Wang & Lou's worked example (their section 3.3): saxpy has "3 memory
@@ -144,16 +122,20 @@ static void test_saxpy_worked_example(void **state)
     ws_model_params_mwp(&p, &gpu, &mwp);
     assert_true(mwp.comp_insts == 13 && mwp.coal_insts == 3);
     assert_true(mwp.first_comp_period_insts == 11);
-    /* A coalesced warp moves 32 x 4 bytes in 4 sectors; saxpy loads its
-     * two arrays once each: no reuse. */
-    assert_true(mwp.coal_per_mw == 4 && mwp.load_bytes_per_warp == 128);
+    /* A coalesced warp moves 32 x 4 bytes in 4 sectors: one 128-byte
+     * block, the papers' transaction; saxpy loads its two arrays once
+     * each: no reuse. */
+    assert_true(mwp.transaction_bytes == 128);
+    assert_true(mwp.coal_per_mw == 1 && mwp.load_bytes_per_warp == 128);
     assert_true(mwp.l2_hit_rate == 0);
     ws_profile_free(&p);
 }
 
 /* The seed's uncoalesced case: a stride of 4 floats spreads a warp's 32
- * accesses over 16 sectors (Wang & Lou count 4 128-byte blocks; sectors
- * are 32 bytes), so x and y's loads and y's store are uncoalesced. */
+ * accesses over 4 128-byte blocks (Wang & Lou's count, section 3.2: "the
+ * x[i*4] will span ... 4 memory blocks"), 16 sectors of them, so x and y's
+ * loads and y's store are uncoalesced, and each moves 16 x 32 = 512
+ * bytes. */
 static void test_saxpy_stride4(void **state)
 {
     static const char *const sets[] = {"n=4096", "stride=4"};
@@ -165,7 +147,8 @@ static void test_saxpy_stride4(void **state)
     profile_workload(sets, 2, &p, &gpu);
     ws_model_params_mwp(&p, &gpu, &mwp);
     assert_true(mwp.uncoal_insts == 3 && mwp.coal_insts == 0);
-    assert_true(mwp.uncoal_per_mw == 16);
+    assert_true(mwp.uncoal_per_mw == 4);
+    assert_true(mwp.load_bytes_per_warp == 512);
     ws_profile_free(&p);
 }
 

@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <math.h>
+
 #include "config/ws_config.h"
+#include "timing/ws_probe.h"
 #include "ws_synth.h"
 #include "ws_test.h"
 
@@ -480,7 +483,7 @@ static void test_cta_too_big(void **state)
 
     (void)state;
     ws_synth_init(&k, 1, 64, gen_good_barrier, NULL);
-    k.launch.shmem = 200 * 1024;
+    k.g.launch.shmem = 200 * 1024;
     src = ws_synth_source(&k);
     ws_err_clear(&err);
     assert_int_equal(ws_sim_init(&sim, &g, NULL, &err), 0);
@@ -521,6 +524,40 @@ static void test_state_budget(void **state)
     ws_err_clear(&err);
     assert_int_equal(ws_sim_init(&sim, &g, NULL, &err), 0);
     ws_sim_free(&sim);
+}
+
+/* ---- the probe's departure delays ------------------------------------ */
+
+/* V100's SM port moves 64 bytes a cycle (88.32 GB/s at 1.38 GHz): a
+ * coalesced warp's four sectors leave 2 cycles after the previous warp's,
+ * and the probe's copy measures exactly that.  Twice the port bandwidth
+ * halves it, until the L1 tag pipe's line a cycle binds: the models'
+ * input follows a what-if change of the hardware. */
+static void test_probe_departure(void **state)
+{
+    static const char *const fast[] = {"icnt.bandwidth_per_sm=176.64GB/s"};
+    struct ws_gpu g = gpu_of("v100", NULL, 0);
+    struct ws_err err;
+    double uncoal, coal, uncoal2, coal2;
+
+    (void)state;
+    ws_err_clear(&err);
+    assert_int_equal(ws_probe_departure(&g, &uncoal, &coal, &err), 0);
+    assert_true(fabs(coal - 2.0) < 0.02);
+    /* A block of one warp's uncoalesced load costs at least what a
+     * coalesced warp's block does. */
+    assert_true(uncoal >= coal);
+    g = gpu_of("v100", fast, 1);
+    assert_int_equal(ws_probe_departure(&g, &uncoal2, &coal2, &err), 0);
+    assert_true(fabs(coal2 - 1.0) < 0.02);
+    assert_true(uncoal2 > 0);
+    /* A config that sets the delays keeps them. */
+    g = gpu_of("v100", NULL, 0);
+    g.model.departure_del_uncoal = 7;
+    g.model.departure_del_coal = 3;
+    assert_int_equal(ws_probe_model(&g, &err), 0);
+    assert_true(g.model.departure_del_uncoal == 7
+                && g.model.departure_del_coal == 3);
 }
 
 /* ---- dual issue ------------------------------------------------------- */
@@ -617,6 +654,7 @@ int main(void)
         cmocka_unit_test(test_cta_too_big),
         cmocka_unit_test(test_state_budget),
         cmocka_unit_test(test_dual_issue),
+        cmocka_unit_test(test_probe_departure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,38 +1,27 @@
 /*
  * ws_synth: kernels built in memory for the property tests of the timing
- * model: a CTA source whose CTAs come from a generator function instead of
- * a trace file, and helpers that append instructions with their registers
- * and lane addresses.
+ * model: the library's generated kernels (timing/ws_kgen.h) with a test's
+ * conveniences: failures fail the test, a fresh simulator per run, and a
+ * streamed form whose warps are read through readers, so that the
+ * simulator's window refills are exercised.
  */
 #ifndef WS_SYNTH_H
 #define WS_SYNTH_H
 
 #include <stdint.h>
 
+#include "timing/ws_kgen.h"
 #include "timing/ws_sim.h"
-#include "trace/ws_opcode.h"
-#include "util/ws_strtab.h"
 
 struct ws_synth;
 typedef void (*ws_synth_gen)(struct ws_synth *k, uint32_t cta);
 
 struct ws_synth {
-    struct ws_launch launch;
-    struct ws_strtab ops;
-    uint32_t next_cta;
+    struct ws_kgen g;
     ws_synth_gen gen;
     const void *user;
-    struct ws_inst *inst;
-    uint32_t ninst, inst_cap;
-    uint64_t *addrs;
-    uint32_t naddr, addr_cap;
-    uint32_t first[32];
-    struct ws_warp_stream warps[32];
-    struct ws_cta_stream cta;
-    int cur_warp;
     /* When not 0, the source streams: warps are handed out through readers
-     * that give at most this many instructions per read, so the simulator's
-     * window refills are exercised. */
+     * that give at most this many instructions per read. */
     uint32_t stream_window;
 };
 

@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/ws_input.h"
+#include "timing/ws_probe.h"
 #include "ws_model.h"
+#include "ws_profile.h"
 
 void ws_test_err(const struct ws_err *err, const char *name, long line,
                  const char *want)
@@ -73,4 +76,34 @@ void ws_test_model_var(const struct ws_model_result *r, const char *name,
     if (!(fabs(got - want) <= tol))
         fail_msg("%s: %s = %.12g, want %.12g (+- %g)", r->model, name, got,
                  want, tol);
+}
+
+void ws_test_profile(const char *path, const char *gpu,
+                     const char *const *sets, int nsets, struct ws_profile *p,
+                     struct ws_gpu *g)
+{
+    struct ws_input_params ip;
+    struct ws_input in;
+    struct ws_input_kernel k;
+    struct ws_err err;
+    const struct ws_cta_stream *cta;
+    int rc;
+
+    ws_err_clear(&err);
+    if (ws_cfg_load(g, gpu, NULL, 0, &err) < 0
+        || ws_probe_model(g, &err) < 0)
+        fail_msg("%s", err.text);
+    memset(&ip, 0, sizeof ip);
+    ip.sets = sets;
+    ip.nsets = nsets;
+    ws_trace_opts_default(&ip.opts);
+    if (ws_input_open(&in, path, &ip, &err) < 0)
+        fail_msg("%s", err.text);
+    assert_int_equal(ws_input_kernel_open(&in, 0, &k, &err), 0);
+    assert_int_equal(ws_profile_init(p, k.src.launch, g), 0);
+    while ((rc = k.src.next(k.src.ctx, &cta, &err)) == 1)
+        ws_profile_add_cta(p, cta, k.src.ops);
+    assert_int_equal(rc, 0);
+    ws_input_kernel_close(&k);
+    ws_input_close(&in);
 }

@@ -34,4 +34,13 @@ void ws_test_model_var(const struct ws_model_result *r, const char *name,
 /* Reads a whole file into a NUL-terminated buffer (caller frees). */
 char *ws_test_read(const char *path, size_t *len);
 
+/* The profile of a bundled workload's (or trace's) first kernel, expanded
+ * at the given parameters, on built-in config `gpu` (NULL: the default)
+ * with the departure delays measured by the probe, as a run has them. */
+struct ws_profile;
+struct ws_gpu;
+void ws_test_profile(const char *path, const char *gpu,
+                     const char *const *sets, int nsets, struct ws_profile *p,
+                     struct ws_gpu *g);
+
 #endif
