@@ -133,8 +133,8 @@ static void ws_sweep_model_cells(FILE *f, const struct ws_model_result *r)
     else
         fputs(",,", f);
     ws_csv_put(f, r->applies ? r->regime : r->why);
-    snprintf(domain, sizeof domain, "%s: %s", r->in_domain ? "in" : "out",
-             r->domain);
+    snprintf(domain, sizeof domain, "%s: %s",
+             r->bound ? "bound" : r->in_domain ? "in" : "out", r->domain);
     fputc(',', f);
     ws_csv_put(f, domain);
     ws_sweep_vars_cell(f, r->vars, r->applies ? r->nvars : 0);

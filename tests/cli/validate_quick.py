@@ -11,8 +11,9 @@ study's files and summary.json:
          within 5 % of each published figure compared.
   matmul: every variant has its resource significance for ts and score,
          and every RSM lies in [0, 1] (eq 4 and eq 5's mean of it).
-  scoreboard: every model is scored over the other studies' runs, with a
-         finite MAPE and a correlation in [-1, 1].
+  scoreboard: every model is scored in its domain and outside it, with
+         finite metrics and a rank correlation in [-1, 1]; the roofline as
+         a bound; the hardware cases matched to the measured ones.
   apsp:  the time per block is least at whole waves of B_a x SMs (eq 3's
          zigzag), at two waves; eq 15's fit over the memory-bound runs of
          the T and B_a sweeps has r^2 above 0.95 (the S_D = 4 runs, far
@@ -96,14 +97,26 @@ def check_scoreboard(d):
     with open(os.path.join(d, "summary.json")) as fp:
         s = json.load(fp)
     models = s["models"]
-    for m in ("mwp_cwp", "mwp_cwp_l2", "tmm", "roofline"):
-        if m not in models or models[m]["runs"] == 0:
+    for m in ("mwp_cwp", "mwp_cwp_l2", "mwp_cwp_l2_reuse", "tmm", "qroofline",
+              "aiq"):
+        if m not in models:
             return "%s not scored" % m
-        if not math.isfinite(models[m]["mape"]):
-            return "%s MAPE %r" % (m, models[m]["mape"])
-        r = models[m]["r"]
-        if r is not None and not -1 <= r <= 1:
-            return "%s r %r" % (m, r)
+        for part in ("in_domain", "out_of_domain"):
+            g = models[m][part]
+            if g["runs"] == 0:
+                continue
+            for k in ("median_ape", "geo_mean_error", "mape"):
+                if not math.isfinite(g[k]):
+                    return "%s %s %s %r" % (m, part, k, g[k])
+            r = g["spearman"]
+            if r is not None and not -1 <= r <= 1:
+                return "%s %s Spearman %r" % (m, part, r)
+    if models["mwp_cwp"]["in_domain"]["runs"] == 0:
+        return "mwp_cwp has no run in its domain"
+    if not models.get("roofline", {}).get("bound"):
+        return "the roofline is not scored as a bound"
+    if s["hardware"].get("simulation", {}).get("cases", 0) == 0:
+        return "no run matched a measured case"
     return None
 
 
