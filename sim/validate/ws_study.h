@@ -24,9 +24,10 @@ struct ws_study_out {
 };
 
 /* Study 1 (seed 000): saxpy on TITAN X, simulated cycles against MWP/CWP
- * and MWP/CWP+L2 per stride and warp count, from t[0].  Needs the columns status,
- * param.stride, param.threads, cycles, mwp_cwp_cycles, mwp_cwp_l2_cycles
- * and l2_hit_pct.  Unplaced errors (ws_err_msg). */
+ * and its two L2 forms per stride and warp count, for the paper's kernel
+ * (t[0]) and the bundled one that strides y too (t[1]).  Needs the columns
+ * status, param.stride, param.threads, cycles, l2_hit_pct, the models'
+ * cycles and the loaded-latency counters.  Unplaced errors. */
 int ws_study_saxpy(const struct ws_csv *const *t, size_t n,
                    struct ws_study_out *out, struct ws_err *err);
 

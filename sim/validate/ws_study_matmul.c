@@ -274,6 +274,101 @@ static char *ws_mm_rsm(const struct ws_csv *all, enum ws_rsm_target target,
     return ws_rsm_report(all, &a, NULL, json, err);
 }
 
+/* ---- the sizes the seed ran ------------------------------------------------ */
+
+/* The seed's matrices: 60 x 60 to 200 x 200 in steps of 5; ours are
+ * multiples of 64 (the kernels' tiles need multiples of 16) up to 512. */
+#define WS_MM_SEED_MAX_N 200
+
+/* The rows of `all` whose n is within the seed's range, not owning the
+ * cells. */
+static int ws_mm_small(const struct ws_csv *all, struct ws_csv *small,
+                       struct ws_err *err)
+{
+    long nc = ws_csv_col(all, "param.n");
+
+    memset(small, 0, sizeof *small);
+    if (nc < 0)
+        return ws_csv_no_col(all, "param.n", err);
+    small->name = (char *)"matmul, n <= 200";
+    small->ncols = all->ncols;
+    small->header = all->header;
+    small->cells = malloc((all->nrows * all->ncols + 1)
+                          * sizeof *small->cells);
+    small->row_line = malloc((all->nrows + 1) * sizeof *small->row_line);
+    if (!small->cells || !small->row_line)
+        return ws_err_oom(err);
+    for (size_t r = 0; r < all->nrows; r++) {
+        double n = ws_csv_value_at(all, r, nc);
+        if (!(n <= WS_MM_SEED_MAX_N))
+            continue;
+        memcpy(&small->cells[small->nrows * all->ncols],
+               &all->cells[r * all->ncols], all->ncols * sizeof *all->cells);
+        small->row_line[small->nrows++] = all->row_line[r];
+    }
+    return 0;
+}
+
+/* The group of highest RSM in g, or NULL. */
+static const char *ws_mm_first(json_t *g)
+{
+    const char *best = NULL, *key;
+    double v = -1;
+    json_t *val;
+
+    json_object_foreach(g, key, val)
+        if (json_real_value(val) > v) {
+            v = json_real_value(val);
+            best = key;
+        }
+    return best;
+}
+
+/* Whether the reduction of sizes changes the verdict: the top group for
+ * ts over every size against over the seed's range only.  Returns how
+ * many variants keep it, -1 when the subset cannot be analysed (the
+ * report says why). */
+static int ws_mm_sizes(FILE *out, const struct ws_csv *all, json_t *rts,
+                       struct ws_err *err)
+{
+    struct ws_csv small;
+    json_t *rsmall = NULL;
+    char *md = NULL;
+    int same = 0;
+
+    fprintf(out, "\n## Reduced from the seed, and whether it matters\n\n"
+            "The seed ran square matrices of 60 to 200 in steps of 5 (29 "
+            "sizes) on a real V100; here 6 sizes, multiples of 64 from 64 to "
+            "512 (the tiled kernels need multiples of 16), simulated. Rerun "
+            "over the sizes within the seed's range (n <= %d), the group of "
+            "highest RSM for ts:\n\n", WS_MM_SEED_MAX_N);
+    if (ws_mm_small(all, &small, err) < 0
+        || !(md = ws_mm_rsm(&small, WS_RSM_TS, &rsmall, err))) {
+        fprintf(out, "not computable here (%s).\n", err->text);
+        ws_err_clear(err);
+        free(small.cells);
+        free(small.row_line);
+        return -1;
+    }
+    fprintf(out, "| variant | all sizes | n <= %d | same |\n"
+            "|---|---|---|---|\n", WS_MM_SEED_MAX_N);
+    for (size_t i = 0; i < WS_MM_VARIANTS; i++) {
+        const char *a = ws_mm_first(json_object_get(rts, ws_mm_names[i]));
+        const char *b = ws_mm_first(json_object_get(rsmall, ws_mm_names[i]));
+        int eq = a && b && strcmp(a, b) == 0;
+        fprintf(out, "| %s | %s | %s | %s |\n", ws_mm_names[i], a ? a : "-",
+                b ? b : "-", eq ? "yes" : "no");
+        same += eq;
+    }
+    fprintf(out, "\nThe top group for ts holds for %d of the %d variants "
+            "within the seed's range of sizes.\n", same, WS_MM_VARIANTS);
+    json_decref(rsmall);
+    free(md);
+    free(small.cells);
+    free(small.row_line);
+    return same;
+}
+
 int ws_study_matmul(const struct ws_csv *const *t, size_t n,
                     struct ws_study_out *o, struct ws_err *err)
 {
@@ -282,7 +377,7 @@ int ws_study_matmul(const struct ws_csv *const *t, size_t n,
     char *md_ts = NULL, *md_score = NULL;
     size_t len = 0;
     FILE *out = NULL;
-    int rc;
+    int rc, same = -1;
 
     memset(o, 0, sizeof *o);
     if (n != WS_MM_VARIANTS || !sig) {
@@ -304,6 +399,7 @@ int ws_study_matmul(const struct ws_csv *const *t, size_t n,
         o->chart = ws_mm_chart(t, n, out, err);
         o->chart_name = "vs_baseline.svg";
         ws_mm_significant(out, rts, rscore, sig);
+        same = ws_mm_sizes(out, &all, rts, err);
         fprintf(out, "\n## Resource significance, target ts\n\n%s\n"
                 "## Resource significance, target score\n\n%s",
                 strchr(md_ts, '\n') + 1, strchr(md_score, '\n') + 1);
@@ -311,10 +407,11 @@ int ws_study_matmul(const struct ws_csv *const *t, size_t n,
             rc = -1;
     }
     if (rc == 0)
-        o->summary = json_pack("{s:s,s:O,s:O,s:O,s:b}", "study", "matmul",
+        o->summary = json_pack("{s:s,s:O,s:O,s:O,s:b,s:i}", "study", "matmul",
                                "rsm_ts", rts, "rsm_score", rscore,
                                "top_ts", sig, "rsm_in_range",
-                               ws_mm_in_range(rts) && ws_mm_in_range(rscore));
+                               ws_mm_in_range(rts) && ws_mm_in_range(rscore),
+                               "top_ts_same_in_seed_sizes", same);
     if (rc == 0 && !o->summary)
         rc = ws_err_oom(err);
     json_decref(rts);
