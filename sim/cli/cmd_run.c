@@ -18,6 +18,7 @@
 #include "timing/ws_sim.h"
 #include "util/ws_num.h"
 #include "ws_cli.h"
+#include "ws_ext_model.h"
 #include "ws_output.h"
 #include "ws_run_engine.h"
 
@@ -27,7 +28,8 @@ enum {
     WS_OPT_TIMELINE_WINDOW,
     WS_OPT_TIMELINE_MAX,
     WS_OPT_KERNEL,
-    WS_OPT_MAX_KERNELS
+    WS_OPT_MAX_KERNELS,
+    WS_OPT_EXT_MODEL
 };
 
 struct ws_run_args {
@@ -40,6 +42,7 @@ struct ws_run_args {
     const char *kernel;         /* --kernel, as typed */
     const char *max_kernels;    /* --max-kernels, as typed */
     struct ws_run_select sel;
+    struct ws_ext_models ext;   /* --model */
 };
 
 /* The progress line is rubbed out with this many blanks: a terminal's
@@ -82,6 +85,9 @@ static void ws_run_help(FILE *out)
 "                            after their header, their host-to-device copies\n"
 "                            still warming L2\n"
 "      --max-kernels N       simulate at most N kernels (after --kernel)\n"
+"      --model NAME=COMMAND  also run an external model beside the built-in\n"
+"                            ones, through the JSON contract (README,\n"
+"                            \"External models\"); repeatable\n"
 "      --allow-unknown-keys  skip unknown trace header keys\n"
 WS_CLI_LIMIT_HELP
 "  -h, --help                this text\n", ws_cfg_default_name());
@@ -162,6 +168,7 @@ static int ws_run_simulate(struct ws_run_args *a, const struct ws_gpu *gpu,
     memset(&rep, 0, sizeof rep);
     rep.input = a->input;
     rep.gpu = gpu;
+    rep.ext = &a->ext;
     if (ws_run_engine_prepare(&rep, in, err) < 0)
         return -1;
     if (prog.on) {
@@ -293,6 +300,7 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
         {"allow-unknown-keys", no_argument, NULL, WS_OPT_ALLOW_UNKNOWN_KEYS},
         {"kernel", required_argument, NULL, 'k'},
         {"max-kernels", required_argument, NULL, WS_OPT_MAX_KERNELS},
+        {"model", required_argument, NULL, WS_OPT_EXT_MODEL},
         {"param", required_argument, NULL, 'p'},
         {"listing", required_argument, NULL, WS_OPT_LISTING},
         WS_CLI_LIMIT_LONGOPTS,
@@ -315,6 +323,13 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
             if (ws_cli_once("run", &a->json, optarg, "--json") < 0)
                 return WS_EXIT_INPUT;
             break;
+        case WS_OPT_EXT_MODEL: {
+            const char *why;
+            if (ws_ext_models_add(&a->ext, optarg, &why) < 0)
+                return ws_cli_usage("run", "bad --model '%s' (expected %s)",
+                                    optarg, why);
+            break;
+        }
         case WS_OPT_CSV:
             if (ws_cli_once("run", &a->csv, optarg, "--csv") < 0)
                 return WS_EXIT_INPUT;

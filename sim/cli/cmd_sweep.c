@@ -38,7 +38,8 @@ enum {
     WS_OPT_REPORT,
     WS_OPT_ARRAY_INDEX,
     WS_OPT_ARRAY_SIZE,
-    WS_OPT_RETRY_FAILED
+    WS_OPT_RETRY_FAILED,
+    WS_OPT_EXT_MODEL
 };
 
 /* Failures listed in the closing summary; the file has them all. */
@@ -69,6 +70,9 @@ static void ws_sweep_help(FILE *out)
 "      --array-size K        job array, GNU parallel); join the shares with\n"
 "                            'warpsim sweep merge'\n"
 "      --retry-failed        rerun points recorded as failed\n"
+"      --model NAME=COMMAND  also run an external model at every point, as\n"
+"                            the file's models: do (README, \"External\n"
+"                            models\"); repeatable\n"
 WS_CLI_LIMIT_HELP
 "  -h, --help                this text\n"
 "\n"
@@ -103,6 +107,12 @@ static int ws_sweep_option(struct ws_sweep_args *a, int opt, char **argv)
     case WS_OPT_DRY_RUN: a->dry_run = 1; return 0;
     case WS_OPT_REPORT: a->report = 1; return 0;
     case WS_OPT_RETRY_FAILED: a->retry_failed = 1; return 0;
+    case WS_OPT_EXT_MODEL:
+        if (a->nmodels == WS_SWEEP_MAX_MODELS)
+            return ws_cli_usage("sweep", "too many --model (expected at "
+                                "most %d)", WS_SWEEP_MAX_MODELS);
+        a->models[a->nmodels++] = optarg;
+        return 0;
     case WS_OPT_ARRAY_INDEX:
         return ws_sweep_count("--array-index", optarg, 0, &a->array_index);
     case WS_OPT_ARRAY_SIZE:
@@ -122,6 +132,7 @@ static int ws_sweep_parse(struct ws_sweep_args *a, int argc, char **argv)
         {"array-index", required_argument, NULL, WS_OPT_ARRAY_INDEX},
         {"array-size", required_argument, NULL, WS_OPT_ARRAY_SIZE},
         {"retry-failed", no_argument, NULL, WS_OPT_RETRY_FAILED},
+        {"model", required_argument, NULL, WS_OPT_EXT_MODEL},
         WS_CLI_LIMIT_LONGOPTS,
         {"help", no_argument, NULL, WS_OPT_HELP},
         {NULL, 0, NULL, 0}
@@ -476,6 +487,7 @@ static char *ws_sweep_run_point(void *ctx, size_t index, struct ws_err *err)
             ws_cli_probe(gpu);
             rep.input = r->s.input;
             rep.gpu = gpu;
+            rep.ext = &r->ext;
             if (ws_run_engine_simulate(gpu, &in, &rep, err) == 0) {
                 rows = ws_sweep_rows(&r->s, p, r->keys[index], &rep, NULL);
                 if (!rows)
@@ -602,13 +614,40 @@ static void ws_sweep_run_free(struct ws_sweep_run *r)
     ws_sweep_free(&r->s);
 }
 
+/* The file's models: and the command line's --model, checked as a run
+ * checks them (an error at the file's line, or at the --model word). */
+static int ws_sweep_ext_models(struct ws_sweep_run *r,
+                               const struct ws_sweep_args *a,
+                               struct ws_err *err)
+{
+    for (int i = 0; i < a->nmodels; i++)
+        if (ws_sweep_models_add(&r->s, a->models[i], err) < 0)
+            return -1;
+    for (size_t i = 0; i < r->s.nmodels; i++) {
+        const char *why;
+        if (ws_ext_models_add(&r->ext, r->s.models[i], &why) == 0) {
+            r->ext.m[r->ext.n - 1].dir = r->s.models_dir[i];
+            continue;
+        }
+        if (r->s.models_at[i][0])
+            return ws_err_at(err, r->s.path, r->s.models_at[i][0],
+                             r->s.models_at[i][1], "bad model '%s' "
+                             "(expected %s)", r->s.models[i], why);
+        return ws_err_arg(err, a->models[i - (r->s.nmodels - a->nmodels)],
+                          0, 1, "bad --model '%s' (expected %s)",
+                          r->s.models[i], why);
+    }
+    return 0;
+}
+
 static int ws_sweep_setup(struct ws_sweep_run *r, const struct ws_sweep_args *a,
                           struct ws_err *err)
 {
     char *dflt = NULL;
     int rc;
 
-    if (ws_sweep_load(&r->s, a->file, err) < 0)
+    if (ws_sweep_load(&r->s, a->file, err) < 0
+        || ws_sweep_ext_models(r, a, err) < 0)
         return -1;
     r->ctx.s = &r->s;
     r->ctx.topts = a->topts;

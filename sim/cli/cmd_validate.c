@@ -80,17 +80,21 @@ static void ws_validate_help(FILE *out)
 "  -j, --jobs N              worker processes for the sweeps (default: cores)\n"
 "  -o, --output DIR          where the studies' folders go (default\n"
 "                            validate/out)\n"
+"      --model NAME=COMMAND  also run an external model at every point of\n"
+"                            every study, and score it (repeatable)\n"
 "  -h, --help                this text\n");
 }
 
 struct ws_validate_args {
     int quick;
     const char *jobs, *dir;
+    const char *models[WS_SWEEP_MAX_MODELS];
+    int nmodels;
     const struct ws_study_def *run[WS_NSTUDIES];
     size_t nrun;
 };
 
-enum { WS_VAL_QUICK = 0x200 };
+enum { WS_VAL_QUICK = 0x200, WS_VAL_MODEL };
 
 static const struct ws_study_def *ws_study_find(const char *name)
 {
@@ -128,6 +132,7 @@ static int ws_validate_parse(struct ws_validate_args *a, int argc, char **argv)
         {"quick", no_argument, NULL, WS_VAL_QUICK},
         {"jobs", required_argument, NULL, 'j'},
         {"output", required_argument, NULL, 'o'},
+        {"model", required_argument, NULL, WS_VAL_MODEL},
         {"help", no_argument, NULL, WS_OPT_HELP},
         {NULL, 0, NULL, 0}
     };
@@ -142,6 +147,11 @@ static int ws_validate_parse(struct ws_validate_args *a, int argc, char **argv)
         }
         if (opt == WS_VAL_QUICK)
             a->quick = 1;
+        else if (opt == WS_VAL_MODEL && a->nmodels == WS_SWEEP_MAX_MODELS)
+            return ws_cli_usage("validate", "too many --model (expected at "
+                                "most %d)", WS_SWEEP_MAX_MODELS);
+        else if (opt == WS_VAL_MODEL)
+            a->models[a->nmodels++] = optarg;
         else if (opt == 'j')
             rc = ws_cli_once("validate", &a->jobs, optarg, "-j");
         else if (opt == 'o')
@@ -169,7 +179,7 @@ static int ws_validate_sweep(const struct ws_validate_args *a,
                              const char *stem, const char *out)
 {
     char file[128];
-    char *argv[8];
+    char *argv[8 + 2 * WS_SWEEP_MAX_MODELS];
     int argc = 0;
 
     snprintf(file, sizeof file, "validate/studies/%s%s.yaml", stem,
@@ -182,6 +192,10 @@ static int ws_validate_sweep(const struct ws_validate_args *a,
     }
     argv[argc++] = "-o";
     argv[argc++] = (char *)out;
+    for (int i = 0; i < a->nmodels; i++) {
+        argv[argc++] = "--model";
+        argv[argc++] = (char *)a->models[i];
+    }
     argv[argc] = NULL;
     return ws_cmd_sweep(argc, argv);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "input/ws_kname.h"
+#include "ws_ext_model.h"
 #include "ws_model_params.h"
 #include "ws_profile.h"
 
@@ -111,11 +112,39 @@ static void ws_run_tee_free(struct ws_run_tee *t)
     }
 }
 
+/* The built-in models and then the external ones (ext may be NULL) on
+ * the kernel's profile. */
+static int ws_run_models(const struct ws_profile *prof, const struct ws_gpu *g,
+                         int l2_warm, const struct ws_ext_models *ext,
+                         struct ws_kernel_stats *out, struct ws_err *err)
+{
+    int next = ext ? ext->n : 0;
+    json_t *input = NULL;
+
+    out->models = calloc((size_t)(WS_MODEL_COUNT + next), sizeof *out->models);
+    if (!out->models)
+        return ws_err_oom(err);
+    ws_model_run_all(prof, g, l2_warm, out->models);
+    out->nmodels = WS_MODEL_COUNT;
+    if (next && !(input = ws_ext_input(prof, g, l2_warm)))
+        return ws_err_oom(err);
+    for (int i = 0; i < next; i++) {
+        if (ws_ext_run(&ext->m[i], input, &out->models[out->nmodels],
+                       err) < 0) {
+            json_decref(input);
+            return -1;
+        }
+        out->nmodels++;
+    }
+    json_decref(input);
+    return 0;
+}
+
 /* Simulates the opened kernel k (the caller closes it); l2_warm:
  * something ran or was copied before this kernel. */
 static int ws_run_kernel(struct ws_sim *sim, struct ws_input_kernel *k,
-                         int l2_warm, struct ws_kernel_stats *out,
-                         struct ws_err *err)
+                         int l2_warm, const struct ws_ext_models *ext,
+                         struct ws_kernel_stats *out, struct ws_err *err)
 {
     struct ws_profile prof;
     struct ws_run_tee tee;
@@ -139,14 +168,8 @@ static int ws_run_kernel(struct ws_sim *sim, struct ws_input_kernel *k,
      * tee's, which ends here. */
     ws_sim_close_readers(sim);
     ws_run_tee_free(&tee);
-    if (rc == 0) {
-        out->models = calloc(WS_MODEL_COUNT, sizeof *out->models);
-        if (!out->models)
-            rc = ws_err_oom(err);
-        else
-            ws_model_run_all(&prof, sim->gpu, l2_warm, out->models);
-        out->nmodels = out->models ? WS_MODEL_COUNT : 0;
-    }
+    if (rc == 0)
+        rc = ws_run_models(&prof, sim->gpu, l2_warm, ext, out, err);
     ws_profile_free(&prof);
     return rc;
 }
@@ -208,7 +231,8 @@ int ws_run_engine_list(struct ws_sim *sim, struct ws_input *in,
         }
         if (kernel_no)
             *kernel_no = rep->nkernels + 1;
-        rc = ws_run_kernel(sim, &k, i > 0, &rep->kernels[rep->nkernels], err);
+        rc = ws_run_kernel(sim, &k, i > 0, rep->ext,
+                           &rep->kernels[rep->nkernels], err);
         ws_input_kernel_close(&k);
         if (rc < 0) {
             ws_kernel_stats_free(&rep->kernels[rep->nkernels]);

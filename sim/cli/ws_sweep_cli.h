@@ -7,6 +7,7 @@
 #define WS_SWEEP_CLI_H
 
 #include "sweep/ws_sweep.h"
+#include "ws_ext_model.h"
 #include "util/ws_csv.h"
 #include "util/ws_err.h"
 
@@ -16,6 +17,8 @@ struct ws_sweep_args {
     int dry_run, report, retry_failed;
     long array_index, array_size;       /* -1: not split */
     struct ws_trace_opts topts;
+    const char *models[WS_SWEEP_MAX_MODELS];    /* --model NAME=COMMAND */
+    int nmodels;
 };
 
 /* Everything a run of the sweep holds, shared by parent and children. */
@@ -32,6 +35,7 @@ struct ws_sweep_run {
     size_t failed_shown;
     int pack_fd;                /* a text trace packed for the points, or -1 */
     char pack_path[64];         /* /proc/self/fd/N of it */
+    struct ws_ext_models ext;   /* s.models, ready to run */
 };
 
 /* warpsim sweep merge OUT.csv SHARE... (argv[0] is "merge"). */

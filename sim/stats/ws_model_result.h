@@ -38,6 +38,8 @@ struct ws_model_result {
      * (ws_model_params.c); names are the inputs' field names. */
     struct ws_model_var elast[WS_MODEL_MAX_ELAST];
     int nelast;
+    /* Names an external model gave its terms, which vars[] point into. */
+    char pool[768];
 };
 
 /* name, applies, kind, domain, and why or cycles, difference from sim

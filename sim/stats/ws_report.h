@@ -17,9 +17,14 @@
 
 #define WS_REPORT_SCHEMA_VERSION 1
 
+struct ws_ext_models;
+
 struct ws_run_report {
     const char *input;
     const struct ws_gpu *gpu;
+    /* External models to run beside the built-in ones (the caller's; NULL
+     * or empty: none). */
+    const struct ws_ext_models *ext;
     struct ws_kernel_stats *kernels;
     size_t nkernels;
     uint64_t total_cycles;          /* first kernel start to last kernel end */

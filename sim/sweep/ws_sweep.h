@@ -42,6 +42,7 @@
 #define WS_SWEEP_MAX_VALUES 4096        /* per axis, ranges included */
 #define WS_SWEEP_MAX_POINTS 1000000
 #define WS_SWEEP_MAX_FIXED 128
+#define WS_SWEEP_MAX_MODELS 8
 
 enum ws_axis_kind { WS_AXIS_PARAM, WS_AXIS_SET, WS_AXIS_GPU };
 
@@ -89,9 +90,27 @@ struct ws_sweep {
     size_t npoints;
     struct ws_sweep_plot *plots;
     size_t nplots;
+    /* External models (models: NAME: COMMAND, and the command line's
+     * --model): "NAME=COMMAND", run in models_dir (the sweep file's folder
+     * for the file's, NULL: the current one for the command line's). */
+    char *models[WS_SWEEP_MAX_MODELS];
+    char *models_dir[WS_SWEEP_MAX_MODELS];
+    long models_at[WS_SWEEP_MAX_MODELS][2];     /* line, col; 0 from argv */
+    size_t nmodels;
     char *target;           /* report target column; "cycles" by default */
     long target_line, target_col;   /* where report: names it; 0 if not */
 };
+
+/* The models: key, a mapping NAME: COMMAND (ws_sweep_models.c). */
+struct ws_ynode;
+int ws_sweep_models_key(struct ws_sweep *s, const struct ws_ynode *e,
+                        struct ws_err *err);
+/* Adds "NAME=COMMAND" from the command line. */
+int ws_sweep_models_add(struct ws_sweep *s, const char *spec,
+                        struct ws_err *err);
+/* NAME of model i, its length in *len. */
+const char *ws_sweep_model_name(const struct ws_sweep *s, size_t i,
+                                size_t *len);
 
 /* Parses and checks the file's shape (keys, value kinds, ranges, zips).
  * Values are checked against the config and workload by

@@ -660,9 +660,11 @@ static int ws_sweep_top_entry(struct ws_sweep *s, const struct ws_ynode *e,
         return ws_sweep_plots(s, e, err);
     if (strcmp(e->key, "report") == 0)
         return ws_sweep_report_key(s, e, err);
+    if (strcmp(e->key, "models") == 0)
+        return ws_sweep_models_key(s, e, err);
     return ws_err_at(err, e->file, e->key_line, e->key_col, "unknown key '%s' "
                      "(expected kernel, gpu, params, set, listing, axes, zip, "
-                     "plots or report)", e->key);
+                     "plots, report or models)", e->key);
 }
 
 /* An axis over a fixed setting would silently override it: which one the
@@ -753,6 +755,10 @@ void ws_sweep_free(struct ws_sweep *s)
         free(s->plots[i].title);
     }
     free(s->plots);
+    for (size_t i = 0; i < s->nmodels; i++) {
+        free(s->models[i]);
+        free(s->models_dir[i]);
+    }
     free(s->path);
     free(s->input);
     free(s->gpu);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <xxhash.h>
 
 #include "config/ws_config.h"
@@ -249,6 +250,31 @@ static int ws_sweep_hash_file(XXH3_state_t *h, const char *path,
     return n ? ws_err_msg(err, "%s: read error while hashing it", path) : 0;
 }
 
+/* The external models: each one's name and command, and the content of
+ * every word of the command that names a regular file (its script), so
+ * that editing a model's script reruns the points it predicted. */
+static void ws_sweep_hash_models(XXH3_state_t *h, const struct ws_sweep *s)
+{
+    for (size_t i = 0; i < s->nmodels; i++) {
+        char *words = strdup(s->models[i]), *save = NULL, path[4096];
+        const char *eq = strchr(s->models[i], '=');
+        struct ws_err scratch;
+        struct stat st;
+        ws_sweep_hash_str(h, s->models[i]);
+        if (!words || !eq)
+            goto next;
+        for (char *w = strtok_r(words + (eq - s->models[i]) + 1, " \t",
+                                &save); w; w = strtok_r(NULL, " \t", &save)) {
+            snprintf(path, sizeof path, "%s%s", w[0] == '/' || !s->models_dir[i]
+                     ? "" : s->models_dir[i], w);
+            if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+                ws_sweep_hash_file(h, path, &scratch);
+        }
+next:
+        free(words);
+    }
+}
+
 /* Every file the opened input reads, by content. */
 static int ws_sweep_hash_input(struct ws_sweep_ctx *c,
                                const struct ws_input *in, struct ws_err *err)
@@ -357,6 +383,7 @@ int ws_sweep_prepare(struct ws_sweep_ctx *c, size_t index, char key[33],
             rc = ws_err_oom(err);
         XXH3_128bits_update(h, c->input_hash, sizeof c->input_hash);
         ws_sweep_hash_params(h, &in);
+        ws_sweep_hash_models(h, c->s);
         ws_input_close(&in);
     }
     v = XXH3_128bits_digest(h);

@@ -45,7 +45,7 @@ static const char *const ws_sweep_model_cols[] = {
 size_t ws_sweep_ncols(const struct ws_sweep *s)
 {
     return WS_NFIXED + s->naxes + WS_NKCOLS + WS_CTR_COUNT
-        + WS_NMCOLS * (size_t)WS_MODEL_COUNT;
+        + WS_NMCOLS * ((size_t)WS_MODEL_COUNT + s->nmodels);
 }
 
 /* Closes a memory stream; its buffer is only final after fclose. */
@@ -77,10 +77,15 @@ char *ws_sweep_header(const struct ws_sweep *s)
         fprintf(f, ",%s", ws_sweep_kernel_cols[i]);
     for (int c = 0; c < WS_CTR_COUNT; c++)
         fprintf(f, ",%s", ws_ctr_info((enum ws_ctr)c)->name);
-    for (int m = 0; m < WS_MODEL_COUNT; m++)
+    for (size_t m = 0; m < WS_MODEL_COUNT + s->nmodels; m++)
         for (size_t c = 0; c < WS_NMCOLS; c++) {
-            snprintf(name, sizeof name, "%s_%s",
-                     ws_model_name((enum ws_model_kind)m),
+            size_t nlen;
+            const char *n = m < WS_MODEL_COUNT
+                ? ws_model_name((enum ws_model_kind)m)
+                : ws_sweep_model_name(s, m - WS_MODEL_COUNT, &nlen);
+            if (m < WS_MODEL_COUNT)
+                nlen = strlen(n);
+            snprintf(name, sizeof name, "%.*s_%s", (int)nlen, n,
                      ws_sweep_model_cols[c]);
             fprintf(f, ",%s", name);
         }
@@ -141,7 +146,8 @@ static void ws_sweep_model_cells(FILE *f, const struct ws_model_result *r)
     ws_sweep_vars_cell(f, r->elast, r->nelast);
 }
 
-static void ws_sweep_kernel_cells(FILE *f, const struct ws_run_report *rep,
+static void ws_sweep_kernel_cells(FILE *f, const struct ws_sweep *s,
+                                  const struct ws_run_report *rep,
                                   const struct ws_kernel_stats *k)
 {
     struct ws_derived d;
@@ -157,8 +163,9 @@ static void ws_sweep_kernel_cells(FILE *f, const struct ws_run_report *rep,
             ws_occ_limit_name(k->occ.limit));
     for (int c = 0; c < WS_CTR_COUNT; c++)
         fprintf(f, ",%llu", (unsigned long long)k->ctr.v[c]);
-    for (int m = 0; m < WS_MODEL_COUNT; m++)
-        ws_sweep_model_cells(f, m < k->nmodels ? &k->models[m] : NULL);
+    for (size_t m = 0; m < WS_MODEL_COUNT + s->nmodels; m++)
+        ws_sweep_model_cells(f, m < (size_t)k->nmodels ? &k->models[m]
+                                                       : NULL);
     fputc('\n', f);
 }
 
@@ -182,7 +189,7 @@ char *ws_sweep_rows(const struct ws_sweep *s, const struct ws_sweep_point *p,
     }
     for (size_t k = 0; k < rep->nkernels; k++) {
         ws_sweep_point_cells(f, s, p, key, "ok", NULL);
-        ws_sweep_kernel_cells(f, rep, &rep->kernels[k]);
+        ws_sweep_kernel_cells(f, s, rep, &rep->kernels[k]);
     }
     return ws_sweep_close(f, &buf);
 }
