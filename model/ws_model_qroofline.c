@@ -80,6 +80,11 @@ int ws_model_qroofline(const struct ws_qroofline_params *p,
     ws_model_qroofline_domain(p, r);
     if (!ws_model_qroofline_valid(p, r))
         return 0;
+    /* The inputs the quadrant-split view plots (ws_study_quadrant.c). */
+    ws_model_var(r, "W_comp", p->w_comp);
+    ws_model_var(r, "W_trans", p->w_trans);
+    ws_model_var(r, "T_op", p->t_op);
+    ws_model_var(r, "B_mem", p->b_mem);
     if (p->m_fp > 0)
         emix = (p->m_fp + p->m_fma) / (2 * p->m_fp);
     ws_model_var(r, "E_mix", emix);

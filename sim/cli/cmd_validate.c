@@ -59,6 +59,8 @@ static const struct ws_study_def ws_studies[] = {
       "hw_tiling", "hw_coalescing", "hw_nobankconflict", "hw_computeopt",
       "hw_unroll", "hw_prefetch", "hw_apsp", "hw_pchase", "hw_reduce",
       "est_copy", "est_matmul", "est_saxpy"}, ws_study_scoreboard},
+    {"quadrant", "one kernel across the GPUs against its intensity (the "
+     "blog seed's quadrant-split view)", {"quadrant"}, ws_study_quadrant},
 };
 #define WS_NSTUDIES (sizeof ws_studies / sizeof ws_studies[0])
 
@@ -111,7 +113,8 @@ static int ws_validate_names(struct ws_validate_args *a, int argc,
         const struct ws_study_def *d = ws_study_find(argv[i]);
         if (!d)
             return ws_cli_usage("validate", "unknown study '%s' (expected "
-                                "one of: saxpy, apsp, levels, matmul, scoreboard)", argv[i]);
+                                "one of: saxpy, apsp, levels, matmul, "
+                                "scoreboard, quadrant)", argv[i]);
         for (size_t k = 0; k < a->nrun; k++)
             if (a->run[k] == d)
                 return ws_cli_usage("validate", "study '%s' named twice "

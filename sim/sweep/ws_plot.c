@@ -556,3 +556,75 @@ char *ws_plot_bars_svg(const char *title, const char *ylabel,
     ws_plot_rmdir(&d);
     return svg;
 }
+
+/* ---- the quadrant-split view -------------------------------------------- */
+
+static int ws_plot_quadrant_data(const struct ws_plot_dir *d,
+                                 const struct ws_plot_quadrant *q,
+                                 struct ws_err *err)
+{
+    FILE *fp = ws_plot_fopen(d->data, err);
+
+    if (!fp)
+        return -1;
+    for (size_t i = 0; i < q->n; i++) {
+        fprintf(fp, "%.17g %.17g %.17g %.17g \"", q->bw[i], q->peak[i],
+                q->got_bw[i], q->got_flops[i]);
+        for (const char *p = q->names[i]; *p; p++)
+            fputc(*p == '"' || (unsigned char)*p < 0x20 ? '_' : *p, fp);
+        fputs("\"\n", fp);
+    }
+    return ws_plot_close(fp, d->data, err);
+}
+
+static int ws_plot_quadrant_script(const struct ws_plot_dir *d,
+                                   const struct ws_plot_quadrant *q,
+                                   struct ws_err *err)
+{
+    FILE *fp = ws_plot_fopen(d->script, err);
+
+    if (!fp)
+        return -1;
+    fputs("set terminal svg size 800,600 dynamic enhanced font 'sans,11'\n"
+          "set output ", fp);
+    ws_plot_quote(fp, d->svg);
+    fputs("\nset title ", fp);
+    ws_plot_quote(fp, q->title);
+    fputs(" noenhanced\nset xlabel 'DRAM bandwidth (GB/s)'\n"
+          "set ylabel 'operations per second (GFLOP/s)'\n"
+          "set logscale xy\nset grid\nset key top left noenhanced\n"
+          "set key title 'GPU peaks and the kernel'\n", fp);
+    fprintf(fp, "ai = %.17g\nplot ", q->ai);
+    ws_plot_quote(fp, d->data);
+    fputs(" using 1:2 with points pt 7 ps 1.2 title 'GPU peak (bandwidth, "
+          "compute)', \\\n     ", fp);
+    ws_plot_quote(fp, d->data);
+    fputs(" using 1:2:5 with labels offset 1,1 noenhanced notitle, \\\n     ",
+          fp);
+    ws_plot_quote(fp, d->data);
+    fputs(" using 3:4 with points pt 6 ps 1.2 title 'simulated (achieved)', "
+          "\\\n     ai * x with lines lw 2 title sprintf('kernel intensity "
+          "%.3g op/B: above the line memory bound', ai)\n", fp);
+    return ws_plot_close(fp, d->script, err);
+}
+
+char *ws_plot_quadrant_svg(const struct ws_plot_quadrant *q,
+                           struct ws_err *err)
+{
+    struct ws_plot_dir d;
+    char *svg = NULL;
+
+    if (q->n == 0 || !(q->ai > 0)) {
+        ws_err_msg(err, "nothing to draw (expected GPUs and a kernel with "
+                   "operations and DRAM traffic)");
+        return NULL;
+    }
+    if (ws_plot_mkdir(&d, err) < 0)
+        return NULL;
+    if (ws_plot_quadrant_data(&d, q, err) == 0
+        && ws_plot_quadrant_script(&d, q, err) == 0
+        && ws_plot_run(&d, err) == 0)
+        svg = ws_plot_read_svg(d.svg, err);
+    ws_plot_rmdir(&d);
+    return svg;
+}

@@ -52,4 +52,22 @@ char *ws_plot_bars_svg(const char *title, const char *ylabel,
                        const char *const *series, size_t nseries,
                        const double *v, struct ws_err *err);
 
+/* The quadrant-split view (the blog seed, after Konstantinidis &
+ * Cotronis): one kernel on several GPUs, each GPU a point at its peak
+ * bandwidth and peak operation rate, the kernel's operational intensity a
+ * line through the origin (a GPU above it runs the kernel memory bound,
+ * below it compute bound), and where the simulation put the kernel on
+ * each.  Log-log. */
+struct ws_plot_quadrant {
+    const char *title;
+    const char *const *names;   /* per GPU */
+    const double *bw, *peak;    /* GB/s, GFLOP/s */
+    const double *got_bw, *got_flops;
+    size_t n;
+    double ai;                  /* operations per DRAM byte */
+};
+
+char *ws_plot_quadrant_svg(const struct ws_plot_quadrant *q,
+                           struct ws_err *err);
+
 #endif

@@ -58,6 +58,11 @@ int ws_study_matmul(const struct ws_csv *const *t, size_t n,
 int ws_study_scoreboard(const struct ws_csv *const *t, size_t n,
                         struct ws_study_out *out, struct ws_err *err);
 
+/* Study 6: the quadrant-split view of one kernel across GPUs, t[0] a
+ * sweep over gpu: (validate/studies/quadrant.yaml): a table, a chart. */
+int ws_study_quadrant(const struct ws_csv *const *t, size_t n,
+                      struct ws_study_out *out, struct ws_err *err);
+
 void ws_study_out_free(struct ws_study_out *out);
 
 #endif

@@ -15,6 +15,8 @@ study's files and summary.json:
   scoreboard: every model is scored in its domain and outside it, with
          finite metrics and a rank correlation in [-1, 1]; the roofline as
          a bound; the hardware cases matched to the measured ones.
+  quadrant: the kernel lies on the side of each GPU's ridge its peaks put
+         it, and the simulation never beats the bound.
   apsp:  the time per block is least at whole waves of B_a x SMs (eq 3's
          zigzag), at two waves; eq 15's fit over the memory-bound runs of
          the T and B_a sweeps has r^2 above 0.95 (the S_D = 4 runs, far
@@ -144,6 +146,23 @@ def check_apsp(d):
     return None
 
 
+def check_quadrant(d):
+    if not os.path.exists(os.path.join(d, "quadrant.svg")):
+        return "no quadrant.svg"
+    with open(os.path.join(d, "summary.json")) as fp:
+        s = json.load(fp)
+    sides = {g["gpu"]: g["memory_bound"] for g in s["gpus"]}
+    # FP64 at 1/32 of FP32 puts TITAN X's ridge far below the kernel's 8
+    # op/B, V100's at 7.9 just below it: compute bound on both, the
+    # line crossing between them only past V100-SXM2's 8.7.
+    if sides != {"titanx": False, "v100": False}:
+        return "sides of the line %r" % sides
+    for g in s["gpus"]:
+        if not 0 < g["fraction_of_bound"] <= 1:
+            return "%s: %r of the bound" % (g["gpu"], g["fraction_of_bound"])
+    return None
+
+
 def main():
     ws = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:
@@ -157,12 +176,14 @@ def main():
                             ("apsp", check_apsp),
                             ("levels", check_levels),
                             ("matmul", check_matmul),
-                            ("scoreboard", check_scoreboard)):
+                            ("scoreboard", check_scoreboard),
+                            ("quadrant", check_quadrant)):
             problem = check(os.path.join(tmp, name))
             if problem:
                 print("FAIL %s: %s" % (name, problem))
                 return 1
-    print("ok validate --quick (saxpy, apsp, levels, matmul, scoreboard)")
+    print("ok validate --quick (saxpy, apsp, levels, matmul, scoreboard, "
+          "quadrant)")
     return 0
 
 
