@@ -97,7 +97,7 @@ int ws_model_roofline(const struct ws_roofline_params *p,
 
     ws_model_begin(r, "roofline");
     r->bound = 1;
-    ws_model_domain(r, 1, "a bound: every kernel");
+    ws_model_domain(r, 1, "it holds for every kernel");
     if (!ws_model_roofline_valid(p, r))
         return 0;
     for (int i = 0; i < nroof; i++)

@@ -212,6 +212,12 @@ void ws_model_params_for(enum ws_model_kind kind, const struct ws_profile *p,
     }
 }
 
+/* The largest prediction given, and intermediate: beyond, a number is
+ * an overflow of absurd inputs, not a time (and 10 printed digits of
+ * 1.79e308 would read back as infinity). */
+#define WS_MODEL_MAX_CYCLES 1e18
+#define WS_MODEL_MAX_VAR 1e300
+
 /* Finite inputs can still overflow (1e308 cycles of latency) or vanish
  * (a bandwidth of 1e-308): no number that is not a finite, non-negative
  * count of cycles is ever given as a prediction. */
@@ -220,14 +226,16 @@ static void ws_model_check_finite(struct ws_model_result *r)
     if (!r->applies)
         return;
     for (int i = 0; i < r->nvars; i++)
-        if (!isfinite(r->vars[i].value)) {
+        if (!isfinite(r->vars[i].value)
+            || fabs(r->vars[i].value) > WS_MODEL_MAX_VAR) {
             ws_model_skip(r, "%s overflows (expected parameters of ordinary "
                           "magnitude)", r->vars[i].name);
             return;
         }
-    if (!isfinite(r->cycles) || r->cycles < 0)
-        ws_model_skip(r, "the prediction is not a finite, non-negative "
-                      "number of cycles (expected parameters of ordinary "
+    if (!isfinite(r->cycles) || r->cycles < 0
+        || r->cycles > WS_MODEL_MAX_CYCLES)
+        ws_model_skip(r, "the prediction is not a number of cycles from 0 "
+                      "to 1e18 (expected parameters of ordinary "
                       "magnitude)");
 }
 
@@ -264,10 +272,11 @@ static double ws_model_at(enum ws_model_kind kind,
 
 /* Elasticities by central differences at +-1 %: how many percent the
  * prediction moves per percent of an input, the local slope of
- * ln(cycles) on ln(input).  Inputs at 0, and those whose step leaves the
- * model's domain of application, have none; a step across a ceiling or a
- * case boundary gives that boundary's jump, which is what the model does
- * there. */
+ * ln(cycles) on ln(input).  Inputs at 0, those whose step leaves the
+ * model's domain of application, and those where the model is not smooth
+ * (a ceiling such as eq 18's warps per block, a case boundary: the slopes
+ * up and down differ by more than a tenth) have none, rather than the
+ * step's jump read as a slope. */
 static void ws_model_elasticities(enum ws_model_kind kind,
                                   const union ws_model_params *in,
                                   struct ws_model_result *r)
@@ -289,6 +298,12 @@ static void ws_model_elasticities(enum ws_model_kind kind,
         down = ws_model_at(kind, in, &f[i], 1 - h);
         if (isnan(up) || isnan(down))
             continue;
+        {
+            double eu = log(up / r->cycles) / log(1 + h);
+            double ed = log(r->cycles / down) / -log(1 - h);
+            if (fabs(eu - ed) > 0.1 * fmax(fmax(fabs(eu), fabs(ed)), 0.1))
+                continue;
+        }
         r->elast[r->nelast].name = f[i].name;
         r->elast[r->nelast].value = (log(up) - log(down))
                                     / (log(1 + h) - log(1 - h));

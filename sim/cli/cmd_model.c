@@ -108,6 +108,10 @@ static int ws_model_field_value(const struct ws_ynode *n, double *out,
         return ws_err_at(err, n->file, n->line, n->col, "parameter '%s' is "
                          "not a number: '%s' (expected a finite value such as "
                          "420 or 2.5e3)", n->key, n->value);
+    if (fabs(*out) > 1e300)
+        return ws_err_at(err, n->file, n->line, n->col, "parameter '%s' is "
+                         "%s (expected a number of at most 1e300)", n->key,
+                         n->value);
     return 0;
 }
 

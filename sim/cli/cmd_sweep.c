@@ -626,7 +626,13 @@ static int ws_sweep_ext_models(struct ws_sweep_run *r,
     for (size_t i = 0; i < r->s.nmodels; i++) {
         const char *why;
         if (ws_ext_models_add(&r->ext, r->s.models[i], &why) == 0) {
-            r->ext.m[r->ext.n - 1].dir = r->s.models_dir[i];
+            struct ws_ext_model *m = &r->ext.m[r->ext.n - 1];
+            m->dir = r->s.models_dir[i];
+            if (r->s.models_at[i][0]) {
+                m->file = r->s.path;
+                m->line = r->s.models_at[i][0];
+                m->col = r->s.models_at[i][1];
+            }
             continue;
         }
         if (r->s.models_at[i][0])

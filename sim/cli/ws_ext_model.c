@@ -42,10 +42,15 @@ int ws_ext_models_add(struct ws_ext_models *e, const char *spec,
         return -1;
     }
     for (size_t i = 0; i < len; i++)
-        if (!isalnum((unsigned char)spec[i]) && spec[i] != '_') {
-            *why = "a NAME of letters, digits and '_'";
+        if ((!isalnum((unsigned char)spec[i]) && spec[i] != '_')
+            || (i && spec[i] == '_' && spec[i - 1] == '_')) {
+            *why = "a NAME of letters, digits and single '_'";
             return -1;
         }
+    if (len == 5 && strncmp(spec, "total", 5) == 0) {
+        *why = "a NAME other than 'total' (a sweep's total_cycles column)";
+        return -1;
+    }
     if (e->n == WS_EXT_MAX) {
         *why = "at most 8 external models";
         return -1;
@@ -142,6 +147,8 @@ static pid_t ws_ext_spawn(const char *cmd, const char *dir, int *in_fd,
     if (pid == 0) {
         setpgid(0, 0);
         signal(SIGPIPE, SIG_DFL);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
         dup2(in[0], 0);
         dup2(out[1], 1);
         close(in[0]);
@@ -153,6 +160,9 @@ static pid_t ws_ext_spawn(const char *cmd, const char *dir, int *in_fd,
         execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
         _exit(127);
     }
+    /* Both sides set the group, so that a kill right away finds it. */
+    if (pid > 0)
+        setpgid(pid, pid);
     close(in[0]);
     close(out[1]);
     if (pid < 0) {
@@ -167,7 +177,7 @@ static pid_t ws_ext_spawn(const char *cmd, const char *dir, int *in_fd,
 }
 
 /* Feeds `in` to the child and gathers its output until it closes it or
- * the deadline passes; 0, or -1 (timed out, or too much output). */
+ * the deadline passes; 0, -1 (timed out) or -3 (more than the limit). */
 static int ws_ext_exchange(int in_fd, int out_fd, const char *in,
                            size_t in_len, char *out, size_t *out_len,
                            double deadline)
@@ -200,8 +210,9 @@ static int ws_ext_exchange(int in_fd, int out_fd, const char *in,
             }
         }
         if (pf[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+            /* One byte past the limit tells a full buffer from too much. */
             ssize_t r = read(out_fd, out + *out_len,
-                             WS_EXT_MAX_OUT - *out_len);
+                             WS_EXT_MAX_OUT + 1 - *out_len);
             if (r == 0) {
                 if (in_fd >= 0)
                     close(in_fd);
@@ -209,8 +220,11 @@ static int ws_ext_exchange(int in_fd, int out_fd, const char *in,
             }
             if (r > 0)
                 *out_len += (size_t)r;
-            if (*out_len == WS_EXT_MAX_OUT)
-                break;
+            if (*out_len > WS_EXT_MAX_OUT) {
+                if (in_fd >= 0)
+                    close(in_fd);
+                return -3;
+            }
         }
     }
     if (in_fd >= 0)
@@ -220,33 +234,68 @@ static int ws_ext_exchange(int in_fd, int out_fd, const char *in,
 
 /* Waits for the child until the deadline (0: now), then kills its
  * process group: a model that closed its output but runs on is not left
- * behind.  -1 when it had to be killed. */
+ * behind, nor what it started and left running when it exited.  -1 when
+ * the model itself had to be killed. */
 static int ws_ext_reap(pid_t pid, double deadline, int *status)
 {
+    int rc = -1;
+
+    /* Waited for without reaping (WNOWAIT), so that its id is still its
+     * own, and its group's, when the group is killed. */
     for (;;) {
-        pid_t w = waitpid(pid, status, WNOHANG);
-        if (w == pid)
-            return 0;
-        if (w < 0 && errno != EINTR)
-            return -1;
+        siginfo_t info;
+        memset(&info, 0, sizeof info);
+        if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) < 0
+            && errno != EINTR)
+            break;
+        if (info.si_pid == pid) {
+            rc = 0;
+            break;
+        }
         if (ws_ext_now() >= deadline)
             break;
         nanosleep(&(struct timespec){0, 1000000}, NULL);
     }
     kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
     while (waitpid(pid, status, 0) < 0 && errno == EINTR)
         ;
-    return -1;
+    return rc;
 }
 
-static double ws_ext_timeout(void)
+/* WARPSIM_MODEL_TIMEOUT, or the default; -1 with err set for a value
+ * that is not a number of seconds. */
+static double ws_ext_timeout(struct ws_err *err)
 {
     const char *e = getenv("WARPSIM_MODEL_TIMEOUT");
     char *end;
-    double t = e ? strtod(e, &end) : 0;
+    double t;
 
-    return e && end != e && *end == '\0' && t > 0 && t <= 86400
-        ? t : WS_EXT_TIMEOUT;
+    if (!e)
+        return WS_EXT_TIMEOUT;
+    t = strtod(e, &end);
+    if (end == e || *end != '\0' || !(t > 0) || t > 86400) {
+        ws_err_msg(err, "WARPSIM_MODEL_TIMEOUT is '%.40s' (expected seconds, "
+                   "more than 0 and at most 86400)", e);
+        return -1;
+    }
+    return t;
+}
+
+/* A command or a text of the model's in a message: control characters
+ * shown as '?', cut at a character's end. */
+static const char *ws_ext_shown(const char *s, char *buf, size_t cap)
+{
+    size_t n = 0;
+
+    for (; *s && n + 1 < cap; s++, n++)
+        buf[n] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
+    while (n > 0 && ((unsigned char)buf[n - 1] & 0xc0) == 0x80)
+        n--;
+    if (n > 0 && ((unsigned char)buf[n - 1] & 0xc0) == 0xc0)
+        n--;
+    buf[n] = '\0';
+    return buf;
 }
 
 /* Runs cmd with in on its standard input; its output (NUL-terminated,
@@ -257,19 +306,22 @@ static int ws_ext_call(const struct ws_ext_model *m, const char *in,
 {
     struct sigaction ign, old;
     int in_fd, out_fd, status = 0, rc;
-    double deadline;
+    double deadline, timeout = ws_ext_timeout(err);
     size_t len = 0;
     pid_t pid;
-    char *buf = malloc(WS_EXT_MAX_OUT + 1);
+    char *buf, cmd[128];
 
-    if (!buf)
+    if (timeout < 0)
+        return -1;
+    ws_ext_shown(m->cmd, cmd, sizeof cmd);
+    if (!(buf = malloc(WS_EXT_MAX_OUT + 2)))
         return ws_err_oom(err);
     memset(&ign, 0, sizeof ign);
     ign.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &ign, &old);
     fflush(NULL);
     pid = ws_ext_spawn(m->cmd, m->dir, &in_fd, &out_fd);
-    deadline = ws_ext_now() + ws_ext_timeout();
+    deadline = ws_ext_now() + timeout;
     rc = pid < 0 ? -2 : ws_ext_exchange(in_fd, out_fd, in, strlen(in), buf,
                                         &len, deadline);
     if (pid > 0) {
@@ -282,15 +334,21 @@ static int ws_ext_call(const struct ws_ext_model *m, const char *in,
     if (rc == -2)
         return ws_err_msg(err, "external model %s: cannot start '%s' "
                           "(expected a command /bin/sh can run)", m->name,
-                          m->cmd);
+                          cmd);
+    if (rc == -3)
+        return ws_err_msg(err, "external model %s: '%s' wrote more than 1 "
+                          "MiB (expected one JSON result per kernel)",
+                          m->name, cmd);
     if (rc < 0)
         return ws_err_msg(err, "external model %s: '%s' ran past %g s "
-                          "(WARPSIM_MODEL_TIMEOUT) or wrote more than 1 MiB "
-                          "(expected one JSON result per kernel)", m->name,
-                          m->cmd, ws_ext_timeout());
+                          "(expected a result within WARPSIM_MODEL_TIMEOUT)",
+                          m->name, cmd, timeout);
+    if (strlen(buf) != len)
+        return ws_err_msg(err, "external model %s: '%s' wrote a NUL byte "
+                          "(expected one JSON result)", m->name, cmd);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         return ws_err_msg(err, "external model %s: '%s' %s %d (expected "
-                          "exit status 0)", m->name, m->cmd,
+                          "exit status 0)", m->name, cmd,
                           WIFEXITED(status) ? "exited with status"
                                             : "was killed by signal",
                           WIFEXITED(status) ? WEXITSTATUS(status)
@@ -306,6 +364,16 @@ static int ws_ext_bad(const struct ws_ext_model *m, struct ws_err *err,
     return ws_err_msg(err, "external model %s: %s (expected the contract's "
                       "{\"cycles\": N, ...} or {\"applies\": false, \"why\": "
                       "...}, see README \"External models\")", m->name, what);
+}
+
+/* A text of the model's into dst: control characters blanked, cut at a
+ * character's end. */
+static void ws_ext_copy_text(char *dst, size_t cap, const char *s)
+{
+    ws_ext_shown(s, dst, cap);
+    for (char *p = dst; *p; p++)
+        if (*p == '?' && s[p - dst] != '?')
+            *p = ' ';
 }
 
 /* A name into the result's pool, or NULL when the pool is full. */
@@ -336,9 +404,11 @@ static int ws_ext_terms(const struct ws_ext_model *m, json_t *terms,
         return ws_ext_bad(m, err, "\"terms\" is not an object");
     json_object_foreach(terms, key, v) {
         const char *name;
-        if (!json_is_number(v) || !isfinite(json_number_value(v)))
-            return ws_ext_bad(m, err, "a term that is not a finite number");
-        if (strlen(key) > 40 || r->nvars == WS_MODEL_MAX_VARS
+        if (!json_is_number(v) || !isfinite(json_number_value(v))
+            || fabs(json_number_value(v)) > WS_EXT_MAX_TERM)
+            return ws_ext_bad(m, err, "a term that is not a number of at "
+                              "most 1e300");
+        if (strlen(key) > 40 || r->nvars == WS_EXT_MAX_TERMS
             || !(name = ws_ext_keep(r, &used, key)))
             return ws_ext_bad(m, err, "more than 40 terms, or a term name "
                               "longer than 40 bytes");
@@ -358,7 +428,7 @@ static int ws_ext_text(const struct ws_ext_model *m, json_t *o,
     if (!json_is_string(v))
         return ws_ext_bad(m, err, "a \"regime\", \"why\" or \"what\" that "
                           "is not a string");
-    snprintf(dst, cap, "%s", json_string_value(v));
+    ws_ext_copy_text(dst, cap, json_string_value(v));
     return 0;
 }
 
@@ -381,25 +451,32 @@ static int ws_ext_parse(const struct ws_ext_model *m, const char *text,
                         struct ws_model_result *r, struct ws_err *err)
 {
     json_error_t je;
-    json_t *o = json_loads(text, JSON_REJECT_DUPLICATES, &je);
+    json_t *o = json_loads(text, JSON_REJECT_DUPLICATES
+                           | JSON_DECODE_INT_AS_REAL, &je);
     json_t *cycles, *kind, *applies;
+    char what[200];
     int rc = 0;
 
     ws_model_begin(r, m->name);
-    snprintf(r->domain, sizeof r->domain, "stated by the model");
+    snprintf(r->domain, sizeof r->domain, "the model states none");
     if (!o || !json_is_object(o)) {
+        snprintf(what, sizeof what, "its output is not a JSON object%s%.120s",
+                 o ? "" : ": ", o ? "" : je.text);
         json_decref(o);
-        return ws_ext_bad(m, err, "its output is not a JSON object");
+        return ws_ext_bad(m, err, what);
     }
     cycles = json_object_get(o, "cycles");
     kind = json_object_get(o, "kind");
     applies = json_object_get(o, "applies");
-    if (applies && json_is_false(applies)) {
+    if (applies && !json_is_boolean(applies)) {
+        rc = ws_ext_bad(m, err, "an \"applies\" that is not true or false");
+    } else if (applies && json_is_false(applies)) {
         rc = ws_ext_text(m, o, "why", r->why, sizeof r->why, err);
         r->applies = 0;
     } else if (!json_is_number(cycles) || !isfinite(json_number_value(cycles))
-               || json_number_value(cycles) < 0) {
-        rc = ws_ext_bad(m, err, "no finite, non-negative \"cycles\"");
+               || json_number_value(cycles) < 0
+               || json_number_value(cycles) > WS_EXT_MAX_CYCLES) {
+        rc = ws_ext_bad(m, err, "no \"cycles\" from 0 to 1e18");
     } else if (kind && (!json_is_string(kind)
                         || (strcmp(json_string_value(kind), "prediction")
                             && strcmp(json_string_value(kind),
@@ -407,10 +484,12 @@ static int ws_ext_parse(const struct ws_ext_model *m, const char *text,
         rc = ws_ext_bad(m, err, "a \"kind\" other than \"prediction\" or "
                         "\"lower bound\"");
     } else {
-        r->cycles = json_number_value(cycles);
+        r->cycles = json_number_value(cycles) + 0.0;    /* -0 is 0 */
         r->bound = kind && strcmp(json_string_value(kind), "lower bound") == 0;
+        if (r->bound)
+            snprintf(r->domain, sizeof r->domain, "a lower bound");
         rc = ws_ext_text(m, o, "regime", r->regime, sizeof r->regime, err);
-        if (rc == 0)
+        if (rc == 0 && !r->bound)
             rc = ws_ext_domain(m, json_object_get(o, "domain"), r, err);
         if (rc == 0)
             rc = ws_ext_terms(m, json_object_get(o, "terms"), r, err);
@@ -431,9 +510,11 @@ int ws_ext_run(const struct ws_ext_model *m, const json_t *input,
     rc = ws_ext_call(m, in, &out, err);
     if (rc == 0)
         rc = ws_ext_parse(m, out, r, err);
-    /* At the --model word that named it, when it came from the command
-     * line (a sweep file's models: are placed by the sweep). */
-    if (rc < 0)
+    /* Where it was named: the sweep file's models: entry, or the --model
+     * word on the command line. */
+    if (rc < 0 && m->file)
+        ws_err_place(err, m->file, m->line, m->col);
+    else if (rc < 0)
         ws_err_place_arg(err, m->cmd);
     free(in);
     free(out);

@@ -15,19 +15,26 @@
  *                    "profile": {...},                   as profile --json
  *                    "parameters": {MODEL: {...}, ...}}} the built-in
  *                                                        models' inputs
- *   out: {"cycles": N,                                   the prediction
+ *   out: {"cycles": N,                                   the prediction,
+ *                                                        at most 1e18
  *         "regime": "...",                               optional
  *         "kind": "prediction" | "lower bound",          optional
- *         "domain": {"in": true|false, "what": "..."},   optional
+ *         "domain": {"in": true|false, "what": "..."},   optional (none:
+ *                                                        every kernel;
+ *                                                        a bound has none)
  *         "terms": {NAME: number, ...}}                  optional, at most
- *                                                        40
+ *                                                        40 of 40 bytes,
+ *                                                        |x| <= 1e300
  *   or   {"applies": false, "why": "..."}
  *
  * A command that cannot start, exits with a status other than 0, runs
  * longer than the time limit, or writes anything but that is an error
  * naming the model (exit 2 for a run; the point's failure in a sweep).
- * The model's standard error goes to warpsim's.  Its result has no
- * elasticities (warpsim would have to run it 2 x inputs times more).
+ * Texts are cut to the result's fields (regime 95 bytes, domain 159, why
+ * 239) at a character's end, control characters blanked.  The model's
+ * standard error goes to warpsim's; what it leaves running when it exits
+ * (its process group) is killed.  Its result has no elasticities (warpsim
+ * would have to run it 2 x inputs times more).
  *
  * Leaves out: models that keep state between kernels (one process per
  * kernel), and any sandboxing (the command runs as the user who runs
@@ -53,7 +60,15 @@ struct ws_ext_model {
     char name[WS_EXT_NAME + 1];
     const char *cmd;            /* not owned */
     const char *dir;            /* where it runs (NULL: here); not owned */
+    const char *file;           /* where it was named (a sweep file), for
+                                   errors; NULL: the command line */
+    long line, col;
 };
+
+/* The largest prediction, and term, a model may give. */
+#define WS_EXT_MAX_CYCLES 1e18
+#define WS_EXT_MAX_TERM 1e300
+#define WS_EXT_MAX_TERMS 40
 
 struct ws_ext_models {
     struct ws_ext_model m[WS_EXT_MAX];
@@ -61,8 +76,9 @@ struct ws_ext_models {
 };
 
 /* Adds "NAME=COMMAND" (a run's or a sweep's --model): NAME letters,
- * digits and '_', starting with a letter, neither a built-in model's name
- * nor given twice.  -1 with *why set to what was expected. */
+ * digits and '_' (no "__", which counters' names have, and not "total",
+ * whose columns a sweep has), starting with a letter, neither a built-in
+ * model's name nor given twice.  -1 with *why set to what was expected. */
 int ws_ext_models_add(struct ws_ext_models *e, const char *spec,
                       const char **why);
 

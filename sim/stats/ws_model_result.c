@@ -31,6 +31,7 @@ json_t *ws_model_result_json(const struct ws_model_result *r, double sim)
                         ws_utf8_json_string(r->domain)));
     if (!r->applies) {
         json_object_set_new(o, "why", ws_utf8_json_string(r->why));
+        json_object_set_new(o, "elasticities", json_object());
         return o;
     }
     json_object_set_new(o, "cycles", json_real(r->cycles));

@@ -38,8 +38,9 @@ struct ws_model_result {
      * (ws_model_params.c); names are the inputs' field names. */
     struct ws_model_var elast[WS_MODEL_MAX_ELAST];
     int nelast;
-    /* Names an external model gave its terms, which vars[] point into. */
-    char pool[768];
+    /* Names an external model gave its terms (at most 40 of 40 bytes),
+     * which vars[] point into. */
+    char pool[40 * 41];
 };
 
 /* name, applies, kind, domain, and why or cycles, difference from sim

@@ -131,7 +131,9 @@ static double ws_model_diff_pct(const struct ws_model_result *m, uint64_t sim)
  * for: a number outside it is reported, but is not the model's claim. */
 static void ws_text_domain(FILE *out, const struct ws_model_result *m)
 {
-    if (m->in_domain)
+    if (m->bound)
+        fprintf(out, "      [a bound: %s]\n", m->domain);
+    else if (m->in_domain)
         fprintf(out, "      [in its domain: %s]\n", m->domain);
     else
         fprintf(out, "      [outside its domain: %s]\n", m->domain);
@@ -149,10 +151,13 @@ static void ws_text_models(FILE *out, const struct ws_gpu *g,
         const struct ws_model_result *m = &k->models[i];
         if (!m->applies)
             fprintf(out, "    %-16s does not apply: %s\n", m->model, m->why);
-        else if (m->bound)
+        else if (m->bound && m->cycles >= 1)
             fprintf(out, "    %-16s >= %.0f (a bound; simulation %.2fx it)  "
-                    "%s\n", m->model, m->cycles,
-                    m->cycles > 0 ? (double)sim / m->cycles : 0, m->regime);
+                    "%s\n", m->model, m->cycles, (double)sim / m->cycles,
+                    m->regime);
+        else if (m->bound)
+            fprintf(out, "    %-16s >= %.3g (a bound below one cycle)  %s\n",
+                    m->model, m->cycles, m->regime);
         else
             fprintf(out, "    %-16s %.0f (%+.1f%%)  %s\n", m->model,
                     m->cycles, ws_model_diff_pct(m, sim), m->regime);

@@ -32,10 +32,14 @@ static int ws_sweep_models_put(struct ws_sweep *s, const char *name,
     size_t n = strlen(name) + strlen(cmd) + 2;
     char *spec, *dir = NULL;
 
+    if (s->nmodels == WS_SWEEP_MAX_MODELS && from_file)
+        return ws_err_at(err, s->path, line, col, "more than %d external "
+                         "models (expected at most %d)", WS_SWEEP_MAX_MODELS,
+                         WS_SWEEP_MAX_MODELS);
     if (s->nmodels == WS_SWEEP_MAX_MODELS)
-        return ws_err_at(err, s->path, line ? line : 1, col ? col : 1,
-                         "more than %d external models (expected at most "
-                         "%d)", WS_SWEEP_MAX_MODELS, WS_SWEEP_MAX_MODELS);
+        return ws_err_arg(err, cmd, 0, 1, "more than %d external models, "
+                          "the sweep file's and --model's (expected at most "
+                          "%d)", WS_SWEEP_MAX_MODELS, WS_SWEEP_MAX_MODELS);
     spec = malloc(n);
     if (from_file)
         dir = ws_sweep_models_dir(s);
@@ -78,8 +82,9 @@ int ws_sweep_models_add(struct ws_sweep *s, const char *spec,
     char name[64];
 
     if (!eq || (size_t)(eq - spec) >= sizeof name)
-        return ws_err_arg(err, spec, 0, 1, "bad --model '%s' (expected "
-                          "NAME=COMMAND)", spec);
+        return ws_err_arg(err, spec, 0, 1, "bad --model '%.80s' (expected "
+                          "NAME=COMMAND with a NAME of at most 40 bytes)",
+                          spec);
     memcpy(name, spec, (size_t)(eq - spec));
     name[eq - spec] = '\0';
     /* From the command line, the command runs where warpsim was started. */

@@ -263,8 +263,15 @@ static void ws_sweep_hash_models(XXH3_state_t *h, const struct ws_sweep *s)
         ws_sweep_hash_str(h, s->models[i]);
         if (!words || !eq)
             goto next;
-        for (char *w = strtok_r(words + (eq - s->models[i]) + 1, " \t",
-                                &save); w; w = strtok_r(NULL, " \t", &save)) {
+        for (char *w = strtok_r(words + (eq - s->models[i]) + 1, " \t;|&<>",
+                                &save); w;
+             w = strtok_r(NULL, " \t;|&<>", &save)) {
+            /* The shell's quotes are not part of the file's name. */
+            char *o = w;
+            for (char *c = w; *c; c++)
+                if (*c != '"' && *c != '\'')
+                    *o++ = *c;
+            *o = '\0';
             snprintf(path, sizeof path, "%s%s", w[0] == '/' || !s->models_dir[i]
                      ? "" : s->models_dir[i], w);
             if (stat(path, &st) == 0 && S_ISREG(st.st_mode))

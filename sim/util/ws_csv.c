@@ -426,3 +426,13 @@ void ws_csv_put(FILE *out, const char *field)
     }
     fputc('"', out);
 }
+
+int ws_csv_number_named(const struct ws_csv *t, size_t row, const char *name,
+                        double *v, struct ws_err *err)
+{
+    long c = ws_csv_col(t, name);
+
+    if (c < 0)
+        return ws_csv_no_col(t, name, err);
+    return ws_csv_number(t, row, (size_t)c, v, err);
+}

@@ -86,6 +86,11 @@ double ws_csv_value(const struct ws_csv *t, size_t row, const char *name);
 int ws_csv_number(const struct ws_csv *t, size_t row, size_t col, double *v,
                   struct ws_err *err);
 
+/* ws_csv_number of the column called name, or an error naming the missing
+ * column. */
+int ws_csv_number_named(const struct ws_csv *t, size_t row, const char *name,
+                        double *v, struct ws_err *err);
+
 /* Writes one field, quoted only when it must be. */
 void ws_csv_put(FILE *out, const char *field);
 

@@ -76,8 +76,10 @@ static int ws_sb_hw_summary(FILE *out, const struct ws_sb *sb, size_t m,
         ws_sb_pct(out, vhw.mdape);
         fputs(" | ", out);
         ws_sb_pct(out, vhw.gme);
-        fprintf(out, " | %+.1f %% | ", isnan(vhw.bias) ? 0.0
-                : 100 * vhw.bias);
+        if (isnan(vhw.bias))
+            fputs(" | - | ", out);
+        else
+            fprintf(out, " | %+.1f %% | ", 100 * vhw.bias);
         if (self)
             fputs("- |\n", out);
         else {
@@ -182,7 +184,7 @@ int ws_sb_terms(FILE *out, const struct ws_sb *sb)
             "prints both; the definitions are in the README). A ratio far "
             "from 1 names the term that makes the model's error.\n\n"
             "| term | runs | median model / measured | geometric-mean "
-            "|ln(model / measured)| |\n|---|---|---|---|\n");
+            "\\|ln(model / measured)\\| |\n|---|---|---|---|\n");
     for (size_t k = 0; k < sizeof terms / sizeof terms[0]; k++) {
         double *ratio = malloc((sb->nruns + 1) * sizeof *ratio), s = 0;
         size_t n = 0;
@@ -332,9 +334,8 @@ static void ws_sb_est_table(FILE *out, const struct ws_csv *t)
             || ws_csv_num_text(ws_csv_cell(t, r, (size_t)c), &v1) < 0
             || !(v0 > 0) || !(v1 > 0) || v0 == v1)
             continue;
-        fprintf(out, "| %s | %s | %s | %+.3f |\n", t->header[c] + 4,
-                ws_csv_cell(t, 0, (size_t)c), ws_csv_cell(t, r, (size_t)c),
-                log(cyc / base) / log(v1 / v0));
+        fprintf(out, "| %s | %.4g | %.4g | %+.3f |\n", t->header[c] + 4,
+                v0, v1, log(cyc / base) / log(v1 / v0));
     }
 }
 

@@ -41,6 +41,14 @@ static void ws_sb_point(const double *ape, const double *lr,
     *mabslr = s / (double)n;
 }
 
+/* The 2.5th and 97.5th percentiles of the resampled statistic v. */
+static void ws_sb_interval(double *v, double *lo, double *hi)
+{
+    gsl_sort(v, 1, WS_SB_BOOTSTRAP);
+    *lo = gsl_stats_quantile_from_sorted_data(v, 1, WS_SB_BOOTSTRAP, 0.025);
+    *hi = gsl_stats_quantile_from_sorted_data(v, 1, WS_SB_BOOTSTRAP, 0.975);
+}
+
 /* Percentile bootstrap: WS_SB_BOOTSTRAP resamples of the n pairs with
  * replacement; the 2.5th and 97.5th percentiles of each statistic. */
 static int ws_sb_bootstrap(const double *ape, const double *lr, size_t n,
@@ -62,20 +70,8 @@ static int ws_sb_bootstrap(const double *ape, const double *lr, size_t n,
             ws_sb_point(ape, lr, idx, n, scratch, &md[b], &m);
             gm[b] = exp(m) - 1;
         }
-        gsl_sort(md, 1, WS_SB_BOOTSTRAP);
-        gsl_sort(gm, 1, WS_SB_BOOTSTRAP);
-        out->mdape_lo = gsl_stats_quantile_from_sorted_data(md, 1,
-                                                            WS_SB_BOOTSTRAP,
-                                                            0.025);
-        out->mdape_hi = gsl_stats_quantile_from_sorted_data(md, 1,
-                                                            WS_SB_BOOTSTRAP,
-                                                            0.975);
-        out->gme_lo = gsl_stats_quantile_from_sorted_data(gm, 1,
-                                                          WS_SB_BOOTSTRAP,
-                                                          0.025);
-        out->gme_hi = gsl_stats_quantile_from_sorted_data(gm, 1,
-                                                          WS_SB_BOOTSTRAP,
-                                                          0.975);
+        ws_sb_interval(md, &out->mdape_lo, &out->mdape_hi);
+        ws_sb_interval(gm, &out->gme_lo, &out->gme_hi);
         rc = 0;
     }
     gsl_rng_free(rng);

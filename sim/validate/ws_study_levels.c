@@ -49,17 +49,6 @@ struct ws_levels {
     int have_published;
 };
 
-/* The column called col as a number, or an error naming it. */
-static int ws_lv_num(const struct ws_csv *t, size_t row, const char *col,
-                     double *v, struct ws_err *err)
-{
-    long c = ws_csv_col(t, col);
-
-    if (c < 0)
-        return ws_csv_no_col(t, col, err);
-    return ws_csv_number(t, row, (size_t)c, v, err);
-}
-
 /* The entry for config name, made (with its configured figures) the first
  * time it is met. */
 static struct ws_levels_gpu *ws_lv_gpu(struct ws_levels *L, const char *name,
@@ -107,9 +96,9 @@ static int ws_lv_chase(struct ws_levels *L, const struct ws_csv *t,
         int lv = -1, h;
         if (!ws_csv_row_ok(t, r))
             continue;
-        if (ws_lv_num(t, r, "param.elems", &elems, err) < 0
-            || ws_lv_num(t, r, "param.hops", &hops, err) < 0
-            || ws_lv_num(t, r, "cycles", &cycles, err) < 0
+        if (ws_csv_number_named(t, r, "param.elems", &elems, err) < 0
+            || ws_csv_number_named(t, r, "param.hops", &hops, err) < 0
+            || ws_csv_number_named(t, r, "cycles", &cycles, err) < 0
             || !(g = ws_lv_gpu(L, ws_lv_gpu_name(t, r), err)))
             return -1;
         for (int k = 0; k < 3; k++)
@@ -139,7 +128,7 @@ static int ws_lv_stream(struct ws_levels *L, const struct ws_csv *t, int k,
         double gbps;
         if (!ws_csv_row_ok(t, r))
             continue;
-        if (ws_lv_num(t, r, "dram_gbps", &gbps, err) < 0
+        if (ws_csv_number_named(t, r, "dram_gbps", &gbps, err) < 0
             || !(g = ws_lv_gpu(L, ws_lv_gpu_name(t, r), err)))
             return -1;
         g->bw[k] = gbps;

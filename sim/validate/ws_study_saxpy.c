@@ -58,17 +58,6 @@ struct ws_saxpy_kernel {
     int closer;             /* the L2 form closer at high warps, strided */
 };
 
-/* A number of row r, column `name`, or an error at the row. */
-static int ws_saxpy_num(const struct ws_csv *t, size_t r, const char *name,
-                        double *v, struct ws_err *err)
-{
-    long c = ws_csv_col(t, name);
-
-    if (c < 0)
-        return ws_csv_no_col(t, name, err);
-    return ws_csv_number(t, r, (size_t)c, v, err);
-}
-
 /* The ok rows as points. */
 static int ws_saxpy_points(const struct ws_csv *t, struct ws_saxpy_kernel *k,
                            struct ws_err *err)
@@ -82,15 +71,15 @@ static int ws_saxpy_points(const struct ws_csv *t, struct ws_saxpy_kernel *k,
         double stride, threads, loads, lat;
         if (!ws_csv_row_ok(t, r))
             continue;
-        if (ws_saxpy_num(t, r, "param.stride", &stride, err) < 0
-            || ws_saxpy_num(t, r, "param.threads", &threads, err) < 0
-            || ws_saxpy_num(t, r, "cycles", &p->sim, err) < 0
-            || ws_saxpy_num(t, r, "l2_hit_pct", &p->hit, err) < 0
-            || ws_saxpy_num(t, r, "ws__mem_loads.sum", &loads, err) < 0
-            || ws_saxpy_num(t, r, "ws__mem_load_latency.sum", &lat, err) < 0)
+        if (ws_csv_number_named(t, r, "param.stride", &stride, err) < 0
+            || ws_csv_number_named(t, r, "param.threads", &threads, err) < 0
+            || ws_csv_number_named(t, r, "cycles", &p->sim, err) < 0
+            || ws_csv_number_named(t, r, "l2_hit_pct", &p->hit, err) < 0
+            || ws_csv_number_named(t, r, "ws__mem_loads.sum", &loads, err) < 0
+            || ws_csv_number_named(t, r, "ws__mem_load_latency.sum", &lat, err) < 0)
             return -1;
         for (int m = 0; m < M_N; m++)
-            if (ws_saxpy_num(t, r, ws_saxpy_models[m], &p->model[m], err) < 0)
+            if (ws_csv_number_named(t, r, ws_saxpy_models[m], &p->model[m], err) < 0)
                 return -1;
         p->stride = (long)stride;
         p->warps = (long)ceil(threads / 32.0);

@@ -125,33 +125,44 @@ static void ws_sb_cells(FILE *out, const struct ws_sb_metrics *s)
 }
 
 /* A bound's runs: how far above it the simulation sits (sim / bound - 1,
- * median and largest) and how many fall below it (none may). */
-static void ws_sb_bound_row(FILE *out, const struct ws_sb *sb, size_t m)
+ * median and largest) and how many fall below it (none may); into the
+ * summary as well.  A bound of 0 says nothing and is left out. */
+static int ws_sb_bound_row(FILE *out, const struct ws_sb *sb, size_t m,
+                           json_t *models)
 {
     double *above = malloc((sb->nruns + 1) * sizeof *above), worst = 0;
+    double med;
     size_t n = 0, below = 0;
 
     if (!above)
-        return;
+        return -1;
     for (size_t i = 0; i < sb->nruns; i++) {
         double b = sb->run[i].pred[m].cycles;
-        if (isnan(b))
+        if (isnan(b) || !(b > 0))
             continue;
         above[n] = sb->run[i].sim / b - 1;
         below += above[n] < -1e-9;
         worst = fmax(worst, above[n]);
         n++;
     }
+    med = n ? ws_sb_median(above, n) : NAN;
     fprintf(out, "| %s | a lower bound | %zu | simulation above it by ",
             sb->model[m].name, n);
-    ws_sb_pct(out, n ? ws_sb_median(above, n) : NAN);
+    ws_sb_pct(out, med);
     fprintf(out, " (median), ");
     ws_sb_pct(out, n ? worst : NAN);
     fprintf(out, " (most); runs below it: %zu | | | | |\n", below);
     free(above);
+    json_object_set_new(models, sb->model[m].name, json_pack(
+        "{s:b,s:I,s:o,s:o,s:I}", "bound", 1, "runs", (json_int_t)n,
+        "median_above", isnan(med) ? json_null() : json_real(med),
+        "most_above", n ? json_real(worst) : json_null(), "runs_below",
+        (json_int_t)below));
+    return 0;
 }
 
-static int ws_sb_models_table(FILE *out, const struct ws_sb *sb)
+static int ws_sb_models_table(FILE *out, const struct ws_sb *sb,
+                              json_t *models)
 {
     fprintf(out, "## Each model in its domain, and outside it\n\n"
             "| model | runs | count | median APE [95 %% CI] | geometric-mean "
@@ -159,7 +170,8 @@ static int ws_sb_models_table(FILE *out, const struct ws_sb *sb)
             "|---|---|---|---|---|---|---|---|\n");
     for (size_t m = 0; m < sb->nmodels; m++) {
         if (sb->model[m].bound) {
-            ws_sb_bound_row(out, sb, m);
+            if (ws_sb_bound_row(out, sb, m, models) < 0)
+                return -1;
             continue;
         }
         for (int in = 1; in >= 0; in--) {
@@ -239,11 +251,8 @@ static int ws_sb_findings(FILE *out, const struct ws_sb *sb, json_t *models)
     for (size_t m = 0; m < sb->nmodels; m++) {
         struct ws_sb_metrics in, outside;
         int one = 1, zero = 0;
-        if (sb->model[m].bound) {
-            json_object_set_new(models, sb->model[m].name,
-                                json_pack("{s:b}", "bound", 1));
+        if (sb->model[m].bound)
             continue;
-        }
         if (ws_sb_score(sb, m, ws_sb_in, &one, &in) < 0
             || ws_sb_score(sb, m, ws_sb_in, &zero, &outside) < 0)
             return -1;
@@ -255,8 +264,12 @@ static int ws_sb_findings(FILE *out, const struct ws_sb *sb, json_t *models)
         ws_sb_pct(out, in.mdape);
         fprintf(out, " (geometric mean ");
         ws_sb_pct(out, in.gme);
-        fprintf(out, ", bias %+.1f %%); %zu runs outside it, median ",
-                isnan(in.bias) ? 0.0 : 100 * in.bias, outside.n);
+        fprintf(out, ", bias ");
+        if (isnan(in.bias))
+            fputs("-", out);
+        else
+            fprintf(out, "%+.1f %%", 100 * in.bias);
+        fprintf(out, "); %zu runs outside it, median ", outside.n);
         ws_sb_pct(out, outside.mdape);
         fprintf(out, ".%s\n", in.n >= 10 && in.mdape < 0.25
                 ? " It holds in its domain (median under 25 %, 10 runs or "
@@ -294,7 +307,7 @@ static int ws_sb_write(FILE *out, const struct ws_sb *sb, size_t ntables,
     size_t nstudies = ws_sb_studies(sb, studies, 16);
 
     ws_sb_intro(out, sb, ntables);
-    if (ws_sb_models_table(out, sb) < 0
+    if (ws_sb_models_table(out, sb, models) < 0
         || ws_sb_groups(out, sb, "study", "study", studies, nstudies, 1) < 0
         || ws_sb_groups(out, sb, "the simulation's bottleneck",
                         "bottleneck", ws_sb_bottlenecks,

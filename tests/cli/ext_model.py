@@ -76,21 +76,33 @@ def check_sweep(ws, tmp):
 
 BAD = [
     ("not JSON", "bad=echo nope", "is not a JSON object"),
-    ("no cycles", "bad=echo '{\"regime\": \"x\"}'", "no finite"),
-    ("negative", "bad=echo '{\"cycles\": -3}'", "no finite"),
+    ("no cycles", "bad=echo '{\"regime\": \"x\"}'", "no \"cycles\""),
+    ("negative", "bad=echo '{\"cycles\": -3}'", "no \"cycles\""),
+    ("too large", "bad=echo '{\"cycles\": 1.7976931348623157e308}'",
+     "from 0 to 1e18"),
+    ("NUL byte", "bad=printf '{\"cycles\": 1}\\0x'", "NUL byte"),
+    ("applies not boolean", "bad=echo '{\"applies\": \"false\"}'",
+     "true or false"),
     ("bad kind", "bad=echo '{\"cycles\": 3, \"kind\": \"guess\"}'",
      "\"kind\""),
     ("bad terms", "bad=echo '{\"cycles\": 3, \"terms\": {\"a\": \"b\"}}'",
-     "finite number"),
+     "at most 1e300"),
     ("exit status", "bad=exit 3", "exited with status 3"),
     ("slow", "bad=sleep 5", "ran past"),
     ("built-in name", "tmm=cat", "not a built-in model's"),
     ("no command", "bad=", "NAME=COMMAND"),
+    ("a counter's name", "ws__tail=true", "single '_'"),
+    ("total", "total=true", "'total'"),
 ]
 
 
 def check_bad(ws, tmp):
     env = dict(os.environ, WARPSIM_MODEL_TIMEOUT="1")
+    r = run(ws, "run", "--model", "x=true", KERNEL,
+            env=dict(os.environ, WARPSIM_MODEL_TIMEOUT="abc"))
+    if r.returncode != 2 or "WARPSIM_MODEL_TIMEOUT is 'abc'" not in r.stderr:
+        return "a bad WARPSIM_MODEL_TIMEOUT: exit %d, %r" % (r.returncode,
+                                                             r.stderr)
     out = os.path.join(tmp, "bad.json")
     for what, spec, want in BAD:
         r = run(ws, "run", "--model", spec, "--json", out, KERNEL, env=env)
