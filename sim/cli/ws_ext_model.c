@@ -20,6 +20,7 @@
 #include "config/ws_cfg_schema.h"
 #include "util/ws_utf8.h"
 #include "ws_model.h"
+#include "ws_model_ext.h"
 #include "ws_model_params.h"
 #include "ws_model_print.h"
 
@@ -356,148 +357,6 @@ static int ws_ext_call(const struct ws_ext_model *m, const char *in,
     return 0;
 }
 
-/* ---- reading the result ------------------------------------------------- */
-
-static int ws_ext_bad(const struct ws_ext_model *m, struct ws_err *err,
-                      const char *what)
-{
-    return ws_err_msg(err, "external model %s: %s (expected the contract's "
-                      "{\"cycles\": N, ...} or {\"applies\": false, \"why\": "
-                      "...}, see README \"External models\")", m->name, what);
-}
-
-/* A text of the model's into dst: control characters blanked, cut at a
- * character's end. */
-static void ws_ext_copy_text(char *dst, size_t cap, const char *s)
-{
-    ws_ext_shown(s, dst, cap);
-    for (char *p = dst; *p; p++)
-        if (*p == '?' && s[p - dst] != '?')
-            *p = ' ';
-}
-
-/* A name into the result's pool, or NULL when the pool is full. */
-static const char *ws_ext_keep(struct ws_model_result *r, size_t *used,
-                               const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *at;
-
-    if (*used + n > sizeof r->pool)
-        return NULL;
-    at = r->pool + *used;
-    memcpy(at, s, n);
-    *used += n;
-    return at;
-}
-
-static int ws_ext_terms(const struct ws_ext_model *m, json_t *terms,
-                        struct ws_model_result *r, struct ws_err *err)
-{
-    const char *key;
-    json_t *v;
-    size_t used = 0;
-
-    if (!terms)
-        return 0;
-    if (!json_is_object(terms))
-        return ws_ext_bad(m, err, "\"terms\" is not an object");
-    json_object_foreach(terms, key, v) {
-        const char *name;
-        if (!json_is_number(v) || !isfinite(json_number_value(v))
-            || fabs(json_number_value(v)) > WS_EXT_MAX_TERM)
-            return ws_ext_bad(m, err, "a term that is not a number of at "
-                              "most 1e300");
-        if (strlen(key) > 40 || r->nvars == WS_EXT_MAX_TERMS
-            || !(name = ws_ext_keep(r, &used, key)))
-            return ws_ext_bad(m, err, "more than 40 terms, or a term name "
-                              "longer than 40 bytes");
-        ws_model_var(r, name, json_number_value(v));
-    }
-    return 0;
-}
-
-static int ws_ext_text(const struct ws_ext_model *m, json_t *o,
-                       const char *key, char *dst, size_t cap,
-                       struct ws_err *err)
-{
-    json_t *v = json_object_get(o, key);
-
-    if (!v)
-        return 0;
-    if (!json_is_string(v))
-        return ws_ext_bad(m, err, "a \"regime\", \"why\" or \"what\" that "
-                          "is not a string");
-    ws_ext_copy_text(dst, cap, json_string_value(v));
-    return 0;
-}
-
-static int ws_ext_domain(const struct ws_ext_model *m, json_t *d,
-                         struct ws_model_result *r, struct ws_err *err)
-{
-    json_t *in;
-
-    if (!d)
-        return 0;
-    in = json_object_get(d, "in");
-    if (!json_is_object(d) || !json_is_boolean(in))
-        return ws_ext_bad(m, err, "\"domain\" is not {\"in\": true|false, "
-                          "\"what\": ...}");
-    r->in_domain = json_is_true(in);
-    return ws_ext_text(m, d, "what", r->domain, sizeof r->domain, err);
-}
-
-static int ws_ext_parse(const struct ws_ext_model *m, const char *text,
-                        struct ws_model_result *r, struct ws_err *err)
-{
-    json_error_t je;
-    json_t *o = json_loads(text, JSON_REJECT_DUPLICATES
-                           | JSON_DECODE_INT_AS_REAL, &je);
-    json_t *cycles, *kind, *applies;
-    char what[200];
-    int rc = 0;
-
-    ws_model_begin(r, m->name);
-    snprintf(r->domain, sizeof r->domain, "the model states none");
-    if (!o || !json_is_object(o)) {
-        snprintf(what, sizeof what, "its output is not a JSON object%s%.120s",
-                 o ? "" : ": ", o ? "" : je.text);
-        json_decref(o);
-        return ws_ext_bad(m, err, what);
-    }
-    cycles = json_object_get(o, "cycles");
-    kind = json_object_get(o, "kind");
-    applies = json_object_get(o, "applies");
-    if (applies && !json_is_boolean(applies)) {
-        rc = ws_ext_bad(m, err, "an \"applies\" that is not true or false");
-    } else if (applies && json_is_false(applies)) {
-        rc = ws_ext_text(m, o, "why", r->why, sizeof r->why, err);
-        r->applies = 0;
-    } else if (!json_is_number(cycles) || !isfinite(json_number_value(cycles))
-               || json_number_value(cycles) < 0
-               || json_number_value(cycles) > WS_EXT_MAX_CYCLES) {
-        rc = ws_ext_bad(m, err, "no \"cycles\" from 0 to 1e18");
-    } else if (kind && (!json_is_string(kind)
-                        || (strcmp(json_string_value(kind), "prediction")
-                            && strcmp(json_string_value(kind),
-                                      "lower bound")))) {
-        rc = ws_ext_bad(m, err, "a \"kind\" other than \"prediction\" or "
-                        "\"lower bound\"");
-    } else {
-        r->cycles = json_number_value(cycles) + 0.0;    /* -0 is 0 */
-        r->bound = kind && strcmp(json_string_value(kind), "lower bound") == 0;
-        if (r->bound)
-            snprintf(r->domain, sizeof r->domain, "a lower bound");
-        rc = ws_ext_text(m, o, "regime", r->regime, sizeof r->regime, err);
-        if (rc == 0 && !r->bound)
-            rc = ws_ext_domain(m, json_object_get(o, "domain"), r, err);
-        if (rc == 0)
-            rc = ws_ext_terms(m, json_object_get(o, "terms"), r, err);
-    }
-    json_decref(o);
-    return rc;
-}
-
 int ws_ext_run(const struct ws_ext_model *m, const json_t *input,
                struct ws_model_result *r, struct ws_err *err)
 {
@@ -509,7 +368,7 @@ int ws_ext_run(const struct ws_ext_model *m, const json_t *input,
         return ws_err_oom(err);
     rc = ws_ext_call(m, in, &out, err);
     if (rc == 0)
-        rc = ws_ext_parse(m, out, r, err);
+        rc = ws_model_ext_parse(m->name, out, r, err);
     /* Where it was named: the sweep file's models: entry, or the --model
      * word on the command line. */
     if (rc < 0 && m->file)

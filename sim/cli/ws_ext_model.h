@@ -65,10 +65,6 @@ struct ws_ext_model {
     long line, col;
 };
 
-/* The largest prediction, and term, a model may give. */
-#define WS_EXT_MAX_CYCLES 1e18
-#define WS_EXT_MAX_TERM 1e300
-#define WS_EXT_MAX_TERMS 40
 
 struct ws_ext_models {
     struct ws_ext_model m[WS_EXT_MAX];

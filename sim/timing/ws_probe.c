@@ -139,12 +139,22 @@ static int ws_probe_measure(const struct ws_gpu *g, double *uncoal,
     return 0;
 }
 
+/* The L2 the probe's simulators are given: the config's slices, lines and
+ * ways, but at most 1 MiB of sets.  The probe's kernels touch a few hundred
+ * lines, every one a cold miss, so the L2's size does not move what they
+ * measure, while setting up H100's 50 MiB of tags twenty times would cost
+ * more than the run it serves. */
+#define WS_PROBE_L2 (1u << 20)
+
 int ws_probe_departure(const struct ws_gpu *g, double *uncoal, double *coal,
                        struct ws_err *err)
 {
     struct ws_gpu one_sm = *g;
+    uint64_t set_bytes = g->l2.line * g->l2.assoc * g->l2.slices;
 
     one_sm.sm.count = 1;
+    if (set_bytes > 0 && g->l2.size > WS_PROBE_L2 && set_bytes <= WS_PROBE_L2)
+        one_sm.l2.size = WS_PROBE_L2 / set_bytes * set_bytes;
     return ws_probe_measure(&one_sm, uncoal, coal, err);
 }
 

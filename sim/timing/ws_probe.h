@@ -22,9 +22,10 @@
  *   stay staggered and never queue again.)
  *
  * Each probe kernel runs on a simulator of its own, with one SM (the one
- * its single CTA runs on) above the config's whole memory system, so no
- * earlier kernel's DRAM rows, refresh phase or L2 contents move it.  About
- * twenty small kernels: milliseconds per run.
+ * its single CTA runs on) above the config's memory system (its L2 cut to
+ * 1 MiB of sets: the probe's few hundred lines are cold misses at any
+ * size), so no earlier kernel's DRAM rows, refresh phase or L2 contents
+ * move it.  About twenty small kernels: a millisecond per run.
  *
  * Leaves out: the SM's other warps and CTAs (one SM, one CTA).
  */
