@@ -87,6 +87,10 @@ json_t *ws_model_json_profile(const struct ws_profile *p)
 
     if (!o)
         return NULL;
+    json_object_set_new(o, "load_instructions",
+                        json_integer((json_int_t)m->load_insts));
+    json_object_set_new(o, "load_bytes_requested",
+                        json_integer((json_int_t)m->load_bytes));
     json_object_set_new(o, "coalesced_blocks",
                         json_integer((json_int_t)m->coal_lines));
     json_object_set_new(o, "uncoalesced_blocks",

@@ -271,10 +271,12 @@ static int ws_sb_findings(FILE *out, const struct ws_sb *sb, json_t *models)
             fprintf(out, "%+.1f %%", 100 * in.bias);
         fprintf(out, "); %zu runs outside it, median ", outside.n);
         ws_sb_pct(out, outside.mdape);
-        fprintf(out, ".%s\n", in.n >= 10 && in.mdape < 0.25
-                ? " It holds in its domain (median under 25 %, 10 runs or "
-                  "more)." : in.n < 10 ? " Too few runs in its domain to "
-                  "judge." : " It does not hold within 25 % even there.");
+        fprintf(out, ".%s\n", in.n < 10 ? " Too few runs in its domain to "
+                "judge." : in.mdape_hi < 0.25 ? " It holds in its domain: "
+                "the 95 % interval of its median error lies under 25 %."
+                : in.mdape < 0.25 ? " Its median error is under 25 % in its "
+                "domain, but not the whole 95 % interval."
+                : " It does not hold within 25 % even there.");
     }
     return 0;
 }
