@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/ws_utf8.h"
 #include "ws_model.h"
 
 static int ws_mext_bad(const char *name, struct ws_err *err,
@@ -20,21 +21,6 @@ static int ws_mext_bad(const char *name, struct ws_err *err,
     return ws_err_msg(err, "external model %s: %s (expected the contract's "
                       "{\"cycles\": N, ...} or {\"applies\": false, \"why\": "
                       "...}, see README \"External models\")", name, what);
-}
-
-/* A text of the model's into dst: control characters blanked, cut at a
- * character's end (the contract's texts are UTF-8, jansson checks). */
-static void ws_mext_copy_text(char *dst, size_t cap, const char *s)
-{
-    size_t n = 0;
-
-    for (; *s && n + 1 < cap; s++, n++)
-        dst[n] = (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s;
-    while (n > 0 && ((unsigned char)dst[n - 1] & 0xc0) == 0x80)
-        n--;
-    if (n > 0 && ((unsigned char)dst[n - 1] & 0xc0) == 0xc0)
-        n--;
-    dst[n] = '\0';
 }
 
 /* A name into the result's pool, or NULL when the pool is full. */
@@ -88,7 +74,9 @@ static int ws_mext_text(const char *name, json_t *o, const char *key,
     if (!json_is_string(v))
         return ws_mext_bad(name, err, "a \"regime\", \"why\" or \"what\" "
                            "that is not a string");
-    ws_mext_copy_text(dst, cap, json_string_value(v));
+    /* Blanked control characters: a regime or domain is printed inside
+     * one line of the run report. */
+    ws_utf8_copy_shown(dst, cap, json_string_value(v), ' ');
     return 0;
 }
 

@@ -283,22 +283,6 @@ static double ws_ext_timeout(struct ws_err *err)
     return t;
 }
 
-/* A command or a text of the model's in a message: control characters
- * shown as '?', cut at a character's end. */
-static const char *ws_ext_shown(const char *s, char *buf, size_t cap)
-{
-    size_t n = 0;
-
-    for (; *s && n + 1 < cap; s++, n++)
-        buf[n] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
-    while (n > 0 && ((unsigned char)buf[n - 1] & 0xc0) == 0x80)
-        n--;
-    if (n > 0 && ((unsigned char)buf[n - 1] & 0xc0) == 0xc0)
-        n--;
-    buf[n] = '\0';
-    return buf;
-}
-
 /* Runs cmd with in on its standard input; its output (NUL-terminated,
  * malloc'd) in *out.  SIGPIPE is ignored meanwhile: a model that exits
  * without reading its input must not take warpsim with it. */
@@ -314,7 +298,8 @@ static int ws_ext_call(const struct ws_ext_model *m, const char *in,
 
     if (timeout < 0)
         return -1;
-    ws_ext_shown(m->cmd, cmd, sizeof cmd);
+    /* Shown in messages with control characters as '?'. */
+    ws_utf8_copy_shown(cmd, sizeof cmd, m->cmd, '?');
     if (!(buf = malloc(WS_EXT_MAX_OUT + 2)))
         return ws_err_oom(err);
     memset(&ign, 0, sizeof ign);

@@ -3,7 +3,7 @@
  */
 #include "ws_probe.h"
 
-#include <string.h>
+#include <gsl/gsl_fit.h>
 
 #include "ws_kgen.h"
 #include "ws_sim.h"
@@ -79,19 +79,16 @@ static int64_t ws_probe_run(const struct ws_gpu *one_sm, ws_kgen_fn gen,
     return cycles;
 }
 
+/* The least-squares slope of y on x: the cost of one more transaction
+ * (or warp), with the constant latency and launch in the intercept. */
 static double ws_probe_slope(const double *x, const double *y, int n)
 {
-    double mx = 0, my = 0, sxy = 0, sxx = 0;
+    double c0, c1, cov00, cov01, cov11, sumsq;
 
-    for (int i = 0; i < n; i++) {
-        mx += x[i] / n;
-        my += y[i] / n;
-    }
-    for (int i = 0; i < n; i++) {
-        sxy += (x[i] - mx) * (y[i] - my);
-        sxx += (x[i] - mx) * (x[i] - mx);
-    }
-    return sxx > 0 ? sxy / sxx : 0;
+    if (n < 2 || gsl_fit_linear(x, 1, y, 1, (size_t)n, &c0, &c1, &cov00,
+                                &cov01, &cov11, &sumsq) != 0)
+        return 0;
+    return c1;
 }
 
 /* The time per hop of a chase whose loads have `lanes` lanes. */

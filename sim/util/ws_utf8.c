@@ -120,3 +120,16 @@ int ws_utf8_json_set(json_t *obj, const char *key, json_t *value)
     free(clean);
     return rc;
 }
+
+void ws_utf8_copy_shown(char *dst, size_t cap, const char *s, char ctrl)
+{
+    size_t n = 0;
+
+    for (; *s && n + 1 < cap; s++, n++)
+        dst[n] = (unsigned char)*s < 0x20 || *s == 0x7f ? ctrl : *s;
+    while (n > 0 && ((unsigned char)dst[n - 1] & 0xc0) == 0x80)
+        n--;
+    if (n > 0 && ((unsigned char)dst[n - 1] & 0xc0) == 0xc0)
+        n--;
+    dst[n] = '\0';
+}

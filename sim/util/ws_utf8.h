@@ -7,7 +7,8 @@
  * silently missing key.  These helpers replace each byte that is not part of
  * a valid UTF-8 sequence (RFC 3629: no overlong forms, no surrogates, nothing
  * above U+10FFFF) with U+FFFD, so a key is always present and a reader can
- * still see where the bad bytes were.
+ * still see where the bad bytes were.  One more copies a text written by
+ * someone else (an external model) into a one-line message or report.
  */
 #ifndef WS_UTF8_H
 #define WS_UTF8_H
@@ -34,5 +35,11 @@ json_t *ws_utf8_json_string(const char *s);
 /* json_object_set_new with a key from input text, sanitised the same way.
  * Steals value like json_object_set_new; -1 when out of memory. */
 int ws_utf8_json_set(json_t *obj, const char *key, json_t *value);
+
+/* A text someone else wrote (an external model's, its command line) put
+ * into dst for a one-line message or report: each control byte becomes
+ * `ctrl`, so the line stays one line, and the copy is cut where it fits
+ * at the end of a character, never inside one. */
+void ws_utf8_copy_shown(char *dst, size_t cap, const char *s, char ctrl);
 
 #endif

@@ -22,7 +22,7 @@ void ws_synth_init(struct ws_synth *k, uint32_t ctas, uint32_t threads,
 {
     memset(k, 0, sizeof *k);
     ws_kgen_init(&k->g, ctas, threads, ws_synth_tramp, NULL);
-      k->gen = gen;
+    k->gen = gen;
     k->user = user;
 }
 
