@@ -125,11 +125,10 @@ void ws_utf8_copy_shown(char *dst, size_t cap, const char *s, char ctrl)
 {
     size_t n = 0;
 
-    for (; *s && n + 1 < cap; s++, n++)
-        dst[n] = (unsigned char)*s < 0x20 || *s == 0x7f ? ctrl : *s;
-    while (n > 0 && ((unsigned char)dst[n - 1] & 0xc0) == 0x80)
-        n--;
-    if (n > 0 && ((unsigned char)dst[n - 1] & 0xc0) == 0xc0)
+    for (; s[n] && n + 1 < cap; n++)
+        dst[n] = (unsigned char)s[n] < 0x20 || s[n] == 0x7f ? ctrl : s[n];
+    /* Cut inside a character when the first byte left out continues it. */
+    while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
         n--;
     dst[n] = '\0';
 }

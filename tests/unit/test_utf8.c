@@ -85,12 +85,36 @@ static void test_json(void **state)
     json_decref(o);
 }
 
+/* A copy for a message: control bytes replaced, the text whole when it
+ * fits (its last character too), cut only between characters. */
+static void test_copy_shown(void **state)
+{
+    char buf[6], big[32];
+
+    (void)state;
+    ws_utf8_copy_shown(big, sizeof big, "caf\xC3\xA9", '?');
+    assert_string_equal(big, "caf\xC3\xA9");
+    ws_utf8_copy_shown(big, sizeof big, "x \xE2\x82\xAC", '?');
+    assert_string_equal(big, "x \xE2\x82\xAC");
+    ws_utf8_copy_shown(big, sizeof big, "a\nb\x7f" "c\td", ' ');
+    assert_string_equal(big, "a b c d");
+    ws_utf8_copy_shown(buf, sizeof buf, "ab\x01\xC3\xA9z", '?');
+    assert_string_equal(buf, "ab?\xC3\xA9");         /* 5 bytes: it fits */
+    ws_utf8_copy_shown(buf, sizeof buf, "abc\xE2\x82\xAC", '?');
+    assert_string_equal(buf, "abc");                  /* the euro would not */
+    ws_utf8_copy_shown(buf, sizeof buf, "abcde\xC3\xA9", '?');
+    assert_string_equal(buf, "abcde");
+    ws_utf8_copy_shown(buf, 1, "abc", '?');
+    assert_string_equal(buf, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_valid),
         cmocka_unit_test(test_sanitize),
         cmocka_unit_test(test_json),
+        cmocka_unit_test(test_copy_shown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
