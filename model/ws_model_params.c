@@ -73,16 +73,27 @@ static void ws_issue_time(const struct ws_profile *p, const struct ws_gpu *g,
                  / g->sm.sub_cores;
 }
 
-/* #Uncoal_per_mw and #Coal_per_mw in the config's transaction unit: the
- * papers' 128-byte block (a line) or a 32-byte sector. */
+/* The kernel's uncoalesced and coalesced transactions in the config's
+ * unit (ws_cfg_transaction): the papers' 128-byte block (a line) or a
+ * 32-byte sector.  MWP/CWP and TMM count the same transaction. */
+static void ws_unit_transactions(const struct ws_profile_model *m,
+                                 const struct ws_gpu *g, uint64_t *uncoal,
+                                 uint64_t *coal)
+{
+    int lines = ws_cfg_transaction(g) == g->l1.line;
+
+    *uncoal = lines ? m->uncoal_lines : m->uncoal_sectors;
+    *coal = lines ? m->coal_lines : m->coal_sectors;
+}
+
+/* #Uncoal_per_mw and #Coal_per_mw, in that unit. */
 static void ws_transactions(const struct ws_profile *p, const struct ws_gpu *g,
                             struct ws_mwp_params *out)
 {
     const struct ws_profile_model *m = &p->model;
-    int lines = ws_cfg_transaction(g) == g->l1.line;
-    uint64_t uncoal = lines ? m->uncoal_lines : m->uncoal_sectors;
-    uint64_t coal = lines ? m->coal_lines : m->coal_sectors;
+    uint64_t uncoal, coal;
 
+    ws_unit_transactions(m, g, &uncoal, &coal);
     out->transaction_bytes = (double)ws_cfg_transaction(g);
     out->uncoal_per_mw = m->uncoal_insts
         ? (double)uncoal / (double)m->uncoal_insts : 0;
@@ -162,15 +173,16 @@ void ws_model_params_tmm(const struct ws_profile *p, const struct ws_gpu *g,
     const struct ws_profile_model *m = &p->model;
     /* A "core" is an FP32 lane: sub-cores x their FP32 lanes per SM. */
     double q = (double)g->sm.sub_cores * g->unit[WS_UNIT_FP32].lanes;
-    int lines = ws_cfg_transaction(g) == g->l1.line, lim;
+    uint64_t uncoal, coal;
+    int lim;
 
     memset(out, 0, sizeof *out);
     out->t1 = (double)p->thread_insts;
     out->t_inf = m->span_steps_max;
     /* M counts chunks of C grouped accesses (section II.A: C is 32 on
      * NVIDIA GPUs, a warp's words), the same transaction as MWP/CWP's. */
-    out->m = (double)(lines ? m->coal_lines + m->uncoal_lines
-                            : m->coal_sectors + m->uncoal_sectors);
+    ws_unit_transactions(m, g, &uncoal, &coal);
+    out->m = (double)(coal + uncoal);
     out->l = g->dram.latency;
     out->q = q;
     out->p = q * g->sm.count;
@@ -267,21 +279,19 @@ void ws_model_params_roofline(const struct ws_profile *p,
 /* ---- Quantitative roofline ---------------------------------------------- */
 
 /* The pipe of the dominant operation: the one whose work takes longest at
- * its peak. */
-static enum ws_flop_kind ws_dominant(const struct ws_roofline_params *r)
+ * its peak (FP32 where none has work). */
+static enum ws_flop_kind ws_dominant(const double *work, const double *peak)
 {
-    const double t[WS_FLOP_KINDS] = {
-        0,
-        r->peak_flops > 0 ? r->flops / r->peak_flops : 0,
-        r->peak_fp16 > 0 ? r->flops_fp16 / r->peak_fp16 : 0,
-        r->peak_fp64 > 0 ? r->flops_fp64 / r->peak_fp64 : 0,
-        r->peak_tensor > 0 ? r->flops_tensor / r->peak_tensor : 0,
-    };
     enum ws_flop_kind best = WS_FLOP_FP32;
+    double tbest = 0;
 
-    for (int k = WS_FLOP_FP32; k < WS_FLOP_KINDS; k++)
-        if (t[k] > t[best])
+    for (int k = WS_FLOP_FP32; k < WS_FLOP_KINDS; k++) {
+        double t = peak[k] > 0 ? work[k] / peak[k] : 0;
+        if (t > tbest) {
             best = (enum ws_flop_kind)k;
+            tbest = t;
+        }
+    }
     return best;
 }
 
@@ -314,20 +324,20 @@ void ws_model_params_qroofline(const struct ws_profile *p,
                                struct ws_qroofline_params *out)
 {
     struct ws_roofline_params r;
-    const double *work[WS_FLOP_KINDS] = {
-        NULL, &r.flops, &r.flops_fp16, &r.flops_fp64, &r.flops_tensor
-    };
-    const double *peak[WS_FLOP_KINDS] = {
-        NULL, &r.peak_flops, &r.peak_fp16, &r.peak_fp64, &r.peak_tensor
-    };
-    enum ws_flop_kind k;
 
     memset(out, 0, sizeof *out);
     ws_model_params_roofline(p, g, l2_may_be_warm, &r);
-    k = ws_dominant(&r);
-    out->w_comp = *work[k];
+    const double work[WS_FLOP_KINDS] = {
+        0, r.flops, r.flops_fp16, r.flops_fp64, r.flops_tensor
+    };
+    const double peak[WS_FLOP_KINDS] = {
+        0, r.peak_flops, r.peak_fp16, r.peak_fp64, r.peak_tensor
+    };
+    enum ws_flop_kind k = ws_dominant(work, peak);
+
+    out->w_comp = work[k];
     /* The device's peak: the authors' kernels fill the GPU. */
-    out->t_op = *peak[k] * g->sm.count / ws_active_sms(p, g);
+    out->t_op = peak[k] * g->sm.count / ws_active_sms(p, g);
     if (k != WS_FLOP_TENSOR) {
         out->m_fp = (double)p->by_class[ws_flop_class[k]];
         out->m_fma = (double)p->model.fma_insts[k];
