@@ -42,6 +42,7 @@
 #include "sweep/ws_plot.h"
 #include "util/ws_clip.h"
 #include "util/ws_csv.h"
+#include "util/ws_json.h"
 #include "ws_cli.h"
 #include "ws_compare_text.h"
 #include "ws_output.h"
@@ -199,11 +200,6 @@ static int ws_compare_parse(struct ws_compare_args *a, int argc, char **argv)
 
 /* ---- JSON --------------------------------------------------------------------- */
 
-static json_t *ws_cmp_real(double v)
-{
-    return isnan(v) ? json_null() : json_real(v);
-}
-
 static json_t *ws_cmp_json_pair(const struct ws_compare *c, size_t p)
 {
     const struct ws_compare_pair *pr = &c->pairs[p];
@@ -224,9 +220,9 @@ static json_t *ws_cmp_json_pair(const struct ws_compare *c, size_t p)
         json_t *m = json_object();
         json_object_set_new(m, "metric", json_string(c->metrics[j].name));
         json_object_set_new(m, "unit", json_string(c->metrics[j].unit));
-        json_object_set_new(m, "simulated", ws_cmp_real(cell->sim));
-        json_object_set_new(m, "measured", ws_cmp_real(cell->meas));
-        json_object_set_new(m, "difference_pct", ws_cmp_real(cell->diff_pct));
+        json_object_set_new(m, "simulated", ws_json_real(cell->sim));
+        json_object_set_new(m, "measured", ws_json_real(cell->meas));
+        json_object_set_new(m, "difference_pct", ws_json_real(cell->diff_pct));
         json_array_append_new(ms, m);
     }
     json_object_set_new(o, "metrics", ms);
@@ -299,8 +295,8 @@ static json_t *ws_cmp_json(const struct ws_compare *c, const char *kernel)
         json_object_set_new(o, "metric", json_string(m->name));
         json_object_set_new(o, "unit", json_string(m->unit));
         json_object_set_new(o, "kernels", json_integer((json_int_t)m->n));
-        json_object_set_new(o, "mape_pct", ws_cmp_real(m->mape));
-        json_object_set_new(o, "pearson_r", ws_cmp_real(m->r));
+        json_object_set_new(o, "mape_pct", ws_json_real(m->mape));
+        json_object_set_new(o, "pearson_r", ws_json_real(m->r));
         json_array_append_new(ms, o);
     }
     json_object_set_new(root, "metrics", ms);

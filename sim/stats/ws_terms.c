@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "util/ws_json.h"
+
 static const struct ws_term_info ws_terms[WS_TERM_COUNT] = {
     [WS_TERM_MWP] = {"MWP", "mwp_cwp", "MWP",
                      "warps with a global/local load in flight, averaged "
@@ -111,11 +113,6 @@ void ws_terms_text(FILE *out, const struct ws_gpu *g,
     }
 }
 
-static json_t *ws_terms_real(double v)
-{
-    return isnan(v) ? json_null() : json_real(v);
-}
-
 json_t *ws_terms_json(const struct ws_gpu *g, const struct ws_kernel_stats *k)
 {
     double meas[WS_TERM_COUNT];
@@ -124,9 +121,9 @@ json_t *ws_terms_json(const struct ws_gpu *g, const struct ws_kernel_stats *k)
     ws_terms_measure(g, k, meas);
     for (int t = 0; t < WS_TERM_COUNT; t++) {
         json_t *e = json_object();
-        json_object_set_new(e, "measured", ws_terms_real(meas[t]));
+        json_object_set_new(e, "measured", ws_json_real(meas[t]));
         if (ws_terms[t].model) {
-            json_object_set_new(e, "model", ws_terms_real(
+            json_object_set_new(e, "model", ws_json_real(
                 ws_terms_model(k, (enum ws_term)t)));
             json_object_set_new(e, "model_name",
                                 json_string(ws_terms[t].model));

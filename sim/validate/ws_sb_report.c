@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/ws_json.h"
+
 /* ---- the hardware beside the simulation --------------------------------- */
 
 /* A run's prediction by model m as a time, at the simulation's clock. */
@@ -89,11 +91,10 @@ static int ws_sb_hw_summary(FILE *out, const struct ws_sb *sb, size_t m,
         json_object_set_new(summary, self ? "simulation" : sb->model[m].name,
                             json_pack("{s:I,s:o,s:o}", "cases", (json_int_t)n,
                                       "median_ape_vs_hardware",
-                                      isnan(vhw.mdape) ? json_null()
-                                      : json_real(vhw.mdape),
+                                      ws_json_real(vhw.mdape),
                                       "median_ape_vs_simulation",
-                                      self || isnan(vsim.mdape) ? json_null()
-                                      : json_real(vsim.mdape)));
+                                      self ? json_null()
+                                      : ws_json_real(vsim.mdape)));
         rc = 0;
     }
     free(us);

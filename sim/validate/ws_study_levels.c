@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "config/ws_config.h"
+#include "util/ws_json.h"
 
 #define WS_LEVELS_MAX_GPUS 16
 #define WS_LEVELS_PUBLISHED "validate/studies/levels_published.csv"
@@ -277,15 +278,12 @@ static json_t *ws_lv_summary(const struct ws_levels *L,
         for (int k = 0; k < 3; k++) {
             char key[32];
             snprintf(key, sizeof key, "chase_%s", ws_level_names[k]);
-            json_object_set_new(o, key, isnan(g->chase[k]) ? json_null()
-                                : json_real(g->chase[k]));
+            json_object_set_new(o, key, ws_json_real(g->chase[k]));
             snprintf(key, sizeof key, "configured_%s", ws_level_names[k]);
             json_object_set_new(o, key, json_real(g->cfg[k]));
         }
-        json_object_set_new(o, "copy_gbps", isnan(g->bw[0]) ? json_null()
-                            : json_real(g->bw[0]));
-        json_object_set_new(o, "triad_gbps", isnan(g->bw[1]) ? json_null()
-                            : json_real(g->bw[1]));
+        json_object_set_new(o, "copy_gbps", ws_json_real(g->bw[0]));
+        json_object_set_new(o, "triad_gbps", ws_json_real(g->bw[1]));
         json_array_append_new(gpus, o);
     }
     return json_pack("{s:s,s:o,s:f,s:f,s:f,s:f,s:I}", "study", "levels",

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/ws_json.h"
 #include "ws_sb.h"
 #include "ws_sb_report.h"
 #include "ws_sb_stats.h"
@@ -155,7 +156,7 @@ static int ws_sb_bound_row(FILE *out, const struct ws_sb *sb, size_t m,
     free(above);
     json_object_set_new(models, sb->model[m].name, json_pack(
         "{s:b,s:I,s:o,s:o,s:I}", "bound", 1, "runs", (json_int_t)n,
-        "median_above", isnan(med) ? json_null() : json_real(med),
+        "median_above", ws_json_real(med),
         "most_above", n ? json_real(worst) : json_null(), "runs_below",
         (json_int_t)below));
     return 0;
@@ -234,15 +235,11 @@ static size_t ws_sb_studies(const struct ws_sb *sb, const char **names,
 static json_t *ws_sb_metrics_json(const struct ws_sb_metrics *s)
 {
     return json_pack("{s:I,s:o,s:o,s:o,s:o,s:o}", "runs", (json_int_t)s->n,
-                     "median_ape", isnan(s->mdape) ? json_null()
-                                                   : json_real(s->mdape),
-                     "geo_mean_error", isnan(s->gme) ? json_null()
-                                                     : json_real(s->gme),
-                     "bias", isnan(s->bias) ? json_null() : json_real(s->bias),
-                     "spearman", isnan(s->spearman) ? json_null()
-                                                    : json_real(s->spearman),
-                     "mape", isnan(s->mape) ? json_null()
-                                            : json_real(s->mape));
+                     "median_ape", ws_json_real(s->mdape),
+                     "geo_mean_error", ws_json_real(s->gme),
+                     "bias", ws_json_real(s->bias),
+                     "spearman", ws_json_real(s->spearman),
+                     "mape", ws_json_real(s->mape));
 }
 
 static int ws_sb_findings(FILE *out, const struct ws_sb *sb, json_t *models)
