@@ -329,10 +329,9 @@ static void ws_sb_est_table(FILE *out, const struct ws_csv *t)
             "\n|---|---|---|---|\n", stem ? stem + 1 : t->name);
     for (size_t r = 1; r < t->nrows; r++) {
         long c = ws_sb_moved(t, r);
-        double v0, v1, cyc = ws_csv_value(t, r, "cycles");
+        double v0 = ws_csv_value_at(t, 0, c), v1 = ws_csv_value_at(t, r, c);
+        double cyc = ws_csv_value(t, r, "cycles");
         if (c < 0 || !ws_csv_row_ok(t, r) || !(cyc > 0) || !(base > 0)
-            || ws_csv_num_text(ws_csv_cell(t, 0, (size_t)c), &v0) < 0
-            || ws_csv_num_text(ws_csv_cell(t, r, (size_t)c), &v1) < 0
             || !(v0 > 0) || !(v1 > 0) || v0 == v1)
             continue;
         fprintf(out, "| %s | %.4g | %.4g | %+.3f |\n", t->header[c] + 4,

@@ -171,17 +171,6 @@ static void ws_sb_names(const char *path, char *buf, size_t cap,
 
 /* ---- the hardware's time -------------------------------------------------- */
 
-static double ws_sb_number(const struct ws_csv *t, size_t row,
-                           const char *col)
-{
-    long c = ws_csv_col(t, col);
-    double v;
-
-    if (c < 0 || ws_csv_num_text(ws_csv_cell(t, row, (size_t)c), &v) < 0)
-        return NAN;
-    return v;
-}
-
 /* Every "k=v" of a measured case's params is the run's param.k. */
 static int ws_sb_same_params(const char *params, const struct ws_csv *t,
                              size_t row)
@@ -197,7 +186,7 @@ static int ws_sb_same_params(const char *params, const struct ws_csv *t,
             return 0;
         *eq = '\0';
         snprintf(col, sizeof col, "param.%s", tok);
-        got = ws_sb_number(t, row, col);
+        got = ws_csv_value(t, row, col);
         if (ws_csv_num_text(eq + 1, &want) < 0 || !(got == want))
             return 0;
     }
@@ -218,8 +207,8 @@ static double ws_sb_measured(const struct ws_csv *m, const char *kernel,
         return NAN;
     for (size_t r = 0; r < m->nrows; r++) {
         const char *k = ws_csv_cell(m, r, (size_t)kc);
-        double cold = ws_sb_number(m, r, "cold_median_us");
-        double warm = ws_sb_number(m, r, "median_us");
+        double cold = ws_csv_value(m, r, "cold_median_us");
+        double warm = ws_csv_value(m, r, "median_us");
         if (strcmp(k, "empty_kernel") == 0)
             empty = warm;
         else if (isnan(found) && strcmp(k, kernel) == 0
