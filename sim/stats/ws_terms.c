@@ -36,17 +36,15 @@ const struct ws_term_info *ws_term_info(enum ws_term t)
     return &ws_terms[t];
 }
 
-static double ws_terms_ratio(uint64_t num, uint64_t den)
+static double ws_terms_ratio(double num, double den)
 {
-    return den ? (double)num / (double)den : NAN;
+    return den > 0 ? num / den : NAN;
 }
 
-void ws_terms_measure(const struct ws_gpu *g, const struct ws_kernel_stats *k,
-                      double out[WS_TERM_COUNT])
+void ws_terms_from_counters(const double *v, double slots,
+                            double out[WS_TERM_COUNT])
 {
-    const uint64_t *v = k->ctr.v;
-    uint64_t loads = v[WS_CTR_MEM_LOADS];
-    double slots = (double)g->sm.count * k->occ.ctas_per_sm;
+    double loads = v[WS_CTR_MEM_LOADS];
 
     out[WS_TERM_MWP] = ws_terms_ratio(v[WS_CTR_WARP_MEM_CYCLES],
                                       v[WS_CTR_SM_MEM_CYCLES]);
@@ -57,13 +55,22 @@ void ws_terms_measure(const struct ws_gpu *g, const struct ws_kernel_stats *k,
                                        v[WS_CTR_WARPS]);
     out[WS_TERM_MEM] = ws_terms_ratio(v[WS_CTR_WARP_MEM_CYCLES],
                                       v[WS_CTR_WARPS]);
-    out[WS_TERM_WAVES] = slots > 0 ? (double)v[WS_CTR_CTAS] / slots : NAN;
-    out[WS_TERM_TAIL_PCT] = v[WS_CTR_CYCLES]
-        ? 100.0 * (double)v[WS_CTR_TAIL_CYCLES] / (double)v[WS_CTR_CYCLES]
-        : NAN;
-    if (!loads)
+    out[WS_TERM_WAVES] = ws_terms_ratio(v[WS_CTR_CTAS], slots);
+    out[WS_TERM_TAIL_PCT] = ws_terms_ratio(100.0 * v[WS_CTR_TAIL_CYCLES],
+                                           v[WS_CTR_CYCLES]);
+    if (!(loads > 0))
         for (int t = WS_TERM_MWP; t <= WS_TERM_DEPARTURE; t++)
             out[t] = NAN;
+}
+
+void ws_terms_measure(const struct ws_gpu *g, const struct ws_kernel_stats *k,
+                      double out[WS_TERM_COUNT])
+{
+    double v[WS_CTR_COUNT];
+
+    for (int c = 0; c < WS_CTR_COUNT; c++)
+        v[c] = (double)k->ctr.v[c];
+    ws_terms_from_counters(v, (double)g->sm.count * k->occ.ctas_per_sm, out);
 }
 
 double ws_terms_model(const struct ws_kernel_stats *k, enum ws_term t)

@@ -39,7 +39,15 @@ struct ws_term_info {
 
 const struct ws_term_info *ws_term_info(enum ws_term t);
 
-/* Each term, NaN where the kernel gives nothing to measure (no loads). */
+/* Each term from counter values (v[c] for each enum ws_ctr c, NaN where
+ * not known) over `slots` CTA slots (SMs x resident CTAs per SM, NaN
+ * where not known): NaN where the kernel gives nothing to measure (no
+ * loads).  The one definition of the measured terms, for a kernel's
+ * counters and for a results table's columns alike. */
+void ws_terms_from_counters(const double *v, double slots,
+                            double out[WS_TERM_COUNT]);
+
+/* ws_terms_from_counters of a simulated kernel. */
 void ws_terms_measure(const struct ws_gpu *g, const struct ws_kernel_stats *k,
                       double out[WS_TERM_COUNT]);
 

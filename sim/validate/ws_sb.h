@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 
+#include "stats/ws_terms.h"
 #include "util/ws_csv.h"
 #include "util/ws_err.h"
 
@@ -37,6 +38,8 @@ struct ws_sb_run {
     double sim;             /* simulated cycles */
     double sim_us;
     double hw_us;           /* measured, NaN when no case matches */
+    double term[WS_TERM_COUNT]; /* the simulation's measured model terms
+                                   (ws_terms.h), from the row's counters */
     const struct ws_csv *t;
     size_t row;
     struct ws_sb_pred pred[WS_SB_MAX_MODELS];

@@ -147,32 +147,8 @@ int ws_sb_hardware(FILE *out, const struct ws_sb *sb, json_t *summary)
 
 /* ---- the terms ------------------------------------------------------------ */
 
-/* The simulation's measurement of an MWP/CWP term, from the run's
- * counters (as sim/stats/ws_terms.c takes it in a run's report). */
-static double ws_sb_measured_term(const struct ws_sb_run *r, int term)
-{
-    const struct ws_csv *t = r->t;
-    double wm = ws_csv_value(t, r->row, "ws__warps_mem_outstanding.sum");
-    double sm = ws_csv_value(t, r->row, "ws__sm_cycles_mem_outstanding.sum");
-    double loads = ws_csv_value(t, r->row, "ws__mem_loads.sum");
-    double lat = ws_csv_value(t, r->row, "ws__mem_load_latency.sum");
-    double warps = ws_csv_value(t, r->row, "smsp__warps_launched.sum");
-    double res = ws_csv_value(t, r->row, "sm__warps_active.sum");
-
-    switch (term) {
-    case 0: return sm > 0 ? wm / sm : NAN;
-    case 1: return loads > 0 ? lat / loads : NAN;
-    case 2: return loads > 0 ? sm / loads : NAN;
-    case 3: return warps > 0 ? (res - wm) / warps : NAN;
-    default: return warps > 0 ? wm / warps : NAN;
-    }
-}
-
 int ws_sb_terms(FILE *out, const struct ws_sb *sb)
 {
-    static const char *const terms[] = {
-        "MWP", "Mem_L", "Departure_delay", "Comp_cycles", "Mem_cycles"
-    };
     size_t m = 0;
 
     while (m < sb->nmodels && strcmp(sb->model[m].name, "mwp_cwp") != 0)
@@ -186,22 +162,25 @@ int ws_sb_terms(FILE *out, const struct ws_sb *sb)
             "from 1 names the term that makes the model's error.\n\n"
             "| term | runs | median model / measured | geometric-mean "
             "\\|ln(model / measured)\\| |\n|---|---|---|---|\n");
-    for (size_t k = 0; k < sizeof terms / sizeof terms[0]; k++) {
-        double *ratio = malloc((sb->nruns + 1) * sizeof *ratio), s = 0;
+    for (int k = 0; k < WS_TERM_COUNT; k++) {
+        const struct ws_term_info *ti = ws_term_info((enum ws_term)k);
+        double *ratio, s = 0;
         size_t n = 0;
-        if (!ratio)
+        if (!ti->model || strcmp(ti->model, "mwp_cwp") != 0)
+            continue;
+        if (!(ratio = malloc((sb->nruns + 1) * sizeof *ratio)))
             return -1;
         for (size_t i = 0; i < sb->nruns; i++) {
             const struct ws_sb_run *r = &sb->run[i];
-            double mod = ws_sb_cell_var(r->pred[m].terms, terms[k]);
-            double meas = ws_sb_measured_term(r, (int)k);
+            double mod = ws_sb_cell_var(r->pred[m].terms, ti->var);
+            double meas = r->term[k];
             if (!r->pred[m].in_domain || !(mod > 0) || !(meas > 0))
                 continue;
             ratio[n] = mod / meas;
             s += fabs(log(ratio[n]));
             n++;
         }
-        fprintf(out, "| %s | %zu | ", terms[k], n);
+        fprintf(out, "| %s | %zu | ", ti->name, n);
         if (n)
             fprintf(out, "%.3g | %.3g |\n", ws_sb_median(ratio, n),
                     exp(s / (double)n));

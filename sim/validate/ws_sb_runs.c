@@ -130,6 +130,19 @@ static const char *ws_sb_bottleneck(const struct ws_csv *t, size_t row)
     return ws_sb_bottlenecks[at < 0 ? 9 : at + 1];
 }
 
+/* The model terms the simulation measured, from the counters' columns
+ * (ws_terms.h's definitions, as a run's report takes them); waves are not
+ * read, for the table has no occupancy. */
+static void ws_sb_terms_measured(const struct ws_csv *t, size_t row,
+                                 double term[WS_TERM_COUNT])
+{
+    double v[WS_CTR_COUNT];
+
+    for (int c = 0; c < WS_CTR_COUNT; c++)
+        v[c] = ws_csv_value(t, row, ws_ctr_info((enum ws_ctr)c)->name);
+    ws_terms_from_counters(v, NAN, term);
+}
+
 /* ---- the runs ------------------------------------------------------------ */
 
 /* "saxpy stride=8 threads=64": the run's sweep and axis values. */
@@ -251,6 +264,7 @@ static int ws_sb_table(struct ws_sb *sb, const struct ws_csv *t,
         run->sim = sim;
         run->sim_us = ws_csv_value(t, r, "time_us");
         run->bottleneck = ws_sb_bottleneck(t, r);
+        ws_sb_terms_measured(t, r, run->term);
         run->hw_us = measured && strncmp(sweep, "hw_", 3) == 0
             ? ws_sb_measured(measured, sweep + 3, t, r) : NAN;
         ws_sb_describe(t, r, sweep, run->what, sizeof run->what);
