@@ -101,33 +101,29 @@ const size_t ws_sb_nbottlenecks =
  * bottleneck (classes 1-8, in the order of ws_sb_bottlenecks), unless
  * DRAM runs at 60 % of its peak or more: then bandwidth binds whatever
  * the warps wait as. */
-static const char *const ws_sb_stall_cols[] = {
-    "smsp__warps_issue_stalled_long_scoreboard.sum",
-    "smsp__warps_issue_stalled_lg_throttle.sum",
-    "smsp__warps_issue_stalled_short_scoreboard.sum",
-    "smsp__warps_issue_stalled_wait.sum",
-    "smsp__warps_issue_stalled_math_pipe_throttle.sum",
-    "smsp__warps_issue_stalled_not_selected.sum",
-    "smsp__warps_issue_stalled_barrier.sum",
-    "smsp__warps_issue_stalled_drain.sum",
+static const enum ws_ctr ws_sb_stalls[] = {
+    WS_CTR_STALL_MEM_DEP, WS_CTR_STALL_MSHR, WS_CTR_STALL_SHORT_DEP,
+    WS_CTR_STALL_ALU_DEP, WS_CTR_STALL_UNIT_BUSY, WS_CTR_STALL_NOT_SELECTED,
+    WS_CTR_STALL_BARRIER, WS_CTR_STALL_DRAINED,
 };
 #define WS_SB_DRAM_BOUND_PCT 60.0
 
 static const char *ws_sb_bottleneck(const struct ws_csv *t, size_t row)
 {
+    const int nstalls = (int)(sizeof ws_sb_stalls / sizeof ws_sb_stalls[0]);
     double best = 0, dram = ws_csv_value(t, row, "dram_pct_of_peak");
     int at = -1;
 
     if (dram >= WS_SB_DRAM_BOUND_PCT)
         return ws_sb_bottlenecks[0];
-    for (int i = 0; i < 8; i++) {
-        double v = ws_csv_value(t, row, ws_sb_stall_cols[i]);
+    for (int i = 0; i < nstalls; i++) {
+        double v = ws_csv_value(t, row, ws_ctr_info(ws_sb_stalls[i])->name);
         if (v > best) {
             best = v;
             at = i;
         }
     }
-    return ws_sb_bottlenecks[at < 0 ? 9 : at + 1];
+    return ws_sb_bottlenecks[at < 0 ? nstalls + 1 : at + 1];
 }
 
 /* The model terms the simulation measured, from the counters' columns
