@@ -22,6 +22,10 @@
 
 #define WS_SB_MAX_MODELS 16
 
+/* DRAM at this share of its peak or more names a run DRAM-bandwidth
+ * bound, whatever its warps stall on. */
+#define WS_SB_DRAM_BOUND_PCT 60.0
+
 /* One model's view of a run. */
 struct ws_sb_pred {
     double cycles;          /* NaN where the model does not apply */

@@ -18,19 +18,11 @@ static double ws_sb_model_us(const struct ws_sb_run *r, size_t m)
     return r->pred[m].cycles * r->sim_us / r->sim;
 }
 
-static void ws_sb_signed(FILE *out, double v)
-{
-    if (isnan(v))
-        fputs("-", out);
-    else
-        fprintf(out, "%+.0f %%", 100 * v);
-}
-
 static void ws_sb_case_row(FILE *out, const struct ws_sb *sb,
                            const struct ws_sb_run *r)
 {
     fprintf(out, "| %s | %.2f | %.2f (", r->what, r->hw_us, r->sim_us);
-    ws_sb_signed(out, r->sim_us / r->hw_us - 1);
+    ws_sb_signed(out, r->sim_us / r->hw_us - 1, 0);
     fputs(") |", out);
     for (size_t m = 0; m < sb->nmodels; m++) {
         if (sb->model[m].bound)
@@ -40,9 +32,9 @@ static void ws_sb_case_row(FILE *out, const struct ws_sb *sb,
             fputs("- |", out);
             continue;
         }
-        ws_sb_signed(out, ws_sb_model_us(r, m) / r->hw_us - 1);
+        ws_sb_signed(out, ws_sb_model_us(r, m) / r->hw_us - 1, 0);
         fputs(" (", out);
-        ws_sb_signed(out, r->pred[m].cycles / r->sim - 1);
+        ws_sb_signed(out, r->pred[m].cycles / r->sim - 1, 0);
         fprintf(out, ")%s |", r->pred[m].in_domain ? "" : " *");
     }
     fputc('\n', out);
@@ -78,10 +70,9 @@ static int ws_sb_hw_summary(FILE *out, const struct ws_sb *sb, size_t m,
         ws_sb_pct(out, vhw.mdape);
         fputs(" | ", out);
         ws_sb_pct(out, vhw.gme);
-        if (isnan(vhw.bias))
-            fputs(" | - | ", out);
-        else
-            fprintf(out, " | %+.1f %% | ", 100 * vhw.bias);
+        fputs(" | ", out);
+        ws_sb_signed(out, vhw.bias, 1);
+        fputs(" | ", out);
         if (self)
             fputs("- |\n", out);
         else {

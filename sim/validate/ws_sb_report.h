@@ -22,6 +22,8 @@
 
 /* Prints a fraction as a percentage ("-" for NaN). */
 void ws_sb_pct(FILE *out, double v);
+/* The same with its sign and `decimals` digits after the point. */
+void ws_sb_signed(FILE *out, double v, int decimals);
 
 /* The (prediction, simulation) pairs of model m over the runs keep
  * selects, and their metrics (ws_study_scoreboard.c). */

@@ -106,7 +106,6 @@ static const enum ws_ctr ws_sb_stalls[] = {
     WS_CTR_STALL_ALU_DEP, WS_CTR_STALL_UNIT_BUSY, WS_CTR_STALL_NOT_SELECTED,
     WS_CTR_STALL_BARRIER, WS_CTR_STALL_DRAINED,
 };
-#define WS_SB_DRAM_BOUND_PCT 60.0
 
 static const char *ws_sb_bottleneck(const struct ws_csv *t, size_t row)
 {

@@ -98,6 +98,14 @@ void ws_sb_pct(FILE *out, double v)
         fprintf(out, "%.1f %%", 100 * v);
 }
 
+void ws_sb_signed(FILE *out, double v, int decimals)
+{
+    if (isnan(v))
+        fputs("-", out);
+    else
+        fprintf(out, "%+.*f %%", decimals, 100 * v);
+}
+
 static void ws_sb_interval(FILE *out, double v, double lo, double hi)
 {
     ws_sb_pct(out, v);
@@ -113,10 +121,7 @@ static void ws_sb_cells(FILE *out, const struct ws_sb_metrics *s)
     fputs(" | ", out);
     ws_sb_interval(out, s->gme, s->gme_lo, s->gme_hi);
     fputs(" | ", out);
-    if (isnan(s->bias))
-        fputs("-", out);
-    else
-        fprintf(out, "%+.1f %%", 100 * s->bias);
+    ws_sb_signed(out, s->bias, 1);
     if (isnan(s->spearman))
         fputs(" | - | ", out);
     else
@@ -262,10 +267,7 @@ static int ws_sb_findings(FILE *out, const struct ws_sb *sb, json_t *models)
         fprintf(out, " (geometric mean ");
         ws_sb_pct(out, in.gme);
         fprintf(out, ", bias ");
-        if (isnan(in.bias))
-            fputs("-", out);
-        else
-            fprintf(out, "%+.1f %%", 100 * in.bias);
+        ws_sb_signed(out, in.bias, 1);
         fprintf(out, "); %zu runs outside it, median ", outside.n);
         ws_sb_pct(out, outside.mdape);
         fprintf(out, ".%s\n", in.n < 10 ? " Too few runs in its domain to "
@@ -296,7 +298,7 @@ static void ws_sb_intro(FILE *out, const struct ws_sb *sb, size_t ntables)
             "(DRAM at %.0f %% of peak or more, else the stall reason with "
             "the most warp-cycles), never by the regime a model names. The "
             "roofline is a lower bound.\n\n", sb->nruns, ntables,
-            WS_SB_BOOTSTRAP, WS_SB_SEED, 60.0);
+            WS_SB_BOOTSTRAP, WS_SB_SEED, WS_SB_DRAM_BOUND_PCT);
 }
 
 static int ws_sb_write(FILE *out, const struct ws_sb *sb, size_t ntables,
