@@ -78,6 +78,13 @@ union ws_model_params {
     struct ws_aiq_params aiq;
 };
 
+/* The input field f names in `in` (every field is a double): its value,
+ * and where to write it. */
+double ws_model_field_get(const union ws_model_params *in,
+                          const struct ws_model_field *f);
+double *ws_model_field_ptr(union ws_model_params *in,
+                           const struct ws_model_field *f);
+
 /* A profile's parameters for kind (l2_may_be_warm as above). */
 void ws_model_params_for(enum ws_model_kind kind, const struct ws_profile *p,
                          const struct ws_gpu *g, int l2_may_be_warm,

@@ -188,6 +188,18 @@ const struct ws_model_field *ws_model_fields(enum ws_model_kind kind, int *n)
     }
 }
 
+double ws_model_field_get(const union ws_model_params *in,
+                          const struct ws_model_field *f)
+{
+    return *(const double *)(const void *)((const char *)in + f->offset);
+}
+
+double *ws_model_field_ptr(union ws_model_params *in,
+                           const struct ws_model_field *f)
+{
+    return (double *)(void *)((char *)in + f->offset);
+}
+
 void ws_model_params_for(enum ws_model_kind kind, const struct ws_profile *p,
                          const struct ws_gpu *g, int l2_may_be_warm,
                          union ws_model_params *out)
@@ -263,9 +275,8 @@ static double ws_model_at(enum ws_model_kind kind,
 {
     union ws_model_params x = *in;
     struct ws_model_result r;
-    double *v = (double *)(void *)((char *)&x + f->offset);
 
-    *v *= scale;
+    *ws_model_field_ptr(&x, f) *= scale;
     ws_model_eval_once(kind, &x, &r);
     return r.applies && r.cycles > 0 ? r.cycles : NAN;
 }
@@ -289,10 +300,8 @@ static void ws_model_elasticities(enum ws_model_kind kind,
     if (!r->applies || r->cycles <= 0)
         return;
     for (int i = 0; i < n && r->nelast < WS_MODEL_MAX_ELAST; i++) {
-        double v = *(const double *)(const void *)((const char *)in
-                                                    + f[i].offset);
         double up, down;
-        if (!(v > 0))
+        if (!(ws_model_field_get(in, &f[i]) > 0))
             continue;
         up = ws_model_at(kind, in, &f[i], 1 + h);
         down = ws_model_at(kind, in, &f[i], 1 - h);

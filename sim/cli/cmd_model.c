@@ -140,8 +140,7 @@ static int ws_model_read_params(const char *path, enum ws_model_kind kind,
         if (k == nf)
             rc = ws_model_unknown_param(n, kind, f, nf, err);
         else
-            rc = ws_model_field_value(n, (double *)((char *)in
-                                                   + f[k].offset), err);
+            rc = ws_model_field_value(n, ws_model_field_ptr(in, &f[k]), err);
     }
     ws_yaml_free(root);
     return rc;

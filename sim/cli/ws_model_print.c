@@ -106,12 +106,6 @@ json_t *ws_model_json_profile(const struct ws_profile *p)
     return o;
 }
 
-static double ws_field(const union ws_model_params *in,
-                       const struct ws_model_field *f)
-{
-    return *(const double *)((const char *)in + f->offset);
-}
-
 void ws_model_print_params(FILE *out, enum ws_model_kind kind,
                            const union ws_model_params *in)
 {
@@ -120,8 +114,8 @@ void ws_model_print_params(FILE *out, enum ws_model_kind kind,
 
     fprintf(out, "  %s parameters:\n", ws_model_name(kind));
     for (int i = 0; i < n; i++)
-        fprintf(out, "    %-24s %14.6g  %s\n", f[i].name, ws_field(in, &f[i]),
-                f[i].what);
+        fprintf(out, "    %-24s %14.6g  %s\n", f[i].name,
+                ws_model_field_get(in, &f[i]), f[i].what);
 }
 
 json_t *ws_model_json_params(enum ws_model_kind kind,
@@ -132,7 +126,8 @@ json_t *ws_model_json_params(enum ws_model_kind kind,
     json_t *o = json_object();
 
     for (int i = 0; i < n; i++)
-        json_object_set_new(o, f[i].name, json_real(ws_field(in, &f[i])));
+        json_object_set_new(o, f[i].name,
+                            json_real(ws_model_field_get(in, &f[i])));
     return o;
 }
 
