@@ -8,9 +8,9 @@
  * its text); then per kernel its id and name, total_cycles of the point,
  * cycles, derived figures, every counter under its Nsight Compute name,
  * and per model its prediction, regime, domain ("in: ..." or "out: ..."),
- * intermediates ("name=value ...") and elasticities (the same form).  A multi-kernel trace gives a
- * point one row per kernel; they are written together, by one write(2),
- * so a killed sweep never leaves half a point.
+ * intermediates ("name=value ...") and elasticities (the same form).  A
+ * multi-kernel trace gives a point one row per kernel; they are written
+ * together, by one write(2), so a killed sweep never leaves half a point.
  *
  * Leaves out: running points (ws_sweep_pool.c).
  */
@@ -77,18 +77,21 @@ char *ws_sweep_header(const struct ws_sweep *s)
         fprintf(f, ",%s", ws_sweep_kernel_cols[i]);
     for (int c = 0; c < WS_CTR_COUNT; c++)
         fprintf(f, ",%s", ws_ctr_info((enum ws_ctr)c)->name);
-    for (size_t m = 0; m < WS_MODEL_COUNT + s->nmodels; m++)
+    for (size_t m = 0; m < WS_MODEL_COUNT + s->nmodels; m++) {
+        size_t nlen;
+        const char *n;
+        if (m < WS_MODEL_COUNT) {
+            n = ws_model_name((enum ws_model_kind)m);
+            nlen = strlen(n);
+        } else {
+            n = ws_sweep_model_name(s, m - WS_MODEL_COUNT, &nlen);
+        }
         for (size_t c = 0; c < WS_NMCOLS; c++) {
-            size_t nlen;
-            const char *n = m < WS_MODEL_COUNT
-                ? ws_model_name((enum ws_model_kind)m)
-                : ws_sweep_model_name(s, m - WS_MODEL_COUNT, &nlen);
-            if (m < WS_MODEL_COUNT)
-                nlen = strlen(n);
             snprintf(name, sizeof name, "%.*s_%s", (int)nlen, n,
                      ws_sweep_model_cols[c]);
             fprintf(f, ",%s", name);
         }
+    }
     fputc('\n', f);
     return ws_sweep_close(f, &buf);
 }
