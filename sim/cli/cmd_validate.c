@@ -48,8 +48,8 @@ static const struct ws_study_def ws_studies[] = {
       "matmul_prefetch"}, ws_study_matmul},
     {"scoreboard", "every model against the simulation in its domain and "
      "outside it, against the H100 where measured, over the runs above",
-     {"saxpy/saxpy_paper", "saxpy/saxpy", "apsp/apsp_br", "apsp/apsp_t", "apsp/apsp_ba",
-      "levels/levels_chase",
+     {"saxpy/saxpy_paper", "saxpy/saxpy", "apsp/apsp_br", "apsp/apsp_t",
+      "apsp/apsp_ba", "levels/levels_chase",
       "levels/levels_copy",
       "levels/levels_triad", "matmul/matmul_baseline", "matmul/matmul_tiling",
       "matmul/matmul_coalescing", "matmul/matmul_nobankconflict",
