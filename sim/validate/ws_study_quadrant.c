@@ -54,20 +54,31 @@ static int ws_quad_row(const struct ws_csv *t, size_t r, long gc, long tc,
     return isfinite(q->bw) && isfinite(q->peak);
 }
 
+/* Above the kernel's line (its intensity times the GPU's bandwidth falls
+ * short of the compute peak): memory bound on that GPU. */
+static int ws_quad_memory_bound(const struct ws_quad_gpu *q)
+{
+    return q->ai * q->bw < q->peak;
+}
+
+/* The roofline's attainable rate for the kernel on that GPU. */
+static double ws_quad_bound(const struct ws_quad_gpu *q)
+{
+    return fmin(q->peak, q->ai * q->bw);
+}
+
 static void ws_quad_table(FILE *out, const struct ws_quad_gpu *q, size_t n)
 {
     fprintf(out, "| GPU | peak DRAM GB/s | peak Gop/s | ridge op/B | "
             "kernel op/B | side of the line | simulated Gop/s | of the "
             "bound |\n|---|---|---|---|---|---|---|---|\n");
-    for (size_t i = 0; i < n; i++) {
-        double bound = fmin(q[i].peak, q[i].ai * q[i].bw);
+    for (size_t i = 0; i < n; i++)
         fprintf(out, "| %s | %.0f | %.0f | %.2f | %.3f | %s | %.1f | "
                 "%.1f %% |\n", q[i].name, q[i].bw, q[i].peak,
                 q[i].peak / q[i].bw, q[i].ai,
-                q[i].ai * q[i].bw < q[i].peak ? "memory bound"
-                                              : "compute bound",
-                q[i].got, 100 * q[i].got / bound);
-    }
+                ws_quad_memory_bound(&q[i]) ? "memory bound"
+                                            : "compute bound",
+                q[i].got, 100 * q[i].got / ws_quad_bound(&q[i]));
 }
 
 int ws_study_quadrant(const struct ws_csv *const *tables, size_t nt,
@@ -79,6 +90,7 @@ int ws_study_quadrant(const struct ws_csv *const *tables, size_t nt,
     double bw[WS_QUAD_MAX], peak[WS_QUAD_MAX], gb[WS_QUAD_MAX];
     double gf[WS_QUAD_MAX], ai[WS_QUAD_MAX];
     long gc = ws_csv_col(t, "gpu"), tc = ws_csv_col(t, "qroofline_terms");
+    long kc = ws_csv_col(t, "kernel");
     size_t n = 0, len = 0, mem = 0;
     struct ws_plot_quadrant spec;
     json_t *arr;
@@ -98,17 +110,15 @@ int ws_study_quadrant(const struct ws_csv *const *tables, size_t nt,
             gb[n] = q[n].got_bw;
             gf[n] = q[n].got;
             ai[n] = q[n].ai;
-            mem += q[n].ai * q[n].bw < q[n].peak;
+            mem += ws_quad_memory_bound(&q[n]);
             n++;
         }
     if (n == 0)
         return ws_err_msg(err, "%s has no ok row with operations and DRAM "
                           "traffic (expected the quadrant sweep)", t->name);
-    spec = (struct ws_plot_quadrant){ws_csv_col(t, "kernel") >= 0
-                                     ? ws_csv_cell(t, 0, (size_t)ws_csv_col(
-                                           t, "kernel"))
-                                     : t->name, names, bw, peak, gb, gf, n,
-                                     0};
+    spec = (struct ws_plot_quadrant){kc >= 0 ? ws_csv_cell(t, 0, (size_t)kc)
+                                             : t->name,
+                                     names, bw, peak, gb, gf, n, 0};
     spec.ai = ws_sb_median(ai, n);
     if (!(out = open_memstream(&o->report, &len)))
         return ws_err_oom(err);
@@ -134,9 +144,9 @@ int ws_study_quadrant(const struct ws_csv *const *tables, size_t nt,
     for (size_t i = 0; i < n; i++)
         json_array_append_new(arr, json_pack("{s:s,s:b,s:f}", "gpu",
                               q[i].name, "memory_bound",
-                              q[i].ai * q[i].bw < q[i].peak,
-                              "fraction_of_bound", q[i].got
-                              / fmin(q[i].peak, q[i].ai * q[i].bw)));
+                              ws_quad_memory_bound(&q[i]),
+                              "fraction_of_bound",
+                              q[i].got / ws_quad_bound(&q[i])));
     o->summary = json_pack("{s:s,s:o,s:I}", "study", "quadrant", "gpus", arr,
                            "memory_bound", (json_int_t)mem);
     if (!o->chart || !o->summary) {
