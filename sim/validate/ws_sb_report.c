@@ -112,7 +112,8 @@ int ws_sb_hardware(FILE *out, const struct ws_sb *sb, json_t *summary)
             "launch). Per case: the simulation's error against the "
             "hardware, and each model's against the hardware with its error "
             "against the simulation in brackets (* outside the model's "
-            "domain).\n\n| case | measured us | simulated us |", WS_SB_MEASURED);
+            "domain).\n\n| case | measured us | simulated us |",
+            WS_SB_MEASURED);
     for (size_t m = 0; m < sb->nmodels; m++)
         if (!sb->model[m].bound)
             fprintf(out, " %s |", sb->model[m].name);

@@ -20,12 +20,13 @@
  */
 #include "ws_study.h"
 
-#include "ws_sb.h"
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "stats/ws_stats.h"
+#include "ws_sb.h"
 
 #define WS_SAXPY_MAX_STRIDES 16
 
@@ -75,11 +76,15 @@ static int ws_saxpy_points(const struct ws_csv *t, struct ws_saxpy_kernel *k,
             || ws_csv_number_named(t, r, "param.threads", &threads, err) < 0
             || ws_csv_number_named(t, r, "cycles", &p->sim, err) < 0
             || ws_csv_number_named(t, r, "l2_hit_pct", &p->hit, err) < 0
-            || ws_csv_number_named(t, r, "ws__mem_loads.sum", &loads, err) < 0
-            || ws_csv_number_named(t, r, "ws__mem_load_latency.sum", &lat, err) < 0)
+            || ws_csv_number_named(t, r, ws_ctr_info(WS_CTR_MEM_LOADS)->name,
+                                   &loads, err) < 0
+            || ws_csv_number_named(t, r,
+                                   ws_ctr_info(WS_CTR_MEM_LOAD_LATENCY)->name,
+                                   &lat, err) < 0)
             return -1;
         for (int m = 0; m < M_N; m++)
-            if (ws_csv_number_named(t, r, ws_saxpy_models[m], &p->model[m], err) < 0)
+            if (ws_csv_number_named(t, r, ws_saxpy_models[m], &p->model[m],
+                                    err) < 0)
                 return -1;
         p->stride = (long)stride;
         p->warps = (long)ceil(threads / 32.0);

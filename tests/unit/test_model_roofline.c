@@ -1,8 +1,8 @@
 /*
  * Unit tests of the roofline bound (model/ws_model_roofline.c): each roof
  * binding once, each pipe's compute roof, the SM-port roof, the
- * intensities and ridge points, and the inputs with nothing to bound.  Every expected
- * value is worked by hand in the comment beside it.
+ * intensities and ridge points, and the inputs with nothing to bound.
+ * Every expected value is worked by hand in the comment beside it.
  */
 #include <math.h>
 #include <string.h>
