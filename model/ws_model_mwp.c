@@ -242,6 +242,15 @@ static void ws_model_mwp_cwp(struct ws_model_mwp_q *q,
     ws_model_var(r, "CWP", q->cwp);
 }
 
+/* #Rep, the rounds of resident blocks each SM runs (Hong & Kim's; Wang &
+ * Lou's eq 19 writes #Blocks / (N x #Active_SM), which would count warps
+ * as blocks); 0 where no block is resident. */
+static double ws_model_mwp_rep(const struct ws_mwp_params *p)
+{
+    return p->active_blocks_per_sm > 0 && p->active_sms > 0
+        ? p->blocks / (p->active_blocks_per_sm * p->active_sms) : 0;
+}
+
 /* Fills q and records every quantity in the order computed.  Returns 1 for
  * a kernel with memory instructions, 0 for one without (q then holds only
  * N, the instruction counts, Comp_cycles, Mem_cycles = 0 and #Rep), -1
@@ -296,10 +305,7 @@ static int ws_model_mwp_prepare(const struct ws_mwp_params *p,
     ws_model_var(r, "Mem_cycles", q->mem_cycles);
     if (memory)
         ws_model_mwp_cwp(q, r);
-    /* Wang & Lou's eq 19 writes #Blocks / (N x #Active_SM), which would
-     * count warps as blocks; Hong & Kim's #Rep, the rounds of resident
-     * blocks each SM runs, is meant. */
-    q->rep = p->blocks / (p->active_blocks_per_sm * p->active_sms);
+    q->rep = ws_model_mwp_rep(p);
     ws_model_var(r, "Rep", q->rep);
     return memory;
 }
@@ -391,8 +397,7 @@ static int ws_model_mwp_compute_only(const struct ws_model_mwp_q *q,
 static void ws_model_mwp_domain(const struct ws_mwp_params *p,
                                 struct ws_model_result *r, int no_cache)
 {
-    double rep = p->active_blocks_per_sm > 0 && p->active_sms > 0
-        ? p->blocks / (p->active_blocks_per_sm * p->active_sms) : 0;
+    double rep = ws_model_mwp_rep(p);
 
     if (rep > 0 && ceil(rep - 1e-9) > (1 + WS_MWP_MAX_TAIL) * rep)
         ws_model_domain(r, 0, "#Rep = %.3g rounds: the partial last round "
