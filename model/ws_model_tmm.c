@@ -106,15 +106,10 @@ static void ws_model_tmm_limits(const struct ws_tmm_params *p,
  * except that B_max here is the config's per-SM block limit, not divided
  * by the SM count as the paper prints it.  The shared-memory limit applies
  * only to a block that asks for shared memory. */
-double ws_model_tmm_blocks(const struct ws_tmm_params *p, int *lim)
+static double ws_model_tmm_least(const double c[WS_TMM_NLIM], int *lim)
 {
-    double c[WS_TMM_NLIM], ba = INFINITY;
+    double ba = INFINITY;
 
-    if (p->r_t <= 0 || p->t_r <= 0) {
-        *lim = WS_TMM_REGS;
-        return 0;
-    }
-    ws_model_tmm_limits(p, c);
     *lim = WS_TMM_SMEM;
     for (int i = 0; i < WS_TMM_NLIM; i++)
         if (c[i] < ba) {
@@ -124,12 +119,27 @@ double ws_model_tmm_blocks(const struct ws_tmm_params *p, int *lim)
     return ba;
 }
 
+double ws_model_tmm_blocks(const struct ws_tmm_params *p, int *lim)
+{
+    double c[WS_TMM_NLIM];
+
+    if (p->r_t <= 0 || p->t_r <= 0) {
+        *lim = WS_TMM_REGS;
+        return 0;
+    }
+    ws_model_tmm_limits(p, c);
+    return ws_model_tmm_least(c, lim);
+}
+
+/* B_a with each limit among the intermediates; R_T and T_r are checked
+ * positive before. */
 static double ws_model_tmm_active(const struct ws_tmm_params *p,
                                   struct ws_model_result *r, int *lim)
 {
-    double c[WS_TMM_NLIM], ba = ws_model_tmm_blocks(p, lim);
+    double c[WS_TMM_NLIM], ba;
 
     ws_model_tmm_limits(p, c);
+    ba = ws_model_tmm_least(c, lim);
     if (p->s_b > 0)
         ws_model_var(r, "B_a_smem", c[WS_TMM_SMEM]);
     ws_model_var(r, "B_a_regs", c[WS_TMM_REGS]);
