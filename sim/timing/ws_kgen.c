@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/ws_grow.h"
 #include "ws_sim.h"
 
 void ws_kgen_init(struct ws_kgen *k, uint32_t ctas, uint32_t threads,
@@ -47,23 +48,6 @@ void ws_kgen_warp(struct ws_kgen *k, uint32_t warp)
     k->first[k->cur_warp] = k->ninst;
 }
 
-/* Doubles a buffer of `size`-byte elements to hold one more; 0 on
- * success. */
-static int ws_kgen_grow(void **buf, uint32_t n, uint32_t *cap, size_t size,
-                        uint32_t first)
-{
-    void *p;
-
-    if (n < *cap)
-        return 0;
-    p = realloc(*buf, (size_t)(*cap ? 2 * *cap : first) * size);
-    if (!p)
-        return -1;
-    *buf = p;
-    *cap = *cap ? 2 * *cap : first;
-    return 0;
-}
-
 static struct ws_inst *ws_kgen_fail(struct ws_kgen *k)
 {
     k->failed = 1;
@@ -77,8 +61,8 @@ static struct ws_inst *ws_kgen_push(struct ws_kgen *k, const char *opcode)
     struct ws_inst *in;
 
     if (k->cur_warp < 0
-        || ws_kgen_grow((void **)&k->inst, k->ninst, &k->inst_cap,
-                        sizeof *k->inst, 1024) < 0
+        || ws_grow((void **)&k->inst, &k->inst_cap, (size_t)k->ninst + 1,
+                   sizeof *k->inst, 1024) < 0
         || ws_opcode_lookup(opcode, ws_opcode_base_len(opcode), 70,
                             &info) != 1)
         return ws_kgen_fail(k);
@@ -119,12 +103,12 @@ struct ws_inst *ws_kgen_mem(struct ws_kgen *k, const char *opcode, int dst,
     in->width = (uint8_t)width;
     in->space = in->cls == WS_OPC_SHARED ? WS_SPACE_SHARED : WS_SPACE_GLOBAL;
     in->addr = k->naddr;
-    for (unsigned l = 0; l < lanes && l < 32; l++) {
-        if (ws_kgen_grow((void **)&k->addrs, k->naddr, &k->addr_cap,
-                         sizeof *k->addrs, 4096) < 0)
-            return ws_kgen_fail(k);
+    if (ws_grow((void **)&k->addrs, &k->addr_cap,
+                (size_t)k->naddr + (lanes < 32 ? lanes : 32),
+                sizeof *k->addrs, 4096) < 0)
+        return ws_kgen_fail(k);
+    for (unsigned l = 0; l < lanes && l < 32; l++)
         k->addrs[k->naddr++] = base + (uint64_t)((int64_t)l * stride);
-    }
     return in;
 }
 

@@ -33,9 +33,11 @@ struct ws_kgen {
     ws_kgen_fn gen;
     const void *user;           /* for the generator */
     struct ws_inst *inst;
-    uint32_t ninst, inst_cap;
+    uint32_t ninst;
+    size_t inst_cap;
     uint64_t *addrs;
-    uint32_t naddr, addr_cap;
+    uint32_t naddr;
+    size_t addr_cap;
     uint32_t first[32];
     struct ws_warp_stream warps[32];
     struct ws_cta_stream cta;
