@@ -4,8 +4,7 @@
  */
 #include "ws_model_result.h"
 
-#include <math.h>
-
+#include "util/ws_json.h"
 #include "util/ws_utf8.h"
 
 static json_t *ws_model_vars_json(const struct ws_model_var *v, int n)
@@ -13,8 +12,7 @@ static json_t *ws_model_vars_json(const struct ws_model_var *v, int n)
     json_t *o = json_object();
 
     for (int i = 0; i < n; i++)
-        json_object_set_new(o, v[i].name, isfinite(v[i].value)
-                            ? json_real(v[i].value) : json_null());
+        json_object_set_new(o, v[i].name, ws_json_real(v[i].value));
     return o;
 }
 
