@@ -21,11 +21,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include "sweep/ws_sweep.h"
 #include "sweep/ws_sweep_pool.h"
 #include "sweep/ws_sweep_rows.h"
-#include "util/ws_file.h"
 #include "util/ws_num.h"
 #include "util/ws_readset.h"
 #include "ws_cli.h"
@@ -92,6 +92,21 @@ static int ws_sweep_count(const char *opt, const char *v, long min, long *out)
     return 0;
 }
 
+/* A job array's index given twice is a script's mistake (two shares'
+ * options pasted together): which share would run is a guess. */
+static int ws_sweep_array_option(struct ws_sweep_args *a, int opt,
+                                 const char *v)
+{
+    int index = opt == WS_OPT_ARRAY_INDEX;
+    const char *name = index ? "--array-index" : "--array-size";
+    long *out = index ? &a->array_index : &a->array_size;
+
+    if (*out >= 0)
+        return ws_cli_usage("sweep", "%s given twice (expected it once)",
+                            name);
+    return ws_sweep_count(name, v, index ? 0 : 1, out);
+}
+
 static int ws_sweep_option(struct ws_sweep_args *a, int opt, char **argv)
 {
     int used = ws_cli_limit_option(&a->topts, "sweep", opt, optarg);
@@ -114,9 +129,8 @@ static int ws_sweep_option(struct ws_sweep_args *a, int opt, char **argv)
         a->models[a->nmodels++] = optarg;
         return 0;
     case WS_OPT_ARRAY_INDEX:
-        return ws_sweep_count("--array-index", optarg, 0, &a->array_index);
     case WS_OPT_ARRAY_SIZE:
-        return ws_sweep_count("--array-size", optarg, 1, &a->array_size);
+        return ws_sweep_array_option(a, opt, optarg);
     case WS_OPT_HELP: ws_sweep_help(stdout); return 1;
     default: return ws_cli_bad_option("sweep", opt, argv);
     }
@@ -175,7 +189,74 @@ static int ws_sweep_alloc(struct ws_sweep_run *r, struct ws_err *err)
     return 0;
 }
 
-/* Keys (and early failures) of this share's points. */
+/* Where two points differ: the first axis whose values differ, at the
+ * later point's value. */
+static int ws_sweep_same_points(const struct ws_sweep_run *r, size_t i,
+                                size_t j, struct ws_err *err)
+{
+    struct ws_sweep_point p, q;
+
+    ws_sweep_point_get(&r->s, i, &p);
+    ws_sweep_point_get(&r->s, j, &q);
+    for (size_t k = 0; k < r->s.naxes; k++) {
+        const struct ws_axis_value *v = &r->s.axes[k].values[q.value[k]];
+        if (p.value[k] == q.value[k])
+            continue;
+        return ws_err_at(err, r->s.path, v->line, v->col, "'%s' makes point "
+                         "%zu the same point as %zu, with '%s' (expected "
+                         "values that make distinct points: same config, "
+                         "input and parameters)", v->cell, j, i,
+                         r->s.axes[k].values[p.value[k]].cell);
+    }
+    return ws_err_at(err, r->s.path, 1, 1, "points %zu and %zu are the same "
+                     "point (expected distinct points)", i, j);
+}
+
+static char (*ws_sweep_order_keys)[33];
+
+static int ws_sweep_order_cmp(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    int c = strcmp(ws_sweep_order_keys[x], ws_sweep_order_keys[y]);
+
+    return c ? c : x < y ? -1 : x > y;
+}
+
+/* The sweep's identity, its rows' sweep cell: every key, in order, so a
+ * share of this sweep and a share of any other (a value added, an input
+ * edited) never pass for each other.  Two points with one key would hold
+ * each other's rows: refused. */
+static int ws_sweep_identify(struct ws_sweep_run *r, struct ws_err *err)
+{
+    size_t n = r->s.npoints, *order = malloc((n ? n : 1) * sizeof *order);
+    XXH3_state_t *h = XXH3_createState();
+    int rc = 0;
+
+    if (!order || !h) {
+        free(order);
+        XXH3_freeState(h);
+        return ws_err_oom(err);
+    }
+    XXH3_64bits_reset(h);
+    for (size_t i = 0; i < n; i++) {
+        XXH3_64bits_update(h, r->keys[i], 32);
+        order[i] = i;
+    }
+    snprintf(r->sweep_id, sizeof r->sweep_id, "%016llx",
+             (unsigned long long)XXH3_64bits_digest(h));
+    ws_sweep_order_keys = r->keys;
+    qsort(order, n, sizeof *order, ws_sweep_order_cmp);
+    for (size_t i = 1; rc == 0 && i < n; i++)
+        if (strcmp(r->keys[order[i - 1]], r->keys[order[i]]) == 0)
+            rc = ws_sweep_same_points(r, order[i - 1], order[i], err);
+    free(order);
+    XXH3_freeState(h);
+    return rc;
+}
+
+/* Keys of every point, early failures of this share's.  Every share keys
+ * every point (about 0.4 ms each): a share resumes from a file that holds
+ * other shares' rows, and writes the sweep's identity. */
 static int ws_sweep_prepare_all(struct ws_sweep_run *r,
                                 const struct ws_sweep_args *a,
                                 struct ws_err *err)
@@ -184,11 +265,14 @@ static int ws_sweep_prepare_all(struct ws_sweep_run *r,
         r->mine[i] = a->array_size < 0
             || ws_sweep_in_share(i, (size_t)a->array_index,
                                  (size_t)a->array_size);
-        if (r->mine[i]
-            && ws_sweep_prepare(&r->ctx, i, r->keys[i], &r->why[i], err) < 0)
+        if (ws_sweep_prepare(&r->ctx, i, r->keys[i], &r->why[i], err) < 0)
             return -1;
+        if (!r->mine[i]) {
+            free(r->why[i]);
+            r->why[i] = NULL;
+        }
     }
-    return 0;
+    return ws_sweep_identify(r, err);
 }
 
 /* A plot may name any column the results will have. */
@@ -262,135 +346,9 @@ static int ws_sweep_plan_out(struct ws_sweep_run *r, const char *path,
                         "results and reads them back)", path);
     if (rc == 0 && !(r->out = strdup(o.real)))
         rc = ws_err_oom(err);
+    r->out_named = named;
     ws_output_free(&o);
     return rc;
-}
-
-/* ---- the results file ------------------------------------------------- */
-
-static int ws_sweep_replace_now(const char *path, const char *text,
-                                struct ws_err *err)
-{
-    size_t n = strlen(path) + 16;
-    char *tmp = malloc(n);
-    struct stat st;
-    int fd;
-
-    if (!tmp)
-        return ws_err_oom(err);
-    snprintf(tmp, n, "%s.tmp.XXXXXX", path);
-    fd = mkstemp(tmp);
-    if (fd < 0) {
-        ws_err_msg(err, "%s: cannot write: %s", path, strerror(errno));
-        err->internal = 1;      /* its folder was checked writable */
-        free(tmp);
-        return -1;
-    }
-    fchmod(fd, stat(path, &st) == 0 ? st.st_mode & 07777 : 0644);
-    if (ws_file_write_all(fd, text, strlen(text)) < 0 || fsync(fd) < 0
-        || close(fd) < 0 || rename(tmp, path) < 0) {
-        ws_err_msg(err, "%s: cannot write: %s", path, strerror(errno));
-        err->internal = 1;
-        unlink(tmp);
-        free(tmp);
-        return -1;
-    }
-    free(tmp);
-    return 0;
-}
-
-/* Replaces path by text through a temporary file beside it.  SIGINT,
- * SIGTERM and SIGHUP wait until the file is in place: a signal between
- * mkstemp and rename would leave the temporary file behind. */
-int ws_sweep_replace(const char *path, const char *text,
-                            struct ws_err *err)
-{
-    sigset_t block, old;
-    int rc;
-
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigaddset(&block, SIGHUP);
-    sigprocmask(SIG_BLOCK, &block, &old);
-    rc = ws_sweep_replace_now(path, text, err);
-    sigprocmask(SIG_SETMASK, &old, NULL);
-    return rc;
-}
-
-/* A note on what a resume cuts out of the results file. */
-static void ws_sweep_dropping(const char *out, size_t n, const char *what)
-{
-    if (n)
-        fprintf(stderr, "warpsim sweep: %s: dropping %zu %s\n", out, n, what);
-}
-
-/* Reads what an earlier run left; a torn last row (a killed sweep) and
- * rows of points no longer in the sweep are cut off by rewriting. */
-static int ws_sweep_resume(struct ws_sweep_run *r, const struct ws_sweep_args *a,
-                           struct ws_err *err)
-{
-    struct ws_csv t;
-    struct stat st;
-    size_t stale = 0, retry = 0, others = 0;
-    char *text;
-    int rc;
-
-    if (stat(r->out, &st) < 0 || st.st_size == 0)
-        return ws_sweep_replace(r->out, r->header, err);
-    if (ws_csv_load(&t, r->out, 1, 1, err) < 0)
-        return -1;
-    rc = t.ncols ? ws_sweep_check_header(&t, r->header, err) : 0;
-    if (rc == 0 && t.ncols) {
-        ws_sweep_resume_scan(&t, &r->s, r->keys, r->done, &stale);
-        for (size_t i = 0; a->retry_failed && i < t.nrows; i++) {
-            long p = ws_sweep_row_point(&t, i, r->s.npoints);
-            if (p >= 0 && strcmp(ws_csv_cell(&t, i, 3), "failed") == 0
-                && r->done[p]) {
-                r->done[p] = 0;
-                retry++;
-            }
-        }
-        /* Another share's points are not this run's to keep; the scan
-         * counted their rows stale, as it has no keys for them. */
-        for (size_t i = 0; i < t.nrows; i++) {
-            long p = ws_sweep_row_point(&t, i, r->s.npoints);
-            if (p >= 0 && !r->mine[p] && stale) {
-                r->done[p] = 0;
-                stale--;
-                others++;
-            }
-        }
-    }
-    if (rc == 0 && (!t.ncols || stale || retry || others
-                    || t.valid_len != (size_t)st.st_size)) {
-        ws_sweep_dropping(r->out, stale, "rows of points that are no longer "
-                          "this sweep's");
-        ws_sweep_dropping(r->out, retry, "failed points, to rerun them");
-        ws_sweep_dropping(r->out, others, "rows of other shares' points");
-        text = t.ncols ? ws_sweep_current_text(&t, &r->s, r->keys, r->done)
-                       : NULL;
-        if (t.ncols && !text)
-            rc = ws_err_oom(err);
-        else
-            rc = ws_sweep_replace(r->out, text ? text : r->header, err);
-        free(text);
-    }
-    ws_csv_free(&t);
-    return rc;
-}
-
-static int ws_sweep_append(struct ws_sweep_run *r, const char *rows,
-                           struct ws_err *err)
-{
-    /* One write per point: O_APPEND puts it whole at the end, and a kill
-     * between two points leaves whole rows only. */
-    if (ws_file_write_all(r->fd, rows, strlen(rows)) < 0) {
-        ws_err_msg(err, "%s: cannot write: %s", r->out, strerror(errno));
-        err->internal = 1;
-        return -1;
-    }
-    return 0;
 }
 
 /* ---- one parse for every point ----------------------------------------- */
@@ -489,7 +447,8 @@ static char *ws_sweep_run_point(void *ctx, size_t index, struct ws_err *err)
             rep.gpu = gpu;
             rep.ext = &r->ext;
             if (ws_run_engine_simulate(gpu, &in, &rep, err) == 0) {
-                rows = ws_sweep_rows(&r->s, p, r->keys[index], &rep, NULL);
+                struct ws_sweep_id id = {r->keys[index], r->sweep_id};
+                rows = ws_sweep_rows(&r->s, p, &id, &rep, NULL);
                 if (!rows)
                     ws_err_oom(err);
                 ws_run_engine_free(&rep);
@@ -508,18 +467,19 @@ static int ws_sweep_point_done(void *ctx, size_t index, const char *rows,
                                const char *why, struct ws_err *err)
 {
     struct ws_sweep_run *r = ctx;
+    struct ws_sweep_id id = {r->keys[index], r->sweep_id};
     struct ws_sweep_point p;
     char *failed;
     int rc;
 
     r->done[index] = 1;
     if (rows)
-        return ws_sweep_append(r, rows, err);
+        return ws_sweep_results_append(r, rows, err);
     ws_sweep_point_get(&r->s, index, &p);
-    failed = ws_sweep_rows(&r->s, &p, r->keys[index], NULL, why);
+    failed = ws_sweep_rows(&r->s, &p, &id, NULL, why);
     if (!failed)
         return ws_err_oom(err);
-    rc = ws_sweep_append(r, failed, err);
+    rc = ws_sweep_results_append(r, failed, err);
     free(failed);
     if (r->failed_shown++ < WS_SWEEP_SHOW_FAILED)
         fprintf(stderr, "warpsim sweep: point %zu failed: %s\n", index, why);
@@ -577,24 +537,6 @@ static int ws_sweep_execute(struct ws_sweep_run *r,
     return rc;
 }
 
-/* ---- the end: sort, plots, report -------------------------------------- */
-
-static int ws_sweep_finish_file(struct ws_sweep_run *r, struct ws_csv *t,
-                                struct ws_err *err)
-{
-    char *text;
-    int rc;
-
-    if (ws_csv_load(t, r->out, 0, 0, err) < 0)
-        return -1;
-    text = ws_sweep_current_text(t, &r->s, r->keys, r->done);
-    rc = text ? ws_sweep_replace(r->out, text, err) : ws_err_oom(err);
-    free(text);
-    if (rc < 0)
-        ws_csv_free(t);
-    return rc;
-}
-
 /* ---- the command ------------------------------------------------------ */
 
 static void ws_sweep_run_free(struct ws_sweep_run *r)
@@ -606,6 +548,7 @@ static void ws_sweep_run_free(struct ws_sweep_run *r)
     free(r->done);
     free(r->mine);
     free(r->header);
+    ws_sweep_extras_free(r);
     free(r->out);
     if (r->fd >= 0)
         close(r->fd);
@@ -707,19 +650,18 @@ static int ws_sweep_main(struct ws_sweep_args *a)
         if (rc == 0)
             ws_sweep_list(&r);
     } else if (rc == 0) {
-        rc = ws_sweep_resume(&r, a, &err);
-        if (rc == 0 && (r.fd = open(r.out, O_WRONLY | O_APPEND)) < 0) {
-            rc = ws_err_msg(&err, "%s: cannot open for appending: %s", r.out,
-                            strerror(errno));
-            err.internal = 1;   /* it was just written */
-        }
+        rc = ws_sweep_results_lock(&r, &err);
+        if (rc == 0)
+            rc = ws_sweep_results_resume(&r, a->retry_failed, &err);
         prog.on = isatty(2);
         if (rc == 0)
             rc = ws_sweep_pack_input(&r, &err);
         if (rc == 0)
             rc = ws_sweep_execute(&r, a, &prog, &err);
+        if (rc < 0)
+            ws_sweep_results_abandon(&r);
         if (rc == 0) {
-            rc = ws_sweep_finish_file(&r, &t, &err);
+            rc = ws_sweep_results_finish(&r, &t, &err);
             if (rc == 0) {
                 ws_sweep_summary(&r, &prog, 0);
                 if (a->array_size < 0)

@@ -9,9 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-#include "sweep/ws_sweep_rows.h"
+#include "sweep/ws_sweep_table.h"
 #include "util/ws_csv.h"
 #include "ws_cli.h"
 #include "ws_output.h"
@@ -44,12 +48,31 @@ static int ws_merge_twice(char **paths, int n, struct ws_err *err)
     return 0;
 }
 
+/* A share a sweep still holds (ws_sweep_results.c locks it for the whole
+ * run) is unfinished: merging it would take its points as they stand. */
+static int ws_merge_busy(const char *path, struct ws_err *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC), busy;
+
+    if (fd < 0)
+        return 0;           /* the load says why */
+    busy = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    close(fd);
+    if (busy)
+        return ws_err_arg(err, path, 0, 0, "SHARE %s: a sweep is still "
+                          "writing it (expected finished shares: wait for "
+                          "the sweep to end)", path);
+    return 0;
+}
+
 static int ws_merge_load(struct ws_csv *tabs, char **paths, int n,
                          struct ws_err *err)
 {
     if (ws_merge_twice(paths, n, err) < 0)
         return -1;
     for (int i = 0; i < n; i++) {
+        if (ws_merge_busy(paths[i], err) < 0)
+            return -1;
         if (ws_csv_load(&tabs[i], paths[i], 0, 0, err) < 0) {
             ws_err_place_arg(err, paths[i]);
             return -1;
@@ -70,8 +93,10 @@ int ws_cmd_sweep_merge(int argc, char **argv)
                       || strcmp(argv[1], "--help") == 0)) {
         printf("usage: warpsim sweep merge OUT.csv SHARE.csv...\n\n"
                "Joins the shares of a sweep (--array-index/--array-size)\n"
-               "into OUT.csv, sorted by point, after checking that every\n"
-               "point is in exactly one share.\n");
+               "into OUT.csv, sorted by point, after checking that they\n"
+               "are shares of one sweep (their sweep column), that every\n"
+               "point is whole (all of its rows, once) in exactly one\n"
+               "share, and that no sweep is still writing one.\n");
         return WS_EXIT_OK;
     }
     if (argc < 3)

@@ -196,7 +196,8 @@ static int ws_trace_gen(const struct ws_trace_args *a, struct ws_input *in,
         return ws_err_arg(err, a->out_dir, 0, 0, "folder name too long "
                           "(expected at most %zu bytes)", sizeof trace - 32);
     snprintf(list, sizeof list, "%s/kernelslist.g", a->out_dir);
-    rc = ws_output_mkdirs(a->out_dir, &made, err);
+    rc = ws_output_mkdirs(a->out_dir, NULL, "a folder for the trace", &made,
+                          err);
     if (rc == 0)
         rc = ws_output_plan(outs, 2, inputs, 2, err);
     if (rc == 0)

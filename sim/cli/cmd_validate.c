@@ -11,6 +11,7 @@
  * Leaves out: the reports themselves (sim/validate).
  */
 #include <getopt.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,8 @@ static void ws_validate_help(FILE *out)
 }
 
 struct ws_validate_args {
+    const char *word;           /* argv[0], "validate": errors about the
+                                   default folder are placed there */
     int quick;
     const char *jobs, *dir;
     const char *models[WS_SWEEP_MAX_MODELS];
@@ -157,6 +160,9 @@ static int ws_validate_parse(struct ws_validate_args *a, int argc, char **argv)
             a->models[a->nmodels++] = optarg;
         else if (opt == 'j')
             rc = ws_cli_once("validate", &a->jobs, optarg, "-j");
+        else if (opt == 'o' && !optarg[0])
+            return ws_cli_usage("validate", "-o '': an empty folder name "
+                                "(expected the folder the studies go in)");
         else if (opt == 'o')
             rc = ws_cli_once("validate", &a->dir, optarg, "-o");
         else
@@ -203,81 +209,133 @@ static int ws_validate_sweep(const struct ws_validate_args *a,
     return ws_cmd_sweep(argc, argv);
 }
 
-static int ws_validate_write(const char *dir, const char *name,
-                             const char *text, struct ws_err *err)
+/* The word errors about the study folders are placed at: -o's DIR, or
+ * the command's name when the folder is the default. */
+static const char *ws_validate_named(const struct ws_validate_args *a)
 {
-    char *path = ws_join(dir, name, "");
-    int rc;
-
-    if (!path)
-        return ws_err_oom(err);
-    rc = ws_sweep_replace(path, text, err);
-    free(path);
-    return rc;
+    return a->dir ? a->dir : a->word;
 }
 
-static int ws_validate_outputs(const char *dir, const struct ws_study_out *o,
+/* The report's files, as outputs under the rules every file warpsim
+ * writes follows (ws_output.h): planned when the study starts, so that a
+ * read-only report.md or a folder that takes no files is refused before
+ * hours of sweeps, and planned again when they are written. */
+enum { WS_VAL_REPORT, WS_VAL_POINTS, WS_VAL_SUMMARY, WS_VAL_CHART,
+       WS_VAL_NOUT };
+
+struct ws_validate_outs {
+    struct ws_output o[WS_VAL_NOUT];
+    char *path[WS_VAL_NOUT];
+};
+
+static void ws_validate_outs_free(struct ws_validate_outs *v)
+{
+    for (int i = 0; i < WS_VAL_NOUT; i++) {
+        ws_output_free(&v->o[i]);
+        free(v->path[i]);
+        v->path[i] = NULL;
+    }
+}
+
+static int ws_validate_outs_plan(const struct ws_validate_args *a,
+                                 struct ws_validate_outs *v, const char *dir,
+                                 const char *chart, struct ws_err *err)
+{
+    const char *names[WS_VAL_NOUT] = {"report.md", "points.csv",
+                                      "summary.json", chart};
+
+    ws_validate_outs_free(v);
+    for (int i = 0; i < WS_VAL_NOUT; i++) {
+        v->o[i] = (struct ws_output){.flag = "-o"};
+        if (!names[i])
+            continue;
+        if (!(v->path[i] = ws_join(dir, names[i], "")))
+            return ws_err_oom(err);
+        v->o[i].path = v->path[i];
+        v->o[i].named = ws_validate_named(a);
+    }
+    return ws_output_plan(v->o, WS_VAL_NOUT, NULL, 0, err);
+}
+
+static char *ws_validate_json(json_t *summary)
+{
+    char *json = json_dumps(summary, JSON_INDENT(1) | JSON_SORT_KEYS);
+    size_t n = json ? strlen(json) : 0;
+    char *line = json ? realloc(json, n + 2) : NULL;
+
+    if (!line) {
+        free(json);
+        return NULL;
+    }
+    strcpy(line + n, "\n");
+    return line;
+}
+
+static int ws_validate_outputs(const struct ws_validate_args *a,
+                               struct ws_validate_outs *v, const char *dir,
+                               const struct ws_study_out *o,
                                struct ws_err *err)
 {
-    char *json = json_dumps(o->summary, JSON_INDENT(1) | JSON_SORT_KEYS);
+    char *json = ws_validate_json(o->summary);
+    const char *text[WS_VAL_NOUT] = {o->report, o->points, json, o->chart};
     int rc;
 
     if (!json)
         return ws_err_oom(err);
-    rc = ws_validate_write(dir, "report.md", o->report, err);
-    if (rc == 0 && o->points)
-        rc = ws_validate_write(dir, "points.csv", o->points, err);
-    if (rc == 0 && o->chart)
-        rc = ws_validate_write(dir, o->chart_name, o->chart, err);
-    if (rc == 0) {
-        size_t n = strlen(json);
-        char *line = realloc(json, n + 2);
-        if (!line) {
-            free(json);
-            return ws_err_oom(err);
-        }
-        json = line;
-        strcpy(json + n, "\n");
-        rc = ws_validate_write(dir, "summary.json", json, err);
-    }
+    rc = ws_validate_outs_plan(a, v, dir, o->chart ? o->chart_name : NULL,
+                               err);
+    for (int i = 0; rc == 0 && i < WS_VAL_NOUT; i++)
+        if (text[i])
+            rc = ws_output_write(&v->o[i], text[i], err);
     free(json);
     return rc;
 }
 
 /* Where a sweep's results go: DIR/NAME/S.csv, or for "OWNER/S" the owning
- * study's folder, made when missing. */
+ * study's folder, made when missing (*owner and *made say what was made,
+ * for ws_output_rmdirs if the sweep fails). */
 static char *ws_validate_csv(const struct ws_validate_args *a,
                              const char *dir, const char *sweep,
+                             char **owner_dir, size_t *made,
                              struct ws_err *err)
 {
     const char *slash = strchr(sweep, '/');
+    const char *root = a->dir ? a->dir : "validate/out";
     char *owner, *csv;
-    size_t made;
 
+    *owner_dir = NULL;
+    *made = 0;
     if (!slash) {
         if (!(csv = ws_join(dir, sweep, ".csv")))
             ws_err_oom(err);
         return csv;
     }
-    owner = malloc((size_t)(slash - sweep) + 1);
-    if (!owner) {
+    owner = strndup(sweep, (size_t)(slash - sweep));
+    *owner_dir = owner ? ws_join(root, owner, "") : NULL;
+    free(owner);
+    if (!*owner_dir) {
         ws_err_oom(err);
         return NULL;
     }
-    memcpy(owner, sweep, (size_t)(slash - sweep));
-    owner[slash - sweep] = '\0';
-    csv = ws_join(a->dir ? a->dir : "validate/out", owner, "");
-    free(owner);
-    if (!csv || ws_output_mkdirs(csv, &made, err) < 0) {
-        if (!csv)
-            ws_err_oom(err);
-        free(csv);
+    if (ws_output_mkdirs(*owner_dir, ws_validate_named(a), "a folder for "
+                         "the study's results", made, err) < 0)
         return NULL;
-    }
-    free(csv);
-    if (!(csv = ws_join(a->dir ? a->dir : "validate/out", sweep, ".csv")))
+    if (!(csv = ws_join(root, sweep, ".csv")))
         ws_err_oom(err);
     return csv;
+}
+
+/* The sweep checks its results file too, but its errors would be placed
+ * on the argv validate built for it, which is no word the user typed. */
+static int ws_validate_plan_csv(const struct ws_validate_args *a,
+                                const char *csv, struct ws_err *err)
+{
+    struct ws_output o = {.path = csv, .flag = "-o",
+                          .named = ws_validate_named(a)};
+    int rc = ws_output_plan(&o, 1, NULL, 0, err);
+
+    ws_output_free(&o);
+    return rc;
 }
 
 /* With --quick, a sweep that has no reduced version (S.quick.yaml) is
@@ -310,16 +368,21 @@ static long ws_validate_tables(const struct ws_validate_args *a,
         const char *stem = strrchr(d->sweeps[i], '/');
         char *csv;
         int rc;
+        char *owner_dir;
+        size_t made;
         stem = stem ? stem + 1 : d->sweeps[i];
         if (ws_validate_skip(a, stem))
             continue;
-        csv = ws_validate_csv(a, dir, d->sweeps[i], err);
-        if (!csv)
+        csv = ws_validate_csv(a, dir, d->sweeps[i], &owner_dir, &made, err);
+        if (!csv || ws_validate_plan_csv(a, csv, err) < 0)
             rc = -1;
         else if (ws_validate_sweep(a, stem, csv) != WS_EXIT_OK)
             rc = -2;
         else
             rc = ws_csv_load_own(&t[n], csv, err);
+        if (rc < 0 && owner_dir)
+            ws_output_rmdirs(owner_dir, made);
+        free(owner_dir);
         free(csv);
         if (rc < 0) {
             while (n-- > 0)
@@ -337,32 +400,41 @@ static int ws_validate_one(const struct ws_validate_args *a,
     char *dir = ws_join(a->dir ? a->dir : "validate/out", d->name, "");
     struct ws_csv t[WS_STUDY_MAX_SWEEPS];
     const struct ws_csv *tp[WS_STUDY_MAX_SWEEPS];
+    struct ws_validate_outs v;
     struct ws_study_out o;
-    size_t made;
-    long n;
+    size_t made = 0;
+    long n = -1;
     int rc;
 
+    memset(&v, 0, sizeof v);
     if (!dir)
         return ws_err_oom(err);
-    rc = ws_output_mkdirs(dir, &made, err);
-    n = rc == 0 ? ws_validate_tables(a, d, dir, t, err) : -1;
-    if (n == -2)
+    rc = ws_output_mkdirs(dir, ws_validate_named(a), "a folder for the "
+                          "study's results", &made, err);
+    if (rc == 0)
+        rc = ws_validate_outs_plan(a, &v, dir, NULL, err);
+    if (rc == 0)
+        n = ws_validate_tables(a, d, dir, t, err);
+    if (rc == 0 && n == -2)
         rc = 1;                 /* the sweep said why */
-    else if (n < 0)
+    else if (rc == 0 && n < 0)
         rc = -1;
     if (rc == 0) {
         for (long i = 0; i < n; i++)
             tp[i] = &t[i];
         rc = d->report(tp, (size_t)n, &o, err);
         if (rc == 0) {
-            rc = ws_validate_outputs(dir, &o, err);
+            rc = ws_validate_outputs(a, &v, dir, &o, err);
             ws_study_out_free(&o);
         }
         while (n-- > 0)
             ws_csv_free(&t[n]);
     }
+    ws_validate_outs_free(&v);
     if (rc == 0)
         printf("validate %s: %s/report.md\n", d->name, dir);
+    else
+        ws_output_rmdirs(dir, made);    /* only folders left empty */
     free(dir);
     return rc;
 }
@@ -375,6 +447,7 @@ int ws_cmd_validate(int argc, char **argv)
 
     memset(&a, 0, sizeof a);
     ws_err_clear(&err);
+    a.word = argv[0];
     rc = ws_validate_parse(&a, argc, argv);
     if (rc != 0)
         return rc == 1 ? WS_EXIT_OK : rc;

@@ -16,8 +16,10 @@
 #include <limits.h>
 #include <stdint.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -65,11 +67,27 @@ static void ws_output_track(const char *tmp, int on)
     }
 }
 
+/* An error about output o, at the place that named it: a line of a file
+ * (a sweep file's plot) or a command-line word. */
+static int ws_output_err(struct ws_err *err, const struct ws_output *o,
+                         const char *fmt, ...)
+{
+    char text[WS_ERR_TEXT];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    if (o->at_file)
+        return ws_err_at(err, o->at_file, o->at_line, o->at_col, "%s", text);
+    return ws_err_arg(err, o->named ? o->named : o->path, 0, 0, "%s", text);
+}
+
 static int ws_output_fail(struct ws_err *err, const struct ws_output *o,
                           const char *what, const char *expected)
 {
-    return ws_err_arg(err, o->named ? o->named : o->path, 0, 0, "%s %s: %s "
-                      "(expected %s)", o->flag, o->path, what, expected);
+    return ws_output_err(err, o, "%s %s: %s (expected %s)", o->flag, o->path,
+                         what, expected);
 }
 
 /* A write that fails once the checks passed (a full disk, an I/O error, a
@@ -142,12 +160,65 @@ static int ws_output_same_stream(const struct stat *st, int fd)
            && s.st_ino == st->st_ino;
 }
 
+/* The mode a new file gets from open(..., 0666): mkstemp makes 0600. */
+static mode_t ws_output_new_mode(void)
+{
+    mode_t mask = umask(022);
+
+    umask(mask);
+    return 0666 & ~mask;
+}
+
+/* A fresh, unpredictable temporary file in dir, created with O_EXCL (by
+ * mkstemp), so that nothing planted beforehand (a symbolic link, a folder,
+ * an unwritable file) is ever opened or followed.  The name does not
+ * depend on the output's: a name near NAME_MAX still gets one.  Returns
+ * the descriptor (O_RDWR) with *tmp set, or -1 with errno. */
+static int ws_output_mktemp(const char *dir, char **tmp)
+{
+    size_t n = strlen(dir) + 32;
+    int fd, e;
+
+    *tmp = malloc(n);
+    if (!*tmp) {
+        errno = ENOMEM;
+        return -1;
+    }
+    snprintf(*tmp, n, "%s/.warpsim-XXXXXX", dir);
+    fd = mkstemp(*tmp);
+    if (fd >= 0)
+        return fd;
+    e = errno;
+    free(*tmp);
+    *tmp = NULL;
+    errno = e;
+    return -1;
+}
+
+/* Whether a file can be made in path's folder: tried, by making and
+ * removing a temporary file, since access() cannot see a read-only file
+ * system, a full quota of inodes or an ACL. */
+static int ws_output_probe_dir(const char *dir, int *errnum)
+{
+    char *tmp;
+    int fd = ws_output_mktemp(dir, &tmp);
+
+    if (fd < 0) {
+        *errnum = errno;
+        return -1;
+    }
+    close(fd);
+    unlink(tmp);
+    free(tmp);
+    return 0;
+}
+
 /* Classifies one output; see the rules in ws_output.h. */
 static int ws_output_resolve(struct ws_output *o, struct ws_err *err)
 {
     struct stat st;
     char *dir;
-    int rc = 0;
+    int rc = 0, e;
 
     if (stat(o->path, &st) == 0 && !S_ISDIR(st.st_mode)) {
         for (int fd = 1; fd <= 2; fd++)
@@ -171,19 +242,24 @@ static int ws_output_resolve(struct ws_output *o, struct ws_err *err)
                                   "warpsim does not replace read-only files");
         o->has_mode = 1;
         o->mode = st.st_mode & 07777;
-        return 0;
-    }
-    if (errno != ENOENT)
+    } else if (errno != ENOENT) {
         return ws_output_fail(err, o, strerror(errno), "a writable path");
+    }
+    /* A file is replaced by renaming a new one over it, so its folder must
+     * take new files even when the file itself exists. */
     dir = ws_output_dir(o->real);
     if (!dir)
         return ws_err_oom(err);
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
         rc = ws_output_fail(err, o, "its folder does not exist",
                             "an existing folder");
-    else if (access(dir, W_OK | X_OK) != 0)
-        rc = ws_output_fail(err, o, "its folder is not writable",
-                            "a folder where files can be made");
+    else if (ws_output_probe_dir(dir, &e) != 0) {
+        char what[160];
+        snprintf(what, sizeof what, "its folder takes no new file (%s)",
+                 strerror(e));
+        rc = ws_output_fail(err, o, what, "a folder where files can be "
+                            "made");
+    }
     free(dir);
     return rc;
 }
@@ -250,25 +326,26 @@ static char *ws_output_identity(const struct ws_output *o)
 static int ws_output_clash(const struct ws_output *outs, int n,
                            struct ws_err *err)
 {
-    char *id[8] = {NULL};
+    char **id = calloc(n > 0 ? (size_t)n : 1, sizeof *id);
     int rc = 0;
 
-    if (n > 8)
-        n = 8;
+    if (!id)
+        return ws_err_oom(err);
     for (int i = 0; i < n && rc == 0; i++) {
         if (!outs[i].path)
             continue;
-        id[i] = ws_output_identity(&outs[i]);
+        if (!(id[i] = ws_output_identity(&outs[i])))
+            rc = ws_err_oom(err);
         for (int j = 0; id[i] && j < i && rc == 0; j++)
             if (id[j] && strcmp(id[i], id[j]) == 0)
-                rc = ws_err_arg(err, outs[i].named ? outs[i].named
-                                : outs[i].path, 0, 0, "%s %s: the same "
-                                "file as %s %s (expected a different file for "
-                                "each output)", outs[i].flag, outs[i].path,
-                                outs[j].flag, outs[j].path);
+                rc = ws_output_err(err, &outs[i], "%s %s: the same file as "
+                                   "%s %s (expected a different file for "
+                                   "each output)", outs[i].flag,
+                                   outs[i].path, outs[j].flag, outs[j].path);
     }
     for (int i = 0; i < n; i++)
         free(id[i]);
+    free(id);
     return rc;
 }
 
@@ -280,29 +357,28 @@ int ws_output_plan(struct ws_output *outs, int n, const char *const *inputs,
         if (!outs[i].path)
             continue;
         if (!outs[i].path[0])
-            return ws_err_arg(err, outs[i].named ? outs[i].named
-                              : outs[i].path, 0, 0, "%s '': an empty path "
-                              "(expected the path of a file to write)",
-                              outs[i].flag);
+            return ws_output_err(err, &outs[i], "%s '': an empty path "
+                                 "(expected the path of a file to write)",
+                                 outs[i].flag);
         if (ws_output_resolve(&outs[i], err) < 0)
             return -1;
         if (outs[i].stream || outs[i].inplace)
             continue;
         k = ws_output_is_input(&outs[i], inputs, ninputs);
         if (k >= -1)
-            return ws_err_arg(err, outs[i].named ? outs[i].named
-                              : outs[i].path, 0, 0, "%s %s: is an input of "
-                              "this command%s%s (expected an output path that "
-                              "is not an input)", outs[i].flag, outs[i].path,
-                              k >= 0 ? ", " : "", k >= 0 ? inputs[k] : "");
+            return ws_output_err(err, &outs[i], "%s %s: is an input of this "
+                                 "command%s%s (expected an output path that "
+                                 "is not an input)", outs[i].flag,
+                                 outs[i].path, k >= 0 ? ", " : "",
+                                 k >= 0 ? inputs[k] : "");
     }
     return ws_output_clash(outs, n, err);
 }
 
 int ws_output_open(struct ws_output *o, struct ws_err *err)
 {
-    size_t n;
-    int fd;
+    char *dir;
+    int fd, e;
 
     /* A stream or a device cannot be taken back: what goes there is held
      * in an unnamed temporary file and copied out only on commit, so a
@@ -312,26 +388,25 @@ int ws_output_open(struct ws_output *o, struct ws_err *err)
         return o->fp ? 0 : ws_output_io_fail(err, o, errno, "a writable "
                                              "temporary folder");
     }
-    n = strlen(o->real) + 32;
-    o->tmp = malloc(n);
-    if (!o->tmp)
+    dir = ws_output_dir(o->real);
+    if (!dir)
         return ws_err_oom(err);
-    snprintf(o->tmp, n, "%s.tmp.%ld", o->real, (long)getpid());
-    fd = open(o->tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fd >= 0 && o->has_mode)
-        (void)fchmod(fd, (mode_t)o->mode);
-    o->fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+    fd = ws_output_mktemp(dir, &o->tmp);
+    e = errno;
+    free(dir);
+    if (fd >= 0) {
+        ws_output_track(o->tmp, 1);
+        (void)fchmod(fd, o->has_mode ? (mode_t)o->mode : ws_output_new_mode());
+        o->fp = fdopen(fd, "w+");
+        e = errno;
+    }
     if (!o->fp) {
-        int e = errno;
         if (fd >= 0) {
             close(fd);
-            unlink(o->tmp);
+            ws_output_abort(o);
         }
-        free(o->tmp);
-        o->tmp = NULL;
         return ws_output_io_fail(err, o, e, "a writable folder");
     }
-    ws_output_track(o->tmp, 1);
     return 0;
 }
 
@@ -358,7 +433,7 @@ static int ws_output_copy_out(struct ws_output *o)
 
 int ws_output_commit(struct ws_output *o, struct ws_err *err)
 {
-    int ok;
+    int ok, lockfd = -1;
 
     if (o->stream || o->inplace) {
         ok = ws_output_copy_out(o);
@@ -366,16 +441,25 @@ int ws_output_commit(struct ws_output *o, struct ws_err *err)
         o->fp = NULL;
         return ok ? 0 : ws_output_io_fail(err, o, errno, "a writable path");
     }
-    ok = !ferror(o->fp);
+    ok = fflush(o->fp) == 0 && !ferror(o->fp);
+    /* Locked before anyone can open it by its name: no other process can
+     * hold it in between. */
+    if (ok && o->lock) {
+        lockfd = dup(fileno(o->fp));
+        ok = lockfd >= 0 && flock(lockfd, LOCK_EX | LOCK_NB) == 0;
+    }
     ok = fclose(o->fp) == 0 && ok;
     o->fp = NULL;
     if (ok && o->tmp && rename(o->tmp, o->real) != 0)
         ok = 0;
     if (!ok) {
         int e = errno;
+        if (lockfd >= 0)
+            close(lockfd);
         ws_output_abort(o);
         return ws_output_io_fail(err, o, e, "a writable path");
     }
+    o->lockfd = lockfd;
     if (o->tmp) {
         ws_output_track(o->tmp, 0);
         free(o->tmp);
@@ -421,19 +505,21 @@ void ws_output_free(struct ws_output *o)
     o->real = NULL;
 }
 
-int ws_output_mkdirs(const char *path, size_t *made, struct ws_err *err)
+int ws_output_mkdirs(const char *path, const char *named, const char *what,
+                     size_t *made, struct ws_err *err)
 {
     char *p = strdup(path);
     struct stat st;
     int rc = 0;
 
     *made = 0;
+    named = named ? named : path;
     if (!p)
         return ws_err_oom(err);
     if (!*p) {
         free(p);
-        return ws_err_arg(err, path, 0, 0, "empty folder name (expected a "
-                          "folder for the trace)");
+        return ws_err_arg(err, named, 0, 0, "empty folder name (expected %s)",
+                          what);
     }
     for (char *s = p + 1; rc == 0; s++) {
         char c = *s;
@@ -444,12 +530,12 @@ int ws_output_mkdirs(const char *path, size_t *made, struct ws_err *err)
             if (!*made)
                 *made = strlen(p);
         } else if (errno != EEXIST)
-            rc = ws_err_arg(err, path, 0, 0, "cannot create folder %s: %s "
-                            "(expected a path where a folder can be made)",
-                            p, strerror(errno));
+            rc = ws_err_arg(err, named, 0, 0, "cannot create folder %s: %s "
+                            "(expected %s, where a folder can be made)", p,
+                            strerror(errno), what);
         else if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode))
-            rc = ws_err_arg(err, path, 0, 0, "%s is not a folder (expected "
-                            "a folder for the trace)", p);
+            rc = ws_err_arg(err, named, 0, 0, "%s is not a folder (expected "
+                            "%s)", p, what);
         *s = c;
         if (c == '\0')
             break;

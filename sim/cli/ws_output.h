@@ -15,6 +15,13 @@
  *     back;
  *   - a regular file or a new path is written to a temporary file beside it
  *     and renamed over it only when complete, keeping the old file's mode;
+ *     the temporary file has an unpredictable name (.warpsim-XXXXXX in the
+ *     same folder) and is created exclusively, so nothing planted there in
+ *     advance (a link, a folder, a read-only file) is opened or followed;
+ *   - the folder is tried before anything runs, by making and removing
+ *     such a file, so a folder that takes no new files (read-only, a
+ *     read-only file system, no permission) is refused up front even when
+ *     the file itself exists and is writable;
  *   - a folder, a read-only file, a file the command read (named on the
  *     command line, or reached through a list, a workload's listing or a
  *     config's base:), and two outputs naming the same file or stream are
@@ -22,7 +29,9 @@
  *   - a write that fails afterwards (a full disk) is exit 1.
  * Temporary files are removed on SIGINT, SIGTERM and SIGHUP.
  *
- * Leaves out: locking against other processes writing the same file.
+ * Leaves out: locking against other processes writing the same file,
+ * except that a commit can leave the new file locked (flock) for a caller
+ * that appends to it afterwards (the sweep's results).
  */
 #ifndef WS_OUTPUT_H
 #define WS_OUTPUT_H
@@ -36,6 +45,9 @@ struct ws_output {
     const char *flag;       /* the option that named it, for messages */
     const char *named;      /* the argument naming it, when path is built
                                from one (trace gen's -o DIR); else path */
+    const char *at_file;    /* or, when set, the file and place that named
+                               it (a sweep file's plot): errors go there */
+    long at_line, at_col;
     char *real;             /* the file written: symlinks followed */
     char *tmp;              /* temporary beside real while open */
     int stream;             /* 1 or 2: written through stdout or stderr */
@@ -43,6 +55,10 @@ struct ws_output {
     int has_mode;           /* replacing a file: keep its permissions */
     unsigned mode;
     FILE *fp;
+    int lock;               /* set by the caller: commit takes flock(LOCK_EX)
+                               on the new file before renaming it in place */
+    int lockfd;             /* after such a commit: the locked descriptor
+                               (O_RDWR), the caller's to close */
 };
 
 /* Resolves and checks outputs[0..n) against each other, against the
@@ -68,8 +84,11 @@ void ws_output_free(struct ws_output *o);
 
 /* mkdir -p: creates path and its missing parents.  *made is the length of
  * the shortest prefix of path this call created (0 when none), for
- * ws_output_rmdirs.  Errors carry errno. */
-int ws_output_mkdirs(const char *path, size_t *made, struct ws_err *err);
+ * ws_output_rmdirs.  Errors carry errno, are placed at the command-line
+ * word named (path when NULL), and say what the folder is for (what: "a
+ * folder for the trace"). */
+int ws_output_mkdirs(const char *path, const char *named, const char *what,
+                     size_t *made, struct ws_err *err);
 
 /* Undoes ws_output_mkdirs after a failure: removes, deepest first, the
  * folders it made, as long as they are empty. */

@@ -8,6 +8,7 @@
 
 #include "sweep/ws_sweep.h"
 #include "ws_ext_model.h"
+#include "ws_output.h"
 #include "util/ws_csv.h"
 #include "util/ws_err.h"
 
@@ -31,7 +32,14 @@ struct ws_sweep_run {
     unsigned char *mine;        /* per point: in this share */
     char *header;
     char *out;                  /* the results file (symlinks followed) */
-    int fd;                     /* open for appending */
+    const char *out_named;      /* the word that named it: -o's or FILE */
+    int fd;                     /* the results, locked, open for appending */
+    int created;                /* made by this run, and no point in it yet */
+    char sweep_id[17];          /* the sweep cell: a hash of every key */
+    struct ws_output *extra_outs;   /* [0] the results, then the extras */
+    struct ws_output *extras;   /* the plots in order, then the report */
+    char **extra_paths;
+    size_t nextras;
     size_t failed_shown;
     int pack_fd;                /* a text trace packed for the points, or -1 */
     char pack_path[64];         /* /proc/self/fd/N of it */
@@ -41,20 +49,33 @@ struct ws_sweep_run {
 /* warpsim sweep merge OUT.csv SHARE... (argv[0] is "merge"). */
 int ws_cmd_sweep_merge(int argc, char **argv);
 
-/* Replaces path by text through a temporary file beside it, signals held
- * off until the rename is done. */
-int ws_sweep_replace(const char *path, const char *text, struct ws_err *err);
+/* ws_sweep_results.c: the results file.  _lock opens and locks it (made
+ * when missing), refusing a file another sweep holds; _resume reads what
+ * it holds (marking done[]) and rewrites it with this sweep's numbers;
+ * _append adds one point's rows; _finish sorts it and leaves the sorted
+ * table in t for the plots and the report; _abandon removes a file this
+ * run made and put no point in. */
+int ws_sweep_results_lock(struct ws_sweep_run *r, struct ws_err *err);
+int ws_sweep_results_resume(struct ws_sweep_run *r, int retry_failed,
+                            struct ws_err *err);
+int ws_sweep_results_append(struct ws_sweep_run *r, const char *rows,
+                            struct ws_err *err);
+int ws_sweep_results_finish(struct ws_sweep_run *r, struct ws_csv *t,
+                            struct ws_err *err);
+void ws_sweep_results_abandon(struct ws_sweep_run *r);
 
 /* ws_sweep_extras.c: before any point runs, the plots' and the report's
- * files checked against the results and the inputs; at the end, drawn and
- * written (failures are warnings: the results are safe by then). */
-int ws_sweep_check_extras(const struct ws_sweep_run *r,
+ * files planned as outputs (ws_output's rules) and checked against the
+ * results and the inputs; at the end, drawn and written (failures are
+ * warnings: the results are safe by then). */
+int ws_sweep_check_extras(struct ws_sweep_run *r,
                           const struct ws_sweep_args *a, struct ws_err *err);
 void ws_sweep_extras(struct ws_sweep_run *r, const struct ws_csv *t,
                      const struct ws_sweep_args *a);
+void ws_sweep_extras_free(struct ws_sweep_run *r);
 
-/* The dry run: what an existing results file already holds, then the
- * points with their keys and state. */
+/* The dry run: what an existing results file already holds (read, not
+ * locked or changed), then the points with their keys and state. */
 int ws_sweep_peek(struct ws_sweep_run *r, struct ws_err *err);
 void ws_sweep_list(const struct ws_sweep_run *r);
 

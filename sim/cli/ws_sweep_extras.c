@@ -49,92 +49,111 @@ static char *ws_sweep_report_path(const char *out)
     return path;
 }
 
-/* 1 when the file st describes is one of the sweep's inputs or a file
- * read so far. */
-static int ws_sweep_is_input(const struct ws_sweep_run *r,
-                             const struct stat *st)
+/* The files the sweep read: an extra must not replace one (files read
+ * through them are in the read set, which the plan checks too). */
+static size_t ws_sweep_inputs(const struct ws_sweep_run *r,
+                              const char **inputs, size_t cap)
 {
-    const char *inputs[4] = {r->s.path, r->s.input, r->s.gpu, r->s.listing};
-    struct stat si;
+    const char *fixed[4] = {r->s.path, r->s.input, r->s.gpu, r->s.listing};
+    size_t n = 0;
 
-    if (ws_readset_has(st))
-        return 1;
     for (int i = 0; i < 4; i++)
-        if (inputs[i] && stat(inputs[i], &si) == 0
-            && si.st_dev == st->st_dev && si.st_ino == st->st_ino)
-            return 1;
+        inputs[n++] = fixed[i];
     for (size_t i = 0; i < r->s.naxes; i++)
         for (size_t j = 0; r->s.axes[i].kind == WS_AXIS_GPU
-                           && j < r->s.axes[i].nvalues; j++)
-            if (stat(r->s.axes[i].values[j].assign, &si) == 0
-                && si.st_dev == st->st_dev && si.st_ino == st->st_ino)
-                return 1;
-    return 0;
+                           && j < r->s.axes[i].nvalues && n < cap; j++)
+            inputs[n++] = r->s.axes[i].values[j].assign;
+    return n;
 }
 
-/* What is wrong with writing an extra (a plot, the report) at path beside
- * the results, or NULL: drawn once every point has run, it must not
- * replace an input, the results or an extra written before it. */
-static const char *ws_sweep_extra_clash(const struct ws_sweep_run *r,
-                                        const char *path,
-                                        const char *const *before, size_t n)
+/* Plans the results file (again: a copy, for the clash check) and every
+ * extra as outputs, under ws_output's rules: links followed, read-only
+ * files, folders, inputs and two outputs on one file refused, each
+ * folder tried.  A plot's error is placed at its entry in the sweep file,
+ * the report's at the word that named the results file. */
+static int ws_sweep_plan_extras(struct ws_sweep_run *r, int with_results,
+                                struct ws_err *err)
 {
-    struct stat st;
+    const char **inputs = malloc((4 + WS_SWEEP_MAX_AXES * WS_SWEEP_MAX_VALUES)
+                                 * sizeof *inputs);
+    struct ws_output *outs = with_results ? r->extra_outs : r->extras;
+    size_t n, nouts = r->nextras + (with_results ? 1 : 0);
+    int rc;
 
-    if (strcmp(path, r->out) == 0)
-        return "is the results file";
-    for (size_t i = 0; i < n; i++)
-        if (before[i] && strcmp(path, before[i]) == 0)
-            return "is written twice, by two plots or a plot and the report";
-    if (stat(path, &st) != 0)
-        return NULL;
-    if (S_ISDIR(st.st_mode))
-        return "is a folder";
-    return ws_sweep_is_input(r, &st) ? "is an input of the sweep" : NULL;
-}
-
-/* The plots' files and the report's, checked before any point runs; a
- * plot's error is placed at its entry in the sweep file, the report's at
- * the word that named the results file. */
-int ws_sweep_check_extras(const struct ws_sweep_run *r,
-                                 const struct ws_sweep_args *a,
-                                 struct ws_err *err)
-{
-    char **paths = calloc(r->s.nplots + 1, sizeof *paths);
-    const char *why = NULL;
-    size_t i = 0;
-    int rc = 0;
-
-    if (!paths)
+    if (!inputs)
         return ws_err_oom(err);
-    if (a->report && !(paths[0] = ws_sweep_report_path(r->out)))
-        rc = ws_err_oom(err);
-    if (rc == 0 && paths[0]
-        && (why = ws_sweep_extra_clash(r, paths[0], NULL, 0)))
-        rc = ws_err_arg(err, a->out ? a->out : a->file, 0, 0, "--report "
-                        "%s: %s (expected a results file whose .md name is "
-                        "free; choose another -o)", paths[0], why);
-    for (; rc == 0 && i < r->s.nplots; i++) {
-        const struct ws_sweep_plot *p = &r->s.plots[i];
-        if (!(paths[i + 1] = ws_sweep_beside(r->out, p->file)))
-            rc = ws_err_oom(err);
-        else if ((why = ws_sweep_extra_clash(r, paths[i + 1],
-                                             (const char *const *)paths,
-                                             i + 1)))
-            rc = ws_err_at(err, r->s.path, p->line, p->col, "plot file "
-                           "'%s' %s (expected a name of its own)", p->file,
-                           why);
-    }
-    for (size_t k = 0; k <= r->s.nplots; k++)
-        free(paths[k]);
-    free(paths);
+    n = ws_sweep_inputs(r, inputs, 4 + WS_SWEEP_MAX_AXES * WS_SWEEP_MAX_VALUES);
+    for (size_t i = 0; i < nouts; i++)
+        ws_output_free(&outs[i]);
+    rc = ws_output_plan(outs, (int)nouts, inputs, (int)n, err);
+    free(inputs);
     return rc;
+}
+
+int ws_sweep_check_extras(struct ws_sweep_run *r,
+                          const struct ws_sweep_args *a, struct ws_err *err)
+{
+    size_t n = r->s.nplots + 1;
+
+    /* outs[0] is the results file; r->extras starts at outs[1]. */
+    r->extra_outs = calloc(n + 1, sizeof *r->extra_outs);
+    r->extra_paths = calloc(n, sizeof *r->extra_paths);
+    if (!r->extra_outs || !r->extra_paths)
+        return ws_err_oom(err);
+    r->extras = r->extra_outs + 1;
+    r->extra_outs[0] = (struct ws_output){.path = r->out, .flag = "--output",
+                                          .named = r->out_named};
+    for (size_t i = 0; i < r->s.nplots; i++) {
+        const struct ws_sweep_plot *p = &r->s.plots[i];
+        if (!(r->extra_paths[i] = ws_sweep_beside(r->out, p->file)))
+            return ws_err_oom(err);
+        r->extras[i] = (struct ws_output){.path = r->extra_paths[i],
+                                          .flag = "plot file",
+                                          .at_file = r->s.path,
+                                          .at_line = p->line,
+                                          .at_col = p->col};
+    }
+    r->nextras = r->s.nplots;
+    if (a->report) {
+        if (!(r->extra_paths[r->nextras] = ws_sweep_report_path(r->out)))
+            return ws_err_oom(err);
+        r->extras[r->nextras] = (struct ws_output){
+            .path = r->extra_paths[r->nextras], .flag = "--report",
+            .named = r->out_named};
+        r->nextras++;
+    }
+    return ws_sweep_plan_extras(r, 1, err);
+}
+
+void ws_sweep_extras_free(struct ws_sweep_run *r)
+{
+    for (size_t i = 0; r->extra_outs && i <= r->nextras; i++)
+        ws_output_free(&r->extra_outs[i]);
+    for (size_t i = 0; r->extra_paths && i < r->nextras; i++)
+        free(r->extra_paths[i]);
+    free(r->extra_outs);
+    free(r->extra_paths);
+    r->extra_outs = r->extras = NULL;
+    r->extra_paths = NULL;
+    r->nextras = 0;
+}
+
+/* Writes one extra, planned again first: hours may have passed since the
+ * first plan, and the rules hold at the moment of writing.  (The results
+ * file is left out of this plan: it has been read by now, and the first
+ * plan already kept the extras off it.) */
+static int ws_sweep_write_extra(struct ws_sweep_run *r, struct ws_output *o,
+                                const char *text, struct ws_err *err)
+{
+    if (ws_sweep_plan_extras(r, 0, err) < 0)
+        return -1;
+    return ws_output_write(o, text, err);
 }
 
 /* Plots and the report are extras: a failure to draw is a warning, the
  * results are already safe. */
 void ws_sweep_extras(struct ws_sweep_run *r, const struct ws_csv *t,
-                            const struct ws_sweep_args *a)
+                     const struct ws_sweep_args *a)
 {
     const char *axes[WS_SWEEP_MAX_AXES];
     size_t dims[WS_SWEEP_MAX_AXES];
@@ -144,17 +163,16 @@ void ws_sweep_extras(struct ws_sweep_run *r, const struct ws_csv *t,
         const struct ws_sweep_plot *p = &r->s.plots[i];
         struct ws_plot_spec spec = {p->x, p->y, p->series, p->logx, p->logy,
                                     p->title};
-        char *svg, *path = ws_sweep_beside(r->out, p->file);
+        char *svg;
         ws_err_clear(&err);
-        svg = path && ws_plot_check(t, &spec, &err) == 0
+        svg = ws_plot_check(t, &spec, &err) == 0
             ? ws_plot_svg(t, &spec, &err) : NULL;
-        if (svg && ws_sweep_replace(path, svg, &err) == 0)
-            printf("plot: %s\n", path);
+        if (svg && ws_sweep_write_extra(r, &r->extras[i], svg, &err) == 0)
+            printf("plot: %s\n", r->extra_paths[i]);
         else
             fprintf(stderr, "warpsim sweep: plot %s not drawn: %s\n",
                     p->file, err.set ? err.text : "out of memory");
         free(svg);
-        free(path);
     }
     if (!a->report)
         return;
@@ -163,18 +181,16 @@ void ws_sweep_extras(struct ws_sweep_run *r, const struct ws_csv *t,
         dims[i] = r->s.axes[i].dim;
     }
     {
-        char *md, *path = ws_sweep_report_path(r->out);
+        size_t k = r->nextras - 1;
+        char *md;
         ws_err_clear(&err);
-        md = path ? ws_sweep_report(t, axes, dims, r->s.naxes,
-                                     r->s.target, &err)
-                  : NULL;
-        if (md && ws_sweep_replace(path, md, &err) == 0)
-            printf("report: %s\n", path);
+        md = ws_sweep_report(t, axes, dims, r->s.naxes, r->s.target, &err);
+        if (md && ws_sweep_write_extra(r, &r->extras[k], md, &err) == 0)
+            printf("report: %s\n", r->extra_paths[k]);
         else
             fprintf(stderr, "warpsim sweep: report not written: %s\n",
                     err.set ? err.text : "out of memory");
         free(md);
-        free(path);
     }
 }
 
@@ -203,25 +219,3 @@ void ws_sweep_list(const struct ws_sweep_run *r)
         putchar('\n');
     }
 }
-
-/* What a dry run reads from an existing results file, without changing it. */
-int ws_sweep_peek(struct ws_sweep_run *r, struct ws_err *err)
-{
-    struct ws_csv t;
-    size_t stale;
-    struct stat st;
-
-    if (stat(r->out, &st) < 0 || st.st_size == 0)
-        return 0;
-    if (ws_csv_load(&t, r->out, 1, 1, err) < 0)
-        return -1;
-    if (t.ncols && ws_sweep_check_header(&t, r->header, err) < 0) {
-        ws_csv_free(&t);
-        return -1;
-    }
-    if (t.ncols)
-        ws_sweep_resume_scan(&t, &r->s, r->keys, r->done, &stale);
-    ws_csv_free(&t);
-    return 0;
-}
-

@@ -43,6 +43,8 @@
 #define WS_SWEEP_MAX_POINTS 1000000
 #define WS_SWEEP_MAX_FIXED 128
 #define WS_SWEEP_MAX_MODELS 8
+/* Each plot is one gnuplot process at the end of the sweep. */
+#define WS_SWEEP_MAX_PLOTS 32
 
 enum ws_axis_kind { WS_AXIS_PARAM, WS_AXIS_SET, WS_AXIS_GPU };
 

@@ -234,14 +234,21 @@ static int ws_sweep_triple(struct ws_axis *a, const struct ws_ynode *seq,
         int factor = i == 2 && strcmp(form, "geom") == 0;
         if (ws_sweep_item(n, form, "a number", err) < 0)
             return -1;
+        /* A step is a signed amount of the axis's unit: the config
+         * parser takes no negative size, so the sign is read here and a
+         * range over a config key can run downwards. */
+        int neg = i == 2 && !factor && n->value[0] == '-';
         if (factor ? ws_units_real(n->value, &out[i]) < 0
-                   : ws_sweep_number(a, n->value, &out[i], &expected) < 0) {
+                   : ws_sweep_number(a, n->value + neg, &out[i],
+                                     &expected) < 0) {
             if (factor)
                 expected = "a factor such as 2";
             return ws_err_at(err, n->file, n->line, n->col, "bad %s value "
                              "'%s' for %s (expected %s)", form, n->value,
                              a->name, expected);
         }
+        if (neg)
+            out[i] = -out[i];
         if (!factor && ws_sweep_integral(a)
             && fabs(out[i]) > WS_SWEEP_MAX_EXACT)
             return ws_err_at(err, n->file, n->line, n->col, "bad %s value "
@@ -434,6 +441,48 @@ static int ws_sweep_zip_group(struct ws_sweep *s, const struct ws_ynode *g,
     return 0;
 }
 
+/* Values i and j of axis a are one value: a number compared in the base
+ * unit (12MiB is 12582912), text as written. */
+static int ws_sweep_same_value(const struct ws_axis *a, size_t i, size_t j)
+{
+    const struct ws_axis_value *x = &a->values[i], *y = &a->values[j];
+
+    return isnan(x->num) ? strcmp(x->assign, y->assign) == 0
+                         : strcmp(x->cell, y->cell) == 0;
+}
+
+/* One value twice on a digit (an axis's, or a zip group's tuple) is one
+ * point twice: two rows under one key.  Reported at the second value of
+ * the digit's first axis. */
+static int ws_sweep_repeats(const struct ws_sweep *s, const int *zipped,
+                            struct ws_err *err)
+{
+    for (size_t d = 0; d < s->ndims; d++) {
+        const struct ws_axis *first = NULL;
+        for (size_t k = 0; k < s->naxes && !first; k++)
+            if (s->axes[k].dim == d)
+                first = &s->axes[k];
+        for (size_t j = 1; first && j < first->nvalues; j++)
+            for (size_t i = 0; i < j; i++) {
+                int same = 1;
+                for (size_t k = 0; k < s->naxes && same; k++)
+                    if (s->axes[k].dim == d)
+                        same = ws_sweep_same_value(&s->axes[k], i, j);
+                if (same)
+                    return ws_err_at(err, s->path, first->values[j].line,
+                                     first->values[j].col, "%s gets '%s' "
+                                     "twice, first at %ld:%ld%s (expected each "
+                                     "value once)", first->name,
+                                     first->values[j].cell,
+                                     first->values[i].line,
+                                     first->values[i].col,
+                                     zipped[first - s->axes] ? ", with the "
+                                     "same values of its zip group" : "");
+            }
+    }
+    return 0;
+}
+
 /* Numbers the digits: each axis is one unless a zip group joins it to the
  * group's first axis.  Then the point count, which must stay bounded. */
 static int ws_sweep_dims(struct ws_sweep *s, const struct ws_ynode *zip,
@@ -474,7 +523,7 @@ static int ws_sweep_dims(struct ws_sweep *s, const struct ws_ynode *zip,
                          "(expected at most %d; split the sweep)", total,
                          WS_SWEEP_MAX_POINTS);
     s->npoints = (size_t)total;
-    return 0;
+    return ws_sweep_repeats(s, zipped, err);
 }
 
 static int ws_sweep_fixed(const struct ws_ynode *map, const char *prefix,
@@ -575,7 +624,10 @@ static int ws_sweep_plots(struct ws_sweep *s, const struct ws_ynode *n,
         return ws_err_at(err, n->file, n->line, n->col, "plots is not a list "
                          "(expected - {x: ..., y: ..., file: ...})");
     for (const struct ws_ynode *e = n->child; e; e = e->next)
-        count++;
+        if (++count > WS_SWEEP_MAX_PLOTS)
+            return ws_err_at(err, e->file, e->line, e->col, "more than %d "
+                             "plots (expected fewer: each is a gnuplot run "
+                             "at the end of the sweep)", WS_SWEEP_MAX_PLOTS);
     s->plots = calloc(count ? count : 1, sizeof *s->plots);
     if (!s->plots)
         return ws_err_oom(err);

@@ -171,14 +171,46 @@ mkdir "$tmp/big"
     >/dev/null 2>&1 &
 gen=$!
 i=0
-while [ $i -lt 100 ] && ! ls "$tmp/big" | grep -q 'tmp'; do
+while [ $i -lt 100 ] && ! ls -A "$tmp/big" | grep -q '^\.warpsim-'; do
     sleep 0.05
     i=$((i + 1))
 done
-ls "$tmp/big" | grep -q 'tmp' || fail "no temporary file seen while writing"
+ls -A "$tmp/big" | grep -q '^\.warpsim-' \
+    || fail "no temporary file seen while writing"
 kill -TERM $gen
 wait $gen
-[ -z "$(ls "$tmp/big")" ] || fail "left behind: $(ls "$tmp/big")"
+[ -z "$(ls -A "$tmp/big")" ] || fail "left behind: $(ls -A "$tmp/big")"
+
+case=validate_empty_dir
+run validate -o '' saxpy
+[ "$rc" -eq 2 ] || fail "exit $rc, expected 2"
+grep -q "an empty folder name" "$tmp/err" || fail "not refused as empty"
+
+case=validate_read_only_report
+mkdir -p "$tmp/val/saxpy"
+echo keep > "$tmp/val/saxpy/report.md"
+chmod 444 "$tmp/val/saxpy/report.md"
+run validate --quick -o "$tmp/val" saxpy
+expect_error 'report\.md: is read-only'
+[ "$(cat "$tmp/val/saxpy/report.md")" = keep ] || fail "report replaced"
+[ -e "$tmp/val/saxpy/saxpy.csv" ] && fail "sweeps ran before the refusal"
+
+case=validate_failed_leaves_no_folder
+run validate --quick -o "$tmp/nothing/here" --model x saxpy
+[ -e "$tmp/nothing" ] && fail "a failed validate left folders"
+
+case=output_folder_takes_no_files
+if [ -f /proc/self/comm ]; then
+    run run --json /proc/self/comm $trace
+    expect_error 'its folder takes no new file'
+fi
+
+case=output_long_name
+long=$(printf '%0250d' 0)
+run run --json "$tmp/$long" $trace
+[ "$rc" -eq 0 ] || fail "exit $rc: a name near NAME_MAX"
+[ -s "$tmp/$long" ] || fail "not written"
+[ -z "$(ls -A "$tmp" | grep '^\.warpsim-')" ] || fail "temporary file left"
 
 [ $failures -eq 0 ] || exit 1
 echo "ok outputs"
