@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util/ws_csv.h"
 #include "util/ws_num.h"
@@ -439,6 +440,20 @@ static int ws_validate_one(const struct ws_validate_args *a,
     return rc;
 }
 
+/* The studies are files of the source tree: run elsewhere, every sweep
+ * would be missing (and --quick would skip them all, reporting nothing). */
+static int ws_validate_root(const struct ws_validate_args *a,
+                            struct ws_err *err)
+{
+    struct stat st;
+
+    if (stat("validate/studies", &st) == 0 && S_ISDIR(st.st_mode))
+        return 0;
+    return ws_err_arg(err, a->word, 0, 0, "validate/studies: no such folder "
+                      "here (expected to run from warpsim's source root, "
+                      "where the study files are)");
+}
+
 int ws_cmd_validate(int argc, char **argv)
 {
     struct ws_validate_args a;
@@ -451,6 +466,8 @@ int ws_cmd_validate(int argc, char **argv)
     rc = ws_validate_parse(&a, argc, argv);
     if (rc != 0)
         return rc == 1 ? WS_EXIT_OK : rc;
+    if (ws_validate_root(&a, &err) < 0)
+        return ws_cli_fail(&err);
     for (size_t i = 0; i < a.nrun; i++) {
         rc = ws_validate_one(&a, a.run[i], &err);
         if (rc > 0)

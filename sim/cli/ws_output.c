@@ -445,7 +445,7 @@ int ws_output_commit(struct ws_output *o, struct ws_err *err)
     /* Locked before anyone can open it by its name: no other process can
      * hold it in between. */
     if (ok && o->lock) {
-        lockfd = dup(fileno(o->fp));
+        lockfd = fcntl(fileno(o->fp), F_DUPFD_CLOEXEC, 0);
         ok = lockfd >= 0 && flock(lockfd, LOCK_EX | LOCK_NB) == 0;
     }
     ok = fclose(o->fp) == 0 && ok;

@@ -199,6 +199,13 @@ case=validate_failed_leaves_no_folder
 run validate --quick -o "$tmp/nothing/here" --model x saxpy
 [ -e "$tmp/nothing" ] && fail "a failed validate left folders"
 
+case=validate_outside_source_root
+mkdir "$tmp/elsewhere"
+(cd "$tmp/elsewhere" && "$ws" validate --quick saxpy >"$tmp/out" 2>"$tmp/err")
+rc=$?
+expect_error 'validate/studies: no such folder here'
+[ -z "$(ls -A "$tmp/elsewhere")" ] || fail "validate wrote outside the root"
+
 case=output_folder_takes_no_files
 if [ -f /proc/self/comm ]; then
     run run --json /proc/self/comm $trace
