@@ -21,11 +21,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <xxhash.h>
 
 #include "sweep/ws_sweep.h"
 #include "sweep/ws_sweep_pool.h"
 #include "sweep/ws_sweep_rows.h"
+#include "sweep/ws_sweep_table.h"
 #include "util/ws_num.h"
 #include "util/ws_readset.h"
 #include "ws_cli.h"
@@ -115,6 +115,9 @@ static int ws_sweep_option(struct ws_sweep_args *a, int opt, char **argv)
         return used == 1 ? 0 : WS_EXIT_INPUT;
     switch (opt) {
     case 'j':
+        if (a->jobs)
+            return ws_cli_usage("sweep", "--jobs given twice (expected it "
+                                "once)");
         return ws_sweep_count("--jobs", optarg, 1, &a->jobs);
     case 'o':
         return ws_cli_once("sweep", &a->out, optarg, "--output") < 0
@@ -229,28 +232,19 @@ static int ws_sweep_order_cmp(const void *a, const void *b)
 static int ws_sweep_identify(struct ws_sweep_run *r, struct ws_err *err)
 {
     size_t n = r->s.npoints, *order = malloc((n ? n : 1) * sizeof *order);
-    XXH3_state_t *h = XXH3_createState();
     int rc = 0;
 
-    if (!order || !h) {
-        free(order);
-        XXH3_freeState(h);
+    if (!order)
         return ws_err_oom(err);
-    }
-    XXH3_64bits_reset(h);
-    for (size_t i = 0; i < n; i++) {
-        XXH3_64bits_update(h, r->keys[i], 32);
+    for (size_t i = 0; i < n; i++)
         order[i] = i;
-    }
-    snprintf(r->sweep_id, sizeof r->sweep_id, "%016llx",
-             (unsigned long long)XXH3_64bits_digest(h));
+    ws_sweep_id_of(r->keys, n, r->sweep_id);
     ws_sweep_order_keys = r->keys;
     qsort(order, n, sizeof *order, ws_sweep_order_cmp);
     for (size_t i = 1; rc == 0 && i < n; i++)
         if (strcmp(r->keys[order[i - 1]], r->keys[order[i]]) == 0)
             rc = ws_sweep_same_points(r, order[i - 1], order[i], err);
     free(order);
-    XXH3_freeState(h);
     return rc;
 }
 
@@ -665,7 +659,7 @@ static int ws_sweep_main(struct ws_sweep_args *a)
             if (rc == 0) {
                 ws_sweep_summary(&r, &prog, 0);
                 if (a->array_size < 0)
-                    ws_sweep_extras(&r, &t, a);
+                    rc = ws_sweep_extras(&r, &t, a, &err);
                 ws_csv_free(&t);
             }
         } else if (rc == 1) {

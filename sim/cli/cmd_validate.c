@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "util/ws_csv.h"
+#include "sweep/ws_sweep.h"
 #include "util/ws_num.h"
 #include "validate/ws_study.h"
 #include "ws_cli.h"
@@ -184,18 +185,16 @@ static char *ws_join(const char *a, const char *b, const char *c)
     return s;
 }
 
-/* One of the study's sweeps into out, through `warpsim sweep`. */
+/* One of the study's sweeps (its file) into out, through `warpsim
+ * sweep`. */
 static int ws_validate_sweep(const struct ws_validate_args *a,
-                             const char *stem, const char *out)
+                             const char *file, const char *out)
 {
-    char file[128];
     char *argv[8 + 2 * WS_SWEEP_MAX_MODELS];
     int argc = 0;
 
-    snprintf(file, sizeof file, "validate/studies/%s%s.yaml", stem,
-             a->quick ? ".quick" : "");
     argv[argc++] = "sweep";
-    argv[argc++] = file;
+    argv[argc++] = (char *)file;
     if (a->jobs) {
         argv[argc++] = "-j";
         argv[argc++] = (char *)a->jobs;
@@ -292,6 +291,16 @@ static int ws_validate_outputs(const struct ws_validate_args *a,
     return rc;
 }
 
+/* Where a sweep's results go: DIR/NAME/S.csv, or DIR/OWNER/S.csv for
+ * "OWNER/S" (malloc'd; NULL when out of memory). */
+static char *ws_validate_csv_path(const struct ws_validate_args *a,
+                                  const char *dir, const char *sweep)
+{
+    return strchr(sweep, '/') ? ws_join(a->dir ? a->dir : "validate/out",
+                                        sweep, ".csv")
+                              : ws_join(dir, sweep, ".csv");
+}
+
 /* Where a sweep's results go: DIR/NAME/S.csv, or for "OWNER/S" the owning
  * study's folder, made when missing (*owner and *made say what was made,
  * for ws_output_rmdirs if the sweep fails). */
@@ -339,49 +348,188 @@ static int ws_validate_plan_csv(const struct ws_validate_args *a,
     return rc;
 }
 
-/* With --quick, a sweep that has no reduced version (S.quick.yaml) is
- * left out: the scoreboard's hardware and sensitivity sweeps, whose full
- * form is already small, have one for a case or two only. */
-static int ws_validate_skip(const struct ws_validate_args *a,
-                            const char *stem)
+/* The sweep file a study's sweep runs: validate/studies/S.yaml, or with
+ * --quick S.quick.yaml, where the sweep has one (the scoreboard's hardware
+ * and sensitivity sweeps, whose full form is already small, have one for a
+ * case or two only: the others are left out).  1: left out; -1: the study
+ * file is missing, which is a checkout without its studies. */
+static int ws_validate_file(const struct ws_validate_args *a,
+                            const char *stem, char *file, size_t cap,
+                            struct ws_err *err)
 {
-    char file[128];
-    FILE *f;
+    struct stat st;
 
+    snprintf(file, cap, "validate/studies/%s.yaml", stem);
+    if (stat(file, &st) != 0)
+        return ws_err_arg(err, ws_validate_named(a), 0, 0, "%s: no such "
+                          "file (expected warpsim's source root, with the "
+                          "study files)", file);
     if (!a->quick)
         return 0;
-    snprintf(file, sizeof file, "validate/studies/%s.quick.yaml", stem);
-    f = fopen(file, "r");
-    if (f)
-        fclose(f);
-    return f == NULL;
+    snprintf(file, cap, "validate/studies/%s.quick.yaml", stem);
+    return stat(file, &st) == 0 ? 0 : 1;
+}
+
+/* ---- every output of a study, planned before its first sweep ------------ */
+
+struct ws_validate_preplan {
+    struct ws_output *outs;
+    char **paths;
+    size_t nouts;
+    const char **inputs;
+    size_t ninputs;
+    struct ws_sweep sweeps[WS_STUDY_MAX_SWEEPS];
+    size_t nsweeps;
+};
+
+static void ws_validate_preplan_free(struct ws_validate_preplan *p)
+{
+    for (size_t i = 0; i < p->nouts; i++) {
+        ws_output_free(&p->outs[i]);
+        free(p->paths[i]);
+    }
+    for (size_t i = 0; i < p->nsweeps; i++)
+        ws_sweep_free(&p->sweeps[i]);
+    free(p->outs);
+    free(p->paths);
+    free(p->inputs);
+}
+
+/* Adds the output at path (taken), when its folder exists: a study's
+ * folder made later is checked by the sweep that makes it. */
+static void ws_validate_add_out(struct ws_validate_preplan *p, char *path,
+                                struct ws_output o)
+{
+    char *slash = path ? strrchr(path, '/') : NULL;
+    struct stat st;
+    int there;
+
+    if (!slash) {
+        free(path);
+        return;
+    }
+    *slash = '\0';
+    there = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+    *slash = '/';
+    if (!there) {
+        free(path);
+        return;
+    }
+    o.path = path;
+    p->paths[p->nouts] = path;
+    p->outs[p->nouts++] = o;
+}
+
+/* One sweep's files: its results and plots as outputs, what it reads as
+ * inputs. */
+static int ws_validate_preplan_sweep(const struct ws_validate_args *a,
+                                     struct ws_validate_preplan *p,
+                                     const char *file, char *csv,
+                                     struct ws_err *err)
+{
+    struct ws_sweep *s = &p->sweeps[p->nsweeps];
+    const char *slash = strrchr(csv, '/');
+    size_t dlen = slash ? (size_t)(slash - csv) + 1 : 0;
+
+    if (ws_sweep_load(s, file, err) < 0) {
+        free(csv);
+        return -1;
+    }
+    p->nsweeps++;
+    ws_validate_add_out(p, csv, (struct ws_output){
+        .flag = "-o", .named = ws_validate_named(a)});
+    for (size_t i = 0; i < s->nplots; i++) {
+        char *plot = malloc(dlen + strlen(s->plots[i].file) + 1);
+        if (plot)
+            sprintf(plot, "%.*s%s", (int)dlen, csv, s->plots[i].file);
+        ws_validate_add_out(p, plot, (struct ws_output){
+            .flag = "plot file", .at_file = s->path,
+            .at_line = s->plots[i].line, .at_col = s->plots[i].col});
+    }
+    p->inputs[p->ninputs++] = s->path;
+    p->inputs[p->ninputs++] = s->input;
+    p->inputs[p->ninputs++] = s->gpu;
+    p->inputs[p->ninputs++] = s->listing;
+    return 0;
+}
+
+/* Every file the study will write (report files, each sweep's results and
+ * plots) planned together against every file its sweeps read, before the
+ * first sweep runs: an output that is an input, or two outputs on one
+ * file (points.csv linked to a sweep's results), are refused before any
+ * work rather than after an hour of it. */
+static int ws_validate_preplan(const struct ws_validate_args *a,
+                               const struct ws_study_def *d, const char *dir,
+                               struct ws_err *err)
+{
+    static const char *const reports[] = {"report.md", "points.csv",
+                                          "summary.json"};
+    size_t cap = 3 + WS_STUDY_MAX_SWEEPS * (1 + WS_SWEEP_MAX_PLOTS);
+    struct ws_validate_preplan p;
+    int rc = 0;
+
+    memset(&p, 0, sizeof p);
+    p.outs = calloc(cap, sizeof *p.outs);
+    p.paths = calloc(cap, sizeof *p.paths);
+    p.inputs = calloc(4 * WS_STUDY_MAX_SWEEPS, sizeof *p.inputs);
+    if (!p.outs || !p.paths || !p.inputs)
+        rc = ws_err_oom(err);
+    for (size_t i = 0; rc == 0 && i < 3; i++)
+        ws_validate_add_out(&p, ws_join(dir, reports[i], ""),
+                            (struct ws_output){.flag = "-o",
+                                               .named = ws_validate_named(a)});
+    for (size_t i = 0; rc == 0 && i < WS_STUDY_MAX_SWEEPS && d->sweeps[i];
+         i++) {
+        const char *stem = strrchr(d->sweeps[i], '/');
+        char file[160];
+        stem = stem ? stem + 1 : d->sweeps[i];
+        rc = ws_validate_file(a, stem, file, sizeof file, err);
+        if (rc == 1) {
+            rc = 0;
+            continue;
+        }
+        if (rc == 0)
+            rc = ws_validate_preplan_sweep(a, &p, file,
+                                           ws_validate_csv_path(a, dir,
+                                                                d->sweeps[i]),
+                                           err);
+    }
+    if (rc == 0)
+        rc = ws_output_plan(p.outs, (int)p.nouts, p.inputs, (int)p.ninputs,
+                            err);
+    ws_validate_preplan_free(&p);
+    return rc;
 }
 
 /* Runs the study's sweeps, loads their tables; returns how many it
- * loaded, or -1 (error in err) / -2 (a sweep failed and said why). */
+ * loaded, or -1 (error in err) / -2 (a sweep failed and said why: its
+ * exit status in *code, 130 when interrupted). */
 static long ws_validate_tables(const struct ws_validate_args *a,
                                const struct ws_study_def *d, const char *dir,
-                               struct ws_csv *t, struct ws_err *err)
+                               struct ws_csv *t, int *code,
+                               struct ws_err *err)
 {
     long n = 0;
 
     for (size_t i = 0; i < WS_STUDY_MAX_SWEEPS && d->sweeps[i]; i++) {
         const char *stem = strrchr(d->sweeps[i], '/');
-        char *csv;
+        char *csv, *owner_dir = NULL, file[160];
+        size_t made = 0;
         int rc;
-        char *owner_dir;
-        size_t made;
         stem = stem ? stem + 1 : d->sweeps[i];
-        if (ws_validate_skip(a, stem))
+        rc = ws_validate_file(a, stem, file, sizeof file, err);
+        if (rc == 1)
             continue;
-        csv = ws_validate_csv(a, dir, d->sweeps[i], &owner_dir, &made, err);
+        csv = rc < 0 ? NULL : ws_validate_csv(a, dir, d->sweeps[i],
+                                              &owner_dir, &made, err);
         if (!csv || ws_validate_plan_csv(a, csv, err) < 0)
             rc = -1;
-        else if (ws_validate_sweep(a, stem, csv) != WS_EXIT_OK)
+        else if ((*code = ws_validate_sweep(a, file, csv)) != WS_EXIT_OK)
             rc = -2;
         else
             rc = ws_csv_load_own(&t[n], csv, err);
-        if (rc < 0 && owner_dir)
+        /* Interrupted, the finished points stay for the rerun. */
+        if (rc < 0 && *code != 130 && owner_dir)
             ws_output_rmdirs(owner_dir, made);
         free(owner_dir);
         free(csv);
@@ -405,7 +553,7 @@ static int ws_validate_one(const struct ws_validate_args *a,
     struct ws_study_out o;
     size_t made = 0;
     long n = -1;
-    int rc;
+    int rc, code = 0;
 
     memset(&v, 0, sizeof v);
     if (!dir)
@@ -413,11 +561,11 @@ static int ws_validate_one(const struct ws_validate_args *a,
     rc = ws_output_mkdirs(dir, ws_validate_named(a), "a folder for the "
                           "study's results", &made, err);
     if (rc == 0)
-        rc = ws_validate_outs_plan(a, &v, dir, NULL, err);
+        rc = ws_validate_preplan(a, d, dir, err);
     if (rc == 0)
-        n = ws_validate_tables(a, d, dir, t, err);
+        n = ws_validate_tables(a, d, dir, t, &code, err);
     if (rc == 0 && n == -2)
-        rc = 1;                 /* the sweep said why */
+        rc = code;              /* the sweep said why */
     else if (rc == 0 && n < 0)
         rc = -1;
     if (rc == 0) {
@@ -434,7 +582,7 @@ static int ws_validate_one(const struct ws_validate_args *a,
     ws_validate_outs_free(&v);
     if (rc == 0)
         printf("validate %s: %s/report.md\n", d->name, dir);
-    else
+    else if (rc != 130)
         ws_output_rmdirs(dir, made);    /* only folders left empty */
     free(dir);
     return rc;
@@ -471,7 +619,7 @@ int ws_cmd_validate(int argc, char **argv)
     for (size_t i = 0; i < a.nrun; i++) {
         rc = ws_validate_one(&a, a.run[i], &err);
         if (rc > 0)
-            return WS_EXIT_INPUT;
+            return rc;          /* a sweep's status: 1, 2 or 130 */
         if (rc < 0)
             return ws_cli_fail(&err);
     }

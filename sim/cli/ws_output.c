@@ -198,19 +198,50 @@ static int ws_output_mktemp(const char *dir, char **tmp)
 /* Whether a file can be made in path's folder: tried, by making and
  * removing a temporary file, since access() cannot see a read-only file
  * system, a full quota of inodes or an ACL. */
+/* SIGINT, SIGTERM and SIGHUP held off while a temporary file exists
+ * that the handler does not know of (made and not yet tracked, or made
+ * and removed at once), so no signal can leave it behind. */
+static void ws_output_hold(sigset_t *old)
+{
+    sigset_t block;
+
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, old);
+}
+
 static int ws_output_probe_dir(const char *dir, int *errnum)
 {
+    sigset_t old;
     char *tmp;
-    int fd = ws_output_mktemp(dir, &tmp);
+    int fd;
 
-    if (fd < 0) {
-        *errnum = errno;
-        return -1;
+    ws_output_hold(&old);
+    fd = ws_output_mktemp(dir, &tmp);
+    *errnum = errno;
+    if (fd >= 0) {
+        close(fd);
+        unlink(tmp);
+        free(tmp);
     }
-    close(fd);
-    unlink(tmp);
-    free(tmp);
-    return 0;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return fd >= 0 ? 0 : -1;
+}
+
+/* A file a warpsim sweep holds (ws_sweep_results.c locks its results for
+ * the whole run) is that sweep's to replace: written over now, its rows
+ * would be lost when the sweep sorts its own copy over it. */
+static int ws_output_busy(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), busy = 0;
+
+    if (fd >= 0) {
+        busy = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+        close(fd);
+    }
+    return busy;
 }
 
 /* Classifies one output; see the rules in ws_output.h. */
@@ -240,6 +271,10 @@ static int ws_output_resolve(struct ws_output *o, struct ws_err *err)
         if ((st.st_mode & 0222) == 0 || access(o->real, W_OK) != 0)
             return ws_output_fail(err, o, "is read-only", "a writable file; "
                                   "warpsim does not replace read-only files");
+        if (ws_output_busy(o->real))
+            return ws_output_fail(err, o, "a warpsim sweep is writing it now",
+                                  "a file no sweep is running on: wait for "
+                                  "it to end");
         o->has_mode = 1;
         o->mode = st.st_mode & 07777;
     } else if (errno != ENOENT) {
@@ -377,6 +412,7 @@ int ws_output_plan(struct ws_output *outs, int n, const char *const *inputs,
 
 int ws_output_open(struct ws_output *o, struct ws_err *err)
 {
+    sigset_t old;
     char *dir;
     int fd, e;
 
@@ -391,11 +427,14 @@ int ws_output_open(struct ws_output *o, struct ws_err *err)
     dir = ws_output_dir(o->real);
     if (!dir)
         return ws_err_oom(err);
+    ws_output_hold(&old);
     fd = ws_output_mktemp(dir, &o->tmp);
     e = errno;
     free(dir);
-    if (fd >= 0) {
+    if (fd >= 0)
         ws_output_track(o->tmp, 1);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (fd >= 0) {
         (void)fchmod(fd, o->has_mode ? (mode_t)o->mode : ws_output_new_mode());
         o->fp = fdopen(fd, "w+");
         e = errno;

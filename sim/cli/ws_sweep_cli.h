@@ -66,12 +66,14 @@ void ws_sweep_results_abandon(struct ws_sweep_run *r);
 
 /* ws_sweep_extras.c: before any point runs, the plots' and the report's
  * files planned as outputs (ws_output's rules) and checked against the
- * results and the inputs; at the end, drawn and written (failures are
- * warnings: the results are safe by then). */
+ * results and the inputs; at the end, drawn and written.  A chart gnuplot
+ * cannot draw is a warning (the results are safe by then); a file that
+ * cannot be written is the command's error (-1, the first in err), once
+ * every other extra has been written. */
 int ws_sweep_check_extras(struct ws_sweep_run *r,
                           const struct ws_sweep_args *a, struct ws_err *err);
-void ws_sweep_extras(struct ws_sweep_run *r, const struct ws_csv *t,
-                     const struct ws_sweep_args *a);
+int ws_sweep_extras(struct ws_sweep_run *r, const struct ws_csv *t,
+                    const struct ws_sweep_args *a, struct ws_err *err);
 void ws_sweep_extras_free(struct ws_sweep_run *r);
 
 /* The dry run: what an existing results file already holds (read, not

@@ -71,13 +71,12 @@ static size_t ws_sweep_inputs(const struct ws_sweep_run *r,
  * files, folders, inputs and two outputs on one file refused, each
  * folder tried.  A plot's error is placed at its entry in the sweep file,
  * the report's at the word that named the results file. */
-static int ws_sweep_plan_extras(struct ws_sweep_run *r, int with_results,
-                                struct ws_err *err)
+static int ws_sweep_plan_extras(struct ws_sweep_run *r, struct ws_err *err)
 {
     const char **inputs = malloc((4 + WS_SWEEP_MAX_AXES * WS_SWEEP_MAX_VALUES)
                                  * sizeof *inputs);
-    struct ws_output *outs = with_results ? r->extra_outs : r->extras;
-    size_t n, nouts = r->nextras + (with_results ? 1 : 0);
+    struct ws_output *outs = r->extra_outs;
+    size_t n, nouts = r->nextras + 1;
     int rc;
 
     if (!inputs)
@@ -122,7 +121,7 @@ int ws_sweep_check_extras(struct ws_sweep_run *r,
             .named = r->out_named};
         r->nextras++;
     }
-    return ws_sweep_plan_extras(r, 1, err);
+    return ws_sweep_plan_extras(r, err);
 }
 
 void ws_sweep_extras_free(struct ws_sweep_run *r)
@@ -138,60 +137,74 @@ void ws_sweep_extras_free(struct ws_sweep_run *r)
     r->nextras = 0;
 }
 
-/* Writes one extra, planned again first: hours may have passed since the
- * first plan, and the rules hold at the moment of writing.  (The results
- * file is left out of this plan: it has been read by now, and the first
- * plan already kept the extras off it.) */
+/* Writes one extra, planned again first (alone: one bad name must not
+ * cost the others): hours may have passed since the first plan, and the
+ * rules hold at the moment of writing. */
 static int ws_sweep_write_extra(struct ws_sweep_run *r, struct ws_output *o,
                                 const char *text, struct ws_err *err)
 {
-    if (ws_sweep_plan_extras(r, 0, err) < 0)
+    const char *inputs[4 + WS_SWEEP_MAX_VALUES];
+    size_t n = ws_sweep_inputs(r, inputs, sizeof inputs / sizeof *inputs);
+
+    ws_output_free(o);
+    if (ws_output_plan(o, 1, inputs, (int)n, err) < 0)
         return -1;
     return ws_output_write(o, text, err);
 }
 
-/* Plots and the report are extras: a failure to draw is a warning, the
- * results are already safe. */
-void ws_sweep_extras(struct ws_sweep_run *r, const struct ws_csv *t,
-                     const struct ws_sweep_args *a)
+/* One extra drawn (NULL: a warning says why, the results are safe) and
+ * written; a write that fails is the command's failure, kept in err (the
+ * first one) while the other extras are still written. */
+static void ws_sweep_put_extra(struct ws_sweep_run *r, struct ws_output *o,
+                               const char *what, char *text,
+                               struct ws_err *draw, struct ws_err *err)
+{
+    struct ws_err e;
+
+    if (!text) {
+        fprintf(stderr, "warpsim sweep: %s not drawn: %s\n", what,
+                draw->set ? draw->text : "out of memory");
+        return;
+    }
+    ws_err_clear(&e);
+    if (ws_sweep_write_extra(r, o, text, &e) == 0)
+        printf("%s: %s\n", strncmp(what, "plot", 4) == 0 ? "plot" : "report",
+               o->path);
+    else if (!err->set)
+        *err = e;
+    free(text);
+}
+
+int ws_sweep_extras(struct ws_sweep_run *r, const struct ws_csv *t,
+                    const struct ws_sweep_args *a, struct ws_err *err)
 {
     const char *axes[WS_SWEEP_MAX_AXES];
     size_t dims[WS_SWEEP_MAX_AXES];
-    struct ws_err err;
+    struct ws_err draw;
+    char what[WS_ERR_TEXT];
 
     for (size_t i = 0; i < r->s.nplots; i++) {
         const struct ws_sweep_plot *p = &r->s.plots[i];
         struct ws_plot_spec spec = {p->x, p->y, p->series, p->logx, p->logy,
                                     p->title};
         char *svg;
-        ws_err_clear(&err);
-        svg = ws_plot_check(t, &spec, &err) == 0
-            ? ws_plot_svg(t, &spec, &err) : NULL;
-        if (svg && ws_sweep_write_extra(r, &r->extras[i], svg, &err) == 0)
-            printf("plot: %s\n", r->extra_paths[i]);
-        else
-            fprintf(stderr, "warpsim sweep: plot %s not drawn: %s\n",
-                    p->file, err.set ? err.text : "out of memory");
-        free(svg);
+        ws_err_clear(&draw);
+        svg = ws_plot_check(t, &spec, &draw) == 0
+            ? ws_plot_svg(t, &spec, &draw) : NULL;
+        snprintf(what, sizeof what, "plot %s", p->file);
+        ws_sweep_put_extra(r, &r->extras[i], what, svg, &draw, err);
     }
-    if (!a->report)
-        return;
-    for (size_t i = 0; i < r->s.naxes; i++) {
-        axes[i] = r->s.axes[i].name;
-        dims[i] = r->s.axes[i].dim;
+    if (a->report) {
+        for (size_t i = 0; i < r->s.naxes; i++) {
+            axes[i] = r->s.axes[i].name;
+            dims[i] = r->s.axes[i].dim;
+        }
+        ws_err_clear(&draw);
+        ws_sweep_put_extra(r, &r->extras[r->nextras - 1], "report",
+                           ws_sweep_report(t, axes, dims, r->s.naxes,
+                                           r->s.target, &draw), &draw, err);
     }
-    {
-        size_t k = r->nextras - 1;
-        char *md;
-        ws_err_clear(&err);
-        md = ws_sweep_report(t, axes, dims, r->s.naxes, r->s.target, &err);
-        if (md && ws_sweep_write_extra(r, &r->extras[k], md, &err) == 0)
-            printf("report: %s\n", r->extra_paths[k]);
-        else
-            fprintf(stderr, "warpsim sweep: report not written: %s\n",
-                    err.set ? err.text : "out of memory");
-        free(md);
-    }
+    return err->set ? -1 : 0;
 }
 
 /* ---- dry run ---------------------------------------------------------- */

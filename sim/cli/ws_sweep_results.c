@@ -22,6 +22,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,13 +119,62 @@ static void ws_sweep_dropping(const char *out, size_t n, const char *what)
         fprintf(stderr, "warpsim sweep: %s: dropping %zu %s\n", out, n, what);
 }
 
+/* The locked file's text, read through its descriptor: what the name
+ * leads to now may not be this run's file (deleted, or replaced by a
+ * process that ignored the lock), and the rows are in ours. */
+static char *ws_sweep_results_text(struct ws_sweep_run *r, size_t *len,
+                                   struct ws_err *err)
+{
+    struct stat st;
+    char *text;
+    size_t n = 0;
+
+    if (fstat(r->fd, &st) != 0) {
+        ws_err_msg(err, "%s: %s", r->out, strerror(errno));
+        err->internal = 1;
+        return NULL;
+    }
+    if ((uint64_t)st.st_size > WS_CSV_MAX_BYTES) {
+        ws_err_arg(err, r->out_named, 0, 0, "--output %s: larger than %zu "
+                   "bytes (expected a results file warpsim wrote; give "
+                   "this sweep a new one with -o)", r->out,
+                   WS_CSV_MAX_BYTES);
+        return NULL;
+    }
+    text = malloc((size_t)st.st_size + 1);
+    if (!text) {
+        ws_err_oom(err);
+        return NULL;
+    }
+    while (n < (size_t)st.st_size) {
+        ssize_t got = pread(r->fd, text + n, (size_t)st.st_size - n,
+                            (off_t)n);
+        if (got <= 0) {
+            if (got < 0 && errno == EINTR)
+                continue;
+            break;
+        }
+        n += (size_t)got;
+    }
+    *len = n;
+    return text;
+}
+
 /* Reads the file (locked: nobody else writes it) and marks the points it
  * holds whole. */
 static int ws_sweep_results_read(struct ws_sweep_run *r, struct ws_csv *t,
                                  struct ws_sweep_held *h, int retry_failed,
                                  struct ws_err *err)
 {
-    if (ws_csv_load(t, r->out, 1, 1, err) < 0)
+    size_t len = 0;
+    char *text = ws_sweep_results_text(r, &len, err);
+    int rc;
+
+    if (!text)
+        return -1;
+    rc = ws_csv_parse(t, r->out, text, len, 1, 1, err);
+    free(text);
+    if (rc < 0)
         return -1;
     if (t->ncols && ws_sweep_check_header(t, r->header, err) < 0) {
         ws_csv_free(t);
@@ -224,11 +274,15 @@ int ws_sweep_peek(struct ws_sweep_run *r, struct ws_err *err)
 {
     struct ws_sweep_held h;
     struct ws_csv t;
-    struct stat st;
+    int rc;
 
-    if (stat(r->out, &st) < 0 || st.st_size == 0)
+    r->fd = open(r->out, O_RDONLY | O_CLOEXEC);
+    if (r->fd < 0)
         return 0;
-    if (ws_sweep_results_read(r, &t, &h, 0, err) < 0)
+    rc = ws_sweep_results_read(r, &t, &h, 0, err);
+    close(r->fd);
+    r->fd = -1;
+    if (rc < 0)
         return -1;
     ws_sweep_held_free(&h);
     ws_csv_free(&t);

@@ -12,7 +12,9 @@
  * gnuplot runs with -d (no ~/.gnuplot), its standard input from /dev/null
  * and its output to a file, in a private folder that is always removed.
  *
- * Leaves out: a time limit on gnuplot; removing the folder on a signal.
+ * SIGINT, SIGTERM and SIGHUP are held off while the folder exists.
+ *
+ * Leaves out: a time limit on gnuplot.
  */
 #include "ws_plot.h"
 
@@ -22,6 +24,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,6 +203,7 @@ static void ws_plot_quote(FILE *out, const char *s)
 
 /* The private folder and the files gnuplot reads and writes in it. */
 struct ws_plot_dir {
+    sigset_t old;           /* the signal mask before the folder existed */
     char dir[PATH_MAX];
     char data[PATH_MAX + 16], script[PATH_MAX + 16];
     char svg[PATH_MAX + 16], log[PATH_MAX + 16];
@@ -210,6 +214,21 @@ static int ws_plot_internal(struct ws_err *err)
     if (err->set && !err->placed)
         err->internal = 1;
     return -1;
+}
+
+/* SIGINT, SIGTERM and SIGHUP wait while the private folder exists, so no
+ * signal leaves it behind; gnuplot runs with the caller's mask (a Ctrl-C
+ * to the process group stops it at once, and the signal reaches warpsim
+ * when the folder is gone). */
+static void ws_plot_hold(sigset_t *old)
+{
+    sigset_t block;
+
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, old);
 }
 
 /* $TMPDIR when it is an absolute path a script can quote, else /tmp. */
@@ -223,7 +242,9 @@ static int ws_plot_mkdir(struct ws_plot_dir *d, struct ws_err *err)
         if ((unsigned char)*p < 0x20)
             base = "/tmp";
     snprintf(d->dir, sizeof d->dir, "%s/warpsim-plot-XXXXXX", base);
+    ws_plot_hold(&d->old);
     if (!mkdtemp(d->dir)) {
+        sigprocmask(SIG_SETMASK, &d->old, NULL);
         ws_err_msg(err, "cannot create a temporary folder in %s: %s "
                    "(expected a writable $TMPDIR or /tmp)", base,
                    strerror(errno));
@@ -243,6 +264,7 @@ static void ws_plot_rmdir(const struct ws_plot_dir *d)
     unlink(d->svg);
     unlink(d->log);
     rmdir(d->dir);
+    sigprocmask(SIG_SETMASK, &d->old, NULL);
 }
 
 static FILE *ws_plot_fopen(const char *path, struct ws_err *err)
@@ -378,21 +400,32 @@ static int ws_plot_run(const struct ws_plot_dir *d, struct ws_err *err)
 {
     char *argv[] = {"gnuplot", "-d", (char *)d->script, NULL};
     posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
     char msg[240];
     pid_t pid;
     int rc, status;
 
-    if (posix_spawn_file_actions_init(&fa) != 0)
+    if (posix_spawnattr_init(&at) != 0)
         return ws_err_oom(err);
-    rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    if (posix_spawn_file_actions_init(&fa) != 0) {
+        posix_spawnattr_destroy(&at);
+        return ws_err_oom(err);
+    }
+    rc = posix_spawnattr_setsigmask(&at, &d->old);
+    if (rc == 0)
+        rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK);
+    if (rc == 0)
+        rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY,
+                                              0);
     if (rc == 0)
         rc = posix_spawn_file_actions_addopen(&fa, 1, d->log, O_WRONLY
                                               | O_CREAT | O_TRUNC, 0600);
     if (rc == 0)
         rc = posix_spawn_file_actions_adddup2(&fa, 1, 2);
     if (rc == 0)
-        rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+        rc = posix_spawnp(&pid, "gnuplot", &fa, &at, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
     if (rc != 0)
         return ws_plot_spawn_failed(rc, err);
     while (waitpid(pid, &status, 0) < 0)

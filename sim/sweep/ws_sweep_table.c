@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "util/ws_num.h"
 #include "ws_sweep.h"
@@ -79,6 +80,35 @@ static int ws_sweep_same_row(const struct ws_csv *t, size_t a, size_t b)
             return 0;
     }
     return 1;
+}
+
+/* A point's rows are "ok" rows, or one "failed" row: anything else was
+ * not written by a sweep. */
+static int ws_sweep_status_ok(const struct ws_csv *t,
+                              const struct ws_sweep_rowref *refs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *st = ws_csv_cell(t, refs[i].line, WS_SWEEP_COL_STATUS);
+        if (strcmp(st, "ok") != 0
+            && (strcmp(st, "failed") != 0 || refs[i].rows != 1))
+            return 0;
+    }
+    return 1;
+}
+
+void ws_sweep_id_of(char (*keys)[33], size_t n, char out[17])
+{
+    XXH3_state_t *h = XXH3_createState();
+    unsigned long long v = 0;
+
+    if (h) {
+        XXH3_64bits_reset(h);
+        for (size_t i = 0; i < n; i++)
+            XXH3_64bits_update(h, keys[i], 32);
+        v = XXH3_64bits_digest(h);
+        XXH3_freeState(h);
+    }
+    snprintf(out, 17, "%016llx", v);
 }
 
 /* ---- which point a key is ---------------------------------------------- */
@@ -151,7 +181,7 @@ static void ws_sweep_held_point(struct ws_sweep_held *h, const struct ws_csv *t,
                  || !ws_sweep_same_row(t, refs[i - 1].line, refs[i].line))
             bad = 1;
     }
-    if (bad || next != rows) {
+    if (bad || next != rows || !ws_sweep_status_ok(t, refs, n)) {
         h->torn++;
         return;
     }
@@ -389,6 +419,11 @@ static int ws_sweep_merge_point(const struct ws_csv *tabs,
             return ws_err_at(err, t->name, line, 1, "point %zu's rows say it "
                              "has %zu and %zu rows (expected one count)",
                              b->point, a->rows, b->rows);
+        if (!ws_sweep_status_ok(t, b, 1))
+            return ws_err_at(err, t->name, line, 1, "point %zu has status "
+                             "'%s' (expected ok, or failed on a point's one "
+                             "row)", b->point, ws_csv_cell(t, b->line,
+                                                           WS_SWEEP_COL_STATUS));
         if (b->row != i)
             return ws_err_at(err, t->name, line, 1, "point %zu row %zu %s "
                              "(expected each of its %zu rows once: rerun the "
@@ -406,7 +441,36 @@ static int ws_sweep_merge_point(const struct ws_csv *tabs,
     return 0;
 }
 
-static int ws_sweep_merge_check(const struct ws_csv *tabs, size_t n,
+/* The sweep cell is a hash of every point's key: keys edited by hand, or
+ * points of another sweep numbered as this one's, do not make it. */
+static int ws_sweep_merge_keys(const struct ws_csv *tabs,
+                               const struct ws_sweep_rowref *refs,
+                               size_t nrefs, size_t npoints,
+                               struct ws_err *err)
+{
+    char (*keys)[33] = calloc(npoints, sizeof *keys), id[17];
+    const struct ws_csv *t = &tabs[refs[0].table];
+    const char *sweep = ws_csv_cell(t, refs[0].line, WS_SWEEP_COL_SWEEP);
+    int rc = 0;
+
+    if (!keys)
+        return ws_err_oom(err);
+    for (size_t i = 0; i < nrefs; i++)
+        snprintf(keys[refs[i].point], 33, "%s",
+                 ws_csv_cell(&tabs[refs[i].table], refs[i].line,
+                             WS_SWEEP_COL_KEY));
+    ws_sweep_id_of(keys, npoints, id);
+    if (strcmp(id, sweep) != 0)
+        rc = ws_err_at(err, t->name, t->row_line[refs[0].line], 1, "the "
+                       "points' keys make sweep '%s', the rows say '%s' "
+                       "(expected the shares as the sweep wrote them: a key "
+                       "was edited, or points of another sweep joined)", id,
+                       sweep);
+    free(keys);
+    return rc;
+}
+
+static int ws_sweep_merge_check(const struct ws_csv *tabs,
                                 struct ws_sweep_rowref *refs, size_t nrefs,
                                 size_t npoints, struct ws_err *err)
 {
@@ -421,12 +485,11 @@ static int ws_sweep_merge_check(const struct ws_csv *tabs, size_t n,
         if (ws_sweep_merge_point(tabs, refs + i, j - i, err) < 0)
             return -1;
     }
-    (void)n;
     if (p != npoints)
         return ws_err_at(err, tabs[0].name, 1, 1, "point %zu of %zu is in no "
                          "share (expected every share of the sweep, each run "
                          "to the end)", p, npoints);
-    return 0;
+    return ws_sweep_merge_keys(tabs, refs, nrefs, npoints, err);
 }
 
 static int ws_sweep_merge_columns(const struct ws_csv *tabs, size_t n,
@@ -480,7 +543,7 @@ char *ws_sweep_merge(const struct ws_csv *tabs, size_t n, struct ws_err *err)
             if (ws_sweep_merge_row(tabs, i, r, &tabs[first], &npoints,
                                    &refs[nrefs++], err) < 0)
                 goto out;
-    if (ws_sweep_merge_check(tabs, n, refs, nrefs, npoints, err) < 0)
+    if (ws_sweep_merge_check(tabs, refs, nrefs, npoints, err) < 0)
         goto out;
     if ((f = open_memstream(&buf, &len)) != NULL) {
         ws_sweep_put_header(f, &tabs[0]);

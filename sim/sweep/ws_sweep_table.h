@@ -14,6 +14,10 @@
 /* A point has at most this many rows (kernels of one trace). */
 #define WS_SWEEP_MAX_ROWS 1000000
 
+/* The sweep's identity, its rows' sweep cell: a hash of every point's
+ * key in point order (16 hexadecimal digits and a NUL into out). */
+void ws_sweep_id_of(char (*keys)[33], size_t n, char out[17]);
+
 /* What a results file holds for the sweep as it is now. */
 struct ws_sweep_held {
     long *point;            /* per row of the table: the current point it
@@ -48,8 +52,9 @@ int ws_sweep_check_header(const struct ws_csv *t, const char *header,
                           struct ws_err *err);
 
 /* The shares tabs[0..n) joined and sorted by point, after checking that
- * they are shares of one sweep (one sweep cell) and hold every point
- * whole (every row once) in one share; NULL with err. */
+ * they are shares of one sweep (one sweep cell, which the points' keys
+ * make) and hold every point whole (every row once, ok rows or one
+ * failed row) in one share; NULL with err. */
 char *ws_sweep_merge(const struct ws_csv *tabs, size_t n, struct ws_err *err);
 
 #endif

@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WS_CSV_MAX_BYTES ((size_t)256 << 20)
 #define WS_CSV_MAX_COLS 4096
 #define WS_CSV_MAX_CELLS ((size_t)1 << 26)
 

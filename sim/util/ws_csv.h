@@ -20,6 +20,9 @@
 
 #include "ws_err.h"
 
+/* The largest file ws_csv_load reads. */
+#define WS_CSV_MAX_BYTES ((size_t)256 << 20)
+
 struct ws_csv {
     char *name;             /* for messages */
     size_t ncols, nrows;

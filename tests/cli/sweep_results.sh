@@ -44,9 +44,29 @@ done
 "$ws" sweep "$many" -j 1 -o both.csv >/dev/null 2>second.err
 rc=$?
 wait $first || fail "the first sweep failed: $(cat first.err)"
-expect2 'another warpsim sweep is writing it' second.err
+expect2 'warpsim sweep is writing it' second.err
 "$ws" sweep "$many" -j 2 -o alone.csv >/dev/null || fail "many failed"
 cmp -s both.csv alone.csv || fail "the first writer's file is not whole"
+
+# --- a merge into a file a sweep holds is refused; the results file
+# removed while the sweep runs comes back whole at its end.
+"$ws" sweep "$tiny" --array-index 0 --array-size 2 -o h0.csv >/dev/null \
+    || fail "tiny share 0"
+"$ws" sweep "$tiny" --array-index 1 --array-size 2 -o h1.csv >/dev/null \
+    || fail "tiny share 1"
+"$ws" sweep "$many" -j 1 -o held.csv >/dev/null 2>first.err &
+first=$!
+i=0
+while [ $i -lt 200 ] && [ "$(lines held.csv)" -lt 3 ]; do
+    sleep 0.02
+    i=$((i + 1))
+done
+"$ws" sweep merge held.csv h0.csv h1.csv 2>merge.err
+rc=$?
+rm -f held.csv
+wait $first || fail "the sweep whose file was removed failed: $(cat first.err)"
+expect2 'held\.csv: a warpsim sweep is writing it now' merge.err
+cmp -s held.csv alone.csv || fail "a removed results file did not come back whole"
 
 # --- shares into one finished file keep each other's rows.
 "$ws" sweep "$tiny" -j 2 -o full.csv >/dev/null || fail "tiny failed"

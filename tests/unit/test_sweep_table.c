@@ -126,9 +126,10 @@ static void test_held_stale_bad_retry(void **state)
     strcat(text, "0,3,zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz,ok,,s,0,1,q\n");
     add_row(text, 1, 1, "s", 3, 2, "b");           /* row past rows */
     strcat(text, "2,3,cccccccccccccccccccccccccccccccc,failed,why,s,0,1,\n");
+    strcat(text, "0,3,aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa,garbage,,s,0,1,\n");
     scan(text, 1, &h, done, &t);
     assert_int_equal(h.stale, 1);
-    assert_int_equal(h.torn, 1);
+    assert_int_equal(h.torn, 2);
     assert_int_equal(h.retried, 1);
     assert_true(!done[0] && !done[1] && !done[2]);
     ws_sweep_held_free(&h);
@@ -151,29 +152,30 @@ static char *merge2(const char *a, const char *b, struct ws_err *err)
 
 static void test_merge(void **state)
 {
-    char a[2000] = HDR, b[2000] = HDR, c[2000], d[2000];
+    char a[2000] = HDR, b[2000] = HDR, c[2000], d[2000], s[17];
     struct ws_err err;
     char *out;
 
     (void)state;
     make_keys();
-    add_row(a, 0, 0, "s", 0, 2, "a0");
-    add_row(a, 0, 0, "s", 1, 2, "a1");
-    add_row(a, 2, 2, "s", 0, 1, "c");
-    add_row(b, 1, 1, "s", 0, 1, "b");
+    ws_sweep_id_of(keys, 3, s);
+    add_row(a, 0, 0, s, 0, 2, "a0");
+    add_row(a, 0, 0, s, 1, 2, "a1");
+    add_row(a, 2, 2, s, 0, 1, "c");
+    add_row(b, 1, 1, s, 0, 1, "b");
     out = merge2(a, b, &err);
     assert_non_null(out);
     assert_non_null(strstr(out, ",a1\n1,3,"));     /* sorted by point */
     free(out);
 
     strcpy(c, a);
-    add_row(c, 0, 0, "s", 1, 2, "a1");             /* doubled */
+    add_row(c, 0, 0, s, 1, 2, "a1");               /* doubled */
     assert_null(merge2(c, b, &err));
     ws_test_err(&err, "s0.csv", 5, "point 0 row 1 appears twice");
 
     strcpy(c, HDR);
-    add_row(c, 0, 0, "s", 0, 2, "a0");             /* row 1 missing */
-    add_row(c, 2, 2, "s", 0, 1, "c");
+    add_row(c, 0, 0, s, 0, 2, "a0");               /* row 1 missing */
+    add_row(c, 2, 2, s, 0, 1, "c");
     assert_null(merge2(c, b, &err));
     ws_test_err(&err, "s0.csv", 2, "point 0 has 1 of its 2 rows");
 
@@ -183,13 +185,27 @@ static void test_merge(void **state)
     ws_test_err(&err, "s1.csv", 2, "this row is of sweep 't'");
 
     strcpy(d, HDR);
-    add_row(d, 0, 0, "s", 0, 2, "a0");             /* point in two shares */
+    add_row(d, 0, 0, s, 0, 2, "a0");               /* point in two shares */
     assert_null(merge2(a, d, &err));
     ws_test_err(&err, "s1.csv", 2, "point 0 is also in s0.csv");
 
     strcpy(d, HDR);                                /* point 1 nowhere */
     assert_null(merge2(a, d, &err));
     ws_test_err(&err, "s0.csv", 1, "point 1 of 3 is in no share");
+
+    strcpy(d, HDR);                                /* a key edited */
+    strcat(d, "1,3,dddddddddddddddddddddddddddddddd,ok,,");
+    strcat(d, s);
+    strcat(d, ",0,1,b\n");
+    assert_null(merge2(a, d, &err));
+    ws_test_err(&err, "s0.csv", 2, "the points' keys make sweep");
+
+    strcpy(d, HDR);                                /* not a sweep's status */
+    strcat(d, "1,3,bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb,maybe,,");
+    strcat(d, s);
+    strcat(d, ",0,1,b\n");
+    assert_null(merge2(a, d, &err));
+    ws_test_err(&err, "s1.csv", 2, "point 1 has status 'maybe'");
 }
 
 int main(void)
