@@ -74,14 +74,22 @@
  * It holds 8 bytes per CTA (the index) and one CTA at a time; a kernel's
  * addresses wait in a temporary file until its CTA blocks are written.
  *
- * Trust: the checksum is checked when the file is opened, and every
- * offset, count and record is checked against the file's size and the
- * launch before it is used, so a corrupt or hand-made file is an error,
- * never a crash.  The fields an instruction's opcode implies (class,
- * memory operation, flags, space) are not trusted but re-derived
- * (ws_opinfo) for the running configuration; a CTA whose records disagree,
- * such as one packed with another unknown_opcode_class, is served from a
- * corrected copy instead of the mapping.
+ * Trust: the checksum is checked when the file is opened, but it guards
+ * against accidents only (anyone can recompute it), so the structure is
+ * checked on its own too: every offset, count and record against the
+ * file's size, the launch and the layout above as the writer produces it
+ * (sections back to back, each CTA block where the one before it ends,
+ * reserved fields and padding zero, warp ranges that tile their CTA's,
+ * totals that are the sums of their parts, each memory access's addresses
+ * right after the one before it in its warp; ws_packr_layout.c), before
+ * it is used.  A corrupt or hand-made file is an error naming the field
+ * and its byte, never a crash or a different instruction stream.  A file
+ * truncated or rewritten while it is read is an error too, not SIGBUS
+ * (ws_packr_guard.c, ws_packr.c).  The fields an instruction's opcode
+ * implies (class, memory operation, flags, space) are not trusted but
+ * re-derived (ws_opinfo) for the running configuration; a CTA whose
+ * records disagree, such as one packed with another unknown_opcode_class,
+ * is served from a corrected copy instead of the mapping.
  *
  * Leaves out: compression (a packed trace is about twice its text), and
  * sharing one opcode table between kernels.

@@ -1,8 +1,25 @@
 /*
  * ws_packr: the .wst reader's file level (format and trust rules in
  * ws_pack.h): mapping the file and checking its header, the checksum of
- * everything after the header, and the command table.  Kernels are read by
+ * everything after the header, and the command table, and telling whether
+ * the file changed while it was read.  Kernels are read by
  * ws_packr_kernel.c when asked for.
+ *
+ * The checksum guards against accidents only (anyone can recompute it),
+ * so the header and command table are also held to what the writer
+ * produces: reserved fields zero, the kernels in launch order, the
+ * command table last and filling the file to its end.
+ *
+ * A file changed while it is mapped: truncated, its pages past the new
+ * end fault, and the guard (ws_packr_guard.c) turns them into zeros and
+ * marks the mapping; rewritten in place, its pages show the new bytes.
+ * Either way what was read is not one file, so every entry point of the
+ * reader ends in ws_packr_unchanged, which reports the change (and, at
+ * the end of each kernel and warp, compares the file's size and
+ * modification time with those it had when opened).  The command then
+ * fails as for bad input, exit 2: the trace, not warpsim, is at fault, and
+ * a rerun on a trace left alone gives the results.  A trace replaced by
+ * a rename is not a change: the mapping keeps the file that was opened.
  *
  * Memory: a mapped page counts in the process's resident set once read,
  * so the pages the checksum read are given back at once, and the kernel
@@ -123,6 +140,9 @@ static int ws_packr_header(struct ws_pack *p, struct ws_err *err)
                             "bytes long, its header says %llu",
                             (unsigned long long)p->size,
                             (unsigned long long)h->file_size);
+    if (h->zero != 0)
+        return ws_packr_field(p->name, err, 56, "", "the header's zero",
+                              h->zero, 0, "a reserved field");
     if (ws_packr_checksum(p) != h->checksum)
         return ws_err_at(err, p->name, 1, 1, "checksum mismatch (expected an "
                          "intact file; repack it)");
@@ -130,19 +150,72 @@ static int ws_packr_header(struct ws_pack *p, struct ws_err *err)
 }
 
 
-static int ws_packr_commands(struct ws_pack *p, struct ws_err *err)
+/* The command table lies last and fills the file: it ends where the
+ * file does, 64-aligned. */
+static int ws_packr_cmd_table(const struct ws_pack *p, struct ws_err *err)
 {
     const struct ws_pack_header *h = &p->h;
-    size_t nk = 0;
+    uint64_t bytes = (uint64_t)h->ncmds * sizeof(struct ws_pack_cmd);
 
-    if (h->cmd_off % 8 != 0 || !ws_packr_fits(p, h->cmd_off, h->ncmds,
-                                              sizeof(struct ws_pack_cmd)))
+    if (h->cmd_off % 64 != 0 || !ws_packr_fits(p, h->cmd_off, h->ncmds,
+                                               sizeof(struct ws_pack_cmd))
+        || h->cmd_off < sizeof *h)
         return ws_packr_bad(p->name, err, 40, WS_PACKR_REPACK, "command "
                             "table of %u entries at %llu outside the file",
                             h->ncmds, (unsigned long long)h->cmd_off);
+    if (h->cmd_off + bytes != p->size)
+        return ws_packr_field(p->name, err, 48, "", "ncmds", h->ncmds,
+                              (p->size - h->cmd_off)
+                              / sizeof(struct ws_pack_cmd),
+                              "the entries from cmd_off to the end of the "
+                              "file");
     if (h->nkernels > h->ncmds)
         return ws_packr_bad(p->name, err, 52, WS_PACKR_REPACK, "%u kernels "
                             "in %u commands", h->nkernels, h->ncmds);
+    return 0;
+}
+
+/* Command i at byte at: a known kind, its reserved fields zero, and a
+ * kernel's header 64-aligned after the kernel before it (prev, or the
+ * file header), before the command table. */
+static int ws_packr_cmd(const struct ws_pack *p, uint32_t i, uint64_t at,
+                        const struct ws_pack_cmd *c, uint64_t prev,
+                        struct ws_err *err)
+{
+    char what[64];
+
+    if (c->zero != 0) {
+        snprintf(what, sizeof what, "command %u's zero", i);
+        return ws_packr_field(p->name, err, at + 4, "", what, c->zero, 0,
+                              "a reserved field");
+    }
+    if (c->kind == WS_PACK_CMD_MEMCPY)
+        return 0;
+    if (c->kind != WS_PACK_CMD_KERNEL)
+        return ws_packr_bad(p->name, err, at, "0 (kernel) or 1 (copy); "
+                            "repack it", "command %u of kind %u", i,
+                            c->kind);
+    if (c->b != 0) {
+        snprintf(what, sizeof what, "kernel command %u's second field", i);
+        return ws_packr_field(p->name, err, at + 16, "", what, c->b, 0,
+                              "a reserved field for a kernel");
+    }
+    if (c->a % 64 != 0 || c->a <= prev || c->a > p->h.cmd_off
+        || sizeof(struct ws_pack_kernel_hdr) > p->h.cmd_off - c->a)
+        return ws_packr_bad(p->name, err, at + 8, WS_PACKR_REPACK,
+                            "kernel header at %llu outside the file or out "
+                            "of launch order", (unsigned long long)c->a);
+    return 0;
+}
+
+static int ws_packr_commands(struct ws_pack *p, struct ws_err *err)
+{
+    const struct ws_pack_header *h = &p->h;
+    uint64_t end = sizeof *h;   /* where the last kernel seen ends */
+    size_t nk = 0;
+
+    if (ws_packr_cmd_table(p, err) < 0)
+        return -1;
     p->kernels = calloc(h->nkernels ? h->nkernels : 1, sizeof *p->kernels);
     if (!p->kernels)
         return ws_err_oom(err);
@@ -150,34 +223,82 @@ static int ws_packr_commands(struct ws_pack *p, struct ws_err *err)
         uint64_t at = h->cmd_off + (uint64_t)i * sizeof(struct ws_pack_cmd);
         struct ws_pack_cmd c;
         memcpy(&c, p->base + at, sizeof c);
-        if (c.kind == WS_PACK_CMD_MEMCPY)
-            continue;
+        if (ws_packr_cmd(p, i, at, &c, nk ? p->kernels[nk - 1] : 0, err) < 0)
+            return -1;
         if (c.kind != WS_PACK_CMD_KERNEL)
-            return ws_packr_bad(p->name, err, at, "0 (kernel) or 1 (copy); "
-                                "repack it", "command %u of kind %u", i,
-                                c.kind);
-        if (c.a % 64 != 0 || c.a < sizeof *h
-            || !ws_packr_fits(p, c.a, 1, sizeof(struct ws_pack_kernel_hdr)))
-            return ws_packr_bad(p->name, err, at + 8, WS_PACKR_REPACK,
-                                "kernel header at %llu outside the file",
-                                (unsigned long long)c.a);
+            continue;
         if (nk == h->nkernels)
             return ws_packr_bad(p->name, err, at, WS_PACKR_REPACK, "more "
                                 "kernel commands than the %u kernels the "
                                 "header gives", h->nkernels);
         p->kernels[nk++] = c.a;
+        end = c.a + sizeof(struct ws_pack_kernel_hdr);
     }
     if (nk != h->nkernels)
         return ws_packr_bad(p->name, err, 52, WS_PACKR_REPACK, "%zu kernel "
                             "commands where the header gives %u", nk,
                             h->nkernels);
+    /* Each kernel's sections start where the one before ends
+     * (ws_packr_layout.c); the last one's header ends at the table. */
+    if (h->cmd_off != end)
+        return ws_packr_field(p->name, err, 40, "", "cmd_off", h->cmd_off,
+                              end, nk ? "right after the last kernel's "
+                              "header" : "right after the file header, with "
+                              "no kernels");
     return 0;
 }
 
 static int ws_packr_check(struct ws_pack *p, struct ws_err *err)
 {
-    return ws_packr_header(p, err) < 0 || ws_packr_commands(p, err) < 0
-           ? -1 : 0;
+    int rc = ws_packr_header(p, err) < 0 || ws_packr_commands(p, err) < 0
+             ? -1 : 0;
+
+    /* The checksum read every page: a file cut short while it was read
+     * is that, not a checksum mismatch. */
+    return ws_packr_unchanged(p, 1, err) < 0 ? -1 : rc;
+}
+
+/* ---- a file that changes while it is read ------------------------------ */
+
+static int ws_packr_changed(const struct ws_pack *p, struct ws_err *err,
+                            const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Replaces whatever err says: an error seen on the zeros of a file cut
+ * short describes the zeros, the change is the cause. */
+static int ws_packr_changed(const struct ws_pack *p, struct ws_err *err,
+                            const char *fmt, ...)
+{
+    char how[160];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(how, sizeof how, fmt, ap);
+    va_end(ap);
+    ws_err_clear(err);
+    return ws_err_at(err, p->name, 1, 1, "the file changed while it was "
+                     "being read (truncated or rewritten)%s (expected a "
+                     "trace left alone while warpsim runs)", how);
+}
+
+int ws_packr_unchanged(const struct ws_pack *p, int full, struct ws_err *err)
+{
+    struct stat st;
+    uint64_t at;
+
+    if (ws_packr_guard_tripped(p->guard, &at))
+        return ws_packr_changed(p, err, ": byte %llu was gone when read",
+                                (unsigned long long)at);
+    if (!full || p->fd < 0 || fstat(p->fd, &st) != 0)
+        return 0;
+    if ((uint64_t)st.st_size != p->size0)
+        return ws_packr_changed(p, err, ": %llu bytes, %llu when opened",
+                                (unsigned long long)st.st_size,
+                                (unsigned long long)p->size0);
+    if (st.st_mtim.tv_sec != p->mtime0.tv_sec
+        || st.st_mtim.tv_nsec != p->mtime0.tv_nsec)
+        return ws_packr_changed(p, err, ": modified since it was opened");
+    return 0;
 }
 
 static struct ws_pack *ws_packr_new(const char *name, struct ws_err *err)
@@ -190,6 +311,8 @@ static struct ws_pack *ws_packr_new(const char *name, struct ws_err *err)
     }
     if (!p)
         ws_err_oom(err);
+    else
+        p->fd = p->guard = -1;
     return p;
 }
 
@@ -208,7 +331,9 @@ static int ws_packr_cannot_open(const char *path, int fd, struct ws_err *err)
  * not block the open), else -1 with an unplaced error. */
 static int ws_packr_fd(const char *path, struct stat *st, struct ws_err *err)
 {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    /* O_CLOEXEC: an open pack's descriptor is kept, and must not leak
+     * into the external models the run starts. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 
     if (fd < 0 || fstat(fd, st) != 0)
         return ws_packr_cannot_open(path, fd, err);
@@ -251,17 +376,28 @@ int ws_pack_open(struct ws_pack **out, const char *path, struct ws_err *err)
         return -1;
     }
     p->size = (size_t)st.st_size;
+    p->fd = fd;
+    p->size0 = (uint64_t)st.st_size;
+    p->mtime0 = st.st_mtim;
     if (p->size > 0) {
         p->map = mmap(NULL, p->size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (p->map == MAP_FAILED) {
             p->map = NULL;
+            p->fd = -1;
             ws_packr_cannot_open(path, fd, err);
             ws_pack_close(p);
             return -1;
         }
         p->base = p->map;
+        /* Not the input's fault: exit 1. */
+        if ((p->guard = ws_packr_guard_add(p->map, p->size)) < 0) {
+            ws_pack_close(p);
+            ws_err_msg(err, "%s: cannot guard the mapping (expected at "
+                       "most 32 packed traces open at once)", path);
+            err->internal = 1;
+            return -1;
+        }
     }
-    close(fd);
     if (ws_packr_check(p, err) < 0) {
         ws_pack_close(p);
         return -1;
@@ -334,8 +470,12 @@ void ws_pack_close(struct ws_pack *p)
 {
     if (!p)
         return;
+    /* Out of the guard's table before the range can be mapped again. */
+    ws_packr_guard_remove(p->guard);
     if (p->map)
         munmap(p->map, p->size);
+    if (p->fd >= 0)
+        close(p->fd);
     free(p->own);
     free(p->kernels);
     free(p->name);

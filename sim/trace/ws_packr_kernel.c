@@ -3,13 +3,27 @@
  * serves a text trace (format and trust rules in ws_pack.h).
  *
  * Opening checks the kernel's header against the ranges of a text header
- * and the user's limits, its strings, its opcode table (derived with
- * ws_opinfo for the running configuration) and its CTA index.  Serving a
- * CTA checks its record, its warp records and each instruction record,
- * then points the struct ws_cta_stream into the mapping; only a CTA whose
- * opcode-derived fields disagree with this configuration is copied and
- * corrected.  Nothing is allocated per CTA but that copy, which grows to
- * the largest CTA that needs one.
+ * and the user's limits, its layout (ws_packr_layout.c: sections back to
+ * back, reserved fields and padding zero, every CTA block where the one
+ * before it ends, ranges that tile, totals that add up), its strings and
+ * its opcode table (derived with ws_opinfo for the running
+ * configuration).  Serving a CTA checks its block again from a copy of its
+ * records, and each instruction record (sound, and its addresses where
+ * its warp's chain says), then points the struct ws_cta_stream into the
+ * mapping; only a CTA whose opcode-derived fields disagree with this
+ * configuration is copied and corrected.  Nothing is allocated per CTA
+ * but that copy, which grows to the largest CTA that needs one.
+ *
+ * Every entry point ends with ws_packr_unchanged: a file cut short or
+ * rewritten while it is read is reported as that (and at the end of the
+ * kernel, its size and modification time are compared too).
+ *
+ * Leaves out: a writer racing the simulator between the check of a
+ * whole CTA's records and the simulator's copy of them (microseconds, an
+ * in-place rewrite rather than a truncation, whose pages read as zeros):
+ * the change is still reported at the end of the kernel, but the records
+ * were used as they were.  Streamed warps copy each record before
+ * checking it and have no such window.
  */
 #include "ws_packr_internal.h"
 
@@ -119,28 +133,17 @@ static void ws_packr_fill_launch(struct ws_pack_reader *r)
     l->lineinfo = (int)k->lineinfo;
 }
 
-/* The NUL-terminated string at off, or NULL. */
-static const char *ws_packr_string(const struct ws_pack *p, uint64_t off)
-{
-    if (off >= p->size || !memchr(p->base + off, '\0', p->size - off))
-        return NULL;
-    return (const char *)p->base + off;
-}
-
 static int ws_packr_strings(struct ws_pack_reader *r, struct ws_err *err)
 {
-    const char *name = ws_packr_string(r->p, r->k.name_off);
-    const char *nvbit = r->k.nvbit_off
-                        ? ws_packr_string(r->p, r->k.nvbit_off) : "";
+    const char *name, *nvbit;
+    size_t name_len, nvbit_len;
 
-    if (!name || !nvbit)
-        return ws_packr_kbad(r, err,
-                             offsetof(struct ws_pack_kernel_hdr, name_off),
-                             WS_PACKR_REPACK, "name or NVBit version "
-                             "outside the file");
-    r->launch.name = strdup(name);
-    r->launch.nvbit_version = r->k.nvbit_off ? strdup(nvbit) : NULL;
-    if (!r->launch.name || (r->k.nvbit_off && !r->launch.nvbit_version))
+    if (ws_packr_layout_strings(r, &name, &name_len, &nvbit, &nvbit_len,
+                                err) < 0)
+        return -1;
+    r->launch.name = strndup(name, name_len);
+    r->launch.nvbit_version = nvbit ? strndup(nvbit, nvbit_len) : NULL;
+    if (!r->launch.name || (nvbit && !r->launch.nvbit_version))
         return ws_err_oom(err);
     return 0;
 }
@@ -176,8 +179,13 @@ static int ws_packr_op(struct ws_pack_reader *r, uint32_t i, uint64_t at,
     uint32_t id;
 
     memcpy(&op, p->base + at, sizeof op);
-    s = ws_packr_string(p, op.off);
-    if (!s || op.len == 0 || strlen(s) != op.len)
+    if (ws_packr_layout_op(r, i, &op, at, err) < 0)
+        return -1;
+    /* Where the layout puts it, so inside the strings: one NUL, at its
+     * length. */
+    s = (const char *)p->base + op.off;
+    if (op.len == 0 || op.len >= r->k.ops_off - op.off || s[op.len] != '\0'
+        || memchr(s, '\0', op.len))
         return ws_packr_bad(p->name, err, at, WS_PACKR_REPACK, "kernel %zu: "
                             "opcode %u's text is not a string of its length",
                             r->index + 1, i);
@@ -188,6 +196,9 @@ static int ws_packr_op(struct ws_pack_reader *r, uint32_t i, uint64_t at,
         return ws_packr_bad(p->name, err, at, WS_PACKR_REPACK, "kernel %zu: "
                             "opcode %u repeats opcode %u", r->index + 1, i,
                             id);
+    /* From here on the interned copy: the mapping may change under us
+     * (ws_packr_unchanged says so), a string it holds may lose its NUL. */
+    s = r->ops.strs[i];
     ws_opinfo_derive(&r->opinfo[i], s, r->k.sm_version, r->opts.unknown_class);
     ws_packr_expect_op(r, i);
     if (r->opinfo[i].bulk)
@@ -201,12 +212,7 @@ static int ws_packr_ops(struct ws_pack_reader *r, struct ws_err *err)
 {
     uint64_t off = r->k.ops_off;
 
-    if (off % 8 != 0 || !ws_packr_fits(r->p, off, r->k.nops,
-                                       sizeof(struct ws_pack_op)))
-        return ws_packr_kbad(r, err,
-                             offsetof(struct ws_pack_kernel_hdr, ops_off),
-                             WS_PACKR_REPACK, "opcode table outside the "
-                             "file");
+    /* The table's place was checked with the sections. */
     r->opinfo = calloc(r->k.nops ? r->k.nops : 1, sizeof *r->opinfo);
     r->expect = calloc(r->k.nops ? r->k.nops : 1, sizeof *r->expect);
     if (!r->opinfo || !r->expect)
@@ -215,7 +221,7 @@ static int ws_packr_ops(struct ws_pack_reader *r, struct ws_err *err)
         if (ws_packr_op(r, i, off + (uint64_t)i * sizeof(struct ws_pack_op),
                         err) < 0)
             return -1;
-    return 0;
+    return ws_packr_layout_ops_end(r, err);
 }
 
 static int ws_packr_kernel(struct ws_pack_reader *r, struct ws_err *err)
@@ -231,44 +237,22 @@ static int ws_packr_kernel(struct ws_pack_reader *r, struct ws_err *err)
                              offsetof(struct ws_pack_kernel_hdr, nwarps),
                              "the block's warp count; repack it",
                              "%u warps per CTA", r->k.nwarps);
-    if (r->k.ctas_off % 8 != 0
-        || !ws_packr_fits(p, r->k.ctas_off, r->k.nctas, sizeof(uint64_t)))
-        return ws_packr_kbad(r, err,
-                             offsetof(struct ws_pack_kernel_hdr, ctas_off),
-                             WS_PACKR_REPACK, "CTA index outside the file");
-    if (r->k.addrs_off % 8 != 0
-        || !ws_packr_fits(p, r->k.addrs_off, r->k.naddrs, sizeof(uint64_t)))
-        return ws_packr_kbad(r, err,
-                             offsetof(struct ws_pack_kernel_hdr, addrs_off),
-                             WS_PACKR_REPACK, "address table outside the "
-                             "file");
-    if (ws_packr_strings(r, err) < 0 || ws_packr_ops(r, err) < 0)
+    if (ws_packr_layout_sections(r, err) < 0 || ws_packr_strings(r, err) < 0
+        || ws_packr_ops(r, err) < 0)
         return -1;
     r->warps = calloc(r->k.nwarps, sizeof *r->warps);
+    r->wrec = calloc(r->k.nwarps, sizeof *r->wrec);
     r->cta_seen = calloc((size_t)((ws_launch_ctas(&r->launch) + 7) / 8), 1);
-    if (!r->warps || !r->cta_seen)
+    if (!r->warps || !r->wrec || !r->cta_seen)
         return ws_err_oom(err);
     r->cta.nwarps = r->k.nwarps;
     r->cta.warps = r->warps;
-    return 0;
+    /* Every CTA block before any is served: a kernel whose totals do not
+     * add up is refused before an instruction of it is simulated. */
+    return ws_packr_layout_ctas(r, err);
 }
 
 /* ---- CTAs -------------------------------------------------------------- */
-
-/* Where CTA i's record lies, checked; 0 when it does not fit. */
-static uint64_t ws_packr_cta_at(const struct ws_pack_reader *r, uint32_t i)
-{
-    uint64_t off;
-
-    memcpy(&off, r->p->base + r->k.ctas_off + (uint64_t)i * sizeof off,
-           sizeof off);
-    if (off % 8 != 0 || off < sizeof(struct ws_pack_header)
-        || !ws_packr_fits(r->p, off, 1, sizeof(struct ws_pack_cta)
-                          + (uint64_t)r->k.nwarps
-                            * sizeof(struct ws_pack_warp)))
-        return 0;
-    return off;
-}
 
 static int ws_packr_cbad(const struct ws_pack_reader *r, struct ws_err *err,
                          uint64_t at, const char *fmt, ...)
@@ -289,104 +273,113 @@ static int ws_packr_cbad(const struct ws_pack_reader *r, struct ws_err *err,
     return -1;
 }
 
-/* The record's place in the grid: inside it, and not served before. */
-static int ws_packr_cta_place(struct ws_pack_reader *r,
-                              const struct ws_pack_cta *c, uint64_t at,
-                              struct ws_err *err)
+/* The checked record's identity and warps into r->cta: the warps point
+ * at their records in the mapping. */
+static void ws_packr_fill_cta(struct ws_pack_reader *r,
+                              const struct ws_pack_cta *c,
+                              const struct ws_inst *insts)
 {
     const uint32_t *g = r->launch.grid, *id = c->ctaid;
-    uint64_t lin;
 
-    if (id[0] >= g[0] || id[1] >= g[1] || id[2] >= g[2])
-        return ws_packr_cbad(r, err, at, "thread block (%u,%u,%u) outside "
-                             "the grid", id[0], id[1], id[2]);
-    lin = ((uint64_t)id[2] * g[1] + id[1]) * g[0] + id[0];
-    if (r->cta_seen[lin / 8] & (1u << (lin % 8)))
-        return ws_packr_cbad(r, err, at, "thread block (%u,%u,%u) given a "
-                             "second time", id[0], id[1], id[2]);
-    r->cta_seen[lin / 8] |= (uint8_t)(1u << (lin % 8));
     memcpy(r->cta.ctaid, id, sizeof r->cta.ctaid);
-    r->cta.linear_id = lin;
+    r->cta.linear_id = ((uint64_t)id[2] * g[1] + id[1]) * g[0] + id[0];
     r->cta.has_cluster = c->has_cluster != 0;
     memcpy(r->cta.cluster_id, c->cluster_id, sizeof r->cta.cluster_id);
     memcpy(r->cta.cluster_cta, c->cluster_cta, sizeof r->cta.cluster_cta);
     r->cta.cluster_rank = c->cluster_rank;
-    return 0;
+    r->cta.ninst = c->ninst;
+    for (uint32_t w = 0; w < r->k.nwarps; w++) {
+        r->warps[w].ninst = r->wrec[w].ninst;
+        r->warps[w].inst = r->wrec[w].ninst ? insts + r->wrec[w].first_inst
+                                            : NULL;
+    }
 }
 
-/* The warp records: inside the CTA's instructions and addresses, within
- * --max-warp-insts, and adding up to the CTA. */
-static int ws_packr_warps(struct ws_pack_reader *r,
-                          const struct ws_pack_cta *c, uint64_t at,
-                          const struct ws_inst *insts, struct ws_err *err)
-{
-    const struct ws_pack_warp *pw = (const void *)(c + 1);
-    uint64_t total = 0;
+/* Row n: 0xff in the first n bytes, the used slots of a register list of
+ * n (loaded with memcpy, so right in either byte order). */
+static const uint8_t ws_packr_used[WS_INST_MAX_SRC + 1][8] = {
+    {0}, {0xff}, {0xff, 0xff}, {0xff, 0xff, 0xff}, {0xff, 0xff, 0xff, 0xff},
+    {0xff, 0xff, 0xff, 0xff, 0xff}
+};
 
-    for (uint32_t w = 0; w < r->k.nwarps; w++, at += sizeof *pw) {
-        if (pw[w].ninst > r->opts.max_warp_insts)
-            return ws_err_at(err, r->p->name, 1, 1, "kernel %zu: warp %u "
-                             "of thread block (%u,%u,%u) has %u instructions, "
-                             "over the limit of %llu per warp (expected at "
-                             "most --max-warp-insts; raise it with "
-                             "--max-warp-insts N)", r->index + 1, w,
-                             c->ctaid[0], c->ctaid[1], c->ctaid[2],
-                             pw[w].ninst,
-                             (unsigned long long)r->opts.max_warp_insts);
-        if ((uint64_t)pw[w].first_inst + pw[w].ninst > c->ninst
-            || (uint64_t)pw[w].first_addr + pw[w].naddrs > c->naddrs)
-            return ws_packr_cbad(r, err, at, "warp %u's instructions or "
-                                 "addresses outside the CTA's", w);
-        r->warps[w].ninst = pw[w].ninst;
-        r->warps[w].inst = pw[w].ninst ? insts + pw[w].first_inst : NULL;
-        total += pw[w].ninst;
-    }
-    if (total != c->ninst)
-        return ws_packr_cbad(r, err, at, "warps of %llu instructions in a CTA "
-                             "of %u", (unsigned long long)total, c->ninst);
-    return 0;
+/* Nonzero when one of the first n of a list's cap slots is RZ (readers
+ * drop it) or one after them is not 0 (as the readers leave them): a word
+ * at a time, as every record is checked.  A used slot holding RZ is a
+ * zero byte of ~slots, the unused bytes there forced to 0xff. */
+static inline uint64_t ws_packr_regs_bad(const uint8_t *regs, size_t cap,
+                                         unsigned n)
+{
+    const uint64_t ones = 0x0101010101010101ull, highs = ones << 7;
+    uint64_t v = 0, used, inv;
+
+    memcpy(&v, regs, cap);
+    memcpy(&used, ws_packr_used[n], sizeof used);
+    inv = ~v | ~used;
+    return (v & ~used) | ((inv - ones) & ~inv & highs);
 }
 
 /* 1 when the record's opcode, registers, width and addresses can be
- * used as they are.  Every register slot is checked, used or not (a
- * writer leaves unused ones 0), which spares a loop over the counts. */
+ * used as they are. */
 int ws_packr_sound(const struct ws_pack_reader *r, const struct ws_inst *in,
                    uint32_t naddrs)
 {
-    const uint8_t *d = in->dst, *s = in->src;
-    unsigned bad = (in->op >= r->k.nops) | (in->ndst > WS_INST_MAX_DST)
-                   | (in->nsrc > WS_INST_MAX_SRC)
-                   | (d[0] == WS_REG_RZ) | (d[1] == WS_REG_RZ)
-                   | (d[2] == WS_REG_RZ) | (d[3] == WS_REG_RZ)
-                   | (s[0] == WS_REG_RZ) | (s[1] == WS_REG_RZ)
-                   | (s[2] == WS_REG_RZ) | (s[3] == WS_REG_RZ)
-                   | (s[4] == WS_REG_RZ);
+    unsigned nd = in->ndst, ns = in->nsrc;
 
-    if (bad)
+    if (nd > WS_INST_MAX_DST || ns > WS_INST_MAX_SRC || in->op >= r->k.nops
+        || ws_packr_regs_bad(in->dst, WS_INST_MAX_DST, nd)
+        || ws_packr_regs_bad(in->src, WS_INST_MAX_SRC, ns))
         return 0;
     if (in->width != 0)
         return in->width == r->expect[in->op].width
-               && (uint64_t)in->addr + (unsigned)__builtin_popcount(in->mask)
-                  <= naddrs;
+               && (uint64_t)in->addr + ws_popcount32(in->mask) <= naddrs;
     return 1;
 }
 
-/* Checks the records against the kernel: -1 (err) when one is unsound, 1
- * when all are sound but a field the opcode implies differs from what it
- * implies for this configuration, else 0. */
+/* Checks the records against the kernel, warp by warp: -1 (err) when one
+ * is unsound or leaves its warp's address chain, 1 when all are sound
+ * but a field the opcode implies differs from what it implies for this
+ * configuration, else 0. */
 static int ws_packr_insts(const struct ws_pack_reader *r,
-                          const struct ws_inst *in, uint32_t n,
-                          const uint64_t *addrs, uint32_t naddrs,
-                          uint64_t at, struct ws_err *err)
+                          const struct ws_inst *insts,
+                          const struct ws_pack_cta *c, const uint64_t *addrs,
+                          struct ws_err *err)
 {
     int stale = 0;
 
-    for (uint32_t i = 0; i < n; i++, in++) {
-        if (!ws_packr_sound(r, in, naddrs))
-            return ws_packr_cbad(r, err, at + (uint64_t)i * sizeof *in,
-                                 "instruction %u unsound (opcode, registers, "
-                                 "width or addresses)", i);
-        stale |= ws_packr_stale(r, in, addrs);
+    for (uint32_t w = 0; w < r->k.nwarps; w++) {
+        const struct ws_pack_warp *pw = &r->wrec[w];
+        const struct ws_inst *in = insts + pw->first_inst;
+        uint64_t next = pw->first_addr, end = next + pw->naddrs;
+        for (uint32_t i = 0; i < pw->ninst; i++) {
+            uint64_t at = c->inst_off
+                          + ((uint64_t)pw->first_inst + i) * sizeof *in;
+            /* A copy: the checks index tables by its fields, which must
+             * not change between one check and the next. */
+            struct ws_inst x;
+            memcpy(&x, in + i, sizeof x);
+            if (!ws_packr_sound(r, &x, c->naddrs))
+                return ws_packr_cbad(r, err, at, "instruction %u unsound "
+                                     "(opcode, registers, width or "
+                                     "addresses)", pw->first_inst + i);
+            if (!ws_packr_chain(&x, &next, end))
+                return ws_packr_cbad(r, err, at + offsetof(struct ws_inst,
+                                                           addr),
+                                     "warp %u's instruction %u has addr %u "
+                                     "where its warp's addresses are %llu "
+                                     "to %llu, the next at %llu", w, i,
+                                     x.addr,
+                                     (unsigned long long)pw->first_addr,
+                                     (unsigned long long)end,
+                                     (unsigned long long)next);
+            stale |= ws_packr_stale(r, &x, addrs);
+        }
+        if (next != end)
+            return ws_packr_cbad(r, err, c->inst_off + ((uint64_t)
+                                 pw->first_inst + pw->ninst) * sizeof *in,
+                                 "warp %u's accesses take %llu of its %u "
+                                 "addresses", w,
+                                 (unsigned long long)(next - pw->first_addr),
+                                 pw->naddrs);
     }
     return stale;
 }
@@ -407,15 +400,21 @@ int ws_packr_stale(const struct ws_pack_reader *r, const struct ws_inst *in,
 }
 
 /* Serves the CTA from a copy whose derived fields are this
- * configuration's. */
+ * configuration's.  The copy is what is served, so it is what is checked
+ * (again: the file may have changed since, which the end of the kernel
+ * reports). */
 static int ws_packr_correct(struct ws_pack_reader *r, const struct ws_inst *in,
-                            uint32_t n, const uint64_t *addrs,
+                            const struct ws_pack_cta *c, const uint64_t *addrs,
                             struct ws_err *err)
 {
+    uint32_t n = c->ninst;
+
     if (ws_grow((void **)&r->copy, &r->copy_cap, n ? n : 1, sizeof *r->copy,
                 256) < 0)
         return ws_err_oom(err);
     memcpy(r->copy, in, (size_t)n * sizeof *in);
+    if (ws_packr_insts(r, r->copy, c, addrs, err) < 0)
+        return -1;
     for (uint32_t i = 0; i < n; i++)
         ws_opinfo_apply(&r->opinfo[r->copy[i].op], &r->launch, addrs,
                         &r->copy[i]);
@@ -452,40 +451,29 @@ static void ws_packr_give_back(struct ws_pack_reader *r, uint64_t inst,
     }
 }
 
-/* Serves the CTA whose record is at off: whole (its instructions checked
- * and, where this configuration derives fields differently, corrected),
- * or, for a streamed kernel, its identity and warps only (each warp's
- * records are checked as its reader reads them, ws_packr_stream.c). */
-static int ws_packr_cta(struct ws_pack_reader *r, uint64_t off, int whole,
-                        struct ws_err *err)
+/* Serves the CTA whose checked record is c: whole (its instructions
+ * checked and, where this configuration derives fields differently,
+ * corrected), or, for a streamed kernel, its identity and warps only
+ * (each warp's records are checked as its reader reads them,
+ * ws_packr_stream.c). */
+static int ws_packr_cta(struct ws_pack_reader *r, const struct ws_pack_cta *c,
+                        int whole, struct ws_err *err)
 {
-    const struct ws_pack_cta *c = (const void *)(r->p->base + off);
-    const struct ws_inst *insts;
-    const uint64_t *addrs;
+    const struct ws_inst *insts = (const void *)(r->p->base + c->inst_off);
+    uint64_t addr_off = r->k.addrs_off + c->first_addr * sizeof(uint64_t);
+    const uint64_t *addrs = (const void *)(r->p->base + addr_off);
     int stale = 0;
 
-    if (c->inst_off % 4 != 0
-        || !ws_packr_fits(r->p, c->inst_off, c->ninst, sizeof *insts)
-        || c->first_addr > r->k.naddrs
-        || c->naddrs > r->k.naddrs - c->first_addr)
-        return ws_packr_cbad(r, err, off, "instructions or addresses "
-                             "outside the file");
     if (c->ninst > r->opts.max_insts - r->insts_total)
         return ws_err_at(err, r->p->name, 1, 1, "kernel %zu: CTA %u takes "
                          "the kernel past the limit of %llu warp "
                          "instructions (expected at most --max-insts in all; "
                          "raise it with --max-insts N)", r->index + 1,
                          r->next + 1, (unsigned long long)r->opts.max_insts);
-    insts = (const void *)(r->p->base + c->inst_off);
-    addrs = (const void *)(r->p->base + r->k.addrs_off
-                           + c->first_addr * sizeof *addrs);
-    if (ws_packr_cta_place(r, c, off, err) < 0
-        || ws_packr_warps(r, c, off + sizeof *c, insts, err) < 0)
-        return -1;
+    ws_packr_fill_cta(r, c, insts);
     r->insts_total += c->ninst;
-    r->cta.ninst = c->ninst;
     if (!whole) {
-        r->cur_addr_off = r->k.addrs_off + c->first_addr * sizeof *addrs;
+        r->cur_addr_off = addr_off;
         r->cur_naddrs = c->naddrs;
         r->cur_no = r->next;
         r->cta.addrs = NULL;
@@ -493,47 +481,65 @@ static int ws_packr_cta(struct ws_pack_reader *r, uint64_t off, int whole,
         r->mapped++;
         return 0;
     }
-    if ((stale = ws_packr_insts(r, insts, c->ninst, addrs, c->naddrs,
-                                c->inst_off, err)) < 0
-        || (stale && ws_packr_correct(r, insts, c->ninst, addrs, err) < 0))
+    if ((stale = ws_packr_insts(r, insts, c, addrs, err)) < 0
+        || (stale && ws_packr_correct(r, insts, c, addrs, err) < 0))
         return -1;
     r->copied += stale != 0;
     r->mapped += stale == 0;
-    ws_packr_give_back(r, c->inst_off,
-                       r->k.addrs_off + c->first_addr * sizeof *addrs);
+    ws_packr_give_back(r, c->inst_off, addr_off);
     r->cta.addrs = addrs;
     r->cta.naddrs = c->naddrs;
     return 0;
 }
 
-int ws_packr_serve(struct ws_pack_reader *r, const struct ws_cta_stream **cta,
-                   int whole, struct ws_err *err)
+/* The grid's CTAs not in the trace, once all that are were served. */
+static void ws_packr_warn_missing(const struct ws_pack_reader *r)
 {
-    uint64_t off, grid = ws_launch_ctas(&r->launch);
+    uint64_t grid = ws_launch_ctas(&r->launch);
 
-    if (r->finished)
+    if (r->k.nctas < grid)
+        ws_warn_at(r->p->name, 1, 1, "kernel %zu: %u of %llu CTAs in the "
+                   "trace; the rest are taken to be empty (the tracer skips "
+                   "CTAs with no instructions)", r->index + 1, r->k.nctas,
+                   (unsigned long long)grid);
+}
+
+static int ws_packr_serve_one(struct ws_pack_reader *r,
+                              const struct ws_cta_stream **cta, int whole,
+                              struct ws_err *err)
+{
+    struct ws_pack_cta c;
+    uint64_t off;
+
+    if (r->next == r->k.nctas)
         return 0;
-    if (r->next == r->k.nctas) {
-        r->finished = 1;
-        if (r->k.nctas < grid)
-            ws_warn_at(r->p->name, 1, 1, "kernel %zu: %u of %llu CTAs in the "
-                       "trace; the rest are taken to be empty (the tracer "
-                       "skips CTAs with no instructions)", r->index + 1,
-                       r->k.nctas, (unsigned long long)grid);
-        return 0;
-    }
-    if (!(off = ws_packr_cta_at(r, r->next))) {
-        r->finished = 1;
-        return ws_packr_cbad(r, err, r->k.ctas_off + (uint64_t)r->next * 8,
-                             "record outside the file");
-    }
-    if (ws_packr_cta(r, off, whole, err) < 0) {
-        r->finished = 1;
+    if (ws_packr_block(r, &r->walk, r->next, &c, &off, err) < 0
+        || ws_packr_cta(r, &c, whole, err) < 0)
         return -1;
-    }
     r->next++;
     *cta = &r->cta;
     return 1;
+}
+
+int ws_packr_serve(struct ws_pack_reader *r, const struct ws_cta_stream **cta,
+                   int whole, struct ws_err *err)
+{
+    int rc;
+
+    if (r->finished)
+        return 0;
+    rc = ws_packr_serve_one(r, cta, whole, err);
+    /* The end of the kernel (for a whole one, the last use of the
+     * mapping) and an error (which may be the zeros of a file cut short
+     * within a page, where nothing faults) compare the file's size and
+     * time as well; a CTA costs a load of the guard's flag. */
+    if (ws_packr_unchanged(r->p, rc <= 0, err) < 0)
+        rc = -1;
+    if (rc <= 0)
+        r->finished = 1;
+    if (rc == 0)
+        ws_packr_warn_missing(r);
+    return rc;
 }
 
 int ws_pack_reader_next_cta(struct ws_pack_reader *r,
@@ -548,6 +554,7 @@ int ws_pack_reader_open(struct ws_pack_reader **out, const struct ws_pack *p,
                         struct ws_err *err)
 {
     struct ws_pack_reader *r = calloc(1, sizeof *r);
+    int rc;
 
     *out = NULL;
     if (!r)
@@ -565,7 +572,14 @@ int ws_pack_reader_open(struct ws_pack_reader **out, const struct ws_pack *p,
                          "%u)", k + 1, p->h.nkernels);
     }
     r->hdr_off = p->kernels[k];
-    if (ws_packr_kernel(r, err) < 0) {
+    rc = ws_packr_kernel(r, err);
+    /* Whatever rc: a check that failed on the zeros of a file cut short is
+     * reported as the change.  The file's size and time are compared too:
+     * a kernel opened after the one before it ran is where a rewrite
+     * between kernels shows. */
+    if (ws_packr_unchanged(p, 1, err) < 0)
+        rc = -1;
+    if (rc < 0) {
         ws_pack_reader_close(r);
         return -1;
     }
@@ -601,6 +615,7 @@ void ws_pack_reader_close(struct ws_pack_reader *r)
     free(r->expect);
     free(r->cta_seen);
     free(r->warps);
+    free(r->wrec);
     free(r->copy);
     ws_packr_stream_free(r);
     free(r);

@@ -11,9 +11,15 @@
  * are small, and a warp of a few records shares its pages with its
  * neighbours, so reading it alone would give nothing back.
  *
+ * Each record is copied before it is checked, so a file rewritten while
+ * it is read cannot slip an unchecked record in between; a warp's last
+ * read also checks that its accesses took exactly its addresses, and that
+ * the file is unchanged (ws_packr_unchanged, size and time included).
+ *
  * Leaves out: checking a warp's records before the simulation reaches
  * them: a damaged record deep in a warp is found when it is read, with
- * the same message.
+ * the same message.  (The CTA and warp records, and every total, are
+ * checked when the kernel is opened.)
  */
 #include "ws_packr_internal.h"
 
@@ -37,6 +43,9 @@ struct ws_packr_warp {
     uint32_t ninst, next;
     const uint64_t *addrs;          /* its CTA's address pool */
     uint32_t naddrs;
+    uint64_t addr_next, addr_end;   /* its address chain (ws_packr_chain) */
+    uint32_t first_addr;            /* for messages */
+    int ended;                      /* its end was checked */
     uint32_t cta_no, warp;          /* for messages */
     uint64_t given;                 /* records given back: inst[0..given) */
     struct ws_packr_warp *next_spare;
@@ -69,41 +78,96 @@ static void ws_packr_warp_give(struct ws_packr_warp *w, int all)
     w->given = upto;
 }
 
+/* The record at w->next, into *in and checked: sound, and where its
+ * warp's address chain says; -1 (err) otherwise. */
+static int ws_packr_warp_take(struct ws_packr_warp *w, struct ws_inst *in,
+                              struct ws_err *err)
+{
+    struct ws_pack_reader *r = w->r;
+    uint64_t at = w->inst_off + (uint64_t)w->next * sizeof *in;
+    uint64_t next = w->addr_next;
+
+    memcpy(in, &w->inst[w->next], sizeof *in);
+    if (!ws_packr_sound(r, in, w->naddrs))
+        return ws_packr_bad(r->p->name, err, at, WS_PACKR_REPACK, "kernel "
+                            "%zu, CTA %u: warp %u's instruction %u unsound "
+                            "(opcode, registers, width or addresses)",
+                            r->index + 1, w->cta_no + 1, w->warp, w->next);
+    if (!ws_packr_chain(in, &next, w->addr_end))
+        return ws_packr_bad(r->p->name, err, at + offsetof(struct ws_inst,
+                                                           addr),
+                            WS_PACKR_REPACK, "kernel %zu, CTA %u: warp %u's "
+                            "instruction %u has addr %u where its warp's "
+                            "addresses are %u to %llu, the next at %llu",
+                            r->index + 1, w->cta_no + 1, w->warp, w->next,
+                            in->addr, w->first_addr,
+                            (unsigned long long)w->addr_end,
+                            (unsigned long long)w->addr_next);
+    return 0;
+}
+
+/* Once the warp's records are all read: its accesses took exactly its
+ * addresses, and the file did not change under them. */
+static int ws_packr_warp_end(struct ws_packr_warp *w, struct ws_err *err)
+{
+    struct ws_pack_reader *r = w->r;
+
+    w->ended = 1;
+    if (w->addr_next != w->addr_end)
+        return ws_packr_bad(r->p->name, err, w->inst_off + (uint64_t)w->ninst
+                            * sizeof(struct ws_inst), WS_PACKR_REPACK,
+                            "kernel %zu, CTA %u: warp %u's accesses take "
+                            "%llu of its %llu addresses", r->index + 1,
+                            w->cta_no + 1, w->warp,
+                            (unsigned long long)(w->addr_next - w->first_addr),
+                            (unsigned long long)(w->addr_end - w->first_addr));
+    return 0;
+}
+
+static long ws_packr_warp_fill(struct ws_packr_warp *w, struct ws_inst *inst,
+                               size_t cap, uint64_t *addrs, size_t addr_cap,
+                               struct ws_err *err)
+{
+    struct ws_pack_reader *r = w->r;
+    size_t n = 0, na = 0;
+
+    while (n < cap && w->next < w->ninst) {
+        struct ws_inst *in = &inst[n];
+        unsigned lanes;
+        if (ws_packr_warp_take(w, in, err) < 0)
+            return -1;
+        lanes = in->width ? ws_popcount32(in->mask) : 0;
+        if (na + lanes > addr_cap)
+            break;
+        if (ws_packr_stale(r, in, w->addrs))
+            ws_opinfo_apply(&r->opinfo[in->op], &r->launch, w->addrs, in);
+        if (lanes)
+            memcpy(addrs + na, w->addrs + in->addr, lanes * sizeof *addrs);
+        w->addr_next += lanes;
+        in->addr = (uint32_t)na;
+        na += lanes;
+        n++;
+        w->next++;
+    }
+    if (w->next == w->ninst && !w->ended && ws_packr_warp_end(w, err) < 0)
+        return -1;
+    ws_packr_warp_give(w, 0);
+    return (long)n;
+}
+
 static long ws_packr_warp_read(void *ctx, struct ws_inst *inst, size_t cap,
                                uint64_t *addrs, size_t addr_cap,
                                struct ws_err *err)
 {
     struct ws_packr_warp *w = ctx;
-    struct ws_pack_reader *r = w->r;
-    size_t n = 0, na = 0;
+    long n = ws_packr_warp_fill(w, inst, cap, addrs, addr_cap, err);
 
-    while (n < cap && w->next < w->ninst) {
-        const struct ws_inst *in = &w->inst[w->next];
-        unsigned lanes;
-        if (!ws_packr_sound(r, in, w->naddrs))
-            return ws_packr_bad(r->p->name, err, w->inst_off
-                                + (uint64_t)w->next * sizeof *in,
-                                WS_PACKR_REPACK, "kernel %zu, CTA %u: warp "
-                                "%u's instruction %u unsound (opcode, "
-                                "registers, width or addresses)",
-                                r->index + 1, w->cta_no + 1, w->warp,
-                                w->next);
-        lanes = in->width ? ws_popcount32(in->mask) : 0;
-        if (na + lanes > addr_cap)
-            break;
-        inst[n] = *in;
-        if (ws_packr_stale(r, in, w->addrs))
-            ws_opinfo_apply(&r->opinfo[in->op], &r->launch, w->addrs,
-                            &inst[n]);
-        if (lanes)
-            memcpy(addrs + na, w->addrs + in->addr, lanes * sizeof *addrs);
-        inst[n].addr = (uint32_t)na;
-        na += lanes;
-        n++;
-        w->next++;
-    }
-    ws_packr_warp_give(w, 0);
-    return (long)n;
+    /* A window costs a load of the guard's flag; the warp's end (a read
+     * that returns nothing) and an error compare the file's size and time
+     * too. */
+    if (ws_packr_unchanged(w->r->p, n <= 0, err) < 0)
+        return -1;
+    return n;
 }
 
 static void ws_packr_warp_close(void *ctx)
@@ -136,6 +200,11 @@ int ws_pack_reader_warp_open(struct ws_pack_reader *r,
     w->ninst = r->warps[warp].ninst;
     w->addrs = (const void *)(r->p->base + r->cur_addr_off);
     w->naddrs = r->cur_naddrs;
+    /* The warp records of the CTA just served (warps are opened as their
+     * CTA is dispatched, before the next CTA is served). */
+    w->first_addr = r->wrec[warp].first_addr;
+    w->addr_next = w->first_addr;
+    w->addr_end = (uint64_t)w->first_addr + r->wrec[warp].naddrs;
     w->cta_no = r->cur_no;
     w->warp = warp;
     out->ctx = w;

@@ -10,7 +10,10 @@
  * the trace must hold at least one, and holding fewer than the grid is
  * legal but gets a warning.  Warp and kernel lengths are held to the
  * --max-warp-insts and --max-insts limits as soon as "insts =" announces
- * them, before anything is read or allocated for them.
+ * them, before anything is read or allocated for them.  Between blocks,
+ * comment and blank lines together are bounded (WS_TRACEG_MAX_IDLE): a
+ * few KiB of .xz can decode to gigabytes of "#" lines, which would
+ * otherwise be read to their end before "no thread block" is said.
  * The header is read by ws_traceg_header.c and instruction lines are parsed
  * by ws_traceg_inst.c; this file owns the CTA blocks and the public API.
  */
@@ -22,6 +25,10 @@
 #include "util/ws_grow.h"
 #include "util/ws_num.h"
 #include "ws_opcode.h"
+
+/* Most bytes of comment and blank lines in a row between blocks (or before
+ * the first, after the header): the tracer writes none there. */
+#define WS_TRACEG_MAX_IDLE (1u << 20)
 
 void ws_trace_opts_default(struct ws_trace_opts *opts)
 {
@@ -348,6 +355,7 @@ int ws_traceg_next_cta(struct ws_traceg *r, const struct ws_cta_stream **cta,
 {
     struct ws_cta_state st = {WS_WARP_NONE, 0, 0, 0};
     int in_block = r->begin_pending, have_block = 0, rc;
+    size_t idle = 0;            /* bytes read between blocks */
     char *line;
     size_t len;
 
@@ -357,6 +365,10 @@ int ws_traceg_next_cta(struct ws_traceg *r, const struct ws_cta_stream **cta,
     ws_cta_reset(r);
     while ((rc = ws_lines_next(&r->lines, &line, &len, err)) == 1) {
         char *p;
+        if (!in_block && (idle += len + 1) > WS_TRACEG_MAX_IDLE)
+            return ws_traceg_fail(r, err, 1, "more than 1 MiB of comment "
+                                  "and blank lines between thread blocks",
+                                  "'#BEGIN_TB' within them");
         if (len == 0)
             continue;      /* blank lines are common; skip them cheaply */
         p = ws_traceg_trim_len(line, &len);

@@ -4,7 +4,9 @@
  * address by address, to the text reader's stream and served from the
  * mapping; a pack read under another unknown_opcode_class corrected to
  * what the text gives; the limits; and corrupt files (checksum, size,
- * magic, and damage behind a valid checksum) as one error each.
+ * magic, and damage behind a valid checksum) as one error each.  The
+ * layout's invariants have their own tests (test_pack_layout.c), and so
+ * has a file that changes while it is read (test_pack_changed.c).
  */
 #include <fcntl.h>
 #include <stddef.h>
@@ -17,56 +19,8 @@
 #include "input/ws_input.h"
 #include "trace/ws_opcode.h"
 #include "trace/ws_pack.h"
+#include "ws_packfix.h"
 #include "ws_test.h"
-
-/* Packs the trace at path into a new temporary file; returns its path
- * (static buffer). */
-static const char *pack_to_tmp(const char *path,
-                               const struct ws_trace_opts *opts)
-{
-    static char tmp[64];
-    struct ws_input_params ip;
-    struct ws_pack_writer *w;
-    struct ws_input in;
-    struct ws_err err;
-    FILE *fp;
-    int fd;
-
-    memset(&ip, 0, sizeof ip);
-    if (opts)
-        ip.opts = *opts;
-    else
-        ws_trace_opts_default(&ip.opts);
-    ws_err_clear(&err);
-    snprintf(tmp, sizeof tmp, "/tmp/ws-test-pack-%ld.wst", (long)getpid());
-    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    assert_true(fd >= 0);
-    fp = fdopen(fd, "w");
-    assert_non_null(fp);
-    if (ws_input_open(&in, path, &ip, &err) < 0)
-        fail_msg("%s", err.text);
-    assert_int_equal(ws_pack_writer_new(&w, fp, tmp, &err), 0);
-    for (size_t i = 0; i < in.list.n; i++) {
-        const struct ws_cmd *c = &in.list.cmds[i];
-        struct ws_input_kernel k;
-        int rc;
-        if (c->kind == WS_CMD_MEMCPY_HTOD) {
-            assert_int_equal(ws_pack_write_memcpy(w, c->addr, c->bytes, &err),
-                             0);
-            continue;
-        }
-        assert_int_equal(ws_input_kernel_open(&in, i, &k, &err), 0);
-        rc = ws_pack_write_kernel(w, &k.src, &err);
-        ws_input_kernel_close(&k);
-        if (rc < 0)
-            fail_msg("%s", err.text);
-    }
-    assert_int_equal(ws_pack_writer_finish(w, &err), 0);
-    ws_pack_writer_free(w);
-    assert_int_equal(fclose(fp), 0);
-    ws_input_close(&in);
-    return tmp;
-}
 
 static void same_cta(const struct ws_cta_stream *a,
                      const struct ws_cta_stream *b)
@@ -208,59 +162,6 @@ static void test_unknown_class(void **state)
 
 /* ---- corrupt files ------------------------------------------------------ */
 
-struct packed {
-    char *buf;
-    size_t len;
-    struct ws_pack_header h;
-    struct ws_pack_kernel_hdr k;
-};
-
-static void load_packed(struct packed *f, const char *trace)
-{
-    const char *wst = pack_to_tmp(trace, NULL);
-
-    f->buf = ws_test_read(wst, &f->len);
-    unlink(wst);
-    memcpy(&f->h, f->buf, sizeof f->h);
-    {
-        struct ws_pack_cmd c;
-        size_t i = 0;
-        do
-            memcpy(&c, f->buf + f->h.cmd_off + i++ * sizeof c, sizeof c);
-        while (c.kind != WS_PACK_CMD_KERNEL);
-        memcpy(&f->k, f->buf + c.a, sizeof f->k);
-    }
-}
-
-static void reseal(struct packed *f)
-{
-    uint64_t sum = XXH3_64bits(f->buf + 64, f->len - 64);
-
-    memcpy(f->buf + offsetof(struct ws_pack_header, checksum), &sum,
-           sizeof sum);
-}
-
-/* Opens the buffer and reads its first kernel through; the error. */
-static struct ws_err read_all(const struct packed *f, size_t len,
-                              const struct ws_trace_opts *opts)
-{
-    struct ws_pack *p;
-    struct ws_pack_reader *r;
-    const struct ws_cta_stream *cta;
-    struct ws_err err;
-
-    ws_err_clear(&err);
-    if (ws_pack_open_mem(&p, "t.wst", f->buf, len, &err) < 0)
-        return err;
-    if (ws_pack_reader_open(&r, p, 0, opts, &err) == 0) {
-        while (ws_pack_reader_next_cta(r, &cta, &err) == 1)
-            ;
-        ws_pack_reader_close(r);
-    }
-    ws_pack_close(p);
-    return err;
-}
-
 static void test_corrupt_header(void **state)
 {
     struct packed f;
@@ -306,7 +207,7 @@ static void test_corrupt_body(void **state)
                sizeof bad);
         reseal(&f);
         err = read_all(&f, f.len, NULL);
-        ws_test_err(&err, "t.wst", 1, "outside the file");
+        ws_test_err(&err, "t.wst", 1, "inst_off is");
         memcpy(f.buf + cta0, &c, sizeof c);
     }
     /* An opcode index past the table. */
