@@ -659,9 +659,12 @@ static int ws_gs_map_unit(struct ws_gs_map *m,
     if (ws_gs_set_u(m, key, u.o, 0, interval, why) < 0)
         return -1;
     snprintf(key, sizeof key, "units.%s.lanes", unit);
-    snprintf(why, sizeof why, "[RULE] 32 x %.3g / %llu: %s over %s",
-             share, (unsigned long long)u.init, u.count_cite,
-             m->sched_src.cite);
+    /* Two citations may not fit: the comment is cut, which gcc's
+     * format-truncation check (an error at -O0) is told by the test. */
+    if (snprintf(why, sizeof why, "[RULE] 32 x %.3g / %llu: %s over %s",
+                 share, (unsigned long long)u.init, u.count_cite,
+                 m->sched_src.cite) >= (int)sizeof why)
+        why[sizeof why - 1] = '\0';
     return ws_gs_set_u(m, key, u.o, 0, lanes, why);
 }
 
