@@ -14,6 +14,11 @@ JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX      ?= /usr/local
 FUZZ_SECONDS ?= 5
 
+# A value as one shell word, whatever it holds (blanks, quotes): in
+# single quotes, each ' written '\''.  Every folder a recipe names goes
+# through it, so PREFIX="/opt/my tools" installs there.
+shq = '$(subst ','\'',$(1))'
+
 DEBIAN_PACKAGES = build-essential cmake pkg-config python3 xz-utils \
                   libgsl-dev libyaml-dev libcmocka-dev liblzma-dev \
                   libjansson-dev libxxhash-dev gnuplot-nox \
@@ -37,44 +42,49 @@ deps:
 	    --no-install-recommends $$missing; \
 	fi
 
-$(BUILD)/CMakeCache.txt:
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
-
-build: deps $(BUILD)/CMakeCache.txt
-	cmake --build $(BUILD) -j $(JOBS)
+# Configured once: the cache is tested in the recipe, not made a target,
+# so that a BUILD holding a blank is still one folder.
+build: deps
+	test -f $(call shq,$(BUILD))/CMakeCache.txt || \
+	  cmake -S . -B $(call shq,$(BUILD)) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake --build $(call shq,$(BUILD)) -j $(JOBS)
 
 run: build
-	./$(BUILD)/warpsim run traces/accelsim/vecadd
+	$(call shq,$(BUILD)/warpsim) run traces/accelsim/vecadd
 
 # The seed studies in full: validate/out/STUDY/ (report.md, plots, CSVs).
 validate: build
-	./$(BUILD)/warpsim validate -j $(JOBS)
+	$(call shq,$(BUILD)/warpsim) validate -j $(JOBS)
 
 # Speed and memory on the generated 1M-element vector add (tests/bench).
 bench: build
-	cmake --build $(BUILD) --target bench
+	cmake --build $(call shq,$(BUILD)) --target bench
 
 test: build
-	cd $(BUILD) && ctest -j $(JOBS) --output-on-failure
+	cd $(call shq,$(BUILD)) && ctest -j $(JOBS) --output-on-failure
 	$(MAKE) fuzz
 
 fuzz: deps
-	CC=clang cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DWS_FUZZ=ON -DWS_FUZZ_SECONDS=$(FUZZ_SECONDS)
-	cmake --build $(FUZZ_BUILD) -j $(JOBS)
-	cd $(FUZZ_BUILD) && ctest -L fuzz --output-on-failure
+	CC=clang cmake -S . -B $(call shq,$(FUZZ_BUILD)) \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWS_FUZZ=ON \
+	  -DWS_FUZZ_SECONDS=$(call shq,$(FUZZ_SECONDS))
+	cmake --build $(call shq,$(FUZZ_BUILD)) -j $(JOBS)
+	cd $(call shq,$(FUZZ_BUILD)) && ctest -L fuzz --output-on-failure
 
 sanitize: deps
-	CC=clang cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DWS_SANITIZE=ON
-	cmake --build $(SAN_BUILD) -j $(JOBS)
-	cd $(SAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 \
+	CC=clang cmake -S . -B $(call shq,$(SAN_BUILD)) -DCMAKE_BUILD_TYPE=Debug \
+	  -DWS_SANITIZE=ON
+	cmake --build $(call shq,$(SAN_BUILD)) -j $(JOBS)
+	cd $(call shq,$(SAN_BUILD)) && ASAN_OPTIONS=detect_leaks=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest -j $(JOBS) -L 'unit|cli' --output-on-failure
 
 # The command, bash completion, man page and config sources under PREFIX
-# (DESTDIR for staging, as usual).
+# (DESTDIR for staging, as usual: cmake --install reads it from the
+# environment, where make puts a DESTDIR given on its command line).
 install: build
-	cmake --install $(BUILD) --prefix $(PREFIX)
+	cmake --install $(call shq,$(BUILD)) --prefix $(call shq,$(PREFIX))
 
 clean:
-	rm -rf $(BUILD) $(FUZZ_BUILD) $(SAN_BUILD)
+	rm -rf $(call shq,$(BUILD)) $(call shq,$(FUZZ_BUILD)) \
+	  $(call shq,$(SAN_BUILD))

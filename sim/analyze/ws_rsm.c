@@ -276,10 +276,34 @@ static int ws_rsm_alloc_out(const struct ws_rsm_in *in, struct ws_rsm_out *out)
     return -1;
 }
 
+/* The runs each member draws, as ws_rsm_run draws them. */
+static size_t ws_rsm_drawn(size_t nrows, const struct ws_rsm_opts *o)
+{
+    size_t nr = (size_t)llround(o->subsample * (double)nrows);
+
+    if (nr < 3)
+        nr = nrows < 3 ? nrows : 3;
+    return nr;
+}
+
+double ws_rsm_work(size_t nrows, size_t nfeat, const struct ws_rsm_opts *o)
+{
+    double nr = (double)ws_rsm_drawn(nrows, o), f = (double)nfeat;
+    double picks = ceil(o->kappa * f);
+
+    if (picks > nr - 1)
+        picks = nr - 1;
+    if (picks > 1 / WS_OMP_GAIN)
+        picks = 1 / WS_OMP_GAIN;
+    if (picks < 1)
+        picks = 1;
+    return (double)o->members * nr * (2 * f + picks * (f + picks * picks));
+}
+
 int ws_rsm_run(const struct ws_rsm_in *in, const struct ws_rsm_opts *o,
                struct ws_rsm_out *out)
 {
-    size_t nr = (size_t)llround(o->subsample * (double)in->nrows);
+    size_t nr = ws_rsm_drawn(in->nrows, o);
     size_t kmax = (size_t)ceil(o->kappa * (double)in->nfeat);
     struct ws_rsm_member m;
     gsl_rng *rng;
@@ -289,8 +313,6 @@ int ws_rsm_run(const struct ws_rsm_in *in, const struct ws_rsm_opts *o,
      * here instead. */
     gsl_set_error_handler_off();
     memset(out, 0, sizeof *out);
-    if (nr < 3)
-        nr = in->nrows < 3 ? in->nrows : 3;
     if (in->nrows < 3 || in->nfeat == 0 || o->members == 0)
         return -1;
     if (kmax < 1)

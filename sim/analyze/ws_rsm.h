@@ -66,6 +66,22 @@ int ws_omp(const double *dc, const double *tc, size_t nr, size_t nfeat,
            size_t kmax, unsigned tau, void *rng, size_t *sel, double *coef,
            size_t *nsel);
 
+/* What ws_rsm_run computes at most on nrows runs of nfeat counters, in
+ * multiply-adds: per member, centring and norms (2 x runs x counters),
+ * then S picks, each a scan of every counter over the runs and a least
+ * squares fit of up to S columns (runs x S^2), S being the most picks
+ * (kappa's share of the counters, fewer than the runs drawn, and at most
+ * 1000, since each must explain 0.1 % of the target). */
+double ws_rsm_work(size_t nrows, size_t nfeat, const struct ws_rsm_opts *o);
+
+/* The most work (ws_rsm_work, summed over a table's kernels) an analysis
+ * may ask for: the fits run at some 2 x 10^9 multiply-adds a second, so
+ * this is under a minute.  A default analysis (1000 members, 80 counters)
+ * of a sweep of up to about 1500 points per kernel stays below; a table
+ * of many thousands of rows, or --members near its 10^6, would otherwise
+ * run for hours. */
+#define WS_RSM_MAX_WORK 1e11
+
 /* The ensemble: fills out (arrays allocated here; ws_rsm_out_free).
  * Returns 0, or -1 on allocation failure or when fewer than 3 runs or no
  * counter that varies leave nothing to fit (then out is left empty). */

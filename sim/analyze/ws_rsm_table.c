@@ -1,5 +1,12 @@
 /*
  * ws_rsm_table: RSM of a results table (see ws_rsm_table.h).
+ *
+ * What it reads is held to what it can be before anything is fitted:
+ * time_us a time (at least 0), sm_util_pct a percentage (0 to 100), each
+ * counter a count (at least 0: warpsim's are unsigned), a refusal placed
+ * at the cell; and the work of the whole analysis to WS_RSM_MAX_WORK.
+ * The kernels' rows are grouped by one sort, so a table of n rows naming
+ * n kernels costs n log n, not n^2.
  */
 #include "ws_rsm_table.h"
 
@@ -10,10 +17,11 @@
 
 #include "stats/ws_stats.h"
 #include "sweep/ws_plot.h"
+#include "util/ws_clip.h"
 
 struct ws_rsm_kernel {
     const char *name;
-    size_t *rows, nrows;
+    size_t *rows, nrows;        /* a slice of ws_rsm_tab's order */
     struct ws_rsm_out out;
     int ran;
 };
@@ -26,6 +34,7 @@ struct ws_rsm_tab {
     size_t *group;              /* their enum ws_group */
     size_t nfeat;
     double *target;             /* per table row (ok rows only) */
+    size_t *order;              /* the ok rows by kernel, then row */
     struct ws_rsm_kernel *k;
     size_t nk;
 };
@@ -83,6 +92,45 @@ static int ws_rsm_columns(struct ws_rsm_tab *r, struct ws_err *err)
     return 0;
 }
 
+/* ---- values ---------------------------------------------------------------- */
+
+/* The byte column of cell (row, col) in its line as warpsim writes a row,
+ * each field quoted only when it must be (ws_csv_put); the column name in
+ * the message finds the cell in a table quoted otherwise. */
+static long ws_rsm_cell_col(const struct ws_csv *t, size_t row, size_t col)
+{
+    long at = 1;
+
+    for (size_t c = 0; c < col; c++) {
+        const char *s = ws_csv_cell(t, row, c);
+        at += (long)strlen(s) + 1;
+        if (s[strcspn(s, ",\"\r\n")] != '\0') {
+            at += 2;
+            for (const char *q = strchr(s, '"'); q; q = strchr(q + 1, '"'))
+                at++;
+        }
+    }
+    return at;
+}
+
+/* Cell (row, col) as a number from 0 to hi: 0, or -1 with the error at
+ * the cell, what saying what the column holds. */
+static int ws_rsm_value(const struct ws_csv *t, size_t row, size_t col,
+                        double hi, const char *what, double *v,
+                        struct ws_err *err)
+{
+    struct ws_clip qh, qv;
+
+    if (ws_csv_number(t, row, col, v, err) < 0)
+        return -1;
+    if (*v >= 0 && *v <= hi)
+        return 0;
+    return ws_err_at(err, t->name, t->row_line[row],
+                     ws_rsm_cell_col(t, row, col), "column '%s' holds %s "
+                     "(expected %s)", ws_clip(&qh, t->header[col]),
+                     ws_clip(&qv, ws_csv_cell(t, row, col)), what);
+}
+
 /* ---- targets --------------------------------------------------------------- */
 
 static double ws_rsm_alpha(const struct ws_rsm_args *a, double ul)
@@ -102,7 +150,8 @@ static int ws_rsm_targets(struct ws_rsm_tab *r, struct ws_err *err)
     for (size_t i = 0; i < t->nrows; i++) {
         if (!ws_csv_row_ok(r->t, i))
             continue;
-        if (ws_csv_number(r->t, i, (size_t)r->c_time, &v, err) < 0)
+        if (ws_rsm_value(t, i, (size_t)r->c_time, HUGE_VAL, "a time, at "
+                         "least 0", &v, err) < 0)
             return -1;
         if (v > tmax)
             tmax = v;
@@ -112,7 +161,8 @@ static int ws_rsm_targets(struct ws_rsm_tab *r, struct ws_err *err)
         if (!ws_csv_row_ok(r->t, i))
             continue;
         if (ws_csv_number(r->t, i, (size_t)r->c_time, &ts, err) < 0
-            || ws_csv_number(r->t, i, (size_t)r->c_util, &ul, err) < 0)
+            || ws_rsm_value(t, i, (size_t)r->c_util, 100, "a percentage "
+                            "from 0 to 100", &ul, err) < 0)
             return -1;
         ts = tmax > 0 ? ts / tmax : 0;
         ul /= 100.0;
@@ -134,28 +184,80 @@ static const char *ws_rsm_kernel_of(const struct ws_rsm_tab *r, size_t row)
                            : ws_csv_cell(r->t, row, (size_t)r->c_kernel);
 }
 
+struct ws_rsm_key {
+    const char *name;
+    size_t row;
+};
+
+static int ws_rsm_key_cmp(const void *a, const void *b)
+{
+    const struct ws_rsm_key *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+
+    return c ? c : (x->row > y->row) - (x->row < y->row);
+}
+
+static int ws_rsm_first_cmp(const void *a, const void *b)
+{
+    const struct ws_rsm_kernel *x = a, *y = b;
+
+    return (x->rows[0] > y->rows[0]) - (x->rows[0] < y->rows[0]);
+}
+
+/* The kernels, in the order they first appear, each with its ok rows in
+ * order: the rows sorted by kernel name make each kernel one slice of
+ * r->order. */
 static int ws_rsm_kernels(struct ws_rsm_tab *r, struct ws_err *err)
 {
     const struct ws_csv *t = r->t;
+    struct ws_rsm_key *key = malloc((t->nrows + 1) * sizeof *key);
+    size_t n = 0;
 
+    r->order = malloc((t->nrows + 1) * sizeof *r->order);
     r->k = calloc(t->nrows + 1, sizeof *r->k);
-    if (!r->k)
+    if (!key || !r->order || !r->k) {
+        free(key);
         return ws_err_oom(err);
-    for (size_t i = 0; i < t->nrows; i++) {
-        const char *name = ws_rsm_kernel_of(r, i);
-        size_t k = 0;
-        if (!ws_csv_row_ok(r->t, i))
-            continue;
-        while (k < r->nk && strcmp(r->k[k].name, name) != 0)
-            k++;
-        if (k == r->nk) {
-            r->k[r->nk].name = name;
-            if (!(r->k[r->nk++].rows = malloc(t->nrows * sizeof(size_t))))
-                return ws_err_oom(err);
-        }
-        r->k[k].rows[r->k[k].nrows++] = i;
     }
+    for (size_t i = 0; i < t->nrows; i++)
+        if (ws_csv_row_ok(t, i))
+            key[n++] = (struct ws_rsm_key){ws_rsm_kernel_of(r, i), i};
+    qsort(key, n, sizeof *key, ws_rsm_key_cmp);
+    for (size_t i = 0; i < n; i++) {
+        r->order[i] = key[i].row;
+        if (i == 0 || strcmp(key[i].name, key[i - 1].name) != 0) {
+            r->k[r->nk].name = key[i].name;
+            r->k[r->nk++].rows = r->order + i;
+        }
+        r->k[r->nk - 1].nrows++;
+    }
+    free(key);
+    qsort(r->k, r->nk, sizeof *r->k, ws_rsm_first_cmp);
     return 0;
+}
+
+/* The analysis's work, before any of it: WS_RSM_MAX_WORK at most. */
+static int ws_rsm_bounded(const struct ws_rsm_tab *r, struct ws_err *err)
+{
+    const struct ws_rsm_opts *o = &r->a->opts;
+    double work = 0;
+    size_t most = 0;
+
+    for (size_t k = 0; k < r->nk; k++) {
+        if (r->k[k].nrows < 3)
+            continue;           /* not fitted */
+        work += ws_rsm_work(r->k[k].nrows, r->nfeat, o);
+        if (r->k[k].nrows > most)
+            most = r->k[k].nrows;
+    }
+    if (work <= WS_RSM_MAX_WORK)
+        return 0;
+    return ws_err_msg(err, "%s: %u members over up to %zu runs of a kernel "
+                      "and %zu counters are about %.2g multiply-adds of "
+                      "fitting, more than %.0e (expected fewer --members, a "
+                      "smaller --subsample or --kappa, or fewer rows)",
+                      r->t->name, o->members, most, r->nfeat, work,
+                      WS_RSM_MAX_WORK);
 }
 
 /* One kernel's dictionary, each counter over its largest magnitude. */
@@ -176,8 +278,8 @@ static int ws_rsm_kernel_run(struct ws_rsm_tab *r, struct ws_rsm_kernel *k,
     for (size_t j = 0; j < f && rc == 0; j++) {
         double big = 0;
         for (size_t i = 0; i < n && rc == 0; i++) {
-            rc = ws_csv_number(r->t, k->rows[i], r->feat[j], &d[i * f + j],
-                               err);
+            rc = ws_rsm_value(r->t, k->rows[i], r->feat[j], HUGE_VAL, "a "
+                              "count, at least 0", &d[i * f + j], err);
             if (fabs(d[i * f + j]) > big)
                 big = fabs(d[i * f + j]);
         }
@@ -330,11 +432,10 @@ static char *ws_rsm_chart(const struct ws_rsm_tab *r, struct ws_err *err)
 
 static void ws_rsm_tab_free(struct ws_rsm_tab *r)
 {
-    for (size_t k = 0; r->k && k < r->nk; k++) {
-        free(r->k[k].rows);
+    for (size_t k = 0; r->k && k < r->nk; k++)
         ws_rsm_out_free(&r->k[k].out);
-    }
     free(r->k);
+    free(r->order);
     free(r->feat);
     free(r->group);
     free(r->target);
@@ -375,7 +476,7 @@ char *ws_rsm_report(const struct ws_csv *t, const struct ws_rsm_args *a,
     if (json)
         *json = NULL;
     if (ws_rsm_columns(&r, err) < 0 || ws_rsm_targets(&r, err) < 0
-        || ws_rsm_kernels(&r, err) < 0)
+        || ws_rsm_kernels(&r, err) < 0 || ws_rsm_bounded(&r, err) < 0)
         goto fail;
     for (size_t k = 0; k < r.nk; k++) {
         if (ws_rsm_kernel_run(&r, &r.k[k], err) < 0)

@@ -22,6 +22,12 @@
  *   and lts__t_sector_hit_rate.pct; total dram reads / writes x the DRAM
  *   atom -> dram__bytes_read.sum / dram__bytes_write.sum.
  *
+ * Units, identity and totals are checked before anything is compared: a
+ * measured unit of another dimension than the metric, a launch id twice
+ * (or for two kernels) on either side, cache totals no cache gives, are
+ * one error at their place; what a log lacks for a reason of its own is
+ * compared without, and the report (and the JSON's "notes") says why.
+ *
  * Everything is read and computed before anything is written; outputs go
  * through the safe output path (ws_output.h), so a failure leaves none.
  *
@@ -43,6 +49,7 @@
 #include "util/ws_clip.h"
 #include "util/ws_csv.h"
 #include "util/ws_json.h"
+#include "util/ws_regex.h"
 #include "ws_cli.h"
 #include "ws_compare_text.h"
 #include "ws_output.h"
@@ -83,6 +90,13 @@ static void ws_compare_help(FILE *out)
 "Kernels pair by name and launch order: the base name (mangled\n"
 "_Z4apspPKfPfii and demangled apsp(const float *, ...) are both apsp) and\n"
 "the k-th launch of a name on each side.\n"
+"\n"
+"Refused, at the place at fault: a measured unit of another dimension\n"
+"than the metric (bytes in msecond, cycles in %%; units scale within a\n"
+"dimension only), a launch id twice or for two kernels (in either file),\n"
+"cache misses past the accesses or a miss rate that is not their quotient.\n"
+"What a log lacks for a reason of its own (no L1D simulated, a kernel\n"
+"without an access, no clock echoed) is noted in the report instead.\n"
 "\n"
 "options:\n"
 "      --kernel REGEX        only the kernels whose name, on either side, as\n"
@@ -126,7 +140,7 @@ static int ws_compare_option(struct ws_compare_args *a, int opt,
 
 static int ws_compare_regex(struct ws_compare_args *a)
 {
-    char why[160];
+    char why[160], shown[WS_REGEX_SHOWN];
     int rc;
 
     if (!a->kernel)
@@ -134,13 +148,15 @@ static int ws_compare_regex(struct ws_compare_args *a)
     if (!*a->kernel)
         return ws_cli_usage("compare", "empty --kernel (expected a POSIX "
                             "extended regular expression)");
-    rc = regcomp(&a->re, a->kernel, REG_EXTENDED | REG_NOSUB);
-    if (rc != 0) {
-        regerror(rc, &a->re, why, sizeof why);
+    /* Bounded first: glibc's regcomp can exhaust memory on a short one. */
+    rc = ws_regex_compile(&a->re, a->kernel, REG_NOSUB, why, sizeof why);
+    if (rc == WS_REGEX_BOUND)
+        return ws_cli_usage("compare", "bad --kernel '%s': %s",
+                            ws_regex_shown(shown, a->kernel), why);
+    if (rc != 0)
         return ws_cli_usage("compare", "bad --kernel '%s': %s (expected a "
-                            "POSIX extended regular expression)", a->kernel,
-                            why);
-    }
+                            "POSIX extended regular expression)",
+                            ws_regex_shown(shown, a->kernel), why);
     a->has_re = 1;
     return 0;
 }
@@ -273,6 +289,30 @@ static json_t *ws_cmp_json_side(const char *path, const char *format,
     return o;
 }
 
+/* The notes of measured metrics left out: kernel and launch null when
+ * the note is of every kernel. */
+static json_t *ws_cmp_json_notes(const struct ws_compare *c)
+{
+    json_t *a = json_array();
+
+    for (size_t i = 0; i < c->nnotes; i++) {
+        const struct ws_compare_note *n = &c->notes[i];
+        const struct ws_compare_pair *pr = n->pair == WS_MEAS_ALL ? NULL
+                                           : &c->pairs[n->pair];
+        json_t *o = json_object();
+        json_object_set_new(o, "metric", json_string(n->metric));
+        json_object_set_new(o, "kernel", pr ? json_string(
+            c->sim->kernels[pr->sim].base) : json_null());
+        json_object_set_new(o, "launch", pr ? json_integer(
+            (json_int_t)pr->launch) : json_null());
+        json_object_set_new(o, "measured_line", n->line > 0
+                            ? json_integer(n->line) : json_null());
+        json_object_set_new(o, "why", json_string(n->why));
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
 static json_t *ws_cmp_json(const struct ws_compare *c, const char *kernel)
 {
     json_t *root = json_object(), *ks = json_array(), *ms = json_array();
@@ -310,6 +350,7 @@ static json_t *ws_cmp_json(const struct ws_compare *c, const char *kernel)
                         json_integer((json_int_t)c->nown));
     json_object_set_new(root, "measured_only_metrics", ws_cmp_json_names(
                         c->meas_metrics_only, c->nmeas_metrics_only));
+    json_object_set_new(root, "notes", ws_cmp_json_notes(c));
     return root;
 }
 

@@ -17,6 +17,7 @@
 #include "stats/ws_timeline.h"
 #include "timing/ws_sim.h"
 #include "util/ws_num.h"
+#include "util/ws_regex.h"
 #include "ws_cli.h"
 #include "ws_ext_model.h"
 #include "ws_output.h"
@@ -246,6 +247,7 @@ static int ws_run_window(struct ws_run_args *a, const char *v)
 /* --kernel: digits are a launch id, anything else a regular expression. */
 static int ws_run_kernel_option(struct ws_run_args *a, const char *v)
 {
+    char why[160], shown[WS_REGEX_SHOWN];
     uint64_t id;
     int rc;
 
@@ -263,13 +265,15 @@ static int ws_run_kernel_option(struct ws_run_args *a, const char *v)
     if (v[0] == '\0')
         return ws_cli_usage("run", "empty --kernel (expected a launch id or "
                             "a POSIX extended regular expression)");
-    if ((rc = regcomp(&a->sel.re, v, REG_EXTENDED | REG_NOSUB)) != 0) {
-        char why[128];
-        regerror(rc, NULL, why, sizeof why);
+    /* Bounded first: glibc's regcomp can exhaust memory on a short one. */
+    rc = ws_regex_compile(&a->sel.re, v, REG_NOSUB, why, sizeof why);
+    if (rc == WS_REGEX_BOUND)
+        return ws_cli_usage("run", "bad --kernel '%s': %s",
+                            ws_regex_shown(shown, v), why);
+    if (rc != 0)
         return ws_cli_usage("run", "bad --kernel '%s': %s (expected a launch "
-                            "id or a POSIX extended regular expression)", v,
-                            why);
-    }
+                            "id or a POSIX extended regular expression)",
+                            ws_regex_shown(shown, v), why);
     a->sel.by_name = 1;
     return 0;
 }

@@ -7,7 +7,9 @@
  * a metric name too long for its column goes on a line of its own, the
  * values under it; names and paths are printed with their control
  * characters escaped (\n, \r, \t, \xHH), so that a line break in a quoted
- * CSV kernel name cannot break a line of the report.
+ * CSV kernel name cannot break a line of the report.  Notes of measured
+ * metrics left out (why a hit rate or a time is missing) follow the
+ * per-metric table, wrapped at 78 columns.
  */
 #include "ws_compare_text.h"
 
@@ -73,28 +75,33 @@ static const char *ws_cmp_pct(char *buf, size_t size, double v, int sign,
     return buf;
 }
 
+/* One character as the report prints it: control characters escaped.
+ * Returns the characters written (f NULL: only counted). */
+static size_t ws_cmp_put_char(FILE *f, unsigned char ch)
+{
+    if (ch >= 0x20 && ch != 0x7f) {
+        if (f)
+            fputc(ch, f);
+        return 1;
+    }
+    if (ch == '\n' || ch == '\r' || ch == '\t') {
+        if (f)
+            fprintf(f, "\\%c", ch == '\n' ? 'n' : ch == '\r' ? 'r' : 't');
+        return 2;
+    }
+    if (f)
+        fprintf(f, "\\x%02x", ch);
+    return 4;
+}
+
 /* A name or path as the report prints it: control characters escaped,
  * so that it stays on its line.  Returns the characters written. */
 static size_t ws_cmp_put(FILE *f, const char *s)
 {
     size_t n = 0;
 
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p >= 0x20 && *p != 0x7f) {
-            if (f)
-                fputc(*p, f);
-            n++;
-        } else if (*p == '\n' || *p == '\r' || *p == '\t') {
-            if (f)
-                fprintf(f, "\\%c", *p == '\n' ? 'n' : *p == '\r' ? 'r'
-                        : 't');
-            n += 2;
-        } else {
-            if (f)
-                fprintf(f, "\\x%02x", *p);
-            n += 4;
-        }
-    }
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        n += ws_cmp_put_char(f, *p);
     return n;
 }
 
@@ -177,6 +184,56 @@ static void ws_cmp_text_summary(FILE *f, const struct ws_compare *c)
         ws_cmp_put_metric(f, m->name);
         fprintf(f, " %5zu %*s %9s\n", m->n, WS_CMP_PCT_W,
                 ws_cmp_pct(mape, sizeof mape, m->mape, 0, WS_CMP_PCT_W), r);
+    }
+}
+
+/* Text wrapped at 78 columns, each line indented by indent. */
+static void ws_cmp_wrap(FILE *f, const char *text, int indent)
+{
+    const char *p = text;
+
+    while (*p) {
+        size_t room = 78 - (size_t)indent, n = strlen(p), cut = n;
+        if (n > room) {
+            for (cut = room; cut > 0 && p[cut] != ' '; cut--)
+                ;
+            if (cut == 0)       /* one word longer than the line */
+                cut = strcspn(p, " ");
+        }
+        fprintf(f, "%*s", indent, "");
+        for (size_t i = 0; i < cut; i++)
+            ws_cmp_put_char(f, (unsigned char)p[i]);
+        fputc('\n', f);
+        p += cut;
+        p += strspn(p, " ");
+    }
+}
+
+/* Why a measured metric is missing, for a kernel or for all: what the
+ * reader noted (an L1D the run did not simulate, a kernel without an
+ * access), so that no metric leaves the comparison without a word. */
+static void ws_cmp_text_notes(FILE *f, const struct ws_compare *c)
+{
+    char label[160];
+
+    if (c->nnotes)
+        fprintf(f, "\nleft out of the measurements (%zu note%s):\n",
+                c->nnotes, c->nnotes == 1 ? "" : "s");
+    for (size_t i = 0; i < c->nnotes; i++) {
+        const struct ws_compare_note *n = &c->notes[i];
+        fputs("  ", f);
+        ws_cmp_put(f, n->metric);
+        if (n->pair == WS_MEAS_ALL) {
+            fputs(" (every kernel):\n", f);
+        } else {
+            const struct ws_compare_pair *pr = &c->pairs[n->pair];
+            ws_compare_label(label, sizeof label,
+                             c->sim->kernels[pr->sim].base, pr->launch);
+            fputs(", ", f);
+            ws_cmp_put(f, label);
+            fprintf(f, " (line %ld):\n", n->line);
+        }
+        ws_cmp_wrap(f, n->why, 4);
     }
 }
 
@@ -329,6 +386,7 @@ char *ws_compare_text(const struct ws_compare *c)
     for (size_t p = 0; p < c->npairs; p++)
         ws_cmp_text_pair(f, c, p);
     ws_cmp_text_summary(f, c);
+    ws_cmp_text_notes(f, c);
     ws_cmp_text_lone(f, c);
     ws_cmp_text_metrics(f, c);
     if (fclose(f) != 0) {

@@ -1,7 +1,8 @@
 /*
  * ws_compare_text: the text report of `warpsim compare`: per pair of
  * kernels, each metric's simulated and measured values and their
- * difference; per metric, MAPE and Pearson's r; then what was found on one
+ * difference; per metric, MAPE and Pearson's r; why a measured metric is
+ * missing where the measurements say (notes); then what was found on one
  * side only.
  *
  * Leaves out: the pairing and statistics (input/ws_compare.h), JSON and

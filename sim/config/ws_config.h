@@ -161,6 +161,11 @@ struct ws_gpu {
     const char *top;                    /* the config named by --gpu */
 };
 
+/* The longest config file ws_cfg_load reads, in bytes (a GPU description
+ * is a few KiB); config import refuses to write a longer one, which --gpu
+ * could not read back. */
+#define WS_CFG_MAX_FILE (1u << 20)
+
 /* Loads the GPU named by gpu_arg: a path to a YAML file, or the name of a
  * compiled-in config ("v100", "v100.yaml"); NULL means the default.  sets
  * are "key=value" overrides applied after every file, in order. */

@@ -11,7 +11,10 @@
  * temporary file in a private folder), so the cross-key rules of
  * ws_cfg_check.c judge it; a refusal is traced from the YAML line back to
  * the option that produced the key (for a key the base gave, the option
- * behind another key the refusal names), and reported there.
+ * behind another key the refusal names), and reported there.  A text
+ * longer than the loader reads (WS_CFG_MAX_FILE) is refused before that,
+ * at the first option of the closing list, the part that grows with the
+ * input.
  *
  * Leaves out: where the text goes (the command writes it, ws_output.h).
  */
@@ -107,6 +110,8 @@ void ws_gs_note(struct ws_gs_map *m, const char *fmt, ...)
 struct ws_gs_out {
     FILE *fp;
     long line;                  /* lines written so far */
+    size_t listed;              /* options in the closing list */
+    const struct ws_gpgpusim_opt *first_listed;
 };
 
 /* Where to cut text so that at most room bytes stay on this line: the
@@ -350,7 +355,9 @@ static int ws_gs_closing(struct ws_gs_map *m, struct ws_gs_out *w)
         if (!any++) {
             ws_gs_line(w, "%s", "");
             ws_gs_line(w, "# Options read that have no warpsim equivalent:");
+            w->first_listed = o;
         }
+        w->listed++;
         ws_gs_quote(name, sizeof name, o->name, 60);
         ws_gs_quote(value, sizeof value, o->value, 40);
         snprintf(line, sizeof line, "%s %s:", name, value);
@@ -372,10 +379,35 @@ static int ws_gs_closing(struct ws_gs_map *m, struct ws_gs_out *w)
     return 0;
 }
 
+/* The loader reads no config past WS_CFG_MAX_FILE bytes, so a longer
+ * translation could never be used with --gpu, and its check through the
+ * loader would fail on the temporary file.  Only the closing list grows
+ * with the input (an entry of some 90 bytes for each option of a few, so
+ * ten thousand unknown options pass the cap): the error is at its first
+ * option. */
+static int ws_gs_too_long(struct ws_gs_map *m, const struct ws_gs_out *w,
+                          size_t len)
+{
+    const struct ws_gpgpusim_opt *o = w->first_listed;
+    struct ws_clip q;
+
+    if (o)
+        return ws_err_at(m->err, o->file, o->line, o->col, "%s: the first "
+                         "of %zu options listed as having no warpsim "
+                         "equivalent, which make the translated config %zu "
+                         "bytes (expected at most %u bytes, what --gpu "
+                         "reads: fewer options warpsim has no use for)",
+                         ws_clip(&q, o->name), w->listed, len,
+                         WS_CFG_MAX_FILE);
+    return ws_err_at(m->err, m->first_file, 1, 1, "translates to a config "
+                     "of %zu bytes (expected at most %u bytes, what --gpu "
+                     "reads)", len, WS_CFG_MAX_FILE);
+}
+
 int ws_gs_write(struct ws_gs_map *m, char **yaml)
 {
     size_t len;
-    struct ws_gs_out w = {NULL, 0};
+    struct ws_gs_out w = {NULL, 0, 0, NULL};
     int rc;
 
     *yaml = NULL;
@@ -390,6 +422,8 @@ int ws_gs_write(struct ws_gs_map *m, char **yaml)
         *yaml = NULL;
         return rc < 0 ? -1 : ws_err_oom(m->err);
     }
+    if (rc == 0 && len > WS_CFG_MAX_FILE)
+        rc = ws_gs_too_long(m, &w, len);
     if (rc < 0) {
         free(*yaml);
         *yaml = NULL;

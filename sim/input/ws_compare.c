@@ -3,7 +3,13 @@
  *
  * Pairing is linear in the kernels: measured kernels are grouped by base
  * name (an interned id each, their indices in launch order per id), and
- * the k-th simulated launch of a name takes the k-th of its group.
+ * the k-th simulated launch of a name takes the k-th of its group.  The
+ * readers have made sure no launch id is twice on either side, so a
+ * launch cannot pair twice.
+ *
+ * A compared metric's measured unit is held against its dimension once,
+ * at its first pair with both values (ws_cmp_unit); the readers' notes of
+ * metrics left out are kept for the compared metrics and paired kernels.
  *
  * Leaves out: weighting kernels (every pair counts once in MAPE and r).
  */
@@ -196,12 +202,32 @@ static int ws_cmp_metric_set(struct ws_cmp *x, struct ws_strtab *seen)
     return 0;
 }
 
+/* A unit of the wrong dimension, at its place in the units row; of a
+ * derived metric (time_us from cycles and a clock), the source says it. */
+static int ws_cmp_bad_dim(struct ws_cmp *x, const struct ws_meas_bad *b,
+                          const char *name)
+{
+    struct ws_clip q1, q2;
+
+    if (b->from != b->metric)
+        return ws_err_at(x->err, x->m->name, b->line, b->col, "metric %s "
+                         "comes from %s, in unit '%s', which is %s "
+                         "(expected %s)", name, ws_clip(&q1, x->m->metrics[
+                         b->from]), ws_clip(&q2, b->text),
+                         ws_meas_dim_name(b->dim),
+                         ws_meas_dim_units(b->want));
+    return ws_err_at(x->err, x->m->name, b->line, b->col, "metric %s in "
+                     "unit '%s' is %s (expected %s)", name,
+                     ws_clip(&q1, b->text), ws_meas_dim_name(b->dim),
+                     ws_meas_dim_units(b->want));
+}
+
 /* A measured cell (or a column's unit) that cannot be used, where it
  * would be compared. */
 static int ws_cmp_bad(struct ws_cmp *x, size_t kernel, size_t metric)
 {
     const struct ws_meas_bad *b = ws_measured_bad(x->m, kernel, metric);
-    struct ws_clip q1, q2;
+    struct ws_clip q1, q2, q3;
     const char *text, *name;
 
     if (!b)
@@ -213,20 +239,62 @@ static int ws_cmp_bad(struct ws_cmp *x, size_t kernel, size_t metric)
         return ws_err_at(x->err, x->m->name, b->line, b->col, "'%s' for %s is "
                          "negative (expected a count, a time or a rate: a "
                          "number of at least 0)", text, name);
+    case WS_MEAS_ZERO_CLOCK:
+        return ws_err_at(x->err, x->m->name, b->line, b->col, "metric %s "
+                         "comes from the clock %s, which is '%s' (expected "
+                         "the SM clock the kernel ran at, above 0)", name,
+                         ws_clip(&q3, x->m->metrics[b->from]), text);
     case WS_MEAS_UNKNOWN_UNIT:
         return ws_err_at(x->err, x->m->name, b->line, b->col, "unknown unit "
                          "'%s' for %s (expected one of Nsight's units: %s, "
                          "bare, after a prefix K, M, G, T, P, or as a ratio "
                          "such as byte/second)", text, name, WS_MEAS_UNITS);
-    case WS_MEAS_PCT_UNIT:
-        return ws_err_at(x->err, x->m->name, b->line, b->col, "unit '%s' for "
-                         "the percentage %s (expected %%)", text, name);
+    case WS_MEAS_DIM_UNIT:
+        return ws_cmp_bad_dim(x, b, name);
     case WS_MEAS_NOT_NUMBER:
     default:
         return ws_err_at(x->err, x->m->name, b->line, b->col, "'%s' for %s "
                          "is not a number (expected a number such as "
                          "7,433,216, or an empty cell)", text, name);
     }
+}
+
+/* The dimension a compared metric has: the simulated counter's unit's
+ * (warpsim writes each counter in Nsight's unit), else what its Nsight
+ * name says (ws_meas_metric_dim). */
+static enum ws_meas_dim ws_cmp_want(const struct ws_compare_metric *mt)
+{
+    enum ws_meas_dim d = ws_meas_sim_unit_dim(mt->unit);
+
+    return d != WS_DIM_UNKNOWN && d != WS_DIM_PLAIN ? d
+           : ws_meas_metric_dim(mt->name);
+}
+
+/* The measured unit of a compared metric against its dimension: values
+ * scale within a dimension only, so a byte count in msecond, or cycles in
+ * %, compares nothing.  Checked once the metric has a value to compare;
+ * an implied unit (an Accel-Sim log's) is placed by the caller. */
+static int ws_cmp_unit(struct ws_cmp *x, const struct ws_compare_metric *mt)
+{
+    const struct ws_meas_unit *u = &x->m->units[mt->meas];
+    const char *text = u->text ? u->text : "";
+    enum ws_meas_dim got = ws_meas_unit_dim(text), want = ws_cmp_want(mt);
+    struct ws_clip q1, q2, q3;
+
+    if (ws_meas_dim_fits(got, want))
+        return 0;
+    if (u->line > 0)
+        return ws_err_at(x->err, x->m->name, u->line, u->col, "metric %s in "
+                         "unit '%s' is %s (expected %s, as the simulation "
+                         "counts it in '%s')", ws_clip(&q1, mt->name),
+                         ws_clip(&q2, text), ws_meas_dim_name(got),
+                         ws_meas_dim_units(want), ws_clip(&q3, mt->unit));
+    return ws_err_msg(x->err, "metric %s, which the %s gives in '%s', is %s "
+                      "(expected %s, as the simulation counts it in '%s')",
+                      ws_clip(&q1, mt->name),
+                      ws_measured_format_name(x->m->format),
+                      ws_clip(&q2, text), ws_meas_dim_name(got),
+                      ws_meas_dim_units(want), ws_clip(&q3, mt->unit));
 }
 
 /* NAN, too, when the quotient passes a double (a measurement of 1e-320
@@ -259,6 +327,8 @@ static int ws_cmp_fill(struct ws_cmp *x, size_t j, size_t hint, double *xs,
         cell->sim = sm ? sm->value : NAN;
         cell->meas = ws_measured_value(x->m, pr->meas, mt->meas);
         if (isnan(cell->meas) && sm && ws_cmp_bad(x, pr->meas, mt->meas) < 0)
+            return -1;
+        if (sm && !isnan(cell->meas) && mt->n == 0 && ws_cmp_unit(x, mt) < 0)
             return -1;
         cell->diff_pct = ws_cmp_diff(cell->sim, cell->meas);
         if (isnan(cell->sim) || isnan(cell->meas))
@@ -348,6 +418,38 @@ static void ws_cmp_meas_only(struct ws_cmp *x, const struct ws_strtab *seen)
         else
             c->meas_metrics_only[c->nmeas_metrics_only++] = name;
     }
+}
+
+/* The readers' notes that bear on the comparison: of a metric compared
+ * (or simulated and left out of the measurements), for every kernel or
+ * for a paired one. */
+static int ws_cmp_notes(struct ws_cmp *x, const struct ws_strtab *seen)
+{
+    struct ws_compare *c = x->c;
+    size_t *pair_of = malloc((x->m->nkernels + 1) * sizeof *pair_of);
+
+    c->notes = malloc((x->m->nnotes + 1) * sizeof *c->notes);
+    if (!pair_of || !c->notes) {
+        free(pair_of);
+        return ws_cmp_oom(x);
+    }
+    for (size_t k = 0; k < x->m->nkernels; k++)
+        pair_of[k] = WS_MEAS_ALL;
+    for (size_t p = 0; p < c->npairs; p++)
+        pair_of[c->pairs[p].meas] = p;
+    for (size_t i = 0; i < x->m->nnotes; i++) {
+        const struct ws_meas_note *n = &x->m->notes[i];
+        const char *name = x->m->metrics[n->metric];
+        size_t p = n->kernel == WS_MEAS_ALL ? WS_MEAS_ALL
+                                            : pair_of[n->kernel];
+        if (ws_strtab_find(seen, name, strlen(name)) == UINT32_MAX
+            || (n->kernel != WS_MEAS_ALL && p == WS_MEAS_ALL))
+            continue;
+        c->notes[c->nnotes++] = (struct ws_compare_note){name, p, n->line,
+                                                         n->why};
+    }
+    free(pair_of);
+    return 0;
 }
 
 /* ---- the whole ------------------------------------------------------------- */
@@ -448,6 +550,8 @@ static int ws_cmp_all(struct ws_cmp *x)
                         "gpc__cycles_elapsed.max)");
     if (rc == 0)
         ws_cmp_meas_only(x, &seen);
+    if (rc == 0)
+        rc = ws_cmp_notes(x, &seen);
     ws_strtab_free(&seen);
     return rc;
 }
@@ -477,5 +581,6 @@ void ws_compare_free(struct ws_compare *c)
     free(c->meas_only);
     free(c->sim_metrics_only);
     free(c->meas_metrics_only);
+    free(c->notes);
     memset(c, 0, sizeof *c);
 }

@@ -24,6 +24,14 @@
  * the device, launch and profiler attributes and the other roll-ups
  * (.avg, .min, ...) of a counter compared.
  *
+ * Units: a compared metric's dimension is its simulated counter's unit's
+ * (byte, cycle, inst, %, us, ...), else what its Nsight name says; a
+ * measured unit of another dimension is refused at its place in the
+ * file, as scaling it would compare bytes with milliseconds.  A metric
+ * the measurements leave out for a reason of their format (no L1D in an
+ * Accel-Sim run, a kernel without an access) comes with the reader's
+ * note, for the report to say why it is missing.
+ *
  * Leaves out: the presentation (sim/cli/cmd_compare.c).
  */
 #ifndef WS_COMPARE_H
@@ -63,6 +71,16 @@ struct ws_compare_cell {
                                double */
 };
 
+/* A measured metric the file leaves out, for one pair or for all (pair
+ * WS_MEAS_ALL), and why (ws_measured.h's notes of compared metrics and
+ * paired kernels). */
+struct ws_compare_note {
+    const char *metric;
+    size_t pair;
+    long line;              /* where the reason shows; 0: an absence */
+    const char *why;
+};
+
 struct ws_compare {
     const struct ws_simrun *sim;
     const struct ws_measured *meas;
@@ -77,13 +95,16 @@ struct ws_compare {
     const char **meas_metrics_only;
     size_t nown;                            /* ws__* simulated only */
     size_t nattrs;                          /* measured columns left out */
+    size_t nnotes;
+    struct ws_compare_note *notes;          /* in the file's order */
 };
 
 /* Pairs, compares and sums up; re may be NULL (every kernel).  Errors:
  * no pair or no metric in common (unplaced: the caller puts it at the
- * command line), a measured cell that is not a number or is negative, or
- * a column whose unit is wrong (ws_measured.h), where a value is needed
- * (at its place in the file). */
+ * command line), a measured cell that is not a number or is negative, a
+ * clock of 0, or a column whose unit is unknown or of another dimension
+ * than the metric (ws_measured.h), where a value is needed (at its place
+ * in the file). */
 int ws_compare_run(struct ws_compare *c, const struct ws_simrun *s,
                    const struct ws_measured *m, const regex_t *re,
                    struct ws_err *err);

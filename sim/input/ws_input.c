@@ -105,10 +105,10 @@ static int ws_input_open_workload(struct ws_input *in,
     return ws_kernelslist_single(&in->list, in->path, err);
 }
 
-int ws_input_open(struct ws_input *in, const char *path,
-                  const struct ws_input_params *p, struct ws_err *err)
+static int ws_input_open_kind(struct ws_input *in, const char *path,
+                              const struct ws_input_params *p,
+                              struct ws_err *err)
 {
-    memset(in, 0, sizeof *in);
     in->path = path;
     in->opts = p->opts;
     if (ws_input_detect(path, &in->list_path, &in->kind, err) < 0)
@@ -130,6 +130,21 @@ int ws_input_open(struct ws_input *in, const char *path,
         return ws_kernelslist_load(&in->list, in->list_path ? in->list_path
                                                             : path, err);
     return ws_kernelslist_single(&in->list, path, err);
+}
+
+/* A failure after ws_input_detect has set list_path (a folder whose list
+ * names a missing kernel), or after a pack was opened, leaves things to
+ * free: they are freed here, so that a caller that does not close a
+ * failed input (a sweep checking its points) leaks nothing, and one that
+ * does finds it zeroed. */
+int ws_input_open(struct ws_input *in, const char *path,
+                  const struct ws_input_params *p, struct ws_err *err)
+{
+    memset(in, 0, sizeof *in);
+    if (ws_input_open_kind(in, path, p, err) == 0)
+        return 0;
+    ws_input_close(in);
+    return -1;
 }
 
 void ws_input_close(struct ws_input *in)

@@ -59,7 +59,8 @@ struct ws_input {
 /* Recognises and opens path.  --param or --listing for an input that is
  * not a workload is an error, not something to ignore.  An unplaced error
  * (a file that cannot be opened) is left for the caller to place at the
- * word that named the path. */
+ * word that named the path.  On failure nothing is left open: in is
+ * zeroed, and closing it too is harmless. */
 int ws_input_open(struct ws_input *in, const char *path,
                   const struct ws_input_params *p, struct ws_err *err);
 void ws_input_close(struct ws_input *in);

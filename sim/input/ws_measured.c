@@ -11,7 +11,11 @@
  * opened again and read by the format's reader from its first line, so
  * line numbers are the file's.
  *
- * Leaves out: the formats themselves (ws_ncu_csv.c, ws_accelsim_log.c).
+ * Also here: the table's growth, the readers' notes of metrics left out,
+ * and the identity check of launch ids both readers share.
+ *
+ * Leaves out: the formats themselves (ws_ncu_csv.c, ws_accelsim_log.c),
+ * and the number, unit and dimension rules (ws_meas_units.c).
  */
 #include "ws_measured.h"
 
@@ -20,144 +24,19 @@
 #include "util/ws_grow.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 /* ws_csv reads at most this much; refusing sooner saves the copy. */
 #define WS_MEAS_MAX_CSV ((size_t)256 << 20)
-/* A number longer than this is no measurement. */
-#define WS_MEAS_MAX_NUMBER 63
 
 const char *ws_measured_format_name(enum ws_meas_format f)
 {
     return f == WS_MEAS_NCU ? "Nsight Compute CSV" : "Accel-Sim log";
-}
-
-/* ---- numbers and units ------------------------------------------------ */
-
-static size_t ws_meas_digits(const char *s)
-{
-    size_t n = 0;
-
-    while (s[n] >= '0' && s[n] <= '9')
-        n++;
-    return n;
-}
-
-/* The digits before the fraction: one ungrouped run, or 1-3 digits then
- * groups of ",ddd".  Returns the length, 0 when malformed; *grouped set
- * when commas were met. */
-static size_t ws_meas_integer(const char *s, int *grouped)
-{
-    size_t n = ws_meas_digits(s), at;
-
-    *grouped = 0;
-    if (n == 0 || s[n] != ',')
-        return n;
-    if (n > 3)
-        return 0;
-    at = n;
-    while (s[at] == ',') {
-        if (ws_meas_digits(s + at + 1) != 3)
-            return 0;
-        at += 4;
-    }
-    *grouped = 1;
-    return at;
-}
-
-int ws_meas_number(const char *s, double *v)
-{
-    char buf[WS_MEAS_MAX_NUMBER + 1], *end;
-    size_t at = 0, n = 0;
-    int grouped;
-
-    if (!*s || strcmp(s, "n/a") == 0 || strcmp(s, "N/A") == 0)
-        return 1;
-    if (strlen(s) > WS_MEAS_MAX_NUMBER)
-        return -1;
-    if (s[at] == '-' || s[at] == '+')
-        at++;
-    n = ws_meas_integer(s + at, &grouped);
-    if (n == 0)
-        return -1;
-    at += n;
-    if (s[at] == '.') {
-        if ((n = ws_meas_digits(s + at + 1)) == 0)
-            return -1;
-        at += n + 1;
-    }
-    if ((s[at] == 'e' || s[at] == 'E') && !grouped) {
-        at += s[at + 1] == '+' || s[at + 1] == '-' ? 2 : 1;
-        if ((n = ws_meas_digits(s + at)) == 0)
-            return -1;
-        at += n;
-    }
-    if (s[at])
-        return -1;
-    n = 0;
-    for (const char *p = s; *p; p++)
-        if (*p != ',')
-            buf[n++] = *p;
-    buf[n] = '\0';
-    *v = strtod(buf, &end);
-    return *end || !isfinite(*v) ? -1 : 0;
-}
-
-/* One unit without '/' ("" counts as one: a plain number): a time name,
- * or a unit word, bare or after a prefix; NAN when it is none of them. */
-static double ws_meas_simple_scale(const char *u, size_t n)
-{
-    static const struct { const char *name; double scale; } time[] = {
-        {"second", 1}, {"s", 1}, {"msecond", 1e-3}, {"ms", 1e-3},
-        {"usecond", 1e-6}, {"us", 1e-6}, {"nsecond", 1e-9}, {"ns", 1e-9},
-    };
-    static const char *const words[] = {
-        "byte", "B", "bit", "cycle", "inst", "sector", "request", "wavefront",
-        "transaction", "warp", "thread", "block", "cluster", "SM", "register",
-        "pass", "hz",
-    };
-    const char *prefix = "KMGTP", *at;
-    double scale = 1, step = 1000;
-
-    if (n == 0 || (n == 1 && u[0] == '%'))
-        return 1;
-    for (size_t i = 0; i < sizeof time / sizeof time[0]; i++)
-        if (strlen(time[i].name) == n && strncmp(u, time[i].name, n) == 0)
-            return time[i].scale;
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (strlen(words[i]) == n && strncmp(u, words[i], n) == 0)
-            return 1;
-    if (n < 2 || !(at = strchr(prefix, u[0])))
-        return NAN;
-    u++, n--;
-    if ((n == 2 && strncmp(u, "iB", 2) == 0)
-        || (n == 5 && strncmp(u, "ibyte", 5) == 0)) {
-        /* KiB, Mibyte: binary, for bytes only ("Minst" is M inst) */
-        step = 1024;
-        u++, n--;
-    }
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (strlen(words[i]) == n && strncmp(u, words[i], n) == 0) {
-            for (const char *p = prefix; p <= at; p++)
-                scale *= step;
-            return scale;
-        }
-    return NAN;
-}
-
-double ws_meas_unit_scale(const char *unit)
-{
-    const char *slash = strchr(unit, '/');
-
-    if (!slash)
-        return ws_meas_simple_scale(unit, strlen(unit));
-    /* a ratio has two parts, neither empty: "byte/" is no unit */
-    if (slash == unit || !slash[1] || strchr(slash + 1, '/'))
-        return NAN;
-    return ws_meas_simple_scale(unit, (size_t)(slash - unit))
-           / ws_meas_simple_scale(slash + 1, strlen(slash + 1));
 }
 
 /* ---- the table ---------------------------------------------------------- */
@@ -181,18 +60,34 @@ long ws_measured_add_metric(struct ws_measured *m, const char *name)
         return -1;
     copy = ws_meas_strndup(name, strlen(name));
     if (!copy || ws_grow((void **)&m->metrics, &m->metrics_cap,
-                         m->nmetrics + 1, sizeof *m->metrics, 16) < 0) {
+                         m->nmetrics + 1, sizeof *m->metrics, 16) < 0
+        || ws_grow((void **)&m->units, &m->units_cap, m->nmetrics + 1,
+                   sizeof *m->units, 16) < 0) {
         free(copy);
         return -1;
     }
     m->metrics[m->nmetrics] = copy;
+    m->units[m->nmetrics] = (struct ws_meas_unit){NULL, 0, 0};
     return (long)m->nmetrics++;
+}
+
+int ws_measured_set_unit(struct ws_measured *m, size_t metric,
+                         const char *unit, long line, long col)
+{
+    char *copy = ws_meas_strndup(unit, strlen(unit));
+
+    if (!copy)
+        return -1;
+    free(m->units[metric].text);
+    m->units[metric] = (struct ws_meas_unit){copy, line, col};
+    return 0;
 }
 
 long ws_measured_add_kernel(struct ws_measured *m, const char *name,
                             size_t len, long line, long long id)
 {
-    struct ws_meas_kernel k = {ws_meas_strndup(name, len), NULL, line, id};
+    struct ws_meas_kernel k = {ws_meas_strndup(name, len), NULL, line, id,
+                               line, 1};
     size_t n = m->nkernels;
 
     if (k.name)
@@ -224,7 +119,8 @@ int ws_measured_add_bad(struct ws_measured *m, size_t kernel, size_t metric,
                         enum ws_meas_why why)
 {
     struct ws_meas_bad b = {kernel, metric, line, col,
-                            ws_meas_strndup(text, strlen(text)), why};
+                            ws_meas_strndup(text, strlen(text)), why,
+                            WS_DIM_UNKNOWN, WS_DIM_UNKNOWN, metric};
 
     /* Out of order would break the search of ws_measured_bad. */
     if (m->nbad > 0 && !ws_meas_bad_before(&m->bad[m->nbad - 1], kernel,
@@ -241,18 +137,56 @@ int ws_measured_add_bad(struct ws_measured *m, size_t kernel, size_t metric,
     return 0;
 }
 
-int ws_measured_add_unit_bad(struct ws_measured *m, size_t metric, long line,
-                             long col, const char *unit, enum ws_meas_why why)
+static int ws_meas_keep_unit_bad(struct ws_measured *m, struct ws_meas_bad b)
 {
-    struct ws_meas_bad b = {0, metric, line, col,
-                            ws_meas_strndup(unit, strlen(unit)), why};
-
     if (!b.text || ws_grow((void **)&m->unit_bad, &m->unit_bad_cap,
                            m->nunit_bad + 1, sizeof *m->unit_bad, 8) < 0) {
         free(b.text);
         return -1;
     }
     m->unit_bad[m->nunit_bad++] = b;
+    return 0;
+}
+
+int ws_measured_add_unit_bad(struct ws_measured *m, size_t metric, long line,
+                             long col, const char *unit, enum ws_meas_why why)
+{
+    return ws_meas_keep_unit_bad(m, (struct ws_meas_bad){
+        0, metric, line, col, ws_meas_strndup(unit, strlen(unit)), why,
+        WS_DIM_UNKNOWN, WS_DIM_UNKNOWN, metric});
+}
+
+int ws_measured_add_dim_bad(struct ws_measured *m, size_t metric,
+                            size_t from, long line, long col,
+                            const char *unit, enum ws_meas_dim dim,
+                            enum ws_meas_dim want)
+{
+    return ws_meas_keep_unit_bad(m, (struct ws_meas_bad){
+        0, metric, line, col, ws_meas_strndup(unit, strlen(unit)),
+        WS_MEAS_DIM_UNIT, dim, want, from});
+}
+
+int ws_measured_add_note(struct ws_measured *m, size_t kernel, size_t metric,
+                         long line, const char *fmt, ...)
+{
+    struct ws_meas_note n = {kernel, metric, line, NULL};
+    va_list ap;
+    int len;
+
+    va_start(ap, fmt);
+    len = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (len < 0 || !(n.why = malloc((size_t)len + 1)))
+        return -1;
+    va_start(ap, fmt);
+    vsnprintf(n.why, (size_t)len + 1, fmt, ap);
+    va_end(ap);
+    if (ws_grow((void **)&m->notes, &m->notes_cap, m->nnotes + 1,
+                sizeof *m->notes, 8) < 0) {
+        free(n.why);
+        return -1;
+    }
+    m->notes[m->nnotes++] = n;
     return 0;
 }
 
@@ -288,8 +222,14 @@ const struct ws_meas_bad *ws_measured_bad(const struct ws_measured *m,
 
 void ws_measured_free(struct ws_measured *m)
 {
-    for (size_t i = 0; i < m->nmetrics; i++)
+    for (size_t i = 0; i < m->nmetrics; i++) {
         free(m->metrics[i]);
+        free(m->units[i].text);
+    }
+    for (size_t i = 0; i < m->nnotes; i++)
+        free(m->notes[i].why);
+    free(m->notes);
+    free(m->units);
     for (size_t i = 0; i < m->nkernels; i++) {
         free(m->kernels[i].name);
         free(m->kernels[i].base);
@@ -305,6 +245,66 @@ void ws_measured_free(struct ws_measured *m)
     free(m->bad);
     free(m->name);
     memset(m, 0, sizeof *m);
+}
+
+/* ---- identity ----------------------------------------------------------- */
+
+void ws_meas_ids_init(struct ws_meas_ids *s)
+{
+    ws_strtab_init(&s->ids);
+    s->kernel = NULL;
+    s->cap = 0;
+}
+
+void ws_meas_ids_free(struct ws_meas_ids *s)
+{
+    ws_strtab_free(&s->ids);
+    free(s->kernel);
+    s->kernel = NULL;
+    s->cap = 0;
+}
+
+/* A launch measured twice is refused, even when the two rows (blocks)
+ * are byte for byte the same.  Keeping one would look harmless, but a
+ * repeat is how two exports or two logs joined together show (a rerun
+ * appended, a block pasted twice), and what else such a join brings (a
+ * launch of the other run under a new id, running totals that restart)
+ * would pair silently by launch order; a repeat that is not identical
+ * cannot be settled at all.  So the safe rule is one: each id once. */
+int ws_meas_ids_add(struct ws_meas_ids *s, const struct ws_measured *m,
+                    size_t k, struct ws_err *err)
+{
+    const struct ws_meas_kernel *mk = &m->kernels[k], *old;
+    int ncu = m->format == WS_MEAS_NCU;
+    const char *what = ncu ? "launch ID" : "kernel_launch_uid";
+    struct ws_clip q1, q2;
+    char key[32];
+    int n = snprintf(key, sizeof key, "%lld", mk->id);
+    uint32_t before = s->ids.count;
+    uint32_t id = ws_strtab_intern(&s->ids, key, (size_t)n);
+
+    if (id == UINT32_MAX || ws_grow((void **)&s->kernel, &s->cap,
+                                    (size_t)id + 1, sizeof *s->kernel,
+                                    64) < 0)
+        return ws_err_oom(err);
+    if (id == before) {
+        s->kernel[id] = k;
+        return 0;
+    }
+    old = &m->kernels[s->kernel[id]];
+    if (strcmp(old->name, mk->name) != 0)
+        return ws_err_at(err, m->name, mk->id_line, mk->id_col, "%s %lld is "
+                         "%s here but %s at line %ld (expected one kernel "
+                         "per %s: are two %s joined?)", what, mk->id,
+                         ws_clip(&q1, mk->name), ws_clip(&q2, old->name),
+                         old->id_line, what, ncu ? "exports" : "logs");
+    return ws_err_at(err, m->name, mk->id_line, mk->id_col, "%s %lld of %s "
+                     "again, as at line %ld (expected each launch once, as "
+                     "%s: is a %s repeated, or are two %s joined?)", what,
+                     mk->id, ws_clip(&q1, mk->name), old->id_line,
+                     ncu ? "ncu writes one row per launch"
+                         : "GPGPU-Sim prints one block per launch",
+                     ncu ? "row" : "block", ncu ? "exports" : "logs");
 }
 
 /* ---- recognising and reading ---------------------------------------------- */

@@ -17,11 +17,15 @@
  * with their parameters ("apsp(const float *, float *, int, int)").
  *
  * Columns whose name holds "__" are metrics, kept under their names and
- * scaled to base units.  A unit that is not Nsight's ("furlong"), or a
- * percentage (".pct" in the name) in anything but %, makes the column's
- * values NAN and is kept for the comparison to refuse, at its place in
- * the units row, if it uses the metric; so is a negative value, at its
- * cell.  Two metrics are derived here, in warpsim's names:
+ * scaled to base units, each with its unit and the unit's place.  A unit
+ * that is not Nsight's ("furlong"), or one of another dimension than the
+ * metric's name gives it (ws_meas_metric_dim: a percentage in Kbyte, a
+ * byte count in msecond, the SM clock in Gbyte/second), makes the
+ * column's values NAN and is kept for the comparison to refuse, at its
+ * place in the units row, if it uses the metric; so is a negative value,
+ * at its cell.  A launch ID is one launch: a second row with it is
+ * refused (ws_meas_ids_add).  Two metrics are derived here, in warpsim's
+ * names:
  *   gpc__cycles_elapsed.max  from sm__cycles_elapsed.avg when the export
  *                            lacks it (an SM's elapsed cycles; the GPCs
  *                            run on the same clock);
@@ -31,7 +35,8 @@
  *                            sm__cycles_elapsed.avg.per_second), else
  *                            gpu__time_duration.sum.
  * A derived metric takes on the unit problems of the columns it comes
- * from.
+ * from, and a clock of 0 refuses the time (not the duration instead).
+ * Percentages are not capped: Nsight's hit rates pass 100 (ws_measured.h).
  *
  * Leaves out: the --page details layout (one row per metric), and lines
  * of ncu's own log inside the table (only before it: ws_measured.c).
@@ -68,6 +73,7 @@ struct ws_ncu {
     long cur_line;
     long *metric_of;            /* column -> metric index, -1 if none */
     double *scale;              /* column -> unit factor */
+    struct ws_meas_ids ids;     /* launch IDs seen */
     struct ws_ncu_derived d;
     struct ws_ncu_pos *pos;     /* ncols, for the row being read */
     struct ws_err *err;
@@ -130,25 +136,34 @@ static void ws_ncu_walk_row(struct ws_ncu *c, long line)
     }
 }
 
-/* The unit of metric column col, checked: a problem is kept for the
- * metric, and the column's values become NAN. */
-static int ws_ncu_unit(struct ws_ncu *c, size_t col, const char *unit)
+/* The unit of metric column col, kept with its place and checked: a
+ * unit Nsight does not print, or one of another dimension than the
+ * metric's name gives it (a byte count in msecond: scaling it would turn
+ * bytes into milliseconds of nothing), is kept as the metric's problem
+ * and the column's values become NAN. */
+static int ws_ncu_unit(struct ws_ncu *c, size_t col, const char *unit,
+                       int has_row)
 {
-    enum ws_meas_why why = WS_MEAS_UNKNOWN_UNIT;
+    size_t metric = (size_t)c->metric_of[col];
+    enum ws_meas_dim got = ws_meas_unit_dim(unit);
+    enum ws_meas_dim want = ws_meas_metric_dim(c->t->header[col]);
+    int rc;
 
-    c->scale[col] = ws_meas_unit_scale(unit);
-    if (!isnan(c->scale[col])) {
-        if (!strstr(c->t->header[col], ".pct") || !*unit
-            || strcmp(unit, "%") == 0)
-            return 0;
-        why = WS_MEAS_PCT_UNIT;
-        c->scale[col] = NAN;
-    }
-    if (ws_measured_add_unit_bad(c->m, (size_t)c->metric_of[col],
-                                 c->pos[col].line, c->pos[col].col, unit,
-                                 why) < 0)
+    if (ws_measured_set_unit(c->m, metric, unit, has_row ? c->pos[col].line
+                             : 0, has_row ? c->pos[col].col : 0) < 0)
         return ws_err_oom(c->err);
-    return 0;
+    c->scale[col] = ws_meas_unit_scale(unit);
+    if (isnan(c->scale[col]))
+        rc = ws_measured_add_unit_bad(c->m, metric, c->pos[col].line,
+                                      c->pos[col].col, unit,
+                                      WS_MEAS_UNKNOWN_UNIT);
+    else if (!ws_meas_dim_fits(got, want))
+        rc = ws_measured_add_dim_bad(c->m, metric, metric, c->pos[col].line,
+                                     c->pos[col].col, unit, got, want);
+    else
+        return 0;
+    c->scale[col] = NAN;
+    return rc < 0 ? ws_err_oom(c->err) : 0;
 }
 
 /* A derived metric takes on the unit problem of source column col. */
@@ -156,14 +171,36 @@ static int ws_ncu_unit_from(struct ws_ncu *c, long out, long col)
 {
     const struct ws_meas_bad *b;
     struct ws_meas_bad copy;
+    int rc;
 
     if (out < 0 || col < 0 || c->metric_of[col] < 0
         || !(b = ws_measured_bad(c->m, 0, (size_t)c->metric_of[col]))
         || ws_measured_bad(c->m, 0, (size_t)out))
         return 0;
     copy = *b;      /* adding may move the array b points into */
-    if (ws_measured_add_unit_bad(c->m, (size_t)out, copy.line, copy.col,
-                                 copy.text, copy.why) < 0)
+    rc = copy.why == WS_MEAS_DIM_UNIT
+         ? ws_measured_add_dim_bad(c->m, (size_t)out, copy.from, copy.line,
+                                   copy.col, copy.text, copy.dim, copy.want)
+         : ws_measured_add_unit_bad(c->m, (size_t)out, copy.line, copy.col,
+                                    copy.text, copy.why);
+    return rc < 0 ? ws_err_oom(c->err) : 0;
+}
+
+/* The units of the derived metrics: the cycles' own (with its place in
+ * the units row), and microseconds for the time, which is computed. */
+static int ws_ncu_derived_units(struct ws_ncu *c)
+{
+    const struct ws_ncu_derived *d = &c->d;
+    const struct ws_meas_unit *u;
+
+    if (d->cycles_out >= 0) {
+        u = &c->m->units[c->metric_of[d->cycles]];
+        if (ws_measured_set_unit(c->m, (size_t)d->cycles_out, u->text,
+                                 u->line, u->col) < 0)
+            return ws_err_oom(c->err);
+    }
+    if (d->time_out >= 0
+        && ws_measured_set_unit(c->m, (size_t)d->time_out, "us", 0, 0) < 0)
         return ws_err_oom(c->err);
     return 0;
 }
@@ -185,7 +222,7 @@ static int ws_ncu_metrics(struct ws_ncu *c, long units_row)
         c->metric_of[col] = ws_measured_add_metric(c->m, t->header[col]);
         if (c->metric_of[col] < 0)
             return ws_err_oom(c->err);
-        if (ws_ncu_unit(c, col, unit) < 0)
+        if (ws_ncu_unit(c, col, unit, units_row >= 0) < 0)
             return -1;
     }
     d->cycles = ws_csv_col(t, "gpc__cycles_elapsed.max");
@@ -213,7 +250,7 @@ static int ws_ncu_metrics(struct ws_ncu *c, long units_row)
         return -1;
     d->time_bad = d->time_out >= 0
                   && ws_measured_bad(c->m, 0, (size_t)d->time_out) != NULL;
-    return 0;
+    return ws_ncu_derived_units(c);
 }
 
 /* The value of cell (row, col) scaled to base units; NAN when absent,
@@ -259,8 +296,11 @@ static int ws_ncu_derive(struct ws_ncu *c, size_t k, size_t row, int *walked)
                                             &bad_ck) : NAN;
     double du = d->duration >= 0 ? ws_ncu_cell(c, row, (size_t)d->duration,
                                                &bad_du) : NAN;
-    double t = d->time_bad ? NAN : ck > 0 && isfinite(cy) ? cy / ck * 1e6
-               : du * 1e6;
+    /* a clock of 0 is no measurement (a kernel ran at no speed): time
+     * from it is refused, not taken from the duration instead */
+    int zero = ck == 0 && !bad_ck;
+    double t = d->time_bad || zero ? NAN
+               : ck > 0 && isfinite(cy) ? cy / ck * 1e6 : du * 1e6;
 
     if (d->cycles_out >= 0) {
         ws_measured_set(c->m, k, (size_t)d->cycles_out, cy);
@@ -271,6 +311,14 @@ static int ws_ncu_derive(struct ws_ncu *c, size_t k, size_t row, int *walked)
     if (d->time_out < 0)
         return 0;
     ws_measured_set(c->m, k, (size_t)d->time_out, isfinite(t) ? t : NAN);
+    if (zero && !d->time_bad) {
+        if (ws_ncu_keep_bad(c, k, row, (size_t)d->clock, d->time_out,
+                            1 + WS_MEAS_ZERO_CLOCK, walked) < 0)
+            return -1;
+        /* the message names the clock's column */
+        c->m->bad[c->m->nbad - 1].from = (size_t)c->metric_of[d->clock];
+        return 0;
+    }
     if (!isfinite(t) && (bad_cy || bad_ck || bad_du))
         return ws_ncu_keep_bad(c, k, row, (size_t)(bad_cy ? d->cycles
                                : bad_ck ? d->clock : d->duration),
@@ -319,6 +367,8 @@ static int ws_ncu_row(struct ws_ncu *c, size_t row, long name_col)
                                t->row_line[row] + c->first_line - 1, id);
     if (k < 0)
         return ws_err_oom(c->err);
+    if (id >= 0 && ws_meas_ids_add(&c->ids, c->m, (size_t)k, c->err) < 0)
+        return -1;
     for (size_t col = 0; col < t->ncols; col++) {
         double v;
         if (c->metric_of[col] < 0)
@@ -380,7 +430,9 @@ int ws_ncu_parse(struct ws_measured *m, const char *text, size_t len,
     c.metric_of = malloc(t.ncols * sizeof *c.metric_of);
     c.scale = malloc(t.ncols * sizeof *c.scale);
     c.pos = calloc(t.ncols, sizeof *c.pos);
+    ws_meas_ids_init(&c.ids);
     rc = c.metric_of && c.scale && c.pos ? ws_ncu_table(&c) : ws_err_oom(err);
+    ws_meas_ids_free(&c.ids);
     free(c.metric_of);
     free(c.scale);
     free(c.pos);

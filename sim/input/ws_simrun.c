@@ -7,7 +7,9 @@
  * mean two things); it keeps no positions of values, so an error about a
  * value walks the text again along the value's path (keys and indices) to
  * find its line and byte column.  The walk trusts the text: jansson has
- * already accepted it.
+ * already accepted it.  Launch ids and counters' units are looked up in
+ * string tables as kernels are read, so a run of a million kernels is
+ * checked in linear time.
  *
  * Leaves out: JSON written by other commands (refused with a message that
  * says which command writes what this reads).
@@ -15,11 +17,16 @@
 #include "ws_simrun.h"
 
 #include "ws_kname.h"
+#include "ws_measured.h"
 #include "util/ws_clip.h"
 #include "util/ws_file.h"
+#include "util/ws_grow.h"
+#include "util/ws_strtab.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,9 +42,22 @@ struct ws_sr_path {
     int n;
 };
 
+/* What the kernels read so far hold: launch ids, and each counter's
+ * unit (strtab id -> the kernel that first had it, and its unit). */
+struct ws_sr_seen {
+    struct ws_strtab ids, counters;
+    size_t *id_kernel, id_cap;
+    struct ws_sr_unit {
+        const char *unit;
+        size_t kernel;
+    } *units;
+    size_t units_cap;
+};
+
 struct ws_sr {
     struct ws_simrun *s;
     const char *text, *end;
+    struct ws_sr_seen seen;
     struct ws_err *err;
 };
 
@@ -213,6 +233,49 @@ static int ws_sr_add(struct ws_sr *r, struct ws_simrun_kernel *k,
     return 0;
 }
 
+/* A counter's unit: of the dimension its Nsight name gives it (bytes
+ * for dram__bytes_read.sum, cycles for gpc__cycles_elapsed.max), and the
+ * same in every kernel, so that the comparison knows what it compares. */
+static int ws_sr_unit(struct ws_sr *r, size_t k, const char *name,
+                      const char *unit, const struct ws_sr_path *here)
+{
+    enum ws_meas_dim got = ws_meas_sim_unit_dim(unit);
+    enum ws_meas_dim want = ws_meas_metric_dim(name);
+    struct ws_sr_seen *z = &r->seen;
+    struct ws_clip q1, q2, q3;
+    uint32_t before = z->counters.count;
+    uint32_t id;
+
+    if (got != WS_DIM_PLAIN && !ws_meas_dim_fits(got, want))
+        return ws_sr_fail(r, here, "counter '%s' in unit '%s' is %s "
+                          "(expected %s, as its Nsight name says)",
+                          ws_clip(&q1, name), ws_clip(&q2, unit),
+                          ws_meas_dim_name(got), ws_meas_dim_units(want));
+    /* the comparison takes simulated values as they are: in base units */
+    if (ws_meas_unit_scale(unit) != 1 && !isnan(ws_meas_unit_scale(unit)))
+        return ws_sr_fail(r, here, "counter '%s' is in the scaled unit '%s' "
+                          "(expected a base unit, byte, cycle, inst, ..., as "
+                          "warpsim run writes counters)", ws_clip(&q1, name),
+                          ws_clip(&q2, unit));
+    id = ws_strtab_intern(&z->counters, name, strlen(name));
+    if (id == UINT32_MAX || ws_grow((void **)&z->units, &z->units_cap,
+                                    (size_t)id + 1, sizeof *z->units,
+                                    64) < 0)
+        return ws_err_oom(r->err);
+    if (id == before) {
+        z->units[id] = (struct ws_sr_unit){unit, k};
+        return 0;
+    }
+    if (strcmp(z->units[id].unit, unit) != 0)
+        return ws_sr_fail(r, here, "counter '%s' is in '%s' here but in "
+                          "'%s' in kernel %zu (expected one unit per "
+                          "counter, as warpsim run writes them)",
+                          ws_clip(&q1, name), ws_clip(&q2, unit),
+                          ws_clip(&q3, z->units[id].unit),
+                          z->units[id].kernel + 1);
+    return 0;
+}
+
 /* The counters, each {"value": number, "unit": string, ...}. */
 static int ws_sr_counters(struct ws_sr *r, struct ws_simrun_kernel *k,
                           json_t *counters, const struct ws_sr_path *at)
@@ -244,8 +307,11 @@ static int ws_sr_counters(struct ws_sr *r, struct ws_simrun_kernel *k,
                               "(expected a unit such as \"cycle\")",
                               ws_clip(&q, name));
         }
+        here = ws_sr_at(&here, u ? "unit" : "value", 0);
         if (ws_sr_add(r, k, name, u ? json_string_value(u) : "",
-                      json_number_value(v)) < 0)
+                      json_number_value(v)) < 0
+            || ws_sr_unit(r, (size_t)(k - r->s->kernels), name,
+                          k->metrics[k->nmetrics - 1].unit, &here) < 0)
             return -1;
     }
     return 0;
@@ -320,6 +386,41 @@ static int ws_sr_derived(struct ws_sr *r, struct ws_simrun_kernel *k,
     return 0;
 }
 
+/* Kernel i's launch id, against the kernels before: warpsim writes each
+ * launch once, under its own id, so an id twice is two runs' kernels
+ * joined, or a kernel copied, and pairing by launch order would take the
+ * copy for another launch.  Refused at the second, naming both. */
+static int ws_sr_id(struct ws_sr *r, size_t i, const struct ws_sr_path *at)
+{
+    struct ws_sr_path path = ws_sr_at(at, "id", 0), *here = &path;
+    const struct ws_simrun_kernel *k = &r->s->kernels[i], *old;
+    struct ws_sr_seen *z = &r->seen;
+    struct ws_clip q1, q2;
+    char key[32];
+    int n = snprintf(key, sizeof key, "%lld", k->id);
+    uint32_t before = z->ids.count;
+    uint32_t id = ws_strtab_intern(&z->ids, key, (size_t)n);
+
+    if (id == UINT32_MAX || ws_grow((void **)&z->id_kernel, &z->id_cap,
+                                    (size_t)id + 1, sizeof *z->id_kernel,
+                                    64) < 0)
+        return ws_err_oom(r->err);
+    if (id == before) {
+        z->id_kernel[id] = i;
+        return 0;
+    }
+    old = &r->s->kernels[z->id_kernel[id]];
+    if (strcmp(old->name, k->name) != 0)
+        return ws_sr_fail(r, here, "launch id %lld is %s in kernel %zu but "
+                          "%s in kernel %zu (expected one kernel per launch "
+                          "id)", k->id, ws_clip(&q1, k->name), i + 1,
+                          ws_clip(&q2, old->name), z->id_kernel[id] + 1);
+    return ws_sr_fail(r, here, "kernel %zu repeats launch id %lld of kernel "
+                      "%zu, %s (expected each launch once, as warpsim run "
+                      "writes it)", i + 1, k->id, z->id_kernel[id] + 1,
+                      ws_clip(&q1, k->name));
+}
+
 static int ws_sr_kernel(struct ws_sr *r, json_t *kj, size_t i,
                         const struct ws_sr_path *kernels)
 {
@@ -350,6 +451,8 @@ static int ws_sr_kernel(struct ws_sr *r, json_t *kj, size_t i,
     k->id = json_integer_value(id);
     k->name = ws_sr_dup(json_string_value(name));
     k->base = k->name ? ws_kname_base(k->name) : NULL;
+    if (k->name && ws_sr_id(r, i, &at) < 0)
+        return -1;
     k->metrics = calloc(json_object_size(counters)
                         + (derived ? json_object_size(derived) : 0) + 1,
                         sizeof *k->metrics);
@@ -421,17 +524,28 @@ static int ws_sr_syntax(struct ws_sr *r, const json_error_t *je)
 int ws_simrun_parse(struct ws_simrun *s, const char *name, const char *text,
                     size_t len, struct ws_err *err)
 {
-    struct ws_sr r = {s, text, text + len, err};
+    struct ws_sr r;
     json_error_t je;
     json_t *root;
     int rc;
 
+    memset(&r, 0, sizeof r);
+    r.s = s;
+    r.text = text;
+    r.end = text + len;
+    r.err = err;
     memset(s, 0, sizeof *s);
     if (!(s->name = ws_sr_dup(name)))
         return ws_err_oom(err);
+    ws_strtab_init(&r.seen.ids);
+    ws_strtab_init(&r.seen.counters);
     root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
     rc = root ? ws_sr_root(&r, root) : ws_sr_syntax(&r, &je);
     json_decref(root);
+    ws_strtab_free(&r.seen.ids);
+    ws_strtab_free(&r.seen.counters);
+    free(r.seen.id_kernel);
+    free(r.seen.units);
     if (rc < 0)
         ws_simrun_free(s);
     return rc;

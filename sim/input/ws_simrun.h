@@ -17,7 +17,11 @@
  * that is not a run's (no "kernels", a kernel without "counters" as
  * `trace info --json` writes, a value of the wrong type, a counter or a
  * kept figure below 0: no count, time or rate is negative), is one error
- * at the line and byte column of the offending value.
+ * at the line and byte column of the offending value.  So are a launch
+ * id twice (a kernel copied, or two runs joined; naming both kernels when
+ * they differ), a counter's unit of another dimension than its Nsight
+ * name gives it (dram__bytes_read.sum in cycles) or scaled (Kbyte: values
+ * are compared as they are), and a counter in two units in two kernels.
  *
  * Leaves out: the models, the occupancy and launch records.
  */

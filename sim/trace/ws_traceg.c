@@ -27,8 +27,9 @@
 #include "ws_opcode.h"
 
 /* Most bytes of comment and blank lines in a row between blocks (or before
- * the first, after the header): the tracer writes none there. */
-#define WS_TRACEG_MAX_IDLE (1u << 20)
+ * the first, after the header): the tracer writes none there, and the runs
+ * of blank lines alone are bounded alike (WS_LINES_MAX_BLANK). */
+#define WS_TRACEG_MAX_IDLE WS_LINES_MAX_BLANK
 
 void ws_trace_opts_default(struct ws_trace_opts *opts)
 {
@@ -366,9 +367,10 @@ int ws_traceg_next_cta(struct ws_traceg *r, const struct ws_cta_stream **cta,
     while ((rc = ws_lines_next(&r->lines, &line, &len, err)) == 1) {
         char *p;
         if (!in_block && (idle += len + 1) > WS_TRACEG_MAX_IDLE)
-            return ws_traceg_fail(r, err, 1, "more than 1 MiB of comment "
-                                  "and blank lines between thread blocks",
-                                  "'#BEGIN_TB' within them");
+            return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1,
+                             "more than %u MiB of comment and blank lines "
+                             "between thread blocks (expected '#BEGIN_TB' "
+                             "within them)", WS_TRACEG_MAX_IDLE >> 20);
         if (len == 0)
             continue;      /* blank lines are common; skip them cheaply */
         p = ws_traceg_trim_len(line, &len);

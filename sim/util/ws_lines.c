@@ -323,6 +323,26 @@ static int ws_lines_in_chunk(struct ws_lines *r, char **line, size_t *len)
     return ws_lines_give(r, start, n, line, len);
 }
 
+#define WS_LINES_BLANKS " \t\r\f\v"
+
+/* Counts line, just handed out, into the run of blank lines: 1, or -1
+ * when the run has grown past WS_LINES_MAX_BLANK bytes. */
+static int ws_lines_blank_run(struct ws_lines *r, const char *line,
+                              size_t len, struct ws_err *err)
+{
+    if (len > 0
+        && !memchr(WS_LINES_BLANKS, line[0], sizeof WS_LINES_BLANKS - 1))
+        r->blank_run = 0;       /* the common case: no scan */
+    else if (strspn(line, WS_LINES_BLANKS) < len)
+        r->blank_run = 0;
+    else if ((r->blank_run += len + 1) > WS_LINES_MAX_BLANK)
+        return ws_err_at(err, r->name, r->lineno, 1, "more than %u MiB of "
+                         "blank lines in a row (expected text lines; a "
+                         "stream of blank ones holds nothing)",
+                         WS_LINES_MAX_BLANK >> 20);
+    return 1;
+}
+
 int ws_lines_next(struct ws_lines *r, char **line, size_t *len,
                   struct ws_err *err)
 {
@@ -331,7 +351,7 @@ int ws_lines_next(struct ws_lines *r, char **line, size_t *len,
 
     if (r->chunk_pos < r->chunk_len
         && ws_lines_in_chunk(r, line, len))
-        return 1;
+        return ws_lines_blank_run(r, *line, *len, err);
     /* A line that runs past the chunk is assembled in r->line. */
     for (;;) {
         const char *start, *nl;
@@ -359,7 +379,8 @@ int ws_lines_next(struct ws_lines *r, char **line, size_t *len,
     }
     if (!any)
         return 0;
-    return ws_lines_give(r, r->line, n, line, len);
+    ws_lines_give(r, r->line, n, line, len);
+    return ws_lines_blank_run(r, *line, *len, err);
 }
 
 void ws_lines_close(struct ws_lines *r)

@@ -4,13 +4,17 @@
  * Every reader of warpsim's text inputs (traces, kernel lists, listings)
  * pulls lines from here so that they share one definition of a line and one
  * set of guards: line numbers for messages, a length limit, NUL bytes
- * rejected as binary garbage, CR-LF accepted, and a truncated .xz stream
- * reported rather than taken as a short file.  Compressed input is detected by
- * its magic bytes, not its name.  Only regular files are read: a FIFO, a
- * directory or a device is refused before anything blocks on it.  Reading
- * allocates nothing per line: a line is handed out where it lies in the
- * decoded chunk or, when it runs past the chunk, in a buffer that grows
- * only for a line longer than any before it.
+ * rejected as binary garbage, CR-LF accepted, a run of blank lines bounded
+ * (an .xz stream of nothing but newlines, a few KiB, decodes to gigabytes:
+ * it is refused after its first MiBs instead of being read to its end, and
+ * readers that skip blank lines need no bound of their own), and a
+ * truncated .xz stream reported rather than taken as a short file.
+ * Compressed input is detected by its magic bytes, not its name.  Only
+ * regular files are read: a FIFO, a directory or a device is refused
+ * before anything blocks on it.  Reading allocates nothing per line: a
+ * line is handed out where it lies in the decoded chunk or, when it runs
+ * past the chunk, in a buffer that grows only for a line longer than any
+ * before it.
  *
  * Leaves out: seeking, other compressors.
  */
@@ -25,6 +29,11 @@
 
 /* Longer lines are an error: no trace or listing line comes near this. */
 #define WS_LINES_MAX (1u << 20)
+/* More bytes than this of blank lines (nothing but blanks, tabs, CRs) in a
+ * row are an error too: such a run carries as little as one blank line.
+ * Far above what any writer puts in a row (a test's empty trace holds a
+ * header and 1 MiB of newlines), and read in some 40 ms. */
+#define WS_LINES_MAX_BLANK (4u << 20)
 
 struct ws_lines {
     const char *name;         /* the path as the user wrote it, for messages */
@@ -41,6 +50,7 @@ struct ws_lines {
     char *line;
     size_t line_cap;
     long lineno;
+    size_t blank_run;         /* bytes of blank lines just read in a row */
     int at_eof;
 };
 

@@ -5,7 +5,8 @@
 #   the installed warpsim runs a bundled trace, on a built-in config and on
 #   an installed config file;
 #   the completion completes a command and an option from the help text;
-#   the man page holds a section for every command 'warpsim --help' lists.
+#   the man page holds a section for every command 'warpsim --help' lists;
+#   'make install' puts the same under a PREFIX holding blanks and quotes.
 #   usage: install.sh BUILD_DIR   (run from the source root)
 set -u
 build=$1
@@ -46,5 +47,20 @@ if grep -q '^WS_HELP2MAN:FILEPATH=/' "$build/CMakeCache.txt"; then
     done
 else
     echo "help2man not found at configure time: man page not checked"
+fi
+
+# Through the Makefile (-o build: the build is there, and 'deps' is not
+# for a test to run), into a prefix with a blank and both quotes: each
+# folder a recipe names must stay one word.
+if command -v make >/dev/null; then
+    pre="$tmp/pre fix 'q' \"dq\""
+    make -s -o build install BUILD="$build" PREFIX="$pre" >"$tmp/log" 2>&1 \
+        || { cat "$tmp/log"; fail "make install PREFIX='$pre'"; }
+    [ -f "$pre/share/warpsim/configs/v100.yaml" ] \
+        || fail "no configs under PREFIX='$pre'"
+    "$pre/bin/warpsim" run traces/accelsim/vecadd >/dev/null 2>&1 \
+        || fail "run, installed under PREFIX='$pre'"
+else
+    echo "make not found: make install not checked"
 fi
 echo "ok install"

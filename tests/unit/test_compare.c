@@ -317,7 +317,7 @@ static void test_ncu_h100(void **state)
     "gpu_tot_sim_cycle = 99999\ngpu_occupancy = " occ "% \n" \
     "L1I_cache:\n\tL1I_total_cache_accesses = 77\n" \
     "\tL1D_total_cache_accesses = " l1a "\n\tL1D_total_cache_misses = " l1m \
-    "\n\tL1D_total_cache_miss_rate = 0.5000\n" \
+    "\n\tL1D_total_cache_miss_rate = 0.2500\n" \
     "\tTotal_core_cache_stats_breakdown[GLOBAL_ACC_R][HIT] = 4\n" \
     "gpgpu_n_tot_thrd_icount = 1\ngpgpu_n_tot_w_icount = " w "\n" \
     "total dram reads = " rd "\ntotal dram writes = " wr "\n" \
@@ -818,7 +818,8 @@ static void test_pairing_refused(void **state)
                "unknown unit 'furlong' for c__x.sum (expected");
     unit_fails(UNIT_HEAD "\"\",\"\",\"inst\",\"Kbyte\",\"cycle\",\"hz\"\n"
                "\"0\",\"a()\",\"1\",\"40\",\"2\",\"1\"\n", 2, 14,
-               "unit 'Kbyte' for the percentage c__h.pct (expected %)");
+               "metric c__h.pct in unit 'Kbyte' is a byte count (expected "
+               "a percentage: %)");
     /* a clock in furlongs: the cycles are fine, the time is not */
     unit_fails(UNIT_HEAD "\"\",\"\",\"inst\",\"%\",\"cycle\",\"furlong\"\n"
                "\"0\",\"a()\",\"1\",\"40\",\"2\",\"1\"\n", 2, 26,
