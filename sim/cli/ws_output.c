@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "util/ws_readset.h"
+#include "util/ws_sighold.h"
 
 /* Longest symlink chain followed, as the kernel's own limit (MAXSYMLINKS). */
 #define WS_OUTPUT_MAX_HOPS 40
@@ -198,27 +199,14 @@ static int ws_output_mktemp(const char *dir, char **tmp)
 /* Whether a file can be made in path's folder: tried, by making and
  * removing a temporary file, since access() cannot see a read-only file
  * system, a full quota of inodes or an ACL. */
-/* SIGINT, SIGTERM and SIGHUP held off while a temporary file exists
- * that the handler does not know of (made and not yet tracked, or made
- * and removed at once), so no signal can leave it behind. */
-static void ws_output_hold(sigset_t *old)
-{
-    sigset_t block;
-
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigaddset(&block, SIGHUP);
-    sigprocmask(SIG_BLOCK, &block, old);
-}
-
+/* Signals are held while the probe exists: no handler knows of it. */
 static int ws_output_probe_dir(const char *dir, int *errnum)
 {
     sigset_t old;
     char *tmp;
     int fd;
 
-    ws_output_hold(&old);
+    ws_sighold(&old);
     fd = ws_output_mktemp(dir, &tmp);
     *errnum = errno;
     if (fd >= 0) {
@@ -226,7 +214,7 @@ static int ws_output_probe_dir(const char *dir, int *errnum)
         unlink(tmp);
         free(tmp);
     }
-    sigprocmask(SIG_SETMASK, &old, NULL);
+    ws_sighold_release(&old);
     return fd >= 0 ? 0 : -1;
 }
 
@@ -427,13 +415,13 @@ int ws_output_open(struct ws_output *o, struct ws_err *err)
     dir = ws_output_dir(o->real);
     if (!dir)
         return ws_err_oom(err);
-    ws_output_hold(&old);
+    ws_sighold(&old);
     fd = ws_output_mktemp(dir, &o->tmp);
     e = errno;
     free(dir);
     if (fd >= 0)
         ws_output_track(o->tmp, 1);
-    sigprocmask(SIG_SETMASK, &old, NULL);
+    ws_sighold_release(&old);
     if (fd >= 0) {
         (void)fchmod(fd, o->has_mode ? (mode_t)o->mode : ws_output_new_mode());
         o->fp = fdopen(fd, "w+");

@@ -19,6 +19,7 @@
 #include "ws_plot.h"
 
 #include "util/ws_clip.h"
+#include "util/ws_sighold.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -216,21 +217,10 @@ static int ws_plot_internal(struct ws_err *err)
     return -1;
 }
 
-/* SIGINT, SIGTERM and SIGHUP wait while the private folder exists, so no
- * signal leaves it behind; gnuplot runs with the caller's mask (a Ctrl-C
- * to the process group stops it at once, and the signal reaches warpsim
- * when the folder is gone). */
-static void ws_plot_hold(sigset_t *old)
-{
-    sigset_t block;
-
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigaddset(&block, SIGHUP);
-    sigprocmask(SIG_BLOCK, &block, old);
-}
-
+/* SIGINT, SIGTERM and SIGHUP wait while the private folder exists
+ * (ws_sighold), so no signal leaves it behind; gnuplot runs with the
+ * caller's mask (a Ctrl-C to the process group stops it at once, and the
+ * signal reaches warpsim when the folder is gone). */
 /* $TMPDIR when it is an absolute path a script can quote, else /tmp. */
 static int ws_plot_mkdir(struct ws_plot_dir *d, struct ws_err *err)
 {
@@ -242,9 +232,9 @@ static int ws_plot_mkdir(struct ws_plot_dir *d, struct ws_err *err)
         if ((unsigned char)*p < 0x20)
             base = "/tmp";
     snprintf(d->dir, sizeof d->dir, "%s/warpsim-plot-XXXXXX", base);
-    ws_plot_hold(&d->old);
+    ws_sighold(&d->old);
     if (!mkdtemp(d->dir)) {
-        sigprocmask(SIG_SETMASK, &d->old, NULL);
+        ws_sighold_release(&d->old);
         ws_err_msg(err, "cannot create a temporary folder in %s: %s "
                    "(expected a writable $TMPDIR or /tmp)", base,
                    strerror(errno));
@@ -264,7 +254,7 @@ static void ws_plot_rmdir(const struct ws_plot_dir *d)
     unlink(d->svg);
     unlink(d->log);
     rmdir(d->dir);
-    sigprocmask(SIG_SETMASK, &d->old, NULL);
+    ws_sighold_release(&d->old);
 }
 
 static FILE *ws_plot_fopen(const char *path, struct ws_err *err)
