@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "util/ws_csv.h"
+#include "input/ws_input.h"
 #include "sweep/ws_sweep.h"
 #include "util/ws_num.h"
 #include "validate/ws_study.h"
@@ -36,19 +37,21 @@ struct ws_study_def {
     const char *sweeps[WS_STUDY_MAX_SWEEPS];
     int (*report)(const struct ws_csv *const *t, size_t n,
                   struct ws_study_out *out, struct ws_err *err);
+    const char *chart;          /* the study's own chart, or NULL */
 };
 
 static const struct ws_study_def ws_studies[] = {
     {"saxpy", "saxpy on TITAN X against MWP/CWP and MWP/CWP+L2 (seed 000)",
-     {"saxpy_paper", "saxpy"}, ws_study_saxpy},
+     {"saxpy_paper", "saxpy"}, ws_study_saxpy, NULL},
     {"apsp", "APSP on GTX 480: the B_r zigzag, eq 15's fit, section V "
-     "(seed 004)", {"apsp_br", "apsp_t", "apsp_ba", "apsp_anomaly"}, ws_study_apsp},
+     "(seed 004)", {"apsp_br", "apsp_t", "apsp_ba", "apsp_anomaly"}, ws_study_apsp,
+     WS_STUDY_CHART_APSP},
     {"levels", "chase latency per level and STREAM bandwidth, every config",
-     {"levels_chase", "levels_copy", "levels_triad"}, ws_study_levels},
+     {"levels_chase", "levels_copy", "levels_triad"}, ws_study_levels, NULL},
     {"matmul", "the 7 matmul variants on V100: ts, ul, score, RSM (seed 001)",
      {"matmul_baseline", "matmul_tiling", "matmul_coalescing",
       "matmul_nobankconflict", "matmul_computeopt", "matmul_unroll",
-      "matmul_prefetch"}, ws_study_matmul},
+      "matmul_prefetch"}, ws_study_matmul, WS_STUDY_CHART_MATMUL},
     {"scoreboard", "every model against the simulation in its domain and "
      "outside it, against the H100 where measured, over the runs above",
      {"saxpy/saxpy_paper", "saxpy/saxpy", "apsp/apsp_br", "apsp/apsp_t",
@@ -61,9 +64,10 @@ static const struct ws_study_def ws_studies[] = {
       "hw_saxpy", "hw_copy", "hw_triad", "hw_fma", "hw_baseline",
       "hw_tiling", "hw_coalescing", "hw_nobankconflict", "hw_computeopt",
       "hw_unroll", "hw_prefetch", "hw_apsp", "hw_pchase", "hw_reduce",
-      "est_copy", "est_matmul", "est_saxpy"}, ws_study_scoreboard},
+      "est_copy", "est_matmul", "est_saxpy"}, ws_study_scoreboard, NULL},
     {"quadrant", "one kernel across the GPUs against its intensity (the "
-     "blog seed's quadrant-split view)", {"quadrant"}, ws_study_quadrant},
+     "blog seed's quadrant-split view)", {"quadrant"}, ws_study_quadrant,
+     WS_STUDY_CHART_QUADRANT},
 };
 #define WS_NSTUDIES (sizeof ws_studies / sizeof ws_studies[0])
 
@@ -284,11 +288,17 @@ static int ws_validate_outputs(const struct ws_validate_args *a,
         return ws_err_oom(err);
     rc = ws_validate_outs_plan(a, v, dir, o->chart ? o->chart_name : NULL,
                                err);
-    for (int i = 0; rc == 0 && i < WS_VAL_NOUT; i++)
-        if (text[i])
-            rc = ws_output_write(&v->o[i], text[i], err);
+    /* One file that cannot be written does not cost the others; the
+     * first failure is the command's. */
+    for (int i = 0; rc == 0 && i < WS_VAL_NOUT; i++) {
+        struct ws_err e;
+        ws_err_clear(&e);
+        if (text[i] && ws_output_write(&v->o[i], text[i], &e) < 0
+            && !err->set)
+            *err = e;
+    }
     free(json);
-    return rc;
+    return rc < 0 || err->set ? -1 : 0;
 }
 
 /* Where a sweep's results go: DIR/NAME/S.csv, or DIR/OWNER/S.csv for
@@ -378,6 +388,8 @@ struct ws_validate_preplan {
     size_t nouts;
     const char **inputs;
     size_t ninputs;
+    char full[WS_STUDY_MAX_SWEEPS][160];    /* S.yaml, when --quick runs
+                                               S.quick.yaml */
     struct ws_sweep sweeps[WS_STUDY_MAX_SWEEPS];
     size_t nsweeps;
 };
@@ -420,6 +432,22 @@ static void ws_validate_add_out(struct ws_validate_preplan *p, char *path,
     p->outs[p->nouts++] = o;
 }
 
+/* Opens the sweep's input as its points will, for what that reads to
+ * join the read set (a workload's own listing, a list's kernel traces):
+ * outputs are checked against it.  A failure is the sweep's to report. */
+static void ws_validate_touch_input(const struct ws_sweep *s)
+{
+    struct ws_input_params ip = {NULL, 0, s->listing, {0}};
+    struct ws_input in;
+    struct ws_err scratch;
+
+    memset(&in, 0, sizeof in);
+    ws_err_clear(&scratch);
+    ws_trace_opts_default(&ip.opts);
+    if (ws_input_open(&in, s->input, &ip, &scratch) == 0)
+        ws_input_close(&in);
+}
+
 /* One sweep's files: its results and plots as outputs, what it reads as
  * inputs. */
 static int ws_validate_preplan_sweep(const struct ws_validate_args *a,
@@ -450,6 +478,7 @@ static int ws_validate_preplan_sweep(const struct ws_validate_args *a,
     p->inputs[p->ninputs++] = s->input;
     p->inputs[p->ninputs++] = s->gpu;
     p->inputs[p->ninputs++] = s->listing;
+    ws_validate_touch_input(s);
     return 0;
 }
 
@@ -464,18 +493,22 @@ static int ws_validate_preplan(const struct ws_validate_args *a,
 {
     static const char *const reports[] = {"report.md", "points.csv",
                                           "summary.json"};
-    size_t cap = 3 + WS_STUDY_MAX_SWEEPS * (1 + WS_SWEEP_MAX_PLOTS);
+    size_t cap = 4 + WS_STUDY_MAX_SWEEPS * (1 + WS_SWEEP_MAX_PLOTS);
     struct ws_validate_preplan p;
     int rc = 0;
 
     memset(&p, 0, sizeof p);
     p.outs = calloc(cap, sizeof *p.outs);
     p.paths = calloc(cap, sizeof *p.paths);
-    p.inputs = calloc(4 * WS_STUDY_MAX_SWEEPS, sizeof *p.inputs);
+    p.inputs = calloc(5 * WS_STUDY_MAX_SWEEPS, sizeof *p.inputs);
     if (!p.outs || !p.paths || !p.inputs)
         rc = ws_err_oom(err);
     for (size_t i = 0; rc == 0 && i < 3; i++)
         ws_validate_add_out(&p, ws_join(dir, reports[i], ""),
+                            (struct ws_output){.flag = "-o",
+                                               .named = ws_validate_named(a)});
+    if (rc == 0 && d->chart)
+        ws_validate_add_out(&p, ws_join(dir, d->chart, ""),
                             (struct ws_output){.flag = "-o",
                                                .named = ws_validate_named(a)});
     for (size_t i = 0; rc == 0 && i < WS_STUDY_MAX_SWEEPS && d->sweeps[i];
@@ -484,6 +517,12 @@ static int ws_validate_preplan(const struct ws_validate_args *a,
         char file[160];
         stem = stem ? stem + 1 : d->sweeps[i];
         rc = ws_validate_file(a, stem, file, sizeof file, err);
+        /* The full study file is the study's even when --quick reads the
+         * reduced one (or leaves the sweep out). */
+        snprintf(p.full[i], sizeof p.full[i], "validate/studies/%s.yaml",
+                 stem);
+        if (rc >= 0)
+            p.inputs[p.ninputs++] = p.full[i];
         if (rc == 1) {
             rc = 0;
             continue;
@@ -568,6 +607,11 @@ static int ws_validate_one(const struct ws_validate_args *a,
         rc = code;              /* the sweep said why */
     else if (rc == 0 && n < 0)
         rc = -1;
+    else if (rc == 0 && n == 0)
+        rc = ws_err_arg(err, ws_validate_named(a), 0, 0, "study %s ran no "
+                        "sweep%s (expected its study files in "
+                        "validate/studies/)", d->name, a->quick ? ": none has "
+                        "a .quick.yaml" : "");
     if (rc == 0) {
         for (long i = 0; i < n; i++)
             tp[i] = &t[i];

@@ -477,6 +477,15 @@ int ws_output_commit(struct ws_output *o, struct ws_err *err)
     }
     ok = fclose(o->fp) == 0 && ok;
     o->fp = NULL;
+    /* A sweep may have started on the file since the plan: its rows would
+     * be lost under ours, or ours under its sort.  (A sweep's own replace
+     * holds the lock itself: o->lock.) */
+    if (ok && o->tmp && !o->lock && ws_output_busy(o->real)) {
+        ws_output_abort(o);
+        return ws_output_fail(err, o, "a warpsim sweep started writing it "
+                              "while this command ran", "a file no sweep is "
+                              "running on");
+    }
     if (ok && o->tmp && rename(o->tmp, o->real) != 0)
         ok = 0;
     if (!ok) {

@@ -242,7 +242,8 @@ static int ws_cmp_bad(struct ws_cmp *x, size_t kernel, size_t metric)
     case WS_MEAS_ZERO_CLOCK:
         return ws_err_at(x->err, x->m->name, b->line, b->col, "metric %s "
                          "comes from the clock %s, which is '%s' (expected "
-                         "the SM clock the kernel ran at, above 0)", name,
+                         "the SM clock the kernel ran at: a rate above 0 "
+                         "that gives a time)", name,
                          ws_clip(&q3, x->m->metrics[b->from]), text);
     case WS_MEAS_UNKNOWN_UNIT:
         return ws_err_at(x->err, x->m->name, b->line, b->col, "unknown unit "

@@ -296,9 +296,13 @@ static int ws_ncu_derive(struct ws_ncu *c, size_t k, size_t row, int *walked)
                                             &bad_ck) : NAN;
     double du = d->duration >= 0 ? ws_ncu_cell(c, row, (size_t)d->duration,
                                                &bad_du) : NAN;
-    /* a clock of 0 is no measurement (a kernel ran at no speed): time
-     * from it is refused, not taken from the duration instead */
-    int zero = ck == 0 && !bad_ck;
+    /* a clock of 0 is no measurement (a kernel ran at no speed), nor is
+     * a negative or unreadable one where cycles would be divided by it, or
+     * one so small the time leaves the doubles: time from it is refused,
+     * not taken from the duration instead */
+    int zero = (ck == 0 && !bad_ck)
+               || (d->cycles >= 0 && (bad_ck || (ck > 0 && isfinite(cy)
+                                                 && !isfinite(cy / ck * 1e6))));
     double t = d->time_bad || zero ? NAN
                : ck > 0 && isfinite(cy) ? cy / ck * 1e6 : du * 1e6;
 
@@ -319,7 +323,8 @@ static int ws_ncu_derive(struct ws_ncu *c, size_t k, size_t row, int *walked)
         c->m->bad[c->m->nbad - 1].from = (size_t)c->metric_of[d->clock];
         return 0;
     }
-    if (!isfinite(t) && (bad_cy || bad_ck || bad_du))
+    /* a bad duration is refused even where the clock gave the time */
+    if ((!isfinite(t) && (bad_cy || bad_ck || bad_du)) || bad_du)
         return ws_ncu_keep_bad(c, k, row, (size_t)(bad_cy ? d->cycles
                                : bad_ck ? d->clock : d->duration),
                                d->time_out, bad_cy ? bad_cy : bad_ck ? bad_ck

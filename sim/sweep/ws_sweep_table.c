@@ -547,9 +547,13 @@ char *ws_sweep_merge(const struct ws_csv *tabs, size_t n, struct ws_err *err)
         goto out;
     if ((f = open_memstream(&buf, &len)) != NULL) {
         ws_sweep_put_header(f, &tabs[0]);
+        /* point and points as numbers: "00" reads as 0 and is written 0,
+         * as one run would have written it */
         for (size_t i = 0; i < nrefs; i++)
-            ws_sweep_put_row(f, &tabs[refs[i].table], refs[i].line, 0, 0,
-                             NULL);
+            ws_sweep_put_row(f, &tabs[refs[i].table], refs[i].line,
+                             refs[i].point, npoints,
+                             ws_csv_cell(&tabs[refs[i].table], refs[i].line,
+                                         WS_SWEEP_COL_SWEEP));
         text = ws_sweep_table_close(f, &buf);
     }
     if (!text)

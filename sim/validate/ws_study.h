@@ -15,11 +15,17 @@
 #include "util/ws_csv.h"
 #include "util/ws_err.h"
 
+/* The studies' own charts, named here so that validate can check where
+ * they go before the study's sweeps run. */
+#define WS_STUDY_CHART_APSP "time_vs_x.svg"
+#define WS_STUDY_CHART_MATMUL "vs_baseline.svg"
+#define WS_STUDY_CHART_QUADRANT "quadrant.svg"
+
 struct ws_study_out {
     char *report;           /* markdown, malloc'd */
     char *points;           /* per-point CSV, malloc'd, or NULL */
     char *chart;            /* an SVG the study draws itself, or NULL */
-    const char *chart_name; /* its file name */
+    const char *chart_name; /* its file name: one of WS_STUDY_CHART_* */
     json_t *summary;        /* the findings, owned */
 };
 

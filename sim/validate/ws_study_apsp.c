@@ -242,7 +242,7 @@ static int ws_ap_points(const struct ws_ap_pt *p, size_t np,
                      err) < 0)
         return -1;
     o->chart = ws_plot_svg(&t, &spec, err);
-    o->chart_name = "time_vs_x.svg";
+    o->chart_name = WS_STUDY_CHART_APSP;
     ws_csv_free(&t);
     return o->chart ? 0 : -1;
 }

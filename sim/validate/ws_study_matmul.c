@@ -397,7 +397,7 @@ int ws_study_matmul(const struct ws_csv *const *t, size_t n,
                 "al.)\n\n");
         ws_mm_targets(out, t, n);
         o->chart = ws_mm_chart(t, n, out, err);
-        o->chart_name = "vs_baseline.svg";
+        o->chart_name = WS_STUDY_CHART_MATMUL;
         ws_mm_significant(out, rts, rscore, sig);
         same = ws_mm_sizes(out, &all, rts, err);
         fprintf(out, "\n## Resource significance, target ts\n\n%s\n"

@@ -139,7 +139,7 @@ int ws_study_quadrant(const struct ws_csv *const *tables, size_t nt,
     if (fclose(out) != 0)
         return ws_err_oom(err);
     o->chart = ws_plot_quadrant_svg(&spec, err);
-    o->chart_name = "quadrant.svg";
+    o->chart_name = WS_STUDY_CHART_QUADRANT;
     arr = json_array();
     for (size_t i = 0; i < n; i++)
         json_array_append_new(arr, json_pack("{s:s,s:b,s:f}", "gpu",

@@ -7,6 +7,7 @@
 #   usage: outputs.sh WARPSIM   (run from the source root)
 set -u
 ws=$1
+case $ws in /*) ;; *) ws=$(pwd)/$ws ;; esac    # some cases run elsewhere
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 trace=traces/accelsim/vecadd
@@ -205,6 +206,37 @@ mkdir "$tmp/elsewhere"
 rc=$?
 expect_error 'validate/studies: no such folder here'
 [ -z "$(ls -A "$tmp/elsewhere")" ] || fail "validate wrote outside the root"
+
+# A scratch source root holding the saxpy study, so that links planted at
+# report files point at inputs in it and never at the checkout's own.
+root=$tmp/root
+mkdir -p "$root/validate" "$root/traces/kernels"
+cp -R validate/studies "$root/validate/"
+cp -R traces/kernels/saxpy "$root/traces/kernels/"
+
+case=validate_listing_is_input
+mkdir -p "$tmp/vl/saxpy"
+ln -s "$root/traces/kernels/saxpy/saxpy.sm_80.sass" "$tmp/vl/saxpy/report.md"
+(cd "$root" && "$ws" validate --quick -o "$tmp/vl" saxpy >"$tmp/out" 2>"$tmp/err")
+rc=$?
+expect_error 'report\.md: is an input of this command'
+[ -e "$tmp/vl/saxpy/saxpy.csv" ] && fail "sweeps ran before the refusal"
+cmp -s "$root/traces/kernels/saxpy/saxpy.sm_80.sass" \
+    traces/kernels/saxpy/saxpy.sm_80.sass || fail "the listing was written"
+
+case=validate_chart_is_folder
+mkdir -p "$tmp/vc/quadrant/quadrant.svg"
+run validate --quick -o "$tmp/vc" quadrant
+expect_error 'quadrant\.svg: is a folder'
+[ -e "$tmp/vc/quadrant/quadrant.csv" ] && fail "the sweep ran first"
+
+case=validate_no_sweep_ran
+mkdir -p "$tmp/empty/validate/studies"
+: > "$tmp/empty/validate/studies/saxpy.yaml"
+: > "$tmp/empty/validate/studies/saxpy_paper.yaml"
+(cd "$tmp/empty" && "$ws" validate --quick -o out saxpy >"$tmp/out" 2>"$tmp/err")
+rc=$?
+expect_error 'study saxpy ran no sweep'
 
 case=output_folder_takes_no_files
 if [ -f /proc/self/comm ]; then
