@@ -215,37 +215,20 @@ static int ws_sweep_same_points(const struct ws_sweep_run *r, size_t i,
                      "point (expected distinct points)", i, j);
 }
 
-static char (*ws_sweep_order_keys)[33];
-
-static int ws_sweep_order_cmp(const void *a, const void *b)
-{
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    int c = strcmp(ws_sweep_order_keys[x], ws_sweep_order_keys[y]);
-
-    return c ? c : x < y ? -1 : x > y;
-}
-
 /* The sweep's identity, its rows' sweep cell: every key, in order, so a
  * share of this sweep and a share of any other (a value added, an input
  * edited) never pass for each other.  Two points with one key would hold
  * each other's rows: refused. */
 static int ws_sweep_identify(struct ws_sweep_run *r, struct ws_err *err)
 {
-    size_t n = r->s.npoints, *order = malloc((n ? n : 1) * sizeof *order);
-    int rc = 0;
+    size_t a, b;
+    int alike;
 
-    if (!order)
+    ws_sweep_id_of(r->keys, r->s.npoints, r->sweep_id);
+    alike = ws_sweep_keys_alike(r->keys, r->s.npoints, &a, &b);
+    if (alike < 0)
         return ws_err_oom(err);
-    for (size_t i = 0; i < n; i++)
-        order[i] = i;
-    ws_sweep_id_of(r->keys, n, r->sweep_id);
-    ws_sweep_order_keys = r->keys;
-    qsort(order, n, sizeof *order, ws_sweep_order_cmp);
-    for (size_t i = 1; rc == 0 && i < n; i++)
-        if (strcmp(r->keys[order[i - 1]], r->keys[order[i]]) == 0)
-            rc = ws_sweep_same_points(r, order[i - 1], order[i], err);
-    free(order);
-    return rc;
+    return alike ? ws_sweep_same_points(r, a, b, err) : 0;
 }
 
 /* Keys of every point, early failures of this share's.  Every share keys
@@ -331,8 +314,10 @@ static int ws_sweep_plan_out(struct ws_sweep_run *r, const char *path,
                              const char *named, struct ws_err *err)
 {
     struct ws_output o = {.path = path, .flag = "--output", .named = named};
-    const char *inputs[4] = {r->s.path, r->s.input, r->s.gpu, r->s.listing};
-    int rc = ws_output_plan(&o, 1, inputs, 4, err);
+    size_t n;
+    const char **inputs = ws_sweep_input_files(&r->s, &n);
+    int rc = inputs ? ws_output_plan(&o, 1, inputs, (int)n, err)
+                    : ws_err_oom(err);
 
     if (rc == 0 && (o.stream || o.inplace))
         rc = ws_err_arg(err, named, 0, 0, "--output %s: is not a regular "
@@ -342,6 +327,7 @@ static int ws_sweep_plan_out(struct ws_sweep_run *r, const char *path,
         rc = ws_err_oom(err);
     r->out_named = named;
     ws_output_free(&o);
+    free(inputs);
     return rc;
 }
 

@@ -20,6 +20,7 @@
 #include "util/ws_csv.h"
 #include "input/ws_input.h"
 #include "sweep/ws_sweep.h"
+#include "util/ws_grow.h"
 #include "util/ws_num.h"
 #include "validate/ws_study.h"
 #include "ws_cli.h"
@@ -387,7 +388,7 @@ struct ws_validate_preplan {
     char **paths;
     size_t nouts;
     const char **inputs;
-    size_t ninputs;
+    size_t ninputs, incap;
     char full[WS_STUDY_MAX_SWEEPS][160];    /* S.yaml, when --quick runs
                                                S.quick.yaml */
     struct ws_sweep sweeps[WS_STUDY_MAX_SWEEPS];
@@ -448,6 +449,19 @@ static void ws_validate_touch_input(const struct ws_sweep *s)
         ws_input_close(&in);
 }
 
+/* files[0..n) join the study's input files. */
+static int ws_validate_add_inputs(struct ws_validate_preplan *p,
+                                  const char *const *files, size_t n,
+                                  struct ws_err *err)
+{
+    if (ws_grow((void **)&p->inputs, &p->incap, p->ninputs + n,
+                sizeof *p->inputs, 64) < 0)
+        return ws_err_oom(err);
+    memcpy(p->inputs + p->ninputs, files, n * sizeof *files);
+    p->ninputs += n;
+    return 0;
+}
+
 /* One sweep's files: its results and plots as outputs, what it reads as
  * inputs. */
 static int ws_validate_preplan_sweep(const struct ws_validate_args *a,
@@ -456,30 +470,28 @@ static int ws_validate_preplan_sweep(const struct ws_validate_args *a,
                                      struct ws_err *err)
 {
     struct ws_sweep *s = &p->sweeps[p->nsweeps];
-    const char *slash = strrchr(csv, '/');
-    size_t dlen = slash ? (size_t)(slash - csv) + 1 : 0;
+    const char **files;
+    size_t n;
+    int rc;
 
     if (ws_sweep_load(s, file, err) < 0) {
         free(csv);
         return -1;
     }
     p->nsweeps++;
-    ws_validate_add_out(p, csv, (struct ws_output){
-        .flag = "-o", .named = ws_validate_named(a)});
-    for (size_t i = 0; i < s->nplots; i++) {
-        char *plot = malloc(dlen + strlen(s->plots[i].file) + 1);
-        if (plot)
-            sprintf(plot, "%.*s%s", (int)dlen, csv, s->plots[i].file);
-        ws_validate_add_out(p, plot, (struct ws_output){
+    /* The plots first: ws_validate_add_out takes csv (and may free it). */
+    for (size_t i = 0; i < s->nplots; i++)
+        ws_validate_add_out(p, ws_sweep_beside(csv, s->plots[i].file),
+                            (struct ws_output){
             .flag = "plot file", .at_file = s->path,
             .at_line = s->plots[i].line, .at_col = s->plots[i].col});
-    }
-    p->inputs[p->ninputs++] = s->path;
-    p->inputs[p->ninputs++] = s->input;
-    p->inputs[p->ninputs++] = s->gpu;
-    p->inputs[p->ninputs++] = s->listing;
+    ws_validate_add_out(p, csv, (struct ws_output){
+        .flag = "-o", .named = ws_validate_named(a)});
+    files = ws_sweep_input_files(s, &n);
+    rc = files ? ws_validate_add_inputs(p, files, n, err) : ws_err_oom(err);
+    free(files);
     ws_validate_touch_input(s);
-    return 0;
+    return rc;
 }
 
 /* Every file the study will write (report files, each sweep's results and
@@ -500,8 +512,7 @@ static int ws_validate_preplan(const struct ws_validate_args *a,
     memset(&p, 0, sizeof p);
     p.outs = calloc(cap, sizeof *p.outs);
     p.paths = calloc(cap, sizeof *p.paths);
-    p.inputs = calloc(5 * WS_STUDY_MAX_SWEEPS, sizeof *p.inputs);
-    if (!p.outs || !p.paths || !p.inputs)
+    if (!p.outs || !p.paths)
         rc = ws_err_oom(err);
     for (size_t i = 0; rc == 0 && i < 3; i++)
         ws_validate_add_out(&p, ws_join(dir, reports[i], ""),
@@ -521,8 +532,9 @@ static int ws_validate_preplan(const struct ws_validate_args *a,
          * reduced one (or leaves the sweep out). */
         snprintf(p.full[i], sizeof p.full[i], "validate/studies/%s.yaml",
                  stem);
-        if (rc >= 0)
-            p.inputs[p.ninputs++] = p.full[i];
+        if (rc >= 0 && ws_validate_add_inputs(&p, (const char *const[]){
+                                                  p.full[i]}, 1, err) < 0)
+            rc = -1;
         if (rc == 1) {
             rc = 0;
             continue;

@@ -198,8 +198,8 @@ static int ws_output_mktemp(const char *dir, char **tmp)
 
 /* Whether a file can be made in path's folder: tried, by making and
  * removing a temporary file, since access() cannot see a read-only file
- * system, a full quota of inodes or an ACL. */
-/* Signals are held while the probe exists: no handler knows of it. */
+ * system, a full quota of inodes or an ACL.  Signals are held while the
+ * probe exists: no handler knows of it. */
 static int ws_output_probe_dir(const char *dir, int *errnum)
 {
     sigset_t old;

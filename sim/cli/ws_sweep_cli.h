@@ -36,9 +36,9 @@ struct ws_sweep_run {
     int fd;                     /* the results, locked, open for appending */
     int created;                /* made by this run, and no point in it yet */
     char sweep_id[17];          /* the sweep cell: a hash of every key */
-    struct ws_output *extra_outs;   /* [0] the results, then the extras */
-    struct ws_output *extras;   /* the plots in order, then the report */
-    char **extra_paths;
+    struct ws_output *extra_outs;   /* [0] the results, then the extras:
+                                       the plots in order, the report */
+    char **extra_paths;         /* the extras' paths (s.nplots + 1 slots) */
     size_t nextras;
     size_t failed_shown;
     int pack_fd;                /* a text trace packed for the points, or -1 */
@@ -70,6 +70,10 @@ void ws_sweep_results_abandon(struct ws_sweep_run *r);
  * cannot draw is a warning (the results are safe by then); a file that
  * cannot be written is the command's error (-1, the first in err), once
  * every other extra has been written. */
+/* path's folder joined with name (malloc'd; NULL when out of memory):
+ * where a sweep's plots go beside its results. */
+char *ws_sweep_beside(const char *path, const char *name);
+
 int ws_sweep_check_extras(struct ws_sweep_run *r,
                           const struct ws_sweep_args *a, struct ws_err *err);
 int ws_sweep_extras(struct ws_sweep_run *r, const struct ws_csv *t,

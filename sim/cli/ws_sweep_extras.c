@@ -20,8 +20,7 @@
 #include "util/ws_readset.h"
 #include "ws_sweep_cli.h"
 
-/* path's folder joined with name. */
-static char *ws_sweep_beside(const char *path, const char *name)
+char *ws_sweep_beside(const char *path, const char *name)
 {
     const char *slash = strrchr(path, '/');
     size_t d = slash ? (size_t)(slash - path) + 1 : 0;
@@ -49,39 +48,21 @@ static char *ws_sweep_report_path(const char *out)
     return path;
 }
 
-/* The files the sweep read: an extra must not replace one (files read
- * through them are in the read set, which the plan checks too). */
-static size_t ws_sweep_inputs(const struct ws_sweep_run *r,
-                              const char **inputs, size_t cap)
+/* Plans outs[0..nouts) against the sweep's input files, under
+ * ws_output's rules: links followed, read-only files, folders, inputs and
+ * two outputs on one file refused, each folder tried.  A plot's error is
+ * placed at its entry in the sweep file, the report's at the word that
+ * named the results file. */
+static int ws_sweep_plan_outs(const struct ws_sweep_run *r,
+                              struct ws_output *outs, size_t nouts,
+                              struct ws_err *err)
 {
-    const char *fixed[4] = {r->s.path, r->s.input, r->s.gpu, r->s.listing};
-    size_t n = 0;
-
-    for (int i = 0; i < 4; i++)
-        inputs[n++] = fixed[i];
-    for (size_t i = 0; i < r->s.naxes; i++)
-        for (size_t j = 0; r->s.axes[i].kind == WS_AXIS_GPU
-                           && j < r->s.axes[i].nvalues && n < cap; j++)
-            inputs[n++] = r->s.axes[i].values[j].assign;
-    return n;
-}
-
-/* Plans the results file (again: a copy, for the clash check) and every
- * extra as outputs, under ws_output's rules: links followed, read-only
- * files, folders, inputs and two outputs on one file refused, each
- * folder tried.  A plot's error is placed at its entry in the sweep file,
- * the report's at the word that named the results file. */
-static int ws_sweep_plan_extras(struct ws_sweep_run *r, struct ws_err *err)
-{
-    const char **inputs = malloc((4 + WS_SWEEP_MAX_AXES * WS_SWEEP_MAX_VALUES)
-                                 * sizeof *inputs);
-    struct ws_output *outs = r->extra_outs;
-    size_t n, nouts = r->nextras + 1;
+    size_t n;
+    const char **inputs = ws_sweep_input_files(&r->s, &n);
     int rc;
 
     if (!inputs)
         return ws_err_oom(err);
-    n = ws_sweep_inputs(r, inputs, 4 + WS_SWEEP_MAX_AXES * WS_SWEEP_MAX_VALUES);
     for (size_t i = 0; i < nouts; i++)
         ws_output_free(&outs[i]);
     rc = ws_output_plan(outs, (int)nouts, inputs, (int)n, err);
@@ -94,19 +75,18 @@ int ws_sweep_check_extras(struct ws_sweep_run *r,
 {
     size_t n = r->s.nplots + 1;
 
-    /* outs[0] is the results file; r->extras starts at outs[1]. */
+    /* extra_outs[0] is the results file, the extras follow it. */
     r->extra_outs = calloc(n + 1, sizeof *r->extra_outs);
     r->extra_paths = calloc(n, sizeof *r->extra_paths);
     if (!r->extra_outs || !r->extra_paths)
         return ws_err_oom(err);
-    r->extras = r->extra_outs + 1;
     r->extra_outs[0] = (struct ws_output){.path = r->out, .flag = "--output",
                                           .named = r->out_named};
     for (size_t i = 0; i < r->s.nplots; i++) {
         const struct ws_sweep_plot *p = &r->s.plots[i];
         if (!(r->extra_paths[i] = ws_sweep_beside(r->out, p->file)))
             return ws_err_oom(err);
-        r->extras[i] = (struct ws_output){.path = r->extra_paths[i],
+        r->extra_outs[i + 1] = (struct ws_output){.path = r->extra_paths[i],
                                           .flag = "plot file",
                                           .at_file = r->s.path,
                                           .at_line = p->line,
@@ -116,23 +96,23 @@ int ws_sweep_check_extras(struct ws_sweep_run *r,
     if (a->report) {
         if (!(r->extra_paths[r->nextras] = ws_sweep_report_path(r->out)))
             return ws_err_oom(err);
-        r->extras[r->nextras] = (struct ws_output){
+        r->extra_outs[r->nextras + 1] = (struct ws_output){
             .path = r->extra_paths[r->nextras], .flag = "--report",
             .named = r->out_named};
         r->nextras++;
     }
-    return ws_sweep_plan_extras(r, err);
+    return ws_sweep_plan_outs(r, r->extra_outs, r->nextras + 1, err);
 }
 
 void ws_sweep_extras_free(struct ws_sweep_run *r)
 {
     for (size_t i = 0; r->extra_outs && i <= r->nextras; i++)
         ws_output_free(&r->extra_outs[i]);
-    for (size_t i = 0; r->extra_paths && i < r->nextras; i++)
+    for (size_t i = 0; r->extra_paths && i <= r->s.nplots; i++)
         free(r->extra_paths[i]);
     free(r->extra_outs);
     free(r->extra_paths);
-    r->extra_outs = r->extras = NULL;
+    r->extra_outs = NULL;
     r->extra_paths = NULL;
     r->nextras = 0;
 }
@@ -143,11 +123,7 @@ void ws_sweep_extras_free(struct ws_sweep_run *r)
 static int ws_sweep_write_extra(struct ws_sweep_run *r, struct ws_output *o,
                                 const char *text, struct ws_err *err)
 {
-    const char *inputs[4 + WS_SWEEP_MAX_VALUES];
-    size_t n = ws_sweep_inputs(r, inputs, sizeof inputs / sizeof *inputs);
-
-    ws_output_free(o);
-    if (ws_output_plan(o, 1, inputs, (int)n, err) < 0)
+    if (ws_sweep_plan_outs(r, o, 1, err) < 0)
         return -1;
     return ws_output_write(o, text, err);
 }
@@ -192,7 +168,8 @@ int ws_sweep_extras(struct ws_sweep_run *r, const struct ws_csv *t,
         svg = ws_plot_check(t, &spec, &draw) == 0
             ? ws_plot_svg(t, &spec, &draw) : NULL;
         snprintf(what, sizeof what, "plot %s", p->file);
-        ws_sweep_put_extra(r, &r->extras[i], what, svg, &draw, err);
+        ws_sweep_put_extra(r, &r->extra_outs[i + 1], what, svg, &draw,
+                           err);
     }
     if (a->report) {
         for (size_t i = 0; i < r->s.naxes; i++) {
@@ -200,7 +177,7 @@ int ws_sweep_extras(struct ws_sweep_run *r, const struct ws_csv *t,
             dims[i] = r->s.axes[i].dim;
         }
         ws_err_clear(&draw);
-        ws_sweep_put_extra(r, &r->extras[r->nextras - 1], "report",
+        ws_sweep_put_extra(r, &r->extra_outs[r->nextras], "report",
                            ws_sweep_report(t, axes, dims, r->s.naxes,
                                            r->s.target, &draw), &draw, err);
     }

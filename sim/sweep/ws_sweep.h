@@ -135,6 +135,17 @@ struct ws_sweep_point {
 void ws_sweep_point_get(const struct ws_sweep *s, size_t index,
                         struct ws_sweep_point *p);
 
+/* -1, at the second value of the digit's first axis, when a digit (an
+ * axis, or a zip group's tuple, zipped[axis] set) holds one value twice:
+ * the same point twice.  Part of ws_sweep_load. */
+int ws_sweep_repeats(const struct ws_sweep *s, const int *zipped,
+                     struct ws_err *err);
+
+/* The files a sweep reads that its outputs must not replace: the sweep
+ * file, kernel:, gpu:, listing: (NULL entries where absent) and every
+ * value of a GPU axis.  malloc'd, *n entries; NULL when out of memory. */
+const char **ws_sweep_input_files(const struct ws_sweep *s, size_t *n);
+
 /* What the points of one sweep share while they are prepared and run. */
 struct ws_gpu;
 struct ws_input;

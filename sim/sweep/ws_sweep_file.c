@@ -441,48 +441,6 @@ static int ws_sweep_zip_group(struct ws_sweep *s, const struct ws_ynode *g,
     return 0;
 }
 
-/* Values i and j of axis a are one value: a number compared in the base
- * unit (12MiB is 12582912), text as written. */
-static int ws_sweep_same_value(const struct ws_axis *a, size_t i, size_t j)
-{
-    const struct ws_axis_value *x = &a->values[i], *y = &a->values[j];
-
-    return isnan(x->num) ? strcmp(x->assign, y->assign) == 0
-                         : strcmp(x->cell, y->cell) == 0;
-}
-
-/* One value twice on a digit (an axis's, or a zip group's tuple) is one
- * point twice: two rows under one key.  Reported at the second value of
- * the digit's first axis. */
-static int ws_sweep_repeats(const struct ws_sweep *s, const int *zipped,
-                            struct ws_err *err)
-{
-    for (size_t d = 0; d < s->ndims; d++) {
-        const struct ws_axis *first = NULL;
-        for (size_t k = 0; k < s->naxes && !first; k++)
-            if (s->axes[k].dim == d)
-                first = &s->axes[k];
-        for (size_t j = 1; first && j < first->nvalues; j++)
-            for (size_t i = 0; i < j; i++) {
-                int same = 1;
-                for (size_t k = 0; k < s->naxes && same; k++)
-                    if (s->axes[k].dim == d)
-                        same = ws_sweep_same_value(&s->axes[k], i, j);
-                if (same)
-                    return ws_err_at(err, s->path, first->values[j].line,
-                                     first->values[j].col, "%s gets '%s' "
-                                     "twice, first at %ld:%ld%s (expected each "
-                                     "value once)", first->name,
-                                     first->values[j].cell,
-                                     first->values[i].line,
-                                     first->values[i].col,
-                                     zipped[first - s->axes] ? ", with the "
-                                     "same values of its zip group" : "");
-            }
-    }
-    return 0;
-}
-
 /* Numbers the digits: each axis is one unless a zip group joins it to the
  * group's first axis.  Then the point count, which must stay bounded. */
 static int ws_sweep_dims(struct ws_sweep *s, const struct ws_ynode *zip,
@@ -817,34 +775,4 @@ void ws_sweep_free(struct ws_sweep *s)
     free(s->listing);
     free(s->target);
     memset(s, 0, sizeof *s);
-}
-
-void ws_sweep_point_get(const struct ws_sweep *s, size_t index,
-                        struct ws_sweep_point *p)
-{
-    size_t digit[WS_SWEEP_MAX_AXES], rest = index;
-
-    memset(p, 0, sizeof *p);
-    p->index = index;
-    for (size_t d = s->ndims; d-- > 0;) {
-        digit[d] = rest % s->dim_size[d];
-        rest /= s->dim_size[d];
-    }
-    p->gpu = s->gpu;
-    for (size_t i = 0; i < s->nfixed_sets; i++)
-        p->sets[p->nsets++] = s->fixed_sets[i];
-    for (size_t i = 0; i < s->nfixed_params; i++)
-        p->params[p->nparams++] = s->fixed_params[i];
-    for (size_t i = 0; i < s->naxes; i++) {
-        const struct ws_axis *a = &s->axes[i];
-        const char *assign;
-        p->value[i] = digit[a->dim];
-        assign = a->values[p->value[i]].assign;
-        if (a->kind == WS_AXIS_GPU)
-            p->gpu = assign;
-        else if (a->kind == WS_AXIS_SET)
-            p->sets[p->nsets++] = assign;
-        else
-            p->params[p->nparams++] = assign;
-    }
 }

@@ -53,8 +53,7 @@ size_t ws_sweep_ncols(const struct ws_sweep *s)
         + WS_NMCOLS * ((size_t)WS_MODEL_COUNT + s->nmodels);
 }
 
-/* Closes a memory stream; its buffer is only final after fclose. */
-static char *ws_sweep_close(FILE *f, char **buf)
+char *ws_sweep_text_close(FILE *f, char **buf)
 {
     if (fclose(f) != 0) {
         free(*buf);
@@ -98,7 +97,7 @@ char *ws_sweep_header(const struct ws_sweep *s)
         }
     }
     fputc('\n', f);
-    return ws_sweep_close(f, &buf);
+    return ws_sweep_text_close(f, &buf);
 }
 
 static void ws_sweep_point_cells(FILE *f, const struct ws_sweep *s,
@@ -195,11 +194,11 @@ char *ws_sweep_rows(const struct ws_sweep *s, const struct ws_sweep_point *p,
         for (size_t i = 0; i < ws_sweep_ncols(s) - WS_NFIXED - s->naxes; i++)
             fputc(',', f);
         fputc('\n', f);
-        return ws_sweep_close(f, &buf);
+        return ws_sweep_text_close(f, &buf);
     }
     for (size_t k = 0; k < rep->nkernels; k++) {
         ws_sweep_point_cells(f, s, p, id, "ok", NULL, k, rep->nkernels);
         ws_sweep_kernel_cells(f, s, rep, &rep->kernels[k]);
     }
-    return ws_sweep_close(f, &buf);
+    return ws_sweep_text_close(f, &buf);
 }

@@ -6,6 +6,7 @@
 #define WS_SWEEP_ROWS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "stats/ws_report.h"
 #include "util/ws_csv.h"
@@ -26,6 +27,10 @@ struct ws_sweep_id {
 };
 
 size_t ws_sweep_ncols(const struct ws_sweep *s);
+
+/* Closes the memory stream f (open_memstream) and returns its text, which
+ * is only final after fclose; NULL (the buffer freed) when that fails. */
+char *ws_sweep_text_close(FILE *f, char **buf);
 
 /* The header line, '\n' included (malloc'd; NULL when out of memory). */
 char *ws_sweep_header(const struct ws_sweep *s);

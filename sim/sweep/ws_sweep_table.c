@@ -121,11 +121,13 @@ struct ws_sweep_keyidx {
 
 static char (*ws_sweep_sort_keys)[33];
 
+/* By key, then by point number: equal keys sit together, in order. */
 static int ws_sweep_key_cmp(const void *a, const void *b)
 {
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    int c = strcmp(ws_sweep_sort_keys[x], ws_sweep_sort_keys[y]);
 
-    return strcmp(ws_sweep_sort_keys[x], ws_sweep_sort_keys[y]);
+    return c ? c : x < y ? -1 : x > y;
 }
 
 static int ws_sweep_keyidx_make(struct ws_sweep_keyidx *k, char (*keys)[33],
@@ -141,6 +143,23 @@ static int ws_sweep_keyidx_make(struct ws_sweep_keyidx *k, char (*keys)[33],
     ws_sweep_sort_keys = keys;
     qsort(k->order, n, sizeof *k->order, ws_sweep_key_cmp);
     return 0;
+}
+
+int ws_sweep_keys_alike(char (*keys)[33], size_t n, size_t *a, size_t *b)
+{
+    struct ws_sweep_keyidx k;
+    int found = 0;
+
+    if (ws_sweep_keyidx_make(&k, keys, n) < 0)
+        return -1;
+    for (size_t i = 1; i < n && !found; i++)
+        if (strcmp(keys[k.order[i - 1]], keys[k.order[i]]) == 0) {
+            *a = k.order[i - 1];
+            *b = k.order[i];
+            found = 1;
+        }
+    free(k.order);
+    return found;
 }
 
 static long ws_sweep_keyidx_find(const struct ws_sweep_keyidx *k,
@@ -257,16 +276,6 @@ void ws_sweep_held_free(struct ws_sweep_held *h)
     h->point = NULL;
 }
 
-/* Closes a memory stream; its buffer is only final after fclose. */
-static char *ws_sweep_table_close(FILE *f, char **buf)
-{
-    if (fclose(f) != 0) {
-        free(*buf);
-        return NULL;
-    }
-    return *buf;
-}
-
 static void ws_sweep_put_header(FILE *f, const struct ws_csv *t)
 {
     for (size_t c = 0; c < t->ncols; c++) {
@@ -322,7 +331,7 @@ char *ws_sweep_held_text(const struct ws_sweep_held *h, const struct ws_csv *t,
         for (size_t i = 0; i < n; i++)
             ws_sweep_put_row(f, t, refs[i].line, refs[i].point, npoints,
                              sweep);
-        buf = ws_sweep_table_close(f, &buf);
+        buf = ws_sweep_text_close(f, &buf);
     }
     free(refs);
     return buf;
@@ -554,7 +563,7 @@ char *ws_sweep_merge(const struct ws_csv *tabs, size_t n, struct ws_err *err)
                              refs[i].point, npoints,
                              ws_csv_cell(&tabs[refs[i].table], refs[i].line,
                                          WS_SWEEP_COL_SWEEP));
-        text = ws_sweep_table_close(f, &buf);
+        text = ws_sweep_text_close(f, &buf);
     }
     if (!text)
         ws_err_oom(err);

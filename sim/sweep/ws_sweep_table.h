@@ -18,6 +18,10 @@
  * key in point order (16 hexadecimal digits and a NUL into out). */
 void ws_sweep_id_of(char (*keys)[33], size_t n, char out[17]);
 
+/* 1 with *a < *b two points whose keys are alike (the first such pair
+ * by key), 0 when every key is its own, -1 when out of memory. */
+int ws_sweep_keys_alike(char (*keys)[33], size_t n, size_t *a, size_t *b);
+
 /* What a results file holds for the sweep as it is now. */
 struct ws_sweep_held {
     long *point;            /* per row of the table: the current point it
