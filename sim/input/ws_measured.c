@@ -264,6 +264,23 @@ void ws_meas_ids_free(struct ws_meas_ids *s)
     s->cap = 0;
 }
 
+long ws_meas_ids_seen(struct ws_meas_ids *s, long long id, size_t k)
+{
+    char key[32];
+    int n = snprintf(key, sizeof key, "%lld", id);
+    uint32_t before = s->ids.count;
+    uint32_t at = ws_strtab_intern(&s->ids, key, (size_t)n);
+
+    if (at == UINT32_MAX || ws_grow((void **)&s->kernel, &s->cap,
+                                    (size_t)at + 1, sizeof *s->kernel,
+                                    64) < 0)
+        return -2;
+    if (at != before)
+        return (long)s->kernel[at];
+    s->kernel[at] = k;
+    return -1;
+}
+
 /* A launch measured twice is refused, even when the two rows (blocks)
  * are byte for byte the same.  Keeping one would look harmless, but a
  * repeat is how two exports or two logs joined together show (a rerun
@@ -278,20 +295,13 @@ int ws_meas_ids_add(struct ws_meas_ids *s, const struct ws_measured *m,
     int ncu = m->format == WS_MEAS_NCU;
     const char *what = ncu ? "launch ID" : "kernel_launch_uid";
     struct ws_clip q1, q2;
-    char key[32];
-    int n = snprintf(key, sizeof key, "%lld", mk->id);
-    uint32_t before = s->ids.count;
-    uint32_t id = ws_strtab_intern(&s->ids, key, (size_t)n);
+    long first = ws_meas_ids_seen(s, mk->id, k);
 
-    if (id == UINT32_MAX || ws_grow((void **)&s->kernel, &s->cap,
-                                    (size_t)id + 1, sizeof *s->kernel,
-                                    64) < 0)
+    if (first == -2)
         return ws_err_oom(err);
-    if (id == before) {
-        s->kernel[id] = k;
+    if (first < 0)
         return 0;
-    }
-    old = &m->kernels[s->kernel[id]];
+    old = &m->kernels[first];
     if (strcmp(old->name, mk->name) != 0)
         return ws_err_at(err, m->name, mk->id_line, mk->id_col, "%s %lld is "
                          "%s here but %s at line %ld (expected one kernel "

@@ -277,6 +277,12 @@ struct ws_meas_ids {
 void ws_meas_ids_init(struct ws_meas_ids *s);
 void ws_meas_ids_free(struct ws_meas_ids *s);
 
+/* Records that kernel k holds launch id: -1 when the id is new, the
+ * kernel that held it first when it is not, -2 when out of memory.  The
+ * one map of launch ids to kernels, for the measurements and for the
+ * simulation JSON (ws_simrun.c). */
+long ws_meas_ids_seen(struct ws_meas_ids *s, long long id, size_t k);
+
 /* Records that kernel k of m holds its id (m->kernels[k].id, at least 0);
  * when an earlier kernel holds it already, the error, at the id's place
  * and naming both kernels, in the words of m's format (ncu's "launch ID",

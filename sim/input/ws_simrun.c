@@ -45,8 +45,8 @@ struct ws_sr_path {
 /* What the kernels read so far hold: launch ids, and each counter's
  * unit (strtab id -> the kernel that first had it, and its unit). */
 struct ws_sr_seen {
-    struct ws_strtab ids, counters;
-    size_t *id_kernel, id_cap;
+    struct ws_meas_ids ids;
+    struct ws_strtab counters;
     struct ws_sr_unit {
         const char *unit;
         size_t kernel;
@@ -394,30 +394,22 @@ static int ws_sr_id(struct ws_sr *r, size_t i, const struct ws_sr_path *at)
 {
     struct ws_sr_path path = ws_sr_at(at, "id", 0), *here = &path;
     const struct ws_simrun_kernel *k = &r->s->kernels[i], *old;
-    struct ws_sr_seen *z = &r->seen;
     struct ws_clip q1, q2;
-    char key[32];
-    int n = snprintf(key, sizeof key, "%lld", k->id);
-    uint32_t before = z->ids.count;
-    uint32_t id = ws_strtab_intern(&z->ids, key, (size_t)n);
+    long first = ws_meas_ids_seen(&r->seen.ids, k->id, i);
 
-    if (id == UINT32_MAX || ws_grow((void **)&z->id_kernel, &z->id_cap,
-                                    (size_t)id + 1, sizeof *z->id_kernel,
-                                    64) < 0)
+    if (first == -2)
         return ws_err_oom(r->err);
-    if (id == before) {
-        z->id_kernel[id] = i;
+    if (first < 0)
         return 0;
-    }
-    old = &r->s->kernels[z->id_kernel[id]];
+    old = &r->s->kernels[first];
     if (strcmp(old->name, k->name) != 0)
         return ws_sr_fail(r, here, "launch id %lld is %s in kernel %zu but "
                           "%s in kernel %zu (expected one kernel per launch "
                           "id)", k->id, ws_clip(&q1, k->name), i + 1,
-                          ws_clip(&q2, old->name), z->id_kernel[id] + 1);
+                          ws_clip(&q2, old->name), (size_t)first + 1);
     return ws_sr_fail(r, here, "kernel %zu repeats launch id %lld of kernel "
                       "%zu, %s (expected each launch once, as warpsim run "
-                      "writes it)", i + 1, k->id, z->id_kernel[id] + 1,
+                      "writes it)", i + 1, k->id, (size_t)first + 1,
                       ws_clip(&q1, k->name));
 }
 
@@ -537,14 +529,13 @@ int ws_simrun_parse(struct ws_simrun *s, const char *name, const char *text,
     memset(s, 0, sizeof *s);
     if (!(s->name = ws_sr_dup(name)))
         return ws_err_oom(err);
-    ws_strtab_init(&r.seen.ids);
+    ws_meas_ids_init(&r.seen.ids);
     ws_strtab_init(&r.seen.counters);
     root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
     rc = root ? ws_sr_root(&r, root) : ws_sr_syntax(&r, &je);
     json_decref(root);
-    ws_strtab_free(&r.seen.ids);
+    ws_meas_ids_free(&r.seen.ids);
     ws_strtab_free(&r.seen.counters);
-    free(r.seen.id_kernel);
     free(r.seen.units);
     if (rc < 0)
         ws_simrun_free(s);
