@@ -16,11 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/ws_rsm_table.h"
+#include "report/ws_rsm_table.h"
 #include "util/ws_csv.h"
 #include "util/ws_num.h"
 #include "ws_cli.h"
-#include "ws_output.h"
+#include "util/ws_output.h"
 
 static void ws_analyze_help(FILE *out)
 {

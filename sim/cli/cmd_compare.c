@@ -44,15 +44,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/ws_compare.h"
-#include "sweep/ws_plot.h"
+#include "measure/ws_compare.h"
+#include "report/ws_plot.h"
 #include "util/ws_clip.h"
 #include "util/ws_csv.h"
 #include "util/ws_json.h"
 #include "util/ws_regex.h"
 #include "ws_cli.h"
-#include "ws_compare_text.h"
-#include "ws_output.h"
+#include "report/ws_compare_text.h"
+#include "util/ws_output.h"
 
 static void ws_compare_help(FILE *out)
 {

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/ws_gpgpusim.h"
+#include "import/ws_gpgpusim.h"
 #include "ws_cli.h"
-#include "ws_output.h"
+#include "util/ws_output.h"
 
 static void ws_config_help(FILE *out)
 {

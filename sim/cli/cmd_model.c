@@ -15,8 +15,8 @@
 #include "util/ws_utf8.h"
 #include "util/ws_yaml.h"
 #include "ws_cli.h"
-#include "ws_model_print.h"
-#include "ws_output.h"
+#include "report/ws_model_print.h"
+#include "util/ws_output.h"
 
 #define WS_MODEL_MAX_PARAMS_FILE (1u << 20)
 

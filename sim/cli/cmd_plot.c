@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep/ws_plot.h"
+#include "report/ws_plot.h"
 #include "util/ws_csv.h"
 #include "ws_cli.h"
-#include "ws_output.h"
+#include "util/ws_output.h"
 
 static void ws_plot_help(FILE *out)
 {

@@ -11,8 +11,8 @@
 
 #include "util/ws_utf8.h"
 #include "ws_cli.h"
-#include "ws_model_print.h"
-#include "ws_output.h"
+#include "report/ws_model_print.h"
+#include "util/ws_output.h"
 
 static void ws_profile_help(FILE *out)
 {

@@ -13,15 +13,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "stats/ws_report.h"
+#include "report/ws_report.h"
 #include "stats/ws_timeline.h"
 #include "timing/ws_sim.h"
 #include "util/ws_num.h"
 #include "util/ws_regex.h"
 #include "ws_cli.h"
-#include "ws_ext_model.h"
-#include "ws_output.h"
-#include "ws_run_engine.h"
+#include "run/ws_ext_model.h"
+#include "util/ws_output.h"
+#include "run/ws_run_engine.h"
 
 enum {
     WS_OPT_CSV = 0x200,

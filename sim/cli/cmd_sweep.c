@@ -29,9 +29,9 @@
 #include "util/ws_num.h"
 #include "util/ws_readset.h"
 #include "ws_cli.h"
-#include "ws_output.h"
-#include "ws_run_engine.h"
-#include "ws_sweep_cli.h"
+#include "util/ws_output.h"
+#include "run/ws_run_engine.h"
+#include "run/ws_sweep_cli.h"
 
 enum {
     WS_OPT_DRY_RUN = 0x300,

@@ -18,8 +18,8 @@
 #include "sweep/ws_sweep_table.h"
 #include "util/ws_csv.h"
 #include "ws_cli.h"
-#include "ws_output.h"
-#include "ws_sweep_cli.h"
+#include "util/ws_output.h"
+#include "run/ws_sweep_cli.h"
 
 /* Shares beyond this are a mistake (a glob of the wrong folder). */
 #define WS_MERGE_MAX_SHARES 100000

@@ -17,8 +17,8 @@
 #include "trace/ws_pack.h"
 #include "trace/ws_tracew.h"
 #include "ws_cli.h"
-#include "ws_info.h"
-#include "ws_output.h"
+#include "report/ws_info.h"
+#include "util/ws_output.h"
 
 struct ws_trace_args {
     struct ws_cli_gpu_opts gpu;

@@ -24,8 +24,8 @@
 #include "util/ws_num.h"
 #include "validate/ws_study.h"
 #include "ws_cli.h"
-#include "ws_output.h"
-#include "ws_sweep_cli.h"
+#include "util/ws_output.h"
+#include "run/ws_sweep_cli.h"
 
 #define WS_STUDY_MAX_SWEEPS 40
 

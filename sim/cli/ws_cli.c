@@ -11,7 +11,7 @@
 
 #include "timing/ws_probe.h"
 #include "util/ws_num.h"
-#include "ws_output.h"
+#include "util/ws_output.h"
 
 int ws_cli_once(const char *cmd, const char **slot, const char *arg,
                 const char *flag)

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "stats/ws_report.h"
+#include "report/ws_report.h"
 #include "util/ws_csv.h"
 #include "ws_sweep.h"
 

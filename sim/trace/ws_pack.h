@@ -101,7 +101,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "trace/ws_kernelslist.h"
+#include "ws_kernelslist.h"
 #include "util/ws_err.h"
 #include "util/ws_strtab.h"
 #include "ws_trace.h"

@@ -27,7 +27,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "config/ws_config.h"
-#include "sweep/ws_plot.h"
+#include "report/ws_plot.h"
 
 #define WS_APSP_GPU "gtx480"
 #define WS_APSP_CORES 32        /* FP32 lanes per SM: T = threads / 32 */

@@ -22,9 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/ws_rsm_table.h"
+#include "report/ws_rsm_table.h"
 #include "stats/ws_stats.h"
-#include "sweep/ws_plot.h"
+#include "report/ws_plot.h"
 
 #define WS_MM_VARIANTS 7
 

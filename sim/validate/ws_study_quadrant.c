@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep/ws_plot.h"
+#include "report/ws_plot.h"
 #include "ws_sb.h"
 #include "ws_sb_stats.h"
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/ws_gpgpusim.h"
+#include "import/ws_gpgpusim.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

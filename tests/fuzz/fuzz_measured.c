@@ -17,10 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/ws_compare.h"
-#include "input/ws_kname.h"
-#include "input/ws_measured.h"
-#include "input/ws_simrun.h"
+#include "measure/ws_compare.h"
+#include "measure/ws_kname.h"
+#include "measure/ws_measured.h"
+#include "measure/ws_simrun.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/ws_rsm_table.h"
+#include "report/ws_rsm_table.h"
 #include "util/ws_csv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

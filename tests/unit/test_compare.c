@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/ws_compare.h"
-#include "input/ws_kname.h"
-#include "input/ws_measured.h"
-#include "input/ws_simrun.h"
+#include "measure/ws_compare.h"
+#include "measure/ws_kname.h"
+#include "measure/ws_measured.h"
+#include "measure/ws_simrun.h"
 #include "ws_test.h"
 
 /* ---- numbers and units ---------------------------------------------------- */

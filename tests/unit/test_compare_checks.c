@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/ws_compare.h"
-#include "input/ws_measured.h"
-#include "input/ws_simrun.h"
+#include "measure/ws_compare.h"
+#include "measure/ws_measured.h"
+#include "measure/ws_simrun.h"
 #include "ws_test.h"
 
 static int parse(struct ws_measured *m, const char *name, const char *text,

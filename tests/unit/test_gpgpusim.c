@@ -19,7 +19,7 @@
 
 #include "config/ws_cfg_schema.h"
 #include "config/ws_config.h"
-#include "config/ws_gpgpusim.h"
+#include "import/ws_gpgpusim.h"
 #include "ws_test.h"
 
 #define DATA "tests/data/gpgpusim/"

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "analyze/ws_rsm_table.h"
+#include "report/ws_rsm_table.h"
 #include "ws_test.h"
 
 #define HEAD "status,kernel,time_us,sm_util_pct,smsp__inst_executed.sum," \

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep/ws_sweep_report.h"
+#include "report/ws_sweep_report.h"
 #include "util/ws_csv.h"
 #include "ws_test.h"
 

@@ -33,7 +33,7 @@
 #include "sweep/ws_sweep_rows.h"
 #include "sweep/ws_sweep_table.h"
 #include "util/ws_file.h"
-#include "ws_output.h"
+#include "util/ws_output.h"
 #include "ws_sweep_cli.h"
 
 /* Tries to lock the file once; another holder is given a few chances to

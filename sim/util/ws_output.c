@@ -23,8 +23,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util/ws_readset.h"
-#include "util/ws_sighold.h"
+#include "ws_readset.h"
+#include "ws_sighold.h"
 
 /* Longest symlink chain followed, as the kernel's own limit (MAXSYMLINKS). */
 #define WS_OUTPUT_MAX_HOPS 40

@@ -22,7 +22,7 @@
 #include "ws_model.h"
 #include "ws_model_ext.h"
 #include "ws_model_params.h"
-#include "ws_model_print.h"
+#include "report/ws_model_print.h"
 
 /* The most a model may write: a result is a few hundred bytes. */
 #define WS_EXT_MAX_OUT (1u << 20)

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "input/ws_input.h"
-#include "stats/ws_report.h"
+#include "report/ws_report.h"
 #include "timing/ws_sim.h"
 #include "util/ws_err.h"
 

@@ -17,8 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config/ws_gpgpusim.h"
-#include "config/ws_gpgpusim_int.h"
+#include "ws_gpgpusim.h"
+#include "ws_gpgpusim_int.h"
 #include "util/ws_clip.h"
 
 /* ---- packed cache descriptions ---------------------------------------- */

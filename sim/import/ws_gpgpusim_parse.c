@@ -15,8 +15,8 @@
  * it on the command line; GPU descriptions never do), and the packed
  * values (ws_gpgpusim_packed.c).
  */
-#include "config/ws_gpgpusim.h"
-#include "config/ws_gpgpusim_int.h"
+#include "ws_gpgpusim.h"
+#include "ws_gpgpusim_int.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "config/ws_cfg_schema.h"
-#include "config/ws_gpgpusim_int.h"
+#include "ws_gpgpusim_int.h"
 #include "config/ws_units.h"
 
 /* ---- L1, shared memory and their split ---------------------------------- */

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "config/ws_config.h"
-#include "config/ws_gpgpusim.h"
+#include "ws_gpgpusim.h"
 
 /* One key of the output: from the base config until a rule sets it. */
 struct ws_gs_key {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/ws_kname.h"
+#include "measure/ws_kname.h"
 #include "ws_ext_model.h"
 #include "ws_model_params.h"
 #include "ws_profile.h"

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "config/ws_cfg_schema.h"
-#include "config/ws_gpgpusim_int.h"
+#include "ws_gpgpusim_int.h"
 #include "config/ws_units.h"
 #include "util/ws_clip.h"
 

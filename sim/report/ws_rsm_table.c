@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "stats/ws_stats.h"
-#include "sweep/ws_plot.h"
+#include "ws_plot.h"
 #include "util/ws_clip.h"
 
 struct ws_rsm_kernel {

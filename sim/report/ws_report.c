@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "util/ws_utf8.h"
-#include "ws_terms.h"
+#include "stats/ws_terms.h"
 
 static double ws_pct(uint64_t num, uint64_t den)
 {

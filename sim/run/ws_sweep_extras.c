@@ -13,9 +13,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "stats/ws_report.h"
-#include "sweep/ws_plot.h"
-#include "sweep/ws_sweep_report.h"
+#include "report/ws_report.h"
+#include "report/ws_plot.h"
+#include "report/ws_sweep_report.h"
 #include "sweep/ws_sweep_rows.h"
 #include "util/ws_readset.h"
 #include "ws_sweep_cli.h"

@@ -38,7 +38,7 @@
 
 #include <stdio.h>
 
-#include "util/ws_err.h"
+#include "ws_err.h"
 
 struct ws_output {
     const char *path;       /* as the user wrote it (points into argv) */

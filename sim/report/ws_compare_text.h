@@ -11,7 +11,7 @@
 #ifndef WS_COMPARE_TEXT_H
 #define WS_COMPARE_TEXT_H
 
-#include "input/ws_compare.h"
+#include "measure/ws_compare.h"
 
 /* "apsp #2": a kernel's base name and which launch of it (the report's
  * and the chart's label). */

@@ -13,7 +13,7 @@
  * Leaves out: power-model options one by one (the -power_, -accelwattch_,
  * -gpuwattch_ and -dvfs_ families are recognised by prefix).
  */
-#include "config/ws_gpgpusim.h"
+#include "ws_gpgpusim.h"
 
 #include <ctype.h>
 #include <string.h>

@@ -8,7 +8,7 @@
 
 #include "sweep/ws_sweep.h"
 #include "ws_ext_model.h"
-#include "ws_output.h"
+#include "util/ws_output.h"
 #include "util/ws_csv.h"
 #include "util/ws_err.h"
 

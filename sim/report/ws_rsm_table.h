@@ -24,7 +24,7 @@
 
 #include "util/ws_csv.h"
 #include "util/ws_err.h"
-#include "ws_rsm.h"
+#include "analyze/ws_rsm.h"
 
 enum ws_rsm_target { WS_RSM_TS, WS_RSM_UL, WS_RSM_SCORE };
 

@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "config/ws_config.h"
-#include "ws_kernel_stats.h"
+#include "stats/ws_kernel_stats.h"
 
 #define WS_REPORT_SCHEMA_VERSION 1
 

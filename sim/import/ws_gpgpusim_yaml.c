@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "config/ws_cfg_schema.h"
-#include "config/ws_gpgpusim_int.h"
+#include "ws_gpgpusim_int.h"
 #include "util/ws_clip.h"
 
 /* Column of the comments, as in configs/v100.yaml. */
