@@ -1,16 +1,25 @@
 #!/usr/bin/env python3
-"""Fails if the folders of sim/ and model/ include each other in a cycle.
+"""Fails if a folder of sim/ or model/ includes one above it.
 
 The layering of warpsim (util at the bottom, cli at the top; the models
 reading input, config and the profile, never the timing model) holds only
 while no folder reaches back up.  This reads every #include "..." line,
-turns it into an edge between folders, and looks for a cycle.
+turns it into an edge between folders, and checks each edge against ORDER:
+an include goes to a folder listed earlier.  Order alone rules out cycles;
+the cycle search stays because it names the loop, which is what one wants
+to see first when a folder is missing from ORDER.
 
     usage: check_layers.py SOURCE_ROOT
 """
 import os
 import re
 import sys
+
+# Bottom to top: a folder may include only folders before it.  A new folder
+# gets its place here (and in the README's layout) in the same change.
+ORDER = ["util", "trace", "listing", "workload", "input", "config", "import",
+         "stats", "mem", "timing", "model", "measure", "analyze", "report",
+         "sweep", "validate", "run", "cli"]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
@@ -83,8 +92,23 @@ def find_cycle(graph):
     return None
 
 
+def upward(graph, order):
+    """Edges that go up ORDER, and folders ORDER does not place."""
+    bad = []
+    for v in sorted(graph):
+        if v not in order:
+            bad.append("folder %s has no place in ORDER" % v)
+            continue
+        for w in sorted(graph[v]):
+            if w in order and order.index(w) >= order.index(v):
+                bad.append("%s includes %s, which is above it, at %s"
+                           % (v, w, graph[v][w]))
+    return bad
+
+
 def self_test():
-    """The check must be able to fail: a two-folder cycle in a scratch tree."""
+    """The checks must be able to fail: a two-folder cycle in a scratch
+    tree, and an edge up a two-folder order."""
     import tempfile
     with tempfile.TemporaryDirectory() as tmp:
         for d, inc in (("a", "b/y.h"), ("b", "a/x.h")):
@@ -97,6 +121,9 @@ def self_test():
         cyc = find_cycle(edges(tmp))
         if cyc != ["a", "b", "a"]:
             print("FAIL layers self-test: cycle a -> b -> a not found: %r" % cyc)
+            return 1
+        if len(upward(edges(tmp), ["a", "b", "model"])) != 1:
+            print("FAIL layers self-test: a -> b up the order not found")
             return 1
     return 0
 
@@ -112,9 +139,14 @@ def main():
         for a, b in zip(cycle, cycle[1:]):
             print("  %s -> %s at %s" % (a, b, graph[a][b]))
         return 1
-    for v in sorted(graph):
+    bad = upward(graph, ORDER)
+    if bad:
+        for b in bad:
+            print("FAIL layers: " + b)
+        return 1
+    for v in sorted(graph, key=ORDER.index):
         print("  %-9s -> %s" % (v, ", ".join(sorted(graph[v])) or "-"))
-    print("ok layers: no include cycle between folders")
+    print("ok layers: every include goes down the order, no cycle")
     return 0
 
 
