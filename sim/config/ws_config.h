@@ -29,6 +29,12 @@ enum ws_l2_hash {
     WS_L2_HASH_LINEAR   /* line address modulo slices, for experiments */
 };
 
+/* Which way of a set a cache fill evicts (mem/ws_cache.h). */
+enum ws_repl_policy {
+    WS_REPL_LRU,        /* least recently used: the default */
+    WS_REPL_FIFO        /* first filled, hits not counted (GPGPU-Sim's F) */
+};
+
 /* Function units a sub-core owns; opcode classes map onto these. */
 enum ws_unit_kind {
     WS_UNIT_FP32,
@@ -56,6 +62,7 @@ struct ws_cache_cfg {
     uint32_t assoc, latency, mshrs;
     uint32_t miss_queue;    /* L1 only: requests waiting to leave the SM */
     uint64_t carveout;      /* L1 only: shared-memory carveout, or AUTO */
+    enum ws_repl_policy repl;   /* l1.replacement */
 };
 
 /* The unified L1/shared SRAM is split per kernel (sm.carveouts): the
@@ -114,6 +121,7 @@ struct ws_gpu {
         uint32_t input_queue;           /* per slice, requests from the SMs */
         double bandwidth;               /* GB/s, all slices together */
         enum ws_l2_hash hash;
+        enum ws_repl_policy repl;       /* l2.replacement */
     } l2;
 
     struct {

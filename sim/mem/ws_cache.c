@@ -1,14 +1,48 @@
 /*
- * ws_cache: tag array with LRU (see ws_cache.h).  Sets are small (4 to 16
- * ways), so lookup is a linear scan; all memory is allocated at init.
+ * ws_cache: tag array and replacement policies (see ws_cache.h).  Sets are
+ * small (4 to 16 ways), so lookup is a linear scan; all memory is
+ * allocated at init.
  */
 #include "ws_cache.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- replacement policies ------------------------------------------------ */
+
+static uint64_t ws_repl_now(uint64_t old, uint64_t tick)
+{
+    (void)old;
+    return tick;
+}
+
+static uint64_t ws_repl_keep(uint64_t old, uint64_t tick)
+{
+    (void)tick;
+    return old;
+}
+
+static uint64_t ws_repl_fill_now(uint64_t tick)
+{
+    return tick;
+}
+
+static const struct ws_repl_ops ws_repl_table[] = {
+    [WS_REPL_LRU] = { "lru", ws_repl_now, ws_repl_fill_now },
+    [WS_REPL_FIFO] = { "fifo", ws_repl_keep, ws_repl_fill_now },
+};
+
+const struct ws_repl_ops *ws_repl_ops_of(enum ws_repl_policy p)
+{
+    if ((unsigned)p >= sizeof ws_repl_table / sizeof ws_repl_table[0])
+        return NULL;
+    return &ws_repl_table[p];
+}
+
+/* ---- the tag array --------------------------------------------------------- */
+
 int ws_cache_init(struct ws_cache *c, uint32_t sets, uint32_t assoc,
-                  uint32_t sectors)
+                  uint32_t sectors, enum ws_repl_policy policy)
 {
     size_t n = (size_t)sets * assoc;
 
@@ -16,10 +50,11 @@ int ws_cache_init(struct ws_cache *c, uint32_t sets, uint32_t assoc,
     c->assoc = assoc;
     c->sectors = sectors;
     c->tick = 0;
+    c->repl = ws_repl_ops_of(policy);
     c->lines = calloc(n, sizeof *c->lines);
     c->tag = calloc(n, sizeof *c->tag);
-    c->lru = calloc(n, sizeof *c->lru);
-    if (c->lines && c->tag && c->lru)
+    c->stamp = calloc(n, sizeof *c->stamp);
+    if (c->repl && c->lines && c->tag && c->stamp)
         return 0;
     ws_cache_free(c);
     return -1;
@@ -29,9 +64,9 @@ void ws_cache_free(struct ws_cache *c)
 {
     free(c->lines);
     free(c->tag);
-    free(c->lru);
+    free(c->stamp);
     c->lines = NULL;
-    c->tag = c->lru = NULL;
+    c->tag = c->stamp = NULL;
 }
 
 void ws_cache_clear(struct ws_cache *c)
@@ -40,7 +75,7 @@ void ws_cache_clear(struct ws_cache *c)
 
     memset(c->lines, 0, n * sizeof *c->lines);
     memset(c->tag, 0, n * sizeof *c->tag);
-    memset(c->lru, 0, n * sizeof *c->lru);
+    memset(c->stamp, 0, n * sizeof *c->stamp);
     c->tick = 0;
 }
 
@@ -58,7 +93,7 @@ struct ws_cache_line *ws_cache_find(struct ws_cache *c, uint32_t set,
 
     for (uint32_t i = 0; i < c->assoc; i++) {
         if (tag[i] == line + 1) {
-            c->lru[base + i] = ++c->tick;
+            c->stamp[base + i] = c->repl->hit(c->stamp[base + i], ++c->tick);
             return &c->lines[base + i];
         }
     }
@@ -70,26 +105,27 @@ struct ws_cache_line *ws_cache_fetch(struct ws_cache *c, uint32_t set,
                                      struct ws_cache_victim *victim)
 {
     size_t base = (size_t)set * c->assoc;
-    uint64_t *tag = &c->tag[base], *lru = &c->lru[base];
+    uint64_t *tag = &c->tag[base], *stamp = &c->stamp[base];
+    struct ws_cache_line *v;
     uint32_t old = 0;
 
     victim->dirty = 0;
     victim->line = 0;
     for (uint32_t i = 0; i < c->assoc; i++) {
         if (tag[i] == line + 1) {
-            lru[i] = ++c->tick;
+            stamp[i] = c->repl->hit(stamp[i], ++c->tick);
             return &c->lines[base + i];
         }
-        if (lru[i] < lru[old])
+        if (stamp[i] < stamp[old])
             old = i;
     }
+    v = &c->lines[base + old];
     if (tag[old]) {
-        struct ws_cache_line *v = &c->lines[base + old];
         victim->line = tag[old] - 1;
         victim->dirty = v->dirty & v->valid;
     }
-    memset(&c->lines[base + old], 0, sizeof c->lines[base + old]);
+    memset(v, 0, sizeof *v);
     tag[old] = line + 1;
-    lru[old] = ++c->tick;
-    return &c->lines[base + old];
+    stamp[old] = c->repl->fill(++c->tick);
+    return v;
 }

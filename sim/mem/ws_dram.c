@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/ws_bits.h"
+
 static uint64_t ws_dram_ceil(double x)
 {
     return (uint64_t)ceil(x - 1e-9);
@@ -242,12 +244,15 @@ static double ws_max(double a, double b)
  * and bandwidth only when one bank is asked for more than it can give.
  * Refresh and turnarounds cost the bus itself.  Returns when the data
  * moves. */
-static double ws_dram_banked(struct ws_dram *d, uint32_t c, double t,
-                             uint64_t line, unsigned nsect, int write,
-                             struct ws_counters *ctr)
+static double ws_dram_banked(struct ws_dram *d, uint32_t c,
+                             const struct ws_line_req *r)
 {
     struct ws_dram_chan *ch = &d->chan[c];
-    struct ws_dram_place p = ws_dram_map(d, line);
+    struct ws_dram_place p = ws_dram_map(d, r->line);
+    unsigned nsect = ws_popcount32(r->mask);
+    int write = r->op == WS_LINE_WRITE;
+    struct ws_counters *ctr = r->ctr;
+    double t = (double)r->t;
     double burst = nsect * d->cps;
     double ready = ws_max(t, ch->bank_free[p.bank]), slot, start;
 
@@ -266,20 +271,21 @@ static double ws_dram_banked(struct ws_dram *d, uint32_t c, double t,
     return start;
 }
 
-uint64_t ws_dram_access(struct ws_dram *d, uint32_t c, uint64_t t,
-                        uint64_t line, unsigned nsect, int write,
-                        struct ws_counters *ctr)
+uint64_t ws_dram_access(struct ws_dram *d, uint32_t c,
+                        const struct ws_line_req *r)
 {
     struct ws_dram_chan *ch = &d->chan[c];
+    unsigned nsect = ws_popcount32(r->mask);
     double start;
 
     if (d->gpu->dram.banked) {
-        start = ws_dram_banked(d, c, (double)t, line, nsect, write, ctr);
+        start = ws_dram_banked(d, c, r);
     } else {
-        start = ws_max((double)t, ch->bus_free);
+        start = ws_max((double)r->t, ch->bus_free);
         ch->bus_free = start + nsect * d->cps;
     }
-    ctr->v[write ? WS_CTR_DRAM_BYTES_WRITE : WS_CTR_DRAM_BYTES_READ]
+    r->ctr->v[r->op == WS_LINE_WRITE ? WS_CTR_DRAM_BYTES_WRITE
+                                     : WS_CTR_DRAM_BYTES_READ]
         += (uint64_t)nsect * d->sector_bytes;
     return ws_dram_ceil(start) + d->access;
 }

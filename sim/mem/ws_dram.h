@@ -41,6 +41,7 @@
 
 #include "config/ws_config.h"
 #include "stats/ws_stats.h"
+#include "ws_mem_req.h"
 
 struct ws_dram_chan {
     double bus_free;        /* data bus free from (core cycles) */
@@ -72,11 +73,11 @@ int ws_dram_init(struct ws_dram *d, const struct ws_gpu *g,
                  uint64_t icnt_latency);
 void ws_dram_free(struct ws_dram *d);
 
-/* Reads or writes nsect sectors of line on channel c, arriving at t;
- * returns when the data is ready at the slice (reads) or written. */
-uint64_t ws_dram_access(struct ws_dram *d, uint32_t c, uint64_t t,
-                        uint64_t line, unsigned nsect, int write,
-                        struct ws_counters *ctr);
+/* Reads (WS_LINE_READ) or writes (WS_LINE_WRITE) the sectors r->mask of
+ * r->line on channel c, arriving at r->t; returns when the data is ready
+ * at the slice (reads) or written. */
+uint64_t ws_dram_access(struct ws_dram *d, uint32_t c,
+                        const struct ws_line_req *r);
 
 /* The time by which every channel has finished what it was given. */
 double ws_dram_drained(const struct ws_dram *d);

@@ -1,7 +1,15 @@
 /*
- * ws_memsys: the memory path below the LD/ST units: per-SM L1 data cache
- * with MSHRs, shared memory banks, the interconnect ports, L2 slices chosen
- * by an address hash, and DRAM channels (ws_dram.h).
+ * ws_memsys: the memory path below the LD/ST units, assembled from one
+ * module per level:
+ *
+ *   coalescer (ws_coalesce.h) -> per SM: L1 (ws_l1.h) and shared memory
+ *   (ws_smem.h) -> interconnect ports (ws_icnt.h) -> L2 slices (ws_l2.h)
+ *   -> DRAM channels (ws_dram.h)
+ *
+ * each level talking to the next through a port (ws_mem_req.h), so that
+ * each can be tested with the next one stubbed.  This file is the glue:
+ * it splits a warp's access into line requests, wires the ports, maps a
+ * slice's lines to DRAM channels, and answers when memory is drained.
  *
  * Timing is by reservation: every resource (an SM's L1 tag pipe and ports,
  * a slice, a channel) is a server with a "free from" time; a request starts
@@ -32,67 +40,32 @@
 
 #include "config/ws_config.h"
 #include "stats/ws_stats.h"
-#include "ws_cache.h"
 #include "ws_coalesce.h"
 #include "ws_dram.h"
-
-/* A min-heap of completion times with fixed capacity: the MSHRs of one L1
- * or one L2 slice. */
-struct ws_mshr {
-    uint64_t *t;
-    uint32_t n, cap;
-};
-
-/* A bounded FIFO, as the times its entries leave it (in order): a request
- * may enter once the entry cap places ahead of it has left. */
-struct ws_fifo {
-    uint64_t *t;
-    uint32_t n, cap, head;
-};
-
-struct ws_mem_sm {
-    struct ws_cache l1;
-    struct ws_mshr mshr;
-    struct ws_fifo missq;   /* L1 misses, stores, atomics bound for L2 */
-    double tag_free;        /* L1 tag pipe: one line request per cycle */
-    double shared_free;     /* shared memory: one wavefront per cycle */
-    double req_free;        /* SM -> L2 port (store and atomic data) */
-    double resp_free;       /* L2 -> SM port (load data) */
-};
-
-struct ws_mem_slice {
-    struct ws_cache l2;
-    struct ws_mshr mshr;
-    struct ws_fifo inq;     /* requests from the SMs awaiting the slice */
-    double free;
-};
+#include "ws_icnt.h"
+#include "ws_l1.h"
+#include "ws_l2.h"
+#include "ws_mem_req.h"
+#include "ws_smem.h"
 
 struct ws_memsys {
     const struct ws_gpu *gpu;
-    struct ws_mem_sm *sm;
-    struct ws_mem_slice *slice;
+    struct ws_l1 *l1;               /* [SM] */
+    struct ws_smem smem;
+    struct ws_icnt icnt;
+    struct ws_l2 l2;
     struct ws_dram dram;
-    uint32_t nsm, nslice, nchan;
-    int l1_on;              /* l1.enabled, and this kernel has an L1 */
-    uint32_t line_bytes, sector_bytes, l1_line_bytes;
-    double port_cps;        /* core cycles per sector on an SM port */
-    double slice_cps;       /* per sector in one slice */
-    uint64_t l2_access;     /* slice access time: l2.latency - 2 icnt */
+    uint32_t nsm, nchan;
+    uint32_t line_bytes, sector_bytes;
+    /* The latest completion of this kernel's stores and atomics: nothing
+     * waits on them, yet the kernel is not over before they are. */
+    uint64_t last_done;
     /* The coalesced sectors of the access being timed: kept here so that
      * timing an access allocates nothing. */
     struct ws_coalesce_result scratch;
 };
 
-/* One warp's memory access, as the memory system sees it. */
-struct ws_mem_req {
-    uint32_t sm;
-    uint64_t cycle;                 /* issue */
-    const uint64_t *addrs;          /* one per active lane, in lane order */
-    unsigned nlanes;                /* active lanes */
-    unsigned width;                 /* bytes per lane */
-    struct ws_counters *ctr;        /* the kernel's counters */
-};
-
+/* The ports point into m: it must not move after init. */
 int ws_memsys_init(struct ws_memsys *m, const struct ws_gpu *gpu);
 void ws_memsys_free(struct ws_memsys *m);
 
@@ -119,14 +92,15 @@ uint64_t ws_mem_shared(struct ws_memsys *m, const struct ws_mem_req *r);
  * parts, whose L2 is not flushed between a copy and the next kernel. */
 void ws_mem_warm_l2(struct ws_memsys *m, uint64_t addr, uint64_t bytes);
 
-/* The cycle by which every L2 slice and DRAM channel has finished what it
- * was given, write-backs included: a kernel is not over while its traffic
- * is not. */
+/* The one answer to "when is memory drained": the cycle by which this
+ * kernel's stores and atomics are done and every L2 slice and DRAM channel
+ * has finished what it was given, write-backs included.  A kernel ends at
+ * the later of this and its last SM event. */
 uint64_t ws_mem_drained(const struct ws_memsys *m);
 
 /* Per-kernel reset of the SM side (L1 contents do not survive a kernel;
- * L2 and DRAM row state do); resource clocks restart at 0.  l1_size is the
- * kernel's L1 (its share of the unified SRAM), at most l1.size. */
+ * L2 and DRAM row state do).  l1_size is the kernel's L1 (its share of the
+ * unified SRAM), at most l1.size. */
 void ws_memsys_new_kernel(struct ws_memsys *m, uint64_t l1_size);
 
 #endif

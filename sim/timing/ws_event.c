@@ -17,64 +17,15 @@ void ws_event_init(struct ws_event_queue *q)
     for (size_t i = 0; i < WS_EVENT_WHEEL; i++)
         q->head[i] = q->tail[i] = WS_EVENT_NIL;
     q->free = WS_EVENT_NIL;
+    /* No storage yet: it cannot fail. */
+    (void)ws_heap_init(&q->far, sizeof(struct ws_event), 0, 0);
 }
 
 void ws_event_free(struct ws_event_queue *q)
 {
-    free(q->heap);
+    ws_heap_free(&q->far);
     free(q->nodes);
     ws_event_init(q);
-}
-
-/* ---- the heap, for far events ------------------------------------------ */
-
-static int ws_event_less(const struct ws_event *a, const struct ws_event *b)
-{
-    return a->cycle < b->cycle || (a->cycle == b->cycle && a->seq < b->seq);
-}
-
-static int ws_heap_push(struct ws_event_queue *q, const struct ws_event *ev)
-{
-    size_t i;
-
-    if (ws_grow((void **)&q->heap, &q->cap, q->n + 1, sizeof *q->heap,
-                1024) < 0)
-        return -1;
-    i = q->n++;
-    q->heap[i] = *ev;
-    while (i > 0) {
-        size_t parent = (i - 1) / 2;
-        struct ws_event tmp;
-        if (!ws_event_less(&q->heap[i], &q->heap[parent]))
-            break;
-        tmp = q->heap[i];
-        q->heap[i] = q->heap[parent];
-        q->heap[parent] = tmp;
-        i = parent;
-    }
-    return 0;
-}
-
-static void ws_heap_pop(struct ws_event_queue *q, struct ws_event *out)
-{
-    size_t i = 0;
-
-    *out = q->heap[0];
-    q->heap[0] = q->heap[--q->n];
-    for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, m = i;
-        struct ws_event tmp;
-        if (l < q->n && ws_event_less(&q->heap[l], &q->heap[m]))
-            m = l;
-        if (r < q->n && ws_event_less(&q->heap[r], &q->heap[m]))
-            m = r;
-        if (m == i)
-            break;
-        tmp = q->heap[i];
-        q->heap[i] = q->heap[m];
-        q->heap[m] = tmp;
-        i = m;
-    }
 }
 
 /* ---- the wheel, for near events ------------------------------------------ */
@@ -96,13 +47,19 @@ static uint32_t ws_node_new(struct ws_event_queue *q)
     return q->nnodes++;
 }
 
-static int ws_wheel_push(struct ws_event_queue *q, const struct ws_event *ev)
+static int ws_wheel_push(struct ws_event_queue *q, uint64_t cycle,
+                         uint32_t kind, union ws_event_payload p)
 {
-    uint32_t i = ws_node_new(q), b = (uint32_t)(ev->cycle & WS_EVENT_MASK);
+    uint32_t i = ws_node_new(q), b = (uint32_t)(cycle & WS_EVENT_MASK);
+    struct ws_event *ev;
 
     if (i == WS_EVENT_NIL)
         return -1;
-    q->nodes[i].ev = *ev;
+    ev = &q->nodes[i].ev;
+    ev->cycle = cycle;
+    ev->seq = q->next_seq++;
+    ev->kind = kind;
+    ev->u = p;
     q->nodes[i].next = WS_EVENT_NIL;
     if (q->tail[b] == WS_EVENT_NIL)
         q->head[b] = i;
@@ -152,29 +109,32 @@ static void ws_wheel_pop(struct ws_event_queue *q, uint64_t cycle,
 
 /* ---- the queue ------------------------------------------------------------ */
 
-int ws_event_push(struct ws_event_queue *q, uint64_t cycle, uint32_t kind,
-                  uint32_t a, uint32_t b)
+int ws_event_push(struct ws_event_queue *q, uint64_t cycle,
+                  enum ws_event_kind kind, union ws_event_payload p)
 {
     struct ws_event ev;
 
-    ev.cycle = cycle;
-    ev.seq = q->next_seq++;
-    ev.kind = kind;
-    ev.a = a;
-    ev.b = b;
     /* An event in the past (none is pushed so, but the order must hold
      * even then) sorts before every wheel event: the heap takes it. */
     if (cycle >= q->base && cycle - q->base < WS_EVENT_WHEEL)
-        return ws_wheel_push(q, &ev);
-    return ws_heap_push(q, &ev);
+        return ws_wheel_push(q, cycle, kind, p);
+    memset(&ev, 0, sizeof ev);
+    ev.cycle = cycle;
+    ev.seq = q->next_seq;
+    ev.kind = kind;
+    ev.u = p;
+    if (ws_heap_push(&q->far, &ev) < 0)
+        return -1;
+    q->next_seq++;
+    return 0;
 }
 
 int ws_event_pop(struct ws_event_queue *q, struct ws_event *out)
 {
     uint64_t near = q->nwheel ? ws_wheel_first(q) : UINT64_MAX;
 
-    if (q->n && q->heap[0].cycle <= near)
-        ws_heap_pop(q, out);
+    if (q->far.n && ws_heap_top(&q->far).cycle <= near)
+        ws_heap_pop(&q->far, out);
     else if (q->nwheel)
         ws_wheel_pop(q, near, out);
     else

@@ -7,8 +7,8 @@
  * Nearly every event is a sub-core's wake-up a few cycles ahead, so the
  * queue is a timing wheel for the next WS_EVENT_WHEEL cycles (one FIFO
  * list per cycle, a bitmap of the lists in use: push and pop are O(1))
- * with a binary heap for the rare events further out (CTA retirements
- * behind a long memory tail).  Order is the heap's would be: an event goes
+ * with a binary heap (util/ws_heap.h, shared with the MSHRs) for the rare
+ * events further out (CTA retirements behind a long memory tail).  Order is the heap's would be: an event goes
  * to the heap only while its cycle is a wheel's turn or more away, and the
  * wheel's base only moves forward, so every heap event of a cycle was
  * pushed before every wheel event of that cycle; a cycle's heap events
@@ -23,18 +23,33 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/ws_heap.h"
+
 #define WS_EVENT_WHEEL 1024             /* cycles; a power of two */
 #define WS_EVENT_NIL UINT32_MAX
 
 enum ws_event_kind {
-    WS_EV_SUBCORE_WAKE,    /* a = SM, b = sub-core */
-    WS_EV_CTA_RETIRE       /* a = SM, b = CTA slot */
+    WS_EV_SUBCORE_WAKE,    /* payload: wake */
+    WS_EV_CTA_RETIRE       /* payload: retire */
 };
 
+/* What an event is about, named per kind. */
+union ws_event_payload {
+    struct {
+        uint32_t sm, sub;               /* the sub-core to try to issue */
+    } wake;
+    struct {
+        uint32_t sm, slot;              /* the CTA slot whose CTA is done */
+    } retire;
+};
+
+/* cycle and seq first, in this order: the far heap orders events by them
+ * as a struct ws_heap_key (util/ws_heap.h). */
 struct ws_event {
     uint64_t cycle;
     uint64_t seq;
-    uint32_t kind, a, b;
+    uint32_t kind;                      /* enum ws_event_kind */
+    union ws_event_payload u;
 };
 
 struct ws_event_node {
@@ -43,8 +58,7 @@ struct ws_event_node {
 };
 
 struct ws_event_queue {
-    struct ws_event *heap;              /* events a wheel's turn or more away */
-    size_t n, cap;
+    struct ws_heap far;                 /* events a wheel's turn or more away */
     uint64_t next_seq;
     uint64_t base;                      /* the wheel holds [base, base + W) */
     uint32_t head[WS_EVENT_WHEEL], tail[WS_EVENT_WHEEL];
@@ -56,8 +70,12 @@ struct ws_event_queue {
 
 void ws_event_init(struct ws_event_queue *q);
 void ws_event_free(struct ws_event_queue *q);
-int ws_event_push(struct ws_event_queue *q, uint64_t cycle, uint32_t kind,
-                  uint32_t a, uint32_t b);
+/* Queues an event of `kind` at cycle (the queue numbers it).  The payload
+ * goes by value, in a register: it is written into the queue's own storage
+ * once, not built in memory by the caller and copied.  0, or -1 when out
+ * of memory. */
+int ws_event_push(struct ws_event_queue *q, uint64_t cycle,
+                  enum ws_event_kind kind, union ws_event_payload p);
 /* 1 and the earliest event, or 0 when empty. */
 int ws_event_pop(struct ws_event_queue *q, struct ws_event *out);
 

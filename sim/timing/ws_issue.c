@@ -350,15 +350,11 @@ static uint64_t ws_issue_memory(struct ws_sim *s, struct ws_sm *sm,
         return t + g->l1.latency;       /* constant cache hit */
     switch (in->memop) {
     case WS_MEMOP_STORE:
-        done = ws_mem_store(&s->mem, &req);
-        if (done > s->last_mem_done)
-            s->last_mem_done = done;
+        ws_mem_store(&s->mem, &req);
         return t;
     case WS_MEMOP_ATOMIC:
     case WS_MEMOP_REDUCTION:
         done = ws_mem_atomic(&s->mem, &req);
-        if (done > s->last_mem_done)
-            s->last_mem_done = done;
         return in->memop == WS_MEMOP_ATOMIC ? done : t;
     default:
         done = ws_mem_load(&s->mem, &req, 1);

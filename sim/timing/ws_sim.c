@@ -14,6 +14,7 @@
 #include "ws_cta.h"
 #include "ws_issue.h"
 #include "mem/ws_cache.h"
+#include "util/ws_heap.h"
 #include "stats/ws_timeline.h"
 
 /* The simulator allocates all its state when it starts: per SM a warp slot
@@ -35,14 +36,15 @@ static uint64_t ws_sim_sm_bytes(const struct ws_gpu *g)
              * sizeof(struct ws_cand)
            + g->l1.size / g->l1.line
              * (sizeof(struct ws_cache_line) + 2 * sizeof(uint64_t))
-           + (uint64_t)g->l1.mshrs * sizeof(uint64_t) + sizeof(struct ws_sm);
+           + (uint64_t)g->l1.mshrs * sizeof(struct ws_heap_key)
+           + sizeof(struct ws_sm);
 }
 
 static uint64_t ws_sim_l2_bytes(const struct ws_gpu *g)
 {
     return g->l2.size / g->l2.line
            * (sizeof(struct ws_cache_line) + 2 * sizeof(uint64_t))
-           + (uint64_t)g->l2.slices * g->l2.mshrs * sizeof(uint64_t)
+           + (uint64_t)g->l2.slices * g->l2.mshrs * sizeof(struct ws_heap_key)
            + (uint64_t)g->dram.channels
              * (g->dram.banks * 3 + g->dram.bank_groups) * sizeof(uint64_t);
 }
@@ -115,16 +117,20 @@ int ws_sim_wake(struct ws_sim *s, uint32_t sm, uint32_t sub, uint64_t t)
 {
     struct ws_subcore *sc = &s->sms[sm].sub[sub];
 
+    union ws_event_payload p = { .wake = { sm, sub } };
+
     if (t >= sc->wake)
         return 0;
     sc->wake = t;
-    return ws_event_push(&s->q, t, WS_EV_SUBCORE_WAKE, sm, sub);
+    return ws_event_push(&s->q, t, WS_EV_SUBCORE_WAKE, p);
 }
 
 int ws_sim_retire_at(struct ws_sim *s, uint32_t sm, uint32_t slot,
                      uint64_t t)
 {
-    if (ws_event_push(&s->q, t, WS_EV_CTA_RETIRE, sm, slot) < 0)
+    union ws_event_payload p = { .retire = { sm, slot } };
+
+    if (ws_event_push(&s->q, t, WS_EV_CTA_RETIRE, p) < 0)
         return ws_err_oom(s->err);
     return 0;
 }
@@ -175,16 +181,18 @@ static int ws_sim_first_wave(struct ws_sim *s, uint64_t t)
 
 static int ws_sim_event(struct ws_sim *s, const struct ws_event *ev)
 {
-    struct ws_sm *sm = &s->sms[ev->a];
+    struct ws_sm *sm;
 
     s->now = ev->cycle;
     if (ev->kind == WS_EV_CTA_RETIRE) {
-        ws_cta_retire(s, sm, ev->b, ev->cycle);
+        sm = &s->sms[ev->u.retire.sm];
+        ws_cta_retire(s, sm, ev->u.retire.slot, ev->cycle);
         return ws_sim_feed(s, sm, ev->cycle) < 0 ? -1 : 0;
     }
-    if (sm->sub[ev->b].wake != ev->cycle)
+    sm = &s->sms[ev->u.wake.sm];
+    if (sm->sub[ev->u.wake.sub].wake != ev->cycle)
         return 0;                       /* superseded by an earlier wake-up */
-    return ws_issue_step(s, sm, ev->b, ev->cycle);
+    return ws_issue_step(s, sm, ev->u.wake.sub, ev->cycle);
 }
 
 static int ws_sim_check_fit(struct ws_sim *s, const struct ws_launch *l)
@@ -241,7 +249,6 @@ int ws_sim_kernel(struct ws_sim *s, struct ws_cta_source *src,
     if (ws_sim_setup_kernel(s, src, k) < 0)
         return -1;
     start = s->now;
-    s->last_mem_done = start;
     k->start = start;
     if (s->tl)
         ws_timeline_kernel(s->tl, k->name, start);
@@ -260,10 +267,10 @@ int ws_sim_kernel(struct ws_sim *s, struct ws_cta_source *src,
                          "end)", k->name,
                           (unsigned long long)(s->ctas_dispatched
                                                - s->ctas_done));
+    /* The kernel is over when its last SM event is and memory is drained
+     * (its stores and atomics included). */
     drained = ws_mem_drained(&s->mem);
-    k->end = s->now > s->last_mem_done ? s->now : s->last_mem_done;
-    if (drained > k->end)
-        k->end = drained;
+    k->end = s->now > drained ? s->now : drained;
     k->ctr.v[WS_CTR_CYCLES] = k->end - start;
     /* The grid ran out while slots were free: from then on, a tail. */
     if (s->src_done && s->tail_from < k->end)

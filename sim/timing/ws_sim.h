@@ -43,7 +43,6 @@ struct ws_sim {
     int src_done;
     int streamed;           /* src hands out warp readers, not whole CTAs */
     uint64_t ctas_done, ctas_dispatched;
-    uint64_t last_mem_done;
     uint64_t tail_from;     /* first cycle a free slot found no CTA */
     struct ws_err *err;
     struct ws_timeline *tl;

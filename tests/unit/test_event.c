@@ -40,11 +40,12 @@ static void test_event_order(void **state)
     while (seq < N) {
         int burst = (int)(rng >> 60) + 1;
         for (int i = 0; i < burst && seq < N; i++) {
+            union ws_event_payload p = { .wake = { (uint32_t)seq, 0 } };
             uint64_t d;
             rng = rng * 6364136223846793005u + 1442695040888963407u;
             d = (rng >> 33) % 8 == 0 ? (rng >> 40) % 5000 : (rng >> 40) % 4;
             assert_int_equal(ws_event_push(&q, now + d, WS_EV_SUBCORE_WAKE,
-                                           (uint32_t)seq, 0), 0);
+                                           p), 0);
             pending[npending].cycle = now + d;
             pending[npending].seq = seq++;
             npending++;
@@ -54,7 +55,7 @@ static void test_event_order(void **state)
             assert_int_equal(ws_event_pop(&q, &ev), 1);
             assert_int_equal(ev.cycle, pending[0].cycle);
             assert_int_equal(ev.seq, pending[0].seq);
-            assert_int_equal(ev.a, (uint32_t)pending[0].seq);
+            assert_int_equal(ev.u.wake.sm, (uint32_t)pending[0].seq);
             now = ev.cycle;
             memmove(pending, pending + 1, --npending * sizeof *pending);
             popped++;
