@@ -5,11 +5,14 @@
 #               clang build that fuzzes each parser for a few seconds
 # Other targets: build, bench (speed and memory), validate (the seed
 # studies), sanitize (ASan+UBSan unit and CLI tests), install (PREFIX,
-# default /usr/local), clean.
+# default /usr/local), format (clang-format the C sources in place),
+# format-check (list the files .clang-format would change), lint (cppcheck
+# and clang-tidy over sim/ and model/, dist/lint.sh), clean.
 
 BUILD       ?= build
 FUZZ_BUILD  ?= build-fuzz
 SAN_BUILD   ?= build-sanitize
+LINT_BUILD  ?= build-lint
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX      ?= /usr/local
 FUZZ_SECONDS ?= 5
@@ -22,9 +25,11 @@ shq = '$(subst ','\'',$(1))'
 DEBIAN_PACKAGES = build-essential cmake pkg-config python3 xz-utils \
                   libgsl-dev libyaml-dev libcmocka-dev liblzma-dev \
                   libjansson-dev libxxhash-dev gnuplot-nox \
-                  clang libclang-rt-dev help2man
+                  clang libclang-rt-dev help2man \
+                  clang-format clang-tidy cppcheck
 
-.PHONY: all deps build run test bench validate fuzz sanitize install clean
+.PHONY: all deps build run test bench validate fuzz sanitize install clean \
+        format format-check lint
 
 all: build
 
@@ -79,6 +84,17 @@ sanitize: deps
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest -j $(JOBS) -L 'unit|cli' --output-on-failure
 
+format: deps
+	dist/format_check.sh --fix
+
+format-check: deps
+	dist/format_check.sh
+
+# One job whatever JOBS says: the analysers are meant to stay short on a
+# two-core machine (dist/lint.sh).
+lint: deps
+	dist/lint.sh $(call shq,$(LINT_BUILD))
+
 # The command, bash completion, man page and config sources under PREFIX
 # (DESTDIR for staging, as usual: cmake --install reads it from the
 # environment, where make puts a DESTDIR given on its command line).
@@ -87,4 +103,4 @@ install: build
 
 clean:
 	rm -rf $(call shq,$(BUILD)) $(call shq,$(FUZZ_BUILD)) \
-	  $(call shq,$(SAN_BUILD))
+	  $(call shq,$(SAN_BUILD)) $(call shq,$(LINT_BUILD))

@@ -319,7 +319,13 @@ int ws_rsm_run(const struct ws_rsm_in *in, const struct ws_rsm_opts *o,
         kmax = 1;
     if (ws_rsm_alloc_out(in, out) < 0)
         return -1;
-    if (ws_member_alloc(&m, in, nr) < 0 || !(rng = gsl_rng_alloc(gsl_rng_mt19937))) {
+    if (ws_member_alloc(&m, in, nr) < 0) {
+        ws_rsm_out_free(out);
+        return -1;
+    }
+    rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!rng) {
+        ws_member_free(&m);
         ws_rsm_out_free(out);
         return -1;
     }

@@ -32,6 +32,8 @@ static int ws_cfg_key_verror(const struct ws_gpu *gpu, const char *key,
     vsnprintf(msg, sizeof msg, fmt, ap);
     if (l && l->file)
         return ws_err_at(err, l->file, l->line, l->col, "%s", msg);
+    /* gpu is never NULL; the analyser takes l == NULL with k >= 0 for it.
+     * NOLINTNEXTLINE(clang-analyzer-core.NullDereference) */
     return ws_err_at(err, gpu->top ? gpu->top : gpu->name, 1, 1, "%s", msg);
 }
 

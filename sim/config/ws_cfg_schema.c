@@ -20,14 +20,46 @@
 #include "util/ws_utf8.h"
 #include "ws_units.h"
 
+/* The enum keys' names tables.  A field they fill is read and written as an
+ * int, which an enum of small non-negative values is the size of. */
+static const char *const ws_cfg_policy_names[] = {"lrr", "gto", "two_level"};
+_Static_assert(sizeof ws_cfg_policy_names / sizeof ws_cfg_policy_names[0]
+               == WS_SCHED_TWO_LEVEL + 1, "a name per enum ws_sched_policy");
+_Static_assert(sizeof(enum ws_sched_policy) == sizeof(int), "int-sized");
+static const struct ws_cfg_enum ws_cfg_policy = {
+    ws_cfg_policy_names, WS_SCHED_TWO_LEVEL + 1, NULL
+};
+
+static const char *const ws_cfg_hash_names[] = {"xor", "linear"};
+_Static_assert(sizeof ws_cfg_hash_names / sizeof ws_cfg_hash_names[0]
+               == WS_L2_HASH_LINEAR + 1, "a name per enum ws_l2_hash");
+_Static_assert(sizeof(enum ws_l2_hash) == sizeof(int), "int-sized");
+static const struct ws_cfg_enum ws_cfg_hash = {
+    ws_cfg_hash_names, WS_L2_HASH_LINEAR + 1, NULL
+};
+
+static const char *const ws_cfg_repl_names[] = {"lru", "fifo"};
+_Static_assert(sizeof ws_cfg_repl_names / sizeof ws_cfg_repl_names[0]
+               == WS_REPL_FIFO + 1, "a name per enum ws_repl_policy");
+_Static_assert(sizeof(enum ws_repl_policy) == sizeof(int), "int-sized");
+static const struct ws_cfg_enum ws_cfg_repl = {
+    ws_cfg_repl_names, WS_REPL_FIFO + 1, NULL
+};
+
+/* The trace reader's own names, so the two cannot drift. */
+static const struct ws_cfg_enum ws_cfg_opclass = {
+    ws_opcode_class_names, WS_OPC_COUNT, "an opcode class"
+};
+
 #define F(member) offsetof(struct ws_gpu, member)
 static const struct ws_key ws_cfg_keys[] = {
-    {"name", WS_KT_STRING, F(name), sizeof ((struct ws_gpu *)0)->name, 0, 0, 0},
-    {"source", WS_KT_STRING, F(source), sizeof ((struct ws_gpu *)0)->source,
-     0, 0, WS_KF_OPTIONAL},
+    {"name", WS_KT_STRING, F(name), NULL, 0,
+     sizeof ((struct ws_gpu *)0)->name - 1, 0},
+    {"source", WS_KT_STRING, F(source), NULL, 0,
+     sizeof ((struct ws_gpu *)0)->source - 1, WS_KF_OPTIONAL},
     {"sm_version", WS_KT_COUNT, F(sm_version), 0, 10, 199, 0},
-    {"unknown_opcode_class", WS_KT_OPCLASS, F(unknown_class), 0, 0, 0,
-     WS_KF_OPTIONAL},
+    {"unknown_opcode_class", WS_KT_ENUM, F(unknown_class), &ws_cfg_opclass,
+     0, 0, WS_KF_OPTIONAL},
     {"clock.core", WS_KT_FREQ, F(core_mhz), 0, 1, 100000, 0},
     {"sm.count", WS_KT_COUNT, F(sm.count), 0, 1, 100000, 0},
     {"sm.sub_cores", WS_KT_COUNT, F(sm.sub_cores), 0, 1, 16, 0},
@@ -46,7 +78,7 @@ static const struct ws_key ws_cfg_keys[] = {
      WS_KF_ZERO_OK},
     {"sm.carveouts", WS_KT_SIZES, F(sm.carveout), 0, 0, 1073741824.0,
      WS_KF_OPTIONAL},
-    {"sched.policy", WS_KT_POLICY, F(sched.policy), 0, 0, 0, 0},
+    {"sched.policy", WS_KT_ENUM, F(sched.policy), &ws_cfg_policy, 0, 0, 0},
     {"sched.active_warps", WS_KT_COUNT, F(sched.active_warps), 0, 1, 2048,
      WS_KF_OPTIONAL},
     {"sched.dual_issue", WS_KT_BOOL, F(sched.dual_issue), 0, 0, 0, 0},
@@ -105,6 +137,8 @@ static const struct ws_key ws_cfg_keys[] = {
     {"l1.line", WS_KT_SIZE, F(l1.line), 0, 16, 4096, WS_KF_POW2},
     {"l1.sector", WS_KT_SIZE, F(l1.sector), 0, 4, 4096, WS_KF_POW2},
     {"l1.assoc", WS_KT_COUNT, F(l1.assoc), 0, 1, 1024, 0},
+    {"l1.replacement", WS_KT_ENUM, F(l1.repl), &ws_cfg_repl, 0, 0,
+     WS_KF_OPTIONAL},
     {"l1.latency", WS_KT_CYCLES, F(l1.latency), 0, 1, 100000, 0},
     {"l1.mshrs", WS_KT_COUNT, F(l1.mshrs), 0, 1, 65536, 0},
     {"l1.miss_queue", WS_KT_COUNT, F(l1.miss_queue), 0, 1, 65536,
@@ -119,13 +153,15 @@ static const struct ws_key ws_cfg_keys[] = {
     {"l2.line", WS_KT_SIZE, F(l2.line), 0, 16, 4096, WS_KF_POW2},
     {"l2.sector", WS_KT_SIZE, F(l2.sector), 0, 4, 4096, WS_KF_POW2},
     {"l2.assoc", WS_KT_COUNT, F(l2.assoc), 0, 1, 1024, 0},
+    {"l2.replacement", WS_KT_ENUM, F(l2.repl), &ws_cfg_repl, 0, 0,
+     WS_KF_OPTIONAL},
     {"l2.slices", WS_KT_COUNT, F(l2.slices), 0, 1, 4096, 0},
     {"l2.latency", WS_KT_CYCLES, F(l2.latency), 0, 1, 100000, 0},
     {"l2.mshrs", WS_KT_COUNT, F(l2.mshrs), 0, 1, 65536, 0},
     {"l2.input_queue", WS_KT_COUNT, F(l2.input_queue), 0, 1, 65536,
      WS_KF_OPTIONAL},
     {"l2.bandwidth", WS_KT_BW, F(l2.bandwidth), 0, 0.001, 1e7, 0},
-    {"l2.hash", WS_KT_HASH, F(l2.hash), 0, 0, 0, 0},
+    {"l2.hash", WS_KT_ENUM, F(l2.hash), &ws_cfg_hash, 0, 0, 0},
     {"dram.channels", WS_KT_COUNT, F(dram.channels), 0, 1, 4096, 0},
     {"dram.latency", WS_KT_CYCLES, F(dram.latency), 0, 1, 100000, 0},
     {"dram.bandwidth", WS_KT_BW, F(dram.bandwidth), 0, 0.001, 1e6, 0},
@@ -273,20 +309,35 @@ const char *ws_cfg_key_suggest(const char *path)
     return best;
 }
 
-static int ws_cfg_parse_enum(const char *text, const char *const *names,
-                             int n, int *out)
+/* "lrr, gto or two_level", after "an opcode class: " when the table says
+ * what its names are. */
+static const char *ws_cfg_enum_expected(const struct ws_cfg_enum *e)
 {
-    for (int i = 0; i < n; i++) {
-        if (strcmp(text, names[i]) == 0) {
+    static char buf[512];
+    size_t o = 0;
+
+    buf[0] = '\0';
+    if (e->what)
+        o = (size_t)snprintf(buf, sizeof buf, "%s: ", e->what);
+    for (int i = 0; i < e->count && o < sizeof buf; i++)
+        o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s",
+                              i == 0 ? "" : i + 1 < e->count ? ", " : " or ",
+                              e->names[i]);
+    return buf;
+}
+
+static int ws_cfg_parse_enum(const struct ws_cfg_enum *e, const char *text,
+                             int *out, const char **expected)
+{
+    for (int i = 0; i < e->count; i++) {
+        if (strcmp(text, e->names[i]) == 0) {
             *out = i;
             return 0;
         }
     }
+    *expected = ws_cfg_enum_expected(e);
     return -1;
 }
-
-static const char *const ws_policy_names[] = {"lrr", "gto", "two_level"};
-static const char *const ws_hash_names[] = {"xor", "linear"};
 
 static int ws_cfg_check_range(const struct ws_key *k, double v,
                               const char **expected)
@@ -423,7 +474,7 @@ int ws_cfg_key_parse(const struct ws_key *k, struct ws_gpu *gpu,
     switch (k->type) {
     case WS_KT_STRING:
         *expected = "text shorter than the field";
-        if (strlen(text) >= k->size)
+        if (strlen(text) > k->max)
             return -1;
         /* config show writes names back inside double quotes: control
          * characters and bytes that are not UTF-8 could not come back
@@ -439,24 +490,8 @@ int ws_cfg_key_parse(const struct ws_key *k, struct ws_gpu *gpu,
             return -1;
         *(int *)field = v;
         return 0;
-    case WS_KT_POLICY:
-        *expected = "lrr, gto or two_level";
-        if (ws_cfg_parse_enum(text, ws_policy_names, 3, &v) < 0)
-            return -1;
-        *(enum ws_sched_policy *)field = (enum ws_sched_policy)v;
-        return 0;
-    case WS_KT_HASH:
-        *expected = "xor or linear";
-        if (ws_cfg_parse_enum(text, ws_hash_names, 2, &v) < 0)
-            return -1;
-        *(enum ws_l2_hash *)field = (enum ws_l2_hash)v;
-        return 0;
-    case WS_KT_OPCLASS:
-        *expected = "an opcode class: fp32, fp16, int, fp64, sfu, tensor, "
-                    "uniform, misc, branch, barrier, exit, global, shared, "
-                    "local, const or tex";
-        v = ws_opcode_class_parse(text);
-        if (v < 0)
+    case WS_KT_ENUM:
+        if (ws_cfg_parse_enum(k->names, text, &v, expected) < 0)
             return -1;
         *(int *)field = v;
         return 0;
@@ -534,16 +569,12 @@ void ws_cfg_key_format(const struct ws_key *k, const struct ws_gpu *gpu,
     case WS_KT_BOOL:
         snprintf(buf, cap, "%s", *(const int *)field ? "true" : "false");
         return;
-    case WS_KT_POLICY:
-        snprintf(buf, cap, "%s", ws_policy_names[*(const int *)field]);
-        return;
-    case WS_KT_HASH:
-        snprintf(buf, cap, "%s", ws_hash_names[*(const int *)field]);
-        return;
-    case WS_KT_OPCLASS:
+    case WS_KT_ENUM: {
+        int v = *(const int *)field;
         snprintf(buf, cap, "%s",
-                 ws_opcode_class_name((enum ws_op_class)*(const int *)field));
+                 v >= 0 && v < k->names->count ? k->names->names[v] : "?");
         return;
+    }
     case WS_KT_SIZES:
         buf[0] = '\0';
         for (uint32_t i = 0; i < gpu->sm.ncarveouts; i++) {

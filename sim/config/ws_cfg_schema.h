@@ -27,9 +27,7 @@ enum ws_ktype {
     WS_KT_TIME,       /* double ns */
     WS_KT_REAL,       /* double, a plain number */
     WS_KT_BOOL,       /* int */
-    WS_KT_POLICY,     /* enum ws_sched_policy */
-    WS_KT_HASH,       /* enum ws_l2_hash */
-    WS_KT_OPCLASS,    /* enum ws_op_class */
+    WS_KT_ENUM,       /* an int-sized enum, by the names in the row's table */
     WS_KT_SIZES,      /* sm.carveout[] + ncarveouts: "0, 8KiB, 16KiB" */
     WS_KT_CARVEOUT    /* uint64_t bytes, or "auto" (WS_CARVEOUT_AUTO) */
 };
@@ -40,12 +38,22 @@ enum {
     WS_KF_ZERO_OK = 4     /* 0 is meaningful (e.g. "no unified SRAM") */
 };
 
+/* An enum key's values: a new enum key is one of these plus a schema row.
+ * Parsing accepts exactly the names; an error lists them all. */
+struct ws_cfg_enum {
+    const char *const *names;   /* the text of each value, in enum order */
+    int count;                  /* the enum's size: names[0..count) */
+    const char *what;           /* NULL, or a phrase the error's list follows
+                                 * ("an opcode class") */
+};
+
 struct ws_key {
     const char *path;
     enum ws_ktype type;
     size_t off;
-    size_t size;          /* strings: buffer size */
-    double min, max;      /* numeric limits, inclusive */
+    const struct ws_cfg_enum *names;   /* WS_KT_ENUM only, else NULL */
+    double min, max;      /* numeric limits, inclusive; strings: max is
+                           * the longest text in bytes */
     unsigned flags;
 };
 
@@ -74,7 +82,7 @@ void ws_cfg_key_format(const struct ws_key *k, const struct ws_gpu *gpu,
 
 /* The key's value from gpu as a number in its base unit (count, cycles,
  * bytes, MHz, GB/s, 0/1 for booleans): 0, or -1 for keys that hold names
- * (strings, policies, hashes, classes). */
+ * (strings, enums). */
 int ws_cfg_key_number(const struct ws_key *k, const struct ws_gpu *gpu,
                       double *v);
 

@@ -3,7 +3,7 @@
  * each warpsim key being filled (its value lives in a struct ws_gpu, its
  * comment and the option responsible here), the helpers that set a key
  * from an option, and the reader's number helpers.  Private to
- * sim/config/ws_gpgpusim_*.c.
+ * sim/import/ws_gpgpusim_*.c.
  *
  * Leaves out: the rules themselves (ws_gpgpusim_map.c, _mem.c) and the
  * YAML text and its validation (ws_gpgpusim_yaml.c).

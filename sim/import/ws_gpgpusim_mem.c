@@ -350,12 +350,12 @@ static int ws_gs_map_l2_bandwidth(struct ws_gs_map *m,
                                   const struct ws_gs_val *d,
                                   const struct ws_gpgpusim_cache *c)
 {
-    double gbps = (double)(m->n_mem * m->n_sub) * (double)c->port
-                  * m->clk[2] / 1000.0;
+    uint64_t slices = m->n_mem * m->n_sub;
+    double gbps = (double)slices * (double)c->port * m->clk[2] / 1000.0;
     char why[600];
 
     snprintf(why, sizeof why, "[RULE] %llu slices x %llu B port (%s) x L2 "
-             "clock %.6g MHz (%s)", (unsigned long long)(m->n_mem * m->n_sub),
+             "clock %.6g MHz (%s)", (unsigned long long)slices,
              (unsigned long long)c->port, d->o->name, m->clk[2],
              m->clk_src.o ? "-gpgpu_clock_domains" : "the base's core clock");
     return ws_gs_set_real(m, "l2.bandwidth", d->o, c->off_port, gbps, "GB/s",
@@ -478,6 +478,13 @@ static int ws_gs_bus(struct ws_gs_map *m, struct ws_gs_bus *b)
                          &b->ratio, &b->n_ratio) < 0 ? -1 : 0;
 }
 
+/* A burst in command clocks: whole, as GPGPU-Sim's BL/data_command_freq_ratio
+ * divides two unsigned ints. */
+static uint64_t ws_gs_burst_clocks(const struct ws_gs_bus *b)
+{
+    return b->n_bl / b->n_ratio;
+}
+
 static int ws_gs_map_dram_bus(struct ws_gs_map *m, const struct ws_gs_bus *b)
 {
     char why[600];
@@ -535,8 +542,8 @@ static int ws_gs_map_dram_timing(struct ws_gs_map *m,
 {
     struct ws_gs_val elim;
     int no_turn;
-    double burst = (double)(b->n_bl / b->n_ratio);
-    double wtr = (double)(d->wl + b->n_bl / b->n_ratio + d->cdlr);
+    double burst = (double)ws_gs_burst_clocks(b);
+    double wtr = (double)(d->wl + ws_gs_burst_clocks(b) + d->cdlr);
     double rtw = (double)d->cl + burst + 2.0 - (double)d->wl;
     int groups = d->nbkgrp > 1 && d->ccdl > 0;
     char wtr_why[200], rtw_why[200];
@@ -587,9 +594,8 @@ static int ws_gs_map_dram_latency(struct ws_gs_map *m,
                                   const struct ws_gs_bus *b)
 {
     struct ws_gs_val lat;
-    uint64_t fixed;
-    double core = (double)(d->rcd + d->cl + b->n_bl / b->n_ratio)
-                  * m->clk[0] / m->clk[3];
+    uint64_t fixed, clocks = d->rcd + d->cl + ws_gs_burst_clocks(b);
+    double core = (double)clocks * m->clk[0] / m->clk[3];
     char why[600];
 
     if (ws_gs_uint(m, "-dram_latency", 0, 100000, 30, &lat, &fixed) < 0)
@@ -605,8 +611,7 @@ static int ws_gs_map_dram_latency(struct ws_gs_map *m,
     }
     snprintf(why, sizeof why, "[RULE] l2.latency %u + %s + (RCD + CL + "
              "BL/ratio) %llu DRAM clocks in core cycles",
-             m->out.l2.latency, lat.cite,
-             (unsigned long long)(d->rcd + d->cl + b->n_bl / b->n_ratio));
+             m->out.l2.latency, lat.cite, (unsigned long long)clocks);
     return ws_gs_set_u(m, "dram.latency", ws_gs_first(&lat, t, NULL), 0,
                        m->out.l2.latency + fixed + (uint64_t)ceil(core), why);
 }

@@ -109,6 +109,8 @@ static int ws_gs_add_piece(struct ws_gpgpusim_opt *o, size_t *cap,
 {
     size_t have = o->value ? strlen(o->value) : 0;
     size_t sep = o->npiece ? 1 : 0;
+    /* n is a word's length within a line, so the size cannot wrap to 0.
+     * NOLINTNEXTLINE(clang-analyzer-optin.portability.UnixAPI) */
     char *v = realloc(o->value, have + sep + n + 1);
     struct ws_gpgpusim_piece *p;
 
@@ -296,11 +298,14 @@ static int ws_gs_index(struct ws_gpgpusim *g)
 {
     if (g->order || g->n == 0)
         return 0;
+    /* An array of pointers: sizeof *g->order is a pointer's size.
+     * NOLINTNEXTLINE(bugprone-sizeof-expression) */
     g->order = malloc(g->n * sizeof *g->order);
     if (!g->order)
         return -1;
     for (size_t i = 0; i < g->n; i++)
         g->order[i] = &g->opt[i];
+    /* NOLINTNEXTLINE(bugprone-sizeof-expression): as above */
     qsort(g->order, g->n, sizeof *g->order, ws_gs_order_cmp);
     for (size_t i = 0; i < g->n; i++)
         g->order[i]->last = i + 1 == g->n

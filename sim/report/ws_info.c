@@ -197,18 +197,21 @@ json_t *ws_info_json_header(const char *kind, const char *input)
 char *ws_info_json_finish(json_t *root)
 {
     char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    char *line;
     size_t n;
 
     json_decref(root);
     if (!text)
         return NULL;
     n = strlen(text);
-    text = realloc(text, n + 2);
-    if (text) {
-        text[n] = '\n';
-        text[n + 1] = '\0';
+    line = realloc(text, n + 2);
+    if (!line) {
+        free(text);
+        return NULL;
     }
-    return text;
+    line[n] = '\n';
+    line[n + 1] = '\0';
+    return line;
 }
 
 char *ws_info_json_trace(const struct ws_info_trace *t)

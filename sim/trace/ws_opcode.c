@@ -290,7 +290,7 @@ unsigned ws_opcode_width(const char *opcode)
     return 4;
 }
 
-static const char *const ws_opcode_class_names[WS_OPC_COUNT] = {
+const char *const ws_opcode_class_names[WS_OPC_COUNT] = {
     "fp32", "fp16", "int", "fp64", "sfu", "tensor", "uniform", "misc",
     "branch", "barrier", "exit", "global", "shared", "local", "const", "tex"
 };

@@ -64,6 +64,8 @@ size_t ws_opcode_base_len(const char *opcode);
  * so memory widths come from here. */
 unsigned ws_opcode_width(const char *opcode);
 
+/* The classes' names in enum order, as configs spell them. */
+extern const char *const ws_opcode_class_names[WS_OPC_COUNT];
 const char *ws_opcode_class_name(enum ws_op_class cls);
 int ws_opcode_class_parse(const char *name);   /* -1 when not a class name */
 

@@ -3,7 +3,7 @@
  * while a temporary file or folder exists that no handler knows of, so an
  * interrupt cannot leave it behind; they arrive when released.
  *
- * Leaves out: the handlers themselves (cli/ws_output removes the
+ * Leaves out: the handlers themselves (util/ws_output removes the
  * temporary files it tracks; the sweep's pool stops between points).
  */
 #ifndef WS_SIGHOLD_H

@@ -203,7 +203,7 @@ void ws_expand_free(struct ws_expander *x)
     ws_expand_stream_free(x);
     for (uint32_t i = 0; x->w && i < x->w->nlets; i++)
         ws_expr_lanes_free(&x->let_prog[i]);
-    for (uint32_t r = 0; x->rule_prog && r < x->w->nrules; r++)
+    for (uint32_t r = 0; x->w && x->rule_prog && r < x->w->nrules; r++)
         ws_expr_lanes_free(&x->rule_prog[r]);
     free(x->rule_prog);
     free(x->tmpl);

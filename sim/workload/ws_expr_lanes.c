@@ -91,6 +91,8 @@ static int ws_commutes(uint8_t code)
 static int64_t ws_lunder(struct ws_lbuild *b, uint32_t q)
 {
     struct ws_expr_lanes *p = b->p;
+    /* q is a literal emitted earlier (b->lit[]); the analyser loses it.
+     * NOLINTNEXTLINE(clang-analyzer-core.uninitialized.Assign) */
     int64_t v = p->ops[q].arg;
 
     memmove(&p->ops[q], &p->ops[q + 1], (p->nops - q - 1) * sizeof *p->ops);
@@ -316,9 +318,12 @@ static void ws_lanes_store(int64_t *dst, const int64_t *r, uint32_t m,
         memcpy(dst, r, WS_LANES * sizeof *dst);
         return;
     }
+    /* r is a computed slot: the program was checked to push before it
+     * reads.  NOLINTBEGIN(clang-analyzer-core.uninitialized.Assign) */
     for (int l = 0; l < WS_LANES; l++)
         if (m >> l & 1)
             dst[l] = r[l];
+    /* NOLINTEND(clang-analyzer-core.uninitialized.Assign) */
 }
 
 /* Unsigned arithmetic wraps where signed would be undefined; the sign of
@@ -515,6 +520,9 @@ static void ws_lanes_pow2(uint8_t code, const int64_t *restrict a, int64_t k,
     int64_t low = (int64_t)((UINT64_C(1) << k) - 1);
 
     for (int l = 0; l < WS_LANES; l++) {
+        /* gcc and clang shift a negative value arithmetically, as the
+         * comment above needs. */
+        /* cppcheck-suppress shiftTooManyBitsSigned */
         int64_t q = (a[l] + ((a[l] >> 63) & low)) >> k;
         r[l] = code == OP_DIV_P2 ? q : a[l] - (int64_t)((uint64_t)q << k);
     }

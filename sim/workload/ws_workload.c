@@ -217,7 +217,7 @@ static int ws_wl_launch_num(struct ws_wl_ctx *c, const struct ws_ynode *l,
                             uint32_t *out)
 {
     const struct ws_ynode *n = ws_yaml_get(l, key);
-    int64_t v;
+    int64_t v = 0;      /* for the analyser: ws_wl_const fails with -1 */
 
     if (!n)
         return 0;
@@ -283,7 +283,7 @@ static int ws_wl_buffers(struct ws_wl_ctx *c)
     for (struct ws_ynode *n = b ? b->child : NULL; n; n = n->next) {
         struct ws_wl_buffer *buf = &w->buffers[w->nbuffers];
         struct ws_ynode *base = ws_yaml_get(n, "base"), *size = ws_yaml_get(n, "size");
-        int64_t v;
+        int64_t v = 0;  /* for the analyser, as in ws_wl_launch_num */
         if (w->nbuffers == sizeof w->buffers / sizeof w->buffers[0])
             return ws_wl_bad(c, n, "too many buffers", "at most 32");
         if (n->kind != WS_YNODE_MAP || !base || !size)

@@ -230,6 +230,8 @@ static int ws_wl_rule(struct ws_wl_ctx *c, const struct ws_ynode *n,
         || ws_wl_check_rule(c, n, kind, &w->sass.insts[w->func->first + i]) < 0)
         return -1;
     slot = &w->rule_of[kind * w->func->ninst + i];
+    /* rule_of[] is all -1 before the first rule (ws_wl_rules).
+     * NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult) */
     if (*slot >= 0)
         return ws_err_at(c->err, n->file, n->key_line, n->key_col, "a second "
                          "rule for %s (expected one per instruction)", n->key);
