@@ -11,6 +11,9 @@
  * A model whose assumptions do not hold for the input says so in `why`
  * and sets applies = 0 instead of printing a number.
  *
+ * Each model's file also defines the model for the table of them
+ * (struct ws_model_def, ws_model_def.h).
+ *
  * Leaves out: where the parameters come from (ws_model_params.c).
  */
 #ifndef WS_MODEL_H
@@ -84,6 +87,12 @@ int ws_model_mwp_l2(const struct ws_mwp_params *p, struct ws_model_result *r);
  * (l2_hit_rate), so that a kernel that reuses nothing gets Hong & Kim. */
 int ws_model_mwp_l2_reuse(const struct ws_mwp_params *p,
                           struct ws_model_result *r);
+
+/* The family's definitions (ws_model_def.h), for the studies that compare
+ * the three by name (sim/validate/ws_study_saxpy.c). */
+struct ws_model_def;
+extern const struct ws_model_def ws_model_mwp_def, ws_model_mwp_l2_def,
+    ws_model_mwp_l2_reuse_def;
 
 /* ---- TMM (Ma, Chamberlain & Agrawal, ASAP 2014), eqs 1, 3, 4, 8 ---- */
 struct ws_tmm_params {

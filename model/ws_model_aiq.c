@@ -29,7 +29,11 @@
 #include "ws_model.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "ws_model_params.h"
 
 static int ws_model_aiq_valid(const struct ws_aiq_params *p,
                               struct ws_model_result *r)
@@ -97,3 +101,56 @@ int ws_model_aiq(const struct ws_aiq_params *p, struct ws_model_result *r)
              compute > mm ? "compute bound" : "memory bound");
     return 1;
 }
+
+/* ---- The model for the table (ws_model_def.h) ---- */
+
+#define AIQ(f) offsetof(struct ws_aiq_params, f)
+static const struct ws_model_field ws_model_aiq_inputs[] = {
+    {"blocks", AIQ(blocks), "thread blocks"},
+    {"sms", AIQ(sms), "SMs"},
+    {"gl", AIQ(gl), "GL_dispatch, global load warp instructions"},
+    {"sl", AIQ(sl), "S_dispatch, shared load warp instructions"},
+    {"gs", AIQ(gs), "GS_dispatch, global store warp instructions"},
+    {"cp", AIQ(cp), "CP_dispatch, compute warp instructions"},
+    {"c_gl", AIQ(c_gl), "cycles to dispatch a global load"},
+    {"c_sl", AIQ(c_sl), "cycles to dispatch a shared load"},
+    {"c_gs", AIQ(c_gs), "cycles to dispatch a global store"},
+    {"m", AIQ(m), "m, SP units per LD/ST unit"},
+    {"l_s", AIQ(l_s), "L_S, shared load latency"},
+    {"l_gs", AIQ(l_gs), "L_GS, global store latency"},
+};
+
+_Static_assert(sizeof(struct ws_aiq_params)
+               <= sizeof(union ws_model_params),
+               "The AIQ model's inputs fit the buffer every model shares");
+
+static void ws_model_aiq_derive(const struct ws_profile *p,
+                                const struct ws_gpu *g, int l2_may_be_warm,
+                                union ws_model_params *out)
+{
+    struct ws_aiq_params in;
+
+    memset(&in, 0, sizeof in);
+    ws_model_params_aiq(p, g, &in);
+    memcpy(out, &in, sizeof in);
+}
+
+static int ws_model_aiq_evaluate(const union ws_model_params *in,
+                                 struct ws_model_result *r)
+{
+    struct ws_aiq_params p;
+
+    memcpy(&p, in, sizeof p);
+    return ws_model_aiq(&p, r);
+}
+
+const struct ws_model_def ws_model_aiq_def = {
+    .name = "aiq",
+    .what = "Pei et al.'s abstract instruction queue model",
+    .bound = 0,
+    .fields = ws_model_aiq_inputs,
+    .nfields = (int)(sizeof ws_model_aiq_inputs
+                     / sizeof ws_model_aiq_inputs[0]),
+    .derive = ws_model_aiq_derive,
+    .evaluate = ws_model_aiq_evaluate,
+};

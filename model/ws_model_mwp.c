@@ -37,6 +37,9 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "ws_model_params.h"
 
 /* The quantities both forms share, as the paper names them. */
 struct ws_model_mwp_q {
@@ -617,3 +620,119 @@ int ws_model_mwp_l2_reuse(const struct ws_mwp_params *p,
 {
     return ws_model_mwp_l2_form(p, r, "mwp_cwp_l2_reuse", 1);
 }
+
+/* ---- The three models for the table (ws_model_def.h) ---- */
+
+/* The inputs the family shares, by the names --params reads (the paper's
+ * names are in ws_model_mwp_fields above, for messages). */
+#define MWP(f) offsetof(struct ws_mwp_params, f)
+static const struct ws_model_field ws_model_mwp_inputs[] = {
+    {"freq_ghz", MWP(freq_ghz), "Freq, SM clock in GHz"},
+    {"mem_bw_gbs", MWP(mem_bw_gbs), "Mem_Bandwidth, GB/s"},
+    {"mem_ld", MWP(mem_ld), "Mem_LD = Mem_L2_cache_miss, cycles"},
+    {"mem_l2_hit", MWP(mem_l2_hit), "Mem_L2_cache_hit, cycles (L2 form)"},
+    {"l2_hit_rate", MWP(l2_hit_rate),
+     "share of sector reads that reuse a sector (reuse variant, domain)"},
+    {"transaction_bytes", MWP(transaction_bytes),
+     "the transaction: 128 (the papers' block) or 32 (sector)"},
+    {"departure_del_uncoal", MWP(departure_del_uncoal),
+     "Departure_del_uncoal, cycles per transaction"},
+    {"departure_del_coal", MWP(departure_del_coal),
+     "Departure_del_coal, cycles per coalesced warp"},
+    {"departure_measured", MWP(departure_measured),
+     "1: delays measured by the config's microbenchmark, 0: estimated"},
+    {"uncoal_per_mw", MWP(uncoal_per_mw), "#Uncoal_per_mw, transactions"},
+    {"coal_per_mw", MWP(coal_per_mw), "#Coal_per_mw, transactions"},
+    {"load_bytes_per_warp", MWP(load_bytes_per_warp),
+     "Load_bytes_per_warp, bytes moved per memory warp instruction"},
+    {"active_sms", MWP(active_sms), "#Active_SMs"},
+    {"issue_cycles", MWP(issue_cycles),
+     "Issue_cycles: SM cycles per warp instruction"},
+    {"issue_cycles_warp", MWP(issue_cycles_warp),
+     "one warp's own cycles per instruction (0: Issue_cycles)"},
+    {"comp_insts", MWP(comp_insts), "#Comp_insts per warp"},
+    {"uncoal_insts", MWP(uncoal_insts), "#Uncoal_Mem_insts per warp"},
+    {"coal_insts", MWP(coal_insts), "#Coal_Mem_insts per warp"},
+    {"synch_insts", MWP(synch_insts), "#Synch_insts per warp"},
+    {"first_comp_period_insts", MWP(first_comp_period_insts),
+     "First_comp_period_insts per warp"},
+    {"threads_per_block", MWP(threads_per_block), "#Threads_per_block"},
+    {"blocks", MWP(blocks), "#Blocks"},
+    {"active_blocks_per_sm", MWP(active_blocks_per_sm),
+     "#Active_blocks_per_SM"},
+};
+
+_Static_assert(sizeof(struct ws_mwp_params)
+               <= sizeof(union ws_model_params),
+               "MWP/CWP's inputs fit the buffer every model shares");
+
+static void ws_model_mwp_derive(const struct ws_profile *p,
+                                const struct ws_gpu *g, int l2_may_be_warm,
+                                union ws_model_params *out)
+{
+    struct ws_mwp_params in;
+
+    memset(&in, 0, sizeof in);
+    ws_model_params_mwp(p, g, &in);
+    memcpy(out, &in, sizeof in);
+}
+
+static int ws_model_mwp_evaluate(const union ws_model_params *in,
+                                 struct ws_model_result *r)
+{
+    struct ws_mwp_params p;
+
+    memcpy(&p, in, sizeof p);
+    return ws_model_mwp(&p, r);
+}
+
+static int ws_model_mwp_l2_evaluate(const union ws_model_params *in,
+                                    struct ws_model_result *r)
+{
+    struct ws_mwp_params p;
+
+    memcpy(&p, in, sizeof p);
+    return ws_model_mwp_l2(&p, r);
+}
+
+static int ws_model_mwp_l2_reuse_evaluate(const union ws_model_params *in,
+                                          struct ws_model_result *r)
+{
+    struct ws_mwp_params p;
+
+    memcpy(&p, in, sizeof p);
+    return ws_model_mwp_l2_reuse(&p, r);
+}
+
+#define WS_MWP_NINPUTS \
+    (int)(sizeof ws_model_mwp_inputs / sizeof ws_model_mwp_inputs[0])
+
+const struct ws_model_def ws_model_mwp_def = {
+    .name = "mwp_cwp",
+    .what = "Hong & Kim's MWP/CWP (ISCA 2009)",
+    .fields = ws_model_mwp_inputs,
+    .nfields = WS_MWP_NINPUTS,
+    .derive = ws_model_mwp_derive,
+    .evaluate = ws_model_mwp_evaluate,
+};
+
+const struct ws_model_def ws_model_mwp_l2_def = {
+    .name = "mwp_cwp_l2",
+    .what = "Wang & Lou's L2 form of MWP/CWP, eqs 20-22 as written",
+    .fields = ws_model_mwp_inputs,
+    .nfields = WS_MWP_NINPUTS,
+    .inputs_of = &ws_model_mwp_def,
+    .derive = ws_model_mwp_derive,
+    .evaluate = ws_model_mwp_l2_evaluate,
+};
+
+const struct ws_model_def ws_model_mwp_l2_reuse_def = {
+    .name = "mwp_cwp_l2_reuse",
+    .what = "warpsim's extension of it: the L2 ratio weighted by the "
+            "kernel's reuse",
+    .fields = ws_model_mwp_inputs,
+    .nfields = WS_MWP_NINPUTS,
+    .inputs_of = &ws_model_mwp_def,
+    .derive = ws_model_mwp_derive,
+    .evaluate = ws_model_mwp_l2_reuse_evaluate,
+};

@@ -26,7 +26,11 @@
 #include "ws_model.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "ws_model_params.h"
 
 static int ws_model_qroofline_valid(const struct ws_qroofline_params *p,
                                     struct ws_model_result *r)
@@ -108,3 +112,58 @@ int ws_model_qroofline(const struct ws_qroofline_params *p,
                                : "memory bound (O_krn < O_dev)");
     return 1;
 }
+
+/* ---- The model for the table (ws_model_def.h) ---- */
+
+#define QR(f) offsetof(struct ws_qroofline_params, f)
+static const struct ws_model_field ws_model_qroofline_inputs[] = {
+    {"w_comp", QR(w_comp), "W_comp, operations of the dominant type"},
+    {"t_op", QR(t_op), "T_op, its peak, operations per cycle"},
+    {"m_fp", QR(m_fp), "M_fp, its instructions"},
+    {"m_fma", QR(m_fma), "M_fma, of them fused multiply-adds"},
+    {"c_op", QR(c_op), "C_op = D_op x W_op"},
+    {"c_ldst", QR(c_ldst), "C_ldst"},
+    {"c_other", QR(c_other), "C_other"},
+    {"w_trans", QR(w_trans), "W_trans, DRAM bytes"},
+    {"b_mem", QR(b_mem), "B_mem, DRAM bytes per cycle"},
+    {"blocks", QR(blocks), "blocks (domain)"},
+    {"sms", QR(sms), "SMs (domain)"},
+};
+
+_Static_assert(sizeof(struct ws_qroofline_params)
+               <= sizeof(union ws_model_params),
+               "The quantitative roofline's inputs fit the buffer every "
+               "model shares");
+
+static void ws_model_qroofline_derive(const struct ws_profile *p,
+                                      const struct ws_gpu *g,
+                                      int l2_may_be_warm,
+                                      union ws_model_params *out)
+{
+    struct ws_qroofline_params in;
+
+    memset(&in, 0, sizeof in);
+    ws_model_params_qroofline(p, g, l2_may_be_warm, &in);
+    memcpy(out, &in, sizeof in);
+}
+
+static int ws_model_qroofline_evaluate(const union ws_model_params *in,
+                                       struct ws_model_result *r)
+{
+    struct ws_qroofline_params p;
+
+    memcpy(&p, in, sizeof p);
+    return ws_model_qroofline(&p, r);
+}
+
+const struct ws_model_def ws_model_qroofline_def = {
+    .name = "qroofline",
+    .what = "Konstantinidis & Cotronis's quantitative roofline "
+             "predictor",
+    .bound = 0,
+    .fields = ws_model_qroofline_inputs,
+    .nfields = (int)(sizeof ws_model_qroofline_inputs
+                     / sizeof ws_model_qroofline_inputs[0]),
+    .derive = ws_model_qroofline_derive,
+    .evaluate = ws_model_qroofline_evaluate,
+};

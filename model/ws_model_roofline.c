@@ -23,7 +23,11 @@
 #include "ws_model.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "ws_model_params.h"
 
 /* One roof: work over peak. */
 struct ws_model_roofline_roof {
@@ -96,7 +100,6 @@ int ws_model_roofline(const struct ws_roofline_params *p,
     int bind = -1, any = 0;
 
     ws_model_begin(r, "roofline");
-    r->bound = 1;
     ws_model_domain(r, 1, "it holds for every kernel");
     if (!ws_model_roofline_valid(p, r))
         return 0;
@@ -128,3 +131,61 @@ int ws_model_roofline(const struct ws_roofline_params *p,
     snprintf(r->regime, sizeof r->regime, "%s bound", roof[bind].name);
     return 1;
 }
+
+/* ---- The model for the table (ws_model_def.h) ---- */
+
+#define ROOF(f) offsetof(struct ws_roofline_params, f)
+static const struct ws_model_field ws_model_roofline_inputs[] = {
+    {"flops", ROOF(flops), "FP32 operations, FMA = 2"},
+    {"peak_flops", ROOF(peak_flops), "FP32 operations per cycle"},
+    {"flops_fp16", ROOF(flops_fp16), "FP16 operations (half2 FMA = 4)"},
+    {"peak_fp16", ROOF(peak_fp16), "FP16 operations per cycle"},
+    {"flops_fp64", ROOF(flops_fp64), "FP64 operations"},
+    {"peak_fp64", ROOF(peak_fp64), "FP64 operations per cycle"},
+    {"flops_tensor", ROOF(flops_tensor), "tensor operations, 2mnk each"},
+    {"peak_tensor", ROOF(peak_tensor), "tensor operations per cycle"},
+    {"dram_bytes", ROOF(dram_bytes), "bytes that must cross DRAM"},
+    {"dram_bw", ROOF(dram_bw), "DRAM bytes per cycle"},
+    {"l2_bytes", ROOF(l2_bytes), "bytes that must cross L2"},
+    {"l2_bw", ROOF(l2_bw), "L2 bytes per cycle"},
+    {"l1_bytes", ROOF(l1_bytes), "bytes through L1"},
+    {"l1_bw", ROOF(l1_bw), "L1 bytes per cycle"},
+    {"port_bytes", ROOF(port_bytes), "bytes over the SM ports, one way"},
+    {"port_bw", ROOF(port_bw), "SM port bytes per cycle, one way"},
+};
+
+_Static_assert(sizeof(struct ws_roofline_params)
+               <= sizeof(union ws_model_params),
+               "The roofline's inputs fit the buffer every model shares");
+
+static void ws_model_roofline_derive(const struct ws_profile *p,
+                                     const struct ws_gpu *g,
+                                     int l2_may_be_warm,
+                                     union ws_model_params *out)
+{
+    struct ws_roofline_params in;
+
+    memset(&in, 0, sizeof in);
+    ws_model_params_roofline(p, g, l2_may_be_warm, &in);
+    memcpy(out, &in, sizeof in);
+}
+
+static int ws_model_roofline_evaluate(const union ws_model_params *in,
+                                      struct ws_model_result *r)
+{
+    struct ws_roofline_params p;
+
+    memcpy(&p, in, sizeof p);
+    return ws_model_roofline(&p, r);
+}
+
+const struct ws_model_def ws_model_roofline_def = {
+    .name = "roofline",
+    .what = "the roofline per pipe and memory level (a lower bound)",
+    .bound = 1,
+    .fields = ws_model_roofline_inputs,
+    .nfields = (int)(sizeof ws_model_roofline_inputs
+                     / sizeof ws_model_roofline_inputs[0]),
+    .derive = ws_model_roofline_derive,
+    .evaluate = ws_model_roofline_evaluate,
+};

@@ -26,7 +26,11 @@
 #include "ws_model.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "ws_model_params.h"
 
 /* The limits of eq 4, in the paper's order; B_a names the first that
  * reaches the minimum when two tie. */
@@ -261,3 +265,62 @@ int ws_model_tmm(const struct ws_tmm_params *p, struct ws_model_result *r)
     r->cycles = p->scale * fmax(eq8, span);
     return 1;
 }
+
+/* ---- The model for the table (ws_model_def.h) ---- */
+
+#define TMM(f) offsetof(struct ws_tmm_params, f)
+static const struct ws_model_field ws_model_tmm_inputs[] = {
+    {"t1", TMM(t1), "T1, work: thread instructions"},
+    {"t_inf", TMM(t_inf), "T_inf, span: longest chain, time steps"},
+    {"m", TMM(m), "M, global memory transactions"},
+    {"l", TMM(l), "L, memory latency, time steps (cycles)"},
+    {"t", TMM(t), "T, threads per core: B_a x T_r / Q"},
+    {"p", TMM(p), "P, cores"},
+    {"q", TMM(q), "Q, cores per SM"},
+    {"z", TMM(z), "Z, shared memory per SM, bytes"},
+    {"s_b", TMM(s_b), "S_B, shared memory per block, bytes"},
+    {"r", TMM(r), "R, registers per SM"},
+    {"r_t", TMM(r_t), "R_T, registers per thread"},
+    {"t_r", TMM(t_r), "T_r, threads per block"},
+    {"b_r", TMM(b_r), "B_r, requested blocks"},
+    {"b_max", TMM(b_max), "block limit per SM"},
+    {"t_max_mp", TMM(t_max_mp), "thread limit per SM"},
+    {"reg_unit", TMM(reg_unit), "registers per warp granule (0: none)"},
+    {"smem_unit", TMM(smem_unit), "shared memory granule, bytes (0: none)"},
+    {"scale", TMM(scale), "cycles per TMM time unit"},
+};
+
+_Static_assert(sizeof(struct ws_tmm_params)
+               <= sizeof(union ws_model_params),
+               "TMM's inputs fit the buffer every model shares");
+
+static void ws_model_tmm_derive(const struct ws_profile *p,
+                                const struct ws_gpu *g, int l2_may_be_warm,
+                                union ws_model_params *out)
+{
+    struct ws_tmm_params in;
+
+    memset(&in, 0, sizeof in);
+    ws_model_params_tmm(p, g, &in);
+    memcpy(out, &in, sizeof in);
+}
+
+static int ws_model_tmm_evaluate(const union ws_model_params *in,
+                                 struct ws_model_result *r)
+{
+    struct ws_tmm_params p;
+
+    memcpy(&p, in, sizeof p);
+    return ws_model_tmm(&p, r);
+}
+
+const struct ws_model_def ws_model_tmm_def = {
+    .name = "tmm",
+    .what = "Ma, Chamberlain & Agrawal's TMM with f_sched (ASAP 2014)",
+    .bound = 0,
+    .fields = ws_model_tmm_inputs,
+    .nfields = (int)(sizeof ws_model_tmm_inputs
+                     / sizeof ws_model_tmm_inputs[0]),
+    .derive = ws_model_tmm_derive,
+    .evaluate = ws_model_tmm_evaluate,
+};

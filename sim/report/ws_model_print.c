@@ -5,7 +5,6 @@
 #include "ws_model_print.h"
 
 #include <math.h>
-#include <string.h>
 
 #include "util/ws_utf8.h"
 
@@ -106,26 +105,24 @@ json_t *ws_model_json_profile(const struct ws_profile *p)
     return o;
 }
 
-void ws_model_print_params(FILE *out, enum ws_model_kind kind,
+void ws_model_print_params(FILE *out, const struct ws_model_def *m,
                            const union ws_model_params *in)
 {
-    int n;
-    const struct ws_model_field *f = ws_model_fields(kind, &n);
+    const struct ws_model_field *f = m->fields;
 
-    fprintf(out, "  %s parameters:\n", ws_model_name(kind));
-    for (int i = 0; i < n; i++)
+    fprintf(out, "  %s parameters:\n", m->name);
+    for (int i = 0; i < m->nfields; i++)
         fprintf(out, "    %-24s %14.6g  %s\n", f[i].name,
                 ws_model_field_get(in, &f[i]), f[i].what);
 }
 
-json_t *ws_model_json_params(enum ws_model_kind kind,
+json_t *ws_model_json_params(const struct ws_model_def *m,
                              const union ws_model_params *in)
 {
-    int n;
-    const struct ws_model_field *f = ws_model_fields(kind, &n);
+    const struct ws_model_field *f = m->fields;
     json_t *o = json_object();
 
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < m->nfields; i++)
         json_object_set_new(o, f[i].name,
                             json_real(ws_model_field_get(in, &f[i])));
     return o;
@@ -141,8 +138,7 @@ void ws_model_print_result(FILE *out, const struct ws_model_result *r)
     for (int i = 0; i < r->nvars; i++)
         fprintf(out, "    %-24s %14.6g\n", r->vars[i].name, r->vars[i].value);
     fprintf(out, "  %s: %.2f cycles%s  %s\n", r->model, r->cycles,
-            strcmp(r->model, "roofline") == 0 ? " (a lower bound)" : "",
-            r->regime);
+            r->bound ? " (a lower bound)" : "", r->regime);
 }
 
 json_t *ws_model_json_result(const struct ws_model_result *r)

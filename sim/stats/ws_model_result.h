@@ -20,8 +20,10 @@ struct ws_model_var {
 };
 
 struct ws_model_result {
-    const char *model;          /* "mwp_cwp", "tmm", ... or an external
-                                   model's name (owned by its table) */
+    const char *model;          /* a built-in model's name (its
+                                   definition's, model/ws_model_def.h) or
+                                   an external model's (owned by its
+                                   table) */
     int applies;
     char why[240];              /* when !applies: the assumption that fails */
     double cycles;              /* the prediction (a bound for the roofline) */
@@ -31,7 +33,8 @@ struct ws_model_result {
      * names the domain either way. */
     int in_domain;
     char domain[160];
-    int bound;                  /* a lower bound, not a prediction */
+    int bound;                  /* a lower bound, not a prediction (a
+                                   built-in model's definition says) */
     struct ws_model_var vars[WS_MODEL_MAX_VARS];
     int nvars;
     /* d ln(cycles) / d ln(input) for each input, by central differences

@@ -26,7 +26,7 @@
 
 #include "stats/ws_stats.h"
 #include "util/ws_num.h"
-#include "ws_model_params.h"
+#include "ws_model_def.h"
 
 static const char *const ws_sweep_fixed_cols[] = {
     "point", "points", "key", "status", "error", "sweep", "row", "rows"
@@ -50,7 +50,7 @@ static const char *const ws_sweep_model_cols[] = {
 size_t ws_sweep_ncols(const struct ws_sweep *s)
 {
     return WS_NFIXED + s->naxes + WS_NKCOLS + WS_CTR_COUNT
-        + WS_NMCOLS * ((size_t)WS_MODEL_COUNT + s->nmodels);
+        + WS_NMCOLS * ((size_t)ws_model_count() + s->nmodels);
 }
 
 char *ws_sweep_text_close(FILE *f, char **buf)
@@ -68,6 +68,7 @@ char *ws_sweep_header(const struct ws_sweep *s)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     const char *sep = "";
+    size_t nbuiltin = (size_t)ws_model_count();
 
     if (!f)
         return NULL;
@@ -81,14 +82,14 @@ char *ws_sweep_header(const struct ws_sweep *s)
         fprintf(f, ",%s", ws_sweep_kernel_cols[i]);
     for (int c = 0; c < WS_CTR_COUNT; c++)
         fprintf(f, ",%s", ws_ctr_info((enum ws_ctr)c)->name);
-    for (size_t m = 0; m < WS_MODEL_COUNT + s->nmodels; m++) {
+    for (size_t m = 0; m < nbuiltin + s->nmodels; m++) {
         size_t nlen;
         const char *n;
-        if (m < WS_MODEL_COUNT) {
-            n = ws_model_name((enum ws_model_kind)m);
+        if (m < nbuiltin) {
+            n = ws_model_nth((int)m)->name;
             nlen = strlen(n);
         } else {
-            n = ws_sweep_model_name(s, m - WS_MODEL_COUNT, &nlen);
+            n = ws_sweep_model_name(s, m - nbuiltin, &nlen);
         }
         for (size_t c = 0; c < WS_NMCOLS; c++) {
             snprintf(name, sizeof name, "%.*s_%s", (int)nlen, n,
@@ -172,7 +173,7 @@ static void ws_sweep_kernel_cells(FILE *f, const struct ws_sweep *s,
             ws_occ_limit_name(k->occ.limit));
     for (int c = 0; c < WS_CTR_COUNT; c++)
         fprintf(f, ",%llu", (unsigned long long)k->ctr.v[c]);
-    for (size_t m = 0; m < WS_MODEL_COUNT + s->nmodels; m++)
+    for (size_t m = 0; m < (size_t)ws_model_count() + s->nmodels; m++)
         ws_sweep_model_cells(f, m < (size_t)k->nmodels ? &k->models[m]
                                                        : NULL);
     fputc('\n', f);

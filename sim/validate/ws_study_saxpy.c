@@ -26,15 +26,27 @@
 #include <string.h>
 
 #include "stats/ws_stats.h"
+#include "ws_model.h"
+#include "ws_model_def.h"
 #include "ws_sb.h"
 
 #define WS_SAXPY_MAX_STRIDES 16
 
 enum { M_MWP, M_L2, M_REUSE, M_N };
 
-static const char *const ws_saxpy_models[M_N] = {
-    "mwp_cwp_cycles", "mwp_cwp_l2_cycles", "mwp_cwp_l2_reuse_cycles"
+/* The models compared; their columns and keys carry their names. */
+static const struct ws_model_def *const ws_saxpy_models[M_N] = {
+    &ws_model_mwp_def, &ws_model_mwp_l2_def, &ws_model_mwp_l2_reuse_def
 };
+
+/* prefix, model m's name, suffix: a column of the sweep's rows or a key
+ * of the study's outputs. */
+static const char *ws_saxpy_name(char *buf, size_t size, const char *prefix,
+                                 int m, const char *suffix)
+{
+    snprintf(buf, size, "%s%s%s", prefix, ws_saxpy_models[m]->name, suffix);
+    return buf;
+}
 
 struct ws_saxpy_pt {
     long stride, warps;
@@ -63,8 +75,12 @@ struct ws_saxpy_kernel {
 static int ws_saxpy_points(const struct ws_csv *t, struct ws_saxpy_kernel *k,
                            struct ws_err *err)
 {
-    long terms = ws_csv_col(t, "mwp_cwp_terms");
+    char col[M_N][64], terms_col[64];
+    long terms = ws_csv_col(t, ws_saxpy_name(terms_col, sizeof terms_col, "",
+                                             M_MWP, "_terms"));
 
+    for (int m = 0; m < M_N; m++)
+        ws_saxpy_name(col[m], sizeof col[m], "", m, "_cycles");
     if (!(k->p = calloc(t->nrows + 1, sizeof *k->p)))
         return ws_err_oom(err);
     for (size_t r = 0; r < t->nrows; r++) {
@@ -83,8 +99,7 @@ static int ws_saxpy_points(const struct ws_csv *t, struct ws_saxpy_kernel *k,
                                    &lat, err) < 0)
             return -1;
         for (int m = 0; m < M_N; m++)
-            if (ws_csv_number_named(t, r, ws_saxpy_models[m], &p->model[m],
-                                    err) < 0)
+            if (ws_csv_number_named(t, r, col[m], &p->model[m], err) < 0)
                 return -1;
         p->stride = (long)stride;
         p->warps = (long)ceil(threads / 32.0);
@@ -221,16 +236,22 @@ static void ws_saxpy_verdict(FILE *out, const struct ws_saxpy_kernel *k)
 static json_t *ws_saxpy_kernel_json(const struct ws_saxpy_kernel *k)
 {
     json_t *arr = json_array();
+    char mape[M_N][64], high[M_N][64], worst[64];
 
+    for (int m = 0; m < M_N; m++) {
+        ws_saxpy_name(mape[m], sizeof mape[m], "mape_", m, "");
+        ws_saxpy_name(high[m], sizeof high[m], "high_", m, "");
+    }
+    ws_saxpy_name(worst, sizeof worst, "worst_", M_L2, "");
     for (size_t i = 0; i < k->ns; i++) {
         const struct ws_saxpy_stride *s = &k->s[i];
         json_array_append_new(arr, json_pack(
             "{s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:f,s:f}", "stride",
             (json_int_t)s->stride, "points", (json_int_t)s->n,
-            "mape_mwp_cwp", s->mape[M_MWP], "mape_mwp_cwp_l2", s->mape[M_L2],
-            "mape_mwp_cwp_l2_reuse", s->mape[M_REUSE], "high_mwp_cwp",
-            s->high[M_MWP], "high_mwp_cwp_l2", s->high[M_L2],
-            "worst_mwp_cwp_l2", s->worst_l2, "l2_hit_pct", s->hit));
+            mape[M_MWP], s->mape[M_MWP], mape[M_L2], s->mape[M_L2],
+            mape[M_REUSE], s->mape[M_REUSE], high[M_MWP], s->high[M_MWP],
+            high[M_L2], s->high[M_L2], worst, s->worst_l2, "l2_hit_pct",
+            s->hit));
     }
     return json_pack("{s:s,s:o,s:b}", "kernel", k->name, "strides", arr,
                      "l2_closer_high_strided", k->closer);
@@ -275,10 +296,11 @@ static int ws_saxpy_write(const struct ws_saxpy_kernel *k, size_t nk,
             "strides and warp counts; it does not give n, here 24 CTAs of "
             "the warps swept); the hardware is the simulated TITAN X, so "
             "shapes compare, cycles do not.\n", k[0].wmax);
-    fprintf(pts, "kernel,stride,warps_per_sm,cycles,mwp_cwp_cycles,"
-            "mwp_cwp_error_pct,mwp_cwp_l2_cycles,mwp_cwp_l2_error_pct,"
-            "mwp_cwp_l2_reuse_cycles,mwp_cwp_l2_reuse_error_pct,l2_hit_pct,"
-            "loaded_latency\n");
+    fprintf(pts, "kernel,stride,warps_per_sm,cycles");
+    for (int m = 0; m < M_N; m++)
+        fprintf(pts, ",%s_cycles,%s_error_pct", ws_saxpy_models[m]->name,
+                ws_saxpy_models[m]->name);
+    fprintf(pts, ",l2_hit_pct,loaded_latency\n");
     for (size_t i = 0; i < nk; i++) {
         ws_saxpy_table(out, &k[i]);
         ws_saxpy_points_csv(pts, &k[i]);

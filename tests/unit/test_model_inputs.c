@@ -266,28 +266,31 @@ static void test_flops(void **state)
  * 420 / 50728.1875 = 0.24895; Freq and Mem_Bandwidth do not bind (0). */
 static void test_elasticity(void **state)
 {
+    struct ws_mwp_params m;
     union ws_model_params in;
     struct ws_model_result r;
     double want = 30.06875 * 420 / 50728.1875;
     int found = 0;
 
     (void)state;
+    memset(&m, 0, sizeof m);
+    m.freq_ghz = 1;
+    m.mem_bw_gbs = 80;
+    m.mem_ld = 420;
+    m.departure_del_uncoal = 10;
+    m.uncoal_per_mw = 32;
+    m.load_bytes_per_warp = 128;
+    m.active_sms = 16;
+    m.issue_cycles = 4;
+    m.comp_insts = 27;
+    m.uncoal_insts = 6;
+    m.synch_insts = 6;
+    m.threads_per_block = 128;
+    m.blocks = 80;
+    m.active_blocks_per_sm = 5;
     memset(&in, 0, sizeof in);
-    in.mwp.freq_ghz = 1;
-    in.mwp.mem_bw_gbs = 80;
-    in.mwp.mem_ld = 420;
-    in.mwp.departure_del_uncoal = 10;
-    in.mwp.uncoal_per_mw = 32;
-    in.mwp.load_bytes_per_warp = 128;
-    in.mwp.active_sms = 16;
-    in.mwp.issue_cycles = 4;
-    in.mwp.comp_insts = 27;
-    in.mwp.uncoal_insts = 6;
-    in.mwp.synch_insts = 6;
-    in.mwp.threads_per_block = 128;
-    in.mwp.blocks = 80;
-    in.mwp.active_blocks_per_sm = 5;
-    ws_model_eval(WS_MODEL_MWP, &in, &r);
+    memcpy(&in, &m, sizeof m);
+    ws_model_eval(&ws_model_mwp_def, &in, &r);
     ws_test_near(r.cycles, 50728.1875, "Total");
     for (int i = 0; i < r.nelast; i++) {
         if (strcmp(r.elast[i].name, "mem_ld") == 0) {
