@@ -4,15 +4,19 @@
  * seed papers' "code analysis", done without timing) and each model's
  * parameters as derived from them and the GPU config.  Nothing is printed
  * until the whole input has been read.
+ *
+ * Leaves out: reading the kernels (run/ws_run_profile.h), the layout of a
+ * profile and of each model's parameters (report/ws_model_print.h).
  */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/ws_model_print.h"
+#include "run/ws_run_profile.h"
+#include "util/ws_output.h"
 #include "util/ws_utf8.h"
 #include "ws_cli.h"
-#include "report/ws_model_print.h"
-#include "util/ws_output.h"
 
 static void ws_profile_help(FILE *out)
 {
@@ -39,36 +43,42 @@ WS_CLI_LIMIT_HELP
 "  -h, --help                this text\n", ws_cfg_default_name());
 }
 
-static const enum ws_model_kind ws_profile_kinds[] = {
-    WS_MODEL_MWP, WS_MODEL_TMM, WS_MODEL_ROOFLINE, WS_MODEL_QROOFLINE,
-    WS_MODEL_AIQ
+/* Where each kernel goes: the text (a memory stream) and the JSON array. */
+struct ws_profile_out {
+    FILE *text;
+    json_t *arr;
+    const struct ws_gpu *gpu;
 };
 
-/* One kernel into the text (a memory stream) and the JSON array. */
-static void ws_profile_kernel(FILE *text, json_t *arr,
-                              const struct ws_profile *p,
-                              const struct ws_gpu *gpu, int warm)
+static int ws_profile_kernel(void *ctx, const struct ws_profile *p, int warm,
+                             struct ws_err *err)
 {
+    struct ws_profile_out *po = ctx;
     const struct ws_launch *l = &p->launch;
     json_t *o = json_object(), *params = json_object();
 
-    fprintf(text, "\nkernel %u: %s  grid (%u,%u,%u) block (%u,%u,%u)\n",
+    (void)err;
+    fprintf(po->text, "\nkernel %u: %s  grid (%u,%u,%u) block (%u,%u,%u)\n",
             l->id, p->name, l->grid[0], l->grid[1], l->grid[2], l->block[0],
             l->block[1], l->block[2]);
-    ws_model_print_profile(text, p);
+    ws_model_print_profile(po->text, p);
     json_object_set_new(o, "id", json_integer(l->id));
     json_object_set_new(o, "name", ws_utf8_json_string(p->name));
     json_object_set_new(o, "profile", ws_model_json_profile(p));
-    for (size_t k = 0; k < sizeof ws_profile_kinds / sizeof *ws_profile_kinds;
-         k++) {
+    /* Each set of inputs once: a family that shares one (MWP/CWP and its
+     * L2 forms) under its first model's name. */
+    for (int k = 0; k < ws_model_count(); k++) {
+        const struct ws_model_def *m = ws_model_nth(k);
         union ws_model_params in;
-        ws_model_params_for(ws_profile_kinds[k], p, gpu, warm, &in);
-        ws_model_print_params(text, ws_profile_kinds[k], &in);
-        json_object_set_new(params, ws_model_name(ws_profile_kinds[k]),
-                            ws_model_json_params(ws_profile_kinds[k], &in));
+        if (m->inputs_of)
+            continue;
+        ws_model_params_for(m, p, po->gpu, warm, &in);
+        ws_model_print_params(po->text, m, &in);
+        json_object_set_new(params, m->name, ws_model_json_params(m, &in));
     }
     json_object_set_new(o, "parameters", params);
-    json_array_append_new(arr, o);
+    json_array_append_new(po->arr, o);
+    return 0;
 }
 
 static int ws_profile_all(const struct ws_cli_kernel_args *a,
@@ -79,19 +89,12 @@ static int ws_profile_all(const struct ws_cli_kernel_args *a,
     size_t len = 0;
     FILE *text = open_memstream(&buf, &len);
     json_t *root = json_object(), *arr = json_array();
+    struct ws_profile_out po = {text, arr, gpu};
     int rc = text ? 0 : ws_err_oom(err);
 
-    if (rc == 0)
+    if (rc == 0) {
         fprintf(text, "warpsim profile %s on %s\n", a->input, gpu->name);
-    for (size_t i = 0; rc == 0 && i < in->list.n; i++) {
-        struct ws_profile p;
-        if (in->list.cmds[i].kind != WS_CMD_KERNEL)
-            continue;
-        rc = ws_cli_profile_kernel(in, i, gpu, &p, err);
-        if (rc == 0) {
-            ws_profile_kernel(text, arr, &p, gpu, i > 0);
-            ws_profile_free(&p);
-        }
+        rc = ws_run_profile_each(in, gpu, ws_profile_kernel, &po, err);
     }
     if (text && fclose(text) != 0 && rc == 0)
         rc = ws_err_oom(err);
@@ -107,7 +110,7 @@ int ws_cmd_profile(int argc, char **argv)
 {
     struct ws_cli_kernel_args a;
     struct ws_input_params ip;
-    struct ws_input in;
+    struct ws_input *in = NULL;
     struct ws_output jo = {.flag = "--json"};
     struct ws_gpu gpu;
     struct ws_err err;
@@ -125,19 +128,17 @@ int ws_cmd_profile(int argc, char **argv)
     a.topts.unknown_class = gpu.unknown_class;
     ip = ws_cli_input_params(&a.params, &a.topts);
     rc = ws_input_open(&in, a.input, &ip, &err);
-    if (rc == 0 && in.kind == WS_INPUT_LISTING)
-        rc = ws_err_at(&err, a.input, 1, 1, "a SASS listing alone has no "
-                       "dynamic instruction stream to profile (expected a "
-                       "trace, or a workload description over the listing)");
+    if (rc == 0)
+        rc = ws_run_refuse_static(in, "profile", &err);
     jo.path = a.json;
     if (rc == 0 && a.json) {
         const char *extra[2] = {a.gpu.gpu, a.params.listing};
-        rc = ws_cli_plan_outputs(&jo, 1, &in, extra, 2, &err);
+        rc = ws_cli_plan_outputs(&jo, 1, in, extra, 2, &err);
     }
     if (rc == 0)
-        rc = ws_profile_all(&a, &in, &gpu, &jo, &err);
+        rc = ws_profile_all(&a, in, &gpu, &jo, &err);
     ws_output_free(&jo);
-    ws_input_close(&in);
+    ws_input_close(in);
     if (rc < 0)
         ws_err_place_arg(&err, a.input);
     return rc < 0 ? ws_cli_fail(&err) : WS_EXIT_OK;

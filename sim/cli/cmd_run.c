@@ -1,10 +1,14 @@
 /*
  * warpsim run: simulate every kernel of a trace (or those --kernel and
- * --max-kernels pick), in launch order, on one GPU, and report.  Outputs (stdout summary, --json, --csv, --timeline) are
- * produced only when the whole run succeeded; a timeline is written to a
- * temporary file while the run goes and renamed at the end.
+ * --max-kernels pick), in launch order, on one GPU, and report.  Outputs
+ * (stdout summary, --json, --csv, --timeline) are produced only when the
+ * whole run succeeded; a timeline is written to a temporary file while
+ * the run goes and renamed at the end.
  *
  * Progress goes to stderr, on a terminal only.
+ *
+ * Leaves out: the run itself (run/ws_run.h): this file parses, calls and
+ * prints.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -14,14 +18,14 @@
 #include <unistd.h>
 
 #include "report/ws_report.h"
+#include "report/ws_timeline_json.h"
 #include "stats/ws_timeline.h"
-#include "timing/ws_sim.h"
 #include "util/ws_num.h"
 #include "util/ws_regex.h"
 #include "ws_cli.h"
 #include "run/ws_ext_model.h"
 #include "util/ws_output.h"
-#include "run/ws_run_engine.h"
+#include "run/ws_run.h"
 
 enum {
     WS_OPT_CSV = 0x200,
@@ -141,11 +145,15 @@ static int ws_run_outputs(struct ws_output *outs,
  * file that becomes the output only if the whole run succeeds. */
 static int ws_run_timeline_start(const struct ws_run_args *a,
                                  struct ws_output *o, struct ws_timeline *tl,
+                                 struct ws_timeline_json *j,
                                  const struct ws_gpu *gpu, struct ws_err *err)
 {
+    struct ws_timeline_writer w;
+
     if (ws_output_open(o, err) < 0)
         return -1;
-    if (ws_timeline_open(tl, o->fp, gpu, a->tl_from, a->tl_to, a->tl_max,
+    w = ws_timeline_json_writer(j, o->fp);
+    if (ws_timeline_open(tl, &w, gpu, a->tl_from, a->tl_to, a->tl_max,
                          err) < 0) {
         ws_output_abort(o);
         return -1;
@@ -153,54 +161,34 @@ static int ws_run_timeline_start(const struct ws_run_args *a,
     return 0;
 }
 
-static int ws_run_simulate(struct ws_run_args *a, const struct ws_gpu *gpu,
-                           struct ws_input *in,
-                           struct ws_output *outs, struct ws_err *err)
+/* The library's run between the timeline's opening and its commit, and
+ * the outputs once everything succeeded. */
+static int ws_run_go(struct ws_run_args *a, struct ws_run_request *rq,
+                     struct ws_input *in, struct ws_output *outs,
+                     struct ws_err *err)
 {
-    struct ws_run_report rep;
-    struct ws_progress prog = {isatty(2), ws_wall(), ws_wall(), 1,
-                               in->list.nkernels ? in->list.nkernels : 1};
+    size_t n = ws_input_nkernels(in);
+    struct ws_progress prog = {isatty(2), ws_wall(), ws_wall(), 1, n ? n : 1};
     struct ws_output *tlo = &outs[WS_RUN_OUT_TIMELINE];
-    struct ws_sim_opts opts = {NULL, NULL, NULL};
+    struct ws_run_report rep;
     struct ws_timeline tl;
-    struct ws_sim sim;
+    struct ws_timeline_json tlj;
     int rc;
 
-    memset(&rep, 0, sizeof rep);
-    rep.input = a->input;
-    rep.gpu = gpu;
-    rep.ext = &a->ext;
-    if (ws_run_engine_prepare(&rep, in, err) < 0)
-        return -1;
     if (prog.on) {
-        opts.progress = ws_run_progress;
-        opts.progress_ctx = &prog;
+        rq->hooks.progress = ws_run_progress;
+        rq->hooks.progress_ctx = &prog;
+        rq->kernel_no = &prog.kernel;
     }
     if (tlo->path) {
-        if (ws_run_timeline_start(a, tlo, &tl, gpu, err) < 0) {
-            free(rep.kernels);
+        if (ws_run_timeline_start(a, tlo, &tl, &tlj, rq->gpu, err) < 0)
             return -1;
-        }
-        opts.tl = &tl;
+        rq->hooks.tl = &tl;
     }
-    if (ws_sim_init(&sim, gpu, &opts, err) < 0) {
-        if (opts.tl) {
-            ws_timeline_close(&tl);
-            ws_output_abort(tlo);
-        }
-        free(rep.kernels);
-        return -1;
-    }
-    rc = ws_run_engine_list(&sim, in, &rep, &prog.kernel, &a->sel, err);
-    if (rc == 0 && rep.nkernels == 0 && a->kernel)
-        rc = ws_err_arg(err, a->kernel, 0, 0, "no kernel of %s %s '%s' "
-                        "(expected a launch id or name the trace has; "
-                        "'warpsim trace info' lists them)", a->input,
-                        a->sel.by_id ? "has launch id" : "has a name matching",
-                        a->kernel);
+    rc = ws_run_simulate(rq, in, &rep, err);     /* rep zeroed on failure */
     if (prog.on)
         fprintf(stderr, "\r%*s\r", WS_RUN_PROGRESS_WIDTH, "");
-    if (opts.tl) {
+    if (rq->hooks.tl) {
         ws_timeline_close(&tl);
         if (rc == 0)
             rc = ws_output_commit(tlo, err);
@@ -211,8 +199,7 @@ static int ws_run_simulate(struct ws_run_args *a, const struct ws_gpu *gpu,
         rc = ws_run_outputs(outs, &rep, err);
     if (rc == 0)
         ws_report_text(stdout, &rep);
-    ws_run_engine_free(&rep);
-    ws_sim_free(&sim);
+    ws_run_free(&rep);
     return rc;
 }
 
@@ -253,6 +240,7 @@ static int ws_run_kernel_option(struct ws_run_args *a, const char *v)
 
     if (ws_cli_once("run", &a->kernel, v, "--kernel") < 0)
         return -1;
+    a->sel.given = v;
     if (v[0] >= '0' && v[0] <= '9'
         && ws_num_u64(v, strlen(v), &id) == 0) {
         if (id > UINT32_MAX)
@@ -377,22 +365,6 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
     return 0;
 }
 
-/* A listing alone has no dynamic stream: it needs a workload. */
-static int ws_run_open_input(const struct ws_run_args *a, struct ws_input *in,
-                             struct ws_err *err)
-{
-    struct ws_input_params p = ws_cli_input_params(&a->params, &a->topts);
-
-    if (ws_input_open(in, a->input, &p, err) < 0)
-        return -1;
-    if (in->kind == WS_INPUT_LISTING)
-        return ws_err_at(err, a->input, 1, 1, "a SASS listing has no dynamic "
-                         "instruction stream to simulate (expected a "
-                         "kernelslist.g or a .traceg; listings need a "
-                         "workload description)");
-    return 0;
-}
-
 static void ws_run_args_free(struct ws_run_args *a)
 {
     if (a->sel.by_name)
@@ -403,7 +375,8 @@ static void ws_run_args_free(struct ws_run_args *a)
 int ws_cmd_run(int argc, char **argv)
 {
     struct ws_run_args a;
-    struct ws_input in;
+    struct ws_run_request rq;
+    struct ws_input *in = NULL;
     struct ws_output outs[WS_RUN_NOUT];
     struct ws_gpu gpu;
     struct ws_err err;
@@ -411,7 +384,7 @@ int ws_cmd_run(int argc, char **argv)
 
     memset(&a, 0, sizeof a);
     memset(outs, 0, sizeof outs);
-    memset(&in, 0, sizeof in);
+    memset(&rq, 0, sizeof rq);
     ws_err_clear(&err);
     ws_trace_opts_default(&a.topts);
     a.tl_to = 200000;
@@ -426,14 +399,19 @@ int ws_cmd_run(int argc, char **argv)
         return ws_cli_fail(&err);
     }
     a.topts.unknown_class = gpu.unknown_class;
-    rc = ws_run_open_input(&a, &in, &err);
+    rq.input = a.input;
+    rq.params = ws_cli_input_params(&a.params, &a.topts);
+    rq.gpu = &gpu;
+    rq.sel = &a.sel;
+    rq.ext = &a.ext;
+    rc = ws_run_open(&rq, &in, &err);
     if (rc == 0)
-        rc = ws_run_plan_outputs(&a, &in, outs, &err);
+        rc = ws_run_plan_outputs(&a, in, outs, &err);
     if (rc == 0)
-        rc = ws_run_simulate(&a, &gpu, &in, outs, &err);
+        rc = ws_run_go(&a, &rq, in, outs, &err);
     for (int i = 0; i < WS_RUN_NOUT; i++)
         ws_output_free(&outs[i]);
-    ws_input_close(&in);
+    ws_input_close(in);
     ws_run_args_free(&a);
     if (rc < 0)
         ws_err_place_arg(&err, a.input);

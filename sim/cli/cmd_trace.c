@@ -8,17 +8,19 @@
  * Inputs: a kernelslist.g (or a folder holding one), a single
  * kernel-N.traceg[.xz], a .wst, or a cuobjdump/nvdisasm listing
  * (recognised by content).
+ *
+ * Leaves out: reading and writing kernels (run/ws_run_trace.h,
+ * ws_input_pack), the summary's layout (report/ws_info.h).
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace/ws_pack.h"
-#include "trace/ws_tracew.h"
-#include "ws_cli.h"
 #include "report/ws_info.h"
+#include "run/ws_run_trace.h"
 #include "util/ws_output.h"
+#include "ws_cli.h"
 
 struct ws_trace_args {
     struct ws_cli_gpu_opts gpu;
@@ -74,26 +76,12 @@ static int ws_trace_info_traces(const struct ws_trace_args *a,
 {
     struct ws_info_trace t;
     char *json = NULL;
-    int rc = 0;
+    int rc;
 
     memset(&t, 0, sizeof t);
     t.input = a->input;
     t.gpu_name = gpu->name;
-    t.kernels = calloc(in->list.nkernels ? in->list.nkernels : 1,
-                       sizeof *t.kernels);
-    if (!t.kernels)
-        return ws_err_oom(err);
-    for (size_t i = 0; rc == 0 && i < in->list.n; i++) {
-        const struct ws_cmd *c = &in->list.cmds[i];
-        if (c->kind == WS_CMD_MEMCPY_HTOD) {
-            t.memcpy_count++;
-            t.memcpy_bytes += c->bytes;
-        } else {
-            rc = ws_cli_profile_kernel(in, i, gpu, &t.kernels[t.nkernels],
-                                       err);
-            t.nkernels += rc == 0;
-        }
-    }
+    rc = ws_run_trace_info(in, gpu, &t, err);
     if (rc == 0 && a->json) {
         json = ws_info_json_trace(&t);
         rc = json ? ws_output_write(jo, json, err) : ws_err_oom(err);
@@ -101,9 +89,7 @@ static int ws_trace_info_traces(const struct ws_trace_args *a,
     if (rc == 0)
         ws_info_print_trace(stdout, &t);
     free(json);
-    for (size_t k = 0; k < t.nkernels; k++)
-        ws_profile_free(&t.kernels[k]);
-    free(t.kernels);
+    ws_run_trace_info_free(&t);
     return rc;
 }
 
@@ -115,11 +101,11 @@ static int ws_trace_info_listing(const struct ws_trace_args *a,
     int rc = 0;
 
     if (a->json) {
-        json = ws_info_json_listing(a->input, &in->sass);
+        json = ws_info_json_listing(a->input, ws_input_listing(in));
         rc = json ? ws_output_write(jo, json, err) : ws_err_oom(err);
     }
     if (rc == 0)
-        ws_info_print_listing(stdout, a->input, &in->sass);
+        ws_info_print_listing(stdout, a->input, ws_input_listing(in));
     free(json);
     return rc;
 }
@@ -177,7 +163,6 @@ static int ws_trace_parse_args(struct ws_trace_args *a, int argc, char **argv)
 static int ws_trace_gen(const struct ws_trace_args *a, struct ws_input *in,
                         struct ws_err *err)
 {
-    const struct ws_cta_stream *cta;
     char trace[4096], list[4096];
     struct ws_output outs[2] = {
         {.path = trace, .flag = "trace gen -o", .named = a->out_dir},
@@ -187,7 +172,7 @@ static int ws_trace_gen(const struct ws_trace_args *a, struct ws_input *in,
     size_t made;
     int rc;
 
-    if (in->kind != WS_INPUT_WORKLOAD)
+    if (!ws_input_has_workload(in))
         return ws_err_arg(err, a->input, 0, 0, "trace gen expands a workload "
                           "description (expected a workload.yaml, not a "
                           "trace or listing)");
@@ -203,9 +188,7 @@ static int ws_trace_gen(const struct ws_trace_args *a, struct ws_input *in,
     if (rc == 0)
         rc = ws_output_open(&outs[0], err);
     if (rc == 0) {
-        ws_tracew_header(outs[0].fp, &in->w.launch);
-        while ((rc = ws_expand_next(&in->x, &cta, err)) == 1)
-            ws_tracew_cta(outs[0].fp, cta, &in->w.sass.strs);
+        rc = ws_run_trace_gen(in, outs[0].fp, err);
         rc = rc == 0 ? ws_output_commit(&outs[0], err) : -1;
     }
     if (rc == 0)
@@ -225,12 +208,11 @@ static int ws_trace_pack(const struct ws_trace_args *a, struct ws_input *in,
     struct ws_output out = {.path = a->out_dir, .flag = "trace pack -o"};
     int rc;
 
-    if (in->kind == WS_INPUT_WORKLOAD || in->kind == WS_INPUT_LISTING)
+    if (!ws_input_can_pack(in))
         return ws_err_arg(err, a->input, 0, 0, "trace pack reads a trace "
                           "(expected a kernelslist.g, a folder holding one, "
                           "a kernel-N.traceg[.xz] or a .wst, not a %s)",
-                          in->kind == WS_INPUT_LISTING ? "listing"
-                                                       : "workload");
+                          ws_input_what(in));
     rc = ws_cli_plan_outputs(&out, 1, in, NULL, 0, err);
     if (rc == 0)
         rc = ws_output_open(&out, err);
@@ -246,7 +228,7 @@ int ws_cmd_trace(int argc, char **argv)
 {
     struct ws_trace_args a;
     struct ws_input_params ip;
-    struct ws_input in;
+    struct ws_input *in = NULL;
     struct ws_output jo = {.flag = "--json"};
     struct ws_gpu gpu;
     struct ws_err err;
@@ -291,18 +273,18 @@ int ws_cmd_trace(int argc, char **argv)
     jo.path = a.json;
     if (rc == 0 && a.json) {
         const char *extra[2] = {a.gpu.gpu, a.params.listing};
-        rc = ws_cli_plan_outputs(&jo, 1, &in, extra, 2, &err);
+        rc = ws_cli_plan_outputs(&jo, 1, in, extra, 2, &err);
     }
     if (rc == 0 && gen)
-        rc = ws_trace_gen(&a, &in, &err);
+        rc = ws_trace_gen(&a, in, &err);
     else if (rc == 0 && pack)
-        rc = ws_trace_pack(&a, &in, &err);
+        rc = ws_trace_pack(&a, in, &err);
     else if (rc == 0)
-        rc = in.kind == WS_INPUT_LISTING
-             ? ws_trace_info_listing(&a, &in, &jo, &err)
-             : ws_trace_info_traces(&a, &in, &gpu, &jo, &err);
+        rc = ws_input_is_static(in)
+             ? ws_trace_info_listing(&a, in, &jo, &err)
+             : ws_trace_info_traces(&a, in, &gpu, &jo, &err);
     ws_output_free(&jo);
-    ws_input_close(&in);
+    ws_input_close(in);
     if (rc < 0)
         ws_err_place_arg(&err, a.input);
     return rc < 0 ? ws_cli_fail(&err) : WS_EXIT_OK;

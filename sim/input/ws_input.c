@@ -1,5 +1,8 @@
 /*
- * ws_input: recognising an input and opening its kernels (see ws_input.h).
+ * ws_input: recognising an input, opening its kernels, and what the rest
+ * of warpsim may ask of it (see ws_input.h).
+ *
+ * Leaves out: the formats themselves (trace/, listing/, workload/).
  */
 #include "ws_input.h"
 
@@ -8,6 +11,23 @@
 #include <sys/stat.h>
 
 #include "util/ws_lines.h"
+#include "workload/ws_expand.h"
+#include "workload/ws_workload.h"
+
+/* Only this file knows what an input holds: each format adds its members
+ * and its answers to the queries here. */
+struct ws_input {
+    enum ws_input_kind kind;
+    const char *path;           /* as given */
+    char *list_path;            /* a folder's kernelslist.g */
+    struct ws_cmdlist list;     /* the commands; a workload is one kernel */
+    struct ws_trace_opts opts;
+    int has_workload, has_listing;
+    struct ws_workload w;
+    struct ws_expander x;
+    struct ws_sass sass;        /* WS_INPUT_LISTING */
+    struct ws_pack *pack;       /* WS_INPUT_PACK */
+};
 
 static int ws_ends_with(const char *s, const char *suffix)
 {
@@ -137,18 +157,26 @@ static int ws_input_open_kind(struct ws_input *in, const char *path,
  * free: they are freed here, so that a caller that does not close a
  * failed input (a sweep checking its points) leaks nothing, and one that
  * does finds it zeroed. */
-int ws_input_open(struct ws_input *in, const char *path,
+int ws_input_open(struct ws_input **out, const char *path,
                   const struct ws_input_params *p, struct ws_err *err)
 {
-    memset(in, 0, sizeof *in);
-    if (ws_input_open_kind(in, path, p, err) == 0)
+    struct ws_input *in = calloc(1, sizeof *in);
+
+    *out = NULL;
+    if (!in)
+        return ws_err_oom(err);
+    if (ws_input_open_kind(in, path, p, err) == 0) {
+        *out = in;
         return 0;
+    }
     ws_input_close(in);
     return -1;
 }
 
 void ws_input_close(struct ws_input *in)
 {
+    if (!in)
+        return;
     if (in->has_workload) {
         ws_expand_free(&in->x);
         ws_workload_free(&in->w);
@@ -158,7 +186,82 @@ void ws_input_close(struct ws_input *in)
     ws_pack_close(in->pack);
     ws_kernelslist_free(&in->list);
     free(in->list_path);
-    memset(in, 0, sizeof *in);
+    free(in);
+}
+
+int ws_input_is_static(const struct ws_input *in)
+{
+    return in->kind == WS_INPUT_LISTING;
+}
+
+int ws_input_has_workload(const struct ws_input *in)
+{
+    return in->kind == WS_INPUT_WORKLOAD;
+}
+
+int ws_input_can_pack(const struct ws_input *in)
+{
+    return in->kind == WS_INPUT_LIST || in->kind == WS_INPUT_KERNEL
+           || in->kind == WS_INPUT_PACK;
+}
+
+int ws_input_is_packed(const struct ws_input *in)
+{
+    return in->kind == WS_INPUT_PACK;
+}
+
+const char *ws_input_what(const struct ws_input *in)
+{
+    return in->kind == WS_INPUT_LISTING ? "listing"
+           : in->kind == WS_INPUT_WORKLOAD ? "workload" : "trace";
+}
+
+const char *ws_input_path(const struct ws_input *in)
+{
+    return in->path;
+}
+
+size_t ws_input_ncmds(const struct ws_input *in)
+{
+    return in->list.n;
+}
+
+const struct ws_cmd *ws_input_cmd(const struct ws_input *in, size_t i)
+{
+    return &in->list.cmds[i];
+}
+
+size_t ws_input_nkernels(const struct ws_input *in)
+{
+    return in->list.nkernels;
+}
+
+size_t ws_input_nfiles(const struct ws_input *in)
+{
+    return in->kind == WS_INPUT_WORKLOAD ? 2 : 1 + in->list.n;
+}
+
+const char *ws_input_file(const struct ws_input *in, size_t i)
+{
+    if (in->kind == WS_INPUT_WORKLOAD)
+        return i == 0 ? in->w.path : in->w.sass.path;
+    if (i == 0)
+        return in->list_path ? in->list_path : in->path;
+    return in->list.cmds[i - 1].path;
+}
+
+const char *ws_input_param(const struct ws_input *in, size_t i,
+                           long long *value)
+{
+    if (in->kind != WS_INPUT_WORKLOAD || i >= in->w.nparams)
+        return NULL;
+    *value = (long long)in->w.param_value[i];
+    return in->w.names.name[i];
+}
+
+const struct ws_sass *ws_input_listing(const struct ws_input *in)
+{
+    return in->has_listing ? &in->sass : NULL;
 }
 
 static int ws_input_traceg_next(void *ctx, const struct ws_cta_stream **cta,

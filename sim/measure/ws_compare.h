@@ -32,7 +32,8 @@
  * Accel-Sim run, a kernel without an access) comes with the reader's
  * note, for the report to say why it is missing.
  *
- * Leaves out: the presentation (sim/cli/cmd_compare.c).
+ * Leaves out: reading both sides and making the outputs
+ * (run/ws_run_compare.h), the presentation (report/ws_compare_*.h).
  */
 #ifndef WS_COMPARE_H
 #define WS_COMPARE_H

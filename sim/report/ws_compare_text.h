@@ -5,8 +5,8 @@
  * missing where the measurements say (notes); then what was found on one
  * side only.
  *
- * Leaves out: the pairing and statistics (input/ws_compare.h), JSON and
- * the chart (cmd_compare.c).
+ * Leaves out: the pairing and statistics (measure/ws_compare.h), JSON and
+ * the chart (ws_compare_json.h, ws_compare_plot.h).
  */
 #ifndef WS_COMPARE_TEXT_H
 #define WS_COMPARE_TEXT_H

@@ -2,7 +2,8 @@
  * ws_info: the data behind "warpsim trace info" and its two renderings,
  * text for people and JSON (jansson) for scripts.
  *
- * Leaves out: reading inputs (cmd_trace.c) and counting (model/ws_profile).
+ * Leaves out: reading inputs (run/ws_run_trace.c) and counting
+ * (model/ws_profile).
  */
 #ifndef WS_INFO_H
 #define WS_INFO_H

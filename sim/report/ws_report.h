@@ -5,7 +5,9 @@
  * Derived metrics are computed here from counters, in one place, so the
  * three forms always agree.
  *
- * Leaves out: the analytic models' columns (not built yet).
+ * Leaves out: evaluating the analytic models (model/); their results,
+ * carried in struct ws_kernel_stats, are printed here beside the
+ * simulation's in all three forms.
  */
 #ifndef WS_REPORT_H
 #define WS_REPORT_H

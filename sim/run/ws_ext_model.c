@@ -58,7 +58,7 @@ int ws_ext_models_add(struct ws_ext_models *e, const char *spec,
     }
     memcpy(e->m[e->n].name, spec, len);
     e->m[e->n].name[len] = '\0';
-    if (ws_model_find(e->m[e->n].name) >= 0) {
+    if (ws_model_find(e->m[e->n].name)) {
         *why = "a NAME that is not a built-in model's";
         return -1;
     }
@@ -98,15 +98,14 @@ json_t *ws_ext_input(const struct ws_profile *p, const struct ws_gpu *g,
     const struct ws_launch *l = &p->launch;
     json_t *params = json_object(), *k;
 
-    for (int m = 0; m < WS_MODEL_COUNT; m++) {
+    for (int i = 0; i < ws_model_count(); i++) {
+        const struct ws_model_def *m = ws_model_nth(i);
         union ws_model_params in;
-        const char *name = ws_model_name((enum ws_model_kind)m);
-        /* The MWP/CWP family shares one set of inputs. */
-        if (m == WS_MODEL_MWP_L2 || m == WS_MODEL_MWP_L2_REUSE)
+        /* A family that shares one set of inputs (MWP/CWP) gives it once. */
+        if (m->inputs_of)
             continue;
-        ws_model_params_for((enum ws_model_kind)m, p, g, l2_may_be_warm, &in);
-        json_object_set_new(params, name,
-                            ws_model_json_params((enum ws_model_kind)m, &in));
+        ws_model_params_for(m, p, g, l2_may_be_warm, &in);
+        json_object_set_new(params, m->name, ws_model_json_params(m, &in));
     }
     k = json_pack("{s:I,s:o,s:[III],s:[III],s:I,s:I,s:o,s:o}",
                   "id", (json_int_t)l->id, "name", ws_utf8_json_string(p->name),

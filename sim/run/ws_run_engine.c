@@ -121,11 +121,12 @@ static int ws_run_models(const struct ws_profile *prof, const struct ws_gpu *g,
     int next = ext ? ext->n : 0;
     json_t *input = NULL;
 
-    out->models = calloc((size_t)(WS_MODEL_COUNT + next), sizeof *out->models);
+    out->models = calloc((size_t)(ws_model_count() + next),
+                         sizeof *out->models);
     if (!out->models)
         return ws_err_oom(err);
     ws_model_run_all(prof, g, l2_warm, out->models);
-    out->nmodels = WS_MODEL_COUNT;
+    out->nmodels = ws_model_count();
     if (next && !(input = ws_ext_input(prof, g, l2_warm)))
         return ws_err_oom(err);
     for (int i = 0; i < next; i++) {
@@ -177,10 +178,11 @@ static int ws_run_kernel(struct ws_sim *sim, struct ws_input_kernel *k,
 int ws_run_engine_prepare(struct ws_run_report *rep, const struct ws_input *in,
                           struct ws_err *err)
 {
+    size_t n = ws_input_nkernels(in);
+
     rep->nkernels = 0;
     rep->total_cycles = 0;
-    rep->kernels = calloc(in->list.nkernels ? in->list.nkernels : 1,
-                          sizeof *rep->kernels);
+    rep->kernels = calloc(n ? n : 1, sizeof *rep->kernels);
     return rep->kernels ? 0 : ws_err_oom(err);
 }
 
@@ -213,8 +215,8 @@ int ws_run_engine_list(struct ws_sim *sim, struct ws_input *in,
 {
     uint64_t first = sim->now;
 
-    for (size_t i = 0; i < in->list.n; i++) {
-        const struct ws_cmd *c = &in->list.cmds[i];
+    for (size_t i = 0; i < ws_input_ncmds(in); i++) {
+        const struct ws_cmd *c = ws_input_cmd(in, i);
         struct ws_input_kernel k;
         int rc;
         if (c->kind == WS_CMD_MEMCPY_HTOD) {

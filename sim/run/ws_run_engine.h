@@ -34,6 +34,8 @@ struct ws_run_select {
     int by_name;                /* only kernels whose name re matches */
     regex_t re;
     size_t max;                 /* at most this many simulated; 0: all */
+    const char *given;          /* by_id or by_name as typed, for the
+                                   error when none matches (ws_run.h) */
 };
 
 /* Runs in's commands on sim, filling rep->kernels; *kernel_no (may be

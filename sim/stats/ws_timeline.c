@@ -1,31 +1,22 @@
 /*
- * ws_timeline: trace-event JSON writer (see ws_timeline.h).  Each event is
- * built and serialised with jansson, one per line, so the file is valid
- * JSON however the run ends.
+ * ws_timeline: the timeline recorder (see ws_timeline.h): spans from the
+ * engine's reports, clipped to the window and capped in number, handed to
+ * the writer.
  */
 #include "ws_timeline.h"
 
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/ws_utf8.h"
-
-/* ev may be NULL (out of memory while packing): nothing is written, so the
- * file stays valid JSON. */
-static void ws_tl_emit(struct ws_timeline *tl, json_t *ev)
+/* Counts an event against the cap; 0 when it must be dropped. */
+static int ws_tl_take(struct ws_timeline *tl)
 {
-    if (!ev)
-        return;
     if (tl->events >= tl->max_events) {
         tl->truncated = 1;
-        json_decref(ev);
-        return;
+        return 0;
     }
-    fputs(tl->events ? ",\n" : "\n", tl->fp);
-    json_dumpf(ev, tl->fp, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    json_decref(ev);
     tl->events++;
+    return 1;
 }
 
 /* A complete ("X") event clipped to the window; dropped when outside. */
@@ -38,13 +29,12 @@ static void ws_tl_span(struct ws_timeline *tl, const char *name, uint32_t pid,
         start = tl->from;
     if (end > tl->to)
         end = tl->to;
-    ws_tl_emit(tl, json_pack("{s:s,s:s,s:I,s:I,s:I,s:I}", "name", name,
-                             "ph", "X", "ts", (json_int_t)start,
-                             "dur", (json_int_t)(end - start),
-                             "pid", (json_int_t)pid, "tid", (json_int_t)tid));
+    if (ws_tl_take(tl))
+        tl->w.span(tl->w.ctx, name, pid, tid, start, end - start);
 }
 
-int ws_timeline_open(struct ws_timeline *tl, FILE *fp,
+int ws_timeline_open(struct ws_timeline *tl,
+                     const struct ws_timeline_writer *w,
                      const struct ws_gpu *gpu, uint64_t from, uint64_t to,
                      uint64_t max_events, struct ws_err *err)
 {
@@ -59,9 +49,8 @@ int ws_timeline_open(struct ws_timeline *tl, FILE *fp,
     tl->run_end = calloc(n, sizeof *tl->run_end);
     if (!tl->run_start || !tl->run_end)
         return ws_err_oom(err);
-    tl->fp = fp;
-    fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"time_unit\":"
-          "\"SM cycle\"},\"traceEvents\":[", tl->fp);
+    tl->w = *w;
+    tl->w.begin(tl->w.ctx);
     return 0;
 }
 
@@ -69,21 +58,13 @@ void ws_timeline_kernel(struct ws_timeline *tl, const char *name, uint64_t t)
 {
     if (t < tl->from || t >= tl->to)
         return;
-    /* A kernel name is input text: "o" takes a sanitised string, since
-     * json_pack fails on invalid UTF-8. */
-    ws_tl_emit(tl, json_pack("{s:o,s:s,s:I,s:s,s:I,s:I}", "name",
-                             ws_utf8_json_string(name),
-                             "ph", "i", "ts", (json_int_t)t, "s", "g",
-                             "pid", (json_int_t)0, "tid", (json_int_t)0));
+    if (ws_tl_take(tl))
+        tl->w.mark(tl->w.ctx, name, t);
 }
 
 void ws_timeline_close(struct ws_timeline *tl)
 {
-    fprintf(tl->fp, "\n],\"metadata\":{\"events\":%llu,\"truncated\":%s,"
-            "\"window\":[%llu,%llu]}}\n", (unsigned long long)tl->events,
-            tl->truncated ? "true" : "false", (unsigned long long)tl->from,
-            (unsigned long long)tl->to);
-    tl->fp = NULL;
+    tl->w.end(tl->w.ctx, tl->events, tl->truncated, tl->from, tl->to);
     free(tl->run_start);
     free(tl->run_end);
 }

@@ -1,28 +1,45 @@
 /*
- * ws_timeline: a Chrome / Perfetto trace-event JSON file of a simulation,
- * for ui.perfetto.dev or chrome://tracing: per SM (a process) one track per
- * CTA slot showing which CTA was resident when, and one track per warp slot
- * showing the spans in which that warp issued back to back and, between
- * them, its stalls named by cause.  Time stamps are SM cycles.
+ * ws_timeline: the timeline recorder the timing model reports into: per SM
+ * (a process) one track per CTA slot showing which CTA was resident when,
+ * and one track per warp slot showing the spans in which that warp issued
+ * back to back and, between them, its stalls named by cause.  Time stamps
+ * are SM cycles.
  *
- * It stays bounded on big kernels: only events inside a cycle window are
- * written, and at most a fixed number of them; the file says when it was
- * cut.  Events are written as the simulation runs, never held in memory.
+ * It turns the engine's per-cycle reports into spans, keeps them inside a
+ * cycle window and under a number of events, and hands each finished span
+ * to a writer (struct ws_timeline_writer) as the simulation runs, never
+ * holding them in memory.  The writer is the file format's business:
+ * report/ws_timeline_json.c writes Chrome / Perfetto trace-event JSON.
+ * Keeping the format out of stats/ is what lets the engine below report
+ * without knowing any renderer.
  *
- * Leaves out: memory-system tracks (L2, DRAM queues).
+ * Leaves out: memory-system tracks (L2, DRAM queues); file formats.
  */
 #ifndef WS_TIMELINE_H
 #define WS_TIMELINE_H
 
 #include <stdint.h>
-#include <stdio.h>
 
 #include "config/ws_config.h"
 #include "ws_stats.h"
 #include "util/ws_err.h"
 
+/* Where finished spans go.  ctx is the writer's own; begin comes first,
+ * end last, with the count kept and whether any span was dropped. */
+struct ws_timeline_writer {
+    void *ctx;
+    void (*begin)(void *ctx);
+    /* A span [start, start + dur) on track tid of process pid. */
+    void (*span)(void *ctx, const char *name, uint32_t pid, uint32_t tid,
+                 uint64_t start, uint64_t dur);
+    /* A kernel named at cycle t (a marker on the time axis). */
+    void (*mark)(void *ctx, const char *name, uint64_t t);
+    void (*end)(void *ctx, uint64_t events, int truncated, uint64_t from,
+                uint64_t to);
+};
+
 struct ws_timeline {
-    FILE *fp;
+    struct ws_timeline_writer w;
     uint64_t from, to;          /* cycle window [from, to) */
     uint64_t max_events, events;
     int truncated;
@@ -30,14 +47,15 @@ struct ws_timeline {
     uint64_t *run_start, *run_end;   /* per SM x warp slot: current span */
 };
 
-/* Writes to fp, which the caller opened and closes (and checks for write
- * errors): where the file goes is the command's business. */
-int ws_timeline_open(struct ws_timeline *tl, FILE *fp,
+/* Records into w (copied); where its output goes and its write errors are
+ * the caller's business. */
+int ws_timeline_open(struct ws_timeline *tl,
+                     const struct ws_timeline_writer *w,
                      const struct ws_gpu *gpu, uint64_t from, uint64_t to,
                      uint64_t max_events, struct ws_err *err);
 /* Names the kernel that starts at cycle t (a marker on the time axis). */
 void ws_timeline_kernel(struct ws_timeline *tl, const char *name, uint64_t t);
-/* Ends the JSON and frees the timeline; fp stays open. */
+/* Ends the writer's output and frees the timeline. */
 void ws_timeline_close(struct ws_timeline *tl);
 
 /* What the timing model reports as it goes.  Tracks: per SM (a process),

@@ -29,7 +29,7 @@ static inline void packfix_pack(const char *path, const char *out,
 {
     struct ws_input_params ip;
     struct ws_pack_writer *w;
-    struct ws_input in;
+    struct ws_input *in;
     struct ws_err err;
     FILE *fp;
     int fd;
@@ -47,8 +47,8 @@ static inline void packfix_pack(const char *path, const char *out,
     if (ws_input_open(&in, path, &ip, &err) < 0)
         fail_msg("%s", err.text);
     assert_int_equal(ws_pack_writer_new(&w, fp, out, &err), 0);
-    for (size_t i = 0; i < in.list.n; i++) {
-        const struct ws_cmd *c = &in.list.cmds[i];
+    for (size_t i = 0; i < ws_input_ncmds(in); i++) {
+        const struct ws_cmd *c = ws_input_cmd(in, i);
         struct ws_input_kernel k;
         int rc;
         if (c->kind == WS_CMD_MEMCPY_HTOD) {
@@ -56,7 +56,7 @@ static inline void packfix_pack(const char *path, const char *out,
                              0);
             continue;
         }
-        assert_int_equal(ws_input_kernel_open(&in, i, &k, &err), 0);
+        assert_int_equal(ws_input_kernel_open(in, i, &k, &err), 0);
         rc = ws_pack_write_kernel(w, &k.src, &err);
         ws_input_kernel_close(&k);
         if (rc < 0)
@@ -65,7 +65,7 @@ static inline void packfix_pack(const char *path, const char *out,
     assert_int_equal(ws_pack_writer_finish(w, &err), 0);
     ws_pack_writer_free(w);
     assert_int_equal(fclose(fp), 0);
-    ws_input_close(&in);
+    ws_input_close(in);
 }
 
 /* Packs the trace at path into a new temporary file; returns its path

@@ -83,7 +83,7 @@ void ws_test_profile(const char *path, const char *gpu,
                      struct ws_gpu *g)
 {
     struct ws_input_params ip;
-    struct ws_input in;
+    struct ws_input *in;
     struct ws_input_kernel k;
     struct ws_err err;
     const struct ws_cta_stream *cta;
@@ -99,11 +99,11 @@ void ws_test_profile(const char *path, const char *gpu,
     ws_trace_opts_default(&ip.opts);
     if (ws_input_open(&in, path, &ip, &err) < 0)
         fail_msg("%s", err.text);
-    assert_int_equal(ws_input_kernel_open(&in, 0, &k, &err), 0);
+    assert_int_equal(ws_input_kernel_open(in, 0, &k, &err), 0);
     assert_int_equal(ws_profile_init(p, k.src.launch, g), 0);
     while ((rc = k.src.next(k.src.ctx, &cta, &err)) == 1)
         ws_profile_add_cta(p, cta, k.src.ops);
     assert_int_equal(rc, 0);
     ws_input_kernel_close(&k);
-    ws_input_close(&in);
+    ws_input_close(in);
 }
