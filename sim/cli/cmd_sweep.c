@@ -1,37 +1,20 @@
 /*
- * warpsim sweep: runs a sweep file's points (sweep/ws_sweep.h) in worker
- * processes into one CSV, resumable, in shares for job arrays, and
- * `warpsim sweep merge` joins the shares.
+ * warpsim sweep FILE: runs a sweep file's points in worker processes into
+ * one resumable CSV, in shares for job arrays; `warpsim sweep merge` joins
+ * the shares.  Parses the options into a request, calls ws_sweep_run or
+ * ws_sweep_merge_files (run/ws_sweep_run.h), prints the error.
  *
- * The results file is the sweep's memory: a rerun reads it back, keeps
- * the rows whose key is still a point's key, and runs the rest.  Rows are
- * appended a point at a time while the sweep goes, and the file is sorted
- * by point when the last point ends, so a finished file is the same bytes
- * whatever -j was.
- *
- * Leaves out: what a point computes (ws_run_engine), the drawing and the
- * report (sweep/ws_plot, sweep/ws_sweep_report).
+ * Leaves out: everything a sweep does (run/ws_sweep_run.c and its files).
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "sweep/ws_sweep.h"
-#include "sweep/ws_sweep_pool.h"
-#include "sweep/ws_sweep_rows.h"
-#include "sweep/ws_sweep_table.h"
+#include "run/ws_sweep_run.h"
 #include "util/ws_num.h"
-#include "util/ws_readset.h"
 #include "ws_cli.h"
-#include "util/ws_output.h"
-#include "run/ws_run_engine.h"
-#include "run/ws_sweep_cli.h"
 
 enum {
     WS_OPT_DRY_RUN = 0x300,
@@ -42,8 +25,8 @@ enum {
     WS_OPT_EXT_MODEL
 };
 
-/* Failures listed in the closing summary; the file has them all. */
-#define WS_SWEEP_SHOW_FAILED 5
+/* Shares beyond this are a mistake (a glob of the wrong folder). */
+#define WS_MERGE_MAX_SHARES 100000
 
 static void ws_sweep_help(FILE *out)
 {
@@ -94,7 +77,7 @@ static int ws_sweep_count(const char *opt, const char *v, long min, long *out)
 
 /* A job array's index given twice is a script's mistake (two shares'
  * options pasted together): which share would run is a guess. */
-static int ws_sweep_array_option(struct ws_sweep_args *a, int opt,
+static int ws_sweep_array_option(struct ws_sweep_request *a, int opt,
                                  const char *v)
 {
     int index = opt == WS_OPT_ARRAY_INDEX;
@@ -107,7 +90,7 @@ static int ws_sweep_array_option(struct ws_sweep_args *a, int opt,
     return ws_sweep_count(name, v, index ? 0 : 1, out);
 }
 
-static int ws_sweep_option(struct ws_sweep_args *a, int opt, char **argv)
+static int ws_sweep_option(struct ws_sweep_request *a, int opt, char **argv)
 {
     int used = ws_cli_limit_option(&a->topts, "sweep", opt, optarg);
 
@@ -139,7 +122,7 @@ static int ws_sweep_option(struct ws_sweep_args *a, int opt, char **argv)
     }
 }
 
-static int ws_sweep_parse(struct ws_sweep_args *a, int argc, char **argv)
+static int ws_sweep_parse(struct ws_sweep_request *a, int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"jobs", required_argument, NULL, 'j'},
@@ -176,504 +159,52 @@ static int ws_sweep_parse(struct ws_sweep_args *a, int argc, char **argv)
     return 0;
 }
 
-/* ---- preparing -------------------------------------------------------- */
-
-static int ws_sweep_alloc(struct ws_sweep_run *r, struct ws_err *err)
+/* warpsim sweep merge OUT.csv SHARE... (argv[0] is "merge"). */
+static int ws_cmd_sweep_merge(int argc, char **argv)
 {
-    size_t n = r->s.npoints;
-
-    r->keys = calloc(n, sizeof *r->keys);
-    r->why = calloc(n, sizeof *r->why);
-    r->done = calloc(n, 1);
-    r->mine = calloc(n, 1);
-    r->header = ws_sweep_header(&r->s);
-    if (!r->keys || !r->why || !r->done || !r->mine || !r->header)
-        return ws_err_oom(err);
-    return 0;
-}
-
-/* Where two points differ: the first axis whose values differ, at the
- * later point's value. */
-static int ws_sweep_same_points(const struct ws_sweep_run *r, size_t i,
-                                size_t j, struct ws_err *err)
-{
-    struct ws_sweep_point p, q;
-
-    ws_sweep_point_get(&r->s, i, &p);
-    ws_sweep_point_get(&r->s, j, &q);
-    for (size_t k = 0; k < r->s.naxes; k++) {
-        const struct ws_axis_value *v = &r->s.axes[k].values[q.value[k]];
-        if (p.value[k] == q.value[k])
-            continue;
-        return ws_err_at(err, r->s.path, v->line, v->col, "'%s' makes point "
-                         "%zu the same point as %zu, with '%s' (expected "
-                         "values that make distinct points: same config, "
-                         "input and parameters)", v->cell, j, i,
-                         r->s.axes[k].values[p.value[k]].cell);
-    }
-    return ws_err_at(err, r->s.path, 1, 1, "points %zu and %zu are the same "
-                     "point (expected distinct points)", i, j);
-}
-
-/* The sweep's identity, its rows' sweep cell: every key, in order, so a
- * share of this sweep and a share of any other (a value added, an input
- * edited) never pass for each other.  Two points with one key would hold
- * each other's rows: refused. */
-static int ws_sweep_identify(struct ws_sweep_run *r, struct ws_err *err)
-{
-    size_t a, b;
-    int alike;
-
-    ws_sweep_id_of(r->keys, r->s.npoints, r->sweep_id);
-    alike = ws_sweep_keys_alike(r->keys, r->s.npoints, &a, &b);
-    if (alike < 0)
-        return ws_err_oom(err);
-    return alike ? ws_sweep_same_points(r, a, b, err) : 0;
-}
-
-/* Keys of every point, early failures of this share's.  Every share keys
- * every point (about 0.4 ms each): a share resumes from a file that holds
- * other shares' rows, and writes the sweep's identity. */
-static int ws_sweep_prepare_all(struct ws_sweep_run *r,
-                                const struct ws_sweep_args *a,
-                                struct ws_err *err)
-{
-    for (size_t i = 0; i < r->s.npoints; i++) {
-        r->mine[i] = a->array_size < 0
-            || ws_sweep_in_share(i, (size_t)a->array_index,
-                                 (size_t)a->array_size);
-        if (ws_sweep_prepare(&r->ctx, i, r->keys[i], &r->why[i], err) < 0)
-            return -1;
-        if (!r->mine[i]) {
-            free(r->why[i]);
-            r->why[i] = NULL;
-        }
-    }
-    return ws_sweep_identify(r, err);
-}
-
-/* A plot may name any column the results will have. */
-static int ws_sweep_check_plots(const struct ws_sweep_run *r,
-                                struct ws_err *err)
-{
-    struct ws_csv h;
-    int rc = 0;
-
-    if (ws_csv_parse(&h, "header", r->header, strlen(r->header), 0, 0,
-                     err) < 0)
-        return -1;
-    for (size_t i = 0; rc == 0 && i < r->s.nplots; i++) {
-        const struct ws_sweep_plot *p = &r->s.plots[i];
-        const char *names[3] = {p->x, p->y, p->series};
-        for (int k = 0; rc == 0 && k < 3; k++)
-            if (names[k] && ws_csv_col(&h, names[k]) < 0)
-                rc = ws_err_at(err, r->s.path, p->line, p->col, "plot names "
-                               "column '%s', which the results do not have "
-                               "(expected an axis, cycles, a counter or "
-                               "MODEL_cycles)", names[k]);
-    }
-    /* Found only once every point has run, a typo would cost the report. */
-    if (rc == 0 && ws_csv_col(&h, r->s.target) < 0)
-        rc = ws_err_at(err, r->s.path, r->s.target_line, r->s.target_col,
-                       "report target names column '%s', which the results "
-                       "do not have (expected an axis, cycles, a counter or "
-                       "MODEL_cycles)", r->s.target);
-    ws_csv_free(&h);
-    return rc;
-}
-
-/* The default results file: the sweep file's name, .csv, here; a share
- * gets its number in the name. */
-static char *ws_sweep_default_out(const struct ws_sweep_args *a)
-{
-    const char *base = strrchr(a->file, '/');
-    size_t n;
-    char *out;
-
-    base = base ? base + 1 : a->file;
-    n = strlen(base);
-    if (n > 5 && strcmp(base + n - 5, ".yaml") == 0)
-        n -= 5;
-    else if (n > 4 && strcmp(base + n - 4, ".yml") == 0)
-        n -= 4;
-    out = malloc(n + 64);
-    if (!out)
-        return NULL;
-    if (a->array_size > 0)
-        snprintf(out, n + 64, "%.*s.share-%ld-of-%ld.csv", (int)n, base,
-                 a->array_index, a->array_size);
-    else
-        snprintf(out, n + 64, "%.*s.csv", (int)n, base);
-    return out;
-}
-
-/* The results file must be a file warpsim may rewrite, and no input.  An
- * error is placed at the word naming it: -o's, else FILE's (the default
- * name comes from it). */
-static int ws_sweep_plan_out(struct ws_sweep_run *r, const char *path,
-                             const char *named, struct ws_err *err)
-{
-    struct ws_output o = {.path = path, .flag = "--output", .named = named};
-    size_t n;
-    const char **inputs = ws_sweep_input_files(&r->s, &n);
-    int rc = inputs ? ws_output_plan(&o, 1, inputs, (int)n, err)
-                    : ws_err_oom(err);
-
-    if (rc == 0 && (o.stream || o.inplace))
-        rc = ws_err_arg(err, named, 0, 0, "--output %s: is not a regular "
-                        "file (expected a file: a sweep appends to its "
-                        "results and reads them back)", path);
-    if (rc == 0 && !(r->out = strdup(o.real)))
-        rc = ws_err_oom(err);
-    r->out_named = named;
-    ws_output_free(&o);
-    free(inputs);
-    return rc;
-}
-
-/* ---- one parse for every point ----------------------------------------- */
-
-/* A text trace is packed once for the whole sweep, and every point's
- * worker maps the pack instead of parsing the text again.  The pack is
- * unlinked as soon as it is written and the workers reach it through
- * /proc/self/fd (they are forks: the descriptor is theirs too), so no
- * way of ending the sweep, kill -9 included, leaves it behind.  Keys still
- * hash the text's files: a point is the same point packed or not.  Where
- * /proc is missing, points read the text. */
-static int ws_sweep_pack_input(struct ws_sweep_run *r, struct ws_err *err)
-{
-    const char *tmpdir = getenv("TMPDIR");
-    struct ws_input_params ip = {NULL, 0, NULL, r->ctx.topts};
-    struct ws_input in;
-    char name[4096];
-    FILE *fp;
-    int rc, fd;
-
-    memset(&in, 0, sizeof in);
-    if (access("/proc/self/fd", X_OK) != 0)
-        return 0;
-    if (ws_input_open(&in, r->s.input, &ip, err) < 0)
-        return -1;
-    if (in.kind != WS_INPUT_LIST && in.kind != WS_INPUT_KERNEL) {
-        ws_input_close(&in);
-        return 0;
-    }
-    snprintf(name, sizeof name, "%s/warpsim-sweep-XXXXXX",
-             tmpdir && *tmpdir ? tmpdir : "/tmp");
-    fd = mkstemp(name);
-    if (fd < 0 || !(fp = fdopen(dup(fd), "w+b"))) {
-        if (fd >= 0)
-            close(fd), unlink(name);
-        ws_input_close(&in);
-        return 0;           /* no room to pack: points read the text */
-    }
-    unlink(name);
-    rc = ws_input_pack(&in, fp, r->s.input, err);
-    if (fclose(fp) != 0 && rc == 0) {
-        rc = ws_err_msg(err, "%s: cannot write the packed trace: %s", name,
-                        strerror(errno));
-        err->internal = 1;
-    }
-    ws_input_close(&in);
-    if (rc < 0) {
-        close(fd);
-        if (!err->internal)
-            return -1;      /* the trace's fault: a point would say it too */
-        /* No room to pack (a full TMPDIR, a file size limit): the pack
-         * writer's error names the trace, which is not at fault, so the
-         * points read the text as where mkstemp fails. */
-        ws_err_clear(err);
-        return 0;
-    }
-    r->pack_fd = fd;
-    snprintf(r->pack_path, sizeof r->pack_path, "/proc/self/fd/%d", fd);
-    r->ctx.run_input = r->pack_path;
-    return 0;
-}
-
-/* A point's error at the pack's path is at the trace's. */
-static void ws_sweep_unpack_error(const struct ws_sweep_run *r,
-                                  struct ws_err *err)
-{
-    size_t n = strlen(r->pack_path);
-    char text[WS_ERR_TEXT];
-
-    if (!r->ctx.run_input || strncmp(err->text, r->pack_path, n) != 0)
-        return;
-    snprintf(text, sizeof text, "%s%s", r->s.input, err->text + n);
-    snprintf(err->text, sizeof err->text, "%s", text);
-}
-
-/* ---- running ---------------------------------------------------------- */
-
-static char *ws_sweep_run_point(void *ctx, size_t index, struct ws_err *err)
-{
-    struct ws_sweep_run *r = ctx;
-    struct ws_sweep_point *p = calloc(1, sizeof *p);
-    struct ws_gpu *gpu = calloc(1, sizeof *gpu);
-    struct ws_run_report rep;
-    struct ws_input in;
-    char *rows = NULL;
-
-    memset(&in, 0, sizeof in);
-    memset(&rep, 0, sizeof rep);
-    if (!p || !gpu) {
-        ws_err_oom(err);
-    } else {
-        ws_sweep_point_get(&r->s, index, p);
-        if (ws_sweep_open_point(&r->ctx, p, gpu, &in, err) == 0) {
-            ws_cli_probe(gpu);
-            rep.input = r->s.input;
-            rep.gpu = gpu;
-            rep.ext = &r->ext;
-            if (ws_run_engine_simulate(gpu, &in, &rep, err) == 0) {
-                struct ws_sweep_id id = {r->keys[index], r->sweep_id};
-                rows = ws_sweep_rows(&r->s, p, &id, &rep, NULL);
-                if (!rows)
-                    ws_err_oom(err);
-                ws_run_engine_free(&rep);
-            }
-            ws_input_close(&in);
-        }
-        if (!rows)
-            ws_sweep_unpack_error(r, err);
-    }
-    free(p);
-    free(gpu);
-    return rows;
-}
-
-static int ws_sweep_point_done(void *ctx, size_t index, const char *rows,
-                               const char *why, struct ws_err *err)
-{
-    struct ws_sweep_run *r = ctx;
-    struct ws_sweep_id id = {r->keys[index], r->sweep_id};
-    struct ws_sweep_point p;
-    char *failed;
-    int rc;
-
-    r->done[index] = 1;
-    if (rows)
-        return ws_sweep_results_append(r, rows, err);
-    ws_sweep_point_get(&r->s, index, &p);
-    failed = ws_sweep_rows(&r->s, &p, &id, NULL, why);
-    if (!failed)
-        return ws_err_oom(err);
-    rc = ws_sweep_results_append(r, failed, err);
-    free(failed);
-    if (r->failed_shown++ < WS_SWEEP_SHOW_FAILED)
-        fprintf(stderr, "warpsim sweep: point %zu failed: %s\n", index, why);
-    return rc;
-}
-
-/* Points that fail before they run are recorded without a worker. */
-static int ws_sweep_record_early(struct ws_sweep_run *r,
-                                 struct ws_sweep_progress *prog,
-                                 struct ws_err *err)
-{
-    for (size_t i = 0; i < r->s.npoints; i++) {
-        if (!r->mine[i] || r->done[i] || !r->why[i])
-            continue;
-        if (ws_sweep_point_done(r, i, NULL, r->why[i], err) < 0)
-            return -1;
-        r->done[i] = 1;
-        prog->failed++;
-        prog->before++;
-    }
-    return 0;
-}
-
-static int ws_sweep_execute(struct ws_sweep_run *r,
-                            const struct ws_sweep_args *a,
-                            struct ws_sweep_progress *prog, struct ws_err *err)
-{
-    size_t *todo = malloc((r->s.npoints ? r->s.npoints : 1) * sizeof *todo);
-    size_t n = 0;
-    long jobs = a->jobs > 0 ? a->jobs : sysconf(_SC_NPROCESSORS_ONLN);
-    int rc;
-
-    if (!todo)
-        return ws_err_oom(err);
-    for (size_t i = 0; i < r->s.npoints; i++) {
-        if (!r->mine[i])
-            continue;
-        prog->total++;
-        if (r->done[i])
-            prog->before++;
-        else
-            todo[n++] = i;
-    }
-    rc = ws_sweep_record_early(r, prog, err);
-    if (rc == 0) {
-        size_t m = 0;
-        for (size_t i = 0; i < n; i++)
-            if (!r->done[todo[i]])
-                todo[m++] = todo[i];
-        rc = ws_sweep_pool_run(todo, m, (int)(jobs < 1 ? 1 : jobs),
-                               ws_sweep_run_point, ws_sweep_point_done, r,
-                               prog, err);
-    }
-    free(todo);
-    return rc;
-}
-
-/* ---- the command ------------------------------------------------------ */
-
-static void ws_sweep_run_free(struct ws_sweep_run *r)
-{
-    for (size_t i = 0; r->why && i < r->s.npoints; i++)
-        free(r->why[i]);
-    free(r->why);
-    free(r->keys);
-    free(r->done);
-    free(r->mine);
-    free(r->header);
-    ws_sweep_extras_free(r);
-    free(r->out);
-    if (r->fd >= 0)
-        close(r->fd);
-    if (r->pack_fd >= 0)
-        close(r->pack_fd);
-    ws_sweep_free(&r->s);
-}
-
-/* The file's models: and the command line's --model, checked as a run
- * checks them (an error at the file's line, or at the --model word). */
-static int ws_sweep_ext_models(struct ws_sweep_run *r,
-                               const struct ws_sweep_args *a,
-                               struct ws_err *err)
-{
-    for (int i = 0; i < a->nmodels; i++)
-        if (ws_sweep_models_add(&r->s, a->models[i], err) < 0)
-            return -1;
-    for (size_t i = 0; i < r->s.nmodels; i++) {
-        const char *why;
-        if (ws_ext_models_add(&r->ext, r->s.models[i], &why) == 0) {
-            struct ws_ext_model *m = &r->ext.m[r->ext.n - 1];
-            m->dir = r->s.models_dir[i];
-            if (r->s.models_at[i][0]) {
-                m->file = r->s.path;
-                m->line = r->s.models_at[i][0];
-                m->col = r->s.models_at[i][1];
-            }
-            continue;
-        }
-        if (r->s.models_at[i][0])
-            return ws_err_at(err, r->s.path, r->s.models_at[i][0],
-                             r->s.models_at[i][1], "bad model '%s' "
-                             "(expected %s)", r->s.models[i], why);
-        return ws_err_arg(err, a->models[i - (r->s.nmodels - a->nmodels)],
-                          0, 1, "bad --model '%s' (expected %s)",
-                          r->s.models[i], why);
-    }
-    return 0;
-}
-
-static int ws_sweep_setup(struct ws_sweep_run *r, const struct ws_sweep_args *a,
-                          struct ws_err *err)
-{
-    char *dflt = NULL;
-    int rc;
-
-    if (ws_sweep_load(&r->s, a->file, err) < 0
-        || ws_sweep_ext_models(r, a, err) < 0)
-        return -1;
-    r->ctx.s = &r->s;
-    r->ctx.topts = a->topts;
-    if (ws_sweep_alloc(r, err) < 0 || ws_sweep_check_plots(r, err) < 0
-        || ws_sweep_validate(&r->ctx, err) < 0)
-        return -1;
-    if (!a->out && !(dflt = ws_sweep_default_out(a)))
-        return ws_err_oom(err);
-    rc = ws_sweep_plan_out(r, a->out ? a->out : dflt,
-                           a->out ? a->out : a->file, err);
-    free(dflt);
-    if (rc == 0 && a->array_size < 0)
-        rc = ws_sweep_check_extras(r, a, err);
-    if (rc == 0)
-        rc = ws_sweep_prepare_all(r, a, err);
-    return rc;
-}
-
-static void ws_sweep_summary(const struct ws_sweep_run *r,
-                             const struct ws_sweep_progress *prog, int rc)
-{
-    if (rc == 1) {
-        fprintf(stderr, "warpsim sweep: interrupted; %zu of %zu points are "
-                "in %s (rerun the same command to go on)\n",
-                prog->before + prog->done, prog->total, r->out);
-        return;
-    }
-    printf("sweep %s: %zu point%s", r->s.path, prog->total,
-           prog->total == 1 ? "" : "s");
-    if (prog->total != r->s.npoints)
-        printf(" (this share of %zu)", r->s.npoints);
-    printf(", %zu run now, %zu failed; results in %s\n", prog->done,
-           prog->failed, r->out);
-}
-
-static int ws_sweep_main(struct ws_sweep_args *a)
-{
-    struct ws_sweep_run r;
-    struct ws_sweep_progress prog;
-    struct ws_csv t;
     struct ws_err err;
-    int rc;
 
-    memset(&r, 0, sizeof r);
-    memset(&prog, 0, sizeof prog);
-    r.fd = r.pack_fd = -1;
+    if (argc >= 2 && (strcmp(argv[1], "-h") == 0
+                      || strcmp(argv[1], "--help") == 0)) {
+        printf("usage: warpsim sweep merge OUT.csv SHARE.csv...\n\n"
+               "Joins the shares of a sweep (--array-index/--array-size)\n"
+               "into OUT.csv, sorted by point, after checking that they\n"
+               "are shares of one sweep (their sweep column), that every\n"
+               "point is whole (all of its rows, once) in exactly one\n"
+               "share, and that no sweep is still writing one.\n");
+        return WS_EXIT_OK;
+    }
+    if (argc < 3)
+        return ws_cli_usage("sweep merge", argc < 2 ? "missing OUT.csv"
+                            : "missing SHARE.csv (expected at least one)");
+    if (argc - 2 > WS_MERGE_MAX_SHARES)
+        return ws_cli_usage("sweep merge", "more than %d shares",
+                            WS_MERGE_MAX_SHARES);
     ws_err_clear(&err);
-    rc = ws_sweep_setup(&r, a, &err);
-    if (rc == 0 && a->dry_run) {
-        rc = ws_sweep_peek(&r, &err);
-        if (rc == 0)
-            ws_sweep_list(&r);
-    } else if (rc == 0) {
-        rc = ws_sweep_results_lock(&r, &err);
-        if (rc == 0)
-            rc = ws_sweep_results_resume(&r, a->retry_failed, &err);
-        prog.on = isatty(2);
-        if (rc == 0)
-            rc = ws_sweep_pack_input(&r, &err);
-        if (rc == 0)
-            rc = ws_sweep_execute(&r, a, &prog, &err);
-        if (rc < 0)
-            ws_sweep_results_abandon(&r);
-        if (rc == 0) {
-            rc = ws_sweep_results_finish(&r, &t, &err);
-            if (rc == 0) {
-                ws_sweep_summary(&r, &prog, 0);
-                if (a->array_size < 0)
-                    rc = ws_sweep_extras(&r, &t, a, &err);
-                ws_csv_free(&t);
-            }
-        } else if (rc == 1) {
-            ws_sweep_summary(&r, &prog, 1);
-        }
-    }
-    ws_sweep_run_free(&r);
-    if (rc == 1)
-        return 130;
-    if (rc < 0) {
-        ws_err_place_arg(&err, a->file);
+    if (ws_sweep_merge_files(argv[1], (const char *const *)argv + 2,
+                             argc - 2, &err) < 0)
         return ws_cli_fail(&err);
-    }
     return WS_EXIT_OK;
 }
 
 int ws_cmd_sweep(int argc, char **argv)
 {
-    struct ws_sweep_args a;
+    struct ws_sweep_request rq;
+    struct ws_err err;
     int rc;
 
     if (argc >= 2 && strcmp(argv[1], "merge") == 0)
         return ws_cmd_sweep_merge(argc - 1, argv + 1);
-    memset(&a, 0, sizeof a);
-    a.array_index = a.array_size = -1;
-    ws_trace_opts_default(&a.topts);
-    rc = ws_sweep_parse(&a, argc, argv);
+    ws_sweep_request_init(&rq);
+    rc = ws_sweep_parse(&rq, argc, argv);
     if (rc != 0)
         return rc == 1 ? WS_EXIT_OK : rc;
-    return ws_sweep_main(&a);
+    rq.say = stdout;
+    rq.log = stderr;
+    rq.progress = isatty(2);
+    ws_err_clear(&err);
+    rc = ws_sweep_run(&rq, NULL, &err);
+    if (rc == 1)
+        return 130;
+    return rc < 0 ? ws_cli_fail(&err) : WS_EXIT_OK;
 }

@@ -1,12 +1,12 @@
 /*
- * ws_sweep_extras: what `warpsim sweep` writes beside its results (the
+ * ws_sweep_extras: what a sweep (ws_sweep_run) writes beside its results (the
  * plots a sweep file names, the --report summary) and what --dry-run
  * prints.  Plots and the report are checked before any point runs, so a
  * name that would overwrite the results or an input is refused up front;
  * drawing them at the end can only warn.
  *
- * Leaves out: drawing and summarising themselves (sweep/ws_plot,
- * sweep/ws_sweep_report).
+ * Leaves out: drawing and summarising themselves (report/ws_plot,
+ * report/ws_sweep_report).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +18,7 @@
 #include "report/ws_sweep_report.h"
 #include "sweep/ws_sweep_rows.h"
 #include "util/ws_readset.h"
-#include "ws_sweep_cli.h"
+#include "ws_sweep_internal.h"
 
 char *ws_sweep_beside(const char *path, const char *name)
 {
@@ -53,7 +53,7 @@ static char *ws_sweep_report_path(const char *out)
  * two outputs on one file refused, each folder tried.  A plot's error is
  * placed at its entry in the sweep file, the report's at the word that
  * named the results file. */
-static int ws_sweep_plan_outs(const struct ws_sweep_run *r,
+static int ws_sweep_plan_outs(const struct ws_sweep_state *r,
                               struct ws_output *outs, size_t nouts,
                               struct ws_err *err)
 {
@@ -70,8 +70,7 @@ static int ws_sweep_plan_outs(const struct ws_sweep_run *r,
     return rc;
 }
 
-int ws_sweep_check_extras(struct ws_sweep_run *r,
-                          const struct ws_sweep_args *a, struct ws_err *err)
+int ws_sweep_check_extras(struct ws_sweep_state *r, struct ws_err *err)
 {
     size_t n = r->s.nplots + 1;
 
@@ -93,7 +92,7 @@ int ws_sweep_check_extras(struct ws_sweep_run *r,
                                           .at_col = p->col};
     }
     r->nextras = r->s.nplots;
-    if (a->report) {
+    if (r->rq->report) {
         if (!(r->extra_paths[r->nextras] = ws_sweep_report_path(r->out)))
             return ws_err_oom(err);
         r->extra_outs[r->nextras + 1] = (struct ws_output){
@@ -104,7 +103,7 @@ int ws_sweep_check_extras(struct ws_sweep_run *r,
     return ws_sweep_plan_outs(r, r->extra_outs, r->nextras + 1, err);
 }
 
-void ws_sweep_extras_free(struct ws_sweep_run *r)
+void ws_sweep_extras_free(struct ws_sweep_state *r)
 {
     for (size_t i = 0; r->extra_outs && i <= r->nextras; i++)
         ws_output_free(&r->extra_outs[i]);
@@ -120,7 +119,7 @@ void ws_sweep_extras_free(struct ws_sweep_run *r)
 /* Writes one extra, planned again first (alone: one bad name must not
  * cost the others): hours may have passed since the first plan, and the
  * rules hold at the moment of writing. */
-static int ws_sweep_write_extra(struct ws_sweep_run *r, struct ws_output *o,
+static int ws_sweep_write_extra(struct ws_sweep_state *r, struct ws_output *o,
                                 const char *text, struct ws_err *err)
 {
     if (ws_sweep_plan_outs(r, o, 1, err) < 0)
@@ -131,7 +130,7 @@ static int ws_sweep_write_extra(struct ws_sweep_run *r, struct ws_output *o,
 /* One extra drawn (NULL: a warning says why, the results are safe) and
  * written; a write that fails is the command's failure, kept in err (the
  * first one) while the other extras are still written. */
-static void ws_sweep_put_extra(struct ws_sweep_run *r, struct ws_output *o,
+static void ws_sweep_put_extra(struct ws_sweep_state *r, struct ws_output *o,
                                const char *what, char *text,
                                struct ws_err *draw, struct ws_err *err)
 {
@@ -144,15 +143,16 @@ static void ws_sweep_put_extra(struct ws_sweep_run *r, struct ws_output *o,
     }
     ws_err_clear(&e);
     if (ws_sweep_write_extra(r, o, text, &e) == 0)
-        printf("%s: %s\n", strncmp(what, "plot", 4) == 0 ? "plot" : "report",
-               o->path);
+        ws_sweep_say(r->rq->say, "%s: %s\n",
+                     strncmp(what, "plot", 4) == 0 ? "plot" : "report",
+                     o->path);
     else if (!err->set)
         *err = e;
     free(text);
 }
 
-int ws_sweep_extras(struct ws_sweep_run *r, const struct ws_csv *t,
-                    const struct ws_sweep_args *a, struct ws_err *err)
+int ws_sweep_extras(struct ws_sweep_state *r, const struct ws_csv *t,
+                    struct ws_err *err)
 {
     const char *axes[WS_SWEEP_MAX_AXES];
     size_t dims[WS_SWEEP_MAX_AXES];
@@ -171,7 +171,7 @@ int ws_sweep_extras(struct ws_sweep_run *r, const struct ws_csv *t,
         ws_sweep_put_extra(r, &r->extra_outs[i + 1], what, svg, &draw,
                            err);
     }
-    if (a->report) {
+    if (r->rq->report) {
         for (size_t i = 0; i < r->s.naxes; i++) {
             axes[i] = r->s.axes[i].name;
             dims[i] = r->s.axes[i].dim;
@@ -186,26 +186,28 @@ int ws_sweep_extras(struct ws_sweep_run *r, const struct ws_csv *t,
 
 /* ---- dry run ---------------------------------------------------------- */
 
-void ws_sweep_list(const struct ws_sweep_run *r)
+void ws_sweep_list(const struct ws_sweep_state *r, FILE *fp)
 {
     struct ws_sweep_point p;
 
-    printf("point,key,state");
+    if (!fp)
+        return;
+    fprintf(fp, "point,key,state");
     for (size_t i = 0; i < r->s.naxes; i++) {
-        putchar(',');
-        ws_csv_put(stdout, r->s.axes[i].name);
+        fputc(',', fp);
+        ws_csv_put(fp, r->s.axes[i].name);
     }
-    putchar('\n');
+    fputc('\n', fp);
     for (size_t i = 0; i < r->s.npoints; i++) {
         if (!r->mine[i])
             continue;
         ws_sweep_point_get(&r->s, i, &p);
-        printf("%zu,%s,%s", i, r->keys[i], r->done[i] ? "done"
-               : r->why[i] ? "fails" : "to run");
+        fprintf(fp, "%zu,%s,%s", i, r->keys[i], r->done[i] ? "done"
+                : r->why[i] ? "fails" : "to run");
         for (size_t k = 0; k < r->s.naxes; k++) {
-            putchar(',');
-            ws_csv_put(stdout, r->s.axes[k].values[p.value[k]].cell);
+            fputc(',', fp);
+            ws_csv_put(fp, r->s.axes[k].values[p.value[k]].cell);
         }
-        putchar('\n');
+        fputc('\n', fp);
     }
 }

@@ -34,13 +34,13 @@
 #include "sweep/ws_sweep_table.h"
 #include "util/ws_file.h"
 #include "util/ws_output.h"
-#include "ws_sweep_cli.h"
+#include "ws_sweep_internal.h"
 
 /* Tries to lock the file once; another holder is given a few chances to
  * replace it (the name moves to a new file while we wait). */
 #define WS_SWEEP_LOCK_TRIES 8
 
-static int ws_sweep_busy(const struct ws_sweep_run *r, struct ws_err *err)
+static int ws_sweep_busy(const struct ws_sweep_state *r, struct ws_err *err)
 {
     return ws_err_arg(err, r->out_named, 0, 0, "--output %s: another "
                       "warpsim sweep is writing it now (expected one sweep "
@@ -48,7 +48,7 @@ static int ws_sweep_busy(const struct ws_sweep_run *r, struct ws_err *err)
                       "one its own file with -o)", r->out);
 }
 
-int ws_sweep_results_lock(struct ws_sweep_run *r, struct ws_err *err)
+int ws_sweep_results_lock(struct ws_sweep_state *r, struct ws_err *err)
 {
     for (int i = 0; i < WS_SWEEP_LOCK_TRIES; i++) {
         const int flags = O_RDWR | O_APPEND | O_NOFOLLOW | O_CLOEXEC;
@@ -84,7 +84,7 @@ int ws_sweep_results_lock(struct ws_sweep_run *r, struct ws_err *err)
 
 /* Replaces the results by text; the new file is locked before it takes
  * the name, and becomes the file appended to. */
-static int ws_sweep_results_replace(struct ws_sweep_run *r, const char *text,
+static int ws_sweep_results_replace(struct ws_sweep_state *r, const char *text,
                                     struct ws_err *err)
 {
     struct ws_output o = {.path = r->out, .flag = "--output",
@@ -113,16 +113,18 @@ static int ws_sweep_results_replace(struct ws_sweep_run *r, const char *text,
 }
 
 /* A note on what a resume cuts out of the results file. */
-static void ws_sweep_dropping(const char *out, size_t n, const char *what)
+static void ws_sweep_dropping(const struct ws_sweep_state *r, size_t n,
+                              const char *what)
 {
     if (n)
-        fprintf(stderr, "warpsim sweep: %s: dropping %zu %s\n", out, n, what);
+        ws_sweep_say(r->rq->log, "warpsim sweep: %s: dropping %zu %s\n",
+                     r->out, n, what);
 }
 
 /* The locked file's text, read through its descriptor: what the name
  * leads to now may not be this run's file (deleted, or replaced by a
  * process that ignored the lock), and the rows are in ours. */
-static char *ws_sweep_results_text(struct ws_sweep_run *r, size_t *len,
+static char *ws_sweep_results_text(struct ws_sweep_state *r, size_t *len,
                                    struct ws_err *err)
 {
     struct stat st;
@@ -162,7 +164,7 @@ static char *ws_sweep_results_text(struct ws_sweep_run *r, size_t *len,
 
 /* Reads the file (locked: nobody else writes it) and marks the points it
  * holds whole. */
-static int ws_sweep_results_read(struct ws_sweep_run *r, struct ws_csv *t,
+static int ws_sweep_results_read(struct ws_sweep_state *r, struct ws_csv *t,
                                  struct ws_sweep_held *h, int retry_failed,
                                  struct ws_err *err)
 {
@@ -189,7 +191,7 @@ static int ws_sweep_results_read(struct ws_sweep_run *r, struct ws_csv *t,
     return 0;
 }
 
-int ws_sweep_results_resume(struct ws_sweep_run *r, int retry_failed,
+int ws_sweep_results_resume(struct ws_sweep_state *r, int retry_failed,
                             struct ws_err *err)
 {
     struct ws_sweep_held h;
@@ -205,12 +207,12 @@ int ws_sweep_results_resume(struct ws_sweep_run *r, int retry_failed,
         return -1;
     for (size_t i = 0; i < t.nrows; i++)
         held += h.point && h.point[i] >= 0;
-    ws_sweep_dropping(r->out, h.stale, "rows of points that are no longer "
+    ws_sweep_dropping(r, h.stale, "rows of points that are no longer "
                       "this sweep's");
-    ws_sweep_dropping(r->out, h.torn, "points with rows missing or "
+    ws_sweep_dropping(r, h.torn, "points with rows missing or "
                       "conflicting, to rerun them");
-    ws_sweep_dropping(r->out, h.doubled, "rows written twice");
-    ws_sweep_dropping(r->out, h.retried, "failed points, to rerun them");
+    ws_sweep_dropping(r, h.doubled, "rows written twice");
+    ws_sweep_dropping(r, h.retried, "failed points, to rerun them");
     /* Rewritten always: the kept rows take this sweep's numbers. */
     text = t.ncols ? ws_sweep_held_text(&h, &t, r->s.npoints, r->sweep_id)
                    : NULL;
@@ -225,7 +227,7 @@ int ws_sweep_results_resume(struct ws_sweep_run *r, int retry_failed,
     return rc;
 }
 
-int ws_sweep_results_append(struct ws_sweep_run *r, const char *rows,
+int ws_sweep_results_append(struct ws_sweep_state *r, const char *rows,
                             struct ws_err *err)
 {
     /* One write per point: O_APPEND puts it whole at the end, and a kill
@@ -239,7 +241,7 @@ int ws_sweep_results_append(struct ws_sweep_run *r, const char *rows,
     return 0;
 }
 
-int ws_sweep_results_finish(struct ws_sweep_run *r, struct ws_csv *t,
+int ws_sweep_results_finish(struct ws_sweep_state *r, struct ws_csv *t,
                             struct ws_err *err)
 {
     struct ws_sweep_held h;
@@ -264,13 +266,13 @@ int ws_sweep_results_finish(struct ws_sweep_run *r, struct ws_csv *t,
 
 /* A sweep that failed before any point ran leaves no results file it
  * made itself. */
-void ws_sweep_results_abandon(struct ws_sweep_run *r)
+void ws_sweep_results_abandon(struct ws_sweep_state *r)
 {
     if (r->fd >= 0 && r->created)
         unlink(r->out);
 }
 
-int ws_sweep_peek(struct ws_sweep_run *r, struct ws_err *err)
+int ws_sweep_peek(struct ws_sweep_state *r, struct ws_err *err)
 {
     struct ws_sweep_held h;
     struct ws_csv t;

@@ -27,7 +27,7 @@
  * its results do not depend on how many workers ran it or in what order.
  *
  * Leaves out: running points (ws_sweep_pool.c), rows and files
- * (ws_sweep_rows.c), the command (cli/cmd_sweep.c).
+ * (ws_sweep_rows.c), a sweep as one call (run/ws_sweep_run.h).
  */
 #ifndef WS_SWEEP_H
 #define WS_SWEEP_H
@@ -168,7 +168,7 @@ int ws_sweep_validate(struct ws_sweep_ctx *c, struct ws_err *err);
 /* The point's config and input, opened as its run opens them. */
 int ws_sweep_open_point(const struct ws_sweep_ctx *c,
                         const struct ws_sweep_point *p, struct ws_gpu *gpu,
-                        struct ws_input *in, struct ws_err *err);
+                        struct ws_input **in, struct ws_err *err);
 
 /* The point's key (32 hex digits): a hash of everything its result
  * depends on: warpsim's version, the effective config as printed, the

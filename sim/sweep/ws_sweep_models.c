@@ -2,7 +2,7 @@
  * ws_sweep_models: a sweep's external models (see ws_sweep.h), from its
  * file's models: mapping and from the command line's --model, each kept as
  * "NAME=COMMAND" with where it was written.  Which names are allowed and
- * how a model runs is the command layer's (cli/ws_ext_model.h); this file
+ * how a model runs is the run layer's (run/ws_ext_model.h); this file
  * only reads them and checks their shape, so that an error points at the
  * sweep file.
  *

@@ -56,7 +56,7 @@ static int ws_sweep_move_error(struct ws_err *err, const char *file,
 
 int ws_sweep_open_point(const struct ws_sweep_ctx *c,
                         const struct ws_sweep_point *p, struct ws_gpu *gpu,
-                        struct ws_input *in, struct ws_err *err)
+                        struct ws_input **in, struct ws_err *err)
 {
     struct ws_input_params ip;
 
@@ -72,8 +72,9 @@ int ws_sweep_open_point(const struct ws_sweep_ctx *c,
         ws_err_place(err, c->s->path, c->s->input_line, c->s->input_col);
         return -1;
     }
-    if (in->kind == WS_INPUT_LISTING) {
-        ws_input_close(in);
+    if (ws_input_is_static(*in)) {
+        ws_input_close(*in);
+        *in = NULL;
         return ws_err_at(err, c->s->path, c->s->input_line, c->s->input_col,
                          "kernel: is a SASS listing, which has no dynamic "
                          "instruction stream (expected a trace or a "
@@ -92,10 +93,9 @@ static int ws_sweep_try(struct ws_sweep_ctx *c, const char *gpu_name,
     const struct ws_sweep *s = c->s;
     struct ws_sweep_point *p = calloc(1, sizeof *p);
     struct ws_gpu *gpu = calloc(1, sizeof *gpu);
-    struct ws_input in;
+    struct ws_input *in = NULL;
     int rc = -1;
 
-    memset(&in, 0, sizeof in);
     if (!p || !gpu) {
         free(p);
         free(gpu);
@@ -111,7 +111,7 @@ static int ws_sweep_try(struct ws_sweep_ctx *c, const char *gpu_name,
     if (param)
         p->params[p->nparams++] = param;
     if (ws_sweep_open_point(c, p, gpu, &in, err) == 0) {
-        ws_input_close(&in);
+        ws_input_close(in);
         rc = 0;
     } else if (!err->internal) {
         ws_sweep_move_error(err, s->path, line, col, what);
@@ -293,17 +293,9 @@ static int ws_sweep_hash_input(struct ws_sweep_ctx *c,
     if (!h)
         return ws_err_oom(err);
     XXH3_128bits_reset(h);
-    if (in->kind == WS_INPUT_WORKLOAD) {
-        rc = ws_sweep_hash_file(h, in->w.path, err);
-        if (rc == 0)
-            rc = ws_sweep_hash_file(h, in->w.sass.path, err);
-    } else {
-        rc = ws_sweep_hash_file(h, in->list_path ? in->list_path : in->path,
-                                err);
-        for (size_t i = 0; rc == 0 && i < in->list.n; i++)
-            if (in->list.cmds[i].path)
-                rc = ws_sweep_hash_file(h, in->list.cmds[i].path, err);
-    }
+    for (size_t i = 0; rc == 0 && i < ws_input_nfiles(in); i++)
+        if (ws_input_file(in, i))
+            rc = ws_sweep_hash_file(h, ws_input_file(in, i), err);
     v = XXH3_128bits_digest(h);
     XXH3_freeState(h);
     c->input_hash[0] = v.high64;
@@ -343,12 +335,11 @@ static int ws_sweep_hash_config(XXH3_state_t *h, const struct ws_gpu *gpu)
 static void ws_sweep_hash_params(XXH3_state_t *h, const struct ws_input *in)
 {
     char buf[160];
+    const char *name;
+    long long value;
 
-    if (in->kind != WS_INPUT_WORKLOAD)
-        return;
-    for (uint32_t i = 0; i < in->w.nparams; i++) {
-        snprintf(buf, sizeof buf, "%.100s=%lld", in->w.names.name[i],
-                 (long long)in->w.param_value[i]);
+    for (size_t i = 0; (name = ws_input_param(in, i, &value)); i++) {
+        snprintf(buf, sizeof buf, "%.100s=%lld", name, value);
         ws_sweep_hash_str(h, buf);
     }
 }
@@ -359,13 +350,12 @@ int ws_sweep_prepare(struct ws_sweep_ctx *c, size_t index, char key[33],
     struct ws_sweep_point *p = calloc(1, sizeof *p);
     struct ws_gpu *gpu = calloc(1, sizeof *gpu);
     XXH3_state_t *h = XXH3_createState();
-    struct ws_input in;
+    struct ws_input *in = NULL;
     struct ws_err perr;
     XXH128_hash_t v;
     int rc = 0;
 
     *why = NULL;
-    memset(&in, 0, sizeof in);
     if (!p || !gpu || !h) {
         rc = ws_err_oom(err);
         goto out;
@@ -384,14 +374,14 @@ int ws_sweep_prepare(struct ws_sweep_ctx *c, size_t index, char key[33],
         if (!(*why = strdup(perr.set ? perr.text : "unknown error")))
             rc = ws_err_oom(err);
     } else {
-        if (!c->hashed && ws_sweep_hash_input(c, &in, err) < 0)
+        if (!c->hashed && ws_sweep_hash_input(c, in, err) < 0)
             rc = -1;
         else if (ws_sweep_hash_config(h, gpu) < 0)
             rc = ws_err_oom(err);
         XXH3_128bits_update(h, c->input_hash, sizeof c->input_hash);
-        ws_sweep_hash_params(h, &in);
+        ws_sweep_hash_params(h, in);
         ws_sweep_hash_models(h, c->s);
-        ws_input_close(&in);
+        ws_input_close(in);
     }
     v = XXH3_128bits_digest(h);
     snprintf(key, 33, "%016llx%016llx", (unsigned long long)v.high64,

@@ -13,7 +13,7 @@
  * missing or of another sweep is an error, not a repair.
  *
  * Leaves out: the files themselves, locking and writing them
- * (cli/ws_sweep_results.c).
+ * (run/ws_sweep_results.c).
  */
 #include "ws_sweep_table.h"
 

@@ -1,11 +1,15 @@
 /*
- * ws_study: the reports of `warpsim validate`'s studies, each computed from
- * its sweep's results table (a CSV `warpsim sweep` wrote): markdown with
- * tables and a paragraph of findings a reader can check against the
- * numbers, a per-point CSV where the study has one, and a JSON summary of
- * the qualitative findings, which the tests assert.
+ * ws_study: the studies of `warpsim validate`, their one table
+ * (ws_studies.c) and their reports, each computed from its sweeps' results
+ * tables (CSVs a sweep wrote): markdown with tables and a paragraph of
+ * findings a reader can check against the numbers, a per-point CSV where
+ * the study has one, and a JSON summary of the qualitative findings, which
+ * the tests assert.
  *
- * Leaves out: running the sweeps and writing the files (cli/cmd_validate.c).
+ * Adding a study: its file (ws_study_NAME.c, its analysis), its
+ * declaration below, and one row in ws_studies.c.
+ *
+ * Leaves out: running the sweeps and writing the files (run/ws_study_run.c).
  */
 #ifndef WS_STUDY_H
 #define WS_STUDY_H
@@ -70,5 +74,34 @@ int ws_study_quadrant(const struct ws_csv *const *t, size_t n,
                       struct ws_study_out *out, struct ws_err *err);
 
 void ws_study_out_free(struct ws_study_out *out);
+
+/* A study's analysis: the tables of its sweeps that ran, in the order the
+ * study lists them, into its report.  Unplaced errors. */
+typedef int ws_study_fn(const struct ws_csv *const *t, size_t n,
+                        struct ws_study_out *out, struct ws_err *err);
+
+#define WS_STUDY_MAX_SWEEPS 40
+
+/* One row of the table of studies. */
+struct ws_study_def {
+    const char *name;           /* `warpsim validate NAME` */
+    const char *what;           /* its line in validate --help */
+    /* Its sweeps, in order: "S", validate/studies/S.yaml with its results
+     * in DIR/NAME/S.csv, or "OWNER/S", a sweep another study owns, with
+     * its results in DIR/OWNER/S.csv (a sweep resumes, so a study run
+     * before leaves nothing to run).  --quick runs S.quick.yaml instead
+     * and leaves out a sweep without one: the quick variants are the
+     * files beside the full ones, not a second list kept here. */
+    const char *sweeps[WS_STUDY_MAX_SWEEPS];
+    ws_study_fn *analysis;
+    const char *chart;          /* the study's own chart (WS_STUDY_CHART_*),
+                                   or NULL */
+};
+
+/* The studies, in the order validate runs them all. */
+size_t ws_study_count(void);
+const struct ws_study_def *ws_study_at(size_t i);
+/* The study called name, or NULL. */
+const struct ws_study_def *ws_study_find(const char *name);
 
 #endif

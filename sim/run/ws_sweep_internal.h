@@ -1,29 +1,25 @@
 /*
- * ws_sweep_cli: what the files of `warpsim sweep` share: its options, the
- * state of one run, and the parts in files of their own (the merge of
- * shares; plots, the report and the dry-run listing).
+ * ws_sweep_internal: what the files of ws_sweep_run share and nothing
+ * outside sim/run/ sees: the state of one sweep run, the results file
+ * (ws_sweep_results.c) and what is written beside it (ws_sweep_extras.c).
+ *
+ * Leaves out: the request and the calls (ws_sweep_run.h).
  */
-#ifndef WS_SWEEP_CLI_H
-#define WS_SWEEP_CLI_H
+#ifndef WS_SWEEP_INTERNAL_H
+#define WS_SWEEP_INTERNAL_H
+
+#include <stdio.h>
 
 #include "sweep/ws_sweep.h"
-#include "ws_ext_model.h"
-#include "util/ws_output.h"
 #include "util/ws_csv.h"
 #include "util/ws_err.h"
-
-struct ws_sweep_args {
-    const char *file, *out;
-    long jobs;
-    int dry_run, report, retry_failed;
-    long array_index, array_size;       /* -1: not split */
-    struct ws_trace_opts topts;
-    const char *models[WS_SWEEP_MAX_MODELS];    /* --model NAME=COMMAND */
-    int nmodels;
-};
+#include "util/ws_output.h"
+#include "ws_ext_model.h"
+#include "ws_sweep_run.h"
 
 /* Everything a run of the sweep holds, shared by parent and children. */
-struct ws_sweep_run {
+struct ws_sweep_state {
+    const struct ws_sweep_request *rq;
     struct ws_sweep s;
     struct ws_sweep_ctx ctx;
     char (*keys)[33];
@@ -46,8 +42,9 @@ struct ws_sweep_run {
     struct ws_ext_models ext;   /* s.models, ready to run */
 };
 
-/* warpsim sweep merge OUT.csv SHARE... (argv[0] is "merge"). */
-int ws_cmd_sweep_merge(int argc, char **argv);
+/* fprintf to one of the request's streams; NULL: nothing. */
+void ws_sweep_say(FILE *fp, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* ws_sweep_results.c: the results file.  _lock opens and locks it (made
  * when missing), refusing a file another sweep holds; _resume reads what
@@ -55,34 +52,33 @@ int ws_cmd_sweep_merge(int argc, char **argv);
  * _append adds one point's rows; _finish sorts it and leaves the sorted
  * table in t for the plots and the report; _abandon removes a file this
  * run made and put no point in. */
-int ws_sweep_results_lock(struct ws_sweep_run *r, struct ws_err *err);
-int ws_sweep_results_resume(struct ws_sweep_run *r, int retry_failed,
+int ws_sweep_results_lock(struct ws_sweep_state *r, struct ws_err *err);
+int ws_sweep_results_resume(struct ws_sweep_state *r, int retry_failed,
                             struct ws_err *err);
-int ws_sweep_results_append(struct ws_sweep_run *r, const char *rows,
+int ws_sweep_results_append(struct ws_sweep_state *r, const char *rows,
                             struct ws_err *err);
-int ws_sweep_results_finish(struct ws_sweep_run *r, struct ws_csv *t,
+int ws_sweep_results_finish(struct ws_sweep_state *r, struct ws_csv *t,
                             struct ws_err *err);
-void ws_sweep_results_abandon(struct ws_sweep_run *r);
+void ws_sweep_results_abandon(struct ws_sweep_state *r);
+
+/* The dry run: what an existing results file already holds (read, not
+ * locked or changed), then the points with their keys and state. */
+int ws_sweep_peek(struct ws_sweep_state *r, struct ws_err *err);
+void ws_sweep_list(const struct ws_sweep_state *r, FILE *fp);
 
 /* ws_sweep_extras.c: before any point runs, the plots' and the report's
  * files planned as outputs (ws_output's rules) and checked against the
  * results and the inputs; at the end, drawn and written.  A chart gnuplot
  * cannot draw is a warning (the results are safe by then); a file that
- * cannot be written is the command's error (-1, the first in err), once
+ * cannot be written is the sweep's error (-1, the first in err), once
  * every other extra has been written. */
+int ws_sweep_check_extras(struct ws_sweep_state *r, struct ws_err *err);
+int ws_sweep_extras(struct ws_sweep_state *r, const struct ws_csv *t,
+                    struct ws_err *err);
+void ws_sweep_extras_free(struct ws_sweep_state *r);
+
 /* path's folder joined with name (malloc'd; NULL when out of memory):
  * where a sweep's plots go beside its results. */
 char *ws_sweep_beside(const char *path, const char *name);
-
-int ws_sweep_check_extras(struct ws_sweep_run *r,
-                          const struct ws_sweep_args *a, struct ws_err *err);
-int ws_sweep_extras(struct ws_sweep_run *r, const struct ws_csv *t,
-                    const struct ws_sweep_args *a, struct ws_err *err);
-void ws_sweep_extras_free(struct ws_sweep_run *r);
-
-/* The dry run: what an existing results file already holds (read, not
- * locked or changed), then the points with their keys and state. */
-int ws_sweep_peek(struct ws_sweep_run *r, struct ws_err *err);
-void ws_sweep_list(const struct ws_sweep_run *r);
 
 #endif
