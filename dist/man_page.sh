@@ -1,8 +1,11 @@
 #!/bin/sh
 # Writes warpsim's man page from its own help text, so that the page and
-# 'warpsim --help' never disagree: help2man turns 'warpsim --help' and
-# '--version' into NAME, SYNOPSIS and DESCRIPTION, and the COMMANDS section
-# holds each command's 'warpsim CMD --help' verbatim.
+# 'warpsim --help' never disagree: help2man turns 'warpsim --help' (made
+# from the command table, sim/cli/ws_commands.c) and '--version' into NAME,
+# SYNOPSIS and DESCRIPTION, and the COMMANDS section holds each command's
+# 'warpsim CMD --help' verbatim, in the table's order ('warpsim --commands'
+# lists its rows), plus 'warpsim CMD SUB --help' where a subcommand has a
+# help of its own (sweep merge).
 #   usage: man_page.sh WARPSIM HELP2MAN OUT.1
 # Leaves out: anything the help text does not say (the README is the manual).
 set -eu
@@ -17,13 +20,25 @@ roff_escape() {
     sed -e 's/\\/\\e/g' -e "s/^\\([.']\\)/\\\\\\&\\1/"
 }
 
+# A subsection: $1 the command's words, $2 its help.
+section() {
+    printf '.SS "warpsim %s"\n.nf\n' "$1"
+    printf '%s\n' "$2" | roff_escape
+    printf '.fi\n'
+}
+
 {
     printf '%s\n' "[COMMANDS]"
-    "$ws" --help | sed -n 's/^  \([a-z][a-z]*\) .*/\1/p; s/^  \([a-z][a-z]*\)$/\1/p' \
-        | uniq | while read -r cmd; do
-        printf '.SS "warpsim %s"\n.nf\n' "$cmd"
-        "$ws" "$cmd" --help | roff_escape
-        printf '.fi\n'
+    "$ws" --commands | while read -r cmd sub; do
+        if [ "$cmd" != "${last-}" ]; then
+            last=$cmd
+            whole=$("$ws" "$cmd" --help)
+            section "$cmd" "$whole"
+        fi
+        if [ -n "$sub" ]; then
+            own=$("$ws" "$cmd" "$sub" --help)
+            [ "$own" = "$whole" ] || section "$cmd $sub" "$own"
+        fi
     done
     # printf, not echo: dash's echo would turn \f into a form feed.
     printf '%s\n' "[FILES]" \

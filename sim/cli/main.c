@@ -1,5 +1,6 @@
 /*
- * warpsim: the command.  Dispatches to one subcommand per file (cmd_*.c).
+ * warpsim: the command.  Dispatches to one subcommand per file (cmd_*.c)
+ * through the command table (ws_commands.c), which also makes the help.
  *
  * Exit statuses: 0 success, 2 bad input or usage (one error line on
  * stderr), 1 internal failure.
@@ -12,48 +13,6 @@
 #include <unistd.h>
 
 #include "ws_cli.h"
-
-static void ws_main_help(FILE *out)
-{
-    fprintf(out,
-"usage: warpsim [--help] [--version] COMMAND [ARGS]\n"
-"\n"
-"warpsim is a trace-driven, warp-level, discrete-event GPU simulator.\n"
-"\n"
-"commands:\n"
-"  run TRACE           simulate every kernel of a trace and report cycles,\n"
-"                      IPC, occupancy, stalls, hit rates and bandwidth\n"
-"  trace info PATH     summarise a trace or SASS listing: launch, instruction\n"
-"                      mix, memory behaviour, unknown opcodes\n"
-"  trace gen WORKLOAD  expand a workload description into an Accel-Sim trace\n"
-"  profile TRACE       the analytic models' inputs for each kernel\n"
-"  model NAME TRACE    one analytic model (mwp_cwp, mwp_cwp_l2, ..., see\n"
-"                      model --help) with its parameters and intermediates;\n"
-"                      --params FILE instead of TRACE evaluates it by hand\n"
-"  config show         print the effective GPU config (after base: and --set)\n"
-"  config list         list the built-in GPU configs\n"
-"  config import GPGPUSIM_CONFIG [TRACE_CONFIG]\n"
-"                      translate an Accel-Sim/GPGPU-Sim config into warpsim\n"
-"                      YAML\n"
-"  sweep FILE          run a design-space sweep (axes of parameters, config\n"
-"                      keys, GPUs) in parallel into one resumable CSV;\n"
-"                      'sweep merge' joins the shares of a job array\n"
-"  plot RESULTS.csv    draw one column of a results table against another\n"
-"                      as SVG (one line per --series value; needs gnuplot)\n"
-"  validate [STUDY...]\n"
-"                      run the seed studies (sweep, plots, report) into\n"
-"                      validate/out/STUDY/; --quick for the reduced ones\n"
-"  analyze rsm RESULTS.csv --target ts|ul|score\n"
-"                      which resource groups explain the target across a\n"
-"                      sweep's runs (resource significance, Ensemble OMP)\n"
-"  compare SIM.json MEASURED\n"
-"                      line simulated counters up against an Nsight Compute\n"
-"                      CSV or an Accel-Sim log: per kernel and metric, MAPE\n"
-"                      and Pearson r per metric\n"
-"\n"
-"Run 'warpsim COMMAND --help' for a command's options.\n"
-"Exit status: 0 success, 2 bad input or usage, 1 internal failure.\n");
-}
 
 /* Warnings wait until the command has succeeded: a failed command prints
  * its one error line and nothing else.  A few are enough to show what is
@@ -98,43 +57,50 @@ static int ws_main_finish(int rc)
     return rc;
 }
 
+/* Hidden: 'warpsim --completion bash' prints the completion script the
+ * build installs; 'warpsim --commands' lists the table's rows for
+ * dist/man_page.sh and the tests.  Neither is a command of the help. */
+static int ws_main_hidden(int argc, char **argv)
+{
+    if (strcmp(argv[1], "--commands") == 0) {
+        ws_cli_print_commands(stdout);
+        return WS_EXIT_OK;
+    }
+    if (argc != 3) {
+        fprintf(stderr, "warpsim: --completion: %s (expected one SHELL: "
+                "bash)\n", argc < 3 ? "missing SHELL" : "more than one SHELL");
+        return WS_EXIT_INPUT;
+    }
+    if (ws_cli_completion(stdout, argv[2]) < 0) {
+        fprintf(stderr, "warpsim: --completion: unknown shell '%s' (expected "
+                "bash)\n", argv[2]);
+        return WS_EXIT_INPUT;
+    }
+    return WS_EXIT_OK;
+}
+
 static int ws_main_dispatch(int argc, char **argv)
 {
+    const struct ws_cli_command *c;
+
     if (argc < 2)
-        return ws_cli_usage("", "missing command"), ws_main_help(stderr),
+        return ws_cli_usage("", "missing command"), ws_cli_help(stderr),
                WS_EXIT_INPUT;
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        ws_main_help(stdout);
+        ws_cli_help(stdout);
         return WS_EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("warpsim %s\n", WS_VERSION);
         return WS_EXIT_OK;
     }
-    if (strcmp(argv[1], "run") == 0)
-        return ws_cmd_run(argc - 1, argv + 1);
-    if (strcmp(argv[1], "trace") == 0)
-        return ws_cmd_trace(argc - 1, argv + 1);
-    if (strcmp(argv[1], "config") == 0)
-        return ws_cmd_config(argc - 1, argv + 1);
-    if (strcmp(argv[1], "profile") == 0)
-        return ws_cmd_profile(argc - 1, argv + 1);
-    if (strcmp(argv[1], "model") == 0)
-        return ws_cmd_model(argc - 1, argv + 1);
-    if (strcmp(argv[1], "sweep") == 0)
-        return ws_cmd_sweep(argc - 1, argv + 1);
-    if (strcmp(argv[1], "plot") == 0)
-        return ws_cmd_plot(argc - 1, argv + 1);
-    if (strcmp(argv[1], "analyze") == 0)
-        return ws_cmd_analyze(argc - 1, argv + 1);
-    if (strcmp(argv[1], "validate") == 0)
-        return ws_cmd_validate(argc - 1, argv + 1);
-    if (strcmp(argv[1], "compare") == 0)
-        return ws_cmd_compare(argc - 1, argv + 1);
-    fprintf(stderr, "warpsim: unknown command '%s' (expected run, "
-            "trace, config, profile, model, sweep, plot, validate, analyze or "
-            "compare; see 'warpsim --help')\n", argv[1]);
-    return WS_EXIT_INPUT;
+    if (strcmp(argv[1], "--completion") == 0
+        || strcmp(argv[1], "--commands") == 0)
+        return ws_main_hidden(argc, argv);
+    c = ws_cli_command_find(argv[1], argc > 2 ? argv[2] : NULL);
+    if (!c)
+        return ws_cli_unknown_command(argv[1]);
+    return c->run(argc - 1, argv + 1);
 }
 
 int main(int argc, char **argv)

@@ -151,28 +151,6 @@ int ws_cli_limit_option(struct ws_trace_opts *t, const char *cmd, int opt,
 }
 
 
-int ws_cli_profile_kernel(struct ws_input *in, size_t i,
-                          const struct ws_gpu *gpu, struct ws_profile *p,
-                          struct ws_err *err)
-{
-    struct ws_input_kernel k;
-    const struct ws_cta_stream *cta;
-    int rc;
-
-    if (ws_input_kernel_open(in, i, &k, err) < 0)
-        return -1;
-    if (ws_profile_init(p, k.src.launch, gpu) < 0) {
-        ws_input_kernel_close(&k);
-        return ws_err_oom(err);
-    }
-    while ((rc = k.src.next(k.src.ctx, &cta, err)) == 1)
-        ws_profile_add_cta(p, cta, k.src.ops);
-    ws_input_kernel_close(&k);
-    if (rc < 0)
-        ws_profile_free(p);
-    return rc;
-}
-
 int ws_cli_input_option(struct ws_cli_gpu_opts *g, struct ws_cli_params *p,
                         struct ws_trace_opts *t, const char *cmd, int opt,
                         const char *arg)
@@ -267,18 +245,17 @@ int ws_cli_plan_outputs(struct ws_output *outs, int nouts,
                         const struct ws_input *in, const char *const *extra,
                         int nextra, struct ws_err *err)
 {
-    size_t nlist = in ? in->list.n : 0;
-    const char **inputs = calloc(nlist + (size_t)nextra + 2, sizeof *inputs);
+    size_t nfiles = in ? ws_input_nfiles(in) : 0;
+    const char **inputs = calloc(nfiles + (size_t)nextra + 1, sizeof *inputs);
     int n = 0, rc;
 
     if (!inputs)
         return ws_err_oom(err);
-    inputs[n++] = in ? in->path : NULL;
-    inputs[n++] = in ? in->list_path : NULL;
+    inputs[n++] = in ? ws_input_path(in) : NULL;
     for (int i = 0; i < nextra; i++)
         inputs[n++] = extra[i];
-    for (size_t i = 0; i < nlist; i++)
-        inputs[n++] = in->list.cmds[i].path;
+    for (size_t i = 0; i < nfiles; i++)
+        inputs[n++] = ws_input_file(in, i);
     rc = ws_output_plan(outs, nouts, inputs, n, err);
     free(inputs);
     return rc;

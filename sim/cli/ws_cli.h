@@ -1,7 +1,9 @@
 /*
  * ws_cli: what the subcommands of the warpsim command share: the options
  * that choose a GPU (--gpu, --set), error reporting with warpsim's exit
- * statuses, and the subcommand entry points.
+ * statuses, the subcommand entry points, and the command table they are
+ * listed in (ws_commands.c), with what is made from it: the main help,
+ * the dispatch, the completion script (ws_complete.c).
  *
  * Leaves out: each subcommand's own options (one file per subcommand).
  */
@@ -119,10 +121,10 @@ int ws_cli_parse_kernel_args(struct ws_cli_kernel_args *a, const char *cmd,
                              int argc, char **argv, int with_params_file,
                              void (*help)(FILE *out));
 
-/* ws_output_plan against everything the input names (the path, a
- * folder's kernelslist.g, every kernel of the list; in may be NULL) and
- * the extra paths (--gpu, --listing, --params; NULL entries skipped),
- * before any work. */
+/* ws_output_plan against the input's path, the extra paths (--gpu,
+ * --listing, --params; NULL entries skipped) and every file the input
+ * reads (ws_input_file: a folder's kernelslist.g, every kernel of the
+ * list, a workload's listing; in may be NULL), before any work. */
 struct ws_output;
 int ws_cli_plan_outputs(struct ws_output *outs, int nouts,
                         const struct ws_input *in, const char *const *extra,
@@ -137,12 +139,8 @@ int ws_cli_write_json(struct ws_output *o, json_t *root, struct ws_err *err);
 int ws_cli_finish_report(int rc, struct ws_output *o, json_t *root,
                          char *text, struct ws_err *err);
 
-/* Reads kernel command i of in completely into a profile (initialised
- * here; on failure nothing needs freeing). */
-int ws_cli_profile_kernel(struct ws_input *in, size_t i,
-                          const struct ws_gpu *gpu, struct ws_profile *p,
-                          struct ws_err *err);
-
+/* The subcommands' entry points, one per cmd_*.c, each named by a row of
+ * the command table (ws_commands.c); argv[0] is the command's name. */
 int ws_cmd_trace(int argc, char **argv);
 int ws_cmd_profile(int argc, char **argv);
 int ws_cmd_model(int argc, char **argv);
@@ -153,6 +151,65 @@ int ws_cmd_plot(int argc, char **argv);
 int ws_cmd_analyze(int argc, char **argv);
 int ws_cmd_validate(int argc, char **argv);
 int ws_cmd_compare(int argc, char **argv);
+
+/* What a word on the command line is, for the shell's completion: an
+ * option's argument, or an operand. */
+enum ws_cli_value {
+    WS_CLI_NONE,        /* an option that takes no argument; no operand */
+    WS_CLI_TEXT,        /* a number, KEY=VALUE, a regex: nothing to offer */
+    WS_CLI_FILE,
+    WS_CLI_DIR,
+    WS_CLI_GPU,         /* a built-in config's name, or a YAML file */
+    WS_CLI_MODEL,       /* a built-in model's name */
+    WS_CLI_STUDY,       /* one of validate's studies */
+    WS_CLI_WORDS        /* one of the option's own words */
+};
+
+/* One option of a command, as its --help names it. */
+struct ws_cli_opt {
+    const char *flags;          /* "-g --gpu", "--json"; NULL ends a list */
+    enum ws_cli_value value;
+    const char *words;          /* WS_CLI_WORDS: the choices, blank between */
+};
+
+/* One row of the command table: a command, or one of its subcommands.
+ * The main help, the dispatch, the unknown-command error, the bash
+ * completion and the man page's sections are all made from the table.
+ * Each command keeps its own --help text and option parsing (cmd_*.c). */
+struct ws_cli_command {
+    const char *name;           /* argv[1]; NULL ends the table */
+    const char *sub;            /* argv[2], or NULL */
+    const char *args;           /* the main help's synopsis after the names */
+    const char *what;           /* its description, lines split by '\n' */
+    int (*run)(int argc, char **argv);  /* every row of a name: the same */
+    const struct ws_cli_opt *opts;      /* its own options, or NULL */
+    const struct ws_cli_opt *common;    /* shared ones (ws_cli_input_opts) */
+    enum ws_cli_value operand;          /* the first operand */
+    enum ws_cli_value operands;         /* those after it */
+};
+
+/* The table, in the main help's order, ended by a row whose name is NULL. */
+extern const struct ws_cli_command ws_cli_commands[];
+
+/* The row of name and sub (sub may be NULL or an operand), else the first
+ * row of name; NULL when no row has that name. */
+const struct ws_cli_command *ws_cli_command_find(const char *name,
+                                                 const char *sub);
+
+/* warpsim --help. */
+void ws_cli_help(FILE *out);
+
+/* "warpsim: unknown command 'WORD' (expected ...)", with the nearest
+ * name when one is close; returns WS_EXIT_INPUT. */
+int ws_cli_unknown_command(const char *word);
+
+/* Each row as "NAME" or "NAME SUB", one a line (warpsim --commands, which
+ * dist/man_page.sh reads). */
+void ws_cli_print_commands(FILE *out);
+
+/* The completion script for shell (only "bash" so far), made from the
+ * table, the built-in configs and the model table; -1 for another shell. */
+int ws_cli_completion(FILE *out, const char *shell);
 
 /* Option codes for long-only options shared by subcommands. */
 enum {

@@ -4,8 +4,10 @@
 # the man page under TMP, and each of them works from there:
 #   the installed warpsim runs a bundled trace, on a built-in config and on
 #   an installed config file;
-#   the completion completes a command and an option from the help text;
-#   the man page holds a section for every command 'warpsim --help' lists;
+#   the completion is the one the command prints ('warpsim --completion
+#   bash', from its command table), and completes a command and an option;
+#   the man page holds a section for every command of the table
+#   ('warpsim --commands');
 #   'make install' puts the same under a PREFIX holding blanks and quotes.
 #   usage: install.sh BUILD_DIR   (run from the source root)
 set -u
@@ -26,6 +28,8 @@ ws=$tmp/bin/warpsim
 
 comp=$tmp/share/bash-completion/completions/warpsim
 [ -f "$comp" ] || fail "no bash completion"
+"$ws" --completion bash | cmp -s - "$comp" \
+    || fail "the installed completion is not 'warpsim --completion bash'"
 if command -v bash >/dev/null; then
     got=$(bash -c '. "$1"; COMP_WORDS=("$2" ru); COMP_CWORD=1; _warpsim;
                    echo "${COMPREPLY[*]}"' sh "$comp" "$ws")
@@ -41,7 +45,7 @@ if grep -q '^WS_HELP2MAN:FILEPATH=/' "$build/CMakeCache.txt"; then
     grep -q '^\.TH WARPSIM "1"' "$man1" || fail "man page has no .TH"
     ! grep -q "$(printf '[\f\033]')" "$man1" \
         || fail "man page holds control characters (echo of a \\f escape?)"
-    for c in $("$ws" --help | sed -n 's/^  \([a-z][a-z]*\) .*/\1/p' | uniq); do
+    for c in $("$ws" --commands | sed 's/ .*//' | uniq); do
         grep -q "^\.SS \"warpsim $c\"" "$man1" \
             || fail "man page has no section for '$c'"
     done

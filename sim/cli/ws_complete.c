@@ -1,0 +1,257 @@
+/*
+ * ws_complete: the bash completion script, written from the command table
+ * (ws_commands.c), the built-in GPU configs (config/ws_config.h), the
+ * model table (ws_model_def.h) and the studies' (validate/ws_study.h), so
+ * that a command, option, model or study added there completes without a
+ * second list to keep.  The build writes it with 'warpsim --completion
+ * bash' and installs that.
+ *
+ * Leaves out: other shells; config keys for --set and workload parameters
+ * for --param (KEY=VALUE words).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ws_cli.h"
+#include "validate/ws_study.h"
+#include "ws_model_def.h"
+
+/* The parts of the script that do not depend on the table. */
+static const char ws_complete_head[] =
+"# bash completion for warpsim: commands, subcommands, options and what\n"
+"# their values complete to.  Written by 'warpsim --completion bash' from\n"
+"# its command table (sim/cli/ws_commands.c), built-in GPU configs,\n"
+"# model table and studies: change those, not this.  Leaves out: config\n"
+"# keys for --set and workload parameters for --param (KEY=VALUE words).\n"
+"\n";
+
+static const char ws_complete_values[] =
+"# COMPREPLY for a value of kind $1 (file, dir, gpu, model, study,\n"
+"# words:W...; anything else: nothing to offer), $2 typed so far.\n"
+"_warpsim_values()\n"
+"{\n"
+"    case $1 in\n"
+"    file) COMPREPLY=($(compgen -f -- \"$2\")) ;;\n"
+"    dir) COMPREPLY=($(compgen -d -- \"$2\")) ;;\n"
+"    gpu) COMPREPLY=($(compgen -W \"$_warpsim_gpus\" -- \"$2\")\n"
+"                    $(compgen -f -X '!*.yaml' -- \"$2\")\n"
+"                    $(compgen -d -- \"$2\")) ;;\n"
+"    model) COMPREPLY=($(compgen -W \"$_warpsim_models\" -- \"$2\")) ;;\n"
+"    study) COMPREPLY=($(compgen -W \"$_warpsim_studies\" -- \"$2\")) ;;\n"
+"    words:*) COMPREPLY=($(compgen -W \"${1#words:}\" -- \"$2\")) ;;\n"
+"    *) COMPREPLY=() ;;\n"
+"    esac\n"
+"}\n"
+"\n";
+
+static const char ws_complete_main[] =
+"_warpsim()\n"
+"{\n"
+"    local cur=${COMP_WORDS[COMP_CWORD]} path subs kind= w i=2 n=0\n"
+"    COMPREPLY=()\n"
+"    if [ \"$COMP_CWORD\" -eq 1 ]; then\n"
+"        COMPREPLY=($(compgen -W \"$_warpsim_commands --help --version\" \\\n"
+"                     -- \"$cur\"))\n"
+"        return\n"
+"    fi\n"
+"    path=${COMP_WORDS[1]}\n"
+"    subs=$(_warpsim_subs \"$path\")\n"
+"    if [ -n \"$subs\" ]; then\n"
+"        # A command with subcommands: the word after it is one, or the\n"
+"        # first operand of the command itself (sweep FILE).\n"
+"        if [ \"$COMP_CWORD\" -eq 2 ] && [[ $cur != -* ]]; then\n"
+"            _warpsim_values \"$(_warpsim_operand \"$path\" 0)\" \"$cur\"\n"
+"            COMPREPLY+=($(compgen -W \"$subs\" -- \"$cur\"))\n"
+"            return\n"
+"        fi\n"
+"        if [[ \" $subs \" == *\" ${COMP_WORDS[2]} \"* ]]; then\n"
+"            path=\"$path ${COMP_WORDS[2]}\"\n"
+"            i=3\n"
+"        fi\n"
+"    fi\n"
+"    # Count the operands before the cursor, skipping options and their\n"
+"    # values; kind is left set when the cursor is on an option's value.\n"
+"    for ((; i < COMP_CWORD; i++)); do\n"
+"        w=${COMP_WORDS[i]}\n"
+"        if [ -n \"$kind\" ]; then\n"
+"            kind=\n"
+"            continue\n"
+"        fi\n"
+"        case $w in\n"
+"        --*=*) ;;\n"
+"        -?*) kind=$(_warpsim_option_value \"$path\" \"$w\")\n"
+"             [ \"$kind\" = flag ] && kind= ;;\n"
+"        *) n=$((n + 1)) ;;\n"
+"        esac\n"
+"    done\n"
+"    if [ -n \"$kind\" ]; then\n"
+"        _warpsim_values \"$kind\" \"$cur\"\n"
+"    elif [[ $cur == -* ]]; then\n"
+"        COMPREPLY=($(compgen -W \"$(_warpsim_options \"$path\")\n"
+"                     -h --help\" -- \"$cur\"))\n"
+"    else\n"
+"        _warpsim_values \"$(_warpsim_operand \"$path\" \"$n\")\" \"$cur\"\n"
+"    fi\n"
+"}\n"
+"\n"
+"complete -o filenames -F _warpsim warpsim\n";
+
+/* The script's name for a kind of value; NULL for an option without one.
+ * words: is followed by the option's words. */
+static const char *ws_complete_kind(enum ws_cli_value v)
+{
+    switch (v) {
+    case WS_CLI_NONE: return NULL;
+    case WS_CLI_TEXT: return "text";
+    case WS_CLI_FILE: return "file";
+    case WS_CLI_DIR: return "dir";
+    case WS_CLI_GPU: return "gpu";
+    case WS_CLI_MODEL: return "model";
+    case WS_CLI_STUDY: return "study";
+    case WS_CLI_WORDS: return "words:";
+    }
+    return "text";
+}
+
+/* A row's path as the script's case pattern: 'run', 'trace info'. */
+static void ws_complete_path(FILE *out, const struct ws_cli_command *c)
+{
+    fprintf(out, "    '%s%s%s')", c->name, c->sub ? " " : "",
+            c->sub ? c->sub : "");
+}
+
+static void ws_complete_lists(FILE *out)
+{
+    const char *sep = "";
+
+    fprintf(out, "_warpsim_commands='");
+    for (const struct ws_cli_command *c = ws_cli_commands; c->name; c++)
+        if (c == ws_cli_commands || strcmp(c[-1].name, c->name) != 0) {
+            fprintf(out, "%s%s", sep, c->name);
+            sep = " ";
+        }
+    /* The config list prints them without .yaml, as --gpu takes them. */
+    fprintf(out, "'\n_warpsim_gpus='");
+    for (int i = 0; ws_cfg_builtin_name(i); i++) {
+        const char *n = ws_cfg_builtin_name(i);
+        size_t len = strlen(n);
+
+        if (len > 5 && strcmp(n + len - 5, ".yaml") == 0)
+            len -= 5;
+        fprintf(out, "%s%.*s", i ? " " : "", (int)len, n);
+    }
+    fprintf(out, "'\n_warpsim_models='");
+    for (int k = 0; k < ws_model_count(); k++)
+        fprintf(out, "%s%s", k ? " " : "", ws_model_nth(k)->name);
+    fprintf(out, "'\n_warpsim_studies='");
+    for (size_t i = 0; i < ws_study_count(); i++)
+        fprintf(out, "%s%s", i ? " " : "", ws_study_at(i)->name);
+    fprintf(out, "'\n\n");
+}
+
+static void ws_complete_subs(FILE *out)
+{
+    fprintf(out, "# The subcommands of command $1.\n"
+            "_warpsim_subs()\n{\n    case $1 in\n");
+    for (const struct ws_cli_command *c = ws_cli_commands; c->name; c++) {
+        if (!c->sub)
+            continue;
+        if (c == ws_cli_commands || strcmp(c[-1].name, c->name) != 0
+            || !c[-1].sub)
+            fprintf(out, "    %s) echo '%s", c->name, c->sub);
+        else
+            fprintf(out, " %s", c->sub);
+        if (!c[1].name || strcmp(c[1].name, c->name) != 0)
+            fprintf(out, "' ;;\n");
+    }
+    fprintf(out, "    esac\n}\n\n");
+}
+
+static void ws_complete_flags(FILE *out, const struct ws_cli_opt *o,
+                              const char **sep)
+{
+    for (; o && o->flags; o++) {
+        fprintf(out, "%s%s", *sep, o->flags);
+        *sep = " ";
+    }
+}
+
+static void ws_complete_options(FILE *out)
+{
+    fprintf(out, "# The options of path $1 (\"run\", \"trace info\"), but "
+            "--help.\n_warpsim_options()\n{\n    case $1 in\n");
+    for (const struct ws_cli_command *c = ws_cli_commands; c->name; c++) {
+        const char *sep = "";
+
+        ws_complete_path(out, c);
+        fprintf(out, " echo '");
+        ws_complete_flags(out, c->opts, &sep);
+        ws_complete_flags(out, c->common, &sep);
+        fprintf(out, "' ;;\n");
+    }
+    fprintf(out, "    esac\n}\n\n");
+}
+
+/* "-g|--gpu) echo gpu ;;" for each option of the list that takes a value. */
+static void ws_complete_option_values(FILE *out, const struct ws_cli_opt *o)
+{
+    for (; o && o->flags; o++) {
+        const char *kind = ws_complete_kind(o->value);
+
+        if (!kind)
+            continue;
+        fprintf(out, "        ");
+        for (const char *f = o->flags; *f; f++)
+            fputc(*f == ' ' ? '|' : *f, out);
+        fprintf(out, ") echo '%s%s' ;;\n", kind,
+                o->value == WS_CLI_WORDS ? o->words : "");
+    }
+}
+
+static void ws_complete_values_of(FILE *out)
+{
+    fprintf(out, "# What the value of option $2 of path $1 completes to; "
+            "flag for an option\n# that takes none.\n"
+            "_warpsim_option_value()\n{\n    case $1 in\n");
+    for (const struct ws_cli_command *c = ws_cli_commands; c->name; c++) {
+        ws_complete_path(out, c);
+        fprintf(out, "\n        case $2 in\n");
+        ws_complete_option_values(out, c->opts);
+        ws_complete_option_values(out, c->common);
+        fprintf(out, "        *) echo flag ;;\n        esac ;;\n");
+    }
+    fprintf(out, "    *) echo flag ;;\n    esac\n}\n\n");
+}
+
+static void ws_complete_operands(FILE *out)
+{
+    fprintf(out, "# What operand $2 (0 the first) of path $1 completes to.\n"
+            "_warpsim_operand()\n{\n    case $1 in\n");
+    for (const struct ws_cli_command *c = ws_cli_commands; c->name; c++) {
+        const char *first = ws_complete_kind(c->operand);
+        const char *rest = ws_complete_kind(c->operands);
+
+        ws_complete_path(out, c);
+        if (c->operand == c->operands)
+            fprintf(out, " echo %s ;;\n", first ? first : "none");
+        else
+            fprintf(out, " if [ \"$2\" -eq 0 ]; then echo %s; else echo %s; "
+                    "fi ;;\n", first ? first : "none", rest ? rest : "none");
+    }
+    fprintf(out, "    esac\n}\n\n");
+}
+
+int ws_cli_completion(FILE *out, const char *shell)
+{
+    if (strcmp(shell, "bash") != 0)
+        return -1;
+    fputs(ws_complete_head, out);
+    ws_complete_lists(out);
+    fputs(ws_complete_values, out);
+    ws_complete_subs(out);
+    ws_complete_options(out);
+    ws_complete_values_of(out);
+    ws_complete_operands(out);
+    fputs(ws_complete_main, out);
+    return 0;
+}
