@@ -1,6 +1,6 @@
 /*
  * ws_model_ext: an external model's result, as the JSON contract has it
- * (the README's "External models"; sim/cli/ws_ext_model.h runs the
+ * (the README's "External models"; sim/run/ws_ext_model.h runs the
  * model), read into a ws_model_result: the prediction, its kind, regime,
  * domain and terms, each checked against the contract's limits.
  *

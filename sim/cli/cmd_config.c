@@ -3,7 +3,7 @@
  * built-in ones, and a GPGPU-Sim / Accel-Sim description translated into
  * warpsim's YAML.
  *
- * Leaves out: the translation itself (config/ws_gpgpusim.h).
+ * Leaves out: the translation itself (import/ws_gpgpusim.h).
  */
 #include <getopt.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
  * The output is planned before anything is read, so -o cannot name the
  * table, and written only once gnuplot has drawn the whole chart.
  *
- * Leaves out: the drawing itself (sweep/ws_plot.c).
+ * Leaves out: the drawing itself (report/ws_plot.c).
  */
 #include <getopt.h>
 #include <stdlib.h>

@@ -162,8 +162,10 @@ static int ws_run_timeline_start(const struct ws_run_args *a,
 }
 
 /* The library's run between the timeline's opening and its commit, and
- * the outputs once everything succeeded. */
-static int ws_run_go(struct ws_run_args *a, struct ws_run_request *rq,
+ * the outputs once everything succeeded.  The hooks point at this frame's
+ * progress and timeline, so they go on a copy of the request, never on
+ * the caller's. */
+static int ws_run_go(struct ws_run_args *a, const struct ws_run_request *req,
                      struct ws_input *in, struct ws_output *outs,
                      struct ws_err *err)
 {
@@ -173,6 +175,7 @@ static int ws_run_go(struct ws_run_args *a, struct ws_run_request *rq,
     struct ws_run_report rep;
     struct ws_timeline tl;
     struct ws_timeline_json tlj;
+    struct ws_run_request r = *req, *rq = &r;
     int rc;
 
     if (prog.on) {

@@ -35,20 +35,26 @@ static const char *ws_gs_group(char *buf, size_t cap,
     return buf;
 }
 
-static void ws_gs_cache_note(struct ws_gs_map *m, const char *name,
-                             const struct ws_gpgpusim_cache *c)
+/* The replacement policy is a warpsim key (GPGPU-Sim's L and F are
+ * warpsim's lru and fifo); the rest of the policy group is noted. */
+static int ws_gs_cache_policies(struct ws_gs_map *m, const char *level,
+                                const struct ws_gpgpusim_opt *o,
+                                const struct ws_gpgpusim_cache *c)
 {
-    char sif[3] = {':', c->set_index, '\0'};
+    char sif[3] = {':', c->set_index, '\0'}, key[24];
 
     ws_gs_note(m, "%s policies %c:%c:%c:%c%s, MSHR type %c merging %llu, "
-               "result FIFO %llu, port %llu B: replacement, write and "
-               "allocation policies, set indexing, MSHR merging and the data "
-               "port are not warpsim keys (L1 is LRU write-through, L2 LRU "
-               "write-back)", name, c->repl, c->write, c->alloc,
-               c->write_alloc, c->set_index ? sif : "", c->mshr_type,
+               "result FIFO %llu, port %llu B: write and allocation "
+               "policies, set indexing, MSHR merging and the data port are "
+               "not warpsim keys (L1 is write-through, L2 write-back)",
+               o->name, c->repl, c->write, c->alloc, c->write_alloc,
+               c->set_index ? sif : "", c->mshr_type,
                (unsigned long long)c->mshr_merge,
                (unsigned long long)c->result_fifo,
                (unsigned long long)c->port);
+    snprintf(key, sizeof key, "%s.replacement", level);
+    return ws_gs_set(m, key, o, 0, c->repl == 'F' ? "fifo" : "lru",
+                     "%s: replacement policy %c", o->name, c->repl);
 }
 
 /* The options of L1, shared memory and their split, as read. */
@@ -82,7 +88,8 @@ static int ws_gs_map_l1_cache(struct ws_gs_map *m, const struct ws_gs_l1 *l)
         return -1;
     if (c->disabled)
         return 0;
-    ws_gs_cache_note(m, o->name, c);
+    if (ws_gs_cache_policies(m, "l1", o, c) < 0)
+        return -1;
     ws_gs_group(geo, sizeof geo, o, 0);
     snprintf(why, sizeof why, "%s %s: %llu-byte lines", o->name, geo,
              (unsigned long long)c->line);
@@ -316,7 +323,8 @@ static int ws_gs_map_l2_geometry(struct ws_gs_map *m,
                                (unsigned long long)c->line,
                                (unsigned long long)c->assoc,
                                (unsigned long long)slices, size);
-    ws_gs_cache_note(m, d->o->name, c);
+    if (ws_gs_cache_policies(m, "l2", d->o, c) < 0)
+        return -1;
     ws_gs_group(geo, sizeof geo, d->o, 0);
     snprintf(why, sizeof why, "%s %s x %s x %s sub-partitions", d->o->name,
              geo, m->n_mem_src.cite, m->n_sub_src.cite);

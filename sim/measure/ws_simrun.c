@@ -1,6 +1,6 @@
 /*
  * ws_simrun: reading back `warpsim run --json` (see ws_simrun.h).  The
- * document's shape is sim/stats/ws_report.c's; tests/golden/run_json.json
+ * document's shape is sim/report/ws_report.c's; tests/golden/run_json.json
  * is one.
  *
  * jansson parses (rejecting duplicate keys, which would make a counter

@@ -121,7 +121,7 @@ static int ws_run_models(const struct ws_profile *prof, const struct ws_gpu *g,
     int next = ext ? ext->n : 0;
     json_t *input = NULL;
 
-    out->models = calloc((size_t)(ws_model_count() + next),
+    out->models = calloc((size_t)ws_model_count() + (size_t)next,
                          sizeof *out->models);
     if (!out->models)
         return ws_err_oom(err);

@@ -338,8 +338,10 @@ static int ws_study_preplan(const struct ws_study_request *rq,
     memset(&p, 0, sizeof p);
     p.outs = calloc(cap, sizeof *p.outs);
     p.paths = calloc(cap, sizeof *p.paths);
-    if (!p.outs || !p.paths)
-        rc = ws_err_oom(err);
+    if (!p.outs || !p.paths) {
+        ws_study_preplan_free(&p);
+        return ws_err_oom(err);
+    }
     for (size_t i = 0; rc == 0 && i < 3; i++)
         ws_study_add_out(&p, ws_study_join(dir, reports[i], ""),
                          (struct ws_output){.flag = "-o",

@@ -255,7 +255,9 @@ int ws_sweep_results_finish(struct ws_sweep_state *r, struct ws_csv *t,
     text = ws_sweep_held_text(&h, &raw, r->s.npoints, r->sweep_id);
     ws_sweep_held_free(&h);
     ws_csv_free(&raw);
-    rc = text ? ws_sweep_results_replace(r, text, err) : ws_err_oom(err);
+    if (!text)
+        return ws_err_oom(err);
+    rc = ws_sweep_results_replace(r, text, err);
     /* The plots and the report read the sorted table, not the order the
      * workers finished in. */
     if (rc == 0)

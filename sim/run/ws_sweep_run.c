@@ -186,8 +186,11 @@ static int ws_sweep_plan_out(struct ws_sweep_state *r, const char *path,
     struct ws_output o = {.path = path, .flag = "--output", .named = named};
     size_t n;
     const char **inputs = ws_sweep_input_files(&r->s, &n);
-    int rc = inputs ? ws_output_plan(&o, 1, inputs, (int)n, err)
-                    : ws_err_oom(err);
+    int rc;
+
+    if (!inputs)
+        return ws_err_oom(err);
+    rc = ws_output_plan(&o, 1, inputs, (int)n, err);
 
     if (rc == 0 && (o.stream || o.inplace))
         rc = ws_err_arg(err, named, 0, 0, "--output %s: is not a regular "

@@ -1,7 +1,7 @@
 /*
  * ws_kernel_stats: what the simulation of one kernel leaves behind: its
  * launch, its occupancy, its span on the global clock and its counters.
- * The timing model fills it; reports, timelines and (later) the models read
+ * The timing model fills it; reports, timelines and the models read
  * it, so it lives here, below the timing model, and nothing that reads it
  * needs to know the simulator.
  */

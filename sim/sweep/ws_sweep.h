@@ -179,10 +179,10 @@ int ws_sweep_prepare(struct ws_sweep_ctx *c, size_t index, char key[33],
                      char **why, struct ws_err *err);
 
 /* 1 when point index belongs to share i of k (round robin, so expensive
- * neighbouring points spread over the shares). */
+ * neighbouring points spread over the shares); k 0 or 1: one share. */
 static inline int ws_sweep_in_share(size_t index, size_t i, size_t k)
 {
-    return index % k == i;
+    return k <= 1 || index % k == i;
 }
 
 #endif

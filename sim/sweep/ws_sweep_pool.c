@@ -175,6 +175,9 @@ static int ws_sweep_reap(struct ws_sweep_slot *s, ws_sweep_done_fn done,
     while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
         ;
     s->pid = 0;
+    /* ws_sweep_drain makes the buffer before its first read, and a slot
+     * is reaped only once drain has seen the end of its pipe.
+     * NOLINTNEXTLINE(clang-analyzer-core.NullDereference) */
     s->buf[s->len] = '\0';
     /* Ctrl-C reaches the whole process group: a child that died with the
      * parent's stop did not fail, and its point is left for the rerun

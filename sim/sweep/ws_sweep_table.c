@@ -457,7 +457,7 @@ static int ws_sweep_merge_keys(const struct ws_csv *tabs,
                                size_t nrefs, size_t npoints,
                                struct ws_err *err)
 {
-    char (*keys)[33] = calloc(npoints, sizeof *keys), id[17];
+    char (*keys)[33] = calloc(npoints + 1, sizeof *keys), id[17];
     const struct ws_csv *t = &tabs[refs[0].table];
     const char *sweep = ws_csv_cell(t, refs[0].line, WS_SWEEP_COL_SWEEP);
     int rc = 0;

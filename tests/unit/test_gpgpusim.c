@@ -1,5 +1,5 @@
 /*
- * Unit tests of "config import" (sim/config/ws_gpgpusim*.c): GPGPU-Sim's
+ * Unit tests of "config import" (sim/import/ws_gpgpusim*.c): GPGPU-Sim's
  * option syntax, the packed values (caches, DRAM timings, address map,
  * specialized units), every option family's translation on the fixtures of
  * tests/data/gpgpusim/, the Quadro V100 pair key by key, that the output

@@ -1,5 +1,5 @@
 /*
- * Unit tests of the listing reader (sim/trace/ws_sass*.c): operand forms,
+ * Unit tests of the listing reader (sim/listing/ws_sass*.c): operand forms,
  * guards, labels and branch targets, -res-usage and nvdisasm register
  * counts, pre-Volta 8-byte slots, the compiled listings of the bundled
  * kernels, malformed listings, and listings cut short.

@@ -1,5 +1,5 @@
 /*
- * Unit tests of sim/sweep/ws_sweep_report: the within (fixed-effects)
+ * Unit tests of sim/report/ws_sweep_report: the within (fixed-effects)
  * elasticity estimator on synthetic power laws, and the markdown report
  * on small tables: axis ranking, failed rows, multi-kernel points, axes
  * that are not numbers, an unknown target.

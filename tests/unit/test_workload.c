@@ -1,6 +1,6 @@
 /*
- * Unit tests of workload expansion (sim/trace/ws_workload.c, ws_expand.c,
- * ws_tracew.c).  Expected counts, masks and addresses are derived from the
+ * Unit tests of workload expansion (sim/workload/ws_workload.c, ws_expand.c,
+ * trace/ws_tracew.c).  Expected counts, masks and addresses are derived from the
  * CUDA sources' logic (traces/kernels/NAME/NAME.cu) and from where the
  * listings put their instructions, never from the expander itself; each
  * kernel is checked on its sm_80 and sm_90 listings.
