@@ -102,8 +102,8 @@ void ws_flops_of(const char *op, int cls, struct ws_flops *out)
         out->kind = WS_FLOP_FP16;
         out->fma = ws_flops_prefix(op, "HFMA");
         out->per_lane = (out->fma ? 2 : 1)
-                        * (strchr(op, '2') && !ws_flops_prefix(op, "HSET")
-                           ? 2 : 1);
+                        * (strchr(op, '2') && !ws_flops_prefix(op, "HSET") ? 2
+                                                                           : 1);
         break;
     case WS_OPC_FP64:
         out->kind = WS_FLOP_FP64;

@@ -26,9 +26,9 @@ enum ws_flop_kind {
 
 struct ws_flops {
     enum ws_flop_kind kind;
-    double per_lane;            /* SIMT pipes: operations per active lane */
-    double per_warp;            /* tensor pipe: operations per instruction */
-    int fma;                    /* a fused multiply-add (E_mix counts them) */
+    double per_lane; /* SIMT pipes: operations per active lane */
+    double per_warp; /* tensor pipe: operations per instruction */
+    int fma;         /* a fused multiply-add (E_mix counts them) */
 };
 
 /* What the instruction with mnemonic op (with its modifiers, e.g.

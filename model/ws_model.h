@@ -44,14 +44,14 @@ void ws_model_domain(struct ws_model_result *r, int ok, const char *fmt, ...)
  * Instruction counts are per thread (= per warp: one warp instruction per
  * thread instruction), averaged over the kernel's warps. */
 struct ws_mwp_params {
-    double freq_ghz;            /* Freq: SM clock */
-    double mem_bw_gbs;          /* Mem_Bandwidth */
-    double mem_ld;              /* Mem_LD = Mem_L2_cache_miss: DRAM latency */
-    double mem_l2_hit;          /* Mem_L2_cache_hit: L2 hit latency (L2 form) */
-    double l2_hit_rate;         /* 0..1, from the profile's reuse analysis
+    double freq_ghz;          /* Freq: SM clock */
+    double mem_bw_gbs;        /* Mem_Bandwidth */
+    double mem_ld;            /* Mem_LD = Mem_L2_cache_miss: DRAM latency */
+    double mem_l2_hit;        /* Mem_L2_cache_hit: L2 hit latency (L2 form) */
+    double l2_hit_rate;       /* 0..1, from the profile's reuse analysis
                                    (warpsim's reuse-weighted L2 variant and
                                    Hong & Kim's "no caches" domain) */
-    double transaction_bytes;   /* the unit of the counts and delays below:
+    double transaction_bytes; /* the unit of the counts and delays below:
                                    128 (the papers' block) or 32 (sector);
                                    0 when not said */
     double departure_del_uncoal, departure_del_coal;
@@ -74,7 +74,7 @@ struct ws_mwp_params {
     double synch_insts;         /* #Synch_insts */
     double first_comp_period_insts;
     double threads_per_block;
-    double blocks;              /* #Blocks */
+    double blocks; /* #Blocks */
     double active_blocks_per_sm;
 };
 
@@ -96,26 +96,26 @@ extern const struct ws_model_def ws_model_mwp_def, ws_model_mwp_l2_def,
 
 /* ---- TMM (Ma, Chamberlain & Agrawal, ASAP 2014), eqs 1, 3, 4, 8 ---- */
 struct ws_tmm_params {
-    double t1;                  /* work: thread instructions */
-    double t_inf;               /* span: operations on the longest chain,
+    double t1;        /* work: thread instructions */
+    double t_inf;     /* span: operations on the longest chain,
                                    in TMM's time steps (a global access L) */
-    double m;                   /* global memory transactions after coalescing */
-    double l;                   /* memory latency, cycles */
-    double t;                   /* threads per core: B_a x T_r / Q */
-    double p;                   /* cores (all SMs) */
-    double q;                   /* cores per SM */
-    double z;                   /* shared memory per SM, bytes */
-    double s_b;                 /* shared memory per block, bytes */
-    double r;                   /* registers per SM */
-    double r_t;                 /* registers per thread */
-    double t_r;                 /* threads per block */
-    double b_r;                 /* requested blocks */
-    double b_max;               /* block limit per SM (config) */
-    double t_max_mp;            /* thread limit per SM */
-    double reg_unit;            /* registers a warp is given at a time
+    double m;         /* global memory transactions after coalescing */
+    double l;         /* memory latency, cycles */
+    double t;         /* threads per core: B_a x T_r / Q */
+    double p;         /* cores (all SMs) */
+    double q;         /* cores per SM */
+    double z;         /* shared memory per SM, bytes */
+    double s_b;       /* shared memory per block, bytes */
+    double r;         /* registers per SM */
+    double r_t;       /* registers per thread */
+    double t_r;       /* threads per block */
+    double b_r;       /* requested blocks */
+    double b_max;     /* block limit per SM (config) */
+    double t_max_mp;  /* thread limit per SM */
+    double reg_unit;  /* registers a warp is given at a time
                                    (0: none, as eq 4 prints it) */
-    double smem_unit;           /* shared memory granule, bytes (0: none) */
-    double scale;               /* the config's calibrated factor (cycles) */
+    double smem_unit; /* shared memory granule, bytes (0: none) */
+    double scale;     /* the config's calibrated factor (cycles) */
 };
 
 int ws_model_tmm(const struct ws_tmm_params *p, struct ws_model_result *r);
@@ -128,19 +128,19 @@ double ws_model_tmm_blocks(const struct ws_tmm_params *p, int *limit);
 /* ---- Roofline and its hierarchical form (the "black-box and white-box"
  * GPU performance notes): a lower bound, not a predictor. ---- */
 struct ws_roofline_params {
-    double flops;               /* FP32 operations, an FMA counting 2 */
-    double peak_flops;          /* FP32 per SM cycle, on the SMs the grid
+    double flops;                 /* FP32 operations, an FMA counting 2 */
+    double peak_flops;            /* FP32 per SM cycle, on the SMs the grid
                                    can occupy */
-    double flops_fp16, peak_fp16;   /* the same on each other pipe */
+    double flops_fp16, peak_fp16; /* the same on each other pipe */
     double flops_fp64, peak_fp64;
     double flops_tensor, peak_tensor;
-    double dram_bytes;          /* that must cross DRAM at least */
-    double dram_bw;             /* bytes per SM cycle */
-    double l2_bytes, l2_bw;     /* that must cross L2 at least; per cycle */
-    double l1_bytes, l1_bw;     /* through the L1 data pipes; per cycle */
-    double port_bytes;          /* the larger of the bytes the SMs read
+    double dram_bytes;      /* that must cross DRAM at least */
+    double dram_bw;         /* bytes per SM cycle */
+    double l2_bytes, l2_bw; /* that must cross L2 at least; per cycle */
+    double l1_bytes, l1_bw; /* through the L1 data pipes; per cycle */
+    double port_bytes;      /* the larger of the bytes the SMs read
                                    from and write to L2 */
-    double port_bw;             /* per cycle, over the SMs the grid can
+    double port_bw;         /* per cycle, over the SMs the grid can
                                    occupy, each direction */
 };
 
@@ -152,16 +152,16 @@ int ws_model_roofline(const struct ws_roofline_params *p,
  * dominant operation scaled by the operation-mix and instruction-mix
  * efficiencies, then memory or compute bound by O_krn against O_dev. ---- */
 struct ws_qroofline_params {
-    double w_comp;              /* operations of the dominant type */
-    double t_op;                /* its peak, operations per cycle */
-    double m_fp;                /* its instructions (E_mix; 0: E_mix = 1) */
-    double m_fma;               /* of them, fused multiply-adds */
-    double c_op;                /* relative instruction costs D x W */
+    double w_comp; /* operations of the dominant type */
+    double t_op;   /* its peak, operations per cycle */
+    double m_fp;   /* its instructions (E_mix; 0: E_mix = 1) */
+    double m_fma;  /* of them, fused multiply-adds */
+    double c_op;   /* relative instruction costs D x W */
     double c_ldst;
     double c_other;
-    double w_trans;             /* bytes to and from DRAM */
-    double b_mem;               /* DRAM bytes per cycle */
-    double blocks, sms;         /* domain only (sms 0: not given) */
+    double w_trans;     /* bytes to and from DRAM */
+    double b_mem;       /* DRAM bytes per cycle */
+    double blocks, sms; /* domain only (sms 0: not given) */
 };
 
 int ws_model_qroofline(const struct ws_qroofline_params *p,
@@ -172,15 +172,15 @@ int ws_model_qroofline(const struct ws_qroofline_params *p,
  * global loads, shared loads and global stores (memory bound), or of the
  * computation overlapped m ways with them (compute bound). ---- */
 struct ws_aiq_params {
-    double blocks;              /* thread blocks */
-    double sms;                 /* SMs */
-    double gl, sl, gs, cp;      /* global loads, shared loads, global
+    double blocks;           /* thread blocks */
+    double sms;              /* SMs */
+    double gl, sl, gs, cp;   /* global loads, shared loads, global
                                    stores, computation: warp instructions,
                                    whole kernel */
-    double c_gl, c_sl, c_gs;    /* cycles an SM spends dispatching one */
-    double m;                   /* SP units per LD/ST unit */
-    double l_s;                 /* shared load latency */
-    double l_gs;                /* global store latency */
+    double c_gl, c_sl, c_gs; /* cycles an SM spends dispatching one */
+    double m;                /* SP units per LD/ST unit */
+    double l_s;              /* shared load latency */
+    double l_gs;             /* global store latency */
 };
 
 int ws_model_aiq(const struct ws_aiq_params *p, struct ws_model_result *r);

@@ -38,17 +38,22 @@
 static int ws_model_aiq_valid(const struct ws_aiq_params *p,
                               struct ws_model_result *r)
 {
-    const struct { const char *name; double v; } in[] = {
-        {"blocks", p->blocks}, {"sms", p->sms}, {"gl", p->gl},
-        {"sl", p->sl}, {"gs", p->gs}, {"cp", p->cp}, {"c_gl", p->c_gl},
-        {"c_sl", p->c_sl}, {"c_gs", p->c_gs}, {"m", p->m},
-        {"l_s", p->l_s}, {"l_gs", p->l_gs},
+    const struct {
+        const char *name;
+        double v;
+    } in[] = {
+        {"blocks", p->blocks}, {"sms", p->sms},   {"gl", p->gl},
+        {"sl", p->sl},         {"gs", p->gs},     {"cp", p->cp},
+        {"c_gl", p->c_gl},     {"c_sl", p->c_sl}, {"c_gs", p->c_gs},
+        {"m", p->m},           {"l_s", p->l_s},   {"l_gs", p->l_gs},
     };
 
     for (size_t i = 0; i < sizeof in / sizeof in[0]; i++)
         if (!isfinite(in[i].v) || in[i].v < 0)
-            return ws_model_skip(r, "%s = %g: must be finite and not "
-                                 "negative", in[i].name, in[i].v);
+            return ws_model_skip(r,
+                                 "%s = %g: must be finite and not "
+                                 "negative",
+                                 in[i].name, in[i].v);
     if (p->blocks < 1 || p->sms < 1)
         return ws_model_skip(r, "no blocks or no SMs (blocks %g, sms %g)",
                              p->blocks, p->sms);
@@ -63,10 +68,11 @@ static void ws_model_aiq_domain(const struct ws_aiq_params *p,
                                 struct ws_model_result *r)
 {
     if (p->blocks < 2 * p->sms)
-        ws_model_domain(r, 0, "%g blocks on %g SMs: the model times "
+        ws_model_domain(r, 0,
+                        "%g blocks on %g SMs: the model times "
                         "launches of several block iterations (expected "
-                        "at least %g blocks)", p->blocks, p->sms,
-                        2 * p->sms);
+                        "at least %g blocks)",
+                        p->blocks, p->sms, 2 * p->sms);
     else
         ws_model_domain(r, 1, "several block iterations");
 }
@@ -120,8 +126,7 @@ static const struct ws_model_field ws_model_aiq_inputs[] = {
     {"l_gs", AIQ(l_gs), "L_GS, global store latency"},
 };
 
-_Static_assert(sizeof(struct ws_aiq_params)
-               <= sizeof(union ws_model_params),
+_Static_assert(sizeof(struct ws_aiq_params) <= sizeof(union ws_model_params),
                "The AIQ model's inputs fit the buffer every model shares");
 
 static void ws_model_aiq_derive(const struct ws_profile *p,

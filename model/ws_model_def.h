@@ -41,9 +41,9 @@ union ws_model_params {
 };
 
 struct ws_model_def {
-    const char *name;           /* "mwp_cwp": results, columns, --params */
-    const char *what;           /* one line, with its paper, for help */
-    int bound;                  /* 1: a lower bound, not a prediction */
+    const char *name; /* "mwp_cwp": results, columns, --params */
+    const char *what; /* one line, with its paper, for help */
+    int bound;        /* 1: a lower bound, not a prediction */
     const struct ws_model_field *fields;
     int nfields;
     /* The model whose inputs these are, when a family shares one set
@@ -56,8 +56,7 @@ struct ws_model_def {
                    int l2_may_be_warm, union ws_model_params *out);
     /* Fills r from explicit inputs; 0 when the model does not apply (r
      * says why). */
-    int (*evaluate)(const union ws_model_params *in,
-                    struct ws_model_result *r);
+    int (*evaluate)(const union ws_model_params *in, struct ws_model_result *r);
 };
 
 /* The table, in the order of every output. */
@@ -82,8 +81,7 @@ void ws_model_params_for(const struct ws_model_def *m,
 /* Evaluates m on explicit inputs, with the elasticity of its prediction
  * to each input. */
 void ws_model_eval(const struct ws_model_def *m,
-                   const union ws_model_params *in,
-                   struct ws_model_result *r);
+                   const union ws_model_params *in, struct ws_model_result *r);
 
 /* Every model on one kernel, into out[0 .. ws_model_count()). */
 void ws_model_run_all(const struct ws_profile *p, const struct ws_gpu *g,

@@ -50,15 +50,17 @@ static void ws_model_check_finite(struct ws_model_result *r)
     for (int i = 0; i < r->nvars; i++)
         if (!isfinite(r->vars[i].value)
             || fabs(r->vars[i].value) > WS_MODEL_MAX_VAR) {
-            ws_model_skip(r, "%s overflows (expected parameters of ordinary "
-                          "magnitude)", r->vars[i].name);
+            ws_model_skip(r,
+                          "%s overflows (expected parameters of ordinary "
+                          "magnitude)",
+                          r->vars[i].name);
             return;
         }
     if (!isfinite(r->cycles) || r->cycles < 0
         || r->cycles > WS_MODEL_MAX_CYCLES)
         ws_model_skip(r, "the prediction is not a number of cycles from 0 "
-                      "to 1e18 (expected parameters of ordinary "
-                      "magnitude)");
+                         "to 1e18 (expected parameters of ordinary "
+                         "magnitude)");
 }
 
 /* Whether a result is a bound is the definition's to say, so that every
@@ -125,8 +127,7 @@ static void ws_model_elasticities(const struct ws_model_def *m,
 }
 
 void ws_model_eval(const struct ws_model_def *m,
-                   const union ws_model_params *in,
-                   struct ws_model_result *r)
+                   const union ws_model_params *in, struct ws_model_result *r)
 {
     ws_model_eval_once(m, in, r);
     ws_model_elasticities(m, in, r);

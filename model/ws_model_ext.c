@@ -15,17 +15,18 @@
 #include "util/ws_utf8.h"
 #include "ws_model.h"
 
-static int ws_mext_bad(const char *name, struct ws_err *err,
-                       const char *what)
+static int ws_mext_bad(const char *name, struct ws_err *err, const char *what)
 {
-    return ws_err_msg(err, "external model %s: %s (expected the contract's "
+    return ws_err_msg(err,
+                      "external model %s: %s (expected the contract's "
                       "{\"cycles\": N, ...} or {\"applies\": false, \"why\": "
-                      "...}, see README \"External models\")", name, what);
+                      "...}, see README \"External models\")",
+                      name, what);
 }
 
 /* A name into the result's pool, or NULL when the pool is full. */
 static const char *ws_mext_keep(struct ws_model_result *r, size_t *used,
-                               const char *s)
+                                const char *s)
 {
     size_t n = strlen(s) + 1;
     char *at;
@@ -39,7 +40,7 @@ static const char *ws_mext_keep(struct ws_model_result *r, size_t *used,
 }
 
 static int ws_mext_terms(const char *name, json_t *terms,
-                        struct ws_model_result *r, struct ws_err *err)
+                         struct ws_model_result *r, struct ws_err *err)
 {
     const char *key;
     json_t *v;
@@ -49,30 +50,34 @@ static int ws_mext_terms(const char *name, json_t *terms,
         return 0;
     if (!json_is_object(terms))
         return ws_mext_bad(name, err, "\"terms\" is not an object");
-    json_object_foreach(terms, key, v) {
+    json_object_foreach(terms, key, v)
+    {
         const char *term;
         if (!json_is_number(v) || !isfinite(json_number_value(v))
             || fabs(json_number_value(v)) > WS_EXT_MAX_TERM)
-            return ws_mext_bad(name, err, "a term that is not a number of at "
+            return ws_mext_bad(name, err,
+                               "a term that is not a number of at "
                                "most 1e300");
         if (strlen(key) > 40 || r->nvars == WS_EXT_MAX_TERMS
             || !(term = ws_mext_keep(r, &used, key)))
-            return ws_mext_bad(name, err, "more than 40 terms, or a term "
+            return ws_mext_bad(name, err,
+                               "more than 40 terms, or a term "
                                "name longer than 40 bytes");
         ws_model_var(r, term, json_number_value(v));
     }
     return 0;
 }
 
-static int ws_mext_text(const char *name, json_t *o, const char *key,
-                        char *dst, size_t cap, struct ws_err *err)
+static int ws_mext_text(const char *name, json_t *o, const char *key, char *dst,
+                        size_t cap, struct ws_err *err)
 {
     json_t *v = json_object_get(o, key);
 
     if (!v)
         return 0;
     if (!json_is_string(v))
-        return ws_mext_bad(name, err, "a \"regime\", \"why\" or \"what\" "
+        return ws_mext_bad(name, err,
+                           "a \"regime\", \"why\" or \"what\" "
                            "that is not a string");
     /* Blanked control characters: a regime or domain is printed inside
      * one line of the run report. */
@@ -89,7 +94,8 @@ static int ws_mext_domain(const char *name, json_t *d,
         return 0;
     in = json_object_get(d, "in");
     if (!json_is_object(d) || !json_is_boolean(in))
-        return ws_mext_bad(name, err, "\"domain\" is not {\"in\": "
+        return ws_mext_bad(name, err,
+                           "\"domain\" is not {\"in\": "
                            "true|false, \"what\": ...}");
     r->in_domain = json_is_true(in);
     return ws_mext_text(name, d, "what", r->domain, sizeof r->domain, err);
@@ -99,8 +105,9 @@ int ws_model_ext_parse(const char *name, const char *text,
                        struct ws_model_result *r, struct ws_err *err)
 {
     json_error_t je;
-    json_t *o = json_loads(text, JSON_REJECT_DUPLICATES
-                           | JSON_DECODE_INT_AS_REAL, &je);
+    json_t *o = json_loads(text,
+                           JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL,
+                           &je);
     json_t *cycles, *kind, *applies;
     char what[200];
     int rc = 0;
@@ -125,14 +132,15 @@ int ws_model_ext_parse(const char *name, const char *text,
                || json_number_value(cycles) < 0
                || json_number_value(cycles) > WS_EXT_MAX_CYCLES) {
         rc = ws_mext_bad(name, err, "no \"cycles\" from 0 to 1e18");
-    } else if (kind && (!json_is_string(kind)
-                        || (strcmp(json_string_value(kind), "prediction")
-                            && strcmp(json_string_value(kind),
-                                      "lower bound")))) {
-        rc = ws_mext_bad(name, err, "a \"kind\" other than \"prediction\" or "
-                        "\"lower bound\"");
+    } else if (kind
+               && (!json_is_string(kind)
+                   || (strcmp(json_string_value(kind), "prediction")
+                       && strcmp(json_string_value(kind), "lower bound")))) {
+        rc = ws_mext_bad(name, err,
+                         "a \"kind\" other than \"prediction\" or "
+                         "\"lower bound\"");
     } else {
-        r->cycles = json_number_value(cycles) + 0.0;    /* -0 is 0 */
+        r->cycles = json_number_value(cycles) + 0.0; /* -0 is 0 */
         r->bound = kind && strcmp(json_string_value(kind), "lower bound") == 0;
         if (r->bound)
             snprintf(r->domain, sizeof r->domain, "a lower bound");
@@ -145,4 +153,3 @@ int ws_model_ext_parse(const char *name, const char *text,
     json_decref(o);
     return rc;
 }
-

@@ -43,27 +43,27 @@
 
 /* The quantities both forms share, as the paper names them. */
 struct ws_model_mwp_q {
-    double n;                   /* N: active warps per SM (eq 18) */
-    double mem_insts;           /* #Mem_insts = uncoalesced + coalesced */
-    double total_insts;         /* #Total_insts = #Comp_insts + #Mem_insts */
-    double mem_l;               /* Mem_L (eq 8) */
-    double departure_delay;     /* eq 15 */
-    double mwp;                 /* eq 5 */
-    const char *mwp_bound;      /* the term of eq 5 that is smallest */
-    double comp_cycles;         /* eq 17: one warp's compute period */
-    double comp_sm;             /* the SM's issue time of the same */
-    double mem_cycles;          /* eq 16 */
-    double cwp;                 /* eq 9 */
-    double rep;                 /* #Rep (eq 19, Hong & Kim's reading) */
+    double n;               /* N: active warps per SM (eq 18) */
+    double mem_insts;       /* #Mem_insts = uncoalesced + coalesced */
+    double total_insts;     /* #Total_insts = #Comp_insts + #Mem_insts */
+    double mem_l;           /* Mem_L (eq 8) */
+    double departure_delay; /* eq 15 */
+    double mwp;             /* eq 5 */
+    const char *mwp_bound;  /* the term of eq 5 that is smallest */
+    double comp_cycles;     /* eq 17: one warp's compute period */
+    double comp_sm;         /* the SM's issue time of the same */
+    double mem_cycles;      /* eq 16 */
+    double cwp;             /* eq 9 */
+    double rep;             /* #Rep (eq 19, Hong & Kim's reading) */
 };
 
 /* Hong & Kim's three cases, the memory-bound one split by which of its two
  * conditions selected it, so the regime can say. */
 enum ws_model_mwp_case {
-    WS_MODEL_MWP_FEW_WARPS,     /* MWP == N and CWP == N */
-    WS_MODEL_MWP_MEM_CWP,       /* CWP >= MWP */
-    WS_MODEL_MWP_MEM_COMP,      /* Comp_cycles > Mem_cycles */
-    WS_MODEL_MWP_COMPUTE        /* otherwise: MWP > CWP */
+    WS_MODEL_MWP_FEW_WARPS, /* MWP == N and CWP == N */
+    WS_MODEL_MWP_MEM_CWP,   /* CWP >= MWP */
+    WS_MODEL_MWP_MEM_COMP,  /* Comp_cycles > Mem_cycles */
+    WS_MODEL_MWP_COMPUTE    /* otherwise: MWP > CWP */
 };
 
 static const char *const ws_model_mwp_case_names[] = {
@@ -126,8 +126,10 @@ static int ws_model_mwp_check(const struct ws_mwp_params *p,
         double v = ws_model_mwp_field(p, ws_model_mwp_fields[i].off);
 
         if (!isfinite(v) || v < 0)
-            return ws_model_skip(r, "%s is %g: it must be a finite number "
-                                 ">= 0", ws_model_mwp_fields[i].name, v);
+            return ws_model_skip(r,
+                                 "%s is %g: it must be a finite number "
+                                 ">= 0",
+                                 ws_model_mwp_fields[i].name, v);
     }
     if (p->blocks <= 0)
         return ws_model_skip(r, "#Blocks is 0: no blocks, nothing to run");
@@ -135,7 +137,7 @@ static int ws_model_mwp_check(const struct ws_mwp_params *p,
         return ws_model_skip(r, "#Active_SMs is 0: #Rep would divide by 0");
     if (p->active_blocks_per_sm <= 0)
         return ws_model_skip(r, "#Active_blocks_per_SM is 0: no block fits "
-                             "on an SM");
+                                "on an SM");
     if (p->threads_per_block <= 0)
         return ws_model_skip(r, "#Threads_per_block is 0: no warps");
     if (p->issue_cycles <= 0)
@@ -151,18 +153,19 @@ static int ws_model_mwp_check_memory(const struct ws_mwp_params *p,
 {
     if (p->freq_ghz <= 0)
         return ws_model_skip(r, "Freq is 0: BW_per_warp (eq 7) needs a "
-                             "clock");
+                                "clock");
     if (p->mem_bw_gbs <= 0)
         return ws_model_skip(r, "Mem_Bandwidth is 0: memory instructions "
-                             "could never complete");
+                                "could never complete");
     if (p->mem_ld <= 0)
         return ws_model_skip(r, "Mem_LD is 0: Mem_L (eq 8) divides "
-                             "BW_per_warp (eq 7)");
+                                "BW_per_warp (eq 7)");
     if (p->load_bytes_per_warp <= 0)
         return ws_model_skip(r, "Load_bytes_per_warp is 0: MWP_peak_BW "
-                             "(eq 6) would divide by 0");
+                                "(eq 6) would divide by 0");
     if (p->uncoal_insts > 0 && p->uncoal_per_mw < 1)
-        return ws_model_skip(r, "#Uncoal_per_mw is %g: an uncoalesced "
+        return ws_model_skip(r,
+                             "#Uncoal_per_mw is %g: an uncoalesced "
                              "instruction needs at least 1 transaction",
                              p->uncoal_per_mw);
     return 1;
@@ -183,11 +186,11 @@ static int ws_model_mwp_latency(const struct ws_mwp_params *p,
     double mem_l_uncoal = p->mem_ld
                           + (p->uncoal_per_mw - 1) * p->departure_del_uncoal;
     double mem_l_coal = p->mem_ld;
-    double w_uncoal = p->uncoal_insts / q->mem_insts;  /* eq 13 */
-    double w_coal = p->coal_insts / q->mem_insts;      /* eq 14 */
+    double w_uncoal = p->uncoal_insts / q->mem_insts; /* eq 13 */
+    double w_coal = p->coal_insts / q->mem_insts;     /* eq 14 */
 
-    ws_model_var(r, "Mem_L_Uncoal", mem_l_uncoal);     /* eq 11 */
-    ws_model_var(r, "Mem_L_Coal", mem_l_coal);         /* eq 12 */
+    ws_model_var(r, "Mem_L_Uncoal", mem_l_uncoal); /* eq 11 */
+    ws_model_var(r, "Mem_L_Coal", mem_l_coal);     /* eq 12 */
     ws_model_var(r, "Weight_uncoal", w_uncoal);
     ws_model_var(r, "Weight_coal", w_coal);
     q->mem_l = mem_l_uncoal * w_uncoal + mem_l_coal * w_coal;
@@ -197,10 +200,10 @@ static int ws_model_mwp_latency(const struct ws_mwp_params *p,
     ws_model_var(r, "Departure_delay", q->departure_delay);
     if (q->departure_delay <= 0)
         return ws_model_skip(r, "Departure_delay is 0 (a departure delay "
-                             "of 0 for the accesses the kernel makes): "
-                             "MWP (eq 5) would divide by 0");
+                                "of 0 for the accesses the kernel makes): "
+                                "MWP (eq 5) would divide by 0");
     q->mem_cycles = mem_l_uncoal * p->uncoal_insts
-                    + mem_l_coal * p->coal_insts;      /* eq 16 */
+                    + mem_l_coal * p->coal_insts; /* eq 16 */
     return 1;
 }
 
@@ -251,7 +254,8 @@ static void ws_model_mwp_cwp(struct ws_model_mwp_q *q,
 static double ws_model_mwp_rep(const struct ws_mwp_params *p)
 {
     return p->active_blocks_per_sm > 0 && p->active_sms > 0
-        ? p->blocks / (p->active_blocks_per_sm * p->active_sms) : 0;
+               ? p->blocks / (p->active_blocks_per_sm * p->active_sms)
+               : 0;
 }
 
 /* Fills q and records every quantity in the order computed.  Returns 1 for
@@ -279,7 +283,7 @@ static int ws_model_mwp_prepare(const struct ws_mwp_params *p,
     ws_model_var(r, "Total_insts", q->total_insts);
     if (q->total_insts <= 0) {
         ws_model_skip(r, "#Total_insts is 0: the kernel has no computation "
-                      "or memory instructions");
+                         "or memory instructions");
         return -1;
     }
     memory = q->mem_insts > 0;
@@ -293,15 +297,17 @@ static int ws_model_mwp_prepare(const struct ws_mwp_params *p,
          * slower than they return, or one warp's demand exceeds the SM's
          * share of bandwidth: outside what the model describes. */
         if (q->mwp < 1) {
-            ws_model_skip(r, "MWP = %.3g is below one warp (bound by %s): "
+            ws_model_skip(r,
+                          "MWP = %.3g is below one warp (bound by %s): "
                           "Hong & Kim's cases assume at least one memory "
-                          "warp in flight", q->mwp, q->mwp_bound);
+                          "warp in flight",
+                          q->mwp, q->mwp_bound);
             return -1;
         }
     }
     q->comp_cycles = (p->issue_cycles_warp > 0 ? p->issue_cycles_warp
-                                                : p->issue_cycles)
-                     * q->total_insts;                     /* eq 17 */
+                                               : p->issue_cycles)
+                     * q->total_insts; /* eq 17 */
     q->comp_sm = p->issue_cycles * q->total_insts;
     ws_model_var(r, "Comp_cycles", q->comp_cycles);
     ws_model_var(r, "Comp_cycles_SM", q->comp_sm);
@@ -403,15 +409,19 @@ static void ws_model_mwp_domain(const struct ws_mwp_params *p,
     double rep = ws_model_mwp_rep(p);
 
     if (rep > 0 && ceil(rep - 1e-9) > (1 + WS_MWP_MAX_TAIL) * rep)
-        ws_model_domain(r, 0, "#Rep = %.3g rounds: the partial last round "
+        ws_model_domain(r, 0,
+                        "#Rep = %.3g rounds: the partial last round "
                         "it leaves out adds %.0f%% (expected whole rounds, "
-                        "or many)", rep, 100 * (ceil(rep - 1e-9) / rep - 1));
+                        "or many)",
+                        rep, 100 * (ceil(rep - 1e-9) / rep - 1));
     else if (no_cache && p->l2_hit_rate > WS_MWP_MAX_REUSE)
-        ws_model_domain(r, 0, "%.0f%% of sector reads reuse a sector: Hong & "
+        ws_model_domain(r, 0,
+                        "%.0f%% of sector reads reuse a sector: Hong & "
                         "Kim's GPUs had no caches (expected at most %.0f%%)",
                         100 * p->l2_hit_rate, 100 * WS_MWP_MAX_REUSE);
     else if (no_cache)
-        ws_model_domain(r, 1, "whole rounds of blocks, little reuse (no "
+        ws_model_domain(r, 1,
+                        "whole rounds of blocks, little reuse (no "
                         "caches)");
     else
         ws_model_domain(r, 1, "whole rounds of blocks");
@@ -470,15 +480,18 @@ static int ws_model_mwp_l2_check(const struct ws_mwp_params *p,
 {
     if (p->mem_l2_hit <= 0)
         return ws_model_skip(r, "Mem_L2_cache_hit is 0: the L2 form needs "
-                             "the L2 hit latency");
+                                "the L2 hit latency");
     if (p->mem_l2_hit > p->mem_ld)
-        return ws_model_skip(r, "Mem_L2_cache_hit (%g) exceeds "
+        return ws_model_skip(r,
+                             "Mem_L2_cache_hit (%g) exceeds "
                              "Mem_L2_cache_miss = Mem_LD (%g): an L2 hit "
-                             "slower than DRAM", p->mem_l2_hit, p->mem_ld);
+                             "slower than DRAM",
+                             p->mem_l2_hit, p->mem_ld);
     /* Lenient on purpose: the counts are averages over warps and the
      * profile's categories need not sum to every instruction. */
     if (p->first_comp_period_insts > q->total_insts + p->synch_insts)
-        return ws_model_skip(r, "First_comp_period_insts (%g) exceeds the "
+        return ws_model_skip(r,
+                             "First_comp_period_insts (%g) exceeds the "
                              "kernel's instructions (%g)",
                              p->first_comp_period_insts,
                              q->total_insts + p->synch_insts);
@@ -524,9 +537,8 @@ static double ws_model_mwp_l2_warps(struct ws_model_result *r, double first,
  * Comp_cycles of its own: it starts (MWP - 1) first computation periods
  * after the first warp and then pays only its (L2) memory cycles. */
 static double ws_model_mwp_l2_few(const struct ws_mwp_params *p,
-                                  const struct ws_model_mwp_q *q,
-                                  double ratio, struct ws_model_result *r,
-                                  const char **which)
+                                  const struct ws_model_mwp_q *q, double ratio,
+                                  struct ws_model_result *r, const char **which)
 {
     double first = q->mem_cycles + q->comp_cycles;
     double last = p->first_comp_period_insts * p->issue_cycles * (q->mwp - 1)
@@ -587,7 +599,7 @@ static int ws_model_mwp_l2_form(const struct ws_mwp_params *p,
     if (p->l2_hit_rate > 1)
         return ws_model_skip(r, "l2_hit_rate is %g: a fraction must be <= 1",
                              p->l2_hit_rate);
-    if (!memory)    /* no memory, no L2: Hong & Kim's compute-only round */
+    if (!memory) /* no memory, no L2: Hong & Kim's compute-only round */
         return ws_model_mwp_compute_only(&q, r);
     if (!ws_model_mwp_l2_check(p, &q, r))
         return 0;
@@ -662,8 +674,7 @@ static const struct ws_model_field ws_model_mwp_inputs[] = {
      "#Active_blocks_per_SM"},
 };
 
-_Static_assert(sizeof(struct ws_mwp_params)
-               <= sizeof(union ws_model_params),
+_Static_assert(sizeof(struct ws_mwp_params) <= sizeof(union ws_model_params),
                "MWP/CWP's inputs fit the buffer every model shares");
 
 static void ws_model_mwp_derive(const struct ws_profile *p,

@@ -96,9 +96,9 @@ static void ws_transactions(const struct ws_profile *p, const struct ws_gpu *g,
     ws_unit_transactions(m, g, &uncoal, &coal);
     out->transaction_bytes = (double)ws_cfg_transaction(g);
     out->uncoal_per_mw = m->uncoal_insts
-        ? (double)uncoal / (double)m->uncoal_insts : 0;
-    out->coal_per_mw = m->coal_insts
-        ? (double)coal / (double)m->coal_insts : 0;
+                             ? (double)uncoal / (double)m->uncoal_insts
+                             : 0;
+    out->coal_per_mw = m->coal_insts ? (double)coal / (double)m->coal_insts : 0;
 }
 
 /* Departure delays as the simulator's probe measured them for this config
@@ -113,10 +113,12 @@ static void ws_departure(const struct ws_gpu *g, struct ws_mwp_params *out)
     out->departure_measured = g->model.departure_del_uncoal > 0
                               && g->model.departure_del_coal > 0;
     out->departure_del_uncoal = g->model.departure_del_uncoal > 0
-                                ? g->model.departure_del_uncoal : port;
-    out->departure_del_coal = g->model.departure_del_coal > 0
-        ? g->model.departure_del_coal
-        : port * (out->coal_per_mw > 0 ? out->coal_per_mw : 1);
+                                    ? g->model.departure_del_uncoal
+                                    : port;
+    out->departure_del_coal =
+        g->model.departure_del_coal > 0
+            ? g->model.departure_del_coal
+            : port * (out->coal_per_mw > 0 ? out->coal_per_mw : 1);
 }
 
 void ws_model_params_mwp(const struct ws_profile *p, const struct ws_gpu *g,
@@ -136,15 +138,19 @@ void ws_model_params_mwp(const struct ws_profile *p, const struct ws_gpu *g,
      * without timing can give; 0 (no reuse assumed) when the kernel
      * touched more sectors than the profile keeps. */
     out->l2_hit_rate = m->read_sector_refs && !m->incomplete
-        ? 1.0 - (double)m->read.n / (double)m->read_sector_refs : 0;
+                           ? 1.0
+                                 - (double)m->read.n
+                                       / (double)m->read_sector_refs
+                           : 0;
     ws_transactions(p, g, out);
     ws_departure(g, out);
     /* Bytes moved, not requested: a strided warp moves whole sectors, and
      * stores move bytes too (Hong & Kim's 128 bytes are a coalesced warp's
      * 32 words; eq 6 is a bandwidth ceiling on what crosses the bus). */
-    out->load_bytes_per_warp = mem > 0
-        ? (double)(m->coal_sectors + m->uncoal_sectors)
-          * (double)g->l2.sector / mem : 0;
+    out->load_bytes_per_warp = mem > 0 ? (double)(m->coal_sectors
+                                                  + m->uncoal_sectors)
+                                             * (double)g->l2.sector / mem
+                                       : 0;
     out->active_sms = ws_active_sms(p, g);
     ws_issue_time(p, g, &warp, &sm);
     /* Per instruction of #Total_insts, so that Issue_cycles x #Total_insts
@@ -221,7 +227,8 @@ double ws_model_dram_bytes(const struct ws_profile *p, const struct ws_gpu *g,
         return 0;
     if (l2_may_be_warm)
         compulsory = compulsory > (double)g->l2.size
-                     ? compulsory - (double)g->l2.size : 0;
+                         ? compulsory - (double)g->l2.size
+                         : 0;
     /* L2 writes back: written data stays there until evicted, so at most
      * an L2-full of it never reaches DRAM during the kernel. */
     if (written > (double)g->l2.size)
@@ -258,20 +265,24 @@ void ws_model_params_roofline(const struct ws_profile *p,
     out->flops_fp64 = m->flops_fp64;
     out->peak_fp64 = ws_peak(g, WS_UNIT_FP64, sms, WS_WARP_SIZE * 2.0);
     out->flops_tensor = m->flops_tensor;
-    out->peak_tensor = tensor
-        ? ws_peak(g, WS_UNIT_TENSOR, sms, m->flops_tensor / (double)tensor)
-        : 0;
+    out->peak_tensor = tensor ? ws_peak(g, WS_UNIT_TENSOR, sms,
+                                        m->flops_tensor / (double)tensor)
+                              : 0;
     out->dram_bytes = ws_model_dram_bytes(p, g, l2_may_be_warm);
     out->dram_bw = g->dram.bandwidth / ghz;
     /* Every distinct sector read crosses L2 once at least, and every
      * sector stored or updated atomically reaches it (L1 writes through). */
-    out->l2_bytes = m->incomplete ? 0
-                    : ((double)m->read.n + (double)m->store_sectors) * sector;
+    out->l2_bytes = m->incomplete
+                        ? 0
+                        : ((double)m->read.n + (double)m->store_sectors)
+                              * sector;
     out->l2_bw = g->l2.bandwidth / ghz;
     /* The same sectors cross the SMs' ports, reads one way and writes the
      * other, each port at icnt.bandwidth_per_sm. */
-    out->port_bytes = m->incomplete ? 0
-        : fmax((double)m->read.n, (double)m->store_sectors) * sector;
+    out->port_bytes = m->incomplete
+                          ? 0
+                          : fmax((double)m->read.n, (double)m->store_sectors)
+                                * sector;
     out->port_bw = sms * ws_port_bytes(g);
     /* No L1 bandwidth in the configs: that roof is left out. */
 }
@@ -295,9 +306,8 @@ static enum ws_flop_kind ws_dominant(const double *work, const double *peak)
     return best;
 }
 
-static const int ws_flop_class[WS_FLOP_KINDS] = {
-    -1, WS_OPC_FP32, WS_OPC_FP16, WS_OPC_FP64, WS_OPC_TENSOR
-};
+static const int ws_flop_class[WS_FLOP_KINDS] = {-1, WS_OPC_FP32, WS_OPC_FP16,
+                                                 WS_OPC_FP64, WS_OPC_TENSOR};
 
 /* C_op, C_ldst, C_other: each class's share of the instructions D times
  * its weight W = T_SP / T_x, the FP32 rate over the class's own (its
@@ -327,12 +337,10 @@ void ws_model_params_qroofline(const struct ws_profile *p,
 
     memset(out, 0, sizeof *out);
     ws_model_params_roofline(p, g, l2_may_be_warm, &r);
-    const double work[WS_FLOP_KINDS] = {
-        0, r.flops, r.flops_fp16, r.flops_fp64, r.flops_tensor
-    };
-    const double peak[WS_FLOP_KINDS] = {
-        0, r.peak_flops, r.peak_fp16, r.peak_fp64, r.peak_tensor
-    };
+    const double work[WS_FLOP_KINDS] = {0, r.flops, r.flops_fp16, r.flops_fp64,
+                                        r.flops_tensor};
+    const double peak[WS_FLOP_KINDS] = {0, r.peak_flops, r.peak_fp16,
+                                        r.peak_fp64, r.peak_tensor};
     enum ws_flop_kind k = ws_dominant(work, peak);
 
     out->w_comp = work[k];
@@ -376,8 +384,9 @@ void ws_model_params_aiq(const struct ws_profile *p, const struct ws_gpu *g,
     ws_model_params_mwp(p, g, &mwp);
     w = mwp.uncoal_insts + mwp.coal_insts;
     out->c_gl = w > 0 ? (mwp.departure_del_uncoal * mwp.uncoal_per_mw
-                         * mwp.uncoal_insts
-                         + mwp.departure_del_coal * mwp.coal_insts) / w
+                             * mwp.uncoal_insts
+                         + mwp.departure_del_coal * mwp.coal_insts)
+                            / w
                       : mwp.departure_del_coal;
     out->c_gs = out->c_gl;
     shared_on = sh->insts - sh->predicated_off;

@@ -35,29 +35,37 @@
 static int ws_model_qroofline_valid(const struct ws_qroofline_params *p,
                                     struct ws_model_result *r)
 {
-    const struct { const char *name; double v; } in[] = {
-        {"w_comp", p->w_comp}, {"t_op", p->t_op}, {"m_fp", p->m_fp},
-        {"m_fma", p->m_fma}, {"c_op", p->c_op}, {"c_ldst", p->c_ldst},
-        {"c_other", p->c_other}, {"w_trans", p->w_trans},
-        {"b_mem", p->b_mem}, {"blocks", p->blocks}, {"sms", p->sms},
+    const struct {
+        const char *name;
+        double v;
+    } in[] = {
+        {"w_comp", p->w_comp},   {"t_op", p->t_op},       {"m_fp", p->m_fp},
+        {"m_fma", p->m_fma},     {"c_op", p->c_op},       {"c_ldst", p->c_ldst},
+        {"c_other", p->c_other}, {"w_trans", p->w_trans}, {"b_mem", p->b_mem},
+        {"blocks", p->blocks},   {"sms", p->sms},
     };
 
     for (size_t i = 0; i < sizeof in / sizeof in[0]; i++)
         if (!isfinite(in[i].v) || in[i].v < 0)
-            return ws_model_skip(r, "%s = %g: must be finite and not "
-                                 "negative", in[i].name, in[i].v);
+            return ws_model_skip(r,
+                                 "%s = %g: must be finite and not "
+                                 "negative",
+                                 in[i].name, in[i].v);
     if (p->m_fma > p->m_fp)
-        return ws_model_skip(r, "m_fma (%g) exceeds m_fp (%g): FMAs are "
-                             "among the instructions", p->m_fma, p->m_fp);
+        return ws_model_skip(r,
+                             "m_fma (%g) exceeds m_fp (%g): FMAs are "
+                             "among the instructions",
+                             p->m_fma, p->m_fp);
     if (p->w_comp > 0 && (p->t_op <= 0 || p->c_op <= 0))
-        return ws_model_skip(r, "arithmetic without a peak or an "
+        return ws_model_skip(r,
+                             "arithmetic without a peak or an "
                              "instruction share (t_op %g, c_op %g)",
                              p->t_op, p->c_op);
     if (p->w_trans > 0 && p->b_mem <= 0)
         return ws_model_skip(r, "DRAM traffic without DRAM bandwidth");
     if (p->w_comp <= 0 && p->w_trans <= 0)
         return ws_model_skip(r, "no arithmetic and no DRAM traffic: "
-                             "nothing the model times");
+                                "nothing the model times");
     return 1;
 }
 
@@ -67,8 +75,10 @@ static void ws_model_qroofline_domain(const struct ws_qroofline_params *p,
                                       struct ws_model_result *r)
 {
     if (p->sms > 0 && p->blocks < p->sms)
-        ws_model_domain(r, 0, "%g blocks on %g SMs: the peaks are the whole "
-                        "GPU's", p->blocks, p->sms);
+        ws_model_domain(r, 0,
+                        "%g blocks on %g SMs: the peaks are the whole "
+                        "GPU's",
+                        p->blocks, p->sms);
     else if (p->w_comp <= 0)
         ws_model_domain(r, 0, "no arithmetic: O_krn is undefined");
     else
@@ -131,7 +141,7 @@ static const struct ws_model_field ws_model_qroofline_inputs[] = {
 };
 
 _Static_assert(sizeof(struct ws_qroofline_params)
-               <= sizeof(union ws_model_params),
+                   <= sizeof(union ws_model_params),
                "The quantitative roofline's inputs fit the buffer every "
                "model shares");
 
@@ -159,7 +169,7 @@ static int ws_model_qroofline_evaluate(const union ws_model_params *in,
 const struct ws_model_def ws_model_qroofline_def = {
     .name = "qroofline",
     .what = "Konstantinidis & Cotronis's quantitative roofline "
-             "predictor",
+            "predictor",
     .bound = 0,
     .fields = ws_model_qroofline_inputs,
     .nfields = (int)(sizeof ws_model_qroofline_inputs

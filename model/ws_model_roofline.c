@@ -31,31 +31,44 @@
 
 /* One roof: work over peak. */
 struct ws_model_roofline_roof {
-    const char *name;           /* for the regime */
-    const char *cycles_var;     /* the roof's time */
-    const char *ai_var;         /* flops per byte at this level, or NULL */
-    const char *ridge_var;      /* peak_flops / bandwidth, or NULL */
+    const char *name;       /* for the regime */
+    const char *cycles_var; /* the roof's time */
+    const char *ai_var;     /* flops per byte at this level, or NULL */
+    const char *ridge_var;  /* peak_flops / bandwidth, or NULL */
     double work, peak;
 };
 
 static int ws_model_roofline_valid(const struct ws_roofline_params *p,
                                    struct ws_model_result *r)
 {
-    const struct { const char *name; double v; } in[] = {
-        {"flops", p->flops}, {"peak_flops", p->peak_flops},
-        {"flops_fp16", p->flops_fp16}, {"peak_fp16", p->peak_fp16},
-        {"flops_fp64", p->flops_fp64}, {"peak_fp64", p->peak_fp64},
-        {"flops_tensor", p->flops_tensor}, {"peak_tensor", p->peak_tensor},
-        {"dram_bytes", p->dram_bytes}, {"dram_bw", p->dram_bw},
-        {"l2_bytes", p->l2_bytes}, {"l2_bw", p->l2_bw},
-        {"l1_bytes", p->l1_bytes}, {"l1_bw", p->l1_bw},
-        {"port_bytes", p->port_bytes}, {"port_bw", p->port_bw},
+    const struct {
+        const char *name;
+        double v;
+    } in[] = {
+        {"flops", p->flops},
+        {"peak_flops", p->peak_flops},
+        {"flops_fp16", p->flops_fp16},
+        {"peak_fp16", p->peak_fp16},
+        {"flops_fp64", p->flops_fp64},
+        {"peak_fp64", p->peak_fp64},
+        {"flops_tensor", p->flops_tensor},
+        {"peak_tensor", p->peak_tensor},
+        {"dram_bytes", p->dram_bytes},
+        {"dram_bw", p->dram_bw},
+        {"l2_bytes", p->l2_bytes},
+        {"l2_bw", p->l2_bw},
+        {"l1_bytes", p->l1_bytes},
+        {"l1_bw", p->l1_bw},
+        {"port_bytes", p->port_bytes},
+        {"port_bw", p->port_bw},
     };
 
     for (size_t i = 0; i < sizeof in / sizeof in[0]; i++)
         if (!isfinite(in[i].v) || in[i].v < 0)
-            return ws_model_skip(r, "%s = %g: must be finite and not "
-                                 "negative", in[i].name, in[i].v);
+            return ws_model_skip(r,
+                                 "%s = %g: must be finite and not "
+                                 "negative",
+                                 in[i].name, in[i].v);
     return 1;
 }
 
@@ -81,16 +94,15 @@ int ws_model_roofline(const struct ws_roofline_params *p,
                       struct ws_model_result *r)
 {
     const struct ws_model_roofline_roof roof[] = {
-        {"FP32 compute", "compute_cycles", NULL, NULL, p->flops,
-         p->peak_flops},
+        {"FP32 compute", "compute_cycles", NULL, NULL, p->flops, p->peak_flops},
         {"FP16 compute", "fp16_cycles", NULL, NULL, p->flops_fp16,
          p->peak_fp16},
         {"FP64 compute", "fp64_cycles", NULL, NULL, p->flops_fp64,
          p->peak_fp64},
         {"tensor compute", "tensor_cycles", NULL, NULL, p->flops_tensor,
          p->peak_tensor},
-        {"DRAM", "dram_cycles", "ai_dram", "ridge_dram",
-         p->dram_bytes, p->dram_bw},
+        {"DRAM", "dram_cycles", "ai_dram", "ridge_dram", p->dram_bytes,
+         p->dram_bw},
         {"L2", "l2_cycles", "ai_l2", "ridge_l2", p->l2_bytes, p->l2_bw},
         {"L1", "l1_cycles", "ai_l1", "ridge_l1", p->l1_bytes, p->l1_bw},
         {"SM port", "port_cycles", NULL, NULL, p->port_bytes, p->port_bw},
@@ -111,8 +123,8 @@ int ws_model_roofline(const struct ws_roofline_params *p,
     /* time >= work / peak for every roof with a positive peak; the first
      * of equal roofs names the regime. */
     for (int i = 0; i < nroof; i++) {
-        if (roof[i].peak <= 0 || (i < WS_ROOF_COMPUTE && roof[i].work <= 0
-                                  && i > 0))
+        if (roof[i].peak <= 0
+            || (i < WS_ROOF_COMPUTE && roof[i].work <= 0 && i > 0))
             continue;
         t = roof[i].work / roof[i].peak;
         ws_model_var(r, roof[i].cycles_var, t);
@@ -125,8 +137,8 @@ int ws_model_roofline(const struct ws_roofline_params *p,
     }
     if (bind < 0 || bound == 0)
         return ws_model_skip(r, "no roof has both work and a positive "
-                             "peak: the work lies on levels the config "
-                             "gives no peak");
+                                "peak: the work lies on levels the config "
+                                "gives no peak");
     r->cycles = bound;
     snprintf(r->regime, sizeof r->regime, "%s bound", roof[bind].name);
     return 1;
@@ -155,12 +167,11 @@ static const struct ws_model_field ws_model_roofline_inputs[] = {
 };
 
 _Static_assert(sizeof(struct ws_roofline_params)
-               <= sizeof(union ws_model_params),
+                   <= sizeof(union ws_model_params),
                "The roofline's inputs fit the buffer every model shares");
 
 static void ws_model_roofline_derive(const struct ws_profile *p,
-                                     const struct ws_gpu *g,
-                                     int l2_may_be_warm,
+                                     const struct ws_gpu *g, int l2_may_be_warm,
                                      union ws_model_params *out)
 {
     struct ws_roofline_params in;

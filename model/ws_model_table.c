@@ -18,12 +18,8 @@ extern const struct ws_model_def ws_model_mwp_def, ws_model_mwp_l2_def,
     ws_model_qroofline_def, ws_model_aiq_def;
 
 static const struct ws_model_def *const ws_model_table[] = {
-    &ws_model_mwp_def,
-    &ws_model_mwp_l2_def,
-    &ws_model_mwp_l2_reuse_def,
-    &ws_model_tmm_def,
-    &ws_model_roofline_def,
-    &ws_model_qroofline_def,
+    &ws_model_mwp_def, &ws_model_mwp_l2_def,   &ws_model_mwp_l2_reuse_def,
+    &ws_model_tmm_def, &ws_model_roofline_def, &ws_model_qroofline_def,
     &ws_model_aiq_def,
 };
 

@@ -34,7 +34,13 @@
 
 /* The limits of eq 4, in the paper's order; B_a names the first that
  * reaches the minimum when two tie. */
-enum { WS_TMM_SMEM, WS_TMM_REGS, WS_TMM_BLOCKS, WS_TMM_THREADS, WS_TMM_NLIM };
+enum {
+    WS_TMM_SMEM,
+    WS_TMM_REGS,
+    WS_TMM_BLOCKS,
+    WS_TMM_THREADS,
+    WS_TMM_NLIM
+};
 
 static const char *const ws_model_tmm_limit_name[WS_TMM_NLIM] = {
     "shared memory", "registers", "the block limit", "threads"};
@@ -43,19 +49,36 @@ static const char *const ws_model_tmm_limit_name[WS_TMM_NLIM] = {
 static int ws_model_tmm_valid(const struct ws_tmm_params *p,
                               struct ws_model_result *r)
 {
-    const struct { const char *name; double v; } in[] = {
-        {"t1", p->t1}, {"t_inf", p->t_inf}, {"m", p->m}, {"l", p->l},
-        {"t", p->t}, {"p", p->p}, {"q", p->q}, {"z", p->z},
-        {"s_b", p->s_b}, {"r", p->r}, {"r_t", p->r_t}, {"t_r", p->t_r},
-        {"b_r", p->b_r}, {"b_max", p->b_max}, {"t_max_mp", p->t_max_mp},
-        {"reg_unit", p->reg_unit}, {"smem_unit", p->smem_unit},
+    const struct {
+        const char *name;
+        double v;
+    } in[] = {
+        {"t1", p->t1},
+        {"t_inf", p->t_inf},
+        {"m", p->m},
+        {"l", p->l},
+        {"t", p->t},
+        {"p", p->p},
+        {"q", p->q},
+        {"z", p->z},
+        {"s_b", p->s_b},
+        {"r", p->r},
+        {"r_t", p->r_t},
+        {"t_r", p->t_r},
+        {"b_r", p->b_r},
+        {"b_max", p->b_max},
+        {"t_max_mp", p->t_max_mp},
+        {"reg_unit", p->reg_unit},
+        {"smem_unit", p->smem_unit},
         {"scale", p->scale},
     };
 
     for (size_t i = 0; i < sizeof in / sizeof in[0]; i++)
         if (!isfinite(in[i].v) || in[i].v < 0)
-            return ws_model_skip(r, "%s = %g: must be finite and not "
-                                 "negative", in[i].name, in[i].v);
+            return ws_model_skip(r,
+                                 "%s = %g: must be finite and not "
+                                 "negative",
+                                 in[i].name, in[i].v);
     return 1;
 }
 
@@ -67,16 +90,16 @@ static int ws_model_tmm_divisors(const struct ws_tmm_params *p,
         return ws_model_skip(r, "no cores (P = %g, Q = %g)", p->p, p->q);
     if (p->t == 0)
         return ws_model_skip(r, "no threads per core (T = 0): eq 1 "
-                             "divides by T");
+                                "divides by T");
     if (p->t_r == 0)
         return ws_model_skip(r, "no threads per block (T_r = 0): eq 4 "
-                             "divides by T_r");
+                                "divides by T_r");
     if (p->r_t == 0)
         return ws_model_skip(r, "no registers per thread (R_T = 0): eq 4 "
-                             "divides by R_T * T_r");
+                                "divides by R_T * T_r");
     if (p->b_r == 0)
         return ws_model_skip(r, "no blocks requested (B_r = 0): eq 3 "
-                             "divides by B_r");
+                                "divides by B_r");
     return 1;
 }
 
@@ -94,11 +117,12 @@ static void ws_model_tmm_limits(const struct ws_tmm_params *p,
 {
     double warps = ceil(p->t_r / 32);
     double regs = p->reg_unit > 0
-        ? ws_model_tmm_round_up(p->r_t * 32, p->reg_unit) * warps
-        : p->r_t * p->t_r;
+                      ? ws_model_tmm_round_up(p->r_t * 32, p->reg_unit) * warps
+                      : p->r_t * p->t_r;
 
-    c[WS_TMM_SMEM] = p->s_b > 0
-        ? floor(p->z / ws_model_tmm_round_up(p->s_b, p->smem_unit)) : INFINITY;
+    c[WS_TMM_SMEM] = p->s_b > 0 ? floor(
+                         p->z / ws_model_tmm_round_up(p->s_b, p->smem_unit))
+                                : INFINITY;
     c[WS_TMM_REGS] = floor(p->r / regs);
     c[WS_TMM_BLOCKS] = floor(p->b_max);
     c[WS_TMM_THREADS] = floor(p->t_max_mp / p->t_r);
@@ -159,17 +183,23 @@ static int ws_model_tmm_no_fit(const struct ws_tmm_params *p,
 {
     switch (lim) {
     case WS_TMM_SMEM:
-        return ws_model_skip(r, "B_a = 0: a block's %g bytes of shared "
-                             "memory exceed the SM's %g", p->s_b, p->z);
+        return ws_model_skip(r,
+                             "B_a = 0: a block's %g bytes of shared "
+                             "memory exceed the SM's %g",
+                             p->s_b, p->z);
     case WS_TMM_REGS:
-        return ws_model_skip(r, "B_a = 0: a block's %g registers exceed "
-                             "the SM's %g", p->r_t * p->t_r, p->r);
+        return ws_model_skip(r,
+                             "B_a = 0: a block's %g registers exceed "
+                             "the SM's %g",
+                             p->r_t * p->t_r, p->r);
     case WS_TMM_BLOCKS:
         return ws_model_skip(r, "B_a = 0: the SM's block limit is %g",
                              p->b_max);
     default:
-        return ws_model_skip(r, "B_a = 0: a block's %g threads exceed the "
-                             "SM's %g", p->t_r, p->t_max_mp);
+        return ws_model_skip(r,
+                             "B_a = 0: a block's %g threads exceed the "
+                             "SM's %g",
+                             p->t_r, p->t_max_mp);
     }
 }
 
@@ -196,11 +226,14 @@ static void ws_model_tmm_domain(struct ws_model_result *r, double passes,
                                 double span, double eq8)
 {
     if (passes < 2)
-        ws_model_domain(r, 0, "%g pass%s of blocks over the SMs: eq 8 is "
+        ws_model_domain(r, 0,
+                        "%g pass%s of blocks over the SMs: eq 8 is "
                         "fitted to launches of many waves (expected 2 or "
-                        "more)", passes, passes == 1 ? "" : "es");
+                        "more)",
+                        passes, passes == 1 ? "" : "es");
     else if (span > eq8)
-        ws_model_domain(r, 0, "the span binds: eq 8 assumes T_inf << T1/P "
+        ws_model_domain(r, 0,
+                        "the span binds: eq 8 assumes T_inf << T1/P "
                         "(footnote 5)");
     else
         ws_model_domain(r, 1, "many waves, span not binding");
@@ -261,7 +294,7 @@ int ws_model_tmm(const struct ws_tmm_params *p, struct ws_model_result *r)
              ws_model_tmm_limit_name[lim]);
     if (p->scale == 0)
         return ws_model_skip(r, "no calibrated scale factor (scale = 0): "
-                             "eq 8 is a proportionality");
+                                "eq 8 is a proportionality");
     r->cycles = p->scale * fmax(eq8, span);
     return 1;
 }
@@ -290,8 +323,7 @@ static const struct ws_model_field ws_model_tmm_inputs[] = {
     {"scale", TMM(scale), "cycles per TMM time unit"},
 };
 
-_Static_assert(sizeof(struct ws_tmm_params)
-               <= sizeof(union ws_model_params),
+_Static_assert(sizeof(struct ws_tmm_params) <= sizeof(union ws_model_params),
                "TMM's inputs fit the buffer every model shares");
 
 static void ws_model_tmm_derive(const struct ws_profile *p,

@@ -66,7 +66,7 @@ static void ws_profile_unknown(struct ws_profile *p, const char *op)
         uint32_t cap = p->unknown_cap ? p->unknown_cap * 2 : 8;
         struct ws_unknown_op *u = realloc(p->unknown, cap * sizeof *u);
         if (!u)
-            return;                 /* the count above still records it */
+            return; /* the count above still records it */
         p->unknown = u;
         p->unknown_cap = cap;
     }
@@ -84,8 +84,8 @@ static void ws_profile_unknown(struct ws_profile *p, const char *op)
 #define WS_PROFILE_MAX_SECTORS (1u << 26)
 #define WS_PROFILE_MAX_PAGES 2048
 
-static void ws_profile_sector(struct ws_profile_model *m,
-                              struct ws_u64set *set, uint64_t sector)
+static void ws_profile_sector(struct ws_profile_model *m, struct ws_u64set *set,
+                              uint64_t sector)
 {
     if (m->incomplete)
         return;
@@ -100,8 +100,7 @@ static void ws_profile_sectors(struct ws_profile *p, const struct ws_inst *in,
 {
     struct ws_profile_model *m = &p->model;
     int reads = in->memop != WS_MEMOP_STORE;
-    int writes = in->memop != WS_MEMOP_LOAD
-                 && in->memop != WS_MEMOP_ASYNC_COPY;
+    int writes = in->memop != WS_MEMOP_LOAD && in->memop != WS_MEMOP_ASYNC_COPY;
 
     for (unsigned k = 0; k < r->nsectors; k++) {
         uint64_t sector = r->sectors[k] / p->sector_bytes;
@@ -124,8 +123,8 @@ static void ws_profile_sectors(struct ws_profile *p, const struct ws_inst *in,
 /* Coalesced, as Hong & Kim count it: no more sectors than the bytes moved
  * need when contiguous, plus one for an access that straddles a boundary.
  * A stride of two words already needs twice as many. */
-static void ws_profile_coalescing(struct ws_profile *p, const struct ws_inst *in,
-                                  unsigned lanes,
+static void ws_profile_coalescing(struct ws_profile *p,
+                                  const struct ws_inst *in, unsigned lanes,
                                   const struct ws_coalesce_result *r)
 {
     struct ws_profile_model *m = &p->model;

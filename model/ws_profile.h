@@ -25,7 +25,7 @@
 #include "util/ws_u64set.h"
 
 struct ws_space_stats {
-    uint64_t insts;          /* warp instructions in this space */
+    uint64_t insts; /* warp instructions in this space */
     uint64_t loads, stores, atomics;
     uint64_t predicated_off; /* mask 0: issued, no traffic */
     uint64_t lanes;          /* active lanes over the others */
@@ -49,21 +49,21 @@ struct ws_profile_model {
     uint64_t first_comp_insts;             /* before each warp's first memory
                                               instruction, summed */
     uint64_t warp_insts_min, warp_insts_max;
-    double span_max, span_sum;             /* dependent chain per warp, cycles */
-    double span_steps_max;                 /* the same in TMM's time steps:
+    double span_max, span_sum;         /* dependent chain per warp, cycles */
+    double span_steps_max;             /* the same in TMM's time steps:
                                               1 per operation, L (DRAM
                                               latency) per global load */
-    double flops;                          /* FP32 lane operations, FMA = 2 */
-    double flops_fp16, flops_fp64;         /* the same on those pipes */
-    double flops_tensor;                   /* 2mnk per tensor instruction */
-    uint64_t fma_insts[WS_FLOP_KINDS];     /* FMA warp instructions, by
+    double flops;                      /* FP32 lane operations, FMA = 2 */
+    double flops_fp16, flops_fp64;     /* the same on those pipes */
+    double flops_tensor;               /* 2mnk per tensor instruction */
+    uint64_t fma_insts[WS_FLOP_KINDS]; /* FMA warp instructions, by
                                               pipe */
-    uint64_t read_sector_refs;             /* sectors read, with repeats */
-    uint64_t store_sectors;                /* written or updated at L2 */
-    struct ws_u64set read, written;        /* distinct sector addresses */
-    struct ws_u64set write_first;          /* sectors written before the
+    uint64_t read_sector_refs;         /* sectors read, with repeats */
+    uint64_t store_sectors;            /* written or updated at L2 */
+    struct ws_u64set read, written;    /* distinct sector addresses */
+    struct ws_u64set write_first;      /* sectors written before the
                                               trace reads them */
-    int incomplete;                        /* a set reached its bound (or
+    int incomplete;                    /* a set reached its bound (or
                                               memory ran out) */
 };
 
@@ -74,7 +74,7 @@ struct ws_unknown_op {
 
 struct ws_profile {
     char *name;
-    struct ws_launch launch;           /* scalars; name and nvbit not owned */
+    struct ws_launch launch; /* scalars; name and nvbit not owned */
     uint64_t ctas, warps, warp_insts, thread_insts;
     uint64_t by_class[WS_OPC_COUNT];
     struct ws_space_stats space[WS_SPACE_COUNT];
@@ -85,7 +85,7 @@ struct ws_profile {
     struct ws_profile_model model;
     /* Latencies the dependent-chain length is weighed with, from the GPU. */
     uint32_t lat_unit[WS_UNIT_COUNT], lat_dram, lat_shared, lat_const;
-    uint64_t flops_op;          /* the opcode (+ 1) flops is for */
+    uint64_t flops_op; /* the opcode (+ 1) flops is for */
     struct ws_flops flops;
 };
 
@@ -100,8 +100,8 @@ void ws_profile_add_cta(struct ws_profile *p, const struct ws_cta_stream *cta,
  * windows in order (addrs is what each window's inst.addr indexes), end.
  * Whole CTAs and streamed warps count the same totals. */
 struct ws_profile_warp {
-    double ready[WS_REG_RZ + 1];    /* per register: its value's ready time */
-    double steps[WS_REG_RZ + 1];    /* the same in TMM's time steps */
+    double ready[WS_REG_RZ + 1]; /* per register: its value's ready time */
+    double steps[WS_REG_RZ + 1]; /* the same in TMM's time steps */
     double span, span_steps;
     uint64_t ninst, first_comp;
     int seen_mem;

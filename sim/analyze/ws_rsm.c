@@ -338,9 +338,9 @@ int ws_rsm_run(const struct ws_rsm_in *in, const struct ws_rsm_opts *o,
             gsl_ran_choose(rng, m.rows, nr, m.all, in->nrows, sizeof *m.rows);
         ws_member_centre(&m, in, nr);
         if (ws_sumsq(m.tc, nr) == 0)
-            continue;           /* a constant target: nothing explains it */
-        rc = ws_omp(m.dc, m.tc, nr, in->nfeat, kmax, o->tau, rng, m.sel,
-                    m.coef, &k);
+            continue; /* a constant target: nothing explains it */
+        rc = ws_omp(m.dc, m.tc, nr, in->nfeat, kmax, o->tau, rng, m.sel, m.coef,
+                    &k);
         if (rc == 0)
             ws_member_score(&m, in, nr, k, o, out);
     }

@@ -34,11 +34,11 @@
 #include <stddef.h>
 
 struct ws_rsm_opts {
-    unsigned tau;           /* candidates per step (the seed: 5) */
-    double kappa;           /* share of counters picked at most (0.5) */
-    unsigned members;       /* ensemble size W */
-    double subsample;       /* share of runs each member draws (0..1] */
-    double gamma;           /* belief scale, eq 3; 2 ln 2: a counter whose
+    unsigned tau;     /* candidates per step (the seed: 5) */
+    double kappa;     /* share of counters picked at most (0.5) */
+    unsigned members; /* ensemble size W */
+    double subsample; /* share of runs each member draws (0..1] */
+    double gamma;     /* belief scale, eq 3; 2 ln 2: a counter whose
                              * term alone leaves half the target's variance
                              * believes 0.5 */
     unsigned long seed;
@@ -46,15 +46,15 @@ struct ws_rsm_opts {
 
 struct ws_rsm_in {
     size_t nrows, nfeat, ngroups;
-    const double *d;        /* nrows x nfeat, row-major */
-    const double *t;        /* nrows */
-    const size_t *group;    /* nfeat: each counter's group, < ngroups */
+    const double *d;     /* nrows x nfeat, row-major */
+    const double *t;     /* nrows */
+    const size_t *group; /* nfeat: each counter's group, < ngroups */
 };
 
 struct ws_rsm_out {
-    double *rsm;            /* ngroups: eq 5 */
-    double *belief;         /* nfeat: mean alpha over the members */
-    double *picked;         /* nfeat: share of members that chose it */
+    double *rsm;    /* ngroups: eq 5 */
+    double *belief; /* nfeat: mean alpha over the members */
+    double *picked; /* nfeat: share of members that chose it */
 };
 
 /* One OMP pass over the runs rows[0..nr) of a dictionary already centred

@@ -24,34 +24,42 @@
 
 static void ws_analyze_help(FILE *out)
 {
-    fprintf(out,
-"usage: warpsim analyze rsm RESULTS.csv --target ts|ul|score [OPTIONS]\n"
-"\n"
-"Resource significance (Islam et al.): for each kernel of RESULTS.csv (a\n"
-"sweep's results), which groups of counters (the resource groups of\n"
-"--json: FMA, L2, DRAM, STALL, ...) explain the target across the runs.\n"
-"Targets: ts, the kernel time over the table's longest; ul, the SM idle\n"
-"share 1 - ul; score, 1 - alpha/ts with alpha by ul bucket. RSM is in\n"
-"[0, 1]; the report lists each group's RSM and its counters chosen.\n"
-"\n"
-"options:\n"
-"      --target T            ts, ul or score (required)\n"
-"      --alpha A,B,C         score's alpha for ul < 0.5, < 0.8, above\n"
-"                            (default 0.1,0.5,0.8)\n"
-"      --tau N               candidates per OMP step (default 5)\n"
-"      --kappa K             most counters chosen, as a share (default 0.5)\n"
-"      --members W           ensemble members (default 1000)\n"
-"      --subsample F         share of runs each member draws (default 0.8)\n"
-"      --gamma G             belief scale, exp(-G x error) (default 2 ln 2)\n"
-"      --seed S              seed of the random draws (default 1)\n"
-"  -o, --output FILE         the markdown report (default: standard output)\n"
-"      --plot FILE           a bar chart of RSM per group, SVG (gnuplot)\n"
-"  -h, --help                this text\n");
+    fprintf(
+        out,
+        "usage: warpsim analyze rsm RESULTS.csv --target ts|ul|score [OPTIONS]\n"
+        "\n"
+        "Resource significance (Islam et al.): for each kernel of RESULTS.csv (a\n"
+        "sweep's results), which groups of counters (the resource groups of\n"
+        "--json: FMA, L2, DRAM, STALL, ...) explain the target across the runs.\n"
+        "Targets: ts, the kernel time over the table's longest; ul, the SM idle\n"
+        "share 1 - ul; score, 1 - alpha/ts with alpha by ul bucket. RSM is in\n"
+        "[0, 1]; the report lists each group's RSM and its counters chosen.\n"
+        "\n"
+        "options:\n"
+        "      --target T            ts, ul or score (required)\n"
+        "      --alpha A,B,C         score's alpha for ul < 0.5, < 0.8, above\n"
+        "                            (default 0.1,0.5,0.8)\n"
+        "      --tau N               candidates per OMP step (default 5)\n"
+        "      --kappa K             most counters chosen, as a share (default 0.5)\n"
+        "      --members W           ensemble members (default 1000)\n"
+        "      --subsample F         share of runs each member draws (default 0.8)\n"
+        "      --gamma G             belief scale, exp(-G x error) (default 2 ln 2)\n"
+        "      --seed S              seed of the random draws (default 1)\n"
+        "  -o, --output FILE         the markdown report (default: standard output)\n"
+        "      --plot FILE           a bar chart of RSM per group, SVG (gnuplot)\n"
+        "  -h, --help                this text\n");
 }
 
 enum {
-    WS_AN_TARGET = 0x200, WS_AN_ALPHA, WS_AN_TAU, WS_AN_KAPPA, WS_AN_MEMBERS,
-    WS_AN_SUBSAMPLE, WS_AN_GAMMA, WS_AN_SEED, WS_AN_PLOT
+    WS_AN_TARGET = 0x200,
+    WS_AN_ALPHA,
+    WS_AN_TAU,
+    WS_AN_KAPPA,
+    WS_AN_MEMBERS,
+    WS_AN_SUBSAMPLE,
+    WS_AN_GAMMA,
+    WS_AN_SEED,
+    WS_AN_PLOT
 };
 
 struct ws_analyze_args {
@@ -64,20 +72,28 @@ static int ws_analyze_option(struct ws_analyze_args *a, int opt,
                              const char *arg)
 {
     switch (opt) {
-    case WS_AN_TARGET: return ws_cli_once("analyze", &a->target, arg,
-                                          "--target");
-    case WS_AN_ALPHA: return ws_cli_once("analyze", &a->alpha, arg, "--alpha");
-    case WS_AN_TAU: return ws_cli_once("analyze", &a->tau, arg, "--tau");
-    case WS_AN_KAPPA: return ws_cli_once("analyze", &a->kappa, arg, "--kappa");
-    case WS_AN_MEMBERS: return ws_cli_once("analyze", &a->members, arg,
-                                           "--members");
-    case WS_AN_SUBSAMPLE: return ws_cli_once("analyze", &a->subsample, arg,
-                                             "--subsample");
-    case WS_AN_GAMMA: return ws_cli_once("analyze", &a->gamma, arg, "--gamma");
-    case WS_AN_SEED: return ws_cli_once("analyze", &a->seed, arg, "--seed");
-    case WS_AN_PLOT: return ws_cli_once("analyze", &a->plot, arg, "--plot");
-    case 'o': return ws_cli_once("analyze", &a->out, arg, "-o");
-    default: return 1;
+    case WS_AN_TARGET:
+        return ws_cli_once("analyze", &a->target, arg, "--target");
+    case WS_AN_ALPHA:
+        return ws_cli_once("analyze", &a->alpha, arg, "--alpha");
+    case WS_AN_TAU:
+        return ws_cli_once("analyze", &a->tau, arg, "--tau");
+    case WS_AN_KAPPA:
+        return ws_cli_once("analyze", &a->kappa, arg, "--kappa");
+    case WS_AN_MEMBERS:
+        return ws_cli_once("analyze", &a->members, arg, "--members");
+    case WS_AN_SUBSAMPLE:
+        return ws_cli_once("analyze", &a->subsample, arg, "--subsample");
+    case WS_AN_GAMMA:
+        return ws_cli_once("analyze", &a->gamma, arg, "--gamma");
+    case WS_AN_SEED:
+        return ws_cli_once("analyze", &a->seed, arg, "--seed");
+    case WS_AN_PLOT:
+        return ws_cli_once("analyze", &a->plot, arg, "--plot");
+    case 'o':
+        return ws_cli_once("analyze", &a->out, arg, "-o");
+    default:
+        return 1;
     }
 }
 
@@ -92,9 +108,10 @@ static int ws_analyze_real(const char *flag, const char *text, double lo,
     *v = strtod(text, &end);
     if (end == text || *end || !isfinite(*v) || *v > hi
         || (open_lo ? *v <= lo : *v < lo))
-        return ws_cli_usage("analyze", "bad %s '%s' (expected a number "
-                            "%s %g and at most %g)", flag, text,
-                            open_lo ? "above" : "from", lo, hi);
+        return ws_cli_usage("analyze",
+                            "bad %s '%s' (expected a number "
+                            "%s %g and at most %g)",
+                            flag, text, open_lo ? "above" : "from", lo, hi);
     return 0;
 }
 
@@ -104,9 +121,11 @@ static int ws_analyze_whole(const char *flag, const char *text, uint64_t lo,
     if (!text)
         return 0;
     if (ws_num_u64(text, strlen(text), v) < 0 || *v < lo || *v > hi)
-        return ws_cli_usage("analyze", "bad %s '%s' (expected a whole number "
-                            "from %llu to %llu)", flag, text,
-                            (unsigned long long)lo, (unsigned long long)hi);
+        return ws_cli_usage("analyze",
+                            "bad %s '%s' (expected a whole number "
+                            "from %llu to %llu)",
+                            flag, text, (unsigned long long)lo,
+                            (unsigned long long)hi);
     return 0;
 }
 
@@ -116,11 +135,13 @@ static int ws_analyze_alphas(const char *text, double *alpha)
 
     if (!text)
         return 0;
-    if (sscanf(text, "%lf,%lf,%lf%c", &alpha[0], &alpha[1], &alpha[2],
-               &extra) != 3 || !isfinite(alpha[0]) || !isfinite(alpha[1])
-        || !isfinite(alpha[2]))
-        return ws_cli_usage("analyze", "bad --alpha '%s' (expected three "
-                            "numbers A,B,C)", text);
+    if (sscanf(text, "%lf,%lf,%lf%c", &alpha[0], &alpha[1], &alpha[2], &extra)
+            != 3
+        || !isfinite(alpha[0]) || !isfinite(alpha[1]) || !isfinite(alpha[2]))
+        return ws_cli_usage("analyze",
+                            "bad --alpha '%s' (expected three "
+                            "numbers A,B,C)",
+                            text);
     return 0;
 }
 
@@ -143,15 +164,16 @@ static int ws_analyze_settings(struct ws_analyze_args *a)
     else if (strcmp(a->target, "score") == 0)
         a->rsm.target = WS_RSM_SCORE;
     else
-        return ws_cli_usage("analyze", "bad --target '%s' (expected ts, ul "
-                            "or score)", a->target);
+        return ws_cli_usage("analyze",
+                            "bad --target '%s' (expected ts, ul "
+                            "or score)",
+                            a->target);
     if (ws_analyze_alphas(a->alpha, a->rsm.alpha)
         || ws_analyze_whole("--tau", a->tau, 1, 1000, &tau)
         || ws_analyze_whole("--members", a->members, 1, 1000000, &members)
         || ws_analyze_whole("--seed", a->seed, 0, UINT32_MAX, &seed)
         || ws_analyze_real("--kappa", a->kappa, 0, 1, 1, &o->kappa)
-        || ws_analyze_real("--subsample", a->subsample, 0, 1, 1,
-                           &o->subsample)
+        || ws_analyze_real("--subsample", a->subsample, 0, 1, 1, &o->subsample)
         || ws_analyze_real("--gamma", a->gamma, 0, 1e6, 1, &o->gamma))
         return WS_EXIT_INPUT;
     o->tau = (unsigned)tau;
@@ -175,8 +197,7 @@ static int ws_analyze_parse(struct ws_analyze_args *a, int argc, char **argv)
         {"plot", required_argument, NULL, WS_AN_PLOT},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, WS_OPT_HELP},
-        {NULL, 0, NULL, 0}
-    };
+        {NULL, 0, NULL, 0}};
     int opt, rc;
 
     optind = 1;
@@ -193,12 +214,17 @@ static int ws_analyze_parse(struct ws_analyze_args *a, int argc, char **argv)
             return ws_cli_bad_option("analyze", opt, argv);
     }
     if (optind >= argc || strcmp(argv[optind], "rsm") != 0)
-        return ws_cli_usage("analyze", optind >= argc ? "missing the "
-                            "analysis (expected 'rsm')" : "unknown analysis "
-                            "'%s' (expected 'rsm')", argv[optind]);
+        return ws_cli_usage("analyze",
+                            optind >= argc ? "missing the "
+                                             "analysis (expected 'rsm')"
+                                           : "unknown analysis "
+                                             "'%s' (expected 'rsm')",
+                            argv[optind]);
     if (optind + 2 != argc)
-        return ws_cli_usage("analyze", optind + 1 >= argc ? "missing "
-                            "RESULTS.csv" : "more than one RESULTS.csv");
+        return ws_cli_usage("analyze", optind + 1 >= argc
+                                           ? "missing "
+                                             "RESULTS.csv"
+                                           : "more than one RESULTS.csv");
     if (!a->target)
         return ws_cli_usage("analyze", "missing --target ts|ul|score");
     a->input = argv[optind + 1];
@@ -230,7 +256,7 @@ static int ws_analyze_run(const struct ws_analyze_args *a,
     }
     if (rc == 0 && !a->out && fputs(md, stdout) == EOF)
         rc = ws_err_msg(err, "cannot write the report to standard output "
-                        "(expected it open)");
+                             "(expected it open)");
     free(md);
     free(svg);
     ws_csv_free(&t);

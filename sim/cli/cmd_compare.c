@@ -51,66 +51,73 @@
 
 static void ws_compare_help(FILE *out)
 {
-    fprintf(out,
-"usage: warpsim compare SIM.json MEASURED [OPTIONS]\n"
-"\n"
-"Holds a simulation (SIM.json, written by 'warpsim run --json') against\n"
-"measurements of the same kernels and prints, per kernel and metric, the\n"
-"simulated and measured values and their difference in percent of the\n"
-"measured, then per metric the MAPE and Pearson's r across kernels (r with\n"
-"3 kernels or more).  Kernels or metrics found on one side only are listed\n"
-"at the end.\n"
-"\n"
-"MEASURED, recognised by its content (plain or .xz):\n"
-"  an Nsight Compute CSV export, 'ncu --csv --page raw' (with or without\n"
-"    --print-units base): metrics under the names warpsim uses, scaled to\n"
-"    base units; gpc__cycles_elapsed.max is the cycles (else\n"
-"    sm__cycles_elapsed.avg); time_us is the cycles over the SM clock\n"
-"    (gpc__ or sm__cycles_elapsed.avg.per_second), else\n"
-"    gpu__time_duration.sum\n"
-"  an Accel-Sim / GPGPU-Sim log (its standard output):\n"
-"    gpu_sim_cycle               gpc__cycles_elapsed.max (and time_us at the\n"
-"                                -gpgpu_clock_domains core clock)\n"
-"    gpu_sim_insn                smsp__thread_inst_executed.sum\n"
-"    gpgpu_n_tot_w_icount rise   smsp__inst_executed.sum\n"
-"    gpu_occupancy               sm__warps_active.avg.pct_of_peak_sustained_active\n"
-"    L1D_total_cache_* rises     l1tex__t_sector_pipe_lsu_mem_global_op_ld_\n"
-"                                hit_rate.pct (all L1D accesses)\n"
-"    L2_total_cache_* rises      lts__t_sector_hit_rate.pct\n"
-"    total dram reads / writes   dram__bytes_read.sum / dram__bytes_write.sum\n"
-"    rises x DRAM atom           (busW x BL of the DRAM[0] line, else 32 B)\n"
-"    (cache, instruction and DRAM totals run on across kernels in GPGPU-Sim:\n"
-"    a kernel's share is the rise since the block before)\n"
-"\n"
-"Kernels pair by name and launch order: the base name (mangled\n"
-"_Z4apspPKfPfii and demangled apsp(const float *, ...) are both apsp) and\n"
-"the k-th launch of a name on each side.\n"
-"\n"
-"Refused, at the place at fault: a measured unit of another dimension\n"
-"than the metric (bytes in msecond, cycles in %%; units scale within a\n"
-"dimension only), a launch id twice or for two kernels (in either file),\n"
-"cache misses past the accesses or a miss rate that is not their quotient.\n"
-"What a log lacks for a reason of its own (no L1D simulated, a kernel\n"
-"without an access, no clock echoed) is noted in the report instead.\n"
-"\n"
-"options:\n"
-"      --kernel REGEX        only the kernels whose name, on either side, as\n"
-"                            written or base, matches (POSIX extended)\n"
-"      --json FILE           the same figures as JSON\n"
-"      --plot FILE           simulated against measured, log-log, one point\n"
-"                            per kernel and metric (a colour per metric, or\n"
-"                            per unit, dram, lts, smsp..., past 12 metrics),\n"
-"                            beside the line y = x (SVG, gnuplot)\n"
-"  -h, --help                this text\n");
+    fprintf(
+        out,
+        "usage: warpsim compare SIM.json MEASURED [OPTIONS]\n"
+        "\n"
+        "Holds a simulation (SIM.json, written by 'warpsim run --json') against\n"
+        "measurements of the same kernels and prints, per kernel and metric, the\n"
+        "simulated and measured values and their difference in percent of the\n"
+        "measured, then per metric the MAPE and Pearson's r across kernels (r with\n"
+        "3 kernels or more).  Kernels or metrics found on one side only are listed\n"
+        "at the end.\n"
+        "\n"
+        "MEASURED, recognised by its content (plain or .xz):\n"
+        "  an Nsight Compute CSV export, 'ncu --csv --page raw' (with or without\n"
+        "    --print-units base): metrics under the names warpsim uses, scaled to\n"
+        "    base units; gpc__cycles_elapsed.max is the cycles (else\n"
+        "    sm__cycles_elapsed.avg); time_us is the cycles over the SM clock\n"
+        "    (gpc__ or sm__cycles_elapsed.avg.per_second), else\n"
+        "    gpu__time_duration.sum\n"
+        "  an Accel-Sim / GPGPU-Sim log (its standard output):\n"
+        "    gpu_sim_cycle               gpc__cycles_elapsed.max (and time_us at the\n"
+        "                                -gpgpu_clock_domains core clock)\n"
+        "    gpu_sim_insn                smsp__thread_inst_executed.sum\n"
+        "    gpgpu_n_tot_w_icount rise   smsp__inst_executed.sum\n"
+        "    gpu_occupancy               sm__warps_active.avg.pct_of_peak_sustained_active\n"
+        "    L1D_total_cache_* rises     l1tex__t_sector_pipe_lsu_mem_global_op_ld_\n"
+        "                                hit_rate.pct (all L1D accesses)\n"
+        "    L2_total_cache_* rises      lts__t_sector_hit_rate.pct\n"
+        "    total dram reads / writes   dram__bytes_read.sum / dram__bytes_write.sum\n"
+        "    rises x DRAM atom           (busW x BL of the DRAM[0] line, else 32 B)\n"
+        "    (cache, instruction and DRAM totals run on across kernels in GPGPU-Sim:\n"
+        "    a kernel's share is the rise since the block before)\n"
+        "\n"
+        "Kernels pair by name and launch order: the base name (mangled\n"
+        "_Z4apspPKfPfii and demangled apsp(const float *, ...) are both apsp) and\n"
+        "the k-th launch of a name on each side.\n"
+        "\n"
+        "Refused, at the place at fault: a measured unit of another dimension\n"
+        "than the metric (bytes in msecond, cycles in %%; units scale within a\n"
+        "dimension only), a launch id twice or for two kernels (in either file),\n"
+        "cache misses past the accesses or a miss rate that is not their quotient.\n"
+        "What a log lacks for a reason of its own (no L1D simulated, a kernel\n"
+        "without an access, no clock echoed) is noted in the report instead.\n"
+        "\n"
+        "options:\n"
+        "      --kernel REGEX        only the kernels whose name, on either side, as\n"
+        "                            written or base, matches (POSIX extended)\n"
+        "      --json FILE           the same figures as JSON\n"
+        "      --plot FILE           simulated against measured, log-log, one point\n"
+        "                            per kernel and metric (a colour per metric, or\n"
+        "                            per unit, dram, lts, smsp..., past 12 metrics),\n"
+        "                            beside the line y = x (SVG, gnuplot)\n"
+        "  -h, --help                this text\n");
 }
 
-enum { WS_CMP_KERNEL = 0x200, WS_CMP_JSON, WS_CMP_PLOT };
+enum {
+    WS_CMP_KERNEL = 0x200,
+    WS_CMP_JSON,
+    WS_CMP_PLOT
+};
 
 /* What a usage error says is expected. */
-#define WS_CMP_EXPECT_FILES "(expected two files: SIM.json, written by " \
+#define WS_CMP_EXPECT_FILES \
+    "(expected two files: SIM.json, written by " \
     "'warpsim run --json', then MEASURED, an Nsight Compute CSV export or " \
     "an Accel-Sim log)"
-#define WS_CMP_EXPECT_OPTS "(expected --kernel REGEX, --json FILE, " \
+#define WS_CMP_EXPECT_OPTS \
+    "(expected --kernel REGEX, --json FILE, " \
     "--plot FILE or --help)"
 
 struct ws_compare_args {
@@ -127,9 +134,12 @@ static int ws_compare_option(struct ws_compare_args *a, int opt,
     switch (opt) {
     case WS_CMP_KERNEL:
         return ws_cli_once("compare", &a->kernel, arg, "--kernel");
-    case WS_CMP_JSON: return ws_cli_once("compare", &a->json, arg, "--json");
-    case WS_CMP_PLOT: return ws_cli_once("compare", &a->plot, arg, "--plot");
-    default: return 1;
+    case WS_CMP_JSON:
+        return ws_cli_once("compare", &a->json, arg, "--json");
+    case WS_CMP_PLOT:
+        return ws_cli_once("compare", &a->plot, arg, "--plot");
+    default:
+        return 1;
     }
 }
 
@@ -142,14 +152,15 @@ static int ws_compare_regex(struct ws_compare_args *a)
         return 0;
     if (!*a->kernel)
         return ws_cli_usage("compare", "empty --kernel (expected a POSIX "
-                            "extended regular expression)");
+                                       "extended regular expression)");
     /* Bounded first: glibc's regcomp can exhaust memory on a short one. */
     rc = ws_regex_compile(&a->re, a->kernel, REG_NOSUB, why, sizeof why);
     if (rc == WS_REGEX_BOUND)
         return ws_cli_usage("compare", "bad --kernel '%s': %s",
                             ws_regex_shown(shown, a->kernel), why);
     if (rc != 0)
-        return ws_cli_usage("compare", "bad --kernel '%s': %s (expected a "
+        return ws_cli_usage("compare",
+                            "bad --kernel '%s': %s (expected a "
                             "POSIX extended regular expression)",
                             ws_regex_shown(shown, a->kernel), why);
     a->has_re = 1;
@@ -165,11 +176,12 @@ static int ws_compare_bad_option(int opt, char **argv)
     const char *word = ws_cli_option_word(opt, argv, buf);
 
     if (opt == ':')
-        return ws_cli_usage("compare", "option '%s' needs a value (expected "
+        return ws_cli_usage("compare",
+                            "option '%s' needs a value (expected "
                             "it followed by one: --kernel REGEX, --json FILE, "
-                            "--plot FILE)", word);
-    return ws_cli_usage("compare", "bad option '%s' " WS_CMP_EXPECT_OPTS,
-                        word);
+                            "--plot FILE)",
+                            word);
+    return ws_cli_usage("compare", "bad option '%s' " WS_CMP_EXPECT_OPTS, word);
 }
 
 /* 0 ok, 1 after --help, WS_EXIT_INPUT after a usage error. */
@@ -180,8 +192,7 @@ static int ws_compare_parse(struct ws_compare_args *a, int argc, char **argv)
         {"json", required_argument, NULL, WS_CMP_JSON},
         {"plot", required_argument, NULL, WS_CMP_PLOT},
         {"help", no_argument, NULL, WS_OPT_HELP},
-        {NULL, 0, NULL, 0}
-    };
+        {NULL, 0, NULL, 0}};
     int opt, rc;
 
     optind = 1;
@@ -198,12 +209,14 @@ static int ws_compare_parse(struct ws_compare_args *a, int argc, char **argv)
             return ws_compare_bad_option(opt, argv);
     }
     if (argc - optind != 2)
-        return ws_cli_usage("compare", argc - optind < 2 ? "missing %s "
-                            WS_CMP_EXPECT_FILES : "more than SIM.json and "
-                            "MEASURED, '%s' " WS_CMP_EXPECT_FILES,
-                            argc - optind == 0 ? "SIM.json and MEASURED"
+        return ws_cli_usage("compare",
+                            argc - optind < 2
+                                ? "missing %s " WS_CMP_EXPECT_FILES
+                                : "more than SIM.json and "
+                                  "MEASURED, '%s' " WS_CMP_EXPECT_FILES,
+                            argc - optind == 0   ? "SIM.json and MEASURED"
                             : argc - optind == 1 ? "MEASURED"
-                            : argv[optind + 2]);
+                                                 : argv[optind + 2]);
     a->sim = argv[optind];
     a->meas = argv[optind + 1];
     return ws_compare_regex(a);
@@ -224,14 +237,17 @@ static int ws_cmp_write(struct ws_output *outs, const char *const *texts,
         if (!outs[i].path)
             continue;
         rc = ws_output_open(&outs[i], err);
-        if (rc == 0 && (fputs(texts[i], outs[i].fp) == EOF
-                        || (n && texts[i][n - 1] != '\n'
-                            && fputc('\n', outs[i].fp) == EOF)
-                        || fflush(outs[i].fp) != 0)) {
+        if (rc == 0
+            && (fputs(texts[i], outs[i].fp) == EOF
+                || (n && texts[i][n - 1] != '\n'
+                    && fputc('\n', outs[i].fp) == EOF)
+                || fflush(outs[i].fp) != 0)) {
             struct ws_clip q;
-            rc = ws_err_msg(err, "%s %s: cannot write: %s (expected a "
-                            "writable path)", outs[i].flag,
-                            ws_clip_path(&q, outs[i].path), strerror(errno));
+            rc = ws_err_msg(err,
+                            "%s %s: cannot write: %s (expected a "
+                            "writable path)",
+                            outs[i].flag, ws_clip_path(&q, outs[i].path),
+                            strerror(errno));
             err->internal = 1;
         }
     }
@@ -242,7 +258,7 @@ static int ws_cmp_write(struct ws_output *outs, const char *const *texts,
         }
     if (rc == 0 && (fputs(report, stdout) == EOF || fflush(stdout) != 0)) {
         ws_err_msg(err, "cannot write the report to standard output "
-                   "(expected it open)");
+                        "(expected it open)");
         err->internal = 1;
         return -1;
     }
@@ -253,9 +269,9 @@ static int ws_cmp_run(const struct ws_compare_args *a, struct ws_output *outs,
                       struct ws_err *err)
 {
     const char *inputs[2] = {a->sim, a->meas};
-    struct ws_run_compare_request rq = {a->sim, a->meas, a->kernel,
-                                        a->has_re ? &a->re : NULL, a->json,
-                                        a->plot};
+    struct ws_run_compare_request rq = {a->sim,    a->meas,
+                                        a->kernel, a->has_re ? &a->re : NULL,
+                                        a->json,   a->plot};
     struct ws_run_compared o;
     const char *texts[2];
     int rc;

@@ -16,35 +16,39 @@
 
 static void ws_config_help(FILE *out)
 {
-    fprintf(out,
-"usage: warpsim config show [--gpu CONFIG] [--set KEY=VALUE ...]\n"
-"       warpsim config list\n"
-"       warpsim config import GPGPUSIM_CONFIG [TRACE_CONFIG] [-o FILE]\n"
-"                             [--base CONFIG]\n"
-"\n"
-"show prints the GPU config warpsim would simulate, as YAML that --gpu can\n"
-"read back: the file or built-in config CONFIG (default %s), its base:\n"
-"chain, then every --set in order. Values carry units (48KiB, 1380MHz,\n"
-"898GB/s); latencies are SM core cycles.\n"
-"\n"
-"import translates a GPGPU-Sim / Accel-Sim GPU description (gpgpusim.config,\n"
-"and trace.config read after it) into a warpsim config: every option with\n"
-"a warpsim equivalent becomes a key, with a comment naming the option;\n"
-"keys GPGPU-Sim has no option for come from a built-in config (the one\n"
-"nearest the input's compute capability, or --base); the options without\n"
-"an equivalent are listed, with the reason, at the end. The result is\n"
-"checked as --gpu would load it before anything is written.\n"
-"\n"
-"options:\n"
-"  -g, --gpu CONFIG      show: a YAML file or a built-in name (config list)\n"
-"  -s, --set KEY=VALUE   show: override one key, e.g. --set l2.size=12MiB\n"
-"  -o, --output FILE     import: write the config there (default: standard\n"
-"                        output)\n"
-"      --base CONFIG     import: the config keys GPGPU-Sim lacks come from\n"
-"  -h, --help            this text\n", ws_cfg_default_name());
+    fprintf(
+        out,
+        "usage: warpsim config show [--gpu CONFIG] [--set KEY=VALUE ...]\n"
+        "       warpsim config list\n"
+        "       warpsim config import GPGPUSIM_CONFIG [TRACE_CONFIG] [-o FILE]\n"
+        "                             [--base CONFIG]\n"
+        "\n"
+        "show prints the GPU config warpsim would simulate, as YAML that --gpu can\n"
+        "read back: the file or built-in config CONFIG (default %s), its base:\n"
+        "chain, then every --set in order. Values carry units (48KiB, 1380MHz,\n"
+        "898GB/s); latencies are SM core cycles.\n"
+        "\n"
+        "import translates a GPGPU-Sim / Accel-Sim GPU description (gpgpusim.config,\n"
+        "and trace.config read after it) into a warpsim config: every option with\n"
+        "a warpsim equivalent becomes a key, with a comment naming the option;\n"
+        "keys GPGPU-Sim has no option for come from a built-in config (the one\n"
+        "nearest the input's compute capability, or --base); the options without\n"
+        "an equivalent are listed, with the reason, at the end. The result is\n"
+        "checked as --gpu would load it before anything is written.\n"
+        "\n"
+        "options:\n"
+        "  -g, --gpu CONFIG      show: a YAML file or a built-in name (config list)\n"
+        "  -s, --set KEY=VALUE   show: override one key, e.g. --set l2.size=12MiB\n"
+        "  -o, --output FILE     import: write the config there (default: standard\n"
+        "                        output)\n"
+        "      --base CONFIG     import: the config keys GPGPU-Sim lacks come from\n"
+        "  -h, --help            this text\n",
+        ws_cfg_default_name());
 }
 
-enum { WS_CONFIG_OPT_BASE = 0x200 };
+enum {
+    WS_CONFIG_OPT_BASE = 0x200
+};
 
 struct ws_config_import_args {
     struct ws_gpgpusim_import in;
@@ -58,11 +62,16 @@ static int ws_config_import_bad(int opt, char **argv)
     const char *w = ws_cli_option_word(opt, argv, buf);
 
     if (opt == ':')
-        return ws_cli_usage("config", "import: option '%s' needs a value "
-                            "(expected %s)", w, optopt == WS_CONFIG_OPT_BASE
-                            ? "--base CONFIG" : "-o FILE");
-    return ws_cli_usage("config", "import: bad option '%s' (expected -o "
-                        "FILE, --base CONFIG or --help)", w);
+        return ws_cli_usage("config",
+                            "import: option '%s' needs a value "
+                            "(expected %s)",
+                            w,
+                            optopt == WS_CONFIG_OPT_BASE ? "--base CONFIG"
+                                                         : "-o FILE");
+    return ws_cli_usage("config",
+                        "import: bad option '%s' (expected -o "
+                        "FILE, --base CONFIG or --help)",
+                        w);
 }
 
 /* argv[0] is "import".  0 ok, 1 after --help, WS_EXIT_INPUT on a usage
@@ -74,8 +83,7 @@ static int ws_config_import_parse(struct ws_config_import_args *a, int argc,
         {"output", required_argument, NULL, 'o'},
         {"base", required_argument, NULL, WS_CONFIG_OPT_BASE},
         {"help", no_argument, NULL, WS_OPT_HELP},
-        {NULL, 0, NULL, 0}
-    };
+        {NULL, 0, NULL, 0}};
     int opt;
 
     optind = 1;
@@ -87,18 +95,21 @@ static int ws_config_import_parse(struct ws_config_import_args *a, int argc,
         }
         if (opt == 'o' || opt == WS_CONFIG_OPT_BASE) {
             if (ws_cli_once("config", opt == 'o' ? &a->out : &a->in.base,
-                            optarg, opt == 'o' ? "-o" : "--base") < 0)
+                            optarg, opt == 'o' ? "-o" : "--base")
+                < 0)
                 return WS_EXIT_INPUT;
             continue;
         }
         return ws_config_import_bad(opt, argv);
     }
     if (optind >= argc)
-        return ws_cli_usage("config", "import: missing GPGPUSIM_CONFIG "
+        return ws_cli_usage("config",
+                            "import: missing GPGPUSIM_CONFIG "
                             "(expected GPGPUSIM_CONFIG [TRACE_CONFIG]: the "
                             "gpgpusim.config file to translate)");
     if (argc - optind > 2)
-        return ws_cli_usage("config", "import: unexpected argument '%s' "
+        return ws_cli_usage("config",
+                            "import: unexpected argument '%s' "
                             "(expected GPGPUSIM_CONFIG [TRACE_CONFIG])",
                             argv[optind + 2]);
     a->in.config = argv[optind];
@@ -132,10 +143,10 @@ static int ws_config_import(int argc, char **argv)
         rc = ws_output_plan(&o, 1, inputs, 3, &err);
     if (rc == 0 && a.out)
         rc = ws_output_write(&o, yaml, &err);
-    if (rc == 0 && !a.out && (fputs(yaml, stdout) == EOF
-                              || fflush(stdout) != 0)) {
+    if (rc == 0 && !a.out
+        && (fputs(yaml, stdout) == EOF || fflush(stdout) != 0)) {
         rc = ws_err_msg(&err, "cannot write the config to standard output "
-                        "(expected it open)");
+                              "(expected it open)");
         err.internal = 1;
     }
     free(yaml);
@@ -149,8 +160,9 @@ static int ws_config_list(void)
         const char *n = ws_cfg_builtin_name(i);
         printf("%.*s%s\n", (int)(strlen(n) - 5), n,
                strncmp(n, ws_cfg_default_name(), strlen(n) - 5) == 0
-               && strlen(ws_cfg_default_name()) == strlen(n) - 5
-               ? " (default)" : "");
+                       && strlen(ws_cfg_default_name()) == strlen(n) - 5
+                   ? " (default)"
+                   : "");
     }
     return WS_EXIT_OK;
 }
@@ -161,8 +173,7 @@ int ws_cmd_config(int argc, char **argv)
         {"gpu", required_argument, NULL, WS_OPT_GPU},
         {"set", required_argument, NULL, WS_OPT_SET},
         {"help", no_argument, NULL, WS_OPT_HELP},
-        {NULL, 0, NULL, 0}
-    };
+        {NULL, 0, NULL, 0}};
     struct ws_cli_gpu_opts gopts;
     struct ws_gpu gpu;
     struct ws_err err;
@@ -173,7 +184,7 @@ int ws_cmd_config(int argc, char **argv)
     ws_err_clear(&err);
     if (argc < 2)
         return ws_cli_usage("config", "missing subcommand (expected show, "
-                            "list or import)");
+                                      "list or import)");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         ws_config_help(stdout);
         return WS_EXIT_OK;
@@ -182,11 +193,14 @@ int ws_cmd_config(int argc, char **argv)
     if (strcmp(sub, "import") == 0)
         return ws_config_import(argc - 1, argv + 1);
     if (strcmp(sub, "show") != 0 && strcmp(sub, "list") != 0)
-        return ws_cli_usage("config", "unknown subcommand '%s' (expected "
-                            "show, list or import)", sub);
+        return ws_cli_usage("config",
+                            "unknown subcommand '%s' (expected "
+                            "show, list or import)",
+                            sub);
     optind = 1;
     opterr = 0;
-    while ((opt = getopt_long(argc - 1, argv + 1, ":g:s:h", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc - 1, argv + 1, ":g:s:h", longopts, NULL))
+           != -1) {
         int used = ws_cli_gpu_option(&gopts, "config", opt, optarg);
         if (used < 0)
             return WS_EXIT_INPUT;

@@ -22,28 +22,29 @@
 
 static void ws_model_help(FILE *out)
 {
-    fprintf(out,
-"usage: warpsim model NAME --params FILE.yaml [--json FILE]\n"
-"       warpsim model NAME [OPTIONS] TRACE\n"
-"\n"
-"NAME is one of the built-in models (listed below). With --params, FILE\n"
-"is a YAML mapping of the model's parameters\n"
-"(the names 'warpsim profile' prints; a parameter not given is 0). With a\n"
-"TRACE (kernelslist.g, folder, .traceg[.xz] or workload.yaml), each\n"
-"kernel's parameters come from its profile and the GPU config.\n"
-"\n"
-"options:\n"
-"      --params FILE         explicit parameters instead of a TRACE\n"
-"  -g, --gpu CONFIG          GPU config file or built-in name (default %s)\n"
-"  -s, --set KEY=VALUE       override one config key (repeatable)\n"
-"  -p, --param NAME=VALUE    override a workload parameter (repeatable)\n"
-"      --listing FILE        expand the workload over another listing\n"
-"      --json FILE           parameters and results as JSON\n"
-"      --allow-unknown-keys  skip unknown trace header keys\n"
-WS_CLI_LIMIT_HELP
-"  -h, --help                this text\n"
-"\n"
-"models:\n", ws_cfg_default_name());
+    fprintf(
+        out,
+        "usage: warpsim model NAME --params FILE.yaml [--json FILE]\n"
+        "       warpsim model NAME [OPTIONS] TRACE\n"
+        "\n"
+        "NAME is one of the built-in models (listed below). With --params, FILE\n"
+        "is a YAML mapping of the model's parameters\n"
+        "(the names 'warpsim profile' prints; a parameter not given is 0). With a\n"
+        "TRACE (kernelslist.g, folder, .traceg[.xz] or workload.yaml), each\n"
+        "kernel's parameters come from its profile and the GPU config.\n"
+        "\n"
+        "options:\n"
+        "      --params FILE         explicit parameters instead of a TRACE\n"
+        "  -g, --gpu CONFIG          GPU config file or built-in name (default %s)\n"
+        "  -s, --set KEY=VALUE       override one config key (repeatable)\n"
+        "  -p, --param NAME=VALUE    override a workload parameter (repeatable)\n"
+        "      --listing FILE        expand the workload over another listing\n"
+        "      --json FILE           parameters and results as JSON\n"
+        "      --allow-unknown-keys  skip unknown trace header keys\n" WS_CLI_LIMIT_HELP
+        "  -h, --help                this text\n"
+        "\n"
+        "models:\n",
+        ws_cfg_default_name());
     for (int k = 0; k < ws_model_count(); k++)
         fprintf(out, "  %-17s %s\n", ws_model_nth(k)->name,
                 ws_model_nth(k)->what);
@@ -83,8 +84,8 @@ static int ws_model_kernel(void *ctx, const struct ws_profile *p, int warm,
     fprintf(mo->text, "\nkernel %u: %s\n", p->launch.id, p->name);
     ws_model_params_for(mo->kind, p, mo->gpu, warm, &params);
     ws_model_one(mo->text, mo->arr, mo->kind, &params,
-                 json_pack("{s:I,s:o}", "id", (json_int_t)p->launch.id,
-                           "name", ws_utf8_json_string(p->name)));
+                 json_pack("{s:I,s:o}", "id", (json_int_t)p->launch.id, "name",
+                           ws_utf8_json_string(p->name)));
     return 0;
 }
 
@@ -127,15 +128,15 @@ static int ws_model_run(const struct ws_cli_kernel_args *a,
         if (rc == 0)
             rc = ws_run_model_params(a->params_file, kind, &in, err);
         if (rc == 0) {
-            fprintf(text, "warpsim model %s --params %s\n",
-                    kind->name, a->params_file);
+            fprintf(text, "warpsim model %s --params %s\n", kind->name,
+                    a->params_file);
             ws_model_one(text, arr, kind, &in, NULL);
         }
     } else if (rc == 0) {
         rc = ws_cli_load_gpu_probed(&a->gpu, &gpu, err);
         if (rc == 0) {
-            fprintf(text, "warpsim model %s %s on %s\n", kind->name,
-                    a->input, gpu.name);
+            fprintf(text, "warpsim model %s %s on %s\n", kind->name, a->input,
+                    gpu.name);
             rc = ws_model_from_trace(a, kind, text, arr, &gpu, &jo, err);
         }
     }
@@ -169,8 +170,10 @@ int ws_cmd_model(int argc, char **argv)
     }
     kind = ws_model_find(argv[1]);
     if (!kind)
-        return ws_cli_usage("model", "unknown model '%s' (expected one of "
-                            "%s)", argv[1], ws_model_names());
+        return ws_cli_usage("model",
+                            "unknown model '%s' (expected one of "
+                            "%s)",
+                            argv[1], ws_model_names());
     rc = ws_cli_parse_kernel_args(&a, "model", argc - 1, argv + 1, 1,
                                   ws_model_help);
     if (rc != 0)

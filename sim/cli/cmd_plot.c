@@ -19,22 +19,23 @@
 
 static void ws_plot_help(FILE *out)
 {
-    fprintf(out,
-"usage: warpsim plot RESULTS.csv --x COL --y COL [OPTIONS] -o OUT.svg\n"
-"\n"
-"Draws column --y of RESULTS.csv (a sweep's results, or any CSV with a\n"
-"header row) against column --x as an SVG chart, with gnuplot. Only rows\n"
-"whose status column reads \"ok\" are drawn, when the table has one;\n"
-"points are joined in order of x.\n"
-"\n"
-"options:\n"
-"      --x COL               the column on the horizontal axis\n"
-"      --y COL               the column on the vertical axis\n"
-"      --series COL          one line per value of this column\n"
-"      --logx, --logy        logarithmic axes (values must be positive)\n"
-"      --title TEXT          the chart's title (default \"Y against X\")\n"
-"  -o, --output FILE         the SVG file to write (required)\n"
-"  -h, --help                this text\n");
+    fprintf(
+        out,
+        "usage: warpsim plot RESULTS.csv --x COL --y COL [OPTIONS] -o OUT.svg\n"
+        "\n"
+        "Draws column --y of RESULTS.csv (a sweep's results, or any CSV with a\n"
+        "header row) against column --x as an SVG chart, with gnuplot. Only rows\n"
+        "whose status column reads \"ok\" are drawn, when the table has one;\n"
+        "points are joined in order of x.\n"
+        "\n"
+        "options:\n"
+        "      --x COL               the column on the horizontal axis\n"
+        "      --y COL               the column on the vertical axis\n"
+        "      --series COL          one line per value of this column\n"
+        "      --logx, --logy        logarithmic axes (values must be positive)\n"
+        "      --title TEXT          the chart's title (default \"Y against X\")\n"
+        "  -o, --output FILE         the SVG file to write (required)\n"
+        "  -h, --help                this text\n");
 }
 
 enum {
@@ -55,16 +56,24 @@ struct ws_plot_args {
 static int ws_plot_option(struct ws_plot_args *a, int opt, const char *arg)
 {
     switch (opt) {
-    case WS_PLOT_OPT_X: return ws_cli_once("plot", &a->spec.x, arg, "--x");
-    case WS_PLOT_OPT_Y: return ws_cli_once("plot", &a->spec.y, arg, "--y");
+    case WS_PLOT_OPT_X:
+        return ws_cli_once("plot", &a->spec.x, arg, "--x");
+    case WS_PLOT_OPT_Y:
+        return ws_cli_once("plot", &a->spec.y, arg, "--y");
     case WS_PLOT_OPT_SERIES:
         return ws_cli_once("plot", &a->spec.series, arg, "--series");
     case WS_PLOT_OPT_TITLE:
         return ws_cli_once("plot", &a->spec.title, arg, "--title");
-    case 'o': return ws_cli_once("plot", &a->out, arg, "-o");
-    case WS_PLOT_OPT_LOGX: a->spec.logx = 1; return 0;
-    case WS_PLOT_OPT_LOGY: a->spec.logy = 1; return 0;
-    default: return 1;
+    case 'o':
+        return ws_cli_once("plot", &a->out, arg, "-o");
+    case WS_PLOT_OPT_LOGX:
+        a->spec.logx = 1;
+        return 0;
+    case WS_PLOT_OPT_LOGY:
+        a->spec.logy = 1;
+        return 0;
+    default:
+        return 1;
     }
 }
 
@@ -80,8 +89,7 @@ static int ws_plot_parse_args(struct ws_plot_args *a, int argc, char **argv)
         {"title", required_argument, NULL, WS_PLOT_OPT_TITLE},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, WS_OPT_HELP},
-        {NULL, 0, NULL, 0}
-    };
+        {NULL, 0, NULL, 0}};
     int opt, rc;
 
     optind = 1;
@@ -98,11 +106,12 @@ static int ws_plot_parse_args(struct ws_plot_args *a, int argc, char **argv)
             return ws_cli_bad_option("plot", opt, argv);
     }
     if (optind != argc - 1)
-        return ws_cli_usage("plot", optind >= argc ? "missing RESULTS.csv" :
-                            "more than one RESULTS.csv");
+        return ws_cli_usage("plot", optind >= argc
+                                        ? "missing RESULTS.csv"
+                                        : "more than one RESULTS.csv");
     if (!a->spec.x || !a->spec.y)
-        return ws_cli_usage("plot", "missing %s COL", a->spec.x ? "--y"
-                            : "--x");
+        return ws_cli_usage("plot", "missing %s COL",
+                            a->spec.x ? "--y" : "--x");
     if (!a->out)
         return ws_cli_usage("plot", "missing -o OUT.svg");
     a->input = argv[optind];

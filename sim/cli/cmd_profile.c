@@ -20,27 +20,28 @@
 
 static void ws_profile_help(FILE *out)
 {
-    fprintf(out,
-"usage: warpsim profile [OPTIONS] TRACE\n"
-"\n"
-"For each kernel of TRACE (a kernelslist.g, a folder holding one, a\n"
-"kernel-N.traceg[.xz] or a workload.yaml): warps and the spread of their\n"
-"lengths, memory instructions split into coalesced and uncoalesced,\n"
-"barriers, instructions before the first memory access, the longest\n"
-"dependent chain, operations by pipe, distinct sectors read and written;\n"
-"then the parameters of each model (the mwp_cwp family shares one set;\n"
-"tmm, roofline, qroofline, aiq) as derived from them and the GPU.\n"
-"Per-warp numbers are averages over the kernel's warps.\n"
-"\n"
-"options:\n"
-"  -g, --gpu CONFIG          GPU config file or built-in name (default %s)\n"
-"  -s, --set KEY=VALUE       override one config key (repeatable)\n"
-"  -p, --param NAME=VALUE    override a workload parameter (repeatable)\n"
-"      --listing FILE        expand the workload over another listing\n"
-"      --json FILE           the same as JSON\n"
-"      --allow-unknown-keys  skip unknown trace header keys\n"
-WS_CLI_LIMIT_HELP
-"  -h, --help                this text\n", ws_cfg_default_name());
+    fprintf(
+        out,
+        "usage: warpsim profile [OPTIONS] TRACE\n"
+        "\n"
+        "For each kernel of TRACE (a kernelslist.g, a folder holding one, a\n"
+        "kernel-N.traceg[.xz] or a workload.yaml): warps and the spread of their\n"
+        "lengths, memory instructions split into coalesced and uncoalesced,\n"
+        "barriers, instructions before the first memory access, the longest\n"
+        "dependent chain, operations by pipe, distinct sectors read and written;\n"
+        "then the parameters of each model (the mwp_cwp family shares one set;\n"
+        "tmm, roofline, qroofline, aiq) as derived from them and the GPU.\n"
+        "Per-warp numbers are averages over the kernel's warps.\n"
+        "\n"
+        "options:\n"
+        "  -g, --gpu CONFIG          GPU config file or built-in name (default %s)\n"
+        "  -s, --set KEY=VALUE       override one config key (repeatable)\n"
+        "  -p, --param NAME=VALUE    override a workload parameter (repeatable)\n"
+        "      --listing FILE        expand the workload over another listing\n"
+        "      --json FILE           the same as JSON\n"
+        "      --allow-unknown-keys  skip unknown trace header keys\n" WS_CLI_LIMIT_HELP
+        "  -h, --help                this text\n",
+        ws_cfg_default_name());
 }
 
 /* Where each kernel goes: the text (a memory stream) and the JSON array. */

@@ -43,11 +43,11 @@ struct ws_run_args {
     struct ws_trace_opts topts;
     const char *json, *csv, *timeline, *input;
     uint64_t tl_from, tl_to, tl_max;
-    const char *tl_option;      /* a --timeline-* option given, for checks */
-    const char *kernel;         /* --kernel, as typed */
-    const char *max_kernels;    /* --max-kernels, as typed */
+    const char *tl_option;   /* a --timeline-* option given, for checks */
+    const char *kernel;      /* --kernel, as typed */
+    const char *max_kernels; /* --max-kernels, as typed */
     struct ws_run_select sel;
-    struct ws_ext_models ext;   /* --model */
+    struct ws_ext_models ext; /* --model */
 };
 
 /* The progress line is rubbed out with this many blanks: a terminal's
@@ -62,40 +62,41 @@ struct ws_progress {
 
 static void ws_run_help(FILE *out)
 {
-    fprintf(out,
-"usage: warpsim run [OPTIONS] TRACE\n"
-"\n"
-"Simulates every kernel of TRACE (a kernelslist.g, a folder holding one,\n"
-"one kernel-N.traceg[.xz], or a workload.yaml that expands a SASS listing)\n"
-"in launch order on one GPU, host-to-device copies warming L2 between\n"
-"them, and prints per kernel and in total:\n"
-"cycles, time at the SM clock, warp instructions, IPC, occupancy and what\n"
-"limits it, the top stall reasons, L1/L2 hit rates and DRAM bandwidth.\n"
-"\n"
-"options:\n"
-"  -g, --gpu CONFIG          GPU config file or built-in name (default %s)\n"
-"  -s, --set KEY=VALUE       override one config key (repeatable)\n"
-"  -p, --param NAME=VALUE    override a workload parameter (repeatable)\n"
-"      --listing FILE        expand the workload over another listing\n"
-"      --json FILE           everything, every counter, as JSON\n"
-"      --csv FILE            one row per kernel\n"
-"      --timeline FILE       Chrome/Perfetto trace-event JSON of CTA residency\n"
-"                            and warp issue (open in ui.perfetto.dev)\n"
-"      --timeline-window A:B only cycles [A, B) (default 0:200000)\n"
-"      --timeline-max-events N  at most N events (default 1000000)\n"
-"  -k, --kernel N|REGEX      simulate only the kernel of launch id N (as the\n"
-"                            report numbers them), or the kernels whose name,\n"
-"                            mangled or base ('reduce'), matches REGEX (POSIX\n"
-"                            extended, unanchored); the others are skipped\n"
-"                            after their header, their host-to-device copies\n"
-"                            still warming L2\n"
-"      --max-kernels N       simulate at most N kernels (after --kernel)\n"
-"      --model NAME=COMMAND  also run an external model beside the built-in\n"
-"                            ones, through the JSON contract (README,\n"
-"                            \"External models\"); repeatable\n"
-"      --allow-unknown-keys  skip unknown trace header keys\n"
-WS_CLI_LIMIT_HELP
-"  -h, --help                this text\n", ws_cfg_default_name());
+    fprintf(
+        out,
+        "usage: warpsim run [OPTIONS] TRACE\n"
+        "\n"
+        "Simulates every kernel of TRACE (a kernelslist.g, a folder holding one,\n"
+        "one kernel-N.traceg[.xz], or a workload.yaml that expands a SASS listing)\n"
+        "in launch order on one GPU, host-to-device copies warming L2 between\n"
+        "them, and prints per kernel and in total:\n"
+        "cycles, time at the SM clock, warp instructions, IPC, occupancy and what\n"
+        "limits it, the top stall reasons, L1/L2 hit rates and DRAM bandwidth.\n"
+        "\n"
+        "options:\n"
+        "  -g, --gpu CONFIG          GPU config file or built-in name (default %s)\n"
+        "  -s, --set KEY=VALUE       override one config key (repeatable)\n"
+        "  -p, --param NAME=VALUE    override a workload parameter (repeatable)\n"
+        "      --listing FILE        expand the workload over another listing\n"
+        "      --json FILE           everything, every counter, as JSON\n"
+        "      --csv FILE            one row per kernel\n"
+        "      --timeline FILE       Chrome/Perfetto trace-event JSON of CTA residency\n"
+        "                            and warp issue (open in ui.perfetto.dev)\n"
+        "      --timeline-window A:B only cycles [A, B) (default 0:200000)\n"
+        "      --timeline-max-events N  at most N events (default 1000000)\n"
+        "  -k, --kernel N|REGEX      simulate only the kernel of launch id N (as the\n"
+        "                            report numbers them), or the kernels whose name,\n"
+        "                            mangled or base ('reduce'), matches REGEX (POSIX\n"
+        "                            extended, unanchored); the others are skipped\n"
+        "                            after their header, their host-to-device copies\n"
+        "                            still warming L2\n"
+        "      --max-kernels N       simulate at most N kernels (after --kernel)\n"
+        "      --model NAME=COMMAND  also run an external model beside the built-in\n"
+        "                            ones, through the JSON contract (README,\n"
+        "                            \"External models\"); repeatable\n"
+        "      --allow-unknown-keys  skip unknown trace header keys\n" WS_CLI_LIMIT_HELP
+        "  -h, --help                this text\n",
+        ws_cfg_default_name());
 }
 
 static double ws_wall(void)
@@ -115,15 +116,22 @@ static void ws_run_progress(void *ctx, const struct ws_kernel_stats *k,
     if (t - p->last < 0.25)
         return;
     p->last = t;
-    fprintf(stderr, "\rkernel %zu/%zu %.32s: CTAs %llu/%llu, %llu cycles, "
-            "%.0f kcycles/s   ", p->kernel, p->nkernels, k->name,
-            (unsigned long long)ctas_done, (unsigned long long)k->ctas_total,
+    fprintf(stderr,
+            "\rkernel %zu/%zu %.32s: CTAs %llu/%llu, %llu cycles, "
+            "%.0f kcycles/s   ",
+            p->kernel, p->nkernels, k->name, (unsigned long long)ctas_done,
+            (unsigned long long)k->ctas_total,
             (unsigned long long)(now - k->start),
             (double)now / 1000.0 / (t - p->start));
 }
 
 /* The output files, in the order they are written. */
-enum { WS_RUN_OUT_TIMELINE, WS_RUN_OUT_JSON, WS_RUN_OUT_CSV, WS_RUN_NOUT };
+enum {
+    WS_RUN_OUT_TIMELINE,
+    WS_RUN_OUT_JSON,
+    WS_RUN_OUT_CSV,
+    WS_RUN_NOUT
+};
 
 static int ws_run_outputs(struct ws_output *outs,
                           const struct ws_run_report *rep, struct ws_err *err)
@@ -153,8 +161,8 @@ static int ws_run_timeline_start(const struct ws_run_args *a,
     if (ws_output_open(o, err) < 0)
         return -1;
     w = ws_timeline_json_writer(j, o->fp);
-    if (ws_timeline_open(tl, &w, gpu, a->tl_from, a->tl_to, a->tl_max,
-                         err) < 0) {
+    if (ws_timeline_open(tl, &w, gpu, a->tl_from, a->tl_to, a->tl_max, err)
+        < 0) {
         ws_output_abort(o);
         return -1;
     }
@@ -188,7 +196,7 @@ static int ws_run_go(struct ws_run_args *a, const struct ws_run_request *req,
             return -1;
         rq->hooks.tl = &tl;
     }
-    rc = ws_run_simulate(rq, in, &rep, err);     /* rep zeroed on failure */
+    rc = ws_run_simulate(rq, in, &rep, err); /* rep zeroed on failure */
     if (prog.on)
         fprintf(stderr, "\r%*s\r", WS_RUN_PROGRESS_WIDTH, "");
     if (rq->hooks.tl) {
@@ -229,8 +237,10 @@ static int ws_run_window(struct ws_run_args *a, const char *v)
     if (!colon || ws_num_u64(v, (size_t)(colon - v), &a->tl_from) < 0
         || ws_num_u64(colon + 1, strlen(colon + 1), &a->tl_to) < 0
         || a->tl_to <= a->tl_from)
-        return ws_cli_usage("run", "bad --timeline-window '%s' (expected "
-                            "START:END cycles with START < END)", v);
+        return ws_cli_usage("run",
+                            "bad --timeline-window '%s' (expected "
+                            "START:END cycles with START < END)",
+                            v);
     return 0;
 }
 
@@ -244,25 +254,27 @@ static int ws_run_kernel_option(struct ws_run_args *a, const char *v)
     if (ws_cli_once("run", &a->kernel, v, "--kernel") < 0)
         return -1;
     a->sel.given = v;
-    if (v[0] >= '0' && v[0] <= '9'
-        && ws_num_u64(v, strlen(v), &id) == 0) {
+    if (v[0] >= '0' && v[0] <= '9' && ws_num_u64(v, strlen(v), &id) == 0) {
         if (id > UINT32_MAX)
-            return ws_cli_usage("run", "bad --kernel '%s' (expected a launch "
-                                "id below 2^32 or a name pattern)", v);
+            return ws_cli_usage("run",
+                                "bad --kernel '%s' (expected a launch "
+                                "id below 2^32 or a name pattern)",
+                                v);
         a->sel.by_id = 1;
         a->sel.id = (uint32_t)id;
         return 0;
     }
     if (v[0] == '\0')
         return ws_cli_usage("run", "empty --kernel (expected a launch id or "
-                            "a POSIX extended regular expression)");
+                                   "a POSIX extended regular expression)");
     /* Bounded first: glibc's regcomp can exhaust memory on a short one. */
     rc = ws_regex_compile(&a->sel.re, v, REG_NOSUB, why, sizeof why);
     if (rc == WS_REGEX_BOUND)
         return ws_cli_usage("run", "bad --kernel '%s': %s",
                             ws_regex_shown(shown, v), why);
     if (rc != 0)
-        return ws_cli_usage("run", "bad --kernel '%s': %s (expected a launch "
+        return ws_cli_usage("run",
+                            "bad --kernel '%s': %s (expected a launch "
                             "id or a POSIX extended regular expression)",
                             ws_regex_shown(shown, v), why);
     a->sel.by_name = 1;
@@ -276,8 +288,10 @@ static int ws_run_max_kernels(struct ws_run_args *a, const char *v)
     if (ws_cli_once("run", &a->max_kernels, v, "--max-kernels") < 0)
         return -1;
     if (ws_num_u64(v, strlen(v), &n) < 0 || n == 0 || n > UINT32_MAX)
-        return ws_cli_usage("run", "bad --max-kernels '%s' (expected a "
-                            "count from 1 to 4294967295)", v);
+        return ws_cli_usage("run",
+                            "bad --max-kernels '%s' (expected a "
+                            "count from 1 to 4294967295)",
+                            v);
     a->sel.max = (size_t)n;
     return 0;
 }
@@ -300,15 +314,15 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
         {"listing", required_argument, NULL, WS_OPT_LISTING},
         WS_CLI_LIMIT_LONGOPTS,
         {"help", no_argument, NULL, WS_OPT_HELP},
-        {NULL, 0, NULL, 0}
-    };
+        {NULL, 0, NULL, 0}};
     int opt;
 
     optind = 1;
     opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":g:s:p:k:h", longopts, NULL)) != -1) {
-        int used = ws_cli_input_option(&a->gpu, &a->params, &a->topts,
-                                       "run", opt, optarg);
+    while ((opt = getopt_long(argc, argv, ":g:s:p:k:h", longopts, NULL))
+           != -1) {
+        int used = ws_cli_input_option(&a->gpu, &a->params, &a->topts, "run",
+                                       opt, optarg);
         if (used < 0)
             return WS_EXIT_INPUT;
         if (used)
@@ -341,8 +355,10 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
         case WS_OPT_TIMELINE_MAX:
             a->tl_option = "--timeline-max-events";
             if (ws_num_u64(optarg, strlen(optarg), &a->tl_max) < 0)
-                return ws_cli_usage("run", "bad --timeline-max-events '%s' "
-                                    "(expected a count)", optarg);
+                return ws_cli_usage("run",
+                                    "bad --timeline-max-events '%s' "
+                                    "(expected a count)",
+                                    optarg);
             break;
         case 'k':
             if (ws_run_kernel_option(a, optarg) != 0)
@@ -352,18 +368,24 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
             if (ws_run_max_kernels(a, optarg) != 0)
                 return WS_EXIT_INPUT;
             break;
-        case WS_OPT_ALLOW_UNKNOWN_KEYS: a->topts.allow_unknown_keys = 1; break;
-        case WS_OPT_HELP: ws_run_help(stdout); return 1;
+        case WS_OPT_ALLOW_UNKNOWN_KEYS:
+            a->topts.allow_unknown_keys = 1;
+            break;
+        case WS_OPT_HELP:
+            ws_run_help(stdout);
+            return 1;
         default:
             return ws_cli_bad_option("run", opt, argv);
         }
     }
     if (a->tl_option && !a->timeline)
-        return ws_cli_usage("run", "%s shapes the timeline only (expected "
-                            "--timeline FILE too)", a->tl_option);
+        return ws_cli_usage("run",
+                            "%s shapes the timeline only (expected "
+                            "--timeline FILE too)",
+                            a->tl_option);
     if (optind != argc - 1)
-        return ws_cli_usage("run", optind >= argc ? "missing TRACE" :
-                            "more than one TRACE");
+        return ws_cli_usage("run", optind >= argc ? "missing TRACE"
+                                                  : "more than one TRACE");
     a->input = argv[optind];
     return 0;
 }

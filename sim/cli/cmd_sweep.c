@@ -30,38 +30,38 @@ enum {
 
 static void ws_sweep_help(FILE *out)
 {
-    fprintf(out,
-"usage: warpsim sweep FILE [OPTIONS]\n"
-"       warpsim sweep merge OUT.csv SHARE.csv...\n"
-"\n"
-"Runs every point of a sweep file (a kernel over the product of axes of\n"
-"workload parameters, config keys and GPUs; see README) in worker\n"
-"processes, one CSV row per point and kernel: the axes, cycles, every\n"
-"counter and every model's prediction.  Rerunning skips the points the\n"
-"results file already holds (keyed by a hash of each point's config,\n"
-"input files and parameters); a failing point is recorded with its error\n"
-"and the sweep goes on.\n"
-"\n"
-"options:\n"
-"  -j, --jobs N              worker processes (default: all cores)\n"
-"  -o, --output FILE         results CSV (default: FILE's name with .csv,\n"
-"                            in the current folder)\n"
-"      --dry-run             list the points and which are done; run none\n"
-"      --report              also write a markdown summary (OUT with .md):\n"
-"                            best and worst points, elasticity per axis\n"
-"      --array-index I       run only share I of --array-size K (a Slurm\n"
-"      --array-size K        job array, GNU parallel); join the shares with\n"
-"                            'warpsim sweep merge'\n"
-"      --retry-failed        rerun points recorded as failed\n"
-"      --model NAME=COMMAND  also run an external model at every point, as\n"
-"                            the file's models: do (README, \"External\n"
-"                            models\"); repeatable\n"
-WS_CLI_LIMIT_HELP
-"  -h, --help                this text\n"
-"\n"
-"exit status: 0 when every point ended (failed points included: see the\n"
-"summary), 1 on an internal error, 2 on bad input, 130 when interrupted\n"
-"(finished points are kept; rerun to go on).\n");
+    fprintf(
+        out,
+        "usage: warpsim sweep FILE [OPTIONS]\n"
+        "       warpsim sweep merge OUT.csv SHARE.csv...\n"
+        "\n"
+        "Runs every point of a sweep file (a kernel over the product of axes of\n"
+        "workload parameters, config keys and GPUs; see README) in worker\n"
+        "processes, one CSV row per point and kernel: the axes, cycles, every\n"
+        "counter and every model's prediction.  Rerunning skips the points the\n"
+        "results file already holds (keyed by a hash of each point's config,\n"
+        "input files and parameters); a failing point is recorded with its error\n"
+        "and the sweep goes on.\n"
+        "\n"
+        "options:\n"
+        "  -j, --jobs N              worker processes (default: all cores)\n"
+        "  -o, --output FILE         results CSV (default: FILE's name with .csv,\n"
+        "                            in the current folder)\n"
+        "      --dry-run             list the points and which are done; run none\n"
+        "      --report              also write a markdown summary (OUT with .md):\n"
+        "                            best and worst points, elasticity per axis\n"
+        "      --array-index I       run only share I of --array-size K (a Slurm\n"
+        "      --array-size K        job array, GNU parallel); join the shares with\n"
+        "                            'warpsim sweep merge'\n"
+        "      --retry-failed        rerun points recorded as failed\n"
+        "      --model NAME=COMMAND  also run an external model at every point, as\n"
+        "                            the file's models: do (README, \"External\n"
+        "                            models\"); repeatable\n" WS_CLI_LIMIT_HELP
+        "  -h, --help                this text\n"
+        "\n"
+        "exit status: 0 when every point ended (failed points included: see the\n"
+        "summary), 1 on an internal error, 2 on bad input, 130 when interrupted\n"
+        "(finished points are kept; rerun to go on).\n");
 }
 
 static int ws_sweep_count(const char *opt, const char *v, long min, long *out)
@@ -69,8 +69,10 @@ static int ws_sweep_count(const char *opt, const char *v, long min, long *out)
     uint64_t n;
 
     if (ws_num_u64(v, strlen(v), &n) < 0 || n > 1000000 || (long)n < min)
-        return ws_cli_usage("sweep", "bad %s '%s' (expected a whole number "
-                            "from %ld)", opt, v, min);
+        return ws_cli_usage("sweep",
+                            "bad %s '%s' (expected a whole number "
+                            "from %ld)",
+                            opt, v, min);
     *out = (long)n;
     return 0;
 }
@@ -85,8 +87,7 @@ static int ws_sweep_array_option(struct ws_sweep_request *a, int opt,
     long *out = index ? &a->array_index : &a->array_size;
 
     if (*out >= 0)
-        return ws_cli_usage("sweep", "%s given twice (expected it once)",
-                            name);
+        return ws_cli_usage("sweep", "%s given twice (expected it once)", name);
     return ws_sweep_count(name, v, index ? 0 : 1, out);
 }
 
@@ -100,25 +101,37 @@ static int ws_sweep_option(struct ws_sweep_request *a, int opt, char **argv)
     case 'j':
         if (a->jobs)
             return ws_cli_usage("sweep", "--jobs given twice (expected it "
-                                "once)");
+                                         "once)");
         return ws_sweep_count("--jobs", optarg, 1, &a->jobs);
     case 'o':
         return ws_cli_once("sweep", &a->out, optarg, "--output") < 0
-            ? WS_EXIT_INPUT : 0;
-    case WS_OPT_DRY_RUN: a->dry_run = 1; return 0;
-    case WS_OPT_REPORT: a->report = 1; return 0;
-    case WS_OPT_RETRY_FAILED: a->retry_failed = 1; return 0;
+                   ? WS_EXIT_INPUT
+                   : 0;
+    case WS_OPT_DRY_RUN:
+        a->dry_run = 1;
+        return 0;
+    case WS_OPT_REPORT:
+        a->report = 1;
+        return 0;
+    case WS_OPT_RETRY_FAILED:
+        a->retry_failed = 1;
+        return 0;
     case WS_OPT_EXT_MODEL:
         if (a->nmodels == WS_SWEEP_MAX_MODELS)
-            return ws_cli_usage("sweep", "too many --model (expected at "
-                                "most %d)", WS_SWEEP_MAX_MODELS);
+            return ws_cli_usage("sweep",
+                                "too many --model (expected at "
+                                "most %d)",
+                                WS_SWEEP_MAX_MODELS);
         a->models[a->nmodels++] = optarg;
         return 0;
     case WS_OPT_ARRAY_INDEX:
     case WS_OPT_ARRAY_SIZE:
         return ws_sweep_array_option(a, opt, optarg);
-    case WS_OPT_HELP: ws_sweep_help(stdout); return 1;
-    default: return ws_cli_bad_option("sweep", opt, argv);
+    case WS_OPT_HELP:
+        ws_sweep_help(stdout);
+        return 1;
+    default:
+        return ws_cli_bad_option("sweep", opt, argv);
     }
 }
 
@@ -135,8 +148,7 @@ static int ws_sweep_parse(struct ws_sweep_request *a, int argc, char **argv)
         {"model", required_argument, NULL, WS_OPT_EXT_MODEL},
         WS_CLI_LIMIT_LONGOPTS,
         {"help", no_argument, NULL, WS_OPT_HELP},
-        {NULL, 0, NULL, 0}
-    };
+        {NULL, 0, NULL, 0}};
     int opt, rc;
 
     optind = 1;
@@ -146,15 +158,15 @@ static int ws_sweep_parse(struct ws_sweep_request *a, int argc, char **argv)
             return rc;
     if ((a->array_index < 0) != (a->array_size < 0))
         return ws_cli_usage("sweep", "--array-index and --array-size go "
-                            "together (expected both or neither)");
+                                     "together (expected both or neither)");
     if (a->array_size > 0 && a->array_index >= a->array_size)
-        return ws_cli_usage("sweep", "--array-index %ld is not below "
+        return ws_cli_usage("sweep",
+                            "--array-index %ld is not below "
                             "--array-size %ld (expected 0 to %ld)",
-                            a->array_index, a->array_size,
-                            a->array_size - 1);
+                            a->array_index, a->array_size, a->array_size - 1);
     if (optind != argc - 1)
         return ws_cli_usage("sweep", optind >= argc ? "missing FILE"
-                            : "more than one FILE");
+                                                    : "more than one FILE");
     a->file = argv[optind];
     return 0;
 }
@@ -164,8 +176,8 @@ static int ws_cmd_sweep_merge(int argc, char **argv)
 {
     struct ws_err err;
 
-    if (argc >= 2 && (strcmp(argv[1], "-h") == 0
-                      || strcmp(argv[1], "--help") == 0)) {
+    if (argc >= 2
+        && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
         printf("usage: warpsim sweep merge OUT.csv SHARE.csv...\n\n"
                "Joins the shares of a sweep (--array-index/--array-size)\n"
                "into OUT.csv, sorted by point, after checking that they\n"
@@ -175,14 +187,17 @@ static int ws_cmd_sweep_merge(int argc, char **argv)
         return WS_EXIT_OK;
     }
     if (argc < 3)
-        return ws_cli_usage("sweep merge", argc < 2 ? "missing OUT.csv"
-                            : "missing SHARE.csv (expected at least one)");
+        return ws_cli_usage("sweep merge",
+                            argc < 2
+                                ? "missing OUT.csv"
+                                : "missing SHARE.csv (expected at least one)");
     if (argc - 2 > WS_MERGE_MAX_SHARES)
         return ws_cli_usage("sweep merge", "more than %d shares",
                             WS_MERGE_MAX_SHARES);
     ws_err_clear(&err);
-    if (ws_sweep_merge_files(argv[1], (const char *const *)argv + 2,
-                             argc - 2, &err) < 0)
+    if (ws_sweep_merge_files(argv[1], (const char *const *)argv + 2, argc - 2,
+                             &err)
+        < 0)
         return ws_cli_fail(&err);
     return WS_EXIT_OK;
 }

@@ -33,41 +33,42 @@ struct ws_trace_args {
 
 static void ws_trace_help(FILE *out)
 {
-    fprintf(out,
-"usage: warpsim trace info [OPTIONS] PATH\n"
-"       warpsim trace gen [--param NAME=VALUE]... [--listing FILE] -o DIR WORKLOAD\n"
-"       warpsim trace pack [OPTIONS] -o OUT.wst TRACE\n"
-"\n"
-"Summarises a kernel trace or a SASS listing without simulating it: per\n"
-"kernel the launch (grid, block, registers, shared memory, SM version),\n"
-"CTAs, warps, warp instructions, the instruction mix by class, memory\n"
-"instructions by space with average sectors per request and active lanes,\n"
-"and unknown opcodes. For a listing, the static mix per function.\n"
-"\n"
-"PATH is a kernelslist.g, a folder holding one, a kernel-N.traceg[.xz], a\n"
-"packed .wst, a workload.yaml (expanded first), or a cuobjdump -sass /\n"
-"nvdisasm listing.\n"
-"\n"
-"gen expands WORKLOAD and writes DIR/kernelslist.g and DIR/kernel-1.traceg in\n"
-"the Accel-Sim format (tracer version 4), readable by warpsim and Accel-Sim.\n"
-"\n"
-"pack reads TRACE (a kernelslist.g, a folder holding one, or one\n"
-"kernel-N.traceg[.xz]) and writes its kernels and host-to-device copies as\n"
-"one binary file, OUT.wst, which every command accepts in place of the\n"
-"text and reads without parsing.\n"
-"\n"
-"options:\n"
-"  -g, --gpu CONFIG        GPU whose sector and bank sizes are used and whose\n"
-"                          unknown_opcode_class applies (default %s)\n"
-"  -s, --set KEY=VALUE     override one config key\n"
-"      --json FILE         also write the summary as JSON to FILE\n"
-"  -p, --param NAME=VALUE  override a workload parameter (repeatable)\n"
-"      --listing FILE      expand the workload over another listing\n"
-"  -o, --output DIR        where gen writes the trace (pack: the .wst)\n"
-"      --allow-unknown-keys  skip unknown '-key = value' trace header lines\n"
-"                          instead of rejecting them\n"
-WS_CLI_LIMIT_HELP
-"  -h, --help              this text\n", ws_cfg_default_name());
+    fprintf(
+        out,
+        "usage: warpsim trace info [OPTIONS] PATH\n"
+        "       warpsim trace gen [--param NAME=VALUE]... [--listing FILE] -o DIR WORKLOAD\n"
+        "       warpsim trace pack [OPTIONS] -o OUT.wst TRACE\n"
+        "\n"
+        "Summarises a kernel trace or a SASS listing without simulating it: per\n"
+        "kernel the launch (grid, block, registers, shared memory, SM version),\n"
+        "CTAs, warps, warp instructions, the instruction mix by class, memory\n"
+        "instructions by space with average sectors per request and active lanes,\n"
+        "and unknown opcodes. For a listing, the static mix per function.\n"
+        "\n"
+        "PATH is a kernelslist.g, a folder holding one, a kernel-N.traceg[.xz], a\n"
+        "packed .wst, a workload.yaml (expanded first), or a cuobjdump -sass /\n"
+        "nvdisasm listing.\n"
+        "\n"
+        "gen expands WORKLOAD and writes DIR/kernelslist.g and DIR/kernel-1.traceg in\n"
+        "the Accel-Sim format (tracer version 4), readable by warpsim and Accel-Sim.\n"
+        "\n"
+        "pack reads TRACE (a kernelslist.g, a folder holding one, or one\n"
+        "kernel-N.traceg[.xz]) and writes its kernels and host-to-device copies as\n"
+        "one binary file, OUT.wst, which every command accepts in place of the\n"
+        "text and reads without parsing.\n"
+        "\n"
+        "options:\n"
+        "  -g, --gpu CONFIG        GPU whose sector and bank sizes are used and whose\n"
+        "                          unknown_opcode_class applies (default %s)\n"
+        "  -s, --set KEY=VALUE     override one config key\n"
+        "      --json FILE         also write the summary as JSON to FILE\n"
+        "  -p, --param NAME=VALUE  override a workload parameter (repeatable)\n"
+        "      --listing FILE      expand the workload over another listing\n"
+        "  -o, --output DIR        where gen writes the trace (pack: the .wst)\n"
+        "      --allow-unknown-keys  skip unknown '-key = value' trace header lines\n"
+        "                          instead of rejecting them\n" WS_CLI_LIMIT_HELP
+        "  -h, --help              this text\n",
+        ws_cfg_default_name());
 }
 
 static int ws_trace_info_traces(const struct ws_trace_args *a,
@@ -122,15 +123,15 @@ static int ws_trace_parse_args(struct ws_trace_args *a, int argc, char **argv)
         WS_CLI_LIMIT_LONGOPTS,
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, WS_OPT_HELP},
-        {NULL, 0, NULL, 0}
-    };
+        {NULL, 0, NULL, 0}};
     int opt;
 
     optind = 1;
     opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":g:s:p:o:h", longopts, NULL)) != -1) {
-        int used = ws_cli_input_option(&a->gpu, &a->params, &a->topts,
-                                       "trace", opt, optarg);
+    while ((opt = getopt_long(argc, argv, ":g:s:p:o:h", longopts, NULL))
+           != -1) {
+        int used = ws_cli_input_option(&a->gpu, &a->params, &a->topts, "trace",
+                                       opt, optarg);
         if (used < 0)
             return WS_EXIT_INPUT;
         if (used)
@@ -144,15 +145,19 @@ static int ws_trace_parse_args(struct ws_trace_args *a, int argc, char **argv)
             if (ws_cli_once("trace", &a->json, optarg, "--json") < 0)
                 return WS_EXIT_INPUT;
             break;
-        case WS_OPT_ALLOW_UNKNOWN_KEYS: a->topts.allow_unknown_keys = 1; break;
-        case WS_OPT_HELP: ws_trace_help(stdout); return 1;
+        case WS_OPT_ALLOW_UNKNOWN_KEYS:
+            a->topts.allow_unknown_keys = 1;
+            break;
+        case WS_OPT_HELP:
+            ws_trace_help(stdout);
+            return 1;
         default:
             return ws_cli_bad_option("trace", opt, argv);
         }
     }
     if (optind != argc - 1)
-        return ws_cli_usage("trace", optind >= argc ? "missing PATH" :
-                            "more than one PATH");
+        return ws_cli_usage("trace", optind >= argc ? "missing PATH"
+                                                    : "more than one PATH");
     a->input = argv[optind];
     return 0;
 }
@@ -166,20 +171,22 @@ static int ws_trace_gen(const struct ws_trace_args *a, struct ws_input *in,
     char trace[4096], list[4096];
     struct ws_output outs[2] = {
         {.path = trace, .flag = "trace gen -o", .named = a->out_dir},
-        {.path = list, .flag = "trace gen -o", .named = a->out_dir}
-    };
+        {.path = list, .flag = "trace gen -o", .named = a->out_dir}};
     const char *inputs[2] = {a->input, a->params.listing};
     size_t made;
     int rc;
 
     if (!ws_input_has_workload(in))
-        return ws_err_arg(err, a->input, 0, 0, "trace gen expands a workload "
+        return ws_err_arg(err, a->input, 0, 0,
+                          "trace gen expands a workload "
                           "description (expected a workload.yaml, not a "
                           "trace or listing)");
-    if ((size_t)snprintf(trace, sizeof trace, "%s/kernel-1.traceg",
-                         a->out_dir) >= sizeof trace)
-        return ws_err_arg(err, a->out_dir, 0, 0, "folder name too long "
-                          "(expected at most %zu bytes)", sizeof trace - 32);
+    if ((size_t)snprintf(trace, sizeof trace, "%s/kernel-1.traceg", a->out_dir)
+        >= sizeof trace)
+        return ws_err_arg(err, a->out_dir, 0, 0,
+                          "folder name too long "
+                          "(expected at most %zu bytes)",
+                          sizeof trace - 32);
     snprintf(list, sizeof list, "%s/kernelslist.g", a->out_dir);
     rc = ws_output_mkdirs(a->out_dir, NULL, "a folder for the trace", &made,
                           err);
@@ -209,7 +216,8 @@ static int ws_trace_pack(const struct ws_trace_args *a, struct ws_input *in,
     int rc;
 
     if (!ws_input_can_pack(in))
-        return ws_err_arg(err, a->input, 0, 0, "trace pack reads a trace "
+        return ws_err_arg(err, a->input, 0, 0,
+                          "trace pack reads a trace "
                           "(expected a kernelslist.g, a folder holding one, "
                           "a kernel-N.traceg[.xz] or a .wst, not a %s)",
                           ws_input_what(in));
@@ -239,15 +247,17 @@ int ws_cmd_trace(int argc, char **argv)
     ws_trace_opts_default(&a.topts);
     if (argc < 2)
         return ws_cli_usage("trace", "missing subcommand (expected info, gen "
-                            "or pack)");
+                                     "or pack)");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         ws_trace_help(stdout);
         return WS_EXIT_OK;
     }
     if (strcmp(argv[1], "info") != 0 && strcmp(argv[1], "gen") != 0
         && strcmp(argv[1], "pack") != 0)
-        return ws_cli_usage("trace", "unknown subcommand '%s' (expected "
-                            "info, gen or pack)", argv[1]);
+        return ws_cli_usage("trace",
+                            "unknown subcommand '%s' (expected "
+                            "info, gen or pack)",
+                            argv[1]);
     rc = ws_trace_parse_args(&a, argc - 1, argv + 1);
     if (rc == 1)
         return WS_EXIT_OK;
@@ -267,7 +277,7 @@ int ws_cmd_trace(int argc, char **argv)
                             "--json applies to trace info only");
     if (!gen && !pack && a.out_dir)
         return ws_cli_usage("trace info", "-o applies to trace gen and pack "
-                            "only");
+                                          "only");
     ip = ws_cli_input_params(&a.params, &a.topts);
     rc = ws_input_open(&in, a.input, &ip, &err);
     jo.path = a.json;
@@ -281,8 +291,8 @@ int ws_cmd_trace(int argc, char **argv)
         rc = ws_trace_pack(&a, in, &err);
     else if (rc == 0)
         rc = ws_input_is_static(in)
-             ? ws_trace_info_listing(&a, in, &jo, &err)
-             : ws_trace_info_traces(&a, in, &gpu, &jo, &err);
+                 ? ws_trace_info_listing(&a, in, &jo, &err)
+                 : ws_trace_info_traces(&a, in, &gpu, &jo, &err);
     ws_output_free(&jo);
     ws_input_close(in);
     if (rc < 0)

@@ -24,40 +24,45 @@
 
 static void ws_validate_help(FILE *out)
 {
-    fprintf(out,
-"usage: warpsim validate [--quick] [-j N] [-o DIR] [STUDY...]\n"
-"\n"
-"Runs the named studies (all by default) from the source root: each runs\n"
-"its sweeps (validate/studies/*.yaml) and writes DIR/STUDY/ with their\n"
-"results (one CSV per sweep), plots (SVG, gnuplot), report.md (tables and\n"
-"findings), points.csv and summary.json. Studies:\n");
+    fprintf(
+        out,
+        "usage: warpsim validate [--quick] [-j N] [-o DIR] [STUDY...]\n"
+        "\n"
+        "Runs the named studies (all by default) from the source root: each runs\n"
+        "its sweeps (validate/studies/*.yaml) and writes DIR/STUDY/ with their\n"
+        "results (one CSV per sweep), plots (SVG, gnuplot), report.md (tables and\n"
+        "findings), points.csv and summary.json. Studies:\n");
     for (size_t i = 0; i < ws_study_count(); i++)
         fprintf(out, "  %-10s %s\n", ws_study_at(i)->name,
                 ws_study_at(i)->what);
-    fprintf(out,
-"\n"
-"options:\n"
-"      --quick               the reduced sweeps (*.quick.yaml): seconds\n"
-"  -j, --jobs N              worker processes for the sweeps (default: cores)\n"
-"  -o, --output DIR          where the studies' folders go (default\n"
-"                            validate/out)\n"
-"      --model NAME=COMMAND  also run an external model at every point of\n"
-"                            every study, and score it (repeatable)\n"
-"  -h, --help                this text\n");
+    fprintf(
+        out,
+        "\n"
+        "options:\n"
+        "      --quick               the reduced sweeps (*.quick.yaml): seconds\n"
+        "  -j, --jobs N              worker processes for the sweeps (default: cores)\n"
+        "  -o, --output DIR          where the studies' folders go (default\n"
+        "                            validate/out)\n"
+        "      --model NAME=COMMAND  also run an external model at every point of\n"
+        "                            every study, and score it (repeatable)\n"
+        "  -h, --help                this text\n");
 }
 
 struct ws_validate_args {
-    const char *word;           /* argv[0], "validate": errors about the
+    const char *word; /* argv[0], "validate": errors about the
                                    default folder are placed there */
     int quick;
     const char *jobs, *dir;
     const char *models[WS_SWEEP_MAX_MODELS];
     int nmodels;
-    const struct ws_study_def **run;    /* ws_study_count() slots */
+    const struct ws_study_def **run; /* ws_study_count() slots */
     size_t nrun;
 };
 
-enum { WS_VAL_QUICK = 0x200, WS_VAL_MODEL };
+enum {
+    WS_VAL_QUICK = 0x200,
+    WS_VAL_MODEL
+};
 
 /* An unknown study's error lists the table's names. */
 static int ws_validate_unknown(const char *name)
@@ -69,12 +74,13 @@ static int ws_validate_unknown(const char *name)
     for (size_t i = 0; i < ws_study_count() && used < sizeof names; i++)
         used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
                                  i ? ", " : "", ws_study_at(i)->name);
-    return ws_cli_usage("validate", "unknown study '%s' (expected one of: "
-                        "%s)", name, names);
+    return ws_cli_usage("validate",
+                        "unknown study '%s' (expected one of: "
+                        "%s)",
+                        name, names);
 }
 
-static int ws_validate_names(struct ws_validate_args *a, int argc,
-                             char **argv)
+static int ws_validate_names(struct ws_validate_args *a, int argc, char **argv)
 {
     for (int i = optind; i < argc; i++) {
         const struct ws_study_def *d = ws_study_find(argv[i]);
@@ -82,8 +88,10 @@ static int ws_validate_names(struct ws_validate_args *a, int argc,
             return ws_validate_unknown(argv[i]);
         for (size_t k = 0; k < a->nrun; k++)
             if (a->run[k] == d)
-                return ws_cli_usage("validate", "study '%s' named twice "
-                                    "(expected each once)", argv[i]);
+                return ws_cli_usage("validate",
+                                    "study '%s' named twice "
+                                    "(expected each once)",
+                                    argv[i]);
         a->run[a->nrun++] = d;
     }
     for (size_t i = 0; a->nrun == 0 && i < ws_study_count(); i++)
@@ -102,8 +110,7 @@ static int ws_validate_parse(struct ws_validate_args *a, int argc, char **argv)
         {"output", required_argument, NULL, 'o'},
         {"model", required_argument, NULL, WS_VAL_MODEL},
         {"help", no_argument, NULL, WS_OPT_HELP},
-        {NULL, 0, NULL, 0}
-    };
+        {NULL, 0, NULL, 0}};
     int opt, rc = 0;
 
     optind = 1;
@@ -116,14 +123,17 @@ static int ws_validate_parse(struct ws_validate_args *a, int argc, char **argv)
         if (opt == WS_VAL_QUICK)
             a->quick = 1;
         else if (opt == WS_VAL_MODEL && a->nmodels == WS_SWEEP_MAX_MODELS)
-            return ws_cli_usage("validate", "too many --model (expected at "
-                                "most %d)", WS_SWEEP_MAX_MODELS);
+            return ws_cli_usage("validate",
+                                "too many --model (expected at "
+                                "most %d)",
+                                WS_SWEEP_MAX_MODELS);
         else if (opt == WS_VAL_MODEL)
             a->models[a->nmodels++] = optarg;
         else if (opt == 'j')
             rc = ws_cli_once("validate", &a->jobs, optarg, "-j");
         else if (opt == 'o' && !optarg[0])
-            return ws_cli_usage("validate", "-o '': an empty folder name "
+            return ws_cli_usage("validate",
+                                "-o '': an empty folder name "
                                 "(expected the folder the studies go in)");
         else if (opt == 'o')
             rc = ws_cli_once("validate", &a->dir, optarg, "-o");
@@ -144,8 +154,10 @@ static int ws_validate_jobs(const char *v, long *jobs)
     if (!v)
         return 0;
     if (ws_num_u64(v, strlen(v), &n) < 0 || n > 1000000 || n < 1)
-        return ws_cli_usage("sweep", "bad %s '%s' (expected a whole number "
-                            "from %ld)", "--jobs", v, 1L);
+        return ws_cli_usage("sweep",
+                            "bad %s '%s' (expected a whole number "
+                            "from %ld)",
+                            "--jobs", v, 1L);
     *jobs = (long)n;
     return 0;
 }

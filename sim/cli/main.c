@@ -67,13 +67,17 @@ static int ws_main_hidden(int argc, char **argv)
         return WS_EXIT_OK;
     }
     if (argc != 3) {
-        fprintf(stderr, "warpsim: --completion: %s (expected one SHELL: "
-                "bash)\n", argc < 3 ? "missing SHELL" : "more than one SHELL");
+        fprintf(stderr,
+                "warpsim: --completion: %s (expected one SHELL: "
+                "bash)\n",
+                argc < 3 ? "missing SHELL" : "more than one SHELL");
         return WS_EXIT_INPUT;
     }
     if (ws_cli_completion(stdout, argv[2]) < 0) {
-        fprintf(stderr, "warpsim: --completion: unknown shell '%s' (expected "
-                "bash)\n", argv[2]);
+        fprintf(stderr,
+                "warpsim: --completion: unknown shell '%s' (expected "
+                "bash)\n",
+                argv[2]);
         return WS_EXIT_INPUT;
     }
     return WS_EXIT_OK;
@@ -112,7 +116,7 @@ int main(int argc, char **argv)
      * be written and the summary lost. */
     if (fcntl(STDOUT_FILENO, F_GETFD) < 0) {
         fprintf(stderr, "warpsim: standard output is closed (expected "
-                "somewhere to write)\n");
+                        "somewhere to write)\n");
         return WS_EXIT_INTERNAL;
     }
     ws_err_set_argv(argc, argv);

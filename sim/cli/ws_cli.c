@@ -17,8 +17,11 @@ int ws_cli_once(const char *cmd, const char **slot, const char *arg,
                 const char *flag)
 {
     if (*slot)
-        return ws_cli_usage(cmd, "%s given twice, '%s' and '%s' (expected "
-                            "it once)", flag, *slot, arg), -1;
+        return ws_cli_usage(cmd,
+                            "%s given twice, '%s' and '%s' (expected "
+                            "it once)",
+                            flag, *slot, arg),
+               -1;
     *slot = arg;
     return 0;
 }
@@ -31,7 +34,8 @@ int ws_cli_gpu_option(struct ws_cli_gpu_opts *o, const char *cmd, int opt,
     if (opt == WS_OPT_SET) {
         if (o->nsets == WS_CLI_MAX_SETS)
             return ws_cli_usage(cmd, "more than %d --set options",
-                                WS_CLI_MAX_SETS), -1;
+                                WS_CLI_MAX_SETS),
+                   -1;
         o->sets[o->nsets++] = arg;
         return 1;
     }
@@ -44,7 +48,8 @@ int ws_cli_param_option(struct ws_cli_params *o, const char *cmd, int opt,
     if (opt == 'p') {
         if (o->nsets == WS_CLI_MAX_SETS)
             return ws_cli_usage(cmd, "more than %d --param options",
-                                WS_CLI_MAX_SETS), -1;
+                                WS_CLI_MAX_SETS),
+                   -1;
         o->sets[o->nsets++] = arg;
         return 1;
     }
@@ -138,9 +143,10 @@ int ws_cli_bad_option(const char *cmd, int opt, char **argv)
 int ws_cli_limit_option(struct ws_trace_opts *t, const char *cmd, int opt,
                         const char *arg)
 {
-    uint64_t *dst = opt == WS_OPT_MAX_CTAS ? &t->max_ctas
-                    : opt == WS_OPT_MAX_INSTS ? &t->max_insts
-                    : opt == WS_OPT_MAX_WARP_INSTS ? &t->max_warp_insts : NULL;
+    uint64_t *dst = opt == WS_OPT_MAX_CTAS         ? &t->max_ctas
+                    : opt == WS_OPT_MAX_INSTS      ? &t->max_insts
+                    : opt == WS_OPT_MAX_WARP_INSTS ? &t->max_warp_insts
+                                                   : NULL;
 
     if (!dst)
         return 0;
@@ -168,14 +174,22 @@ int ws_cli_input_option(struct ws_cli_gpu_opts *g, struct ws_cli_params *p,
 static const char *ws_cli_input_option_name(int opt)
 {
     switch (opt) {
-    case WS_OPT_GPU: return "--gpu";
-    case WS_OPT_SET: return "--set";
-    case 'p': return "--param";
-    case WS_OPT_LISTING: return "--listing";
-    case WS_OPT_MAX_CTAS: return "--max-ctas";
-    case WS_OPT_MAX_INSTS: return "--max-insts";
-    case WS_OPT_MAX_WARP_INSTS: return "--max-warp-insts";
-    default: return "--allow-unknown-keys";
+    case WS_OPT_GPU:
+        return "--gpu";
+    case WS_OPT_SET:
+        return "--set";
+    case 'p':
+        return "--param";
+    case WS_OPT_LISTING:
+        return "--listing";
+    case WS_OPT_MAX_CTAS:
+        return "--max-ctas";
+    case WS_OPT_MAX_INSTS:
+        return "--max-insts";
+    case WS_OPT_MAX_WARP_INSTS:
+        return "--max-warp-insts";
+    default:
+        return "--allow-unknown-keys";
     }
 }
 
@@ -193,16 +207,15 @@ int ws_cli_parse_kernel_args(struct ws_cli_kernel_args *a, const char *cmd,
         {"params", required_argument, NULL, WS_OPT_PARAMS_FILE},
         WS_CLI_LIMIT_LONGOPTS,
         {"help", no_argument, NULL, WS_OPT_HELP},
-        {NULL, 0, NULL, 0}
-    };
+        {NULL, 0, NULL, 0}};
     const char *input_option = NULL;
     int opt;
 
     optind = 1;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":g:s:p:h", longopts, NULL)) != -1) {
-        int used = ws_cli_input_option(&a->gpu, &a->params, &a->topts, cmd,
-                                       opt, optarg);
+        int used = ws_cli_input_option(&a->gpu, &a->params, &a->topts, cmd, opt,
+                                       optarg);
         if (used < 0)
             return WS_EXIT_INPUT;
         if ((used || opt == WS_OPT_ALLOW_UNKNOWN_KEYS) && !input_option)
@@ -220,23 +233,30 @@ int ws_cli_parse_kernel_args(struct ws_cli_kernel_args *a, const char *cmd,
             if (ws_cli_once(cmd, &a->params_file, optarg, "--params") < 0)
                 return WS_EXIT_INPUT;
             break;
-        case WS_OPT_ALLOW_UNKNOWN_KEYS: a->topts.allow_unknown_keys = 1; break;
-        case WS_OPT_HELP: help(stdout); return 1;
+        case WS_OPT_ALLOW_UNKNOWN_KEYS:
+            a->topts.allow_unknown_keys = 1;
+            break;
+        case WS_OPT_HELP:
+            help(stdout);
+            return 1;
         default:
             return ws_cli_bad_option(cmd, opt, argv);
         }
     }
     if (a->params_file && input_option)
-        return ws_cli_usage(cmd, "'%s' has no effect with --params (the "
+        return ws_cli_usage(cmd,
+                            "'%s' has no effect with --params (the "
                             "parameters are given, not derived from an "
-                            "input)", input_option);
+                            "input)",
+                            input_option);
     if (a->params_file)
-        return optind == argc ? 0
-               : ws_cli_usage(cmd, "--params FILE stands for the input "
-                              "(expected no TRACE with it)");
+        return optind == argc
+                   ? 0
+                   : ws_cli_usage(cmd, "--params FILE stands for the input "
+                                       "(expected no TRACE with it)");
     if (optind != argc - 1)
-        return ws_cli_usage(cmd, optind >= argc ? "missing TRACE" :
-                            "more than one TRACE");
+        return ws_cli_usage(cmd, optind >= argc ? "missing TRACE"
+                                                : "more than one TRACE");
     a->input = argv[optind];
     return 0;
 }
@@ -264,7 +284,7 @@ int ws_cli_plan_outputs(struct ws_output *outs, int nouts,
 int ws_cli_write_json(struct ws_output *o, json_t *root, struct ws_err *err)
 {
     char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER
-                            | JSON_REAL_PRECISION(10));
+                                      | JSON_REAL_PRECISION(10));
     int rc;
 
     if (!text)
@@ -274,8 +294,8 @@ int ws_cli_write_json(struct ws_output *o, json_t *root, struct ws_err *err)
     return rc;
 }
 
-int ws_cli_finish_report(int rc, struct ws_output *o, json_t *root,
-                         char *text, struct ws_err *err)
+int ws_cli_finish_report(int rc, struct ws_output *o, json_t *root, char *text,
+                         struct ws_err *err)
 {
     if (rc == 0 && o->path)
         rc = ws_cli_write_json(o, root, err);

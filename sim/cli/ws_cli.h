@@ -68,7 +68,7 @@ int ws_cli_usage(const char *cmd, const char *fmt, ...)
 struct ws_cli_params {
     const char *sets[WS_CLI_MAX_SETS];
     int nsets;
-    const char *listing;      /* --listing: another SM version's listing */
+    const char *listing; /* --listing: another SM version's listing */
 };
 
 /* Handles --param (-p) and --listing; like ws_cli_gpu_option. */
@@ -94,14 +94,16 @@ int ws_cli_limit_option(struct ws_trace_opts *t, const char *cmd, int opt,
 /* The long options ws_cli_limit_option handles, and their --help lines. */
 #define WS_CLI_LIMIT_LONGOPTS \
     {"max-ctas", required_argument, NULL, WS_OPT_MAX_CTAS}, \
-    {"max-insts", required_argument, NULL, WS_OPT_MAX_INSTS}, \
-    {"max-warp-insts", required_argument, NULL, WS_OPT_MAX_WARP_INSTS}
+        {"max-insts", required_argument, NULL, WS_OPT_MAX_INSTS}, \
+    { \
+        "max-warp-insts", required_argument, NULL, WS_OPT_MAX_WARP_INSTS \
+    }
 #define WS_CLI_LIMIT_HELP \
-"      --max-ctas N          refuse launches of more CTAs (default 16777216)\n" \
-"      --max-insts N         refuse kernels of more warp instructions\n" \
-"                            (default 1000000000)\n" \
-"      --max-warp-insts N    refuse warps of more instructions (default\n" \
-"                            16777216)\n"
+    "      --max-ctas N          refuse launches of more CTAs (default 16777216)\n" \
+    "      --max-insts N         refuse kernels of more warp instructions\n" \
+    "                            (default 1000000000)\n" \
+    "      --max-warp-insts N    refuse warps of more instructions (default\n" \
+    "                            16777216)\n"
 
 /* The options of the commands that read one input and report on each
  * kernel without simulating (profile, model). */
@@ -110,8 +112,8 @@ struct ws_cli_kernel_args {
     struct ws_cli_params params;
     struct ws_trace_opts topts;
     const char *json;
-    const char *params_file;    /* model --params FILE */
-    const char *input;          /* NULL when params_file stands instead */
+    const char *params_file; /* model --params FILE */
+    const char *input;       /* NULL when params_file stands instead */
 };
 
 /* Parses argv[first..argc) of cmd; with_params_file accepts --params FILE
@@ -136,8 +138,8 @@ int ws_cli_write_json(struct ws_output *o, json_t *root, struct ws_err *err);
 /* The end of a command that holds its report until the whole input was
  * read: when rc is 0, root goes to o (if it has a path), then text to
  * stdout.  Frees root and text; returns the final status. */
-int ws_cli_finish_report(int rc, struct ws_output *o, json_t *root,
-                         char *text, struct ws_err *err);
+int ws_cli_finish_report(int rc, struct ws_output *o, json_t *root, char *text,
+                         struct ws_err *err);
 
 /* The subcommands' entry points, one per cmd_*.c, each named by a row of
  * the command table (ws_commands.c); argv[0] is the command's name. */
@@ -155,21 +157,21 @@ int ws_cmd_compare(int argc, char **argv);
 /* What a word on the command line is, for the shell's completion: an
  * option's argument, or an operand. */
 enum ws_cli_value {
-    WS_CLI_NONE,        /* an option that takes no argument; no operand */
-    WS_CLI_TEXT,        /* a number, KEY=VALUE, a regex: nothing to offer */
+    WS_CLI_NONE, /* an option that takes no argument; no operand */
+    WS_CLI_TEXT, /* a number, KEY=VALUE, a regex: nothing to offer */
     WS_CLI_FILE,
     WS_CLI_DIR,
-    WS_CLI_GPU,         /* a built-in config's name, or a YAML file */
-    WS_CLI_MODEL,       /* a built-in model's name */
-    WS_CLI_STUDY,       /* one of validate's studies */
-    WS_CLI_WORDS        /* one of the option's own words */
+    WS_CLI_GPU,   /* a built-in config's name, or a YAML file */
+    WS_CLI_MODEL, /* a built-in model's name */
+    WS_CLI_STUDY, /* one of validate's studies */
+    WS_CLI_WORDS  /* one of the option's own words */
 };
 
 /* One option of a command, as its --help names it. */
 struct ws_cli_opt {
-    const char *flags;          /* "-g --gpu", "--json"; NULL ends a list */
+    const char *flags; /* "-g --gpu", "--json"; NULL ends a list */
     enum ws_cli_value value;
-    const char *words;          /* WS_CLI_WORDS: the choices, blank between */
+    const char *words; /* WS_CLI_WORDS: the choices, blank between */
 };
 
 /* One row of the command table: a command, or one of its subcommands.
@@ -177,15 +179,15 @@ struct ws_cli_opt {
  * completion and the man page's sections are all made from the table.
  * Each command keeps its own --help text and option parsing (cmd_*.c). */
 struct ws_cli_command {
-    const char *name;           /* argv[1]; NULL ends the table */
-    const char *sub;            /* argv[2], or NULL */
-    const char *args;           /* the main help's synopsis after the names */
-    const char *what;           /* its description, lines split by '\n' */
-    int (*run)(int argc, char **argv);  /* every row of a name: the same */
-    const struct ws_cli_opt *opts;      /* its own options, or NULL */
-    const struct ws_cli_opt *common;    /* shared ones (ws_cli_input_opts) */
-    enum ws_cli_value operand;          /* the first operand */
-    enum ws_cli_value operands;         /* those after it */
+    const char *name; /* argv[1]; NULL ends the table */
+    const char *sub;  /* argv[2], or NULL */
+    const char *args; /* the main help's synopsis after the names */
+    const char *what; /* its description, lines split by '\n' */
+    int (*run)(int argc, char **argv); /* every row of a name: the same */
+    const struct ws_cli_opt *opts;     /* its own options, or NULL */
+    const struct ws_cli_opt *common;   /* shared ones (ws_cli_input_opts) */
+    enum ws_cli_value operand;         /* the first operand */
+    enum ws_cli_value operands;        /* those after it */
 };
 
 /* The table, in the main help's order, ended by a row whose name is NULL. */

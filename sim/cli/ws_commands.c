@@ -29,8 +29,7 @@ static const struct ws_cli_opt ws_cli_input_opts[] = {
     {"--max-ctas", WS_CLI_TEXT, NULL},
     {"--max-insts", WS_CLI_TEXT, NULL},
     {"--max-warp-insts", WS_CLI_TEXT, NULL},
-    {NULL, WS_CLI_NONE, NULL}
-};
+    {NULL, WS_CLI_NONE, NULL}};
 
 /* The rows' option lists are compound literals so that a command is one
  * row, options included.  A synopsis longer than WS_CLI_HELP_COLUMN - 4
@@ -39,74 +38,82 @@ const struct ws_cli_command ws_cli_commands[] = {
     {"run", NULL, "TRACE",
      "simulate every kernel of a trace and report cycles,\n"
      "IPC, occupancy, stalls, hit rates and bandwidth",
-     ws_cmd_run, (const struct ws_cli_opt[]){
-         {"--json", WS_CLI_FILE, NULL}, {"--csv", WS_CLI_FILE, NULL},
-         {"--timeline", WS_CLI_FILE, NULL},
-         {"--timeline-window", WS_CLI_TEXT, NULL},
-         {"--timeline-max-events", WS_CLI_TEXT, NULL},
-         {"-k --kernel", WS_CLI_TEXT, NULL},
-         {"--max-kernels", WS_CLI_TEXT, NULL},
-         {"--model", WS_CLI_TEXT, NULL}, {NULL, WS_CLI_NONE, NULL}},
+     ws_cmd_run,
+     (const struct ws_cli_opt[]){{"--json", WS_CLI_FILE, NULL},
+                                 {"--csv", WS_CLI_FILE, NULL},
+                                 {"--timeline", WS_CLI_FILE, NULL},
+                                 {"--timeline-window", WS_CLI_TEXT, NULL},
+                                 {"--timeline-max-events", WS_CLI_TEXT, NULL},
+                                 {"-k --kernel", WS_CLI_TEXT, NULL},
+                                 {"--max-kernels", WS_CLI_TEXT, NULL},
+                                 {"--model", WS_CLI_TEXT, NULL},
+                                 {NULL, WS_CLI_NONE, NULL}},
      ws_cli_input_opts, WS_CLI_FILE, WS_CLI_NONE},
     {"trace", "info", "PATH",
      "summarise a trace or SASS listing: launch, instruction\n"
      "mix, memory behaviour, unknown opcodes",
-     ws_cmd_trace, (const struct ws_cli_opt[]){
-         {"--json", WS_CLI_FILE, NULL}, {NULL, WS_CLI_NONE, NULL}},
+     ws_cmd_trace,
+     (const struct ws_cli_opt[]){{"--json", WS_CLI_FILE, NULL},
+                                 {NULL, WS_CLI_NONE, NULL}},
      ws_cli_input_opts, WS_CLI_FILE, WS_CLI_NONE},
     {"trace", "gen", "WORKLOAD",
-     "expand a workload description into an Accel-Sim trace",
-     ws_cmd_trace, (const struct ws_cli_opt[]){
-         {"-o --output", WS_CLI_DIR, NULL}, {NULL, WS_CLI_NONE, NULL}},
+     "expand a workload description into an Accel-Sim trace", ws_cmd_trace,
+     (const struct ws_cli_opt[]){{"-o --output", WS_CLI_DIR, NULL},
+                                 {NULL, WS_CLI_NONE, NULL}},
      ws_cli_input_opts, WS_CLI_FILE, WS_CLI_NONE},
     {"trace", "pack", "TRACE",
      "pack a trace's kernels and copies into one binary\n"
      "file (-o OUT.wst) that every command reads unparsed",
-     ws_cmd_trace, (const struct ws_cli_opt[]){
-         {"-o --output", WS_CLI_FILE, NULL}, {NULL, WS_CLI_NONE, NULL}},
+     ws_cmd_trace,
+     (const struct ws_cli_opt[]){{"-o --output", WS_CLI_FILE, NULL},
+                                 {NULL, WS_CLI_NONE, NULL}},
      ws_cli_input_opts, WS_CLI_FILE, WS_CLI_NONE},
-    {"profile", NULL, "TRACE",
-     "the analytic models' inputs for each kernel",
-     ws_cmd_profile, (const struct ws_cli_opt[]){
-         {"--json", WS_CLI_FILE, NULL}, {NULL, WS_CLI_NONE, NULL}},
+    {"profile", NULL, "TRACE", "the analytic models' inputs for each kernel",
+     ws_cmd_profile,
+     (const struct ws_cli_opt[]){{"--json", WS_CLI_FILE, NULL},
+                                 {NULL, WS_CLI_NONE, NULL}},
      ws_cli_input_opts, WS_CLI_FILE, WS_CLI_NONE},
     {"model", NULL, "NAME TRACE",
      "one analytic model (mwp_cwp, mwp_cwp_l2, ..., see\n"
      "model --help) with its parameters and intermediates;\n"
      "--params FILE instead of TRACE evaluates it by hand",
-     ws_cmd_model, (const struct ws_cli_opt[]){
-         {"--params", WS_CLI_FILE, NULL}, {"--json", WS_CLI_FILE, NULL},
-         {NULL, WS_CLI_NONE, NULL}},
+     ws_cmd_model,
+     (const struct ws_cli_opt[]){{"--params", WS_CLI_FILE, NULL},
+                                 {"--json", WS_CLI_FILE, NULL},
+                                 {NULL, WS_CLI_NONE, NULL}},
      ws_cli_input_opts, WS_CLI_MODEL, WS_CLI_FILE},
     {"config", "show", "",
-     "print the effective GPU config (after base: and --set)",
-     ws_cmd_config, (const struct ws_cli_opt[]){
-         {"-g --gpu", WS_CLI_GPU, NULL}, {"-s --set", WS_CLI_TEXT, NULL},
-         {NULL, WS_CLI_NONE, NULL}},
+     "print the effective GPU config (after base: and --set)", ws_cmd_config,
+     (const struct ws_cli_opt[]){{"-g --gpu", WS_CLI_GPU, NULL},
+                                 {"-s --set", WS_CLI_TEXT, NULL},
+                                 {NULL, WS_CLI_NONE, NULL}},
      NULL, WS_CLI_NONE, WS_CLI_NONE},
-    {"config", "list", "",
-     "list the built-in GPU configs",
-     ws_cmd_config, NULL, NULL, WS_CLI_NONE, WS_CLI_NONE},
+    {"config", "list", "", "list the built-in GPU configs", ws_cmd_config, NULL,
+     NULL, WS_CLI_NONE, WS_CLI_NONE},
     {"config", "import", "GPGPUSIM_CONFIG [TRACE_CONFIG]",
      "translate an Accel-Sim/GPGPU-Sim config into warpsim\n"
      "YAML",
-     ws_cmd_config, (const struct ws_cli_opt[]){
-         {"-o --output", WS_CLI_FILE, NULL}, {"--base", WS_CLI_GPU, NULL},
-         {NULL, WS_CLI_NONE, NULL}},
+     ws_cmd_config,
+     (const struct ws_cli_opt[]){{"-o --output", WS_CLI_FILE, NULL},
+                                 {"--base", WS_CLI_GPU, NULL},
+                                 {NULL, WS_CLI_NONE, NULL}},
      NULL, WS_CLI_FILE, WS_CLI_FILE},
     {"sweep", NULL, "FILE",
      "run a design-space sweep (axes of parameters, config\n"
      "keys, GPUs) in parallel into one resumable CSV",
-     ws_cmd_sweep, (const struct ws_cli_opt[]){
-         {"-j --jobs", WS_CLI_TEXT, NULL}, {"-o --output", WS_CLI_FILE, NULL},
-         {"--dry-run", WS_CLI_NONE, NULL}, {"--report", WS_CLI_NONE, NULL},
-         {"--array-index", WS_CLI_TEXT, NULL},
-         {"--array-size", WS_CLI_TEXT, NULL},
-         {"--retry-failed", WS_CLI_NONE, NULL},
-         {"--model", WS_CLI_TEXT, NULL}, {"--max-ctas", WS_CLI_TEXT, NULL},
-         {"--max-insts", WS_CLI_TEXT, NULL},
-         {"--max-warp-insts", WS_CLI_TEXT, NULL},
-         {NULL, WS_CLI_NONE, NULL}},
+     ws_cmd_sweep,
+     (const struct ws_cli_opt[]){{"-j --jobs", WS_CLI_TEXT, NULL},
+                                 {"-o --output", WS_CLI_FILE, NULL},
+                                 {"--dry-run", WS_CLI_NONE, NULL},
+                                 {"--report", WS_CLI_NONE, NULL},
+                                 {"--array-index", WS_CLI_TEXT, NULL},
+                                 {"--array-size", WS_CLI_TEXT, NULL},
+                                 {"--retry-failed", WS_CLI_NONE, NULL},
+                                 {"--model", WS_CLI_TEXT, NULL},
+                                 {"--max-ctas", WS_CLI_TEXT, NULL},
+                                 {"--max-insts", WS_CLI_TEXT, NULL},
+                                 {"--max-warp-insts", WS_CLI_TEXT, NULL},
+                                 {NULL, WS_CLI_NONE, NULL}},
      NULL, WS_CLI_FILE, WS_CLI_NONE},
     {"sweep", "merge", "OUT.csv SHARE.csv...",
      "join the shares of a job array (--array-index,\n"
@@ -115,41 +122,53 @@ const struct ws_cli_command ws_cli_commands[] = {
     {"plot", NULL, "RESULTS.csv",
      "draw one column of a results table against another\n"
      "as SVG (one line per --series value; needs gnuplot)",
-     ws_cmd_plot, (const struct ws_cli_opt[]){
-         {"--x", WS_CLI_TEXT, NULL}, {"--y", WS_CLI_TEXT, NULL},
-         {"--series", WS_CLI_TEXT, NULL}, {"--logx", WS_CLI_NONE, NULL},
-         {"--logy", WS_CLI_NONE, NULL}, {"--title", WS_CLI_TEXT, NULL},
-         {"-o --output", WS_CLI_FILE, NULL}, {NULL, WS_CLI_NONE, NULL}},
+     ws_cmd_plot,
+     (const struct ws_cli_opt[]){{"--x", WS_CLI_TEXT, NULL},
+                                 {"--y", WS_CLI_TEXT, NULL},
+                                 {"--series", WS_CLI_TEXT, NULL},
+                                 {"--logx", WS_CLI_NONE, NULL},
+                                 {"--logy", WS_CLI_NONE, NULL},
+                                 {"--title", WS_CLI_TEXT, NULL},
+                                 {"-o --output", WS_CLI_FILE, NULL},
+                                 {NULL, WS_CLI_NONE, NULL}},
      NULL, WS_CLI_FILE, WS_CLI_NONE},
     {"validate", NULL, "[STUDY...]",
      "run the seed studies (sweep, plots, report) into\n"
      "validate/out/STUDY/; --quick for the reduced ones",
-     ws_cmd_validate, (const struct ws_cli_opt[]){
-         {"--quick", WS_CLI_NONE, NULL}, {"-j --jobs", WS_CLI_TEXT, NULL},
-         {"-o --output", WS_CLI_DIR, NULL}, {"--model", WS_CLI_TEXT, NULL},
-         {NULL, WS_CLI_NONE, NULL}},
+     ws_cmd_validate,
+     (const struct ws_cli_opt[]){{"--quick", WS_CLI_NONE, NULL},
+                                 {"-j --jobs", WS_CLI_TEXT, NULL},
+                                 {"-o --output", WS_CLI_DIR, NULL},
+                                 {"--model", WS_CLI_TEXT, NULL},
+                                 {NULL, WS_CLI_NONE, NULL}},
      NULL, WS_CLI_STUDY, WS_CLI_STUDY},
     {"analyze", "rsm", "RESULTS.csv --target ts|ul|score",
      "which resource groups explain the target across a\n"
      "sweep's runs (resource significance, Ensemble OMP)",
-     ws_cmd_analyze, (const struct ws_cli_opt[]){
-         {"--target", WS_CLI_WORDS, "ts ul score"},
-         {"--alpha", WS_CLI_TEXT, NULL}, {"--tau", WS_CLI_TEXT, NULL},
-         {"--kappa", WS_CLI_TEXT, NULL}, {"--members", WS_CLI_TEXT, NULL},
-         {"--subsample", WS_CLI_TEXT, NULL}, {"--gamma", WS_CLI_TEXT, NULL},
-         {"--seed", WS_CLI_TEXT, NULL}, {"-o --output", WS_CLI_FILE, NULL},
-         {"--plot", WS_CLI_FILE, NULL}, {NULL, WS_CLI_NONE, NULL}},
+     ws_cmd_analyze,
+     (const struct ws_cli_opt[]){{"--target", WS_CLI_WORDS, "ts ul score"},
+                                 {"--alpha", WS_CLI_TEXT, NULL},
+                                 {"--tau", WS_CLI_TEXT, NULL},
+                                 {"--kappa", WS_CLI_TEXT, NULL},
+                                 {"--members", WS_CLI_TEXT, NULL},
+                                 {"--subsample", WS_CLI_TEXT, NULL},
+                                 {"--gamma", WS_CLI_TEXT, NULL},
+                                 {"--seed", WS_CLI_TEXT, NULL},
+                                 {"-o --output", WS_CLI_FILE, NULL},
+                                 {"--plot", WS_CLI_FILE, NULL},
+                                 {NULL, WS_CLI_NONE, NULL}},
      NULL, WS_CLI_FILE, WS_CLI_NONE},
     {"compare", NULL, "SIM.json MEASURED",
      "line simulated counters up against an Nsight Compute\n"
      "CSV or an Accel-Sim log: per kernel and metric, MAPE\n"
      "and Pearson r per metric",
-     ws_cmd_compare, (const struct ws_cli_opt[]){
-         {"--kernel", WS_CLI_TEXT, NULL}, {"--json", WS_CLI_FILE, NULL},
-         {"--plot", WS_CLI_FILE, NULL}, {NULL, WS_CLI_NONE, NULL}},
+     ws_cmd_compare,
+     (const struct ws_cli_opt[]){{"--kernel", WS_CLI_TEXT, NULL},
+                                 {"--json", WS_CLI_FILE, NULL},
+                                 {"--plot", WS_CLI_FILE, NULL},
+                                 {NULL, WS_CLI_NONE, NULL}},
      NULL, WS_CLI_FILE, WS_CLI_FILE},
-    {NULL, NULL, NULL, NULL, NULL, NULL, NULL, WS_CLI_NONE, WS_CLI_NONE}
-};
+    {NULL, NULL, NULL, NULL, NULL, NULL, NULL, WS_CLI_NONE, WS_CLI_NONE}};
 
 /* Where the descriptions start in the main help. */
 #define WS_CLI_HELP_COLUMN 22
@@ -198,18 +217,20 @@ static void ws_cli_help_row(FILE *out, const struct ws_cli_command *c)
 
 void ws_cli_help(FILE *out)
 {
-    fprintf(out,
-"usage: warpsim [--help] [--version] COMMAND [ARGS]\n"
-"\n"
-"warpsim is a trace-driven, warp-level, discrete-event GPU simulator.\n"
-"\n"
-"commands:\n");
+    fprintf(
+        out,
+        "usage: warpsim [--help] [--version] COMMAND [ARGS]\n"
+        "\n"
+        "warpsim is a trace-driven, warp-level, discrete-event GPU simulator.\n"
+        "\n"
+        "commands:\n");
     for (const struct ws_cli_command *c = ws_cli_commands; c->name; c++)
         ws_cli_help_row(out, c);
-    fprintf(out,
-"\n"
-"Run 'warpsim COMMAND --help' for a command's options.\n"
-"Exit status: 0 success, 2 bad input or usage, 1 internal failure.\n");
+    fprintf(
+        out,
+        "\n"
+        "Run 'warpsim COMMAND --help' for a command's options.\n"
+        "Exit status: 0 success, 2 bad input or usage, 1 internal failure.\n");
 }
 
 void ws_cli_print_commands(FILE *out)
@@ -250,8 +271,8 @@ static int ws_cli_distance(const char *a, const char *b)
                 best = d[i - 1][j] + 1;
             if (d[i][j - 1] + 1 < best)
                 best = d[i][j - 1] + 1;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2]
-                && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]
+                && d[i - 2][j - 2] + 1 < best)
                 best = d[i - 2][j - 2] + 1;
             d[i][j] = best;
         }
@@ -295,7 +316,9 @@ int ws_cli_unknown_command(const char *word)
             continue;
         k++;
         fprintf(stderr, "%s%s", c->name,
-                k == n ? "" : k == n - 1 ? " or " : ", ");
+                k == n       ? ""
+                : k == n - 1 ? " or "
+                             : ", ");
     }
     fprintf(stderr, "; see 'warpsim --help')\n");
     return WS_EXIT_INPUT;

@@ -18,97 +18,105 @@
 
 /* The parts of the script that do not depend on the table. */
 static const char ws_complete_head[] =
-"# bash completion for warpsim: commands, subcommands, options and what\n"
-"# their values complete to.  Written by 'warpsim --completion bash' from\n"
-"# its command table (sim/cli/ws_commands.c), built-in GPU configs,\n"
-"# model table and studies: change those, not this.  Leaves out: config\n"
-"# keys for --set and workload parameters for --param (KEY=VALUE words).\n"
-"\n";
+    "# bash completion for warpsim: commands, subcommands, options and what\n"
+    "# their values complete to.  Written by 'warpsim --completion bash' from\n"
+    "# its command table (sim/cli/ws_commands.c), built-in GPU configs,\n"
+    "# model table and studies: change those, not this.  Leaves out: config\n"
+    "# keys for --set and workload parameters for --param (KEY=VALUE words).\n"
+    "\n";
 
 static const char ws_complete_values[] =
-"# COMPREPLY for a value of kind $1 (file, dir, gpu, model, study,\n"
-"# words:W...; anything else: nothing to offer), $2 typed so far.\n"
-"_warpsim_values()\n"
-"{\n"
-"    case $1 in\n"
-"    file) COMPREPLY=($(compgen -f -- \"$2\")) ;;\n"
-"    dir) COMPREPLY=($(compgen -d -- \"$2\")) ;;\n"
-"    gpu) COMPREPLY=($(compgen -W \"$_warpsim_gpus\" -- \"$2\")\n"
-"                    $(compgen -f -X '!*.yaml' -- \"$2\")\n"
-"                    $(compgen -d -- \"$2\")) ;;\n"
-"    model) COMPREPLY=($(compgen -W \"$_warpsim_models\" -- \"$2\")) ;;\n"
-"    study) COMPREPLY=($(compgen -W \"$_warpsim_studies\" -- \"$2\")) ;;\n"
-"    words:*) COMPREPLY=($(compgen -W \"${1#words:}\" -- \"$2\")) ;;\n"
-"    *) COMPREPLY=() ;;\n"
-"    esac\n"
-"}\n"
-"\n";
+    "# COMPREPLY for a value of kind $1 (file, dir, gpu, model, study,\n"
+    "# words:W...; anything else: nothing to offer), $2 typed so far.\n"
+    "_warpsim_values()\n"
+    "{\n"
+    "    case $1 in\n"
+    "    file) COMPREPLY=($(compgen -f -- \"$2\")) ;;\n"
+    "    dir) COMPREPLY=($(compgen -d -- \"$2\")) ;;\n"
+    "    gpu) COMPREPLY=($(compgen -W \"$_warpsim_gpus\" -- \"$2\")\n"
+    "                    $(compgen -f -X '!*.yaml' -- \"$2\")\n"
+    "                    $(compgen -d -- \"$2\")) ;;\n"
+    "    model) COMPREPLY=($(compgen -W \"$_warpsim_models\" -- \"$2\")) ;;\n"
+    "    study) COMPREPLY=($(compgen -W \"$_warpsim_studies\" -- \"$2\")) ;;\n"
+    "    words:*) COMPREPLY=($(compgen -W \"${1#words:}\" -- \"$2\")) ;;\n"
+    "    *) COMPREPLY=() ;;\n"
+    "    esac\n"
+    "}\n"
+    "\n";
 
 static const char ws_complete_main[] =
-"_warpsim()\n"
-"{\n"
-"    local cur=${COMP_WORDS[COMP_CWORD]} path subs kind= w i=2 n=0\n"
-"    COMPREPLY=()\n"
-"    if [ \"$COMP_CWORD\" -eq 1 ]; then\n"
-"        COMPREPLY=($(compgen -W \"$_warpsim_commands --help --version\" \\\n"
-"                     -- \"$cur\"))\n"
-"        return\n"
-"    fi\n"
-"    path=${COMP_WORDS[1]}\n"
-"    subs=$(_warpsim_subs \"$path\")\n"
-"    if [ -n \"$subs\" ]; then\n"
-"        # A command with subcommands: the word after it is one, or the\n"
-"        # first operand of the command itself (sweep FILE).\n"
-"        if [ \"$COMP_CWORD\" -eq 2 ] && [[ $cur != -* ]]; then\n"
-"            _warpsim_values \"$(_warpsim_operand \"$path\" 0)\" \"$cur\"\n"
-"            COMPREPLY+=($(compgen -W \"$subs\" -- \"$cur\"))\n"
-"            return\n"
-"        fi\n"
-"        if [[ \" $subs \" == *\" ${COMP_WORDS[2]} \"* ]]; then\n"
-"            path=\"$path ${COMP_WORDS[2]}\"\n"
-"            i=3\n"
-"        fi\n"
-"    fi\n"
-"    # Count the operands before the cursor, skipping options and their\n"
-"    # values; kind is left set when the cursor is on an option's value.\n"
-"    for ((; i < COMP_CWORD; i++)); do\n"
-"        w=${COMP_WORDS[i]}\n"
-"        if [ -n \"$kind\" ]; then\n"
-"            kind=\n"
-"            continue\n"
-"        fi\n"
-"        case $w in\n"
-"        --*=*) ;;\n"
-"        -?*) kind=$(_warpsim_option_value \"$path\" \"$w\")\n"
-"             [ \"$kind\" = flag ] && kind= ;;\n"
-"        *) n=$((n + 1)) ;;\n"
-"        esac\n"
-"    done\n"
-"    if [ -n \"$kind\" ]; then\n"
-"        _warpsim_values \"$kind\" \"$cur\"\n"
-"    elif [[ $cur == -* ]]; then\n"
-"        COMPREPLY=($(compgen -W \"$(_warpsim_options \"$path\")\n"
-"                     -h --help\" -- \"$cur\"))\n"
-"    else\n"
-"        _warpsim_values \"$(_warpsim_operand \"$path\" \"$n\")\" \"$cur\"\n"
-"    fi\n"
-"}\n"
-"\n"
-"complete -o filenames -F _warpsim warpsim\n";
+    "_warpsim()\n"
+    "{\n"
+    "    local cur=${COMP_WORDS[COMP_CWORD]} path subs kind= w i=2 n=0\n"
+    "    COMPREPLY=()\n"
+    "    if [ \"$COMP_CWORD\" -eq 1 ]; then\n"
+    "        COMPREPLY=($(compgen -W \"$_warpsim_commands --help --version\" \\\n"
+    "                     -- \"$cur\"))\n"
+    "        return\n"
+    "    fi\n"
+    "    path=${COMP_WORDS[1]}\n"
+    "    subs=$(_warpsim_subs \"$path\")\n"
+    "    if [ -n \"$subs\" ]; then\n"
+    "        # A command with subcommands: the word after it is one, or the\n"
+    "        # first operand of the command itself (sweep FILE).\n"
+    "        if [ \"$COMP_CWORD\" -eq 2 ] && [[ $cur != -* ]]; then\n"
+    "            _warpsim_values \"$(_warpsim_operand \"$path\" 0)\" \"$cur\"\n"
+    "            COMPREPLY+=($(compgen -W \"$subs\" -- \"$cur\"))\n"
+    "            return\n"
+    "        fi\n"
+    "        if [[ \" $subs \" == *\" ${COMP_WORDS[2]} \"* ]]; then\n"
+    "            path=\"$path ${COMP_WORDS[2]}\"\n"
+    "            i=3\n"
+    "        fi\n"
+    "    fi\n"
+    "    # Count the operands before the cursor, skipping options and their\n"
+    "    # values; kind is left set when the cursor is on an option's value.\n"
+    "    for ((; i < COMP_CWORD; i++)); do\n"
+    "        w=${COMP_WORDS[i]}\n"
+    "        if [ -n \"$kind\" ]; then\n"
+    "            kind=\n"
+    "            continue\n"
+    "        fi\n"
+    "        case $w in\n"
+    "        --*=*) ;;\n"
+    "        -?*) kind=$(_warpsim_option_value \"$path\" \"$w\")\n"
+    "             [ \"$kind\" = flag ] && kind= ;;\n"
+    "        *) n=$((n + 1)) ;;\n"
+    "        esac\n"
+    "    done\n"
+    "    if [ -n \"$kind\" ]; then\n"
+    "        _warpsim_values \"$kind\" \"$cur\"\n"
+    "    elif [[ $cur == -* ]]; then\n"
+    "        COMPREPLY=($(compgen -W \"$(_warpsim_options \"$path\")\n"
+    "                     -h --help\" -- \"$cur\"))\n"
+    "    else\n"
+    "        _warpsim_values \"$(_warpsim_operand \"$path\" \"$n\")\" \"$cur\"\n"
+    "    fi\n"
+    "}\n"
+    "\n"
+    "complete -o filenames -F _warpsim warpsim\n";
 
 /* The script's name for a kind of value; NULL for an option without one.
  * words: is followed by the option's words. */
 static const char *ws_complete_kind(enum ws_cli_value v)
 {
     switch (v) {
-    case WS_CLI_NONE: return NULL;
-    case WS_CLI_TEXT: return "text";
-    case WS_CLI_FILE: return "file";
-    case WS_CLI_DIR: return "dir";
-    case WS_CLI_GPU: return "gpu";
-    case WS_CLI_MODEL: return "model";
-    case WS_CLI_STUDY: return "study";
-    case WS_CLI_WORDS: return "words:";
+    case WS_CLI_NONE:
+        return NULL;
+    case WS_CLI_TEXT:
+        return "text";
+    case WS_CLI_FILE:
+        return "file";
+    case WS_CLI_DIR:
+        return "dir";
+    case WS_CLI_GPU:
+        return "gpu";
+    case WS_CLI_MODEL:
+        return "model";
+    case WS_CLI_STUDY:
+        return "study";
+    case WS_CLI_WORDS:
+        return "words:";
     }
     return "text";
 }
@@ -152,7 +160,7 @@ static void ws_complete_lists(FILE *out)
 static void ws_complete_subs(FILE *out)
 {
     fprintf(out, "# The subcommands of command $1.\n"
-            "_warpsim_subs()\n{\n    case $1 in\n");
+                 "_warpsim_subs()\n{\n    case $1 in\n");
     for (const struct ws_cli_command *c = ws_cli_commands; c->name; c++) {
         if (!c->sub)
             continue;
@@ -179,7 +187,7 @@ static void ws_complete_flags(FILE *out, const struct ws_cli_opt *o,
 static void ws_complete_options(FILE *out)
 {
     fprintf(out, "# The options of path $1 (\"run\", \"trace info\"), but "
-            "--help.\n_warpsim_options()\n{\n    case $1 in\n");
+                 "--help.\n_warpsim_options()\n{\n    case $1 in\n");
     for (const struct ws_cli_command *c = ws_cli_commands; c->name; c++) {
         const char *sep = "";
 
@@ -211,8 +219,8 @@ static void ws_complete_option_values(FILE *out, const struct ws_cli_opt *o)
 static void ws_complete_values_of(FILE *out)
 {
     fprintf(out, "# What the value of option $2 of path $1 completes to; "
-            "flag for an option\n# that takes none.\n"
-            "_warpsim_option_value()\n{\n    case $1 in\n");
+                 "flag for an option\n# that takes none.\n"
+                 "_warpsim_option_value()\n{\n    case $1 in\n");
     for (const struct ws_cli_command *c = ws_cli_commands; c->name; c++) {
         ws_complete_path(out, c);
         fprintf(out, "\n        case $2 in\n");
@@ -226,7 +234,7 @@ static void ws_complete_values_of(FILE *out)
 static void ws_complete_operands(FILE *out)
 {
     fprintf(out, "# What operand $2 (0 the first) of path $1 completes to.\n"
-            "_warpsim_operand()\n{\n    case $1 in\n");
+                 "_warpsim_operand()\n{\n    case $1 in\n");
     for (const struct ws_cli_command *c = ws_cli_commands; c->name; c++) {
         const char *first = ws_complete_kind(c->operand);
         const char *rest = ws_complete_kind(c->operands);
@@ -235,8 +243,10 @@ static void ws_complete_operands(FILE *out)
         if (c->operand == c->operands)
             fprintf(out, " echo %s ;;\n", first ? first : "none");
         else
-            fprintf(out, " if [ \"$2\" -eq 0 ]; then echo %s; else echo %s; "
-                    "fi ;;\n", first ? first : "none", rest ? rest : "none");
+            fprintf(out,
+                    " if [ \"$2\" -eq 0 ]; then echo %s; else echo %s; "
+                    "fi ;;\n",
+                    first ? first : "none", rest ? rest : "none");
     }
     fprintf(out, "    esac\n}\n\n");
 }

@@ -20,7 +20,8 @@ struct ws_cfg_ctx {
 };
 
 static int ws_cfg_bad(const struct ws_cfg_ctx *c, const char *key,
-                      const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+                      const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 static int ws_cfg_key_verror(const struct ws_gpu *gpu, const char *key,
                              struct ws_err *err, const char *fmt, va_list ap)
@@ -90,16 +91,18 @@ static int ws_cfg_check_sched(const struct ws_gpu *g,
     if (g->sched.policy != WS_SCHED_TWO_LEVEL)
         return 0;
     if (per_sub > WS_CFG_TWO_LEVEL_MAX_WARPS)
-        return ws_cfg_bad(c, "sm.max_warps", "two_level scheduling of %u "
+        return ws_cfg_bad(c, "sm.max_warps",
+                          "two_level scheduling of %u "
                           "warps per sub-core (expected at most %d: lower "
-                          "sm.max_warps or raise sm.sub_cores)", per_sub,
-                          WS_CFG_TWO_LEVEL_MAX_WARPS);
+                          "sm.max_warps or raise sm.sub_cores)",
+                          per_sub, WS_CFG_TWO_LEVEL_MAX_WARPS);
     if (g->sched.active_warps > per_sub)
-        return ws_cfg_bad(c, "sched.active_warps", "two_level ready set of "
+        return ws_cfg_bad(c, "sched.active_warps",
+                          "two_level ready set of "
                           "%u warps is larger than the %u warps of a "
                           "sub-core (expected at most sm.max_warps / "
-                          "sm.sub_cores = %u)", g->sched.active_warps,
-                          per_sub, per_sub);
+                          "sm.sub_cores = %u)",
+                          g->sched.active_warps, per_sub, per_sub);
     return 0;
 }
 
@@ -113,52 +116,65 @@ static int ws_cfg_check_carveouts(const struct ws_gpu *g,
     uint64_t high = g->sm.carveout[g->sm.ncarveouts - 1];
 
     if (high > g->sm.l1_shared)
-        return ws_cfg_bad(c, "sm.carveouts", "a carveout of %llu bytes "
+        return ws_cfg_bad(c, "sm.carveouts",
+                          "a carveout of %llu bytes "
                           "exceeds the unified SRAM sm.l1_shared (expected "
-                          "carveouts up to %llu)", (unsigned long long)high,
+                          "carveouts up to %llu)",
+                          (unsigned long long)high,
                           (unsigned long long)g->sm.l1_shared);
     if (high != g->sm.shared_mem)
-        return ws_cfg_bad(c, "sm.shared_mem", "sm.shared_mem is not the "
+        return ws_cfg_bad(c, "sm.shared_mem",
+                          "sm.shared_mem is not the "
                           "largest carveout (expected %llu, the last of "
-                          "sm.carveouts)", (unsigned long long)high);
+                          "sm.carveouts)",
+                          (unsigned long long)high);
     if (g->l1.size + low > g->sm.l1_shared)
-        return ws_cfg_bad(c, "l1.size", "l1.size + the smallest carveout "
+        return ws_cfg_bad(c, "l1.size",
+                          "l1.size + the smallest carveout "
                           "exceed the unified SRAM sm.l1_shared (expected "
                           "l1.size <= %llu)",
                           (unsigned long long)(g->sm.l1_shared - low));
     if (g->l1.carveout != WS_CARVEOUT_AUTO && g->l1.carveout > high)
-        return ws_cfg_bad(c, "l1.carveout", "carveout larger than any in "
+        return ws_cfg_bad(c, "l1.carveout",
+                          "carveout larger than any in "
                           "sm.carveouts (expected auto or at most %llu "
-                          "bytes)", (unsigned long long)high);
+                          "bytes)",
+                          (unsigned long long)high);
     return 0;
 }
 
 static int ws_cfg_check_sm(const struct ws_gpu *g, const struct ws_cfg_ctx *c)
 {
     if (g->sm.max_threads > g->sm.max_warps * WS_WARP_SIZE)
-        return ws_cfg_bad(c, "sm.max_threads", "sm.max_threads %u needs more "
+        return ws_cfg_bad(c, "sm.max_threads",
+                          "sm.max_threads %u needs more "
                           "than sm.max_warps %u warps (expected at most %u "
-                          "threads)", g->sm.max_threads, g->sm.max_warps,
+                          "threads)",
+                          g->sm.max_threads, g->sm.max_warps,
                           g->sm.max_warps * WS_WARP_SIZE);
     if (g->sm.shared_per_block > g->sm.shared_mem)
-        return ws_cfg_bad(c, "sm.shared_per_block", "a block may not use "
+        return ws_cfg_bad(c, "sm.shared_per_block",
+                          "a block may not use "
                           "more shared memory than the SM has (expected "
                           "sm.shared_per_block <= sm.shared_mem)");
     if (g->sm.ncarveouts) {
         if (ws_cfg_check_carveouts(g, c) < 0)
             return -1;
     } else if (g->l1.carveout != WS_CARVEOUT_AUTO) {
-        return ws_cfg_bad(c, "l1.carveout", "this config's L1/shared split "
+        return ws_cfg_bad(c, "l1.carveout",
+                          "this config's L1/shared split "
                           "is fixed (expected sm.carveouts to list the "
                           "carveouts to choose from)");
     } else if (g->sm.l1_shared
                && g->sm.shared_mem + g->l1.size > g->sm.l1_shared) {
-        return ws_cfg_bad(c, "l1.size", "l1.size + sm.shared_mem exceed the "
+        return ws_cfg_bad(c, "l1.size",
+                          "l1.size + sm.shared_mem exceed the "
                           "unified SRAM sm.l1_shared (expected the L1/shared "
                           "split to fit)");
     }
     if (g->sm.reg_alloc_unit > g->sm.registers)
-        return ws_cfg_bad(c, "sm.reg_alloc_unit", "register allocation unit "
+        return ws_cfg_bad(c, "sm.reg_alloc_unit",
+                          "register allocation unit "
                           "larger than the register file (expected at most "
                           "sm.registers)");
     return ws_cfg_check_sched(g, c);
@@ -175,13 +191,17 @@ static int ws_cfg_check_cache(const struct ws_cfg_ctx *c, const char *name,
 
     snprintf(key, sizeof key, "%s.sector", name);
     if (sector > line)
-        return ws_cfg_bad(c, key, "%s.sector larger than %s.line (expected "
-                          "sectors that subdivide a line)", name, name);
+        return ws_cfg_bad(c, key,
+                          "%s.sector larger than %s.line (expected "
+                          "sectors that subdivide a line)",
+                          name, name);
     snprintf(key, sizeof key, "%s.size", name);
     if (size % per_set != 0 || size / per_set == 0)
-        return ws_cfg_bad(c, key, "%s.size %llu is not a whole number of "
+        return ws_cfg_bad(c, key,
+                          "%s.size %llu is not a whole number of "
                           "sets of %llu bytes (expected a multiple of line x "
-                          "assoc%s)", name, (unsigned long long)size,
+                          "assoc%s)",
+                          name, (unsigned long long)size,
                           (unsigned long long)per_set,
                           slices > 1 ? " x slices" : "");
     return 0;
@@ -201,26 +221,31 @@ static int ws_cfg_check_banked(const struct ws_gpu *g,
                      / (g->dram.bandwidth / g->dram.channels);
 
     if (g->dram.row_size < g->l2.sector)
-        return ws_cfg_bad(c, "dram.row_size", "DRAM row smaller than an L2 "
+        return ws_cfg_bad(c, "dram.row_size",
+                          "DRAM row smaller than an L2 "
                           "sector (expected at least %llu bytes)",
                           (unsigned long long)g->l2.sector);
     if (g->dram.banks % g->dram.bank_groups != 0)
-        return ws_cfg_bad(c, "dram.bank_groups", "%u bank groups do not "
+        return ws_cfg_bad(c, "dram.bank_groups",
+                          "%u bank groups do not "
                           "divide %u banks (expected a divisor of "
-                          "dram.banks)", g->dram.bank_groups, g->dram.banks);
+                          "dram.banks)",
+                          g->dram.bank_groups, g->dram.banks);
     if ((double)g->dram.latency < 2.0 * g->icnt.latency + miss)
-        return ws_cfg_bad(c, "dram.latency", "dram.latency %u is shorter "
+        return ws_cfg_bad(c, "dram.latency",
+                          "dram.latency %u is shorter "
                           "than the interconnect round trip and an activate "
                           "(expected at least %.0f core cycles)",
                           g->dram.latency, 2.0 * g->icnt.latency + miss);
     /* A line's burst must fit between two refreshes, or no access could
      * ever run clear of them. */
     if (g->dram.t_refi > 0 && g->dram.t_rfc >= g->dram.t_refi)
-        return ws_cfg_bad(c, "dram.t_rfc", "refresh takes its whole interval "
+        return ws_cfg_bad(c, "dram.t_rfc",
+                          "refresh takes its whole interval "
                           "or more (expected dram.t_rfc < dram.t_refi)");
-    if (g->dram.t_refi > 0
-        && g->dram.t_refi - g->dram.t_rfc < line_ns)
-        return ws_cfg_bad(c, "dram.t_rfc", "refresh leaves %.3g ns between "
+    if (g->dram.t_refi > 0 && g->dram.t_refi - g->dram.t_rfc < line_ns)
+        return ws_cfg_bad(c, "dram.t_rfc",
+                          "refresh leaves %.3g ns between "
                           "refreshes, less than one line's %.3g ns burst "
                           "(expected dram.t_refi - dram.t_rfc >= %.3g ns)",
                           g->dram.t_refi - g->dram.t_rfc, line_ns, line_ns);
@@ -230,43 +255,54 @@ static int ws_cfg_check_banked(const struct ws_gpu *g,
 static int ws_cfg_check_mem(const struct ws_gpu *g, const struct ws_cfg_ctx *c)
 {
     if (ws_cfg_check_cache(c, "l1", g->l1.size, g->l1.line, g->l1.sector,
-                           g->l1.assoc, 1) < 0
+                           g->l1.assoc, 1)
+            < 0
         || ws_cfg_check_cache(c, "l2", g->l2.size, g->l2.line, g->l2.sector,
-                              g->l2.assoc, g->l2.slices) < 0)
+                              g->l2.assoc, g->l2.slices)
+               < 0)
         return -1;
     if (g->l1.line != g->l2.line)
-        return ws_cfg_bad(c, "l1.line", "l1.line differs from l2.line "
+        return ws_cfg_bad(c, "l1.line",
+                          "l1.line differs from l2.line "
                           "(expected one line size: the memory path moves "
                           "whole lines between them)");
     if (g->l1.sector != g->l2.sector)
-        return ws_cfg_bad(c, "l1.sector", "l1.sector differs from l2.sector "
+        return ws_cfg_bad(c, "l1.sector",
+                          "l1.sector differs from l2.sector "
                           "(expected one sector size: the memory path hands "
                           "L1's sector masks to L2)");
     if (g->l1.line / g->l1.sector > 8 || g->l2.line / g->l2.sector > 8)
-        return ws_cfg_bad(c, "l2.sector", "more than 8 sectors per line "
+        return ws_cfg_bad(c, "l2.sector",
+                          "more than 8 sectors per line "
                           "(expected line / sector <= 8)");
     if (g->l2.latency <= 2 * g->icnt.latency)
-        return ws_cfg_bad(c, "icnt.latency", "the interconnect round trip "
+        return ws_cfg_bad(c, "icnt.latency",
+                          "the interconnect round trip "
                           "2 x %u is not shorter than l2.latency %u (expected "
-                          "l2.latency to include it)", g->icnt.latency,
-                          g->l2.latency);
+                          "l2.latency to include it)",
+                          g->icnt.latency, g->l2.latency);
     if (g->dram.latency <= g->l2.latency)
-        return ws_cfg_bad(c, "dram.latency", "dram.latency %u is not longer "
+        return ws_cfg_bad(c, "dram.latency",
+                          "dram.latency %u is not longer "
                           "than l2.latency %u (expected a miss to cost more "
-                          "than a hit)", g->dram.latency, g->l2.latency);
+                          "than a hit)",
+                          g->dram.latency, g->l2.latency);
     if (g->l2.slices % g->dram.channels != 0 && g->dram.channels % g->l2.slices)
-        return ws_cfg_bad(c, "l2.slices", "l2.slices %u and dram.channels %u "
+        return ws_cfg_bad(c, "l2.slices",
+                          "l2.slices %u and dram.channels %u "
                           "do not divide (expected slices to be a multiple "
-                          "of channels or the reverse)", g->l2.slices,
-                          g->dram.channels);
+                          "of channels or the reverse)",
+                          g->l2.slices, g->dram.channels);
     if (g->dram.banked && ws_cfg_check_banked(g, c) < 0)
         return -1;
     if (g->shared.banks * g->shared.bank_width > 1024)
-        return ws_cfg_bad(c, "shared.banks", "shared memory wider than 1 KiB "
+        return ws_cfg_bad(c, "shared.banks",
+                          "shared memory wider than 1 KiB "
                           "per cycle (expected banks x bank_width <= 1024)");
     if (g->model.transaction && g->model.transaction != g->l1.line
         && g->model.transaction != g->l2.sector)
-        return ws_cfg_bad(c, "model.transaction", "a transaction of %llu "
+        return ws_cfg_bad(c, "model.transaction",
+                          "a transaction of %llu "
                           "bytes (expected l1.line, %llu, or l2.sector, "
                           "%llu: the units the coalescer counts)",
                           (unsigned long long)g->model.transaction,
@@ -283,10 +319,11 @@ static int ws_cfg_check_units(const struct ws_gpu *g,
         if (g->unit[u].interval > g->unit[u].latency) {
             snprintf(key, sizeof key, "units.%s.interval",
                      ws_unit_name((enum ws_unit_kind)u));
-            return ws_cfg_bad(c, key, "issue interval %u longer than the "
+            return ws_cfg_bad(c, key,
+                              "issue interval %u longer than the "
                               "latency %u of units.%s (expected interval <= "
-                              "latency)", g->unit[u].interval,
-                              g->unit[u].latency,
+                              "latency)",
+                              g->unit[u].interval, g->unit[u].latency,
                               ws_unit_name((enum ws_unit_kind)u));
         }
     }

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 struct ws_cfg_embedded {
-    const char *name;   /* file name, e.g. "v100.yaml"; NULL ends the table */
+    const char *name; /* file name, e.g. "v100.yaml"; NULL ends the table */
     const char *text;
     size_t len;
 };

@@ -52,11 +52,11 @@ static const struct ws_cfg_embedded *ws_cfg_find_builtin(const char *name)
 
 /* A config's text, read whole: a config file is small. */
 struct ws_cfg_text {
-    char *path;        /* as shown in messages */
-    char *dir;         /* folder for a relative "base:" */
+    char *path; /* as shown in messages */
+    char *dir;  /* folder for a relative "base:" */
     char *text;
     size_t len;
-    int builtin;       /* compiled in: text not owned, its base: built in */
+    int builtin; /* compiled in: text not owned, its base: built in */
 };
 
 static void ws_cfg_text_free(struct ws_cfg_text *t)
@@ -150,19 +150,23 @@ static int ws_cfg_apply_base(struct ws_ynode **tree,
     if (!b)
         return 0;
     if (b->kind != WS_YNODE_SCALAR)
-        return ws_err_at(err, b->file, b->line, b->col, "base is not a name "
+        return ws_err_at(err, b->file, b->line, b->col,
+                         "base is not a name "
                          "(expected the name of another config)");
     if (depth >= WS_CFG_MAX_DEPTH)
-        return ws_err_at(err, b->file, b->line, b->col, "base chain deeper "
+        return ws_err_at(err, b->file, b->line, b->col,
+                         "base chain deeper "
                          "than %d (expected no cycle of base: configs)",
                          WS_CFG_MAX_DEPTH);
-    if (ws_cfg_load_tree(&base, b->value, t->dir, t->builtin, depth + 1,
-                         err) < 0) {
+    if (ws_cfg_load_tree(&base, b->value, t->dir, t->builtin, depth + 1, err)
+        < 0) {
         struct ws_clip q;
         if (!err->set)
-            ws_err_at(err, b->file, b->line, b->col, "base config '%s' not "
+            ws_err_at(err, b->file, b->line, b->col,
+                      "base config '%s' not "
                       "found (expected a file beside this one or a built-in "
-                      "name)", ws_clip(&q, b->value));
+                      "name)",
+                      ws_clip(&q, b->value));
         /* An unreadable file: the message names it, this line places it. */
         ws_err_place(err, b->file, b->line, b->col);
         return -1;
@@ -205,12 +209,16 @@ static int ws_cfg_unknown_key(const struct ws_ynode *n, const char *path,
     struct ws_clip q;
 
     if (hint)
-        return ws_err_at(err, n->file, n->key_line, n->key_col, "unknown "
+        return ws_err_at(err, n->file, n->key_line, n->key_col,
+                         "unknown "
                          "key '%s' (expected a config key; did you mean "
-                         "'%s'?)", ws_clip(&q, path), hint);
-    return ws_err_at(err, n->file, n->key_line, n->key_col, "unknown key "
+                         "'%s'?)",
+                         ws_clip(&q, path), hint);
+    return ws_err_at(err, n->file, n->key_line, n->key_col,
+                     "unknown key "
                      "'%s' (expected a config key, as listed by 'warpsim "
-                     "config show')", ws_clip(&q, path));
+                     "config show')",
+                     ws_clip(&q, path));
 }
 
 struct ws_cfg_build {
@@ -227,17 +235,21 @@ static int ws_cfg_walk(struct ws_cfg_build *b, const struct ws_ynode *map,
         long k;
         const char *expected;
         if ((size_t)snprintf(path, sizeof path, "%s%s%s", prefix,
-                             *prefix ? "." : "", n->key) >= sizeof path)
+                             *prefix ? "." : "", n->key)
+            >= sizeof path)
             return ws_cfg_unknown_key(n, n->key, b->err);
         if (n->kind == WS_YNODE_SEQ)
-            return ws_err_at(b->err, n->file, n->line, n->col, "a list is not "
+            return ws_err_at(b->err, n->file, n->line, n->col,
+                             "a list is not "
                              "a config value (expected a scalar or a "
                              "mapping)");
         if (n->kind == WS_YNODE_MAP) {
             if (ws_cfg_key_find(path) >= 0)
-                return ws_err_at(b->err, n->file, n->line, n->col, "'%s' "
+                return ws_err_at(b->err, n->file, n->line, n->col,
+                                 "'%s' "
                                  "takes a value, not a mapping (expected "
-                                 "'%s: VALUE')", path, n->key);
+                                 "'%s: VALUE')",
+                                 path, n->key);
             if (!ws_cfg_key_is_group(path))
                 return ws_cfg_unknown_key(n, path, b->err);
             if (ws_cfg_walk(b, n, path) < 0)
@@ -247,17 +259,20 @@ static int ws_cfg_walk(struct ws_cfg_build *b, const struct ws_ynode *map,
         k = ws_cfg_key_find(path);
         if (k < 0) {
             if (ws_cfg_key_is_group(path))
-                return ws_err_at(b->err, n->file, n->line, n->col, "'%s' is "
+                return ws_err_at(b->err, n->file, n->line, n->col,
+                                 "'%s' is "
                                  "a group of keys (expected a mapping under "
-                                 "it)", path);
+                                 "it)",
+                                 path);
             return ws_cfg_unknown_key(n, path, b->err);
         }
-        if (ws_cfg_key_parse(ws_cfg_key((size_t)k), b->gpu, n->value,
-                             &expected) < 0) {
+        if (ws_cfg_key_parse(ws_cfg_key((size_t)k), b->gpu, n->value, &expected)
+            < 0) {
             struct ws_clip q;
-            return ws_err_at(b->err, n->file, n->line, n->col, "%s: bad "
-                             "value '%s' (expected %s)", path,
-                             ws_clip(&q, n->value), expected);
+            return ws_err_at(b->err, n->file, n->line, n->col,
+                             "%s: bad "
+                             "value '%s' (expected %s)",
+                             path, ws_clip(&q, n->value), expected);
         }
         b->locs[k].file = n->file;
         b->locs[k].line = n->line;
@@ -277,9 +292,11 @@ static int ws_cfg_apply_sets(struct ws_ynode *root, const char *const *sets,
         ws_err_arg_locate(sets[i], i + 1, &word, &col);
         if (!eq || eq == sets[i]) {
             struct ws_clip q;
-            return ws_err_arg(err, sets[i], 0, i + 1, "--set '%s' has "
-                             "no key (expected --set key=value, e.g. "
-                             "l2.size=12MiB)", ws_clip(&q, sets[i]));
+            return ws_err_arg(err, sets[i], 0, i + 1,
+                              "--set '%s' has "
+                              "no key (expected --set key=value, e.g. "
+                              "l2.size=12MiB)",
+                              ws_clip(&q, sets[i]));
         }
         n = (size_t)(eq - sets[i]);
         if (n >= sizeof key)
@@ -289,17 +306,21 @@ static int ws_cfg_apply_sets(struct ws_ynode *root, const char *const *sets,
         if (ws_cfg_key_find(key) < 0) {
             const char *hint = ws_cfg_key_suggest(key);
             struct ws_clip q;
-            return ws_err_arg(err, sets[i], 0, i + 1, "--set: unknown "
-                             "key '%s' (expected a config key%s%s%s)",
-                             ws_clip(&q, key),
-                             hint ? "; did you mean '" : "", hint ? hint : "",
-                             hint ? "'?" : "");
+            return ws_err_arg(err, sets[i], 0, i + 1,
+                              "--set: unknown "
+                              "key '%s' (expected a config key%s%s%s)",
+                              ws_clip(&q, key), hint ? "; did you mean '" : "",
+                              hint ? hint : "", hint ? "'?" : "");
         }
         if (ws_yaml_set(root, key, eq + 1, WS_CFG_CMDLINE, word,
-                        col + (long)n + 1) < 0)
-            return ws_err_arg(err, sets[i], 0, i + 1, "--set %s: a "
-                             "config file gives a plain value where this key's "
-                             "group belongs (expected a mapping)", key);
+                        col + (long)n + 1)
+            < 0)
+            return ws_err_arg(
+                err, sets[i], 0, i + 1,
+                "--set %s: a "
+                "config file gives a plain value where this key's "
+                "group belongs (expected a mapping)",
+                key);
     }
     return 0;
 }
@@ -310,8 +331,10 @@ static int ws_cfg_required(const struct ws_cfg_build *b, const char *file,
     for (size_t i = 0; i < ws_cfg_key_count(); i++) {
         const struct ws_key *k = ws_cfg_key(i);
         if (!b->locs[i].file && !(k->flags & WS_KF_OPTIONAL))
-            return ws_err_at(err, file, 1, 1, "missing key '%s' (expected it "
-                             "in this config or its base)", k->path);
+            return ws_err_at(err, file, 1, 1,
+                             "missing key '%s' (expected it "
+                             "in this config or its base)",
+                             k->path);
     }
     return 0;
 }
@@ -347,7 +370,8 @@ static int ws_cfg_not_found(const char *name, struct ws_err *err)
         n += (size_t)snprintf(names + n, sizeof names - n, "%s%.*s",
                               k ? ", " : "", len, e);
     }
-    return ws_err_arg(err, name, 0, 1, "'%s': no such file or built-in GPU "
+    return ws_err_arg(err, name, 0, 1,
+                      "'%s': no such file or built-in GPU "
                       "config (expected a YAML path or one of %s)",
                       ws_clip_path(&q, name), names);
 }

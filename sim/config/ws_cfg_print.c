@@ -36,7 +36,8 @@ static void ws_cfg_print_derived(FILE *out, const struct ws_gpu *g)
 
     fprintf(out, "# derived (not keys):\n");
     fprintf(out, "#   dram bytes per core cycle: %.3f (%.3f per channel)\n",
-            g->dram.bandwidth / ghz, g->dram.bandwidth / ghz / g->dram.channels);
+            g->dram.bandwidth / ghz,
+            g->dram.bandwidth / ghz / g->dram.channels);
     fprintf(out, "#   l2 bytes per core cycle: %.3f (%.3f per slice)\n",
             g->l2.bandwidth / ghz, g->l2.bandwidth / ghz / g->l2.slices);
     fprintf(out, "#   l2 sets per slice: %llu, l1 sets: %llu\n",
@@ -45,7 +46,7 @@ static void ws_cfg_print_derived(FILE *out, const struct ws_gpu *g)
             (unsigned long long)(g->l1.size / g->l1.line / g->l1.assoc));
     fprintf(out, "#   peak fp32: %.1f GFLOP/s (FMA = 2 flops)\n",
             2.0 * fp32->lanes * g->sm.sub_cores * g->sm.count * g->core_mhz
-            / 1000.0);
+                / 1000.0);
     fprintf(out, "#   max warps per sub-core: %u\n",
             (g->sm.max_warps + g->sm.sub_cores - 1) / g->sm.sub_cores);
 }

@@ -24,42 +24,42 @@
  * int, which an enum of small non-negative values is the size of. */
 static const char *const ws_cfg_policy_names[] = {"lrr", "gto", "two_level"};
 _Static_assert(sizeof ws_cfg_policy_names / sizeof ws_cfg_policy_names[0]
-               == WS_SCHED_TWO_LEVEL + 1, "a name per enum ws_sched_policy");
+                   == WS_SCHED_TWO_LEVEL + 1,
+               "a name per enum ws_sched_policy");
 _Static_assert(sizeof(enum ws_sched_policy) == sizeof(int), "int-sized");
-static const struct ws_cfg_enum ws_cfg_policy = {
-    ws_cfg_policy_names, WS_SCHED_TWO_LEVEL + 1, NULL
-};
+static const struct ws_cfg_enum ws_cfg_policy = {ws_cfg_policy_names,
+                                                 WS_SCHED_TWO_LEVEL + 1, NULL};
 
 static const char *const ws_cfg_hash_names[] = {"xor", "linear"};
 _Static_assert(sizeof ws_cfg_hash_names / sizeof ws_cfg_hash_names[0]
-               == WS_L2_HASH_LINEAR + 1, "a name per enum ws_l2_hash");
+                   == WS_L2_HASH_LINEAR + 1,
+               "a name per enum ws_l2_hash");
 _Static_assert(sizeof(enum ws_l2_hash) == sizeof(int), "int-sized");
-static const struct ws_cfg_enum ws_cfg_hash = {
-    ws_cfg_hash_names, WS_L2_HASH_LINEAR + 1, NULL
-};
+static const struct ws_cfg_enum ws_cfg_hash = {ws_cfg_hash_names,
+                                               WS_L2_HASH_LINEAR + 1, NULL};
 
 static const char *const ws_cfg_repl_names[] = {"lru", "fifo"};
 _Static_assert(sizeof ws_cfg_repl_names / sizeof ws_cfg_repl_names[0]
-               == WS_REPL_FIFO + 1, "a name per enum ws_repl_policy");
+                   == WS_REPL_FIFO + 1,
+               "a name per enum ws_repl_policy");
 _Static_assert(sizeof(enum ws_repl_policy) == sizeof(int), "int-sized");
-static const struct ws_cfg_enum ws_cfg_repl = {
-    ws_cfg_repl_names, WS_REPL_FIFO + 1, NULL
-};
+static const struct ws_cfg_enum ws_cfg_repl = {ws_cfg_repl_names,
+                                               WS_REPL_FIFO + 1, NULL};
 
 /* The trace reader's own names, so the two cannot drift. */
-static const struct ws_cfg_enum ws_cfg_opclass = {
-    ws_opcode_class_names, WS_OPC_COUNT, "an opcode class"
-};
+static const struct ws_cfg_enum ws_cfg_opclass = {ws_opcode_class_names,
+                                                  WS_OPC_COUNT,
+                                                  "an opcode class"};
 
 #define F(member) offsetof(struct ws_gpu, member)
 static const struct ws_key ws_cfg_keys[] = {
     {"name", WS_KT_STRING, F(name), NULL, 0,
-     sizeof ((struct ws_gpu *)0)->name - 1, 0},
+     sizeof((struct ws_gpu *)0)->name - 1, 0},
     {"source", WS_KT_STRING, F(source), NULL, 0,
-     sizeof ((struct ws_gpu *)0)->source - 1, WS_KF_OPTIONAL},
+     sizeof((struct ws_gpu *)0)->source - 1, WS_KF_OPTIONAL},
     {"sm_version", WS_KT_COUNT, F(sm_version), 0, 10, 199, 0},
-    {"unknown_opcode_class", WS_KT_ENUM, F(unknown_class), &ws_cfg_opclass,
-     0, 0, WS_KF_OPTIONAL},
+    {"unknown_opcode_class", WS_KT_ENUM, F(unknown_class), &ws_cfg_opclass, 0,
+     0, WS_KF_OPTIONAL},
     {"clock.core", WS_KT_FREQ, F(core_mhz), 0, 1, 100000, 0},
     {"sm.count", WS_KT_COUNT, F(sm.count), 0, 1, 100000, 0},
     {"sm.sub_cores", WS_KT_COUNT, F(sm.sub_cores), 0, 1, 16, 0},
@@ -72,8 +72,8 @@ static const struct ws_key ws_cfg_keys[] = {
     {"sm.shared_mem", WS_KT_SIZE, F(sm.shared_mem), 0, 1024, 1073741824.0, 0},
     {"sm.shared_per_block", WS_KT_SIZE, F(sm.shared_per_block), 0, 1024,
      1073741824.0, 0},
-    {"sm.shared_alloc_unit", WS_KT_SIZE, F(sm.shared_alloc_unit), 0, 1,
-     1048576, WS_KF_POW2},
+    {"sm.shared_alloc_unit", WS_KT_SIZE, F(sm.shared_alloc_unit), 0, 1, 1048576,
+     WS_KF_POW2},
     {"sm.l1_shared", WS_KT_SIZE, F(sm.l1_shared), 0, 0, 1073741824.0,
      WS_KF_ZERO_OK},
     {"sm.carveouts", WS_KT_SIZES, F(sm.carveout), 0, 0, 1073741824.0,
@@ -83,53 +83,56 @@ static const struct ws_key ws_cfg_keys[] = {
      WS_KF_OPTIONAL},
     {"sched.dual_issue", WS_KT_BOOL, F(sched.dual_issue), 0, 0, 0, 0},
     {"units.fp32.lanes", WS_KT_COUNT, F(unit[WS_UNIT_FP32].lanes), 0, 1, 64, 0},
-    {"units.fp32.latency", WS_KT_CYCLES, F(unit[WS_UNIT_FP32].latency), 0, 1, 10000,
-     0},
+    {"units.fp32.latency", WS_KT_CYCLES, F(unit[WS_UNIT_FP32].latency), 0, 1,
+     10000, 0},
     {"units.fp32.interval", WS_KT_CYCLES, F(unit[WS_UNIT_FP32].interval), 0, 1,
      10000, WS_KF_OPTIONAL},
     {"units.fp16.lanes", WS_KT_COUNT, F(unit[WS_UNIT_FP16].lanes), 0, 1, 64, 0},
-    {"units.fp16.latency", WS_KT_CYCLES, F(unit[WS_UNIT_FP16].latency), 0, 1, 10000,
-     0},
+    {"units.fp16.latency", WS_KT_CYCLES, F(unit[WS_UNIT_FP16].latency), 0, 1,
+     10000, 0},
     {"units.fp16.interval", WS_KT_CYCLES, F(unit[WS_UNIT_FP16].interval), 0, 1,
      10000, WS_KF_OPTIONAL},
     {"units.int.lanes", WS_KT_COUNT, F(unit[WS_UNIT_INT].lanes), 0, 1, 64, 0},
-    {"units.int.latency", WS_KT_CYCLES, F(unit[WS_UNIT_INT].latency), 0, 1, 10000,
-     0},
+    {"units.int.latency", WS_KT_CYCLES, F(unit[WS_UNIT_INT].latency), 0, 1,
+     10000, 0},
     {"units.int.interval", WS_KT_CYCLES, F(unit[WS_UNIT_INT].interval), 0, 1,
      10000, WS_KF_OPTIONAL},
     {"units.fp64.lanes", WS_KT_COUNT, F(unit[WS_UNIT_FP64].lanes), 0, 1, 64, 0},
-    {"units.fp64.latency", WS_KT_CYCLES, F(unit[WS_UNIT_FP64].latency), 0, 1, 10000,
-     0},
+    {"units.fp64.latency", WS_KT_CYCLES, F(unit[WS_UNIT_FP64].latency), 0, 1,
+     10000, 0},
     {"units.fp64.interval", WS_KT_CYCLES, F(unit[WS_UNIT_FP64].interval), 0, 1,
      10000, WS_KF_OPTIONAL},
     {"units.sfu.lanes", WS_KT_COUNT, F(unit[WS_UNIT_SFU].lanes), 0, 1, 64, 0},
-    {"units.sfu.latency", WS_KT_CYCLES, F(unit[WS_UNIT_SFU].latency), 0, 1, 10000,
-     0},
+    {"units.sfu.latency", WS_KT_CYCLES, F(unit[WS_UNIT_SFU].latency), 0, 1,
+     10000, 0},
     {"units.sfu.interval", WS_KT_CYCLES, F(unit[WS_UNIT_SFU].interval), 0, 1,
      10000, WS_KF_OPTIONAL},
-    {"units.tensor.lanes", WS_KT_COUNT, F(unit[WS_UNIT_TENSOR].lanes), 0, 1, 64, 0},
-    {"units.tensor.latency", WS_KT_CYCLES, F(unit[WS_UNIT_TENSOR].latency), 0, 1, 10000,
+    {"units.tensor.lanes", WS_KT_COUNT, F(unit[WS_UNIT_TENSOR].lanes), 0, 1, 64,
      0},
-    {"units.tensor.interval", WS_KT_CYCLES, F(unit[WS_UNIT_TENSOR].interval), 0, 1,
-     10000, WS_KF_OPTIONAL},
-    {"units.uniform.lanes", WS_KT_COUNT, F(unit[WS_UNIT_UNIFORM].lanes), 0, 1, 64, 0},
-    {"units.uniform.latency", WS_KT_CYCLES, F(unit[WS_UNIT_UNIFORM].latency), 0, 1, 10000,
-     0},
-    {"units.uniform.interval", WS_KT_CYCLES, F(unit[WS_UNIT_UNIFORM].interval), 0, 1,
-     10000, WS_KF_OPTIONAL},
+    {"units.tensor.latency", WS_KT_CYCLES, F(unit[WS_UNIT_TENSOR].latency), 0,
+     1, 10000, 0},
+    {"units.tensor.interval", WS_KT_CYCLES, F(unit[WS_UNIT_TENSOR].interval), 0,
+     1, 10000, WS_KF_OPTIONAL},
+    {"units.uniform.lanes", WS_KT_COUNT, F(unit[WS_UNIT_UNIFORM].lanes), 0, 1,
+     64, 0},
+    {"units.uniform.latency", WS_KT_CYCLES, F(unit[WS_UNIT_UNIFORM].latency), 0,
+     1, 10000, 0},
+    {"units.uniform.interval", WS_KT_CYCLES, F(unit[WS_UNIT_UNIFORM].interval),
+     0, 1, 10000, WS_KF_OPTIONAL},
     {"units.misc.lanes", WS_KT_COUNT, F(unit[WS_UNIT_MISC].lanes), 0, 1, 64, 0},
-    {"units.misc.latency", WS_KT_CYCLES, F(unit[WS_UNIT_MISC].latency), 0, 1, 10000,
-     0},
+    {"units.misc.latency", WS_KT_CYCLES, F(unit[WS_UNIT_MISC].latency), 0, 1,
+     10000, 0},
     {"units.misc.interval", WS_KT_CYCLES, F(unit[WS_UNIT_MISC].interval), 0, 1,
      10000, WS_KF_OPTIONAL},
-    {"units.branch.lanes", WS_KT_COUNT, F(unit[WS_UNIT_BRANCH].lanes), 0, 1, 64, 0},
-    {"units.branch.latency", WS_KT_CYCLES, F(unit[WS_UNIT_BRANCH].latency), 0, 1, 10000,
+    {"units.branch.lanes", WS_KT_COUNT, F(unit[WS_UNIT_BRANCH].lanes), 0, 1, 64,
      0},
-    {"units.branch.interval", WS_KT_CYCLES, F(unit[WS_UNIT_BRANCH].interval), 0, 1,
-     10000, WS_KF_OPTIONAL},
+    {"units.branch.latency", WS_KT_CYCLES, F(unit[WS_UNIT_BRANCH].latency), 0,
+     1, 10000, 0},
+    {"units.branch.interval", WS_KT_CYCLES, F(unit[WS_UNIT_BRANCH].interval), 0,
+     1, 10000, WS_KF_OPTIONAL},
     {"units.ldst.lanes", WS_KT_COUNT, F(unit[WS_UNIT_LDST].lanes), 0, 1, 64, 0},
-    {"units.ldst.latency", WS_KT_CYCLES, F(unit[WS_UNIT_LDST].latency), 0, 1, 10000,
-     0},
+    {"units.ldst.latency", WS_KT_CYCLES, F(unit[WS_UNIT_LDST].latency), 0, 1,
+     10000, 0},
     {"units.ldst.interval", WS_KT_CYCLES, F(unit[WS_UNIT_LDST].interval), 0, 1,
      10000, WS_KF_OPTIONAL},
     {"l1.enabled", WS_KT_BOOL, F(l1.enabled), 0, 0, 0, 0},
@@ -167,8 +170,7 @@ static const struct ws_key ws_cfg_keys[] = {
     {"dram.bandwidth", WS_KT_BW, F(dram.bandwidth), 0, 0.001, 1e6, 0},
     {"dram.clock", WS_KT_FREQ, F(dram.clock_mhz), 0, 1, 100000, 0},
     {"dram.banked", WS_KT_BOOL, F(dram.banked), 0, 0, 0, WS_KF_OPTIONAL},
-    {"dram.row_size", WS_KT_SIZE, F(dram.row_size), 0, 32, 1048576,
-     WS_KF_POW2},
+    {"dram.row_size", WS_KT_SIZE, F(dram.row_size), 0, 32, 1048576, WS_KF_POW2},
     {"dram.banks", WS_KT_COUNT, F(dram.banks), 0, 1, 1024, 0},
     {"dram.bank_groups", WS_KT_COUNT, F(dram.bank_groups), 0, 1, 64,
      WS_KF_OPTIONAL},
@@ -196,8 +198,8 @@ static const struct ws_key ws_cfg_keys[] = {
      WS_KF_ZERO_OK | WS_KF_OPTIONAL},
     {"icnt.latency", WS_KT_CYCLES, F(icnt.latency), 0, 0, 100000,
      WS_KF_ZERO_OK},
-    {"icnt.bandwidth_per_sm", WS_KT_BW, F(icnt.bandwidth_per_sm), 0, 0.001,
-     1e6, 0},
+    {"icnt.bandwidth_per_sm", WS_KT_BW, F(icnt.bandwidth_per_sm), 0, 0.001, 1e6,
+     0},
     {"launch_overhead", WS_KT_CYCLES, F(launch_overhead), 0, 0, 100000000,
      WS_KF_ZERO_OK},
     {"memcpy_warms_l2", WS_KT_BOOL, F(memcpy_warms_l2), 0, 0, 0, 0},
@@ -206,11 +208,10 @@ static const struct ws_key ws_cfg_keys[] = {
     /* 0 for these: the line, and the probe's measurement (ws_config.h). */
     {"model.transaction", WS_KT_SIZE, F(model.transaction), 0, 0, 4096,
      WS_KF_OPTIONAL | WS_KF_POW2 | WS_KF_ZERO_OK},
-    {"model.departure_del_uncoal", WS_KT_REAL,
-     F(model.departure_del_uncoal), 0, 0, 1e4,
-     WS_KF_OPTIONAL | WS_KF_ZERO_OK},
-    {"model.departure_del_coal", WS_KT_REAL, F(model.departure_del_coal), 0,
+    {"model.departure_del_uncoal", WS_KT_REAL, F(model.departure_del_uncoal), 0,
      0, 1e4, WS_KF_OPTIONAL | WS_KF_ZERO_OK},
+    {"model.departure_del_coal", WS_KT_REAL, F(model.departure_del_coal), 0, 0,
+     1e4, WS_KF_OPTIONAL | WS_KF_ZERO_OK},
 };
 
 #define WS_CFG_NKEYS (sizeof ws_cfg_keys / sizeof ws_cfg_keys[0])
@@ -321,7 +322,9 @@ static const char *ws_cfg_enum_expected(const struct ws_cfg_enum *e)
         o = (size_t)snprintf(buf, sizeof buf, "%s: ", e->what);
     for (int i = 0; i < e->count && o < sizeof buf; i++)
         o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s",
-                              i == 0 ? "" : i + 1 < e->count ? ", " : " or ",
+                              i == 0             ? ""
+                              : i + 1 < e->count ? ", "
+                                                 : " or ",
                               e->names[i]);
     return buf;
 }
@@ -347,17 +350,18 @@ static int ws_cfg_check_range(const struct ws_key *k, double v,
     if (v == 0 && (k->flags & WS_KF_ZERO_OK))
         return 0;
     if (v < k->min || v > k->max) {
-        const char *unit = k->type == WS_KT_TIME ? "ns"
+        const char *unit = k->type == WS_KT_TIME   ? "ns"
                            : k->type == WS_KT_SIZE ? " bytes"
                            : k->type == WS_KT_FREQ ? "MHz"
-                           : k->type == WS_KT_BW ? "GB/s" : "";
+                           : k->type == WS_KT_BW   ? "GB/s"
+                                                   : "";
         snprintf(buf, sizeof buf, "a value from %.15g%s to %.15g%s", k->min,
                  unit, k->max, unit);
         *expected = buf;
         return -1;
     }
-    if ((k->flags & WS_KF_POW2) && (v != floor(v) || ((uint64_t)v
-                                    & ((uint64_t)v - 1)) != 0)) {
+    if ((k->flags & WS_KF_POW2)
+        && (v != floor(v) || ((uint64_t)v & ((uint64_t)v - 1)) != 0)) {
         *expected = "a power of two, as the hardware indexes with it";
         return -1;
     }
@@ -506,7 +510,8 @@ int ws_cfg_key_parse(const struct ws_key *k, struct ws_gpu *gpu,
                                                  .min = k->min,
                                                  .max = k->max,
                                                  .flags = k->flags},
-                                field, text, expected) < 0) {
+                                field, text, expected)
+            < 0) {
             *expected = "auto (the driver's choice) or a shared-memory "
                         "size such as 64KiB";
             return -1;

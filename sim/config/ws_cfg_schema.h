@@ -19,31 +19,31 @@
 
 enum ws_ktype {
     WS_KT_STRING,
-    WS_KT_COUNT,      /* uint32_t, plain integer */
-    WS_KT_CYCLES,     /* uint32_t, integer with optional "cycles" */
-    WS_KT_SIZE,       /* uint64_t bytes */
-    WS_KT_FREQ,       /* double MHz */
-    WS_KT_BW,         /* double GB/s */
-    WS_KT_TIME,       /* double ns */
-    WS_KT_REAL,       /* double, a plain number */
-    WS_KT_BOOL,       /* int */
-    WS_KT_ENUM,       /* an int-sized enum, by the names in the row's table */
-    WS_KT_SIZES,      /* sm.carveout[] + ncarveouts: "0, 8KiB, 16KiB" */
-    WS_KT_CARVEOUT    /* uint64_t bytes, or "auto" (WS_CARVEOUT_AUTO) */
+    WS_KT_COUNT,   /* uint32_t, plain integer */
+    WS_KT_CYCLES,  /* uint32_t, integer with optional "cycles" */
+    WS_KT_SIZE,    /* uint64_t bytes */
+    WS_KT_FREQ,    /* double MHz */
+    WS_KT_BW,      /* double GB/s */
+    WS_KT_TIME,    /* double ns */
+    WS_KT_REAL,    /* double, a plain number */
+    WS_KT_BOOL,    /* int */
+    WS_KT_ENUM,    /* an int-sized enum, by the names in the row's table */
+    WS_KT_SIZES,   /* sm.carveout[] + ncarveouts: "0, 8KiB, 16KiB" */
+    WS_KT_CARVEOUT /* uint64_t bytes, or "auto" (WS_CARVEOUT_AUTO) */
 };
 
 enum {
-    WS_KF_POW2 = 1,       /* the hardware indexes with it: power of two */
-    WS_KF_OPTIONAL = 2,   /* may be absent; 0 / default then */
-    WS_KF_ZERO_OK = 4     /* 0 is meaningful (e.g. "no unified SRAM") */
+    WS_KF_POW2 = 1,     /* the hardware indexes with it: power of two */
+    WS_KF_OPTIONAL = 2, /* may be absent; 0 / default then */
+    WS_KF_ZERO_OK = 4   /* 0 is meaningful (e.g. "no unified SRAM") */
 };
 
 /* An enum key's values: a new enum key is one of these plus a schema row.
  * Parsing accepts exactly the names; an error lists them all. */
 struct ws_cfg_enum {
-    const char *const *names;   /* the text of each value, in enum order */
-    int count;                  /* the enum's size: names[0..count) */
-    const char *what;           /* NULL, or a phrase the error's list follows
+    const char *const *names; /* the text of each value, in enum order */
+    int count;                /* the enum's size: names[0..count) */
+    const char *what;         /* NULL, or a phrase the error's list follows
                                  * ("an opcode class") */
 };
 
@@ -51,8 +51,8 @@ struct ws_key {
     const char *path;
     enum ws_ktype type;
     size_t off;
-    const struct ws_cfg_enum *names;   /* WS_KT_ENUM only, else NULL */
-    double min, max;      /* numeric limits, inclusive; strings: max is
+    const struct ws_cfg_enum *names; /* WS_KT_ENUM only, else NULL */
+    double min, max; /* numeric limits, inclusive; strings: max is
                            * the longest text in bytes */
     unsigned flags;
 };

@@ -25,14 +25,14 @@ enum ws_sched_policy {
 };
 
 enum ws_l2_hash {
-    WS_L2_HASH_XOR,     /* XOR-folded line address, as on real parts */
-    WS_L2_HASH_LINEAR   /* line address modulo slices, for experiments */
+    WS_L2_HASH_XOR,   /* XOR-folded line address, as on real parts */
+    WS_L2_HASH_LINEAR /* line address modulo slices, for experiments */
 };
 
 /* Which way of a set a cache fill evicts (mem/ws_cache.h). */
 enum ws_repl_policy {
-    WS_REPL_LRU,        /* least recently used: the default */
-    WS_REPL_FIFO        /* first filled, hits not counted (GPGPU-Sim's F) */
+    WS_REPL_LRU, /* least recently used: the default */
+    WS_REPL_FIFO /* first filled, hits not counted (GPGPU-Sim's F) */
 };
 
 /* Function units a sub-core owns; opcode classes map onto these. */
@@ -51,18 +51,18 @@ enum ws_unit_kind {
 };
 
 struct ws_unit_cfg {
-    uint32_t lanes;      /* lanes per sub-core: a warp takes 32/lanes beats */
-    uint32_t latency;    /* cycles from issue to result */
-    uint32_t interval;   /* cycles between issues of one warp instruction */
+    uint32_t lanes;    /* lanes per sub-core: a warp takes 32/lanes beats */
+    uint32_t latency;  /* cycles from issue to result */
+    uint32_t interval; /* cycles between issues of one warp instruction */
 };
 
 struct ws_cache_cfg {
     int enabled;
     uint64_t size, line, sector;
     uint32_t assoc, latency, mshrs;
-    uint32_t miss_queue;    /* L1 only: requests waiting to leave the SM */
-    uint64_t carveout;      /* L1 only: shared-memory carveout, or AUTO */
-    enum ws_repl_policy repl;   /* l1.replacement */
+    uint32_t miss_queue;      /* L1 only: requests waiting to leave the SM */
+    uint64_t carveout;        /* L1 only: shared-memory carveout, or AUTO */
+    enum ws_repl_policy repl; /* l1.replacement */
 };
 
 /* The unified L1/shared SRAM is split per kernel (sm.carveouts): the
@@ -82,16 +82,16 @@ struct ws_cfg_loc {
 
 struct ws_gpu {
     char name[96];
-    char source[160];               /* where the numbers come from */
+    char source[160]; /* where the numbers come from */
     uint32_t sm_version;
-    int unknown_class;              /* enum ws_op_class for unknown opcodes */
+    int unknown_class; /* enum ws_op_class for unknown opcodes */
 
     double core_mhz;
 
     struct {
         uint32_t count, sub_cores;
         uint32_t max_threads, max_warps, max_blocks;
-        uint32_t registers, reg_alloc_unit;   /* regs per warp granule */
+        uint32_t registers, reg_alloc_unit; /* regs per warp granule */
         uint64_t shared_mem, shared_per_block, l1_shared;
         uint64_t shared_alloc_unit;
         /* Shared-memory capacities the driver may give a kernel, ascending;
@@ -102,7 +102,7 @@ struct ws_gpu {
 
     struct {
         enum ws_sched_policy policy;
-        uint32_t active_warps;          /* two-level: warps in the ready set */
+        uint32_t active_warps; /* two-level: warps in the ready set */
         int dual_issue;
     } sched;
 
@@ -118,10 +118,10 @@ struct ws_gpu {
     struct {
         uint64_t size, line, sector;
         uint32_t assoc, slices, latency, mshrs;
-        uint32_t input_queue;           /* per slice, requests from the SMs */
-        double bandwidth;               /* GB/s, all slices together */
+        uint32_t input_queue; /* per slice, requests from the SMs */
+        double bandwidth;     /* GB/s, all slices together */
         enum ws_l2_hash hash;
-        enum ws_repl_policy repl;       /* l2.replacement */
+        enum ws_repl_policy repl; /* l2.replacement */
     } l2;
 
     struct {
@@ -131,42 +131,42 @@ struct ws_gpu {
          * rows, read/write turnaround and refresh; off: a channel is a
          * latency and a bandwidth. */
         int banked;
-        uint64_t row_size;              /* bytes per row of one bank */
-        uint32_t banks, bank_groups;    /* per channel */
-        uint32_t write_batch;           /* writes drained per turnaround */
-        double t_rcd, t_rp, t_ras;      /* ns */
-        uint64_t burst;                 /* bytes one column access moves */
-        double t_ccd_l;                 /* ns, bursts in one bank group */
-        double t_wtr, t_rtw;            /* ns, bus turnarounds */
-        double t_rfc, t_refi;           /* ns; t_refi 0: no refresh */
-        int refresh_per_bank;           /* REFSB: one bank at a time */
+        uint64_t row_size;           /* bytes per row of one bank */
+        uint32_t banks, bank_groups; /* per channel */
+        uint32_t write_batch;        /* writes drained per turnaround */
+        double t_rcd, t_rp, t_ras;   /* ns */
+        uint64_t burst;              /* bytes one column access moves */
+        double t_ccd_l;              /* ns, bursts in one bank group */
+        double t_wtr, t_rtw;         /* ns, bus turnarounds */
+        double t_rfc, t_refi;        /* ns; t_refi 0: no refresh */
+        int refresh_per_bank;        /* REFSB: one bank at a time */
     } dram;
 
     struct {
         uint32_t latency;
-        double bandwidth_per_sm;        /* GB/s each way */
+        double bandwidth_per_sm; /* GB/s each way */
     } icnt;
 
-    uint32_t launch_overhead;           /* cycles between dependent kernels */
+    uint32_t launch_overhead; /* cycles between dependent kernels */
     int memcpy_warms_l2;
 
     struct {
-        double tmm_scale;               /* SM cycles per TMM time unit */
+        double tmm_scale; /* SM cycles per TMM time unit */
         /* MWP/CWP's transaction: the papers' 128-byte block (l1.line, the
          * default when 0) or a sector (l2.sector); the departure delays
          * below are in it.  0 delays: measured on this config by the
          * simulator's probe each run (timing/ws_probe.h). */
         uint64_t transaction;
-        double departure_del_uncoal;    /* cycles between two transactions
+        double departure_del_uncoal; /* cycles between two transactions
                                            of one uncoalesced warp */
-        double departure_del_coal;      /* between two warps' coalesced
+        double departure_del_coal;   /* between two warps' coalesced
                                            requests */
     } model;
 
     /* Kept so that later layers (the simulator's own limits) can report at
      * the key responsible, indexed like the schema's key table. */
     struct ws_cfg_loc loc[WS_CFG_MAX_KEYS];
-    const char *top;                    /* the config named by --gpu */
+    const char *top; /* the config named by --gpu */
 };
 
 /* The longest config file ws_cfg_load reads, in bytes (a GPU description

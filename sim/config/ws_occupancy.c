@@ -18,8 +18,7 @@ static uint64_t ws_carveout_at_least(const struct ws_gpu *g, uint64_t want)
     return g->sm.carveout[g->sm.ncarveouts - 1];
 }
 
-static uint32_t ws_shared_limit(const struct ws_occupancy *occ,
-                                uint64_t shared)
+static uint32_t ws_shared_limit(const struct ws_occupancy *occ, uint64_t shared)
 {
     return occ->shared_per_cta ? (uint32_t)(shared / occ->shared_per_cta)
                                : UINT32_MAX;
@@ -40,8 +39,7 @@ static void ws_occupancy_pick(struct ws_occupancy *occ)
 }
 
 /* The kernel's L1/shared split, and the shared limit under it. */
-static void ws_occupancy_split(const struct ws_gpu *g,
-                               struct ws_occupancy *occ)
+static void ws_occupancy_split(const struct ws_gpu *g, struct ws_occupancy *occ)
 {
     uint64_t sram_l1;
 
@@ -54,7 +52,8 @@ static void ws_occupancy_split(const struct ws_gpu *g,
         /* A hint, as the driver takes cudaFuncAttributePreferred-
          * SharedMemoryCarveout: never so small that one CTA cannot run. */
         uint64_t want = g->l1.carveout > occ->shared_per_cta
-                        ? g->l1.carveout : occ->shared_per_cta;
+                            ? g->l1.carveout
+                            : occ->shared_per_cta;
         occ->carveout = ws_carveout_at_least(g, want);
         occ->carveout_by = "l1.carveout";
     } else {
@@ -63,7 +62,7 @@ static void ws_occupancy_split(const struct ws_gpu *g,
          * keeps it. */
         ws_occupancy_pick(occ);
         occ->carveout = ws_carveout_at_least(g, (uint64_t)occ->ctas_per_sm
-                                                * occ->shared_per_cta);
+                                                    * occ->shared_per_cta);
         occ->carveout_by = "driver";
     }
     sram_l1 = g->sm.l1_shared - occ->carveout;
@@ -87,7 +86,8 @@ void ws_occupancy_compute(const struct ws_gpu *g, const struct ws_launch *l,
     occ->by_limit[WS_OCC_THREADS] = g->sm.max_threads / threads;
     occ->by_limit[WS_OCC_WARPS] = g->sm.max_warps / occ->warps_per_cta;
     occ->by_limit[WS_OCC_REGISTERS] = occ->regs_per_cta
-        ? g->sm.registers / occ->regs_per_cta : UINT32_MAX;
+                                          ? g->sm.registers / occ->regs_per_cta
+                                          : UINT32_MAX;
     occ->by_limit[WS_OCC_SHARED] = ws_shared_limit(occ, g->sm.shared_mem);
     if (l->shmem > g->sm.shared_per_block)
         occ->by_limit[WS_OCC_SHARED] = 0;
@@ -97,8 +97,9 @@ void ws_occupancy_compute(const struct ws_gpu *g, const struct ws_launch *l,
 
 const char *ws_occ_limit_name(enum ws_occ_limit limit)
 {
-    static const char *const names[WS_OCC_LIMIT_COUNT] = {
-        "blocks per SM", "threads", "warps", "registers", "shared memory"
-    };
+    static const char *const names[WS_OCC_LIMIT_COUNT] = {"blocks per SM",
+                                                          "threads", "warps",
+                                                          "registers",
+                                                          "shared memory"};
     return (unsigned)limit < WS_OCC_LIMIT_COUNT ? names[limit] : "?";
 }

@@ -33,15 +33,15 @@ enum ws_occ_limit {
 };
 
 struct ws_occupancy {
-    uint32_t ctas_per_sm;            /* 0: a CTA does not fit at all */
+    uint32_t ctas_per_sm; /* 0: a CTA does not fit at all */
     uint32_t by_limit[WS_OCC_LIMIT_COUNT];
-    enum ws_occ_limit limit;         /* the smallest of by_limit */
+    enum ws_occ_limit limit; /* the smallest of by_limit */
     uint32_t warps_per_cta;
     uint32_t regs_per_cta;
     uint64_t shared_per_cta;
-    uint64_t carveout;               /* shared memory per SM, this kernel */
-    uint64_t l1_size;                /* L1 data cache, this kernel */
-    const char *carveout_by;         /* "driver", "l1.carveout" or "fixed" */
+    uint64_t carveout;       /* shared memory per SM, this kernel */
+    uint64_t l1_size;        /* L1 data cache, this kernel */
+    const char *carveout_by; /* "driver", "l1.carveout" or "fixed" */
 };
 
 void ws_occupancy_compute(const struct ws_gpu *gpu, const struct ws_launch *l,

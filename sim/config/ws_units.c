@@ -35,7 +35,8 @@ static int ws_units_split(const char *s, double *num, const char **unit)
     while (s[i] == '+' || s[i] == '.' || (s[i] >= '0' && s[i] <= '9')
            || ((s[i] == 'e' || s[i] == 'E') && i > 0
                && ws_units_exp_digit(s + i + 1))) {
-        if ((s[i] == 'e' || s[i] == 'E') && (s[i + 1] == '+' || s[i + 1] == '-'))
+        if ((s[i] == 'e' || s[i] == 'E')
+            && (s[i + 1] == '+' || s[i + 1] == '-'))
             i++;
         i++;
     }
@@ -50,8 +51,8 @@ static int ws_units_split(const char *s, double *num, const char **unit)
     return 0;
 }
 
-static int ws_units_scaled(const char *s, const struct ws_unit *units,
-                           size_t n, int unit_required, double *out)
+static int ws_units_scaled(const char *s, const struct ws_unit *units, size_t n,
+                           int unit_required, double *out)
 {
     const char *unit;
     double num;
@@ -75,11 +76,16 @@ static int ws_units_scaled(const char *s, const struct ws_unit *units,
 
 int ws_units_size(const char *s, uint64_t *bytes)
 {
-    static const struct ws_unit units[] = {
-        {"B", 1}, {"K", 1024.0}, {"KB", 1024.0}, {"KiB", 1024.0},
-        {"M", 1048576.0}, {"MB", 1048576.0}, {"MiB", 1048576.0},
-        {"G", 1073741824.0}, {"GB", 1073741824.0}, {"GiB", 1073741824.0}
-    };
+    static const struct ws_unit units[] = {{"B", 1},
+                                           {"K", 1024.0},
+                                           {"KB", 1024.0},
+                                           {"KiB", 1024.0},
+                                           {"M", 1048576.0},
+                                           {"MB", 1048576.0},
+                                           {"MiB", 1048576.0},
+                                           {"G", 1073741824.0},
+                                           {"GB", 1073741824.0},
+                                           {"GiB", 1073741824.0}};
     double v;
 
     if (ws_units_scaled(s, units, sizeof units / sizeof units[0], 0, &v) < 0
@@ -91,17 +97,19 @@ int ws_units_size(const char *s, uint64_t *bytes)
 
 int ws_units_freq(const char *s, double *mhz)
 {
-    static const struct ws_unit units[] = {
-        {"Hz", 1e-6}, {"kHz", 1e-3}, {"MHz", 1.0}, {"GHz", 1e3}
-    };
+    static const struct ws_unit units[] = {{"Hz", 1e-6},
+                                           {"kHz", 1e-3},
+                                           {"MHz", 1.0},
+                                           {"GHz", 1e3}};
     return ws_units_scaled(s, units, sizeof units / sizeof units[0], 1, mhz);
 }
 
 int ws_units_time(const char *s, double *ns)
 {
-    static const struct ws_unit units[] = {
-        {"ps", 1e-3}, {"ns", 1.0}, {"us", 1e3}, {"ms", 1e6}
-    };
+    static const struct ws_unit units[] = {{"ps", 1e-3},
+                                           {"ns", 1.0},
+                                           {"us", 1e3},
+                                           {"ms", 1e6}};
     return ws_units_scaled(s, units, sizeof units / sizeof units[0], 1, ns);
 }
 
@@ -112,11 +120,15 @@ int ws_units_real(const char *s, double *v)
 
 int ws_units_bandwidth(const char *s, double *gbps)
 {
-    static const struct ws_unit units[] = {
-        {"B/s", 1e-9}, {"KB/s", 1e-6}, {"MB/s", 1e-3}, {"GB/s", 1.0},
-        {"TB/s", 1e3}, {"KiB/s", 1024e-9}, {"MiB/s", 1048576e-9},
-        {"GiB/s", 1073741824e-9}, {"TiB/s", 1099511627776e-9}
-    };
+    static const struct ws_unit units[] = {{"B/s", 1e-9},
+                                           {"KB/s", 1e-6},
+                                           {"MB/s", 1e-3},
+                                           {"GB/s", 1.0},
+                                           {"TB/s", 1e3},
+                                           {"KiB/s", 1024e-9},
+                                           {"MiB/s", 1048576e-9},
+                                           {"GiB/s", 1073741824e-9},
+                                           {"TiB/s", 1099511627776e-9}};
     return ws_units_scaled(s, units, sizeof units / sizeof units[0], 1, gbps);
 }
 
@@ -142,11 +154,13 @@ int ws_units_count(const char *s, uint64_t *n)
 
 int ws_units_bool(const char *s, int *b)
 {
-    if (strcmp(s, "true") == 0 || strcmp(s, "yes") == 0 || strcmp(s, "on") == 0) {
+    if (strcmp(s, "true") == 0 || strcmp(s, "yes") == 0
+        || strcmp(s, "on") == 0) {
         *b = 1;
         return 0;
     }
-    if (strcmp(s, "false") == 0 || strcmp(s, "no") == 0 || strcmp(s, "off") == 0) {
+    if (strcmp(s, "false") == 0 || strcmp(s, "no") == 0
+        || strcmp(s, "off") == 0) {
         *b = 0;
         return 0;
     }

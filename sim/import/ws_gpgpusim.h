@@ -45,16 +45,16 @@ struct ws_gpgpusim_piece {
 };
 
 struct ws_gpgpusim_opt {
-    char *name;                 /* with its dash: "-gpgpu_n_mem" */
-    char *value;                /* quotes removed */
-    const char *file;           /* owned by struct ws_gpgpusim */
-    long line, col;             /* of the name */
+    char *name;       /* with its dash: "-gpgpu_n_mem" */
+    char *value;      /* quotes removed */
+    const char *file; /* owned by struct ws_gpgpusim */
+    long line, col;   /* of the name */
     struct ws_gpgpusim_piece *piece;
     size_t npiece;
-    size_t seq;                 /* order read, across files */
-    int last;                   /* no later occurrence replaces it */
-    int used;                   /* a translation rule read it */
-    const char *why;            /* set by a rule that looked at it and had
+    size_t seq;      /* order read, across files */
+    int last;        /* no later occurrence replaces it */
+    int used;        /* a translation rule read it */
+    const char *why; /* set by a rule that looked at it and had
                                    no use for it (static text) */
 };
 
@@ -63,7 +63,7 @@ struct ws_gpgpusim_opt {
 struct ws_gpgpusim {
     struct ws_gpgpusim_opt *opt;
     size_t n, cap;
-    struct ws_gpgpusim_opt **order;  /* by name, then seq; NULL until
+    struct ws_gpgpusim_opt **order; /* by name, then seq; NULL until
                                         a lookup needs it */
     char *files[WS_GPGPUSIM_MAX_FILES];
     int nfiles;
@@ -76,8 +76,8 @@ void ws_gpgpusim_free(struct ws_gpgpusim *g);
  * read later replace earlier ones of the same name.  0, or -1 with a
  * positioned error (binary data, an unterminated quote, a name without a
  * value, a word where a name belongs). */
-int ws_gpgpusim_parse(struct ws_gpgpusim *g, const char *file,
-                      const char *text, size_t len, struct ws_err *err);
+int ws_gpgpusim_parse(struct ws_gpgpusim *g, const char *file, const char *text,
+                      size_t len, struct ws_err *err);
 
 /* ws_gpgpusim_parse of the file at path (a regular file of at most
  * WS_GPGPUSIM_MAX_FILE bytes); a file that cannot be read is an unplaced
@@ -93,8 +93,8 @@ struct ws_gpgpusim_opt *ws_gpgpusim_peek(struct ws_gpgpusim *g,
                                          const char *name);
 
 /* The file position of value byte off. */
-void ws_gpgpusim_pos(const struct ws_gpgpusim_opt *o, size_t off,
-                     long *line, long *col);
+void ws_gpgpusim_pos(const struct ws_gpgpusim_opt *o, size_t off, long *line,
+                     long *col);
 
 /* An error at value byte off of o: "file:line:col: -name: message". */
 int ws_gpgpusim_err(struct ws_err *err, const struct ws_gpgpusim_opt *o,
@@ -105,17 +105,17 @@ int ws_gpgpusim_err(struct ws_err *err, const struct ws_gpgpusim_opt *o,
 
 /* A whole number (decimal, or 0x hex as GPGPU-Sim reads it) from lo to
  * hi; what names it in messages. */
-int ws_gpgpusim_uint(const struct ws_gpgpusim_opt *o, uint64_t lo,
-                     uint64_t hi, uint64_t *v, struct ws_err *err);
+int ws_gpgpusim_uint(const struct ws_gpgpusim_opt *o, uint64_t lo, uint64_t hi,
+                     uint64_t *v, struct ws_err *err);
 
 /* 0 or 1, as GPGPU-Sim's boolean options require. */
 int ws_gpgpusim_bool(const struct ws_gpgpusim_opt *o, int *v,
                      struct ws_err *err);
 
 /* min_n to max_n whole numbers from lo to hi separated by sep. */
-int ws_gpgpusim_uints(const struct ws_gpgpusim_opt *o, char sep,
-                      size_t min_n, size_t max_n, uint64_t lo, uint64_t hi,
-                      uint64_t *v, size_t *n, struct ws_err *err);
+int ws_gpgpusim_uints(const struct ws_gpgpusim_opt *o, char sep, size_t min_n,
+                      size_t max_n, uint64_t lo, uint64_t hi, uint64_t *v,
+                      size_t *n, struct ws_err *err);
 
 /* Exactly n positive decimal numbers (1132.0) up to hi separated by sep. */
 int ws_gpgpusim_reals(const struct ws_gpgpusim_opt *o, char sep, size_t n,
@@ -126,14 +126,14 @@ int ws_gpgpusim_reals(const struct ws_gpgpusim_opt *o, char sep, size_t n,
  * (T N or S), the older forms without T and with 4 or 5 policy letters,
  * or "none". */
 struct ws_gpgpusim_cache {
-    int disabled;               /* "none" */
-    char type;                  /* 'N' normal, 'S' sectored */
+    int disabled; /* "none" */
+    char type;    /* 'N' normal, 'S' sectored */
     uint64_t sets, line, assoc;
-    char repl, write, alloc, write_alloc, set_index;  /* 0: not given */
+    char repl, write, alloc, write_alloc, set_index; /* 0: not given */
     char mshr_type;
     uint64_t mshr_entries, mshr_merge;
     int has_miss_queue, has_fifo, has_port;
-    uint64_t miss_queue, result_fifo, port;   /* port: line when absent */
+    uint64_t miss_queue, result_fifo, port; /* port: line when absent */
     size_t off_geometry, off_policy, off_mshr, off_queue, off_port;
 };
 
@@ -170,7 +170,7 @@ int ws_gpgpusim_spec_unit(const struct ws_gpgpusim_opt *o,
 /* ---- known options (ws_gpgpusim_known.c) ----------------------------- */
 
 enum ws_gpgpusim_type {
-    WS_GS_TEXT,                 /* any text (a string or a packed value) */
+    WS_GS_TEXT, /* any text (a string or a packed value) */
     WS_GS_UINT,
     WS_GS_INT,
     WS_GS_BOOL,
@@ -192,9 +192,9 @@ const struct ws_gpgpusim_known *ws_gpgpusim_known(const char *name);
 /* ---- translation (ws_gpgpusim_map.c) --------------------------------- */
 
 struct ws_gpgpusim_import {
-    const char *config;         /* gpgpusim.config path */
-    const char *trace;          /* trace.config path, or NULL */
-    const char *base;           /* built-in or file for keys GPGPU-Sim lacks;
+    const char *config; /* gpgpusim.config path */
+    const char *trace;  /* trace.config path, or NULL */
+    const char *base;   /* built-in or file for keys GPGPU-Sim lacks;
                                    NULL: the built-in nearest sm_version */
 };
 
@@ -207,7 +207,7 @@ int ws_gpgpusim_import(const struct ws_gpgpusim_import *in, char **yaml,
 
 /* The translation of options already read into g (tests and the fuzz
  * target use it on text); base as above. */
-int ws_gpgpusim_translate(struct ws_gpgpusim *g, const char *base,
-                          char **yaml, struct ws_err *err);
+int ws_gpgpusim_translate(struct ws_gpgpusim *g, const char *base, char **yaml,
+                          struct ws_err *err);
 
 #endif

@@ -20,38 +20,38 @@
 
 /* One key of the output: from the base config until a rule sets it. */
 struct ws_gs_key {
-    int set;                            /* 0: the base config's value */
-    char why[400];                      /* the YAML comment */
-    const struct ws_gpgpusim_opt *opt;  /* the option responsible, or NULL */
-    size_t off;                         /* its value byte responsible */
-    long out_line;                      /* line of the YAML it is on */
+    int set;                           /* 0: the base config's value */
+    char why[400];                     /* the YAML comment */
+    const struct ws_gpgpusim_opt *opt; /* the option responsible, or NULL */
+    size_t off;                        /* its value byte responsible */
+    long out_line;                     /* line of the YAML it is on */
 };
 
 /* An option value as a rule cites it: present, or GPGPU-Sim's default. */
 struct ws_gs_val {
-    struct ws_gpgpusim_opt *o;          /* NULL: absent */
-    char cite[112];                     /* "-gpgpu_n_mem 32" or
+    struct ws_gpgpusim_opt *o; /* NULL: absent */
+    char cite[112];            /* "-gpgpu_n_mem 32" or
                                            "-gpgpu_n_mem default 8" */
 };
 
 struct ws_gs_map {
     struct ws_gpgpusim *g;
     struct ws_err *err;
-    struct ws_gpu out;                  /* the base config, then the input */
-    char base_name[64];                 /* as the comments name it */
-    const char *first_file;             /* for errors at no option */
+    struct ws_gpu out;      /* the base config, then the input */
+    char base_name[64];     /* as the comments name it */
+    const char *first_file; /* for errors at no option */
     struct ws_gs_key key[WS_CFG_MAX_KEYS];
-    char *notes;                        /* closing-list lines, '\n' ended */
+    char *notes; /* closing-list lines, '\n' ended */
     size_t notes_len, notes_cap;
     int oom;
     /* Values several rules read. */
-    double clk[4];                      /* core, icnt, L2, DRAM in MHz */
+    double clk[4]; /* core, icnt, L2, DRAM in MHz */
     struct ws_gs_val clk_src;
-    uint64_t sched;                     /* warp schedulers per SM */
+    uint64_t sched; /* warp schedulers per SM */
     struct ws_gs_val sched_src;
     uint64_t n_mem, n_sub;
     struct ws_gs_val n_mem_src, n_sub_src;
-    uint64_t tensor_avail;              /* -gpgpu_tensor_core_avail */
+    uint64_t tensor_avail; /* -gpgpu_tensor_core_avail */
     struct ws_gs_val tensor_avail_src;
 };
 
@@ -79,8 +79,8 @@ struct ws_gpgpusim_opt *ws_gs_fetch(struct ws_gs_map *m, const char *name,
                                     const char *def, struct ws_gs_val *v);
 
 /* A whole number from lo to hi, def when absent. */
-int ws_gs_uint(struct ws_gs_map *m, const char *name, uint64_t lo,
-               uint64_t hi, uint64_t def, struct ws_gs_val *v, uint64_t *out);
+int ws_gs_uint(struct ws_gs_map *m, const char *name, uint64_t lo, uint64_t hi,
+               uint64_t def, struct ws_gs_val *v, uint64_t *out);
 
 /* A 0/1 switch, def when absent. */
 int ws_gs_flag(struct ws_gs_map *m, const char *name, int def,
@@ -97,8 +97,7 @@ struct ws_gpgpusim_opt *ws_gs_packed(struct ws_gs_map *m, const char *name,
  * when the option is absent; the name form is for an option no rule
  * fetched. */
 void ws_gs_aside(struct ws_gs_val *v, const char *why);
-void ws_gs_aside_name(struct ws_gs_map *m, const char *name,
-                      const char *why);
+void ws_gs_aside_name(struct ws_gs_map *m, const char *name, const char *why);
 
 /* The first of up to three values that was given, to blame. */
 const struct ws_gpgpusim_opt *ws_gs_first(const struct ws_gs_val *a,
@@ -111,8 +110,8 @@ int ws_gs_set_u(struct ws_gs_map *m, const char *key,
                 const struct ws_gpgpusim_opt *o, size_t off, uint64_t v,
                 const char *why);
 int ws_gs_set_size(struct ws_gs_map *m, const char *key,
-                   const struct ws_gpgpusim_opt *o, size_t off,
-                   uint64_t bytes, const char *why);
+                   const struct ws_gpgpusim_opt *o, size_t off, uint64_t bytes,
+                   const char *why);
 int ws_gs_set_real(struct ws_gs_map *m, const char *key,
                    const struct ws_gpgpusim_opt *o, size_t off, double v,
                    const char *unit, const char *why);

@@ -27,18 +27,24 @@
 #define WHY_PTX "PTX functional simulation: warpsim reads SASS traces"
 #define WHY_RT "CUDA runtime limit of functional simulation"
 #define WHY_STAT "statistics or debugging switch, nothing to simulate"
-#define WHY_OC "operand collector and register-file banks: warpsim " \
-               "issues from a scoreboard without register-bank conflicts"
-#define WHY_ICNT "interconnect buffering and arbitration: warpsim's " \
-                 "crossbar is icnt.latency and icnt.bandwidth_per_sm"
-#define WHY_FETCH "instruction fetch and caches: not modelled (traces " \
-                  "supply instructions)"
-#define WHY_DRAMQ "DRAM controller queues and scheduling: warpsim serves " \
-                  "each channel in arrival order over its banks"
-#define WHY_FERMI "Fermi's per-kernel L1/shared preference: warpsim " \
-                  "uses sm.carveouts, or one fixed split"
-#define WHY_LIMIT "simulation stop condition: see warpsim run's --max-* " \
-                  "options"
+#define WHY_OC \
+    "operand collector and register-file banks: warpsim " \
+    "issues from a scoreboard without register-bank conflicts"
+#define WHY_ICNT \
+    "interconnect buffering and arbitration: warpsim's " \
+    "crossbar is icnt.latency and icnt.bandwidth_per_sm"
+#define WHY_FETCH \
+    "instruction fetch and caches: not modelled (traces " \
+    "supply instructions)"
+#define WHY_DRAMQ \
+    "DRAM controller queues and scheduling: warpsim serves " \
+    "each channel in arrival order over its banks"
+#define WHY_FERMI \
+    "Fermi's per-kernel L1/shared preference: warpsim " \
+    "uses sm.carveouts, or one fixed split"
+#define WHY_LIMIT \
+    "simulation stop condition: see warpsim run's --max-* " \
+    "options"
 #define WHY_POWER "AccelWattch / GPUWattch power model"
 
 static const struct ws_gpgpusim_known ws_gs_known[] = {
@@ -126,25 +132,33 @@ static const struct ws_gpgpusim_known ws_gs_known[] = {
     {"-gpgpu_heap_size_limit", U, WHY_RT},
     {"-gpgpu_runtime_sync_depth_limit", U, WHY_RT},
     {"-gpgpu_runtime_pending_launch_count_limit", U, WHY_RT},
-    {"-gpgpu_TB_launch_latency", U, "CTA launch delay: warpsim dispatches a "
+    {"-gpgpu_TB_launch_latency", U,
+     "CTA launch delay: warpsim dispatches a "
      "CTA as soon as an SM has room"},
-    {"-gpgpu_max_concurrent_kernel", I, "warpsim runs a trace's kernels one "
+    {"-gpgpu_max_concurrent_kernel", I,
+     "warpsim runs a trace's kernels one "
      "after another"},
-    {"-gpgpu_concurrent_kernel_sm", B, "warpsim runs a trace's kernels one "
+    {"-gpgpu_concurrent_kernel_sm", B,
+     "warpsim runs a trace's kernels one "
      "after another"},
     {"-gpgpu_clock_gated_lanes", B, WHY_POWER},
     {"-gpgpu_clock_gated_reg_file", B, WHY_POWER},
     {"-n_regfile_gating_group", U, WHY_POWER},
-    {"-gpgpu_registers_per_block", U, "warpsim limits a CTA by the SM's "
+    {"-gpgpu_registers_per_block", U,
+     "warpsim limits a CTA by the SM's "
      "registers (sm.registers) only"},
-    {"-gpgpu_ignore_resources_limitation", B, "warpsim always applies the "
+    {"-gpgpu_ignore_resources_limitation", B,
+     "warpsim always applies the "
      "SM's limits"},
-    {"-gpgpu_occupancy_sm_number", U, "occupancy calculator's SM version: "
+    {"-gpgpu_occupancy_sm_number", U,
+     "occupancy calculator's SM version: "
      "warpsim's occupancy follows the config's own limits"},
     {"-gpgpu_num_cta_barriers", U, "named barriers per CTA: not limited"},
-    {"-gpgpu_simd_model", I, "divergence model: traces carry each "
+    {"-gpgpu_simd_model", I,
+     "divergence model: traces carry each "
      "instruction's active mask"},
-    {"-gpgpu_pipeline_widths", T, "pipeline registers between stages: "
+    {"-gpgpu_pipeline_widths", T,
+     "pipeline registers between stages: "
      "warpsim issues straight to the function units"},
     {"-gpgpu_enable_specialized_operand_collector", B, WHY_OC},
     {"-gpgpu_operand_collector_num_units_sp", I, WHY_OC},
@@ -171,38 +185,53 @@ static const struct ws_gpgpusim_known ws_gs_known[] = {
     {"-gpgpu_num_reg_banks", I, WHY_OC},
     {"-gpgpu_reg_bank_use_warp_id", B, WHY_OC},
     {"-gpgpu_reg_file_port_throughput", I, WHY_OC},
-    {"-gpgpu_shmem_limited_broadcast", B, "warpsim counts a warp's "
+    {"-gpgpu_shmem_limited_broadcast", B,
+     "warpsim counts a warp's "
      "shared-memory wavefronts with broadcast, as Volta and later do"},
-    {"-gpgpu_shmem_warp_parts", I, "warpsim checks bank conflicts over the "
+    {"-gpgpu_shmem_warp_parts", I,
+     "warpsim checks bank conflicts over the "
      "whole warp, as Volta and later do"},
-    {"-gpgpu_shmem_port_per_bank", I, "shared-memory bank ports: one access "
+    {"-gpgpu_shmem_port_per_bank", I,
+     "shared-memory bank ports: one access "
      "per bank per cycle"},
     {"-gpgpu_cache_port_per_bank", I, "cache bank ports: not modelled"},
     {"-gpgpu_const_port_per_bank", I, "constant cache: not modelled"},
-    {"-gpgpu_coalesce_arch", I, "warpsim coalesces into 32-byte sectors of "
+    {"-gpgpu_coalesce_arch", I,
+     "warpsim coalesces into 32-byte sectors of "
      "128-byte lines, as sm_60 and later"},
-    {"-gpgpu_mem_unit_ports", I, "memory transactions per cycle: warpsim's "
+    {"-gpgpu_mem_unit_ports", I,
+     "memory transactions per cycle: warpsim's "
      "L1 tag pipe takes one request per cycle"},
     {"-gpgpu_num_mem_units", U, "not used by GPGPU-Sim either"},
-    {"-gpgpu_simt_core_sim_order", I, "order GPGPU-Sim steps the SMs in: "
+    {"-gpgpu_simt_core_sim_order", I,
+     "order GPGPU-Sim steps the SMs in: "
      "warpsim is event driven"},
-    {"-gpgpu_l1_banks", U, "L1 data banks: bank conflicts in L1 are not "
+    {"-gpgpu_l1_banks", U,
+     "L1 data banks: bank conflicts in L1 are not "
      "modelled"},
-    {"-gpgpu_l1_banks_byte_interleaving", U, "L1 data banks: bank conflicts "
+    {"-gpgpu_l1_banks_byte_interleaving", U,
+     "L1 data banks: bank conflicts "
      "in L1 are not modelled"},
-    {"-gpgpu_l1_banks_hashing_function", U, "L1 data banks: bank conflicts "
+    {"-gpgpu_l1_banks_hashing_function", U,
+     "L1 data banks: bank conflicts "
      "in L1 are not modelled"},
-    {"-gpgpu_l1_cache_write_ratio", U, "share of L1 ways stores may take: "
+    {"-gpgpu_l1_cache_write_ratio", U,
+     "share of L1 ways stores may take: "
      "warpsim's L1 is write-through and allocates on loads only"},
-    {"-gpgpu_flush_l1_cache", B, "warpsim always invalidates L1 at a kernel "
+    {"-gpgpu_flush_l1_cache", B,
+     "warpsim always invalidates L1 at a kernel "
      "boundary"},
-    {"-gpgpu_flush_l2_cache", B, "warpsim keeps L2's contents across "
+    {"-gpgpu_flush_l2_cache", B,
+     "warpsim keeps L2's contents across "
      "kernels"},
-    {"-gpgpu_n_cluster_ejection_buffer_size", U, "response buffers at the "
+    {"-gpgpu_n_cluster_ejection_buffer_size", U,
+     "response buffers at the "
      "SM: returns are not queued there"},
-    {"-gpgpu_n_ldst_response_buffer_size", U, "response buffers at the SM: "
+    {"-gpgpu_n_ldst_response_buffer_size", U,
+     "response buffers at the SM: "
      "returns are not queued there"},
-    {"-gpgpu_shmem_sizeDefault", U, "shared memory of a kernel with no "
+    {"-gpgpu_shmem_sizeDefault", U,
+     "shared memory of a kernel with no "
      "preference: warpsim picks a carveout per kernel (l1.carveout: auto)"},
     {"-gpgpu_shmem_size_PrefL1", U, WHY_FERMI},
     {"-gpgpu_shmem_size_PrefShared", U, WHY_FERMI},
@@ -213,19 +242,23 @@ static const struct ws_gpgpusim_known ws_gs_known[] = {
     {"-gpgpu_cache:il0", T, WHY_FETCH},
     {"-gpgpu_inst_fetch_throughput", I, WHY_FETCH},
     {"-gpgpu_perfect_inst_const_cache", B, WHY_FETCH},
-    {"-gpgpu_tex_cache:l1", T, "texture cache: warpsim sends texture loads "
+    {"-gpgpu_tex_cache:l1", T,
+     "texture cache: warpsim sends texture loads "
      "through L1 like global loads"},
-    {"-gpgpu_const_cache:l1", T, "constant cache: constant loads are not "
+    {"-gpgpu_const_cache:l1", T,
+     "constant cache: constant loads are not "
      "timed apart from the instruction"},
     {"-gpgpu_perfect_mem", B, "ideal memory: lower the latencies instead"},
     {"-l2_ideal", B, "ideal L2: lower l2.latency or raise l2.size instead"},
-    {"-gpgpu_local_mem_map", B, "local memory goes through L1 and L2 like "
+    {"-gpgpu_local_mem_map", B,
+     "local memory goes through L1 and L2 like "
      "global memory"},
     {"-gpgpu_max_cycle", U, WHY_LIMIT},
     {"-gpgpu_max_insn", U, WHY_LIMIT},
     {"-gpgpu_max_cta", U, WHY_LIMIT},
     {"-gpgpu_max_completed_cta", U, WHY_LIMIT},
-    {"-gpgpu_deadlock_detect", B, "warpsim reports kernels that cannot "
+    {"-gpgpu_deadlock_detect", B,
+     "warpsim reports kernels that cannot "
      "progress without a switch"},
     {"-inter_config_file", T, WHY_ICNT},
     {"-icnt_in_buffer_limit", U, WHY_ICNT},
@@ -237,15 +270,20 @@ static const struct ws_gpgpusim_known ws_gs_known[] = {
     {"-gpgpu_dram_scheduler", I, WHY_DRAMQ},
     {"-gpgpu_frfcfs_dram_sched_queue_size", I, WHY_DRAMQ},
     {"-gpgpu_dram_return_queue_size", I, WHY_DRAMQ},
-    {"-dram_seperate_write_queue_enable", B, "warpsim always drains writes "
+    {"-dram_seperate_write_queue_enable", B,
+     "warpsim always drains writes "
      "in batches (dram.write_batch)"},
-    {"-dram_dual_bus_interface", U, "HBM's separate row and column command "
+    {"-dram_dual_bus_interface", U,
+     "HBM's separate row and column command "
      "buses: warpsim does not time commands"},
-    {"-dram_bnk_indexing_policy", U, "bank index hashing: warpsim picks "
+    {"-dram_bnk_indexing_policy", U,
+     "bank index hashing: warpsim picks "
      "banks by its own address hash"},
-    {"-dram_bnkgrp_indexing_policy", U, "bank-group index bits: warpsim "
+    {"-dram_bnkgrp_indexing_policy", U,
+     "bank-group index bits: warpsim "
      "picks bank groups by its own address hash"},
-    {"-gpgpu_mem_address_mask", I, "channel-bit placement: warpsim slices "
+    {"-gpgpu_mem_address_mask", I,
+     "channel-bit placement: warpsim slices "
      "L2 and channels by its own hash (l2.hash)"},
     {"-gpgpu_memlatency_stat", I, WHY_STAT},
     {"-gpgpu_runtime_stat", T, WHY_STAT},
@@ -285,13 +323,12 @@ static const struct ws_gpgpusim_known ws_gs_known[] = {
 /* Families recognised by prefix; a numbered family's entry above ends in
  * '_' and matches that prefix followed by digits only. */
 static const char *const ws_gs_power_prefixes[] = {
-    "-power_", "-accelwattch_", "-gpuwattch_", "-dvfs_", "-steady_",
-    "-hw_perf_", "-aggregate_power_", "-gpu_steady_", "-gpu_nonlinear_"
-};
+    "-power_",        "-accelwattch_", "-gpuwattch_",       "-dvfs_",
+    "-steady_",       "-hw_perf_",     "-aggregate_power_", "-gpu_steady_",
+    "-gpu_nonlinear_"};
 
-static const struct ws_gpgpusim_known ws_gs_power = {
-    "(power)", WS_GS_TEXT, WHY_POWER
-};
+static const struct ws_gpgpusim_known ws_gs_power = {"(power)", WS_GS_TEXT,
+                                                     WHY_POWER};
 
 static int ws_gs_numbered(const char *entry, const char *name)
 {
@@ -316,10 +353,11 @@ const struct ws_gpgpusim_known *ws_gpgpusim_known(const char *name)
                                     : strcmp(e, name) == 0)
             return &ws_gs_known[i];
     }
-    for (size_t i = 0; i < sizeof ws_gs_power_prefixes
-                           / sizeof ws_gs_power_prefixes[0]; i++)
+    for (size_t i = 0;
+         i < sizeof ws_gs_power_prefixes / sizeof ws_gs_power_prefixes[0]; i++)
         if (strncmp(name, ws_gs_power_prefixes[i],
-                    strlen(ws_gs_power_prefixes[i])) == 0)
+                    strlen(ws_gs_power_prefixes[i]))
+            == 0)
             return &ws_gs_power;
     return NULL;
 }

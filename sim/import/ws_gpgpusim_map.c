@@ -29,10 +29,8 @@
 /* ---- fetching options --------------------------------------------------- */
 
 /* The option if given (marked used), with its citation either way. */
-struct ws_gpgpusim_opt *ws_gs_fetch(struct ws_gs_map *m,
-                                    const char *name,
-                                    const char *def,
-                                    struct ws_gs_val *v)
+struct ws_gpgpusim_opt *ws_gs_fetch(struct ws_gs_map *m, const char *name,
+                                    const char *def, struct ws_gs_val *v)
 {
     char q[80];
     int n;
@@ -53,9 +51,8 @@ struct ws_gpgpusim_opt *ws_gs_fetch(struct ws_gs_map *m,
 }
 
 /* A whole-number option, or def when absent. */
-int ws_gs_uint(struct ws_gs_map *m, const char *name, uint64_t lo,
-               uint64_t hi, uint64_t def, struct ws_gs_val *v,
-               uint64_t *out)
+int ws_gs_uint(struct ws_gs_map *m, const char *name, uint64_t lo, uint64_t hi,
+               uint64_t def, struct ws_gs_val *v, uint64_t *out)
 {
     char d[24];
 
@@ -80,10 +77,8 @@ int ws_gs_flag(struct ws_gs_map *m, const char *name, int def,
  * wrong, but an error must have a place).  Only for small values: an
  * absent cache or DRAM description leaves its keys to the base instead,
  * GPGPU-Sim's defaults for those describing no GPU of today. */
-struct ws_gpgpusim_opt *ws_gs_packed(struct ws_gs_map *m,
-                                     const char *name,
-                                     const char *def,
-                                     struct ws_gs_val *v,
+struct ws_gpgpusim_opt *ws_gs_packed(struct ws_gs_map *m, const char *name,
+                                     const char *def, struct ws_gs_val *v,
                                      struct ws_gpgpusim_opt *stand)
 {
     if (ws_gs_fetch(m, name, def, v))
@@ -100,8 +95,8 @@ struct ws_gpgpusim_opt *ws_gs_packed(struct ws_gs_map *m,
 /* ---- setting keys ------------------------------------------------------- */
 
 int ws_gs_set_u(struct ws_gs_map *m, const char *key,
-                const struct ws_gpgpusim_opt *o, size_t off,
-                uint64_t v, const char *why)
+                const struct ws_gpgpusim_opt *o, size_t off, uint64_t v,
+                const char *why)
 {
     char text[32];
 
@@ -110,8 +105,8 @@ int ws_gs_set_u(struct ws_gs_map *m, const char *key,
 }
 
 int ws_gs_set_size(struct ws_gs_map *m, const char *key,
-                   const struct ws_gpgpusim_opt *o, size_t off,
-                   uint64_t bytes, const char *why)
+                   const struct ws_gpgpusim_opt *o, size_t off, uint64_t bytes,
+                   const char *why)
 {
     char text[40];
 
@@ -122,8 +117,8 @@ int ws_gs_set_size(struct ws_gs_map *m, const char *key,
 /* A real with its unit, rounded to a thousandth: comments and configs
  * read better as 14.118ns than as 14.117647058823529ns. */
 int ws_gs_set_real(struct ws_gs_map *m, const char *key,
-                   const struct ws_gpgpusim_opt *o, size_t off,
-                   double v, const char *unit, const char *why)
+                   const struct ws_gpgpusim_opt *o, size_t off, double v,
+                   const char *unit, const char *why)
 {
     char text[64];
 
@@ -132,8 +127,7 @@ int ws_gs_set_real(struct ws_gs_map *m, const char *key,
 }
 
 int ws_gs_set_flag(struct ws_gs_map *m, const char *key,
-                   const struct ws_gpgpusim_opt *o, int v,
-                   const char *why)
+                   const struct ws_gpgpusim_opt *o, int v, const char *why)
 {
     return ws_gs_set(m, key, o, 0, v ? "true" : "false", "%s", why);
 }
@@ -146,8 +140,7 @@ void ws_gs_aside(struct ws_gs_val *v, const char *why)
     }
 }
 
-void ws_gs_aside_name(struct ws_gs_map *m, const char *name,
-                      const char *why)
+void ws_gs_aside_name(struct ws_gs_map *m, const char *name, const char *why)
 {
     struct ws_gpgpusim_opt *o = ws_gpgpusim_peek(m->g, name);
 
@@ -182,23 +175,28 @@ static int ws_gs_map_identity(struct ws_gs_map *m)
     snprintf(name, sizeof name, "GPGPU-Sim import of %s", file);
     if (ws_gs_set(m, "name", NULL, 0, name, "[IMPORT] the file name") < 0)
         return -1;
-    snprintf(text, sizeof text, "GPGPU-Sim options (%s); keys it lacks from "
-             "%s", file, m->base_name);
+    snprintf(text, sizeof text,
+             "GPGPU-Sim options (%s); keys it lacks from "
+             "%s",
+             file, m->base_name);
     if (ws_gs_set(m, "source", NULL, 0, text, "[IMPORT]") < 0)
         return -1;
-    if (ws_gs_uint(m, "-gpgpu_compute_capability_major", 1, 19, 7, &maj,
-                   &vmaj) < 0
+    if (ws_gs_uint(m, "-gpgpu_compute_capability_major", 1, 19, 7, &maj, &vmaj)
+            < 0
         || ws_gs_uint(m, "-gpgpu_compute_capability_minor", 0, 9, 0, &min,
-                      &vmin) < 0
+                      &vmin)
+               < 0
         || ws_gs_uint(m, "-gpgpu_ptx_force_max_capability", 10, 199, 0, &cap,
-                      &vcap) < 0)
+                      &vcap)
+               < 0)
         return -1;
     if (maj.o) {
         snprintf(text, sizeof text, "%s, %s", maj.cite, min.cite);
         ws_gs_aside(&cap, "superseded by -gpgpu_compute_capability_major");
         return ws_gs_set_u(m, "sm_version", maj.o, 0, vmaj * 10 + vmin, text);
     }
-    ws_gs_aside(&min, "qualifies -gpgpu_compute_capability_major, not given: "
+    ws_gs_aside(&min,
+                "qualifies -gpgpu_compute_capability_major, not given: "
                 "sm_version from -gpgpu_ptx_force_max_capability, else the "
                 "base");
     if (cap.o)
@@ -217,7 +215,8 @@ static int ws_gs_map_clocks(struct ws_gs_map *m)
          * GPGPU-Sim's default (500 MHz cores) describes no GPU of today. */
         m->clk[0] = m->clk[1] = m->clk[2] = m->out.core_mhz;
         m->clk[3] = m->out.dram.clock_mhz;
-        snprintf(m->clk_src.cite, sizeof m->clk_src.cite, "the base's "
+        snprintf(m->clk_src.cite, sizeof m->clk_src.cite,
+                 "the base's "
                  "clocks");
         return 0;
     }
@@ -236,8 +235,8 @@ static int ws_gs_map_count(struct ws_gs_map *m)
     char why[600];
 
     if (ws_gs_uint(m, "-gpgpu_n_clusters", 1, 100000, 10, &cl, &ncl) < 0
-        || ws_gs_uint(m, "-gpgpu_n_cores_per_cluster", 1, 1024, 3, &cpc,
-                      &ncpc) < 0)
+        || ws_gs_uint(m, "-gpgpu_n_cores_per_cluster", 1, 1024, 3, &cpc, &ncpc)
+               < 0)
         return -1;
     if (!cl.o && !cpc.o)
         return 0;
@@ -263,11 +262,13 @@ static int ws_gs_map_pipeline(struct ws_gs_map *m)
                                "simulates 32-thread warps)",
                                (unsigned long long)f[1]);
     if (f[0] % 32 != 0)
-        return ws_gpgpusim_err(m->err, v.o, 0, "%llu threads per SM "
+        return ws_gpgpusim_err(m->err, v.o, 0,
+                               "%llu threads per SM "
                                "(expected a multiple of the warp size 32)",
                                (unsigned long long)f[0]);
     if (n == 3)
-        ws_gs_note(m, "-gpgpu_shader_core_pipeline third field %llu: "
+        ws_gs_note(m,
+                   "-gpgpu_shader_core_pipeline third field %llu: "
                    "GPGPU-Sim 3's SIMD width, unused by GPGPU-Sim 4",
                    (unsigned long long)f[2]);
     if (ws_gs_set_u(m, "sm.max_threads", v.o, 0, f[0], v.cite) < 0)
@@ -278,8 +279,8 @@ static int ws_gs_map_pipeline(struct ws_gs_map *m)
 }
 
 /* A key that is one whole-number option as it stands. */
-int ws_gs_map_plain(struct ws_gs_map *m, const char *key,
-                    const char *name, uint64_t lo, uint64_t hi)
+int ws_gs_map_plain(struct ws_gs_map *m, const char *key, const char *name,
+                    uint64_t lo, uint64_t hi)
 {
     struct ws_gs_val v;
     uint64_t x;
@@ -296,23 +297,25 @@ static int ws_gs_map_sm(struct ws_gs_map *m)
     char why[600];
 
     if (ws_gs_map_count(m) < 0 || ws_gs_map_pipeline(m) < 0
-        || ws_gs_map_plain(m, "sm.max_blocks", "-gpgpu_shader_cta", 1,
-                           1024) < 0
+        || ws_gs_map_plain(m, "sm.max_blocks", "-gpgpu_shader_cta", 1, 1024) < 0
         || ws_gs_map_plain(m, "sm.registers", "-gpgpu_shader_registers", 1,
-                           16777216) < 0
+                           16777216)
+               < 0
         || ws_gs_uint(m, "-gpgpu_num_sched_per_core", 1, 16, 1, &m->sched_src,
-                      &m->sched) < 0
+                      &m->sched)
+               < 0
         || ws_gs_flag(m, "-gpgpu_sub_core_model", 0, &sub, &subcore) < 0)
         return -1;
     if (!m->sched_src.o) {
         ws_gs_aside(&sub, "qualifies -gpgpu_num_sched_per_core, not given: "
-                    "sm.sub_cores kept from the base");
+                          "sm.sub_cores kept from the base");
         return 0;
     }
     snprintf(why, sizeof why, "%s: a sub-core per scheduler%s",
-             m->sched_src.cite, subcore ? " (-gpgpu_sub_core_model 1)"
-             : "; GPGPU-Sim's schedulers share the units "
-               "(-gpgpu_sub_core_model 0), warpsim's own a share each");
+             m->sched_src.cite,
+             subcore ? " (-gpgpu_sub_core_model 1)"
+                     : "; GPGPU-Sim's schedulers share the units "
+                       "(-gpgpu_sub_core_model 0), warpsim's own a share each");
     return ws_gs_set_u(m, "sm.sub_cores", m->sched_src.o, 0, m->sched, why);
 }
 
@@ -339,12 +342,11 @@ static int ws_gs_map_policy(struct ws_gs_map *m)
             return ws_gpgpusim_err(m->err, v.o, (size_t)(p - s),
                                    "no number of active warps (expected "
                                    "two_level_active:N:inner:outer)");
-        if (ws_gs_set(m, "sched.policy", v.o, 0, "two_level", "%s",
-                      v.cite) < 0)
+        if (ws_gs_set(m, "sched.policy", v.o, 0, "two_level", "%s", v.cite) < 0)
             return -1;
         snprintf(why, sizeof why, "%lu", active);
-        return ws_gs_set(m, "sched.active_warps", v.o, (size_t)(p + 1 - s),
-                         why, "%s: the active set", v.cite);
+        return ws_gs_set(m, "sched.active_warps", v.o, (size_t)(p + 1 - s), why,
+                         "%s: the active set", v.cite);
     }
     if (strstr(s, "gto"))
         return ws_gs_set(m, "sched.policy", v.o, 0, "gto", "%s", v.cite);
@@ -354,7 +356,8 @@ static int ws_gs_map_policy(struct ws_gs_map *m)
         v.o->used = 0;
         return 0;
     }
-    return ws_gpgpusim_err(m->err, v.o, 0, "unknown scheduler (expected "
+    return ws_gpgpusim_err(m->err, v.o, 0,
+                           "unknown scheduler (expected "
                            "lrr, gto, two_level_active:N:I:O, rrr, old or "
                            "warp_limiting)");
 }
@@ -367,26 +370,27 @@ static int ws_gs_map_sched(struct ws_gs_map *m)
     char why[600];
 
     if (ws_gs_map_policy(m) < 0
-        || ws_gs_uint(m, "-gpgpu_max_insn_issue_per_warp", 1, 2, 2, &issue,
-                      &n) < 0
-        || ws_gs_flag(m, "-gpgpu_dual_issue_diff_exec_units", 1, &diff,
-                      &d) < 0)
+        || ws_gs_uint(m, "-gpgpu_max_insn_issue_per_warp", 1, 2, 2, &issue, &n)
+               < 0
+        || ws_gs_flag(m, "-gpgpu_dual_issue_diff_exec_units", 1, &diff, &d) < 0)
         return -1;
     if (!issue.o) {
         ws_gs_aside(&diff, "qualifies -gpgpu_max_insn_issue_per_warp, not "
-                    "given: sched.dual_issue kept from the base");
+                           "given: sched.dual_issue kept from the base");
         return 0;
     }
     if (n == 1)
         ws_gs_aside(&diff, "applies with -gpgpu_max_insn_issue_per_warp 2 "
-                    "only");
-    snprintf(why, sizeof why, "%s%s%s", issue.cite, n > 1
-             ? ": GPGPU-Sim issues two of one warp, warpsim two warps"
-             : "", n > 1 && diff.o && d ? "; -gpgpu_dual_issue_diff_exec_units"
-             " 1: of different units, as warpsim's" : "");
+                           "only");
+    snprintf(why, sizeof why, "%s%s%s", issue.cite,
+             n > 1 ? ": GPGPU-Sim issues two of one warp, warpsim two warps"
+                   : "",
+             n > 1 && diff.o && d ? "; -gpgpu_dual_issue_diff_exec_units"
+                                    " 1: of different units, as warpsim's"
+                                  : "");
     if (n > 1 && !d)
         ws_gs_note(m, "-gpgpu_dual_issue_diff_exec_units 0: warpsim's dual "
-                   "issue always takes two different units");
+                      "issue always takes two different units");
     return ws_gs_set_flag(m, "sched.dual_issue", issue.o, n > 1, why);
 }
 
@@ -401,7 +405,7 @@ struct ws_gs_unit_rule {
     size_t ptx_index;
     const char *count;
     uint64_t count_def;
-    const char *spec;           /* a specialized unit that takes over */
+    const char *spec; /* a specialized unit that takes over */
 };
 
 static const struct ws_gs_unit_rule ws_gs_unit_rules[] = {
@@ -435,7 +439,7 @@ static const struct ws_gs_unit_rule ws_gs_unit_rules[] = {
 
 /* A unit's numbers as found, before they become lanes and an interval. */
 struct ws_gs_unit_src {
-    struct ws_gpgpusim_opt *o;  /* the latency option */
+    struct ws_gpgpusim_opt *o; /* the latency option */
     uint64_t latency, init, count;
     char cite[256], count_cite[512];
 };
@@ -485,8 +489,7 @@ static int ws_gs_unit_from_spec(struct ws_gs_map *m, int n,
     struct ws_gs_val v;
     struct ws_gpgpusim_opt stand;
 
-    snprintf(opt, sizeof opt, "-trace_opcode_latency_initiation_spec_op_%d",
-             n);
+    snprintf(opt, sizeof opt, "-trace_opcode_latency_initiation_spec_op_%d", n);
     u->o = ws_gs_packed(m, opt, "4,4", &v, &stand);
     if (ws_gs_lat_init(m, u->o, u) < 0)
         return -1;
@@ -495,58 +498,61 @@ static int ws_gs_unit_from_spec(struct ws_gs_map *m, int n,
     ws_gs_quote(q, sizeof q, spec->name, 15);
     snprintf(u->cite, sizeof u->cite, "%s (unit %s)", v.cite, q);
     u->count = spec->units;
-    snprintf(u->count_cite, sizeof u->count_cite, "-specialized_unit_%d: "
-             "%llu units", n, (unsigned long long)spec->units);
+    snprintf(u->count_cite, sizeof u->count_cite,
+             "-specialized_unit_%d: "
+             "%llu units",
+             n, (unsigned long long)spec->units);
     return 0;
 }
 
 /* The PTX-mode tables: "4,13,4,5,145,21" lists per operation. */
 static int ws_gs_unit_from_ptx(struct ws_gs_map *m,
                                const struct ws_gs_unit_rule *r,
-                               struct ws_gs_val *lat,
-                               struct ws_gs_unit_src *u)
+                               struct ws_gs_val *lat, struct ws_gs_unit_src *u)
 {
     uint64_t v[8];
     size_t n;
     struct ws_gs_val init;
 
     if (ws_gpgpusim_uints(lat->o, ',', r->ptx_index + 1, 8, 1, 100000, v, &n,
-                          m->err) < 0)
+                          m->err)
+        < 0)
         return -1;
     u->o = lat->o;
     u->latency = v[r->ptx_index];
     u->init = 1;
     if (ws_gs_fetch(m, r->ptx_init, "1", &init)) {
         if (ws_gpgpusim_uints(init.o, ',', r->ptx_index + 1, 8, 1, 100000, v,
-                              &n, m->err) < 0)
+                              &n, m->err)
+            < 0)
             return -1;
         u->init = v[r->ptx_index];
     }
-    snprintf(u->cite, sizeof u->cite, "%s%s%s entry %zu%s, PTX-mode",
-             lat->cite, init.o ? " and " : "", init.o ? init.cite : "",
-             r->ptx_index + 1, r->ptx_index == 3 ? " (MAD)" : "");
+    snprintf(u->cite, sizeof u->cite, "%s%s%s entry %zu%s, PTX-mode", lat->cite,
+             init.o ? " and " : "", init.o ? init.cite : "", r->ptx_index + 1,
+             r->ptx_index == 3 ? " (MAD)" : "");
     return 0;
 }
 
 /* The PTX-mode options of a unit whose numbers come from elsewhere, and
  * the unit count a specialized unit replaces. */
 static void ws_gs_superseded(struct ws_gs_map *m,
-                             const struct ws_gs_unit_rule *r,
-                             const char *why)
+                             const struct ws_gs_unit_rule *r, const char *why)
 {
     const char *names[3] = {r->ptx_lat, r->ptx_init, NULL};
 
     if (r->spec && r->count)
         names[2] = r->count;
     for (int i = 0; i < 3; i++) {
-        struct ws_gpgpusim_opt *o = names[i]
-                                    ? ws_gpgpusim_peek(m->g, names[i]) : NULL;
+        struct ws_gpgpusim_opt *o = names[i] ? ws_gpgpusim_peek(m->g, names[i])
+                                             : NULL;
         if (o && !o->used)
             o->why = why;
     }
 }
 
-#define WS_GS_WHY_NO_LATENCY "given without the unit's latency " \
+#define WS_GS_WHY_NO_LATENCY \
+    "given without the unit's latency " \
     "(-trace_opcode_latency_initiation_* or -ptx_opcode_latency_*): the " \
     "unit's keys kept from the base"
 
@@ -568,10 +574,12 @@ static int ws_gs_unit_source(struct ws_gs_map *m,
         if (t)
             t->why = "superseded by the specialized unit of that name, "
                      "which Accel-Sim runs these instructions on";
-        ws_gs_superseded(m, r, "superseded by the specialized unit of that "
+        ws_gs_superseded(m, r,
+                         "superseded by the specialized unit of that "
                          "name");
         if (r->kind == WS_UNIT_TENSOR)
-            ws_gs_aside(&m->tensor_avail_src, "the tensor-core pipeline, "
+            ws_gs_aside(&m->tensor_avail_src,
+                        "the tensor-core pipeline, "
                         "superseded by the specialized unit TENSOR, which "
                         "Accel-Sim runs HMMA on");
         return ws_gs_unit_from_spec(m, n, &spec, unit, u) < 0 ? -1 : 1;
@@ -582,7 +590,8 @@ static int ws_gs_unit_source(struct ws_gs_map *m,
         return -1;
     snprintf(u->count_cite, sizeof u->count_cite, "%s", cnt.cite);
     if (ws_gs_fetch(m, r->trace, "", &trace)) {
-        ws_gs_superseded(m, r, "PTX-mode, superseded by trace.config's "
+        ws_gs_superseded(m, r,
+                         "PTX-mode, superseded by trace.config's "
                          "-trace_opcode_latency_initiation_* in trace mode");
         u->o = trace.o;
         snprintf(u->cite, sizeof u->cite, "%s", trace.cite);
@@ -593,7 +602,8 @@ static int ws_gs_unit_source(struct ws_gs_map *m,
     ws_gs_aside(&cnt, WS_GS_WHY_NO_LATENCY);
     ws_gs_aside_name(m, r->ptx_init, WS_GS_WHY_NO_LATENCY);
     if (r->kind == WS_UNIT_TENSOR)
-        ws_gs_aside(&m->tensor_avail_src, "no tensor-core latency given "
+        ws_gs_aside(&m->tensor_avail_src,
+                    "no tensor-core latency given "
                     "(-trace_opcode_latency_initiation_tensor or "
                     "-ptx_opcode_latency_tesnor): units.tensor kept from the "
                     "base");
@@ -603,8 +613,7 @@ static int ws_gs_unit_source(struct ws_gs_map *m,
 /* Units per SM spread over the schedulers: a sub-core's share sets its
  * issue interval (a unit takes a warp instruction every init cycles) and
  * the lanes warpsim's models count (32 lanes issue a warp per cycle). */
-static int ws_gs_map_unit(struct ws_gs_map *m,
-                          const struct ws_gs_unit_rule *r)
+static int ws_gs_map_unit(struct ws_gs_map *m, const struct ws_gs_unit_rule *r)
 {
     struct ws_gs_unit_src u;
     char key[48], why[600];
@@ -622,25 +631,30 @@ static int ws_gs_map_unit(struct ws_gs_map *m,
         struct ws_gs_val sp;
         char own[sizeof u.count_cite];
         memcpy(own, u.count_cite, sizeof own);
-        if (ws_gs_uint(m, "-gpgpu_num_sp_units", 1, 1024, 1, &sp,
-                       &u.count) < 0)
+        if (ws_gs_uint(m, "-gpgpu_num_sp_units", 1, 1024, 1, &sp, &u.count) < 0)
             return -1;
-        snprintf(u.count_cite, sizeof u.count_cite, "%s (%.200s: none of their "
-                 "own, GPGPU-Sim issues them to the SP units)", sp.cite, own);
+        snprintf(u.count_cite, sizeof u.count_cite,
+                 "%s (%.200s: none of their "
+                 "own, GPGPU-Sim issues them to the SP units)",
+                 sp.cite, own);
     }
     if (u.count == 0)
         snprintf(u.count_cite + strlen(u.count_cite),
-                 sizeof u.count_cite - strlen(u.count_cite), " (taken as "
+                 sizeof u.count_cite - strlen(u.count_cite),
+                 " (taken as "
                  "one per scheduler)");
     /* Still used: the unit's numbers are the tensor-core pipeline's, not a
      * specialized unit's. */
     if (r->kind == WS_UNIT_TENSOR && m->tensor_avail_src.o
         && m->tensor_avail_src.o->used)
-        snprintf(u.count_cite + strlen(u.count_cite),
-                 sizeof u.count_cite - strlen(u.count_cite), "; %s%s",
-                 m->tensor_avail_src.cite, m->tensor_avail == 0
-                 ? ": GPGPU-Sim would build no tensor-core pipeline, warpsim "
-                   "keeps the unit" : "");
+        snprintf(
+            u.count_cite + strlen(u.count_cite),
+            sizeof u.count_cite - strlen(u.count_cite), "; %s%s",
+            m->tensor_avail_src.cite,
+            m->tensor_avail == 0
+                ? ": GPGPU-Sim would build no tensor-core pipeline, warpsim "
+                  "keeps the unit"
+                : "");
     share = u.count ? (double)u.count / (double)m->sched : 1.0;
     interval = (uint64_t)ceil((double)u.init / share);
     /* warpsim refuses an issue interval longer than the latency. */
@@ -652,18 +666,20 @@ static int ws_gs_map_unit(struct ws_gs_map *m,
     if (ws_gs_set_u(m, key, u.o, 0, u.latency, u.cite) < 0)
         return -1;
     snprintf(key, sizeof key, "units.%s.interval", unit);
-    snprintf(why, sizeof why, "%s: a warp every %llu cycle%s, %.3g unit%s "
-             "per sub-core%s", u.cite, (unsigned long long)u.init,
-             u.init == 1 ? "" : "s", share, share == 1 ? "" : "s",
+    snprintf(why, sizeof why,
+             "%s: a warp every %llu cycle%s, %.3g unit%s "
+             "per sub-core%s",
+             u.cite, (unsigned long long)u.init, u.init == 1 ? "" : "s", share,
+             share == 1 ? "" : "s",
              capped ? "; capped at the latency, as warpsim requires" : "");
     if (ws_gs_set_u(m, key, u.o, 0, interval, why) < 0)
         return -1;
     snprintf(key, sizeof key, "units.%s.lanes", unit);
     /* Two citations may not fit: the comment is cut, which gcc's
      * format-truncation check (an error at -O0) is told by the test. */
-    if (snprintf(why, sizeof why, "[RULE] 32 x %.3g / %llu: %s over %s",
-                 share, (unsigned long long)u.init, u.count_cite,
-                 m->sched_src.cite) >= (int)sizeof why)
+    if (snprintf(why, sizeof why, "[RULE] 32 x %.3g / %llu: %s over %s", share,
+                 (unsigned long long)u.init, u.count_cite, m->sched_src.cite)
+        >= (int)sizeof why)
         why[sizeof why - 1] = '\0';
     return ws_gs_set_u(m, key, u.o, 0, lanes, why);
 }
@@ -676,14 +692,15 @@ static void ws_gs_spec_leftovers(struct ws_gs_map *m)
         struct ws_gpgpusim_opt *o, *lat;
         snprintf(opt, sizeof opt, "-specialized_unit_%d", i);
         o = ws_gpgpusim_peek(m->g, opt);
-        snprintf(opt, sizeof opt,
-                 "-trace_opcode_latency_initiation_spec_op_%d", i);
+        snprintf(opt, sizeof opt, "-trace_opcode_latency_initiation_spec_op_%d",
+                 i);
         lat = ws_gpgpusim_peek(m->g, opt);
         if (o && !o->used) {
-            o->why = strstr(o->value, "TEX")
-                     ? "texture unit: warpsim times texture loads through L1"
-                     : o->value[0] == '0' ? "disabled"
-                     : "a unit warpsim has no counterpart for";
+            o->why =
+                strstr(o->value, "TEX")
+                    ? "texture unit: warpsim times texture loads through L1"
+                : o->value[0] == '0' ? "disabled"
+                                     : "a unit warpsim has no counterpart for";
             if (lat)
                 lat->why = "latency of a specialized unit warpsim does not "
                            "have";
@@ -692,18 +709,21 @@ static void ws_gs_spec_leftovers(struct ws_gs_map *m)
             lat->why = "latency of a specialized unit the input does not "
                        "define (no -specialized_unit_ of its number)";
         if (o && o->used)
-            ws_gs_note(m, "%s: its max latency and pipeline widths (fields "
-                       "3 to 5) have no warpsim equivalent", o->name);
+            ws_gs_note(m,
+                       "%s: its max latency and pipeline widths (fields "
+                       "3 to 5) have no warpsim equivalent",
+                       o->name);
     }
 }
 
 static int ws_gs_map_units(struct ws_gs_map *m)
 {
-    if (ws_gs_uint(m, "-gpgpu_tensor_core_avail", 0, 1, 0,
-                   &m->tensor_avail_src, &m->tensor_avail) < 0)
+    if (ws_gs_uint(m, "-gpgpu_tensor_core_avail", 0, 1, 0, &m->tensor_avail_src,
+                   &m->tensor_avail)
+        < 0)
         return -1;
-    for (size_t i = 0; i < sizeof ws_gs_unit_rules
-                           / sizeof ws_gs_unit_rules[0]; i++)
+    for (size_t i = 0; i < sizeof ws_gs_unit_rules / sizeof ws_gs_unit_rules[0];
+         i++)
         if (ws_gs_map_unit(m, &ws_gs_unit_rules[i]) < 0)
             return -1;
     ws_gs_spec_leftovers(m);
@@ -718,15 +738,16 @@ static int ws_gs_map_launch(struct ws_gs_map *m)
     struct ws_gs_val v;
     int warm;
 
-    if (ws_gs_map_plain(m, "launch_overhead", "-gpgpu_kernel_launch_latency",
-                        0, 100000000) < 0
+    if (ws_gs_map_plain(m, "launch_overhead", "-gpgpu_kernel_launch_latency", 0,
+                        100000000)
+            < 0
         || ws_gs_flag(m, "-gpgpu_perf_sim_memcpy", 0, &v, &warm) < 0)
         return -1;
     if (!v.o)
         return 0;
-    return ws_gs_set_flag(m, "memcpy_warms_l2", v.o, warm, warm
-                          ? "-gpgpu_perf_sim_memcpy 1: copies fill L2"
-                          : "-gpgpu_perf_sim_memcpy 0: copies bypass L2");
+    return ws_gs_set_flag(m, "memcpy_warms_l2", v.o, warm,
+                          warm ? "-gpgpu_perf_sim_memcpy 1: copies fill L2"
+                               : "-gpgpu_perf_sim_memcpy 0: copies bypass L2");
 }
 
 void ws_gs_base_why(struct ws_gs_map *m, const char *key, const char *why)
@@ -740,24 +761,33 @@ void ws_gs_base_why(struct ws_gs_map *m, const char *key, const char *why)
 /* Keys GPGPU-Sim has no option for at all, with the reason. */
 static void ws_gs_base_reasons(struct ws_gs_map *m)
 {
-    ws_gs_base_why(m, "unknown_opcode_class", "Accel-Sim refuses unknown "
+    ws_gs_base_why(m, "unknown_opcode_class",
+                   "Accel-Sim refuses unknown "
                    "opcodes");
-    ws_gs_base_why(m, "sm.reg_alloc_unit", "GPGPU-Sim rounds registers per "
+    ws_gs_base_why(m, "sm.reg_alloc_unit",
+                   "GPGPU-Sim rounds registers per "
                    "thread to 4 in code, not by an option");
     ws_gs_base_why(m, "sm.shared_alloc_unit", "no GPGPU-Sim option");
-    ws_gs_base_why(m, "shared.bank_width", "GPGPU-Sim's banks are 4 bytes "
+    ws_gs_base_why(m, "shared.bank_width",
+                   "GPGPU-Sim's banks are 4 bytes "
                    "wide in code");
-    ws_gs_base_why(m, "units.misc.lanes", "Accel-Sim has no unit of its own "
+    ws_gs_base_why(m, "units.misc.lanes",
+                   "Accel-Sim has no unit of its own "
                    "for moves and conversions");
-    ws_gs_base_why(m, "units.ldst.lanes", "no GPGPU-Sim option for LD/ST "
+    ws_gs_base_why(m, "units.ldst.lanes",
+                   "no GPGPU-Sim option for LD/ST "
                    "lanes");
-    ws_gs_base_why(m, "model.tmm_scale", "calibrated on the base; rerun "
+    ws_gs_base_why(m, "model.tmm_scale",
+                   "calibrated on the base; rerun "
                    "validate/calibrate_tmm.py for this GPU");
-    ws_gs_base_why(m, "model.transaction", "a modelling choice, kept from "
+    ws_gs_base_why(m, "model.transaction",
+                   "a modelling choice, kept from "
                    "the base");
-    ws_gs_base_why(m, "model.departure_del_uncoal", "measured by the "
+    ws_gs_base_why(m, "model.departure_del_uncoal",
+                   "measured by the "
                    "simulator's probe each run unless set");
-    ws_gs_base_why(m, "model.departure_del_coal", "measured by the "
+    ws_gs_base_why(m, "model.departure_del_coal",
+                   "measured by the "
                    "simulator's probe each run unless set");
     ws_gs_base_why(m, "l1.carveout", "the driver's choice per kernel");
 }
@@ -766,9 +796,9 @@ int ws_gs_map_all(struct ws_gs_map *m)
 {
     if (ws_gs_map_identity(m) < 0 || ws_gs_map_clocks(m) < 0
         || ws_gs_map_sm(m) < 0 || ws_gs_map_sched(m) < 0
-        || ws_gs_map_units(m) < 0 || ws_gs_map_l1(m) < 0
-        || ws_gs_map_l2(m) < 0 || ws_gs_map_dram(m) < 0
-        || ws_gs_map_icnt(m) < 0 || ws_gs_map_launch(m) < 0)
+        || ws_gs_map_units(m) < 0 || ws_gs_map_l1(m) < 0 || ws_gs_map_l2(m) < 0
+        || ws_gs_map_dram(m) < 0 || ws_gs_map_icnt(m) < 0
+        || ws_gs_map_launch(m) < 0)
         return -1;
     ws_gs_base_reasons(m);
     return m->oom ? ws_err_oom(m->err) : 0;

@@ -23,9 +23,10 @@
 
 /* ---- packed cache descriptions ---------------------------------------- */
 
-#define WS_GS_CACHE_FORM "T:sets:line:assoc,R:W:A:WA:SI,M:entries:merge," \
-                         "missq:fifo,port, e.g. S:4:128:64,L:T:m:L:L," \
-                         "A:512:8,16:0,32"
+#define WS_GS_CACHE_FORM \
+    "T:sets:line:assoc,R:W:A:WA:SI,M:entries:merge," \
+    "missq:fifo,port, e.g. S:4:128:64,L:T:m:L:L," \
+    "A:512:8,16:0,32"
 
 struct ws_gs_cur {
     const struct ws_gpgpusim_opt *o;
@@ -43,29 +44,30 @@ static int ws_gs_cur_num(struct ws_gs_cur *c, const char *what, uint64_t lo,
     while (isdigit((unsigned char)c->s[c->pos]))
         c->pos++;
     if (ws_gs_decimal(c->s + start, c->pos - start, v, &why) < 0)
-        return ws_gpgpusim_err(c->err, c->o, start, "%s %s (expected %s)",
-                               what, c->pos == start ? "missing" : why,
+        return ws_gpgpusim_err(c->err, c->o, start, "%s %s (expected %s)", what,
+                               c->pos == start ? "missing" : why,
                                WS_GS_CACHE_FORM);
     if (*v < lo || *v > hi)
-        return ws_gpgpusim_err(c->err, c->o, start, "%s %llu is out of range "
-                               "(expected %llu to %llu)", what,
-                               (unsigned long long)*v, (unsigned long long)lo,
-                               (unsigned long long)hi);
+        return ws_gpgpusim_err(c->err, c->o, start,
+                               "%s %llu is out of range "
+                               "(expected %llu to %llu)",
+                               what, (unsigned long long)*v,
+                               (unsigned long long)lo, (unsigned long long)hi);
     return 0;
 }
 
 static int ws_gs_cur_letter(struct ws_gs_cur *c, const char *what,
-                            const char *allowed, const char *meaning,
-                            char *v)
+                            const char *allowed, const char *meaning, char *v)
 {
     char ch = c->s[c->pos];
 
     if (ch == '\0' || !strchr(allowed, ch)
         || (c->s[c->pos + 1] != ':' && c->s[c->pos + 1] != ','
             && c->s[c->pos + 1] != '\0'))
-        return ws_gpgpusim_err(c->err, c->o, c->pos, "%s '%.1s' (expected "
-                               "one letter of %s: %s)", what,
-                               ch ? &c->s[c->pos] : "", allowed, meaning);
+        return ws_gpgpusim_err(c->err, c->o, c->pos,
+                               "%s '%.1s' (expected "
+                               "one letter of %s: %s)",
+                               what, ch ? &c->s[c->pos] : "", allowed, meaning);
     *v = ch;
     c->pos++;
     return 0;
@@ -74,8 +76,10 @@ static int ws_gs_cur_letter(struct ws_gs_cur *c, const char *what,
 static int ws_gs_cur_sep(struct ws_gs_cur *c, char sep, const char *after)
 {
     if (c->s[c->pos] != sep)
-        return ws_gpgpusim_err(c->err, c->o, c->pos, "'%c' missing after %s "
-                               "(expected %s)", sep, after, WS_GS_CACHE_FORM);
+        return ws_gpgpusim_err(c->err, c->o, c->pos,
+                               "'%c' missing after %s "
+                               "(expected %s)",
+                               sep, after, WS_GS_CACHE_FORM);
     c->pos++;
     return 0;
 }
@@ -86,9 +90,12 @@ static int ws_gs_cache_geometry(struct ws_gs_cur *c,
     size_t line_at;
 
     if (isdigit((unsigned char)c->s[0])) {
-        k->type = 'N';                  /* GPGPU-Sim 3: no type letter */
-    } else if (ws_gs_cur_letter(c, "cache type", "NS", "N normal, S "
-                                "sectored", &k->type) < 0
+        k->type = 'N'; /* GPGPU-Sim 3: no type letter */
+    } else if (ws_gs_cur_letter(c, "cache type", "NS",
+                                "N normal, S "
+                                "sectored",
+                                &k->type)
+                   < 0
                || ws_gs_cur_sep(c, ':', "the cache type") < 0) {
         return -1;
     }
@@ -100,14 +107,16 @@ static int ws_gs_cache_geometry(struct ws_gs_cur *c,
     if (ws_gs_cur_num(c, "line size", 16, 4096, &k->line) < 0)
         return -1;
     if (k->line & (k->line - 1))
-        return ws_gpgpusim_err(c->err, c->o, line_at, "line size %llu "
+        return ws_gpgpusim_err(c->err, c->o, line_at,
+                               "line size %llu "
                                "(expected a power of two)",
                                (unsigned long long)k->line);
     if (ws_gs_cur_sep(c, ':', "the line size") < 0
         || ws_gs_cur_num(c, "associativity", 1, 65536, &k->assoc) < 0)
         return -1;
     if (k->type == 'S' && k->line != 128)
-        return ws_gpgpusim_err(c->err, c->o, k->off_geometry, "a sectored "
+        return ws_gpgpusim_err(c->err, c->o, k->off_geometry,
+                               "a sectored "
                                "cache of %llu-byte lines (expected 128-byte "
                                "lines: GPGPU-Sim's sector caches hold four "
                                "32-byte sectors)",
@@ -119,52 +128,64 @@ static int ws_gs_cache_policy(struct ws_gs_cur *c, struct ws_gpgpusim_cache *k,
                               int typed)
 {
     k->off_policy = c->pos;
-    if (ws_gs_cur_letter(c, "replacement", "LF", "L LRU, F FIFO",
-                         &k->repl) < 0
+    if (ws_gs_cur_letter(c, "replacement", "LF", "L LRU, F FIFO", &k->repl) < 0
         || ws_gs_cur_sep(c, ':', "the replacement policy") < 0
-        || ws_gs_cur_letter(c, "write policy", "RBTEL", "R read-only, B "
+        || ws_gs_cur_letter(c, "write policy", "RBTEL",
+                            "R read-only, B "
                             "write-back, T write-through, E write-evict, L "
                             "local write-back global write-through",
-                            &k->write) < 0
+                            &k->write)
+               < 0
         || ws_gs_cur_sep(c, ':', "the write policy") < 0
-        || ws_gs_cur_letter(c, "allocation", "mfs", "m on miss, f on fill, "
-                            "s streaming", &k->alloc) < 0
+        || ws_gs_cur_letter(c, "allocation", "mfs",
+                            "m on miss, f on fill, "
+                            "s streaming",
+                            &k->alloc)
+               < 0
         || ws_gs_cur_sep(c, ':', "the allocation policy") < 0
-        || ws_gs_cur_letter(c, "write allocation", "NWFL", "N none, W "
+        || ws_gs_cur_letter(c, "write allocation", "NWFL",
+                            "N none, W "
                             "write-allocate, F fetch-on-write, L lazy "
-                            "fetch-on-read", &k->write_alloc) < 0)
+                            "fetch-on-read",
+                            &k->write_alloc)
+               < 0)
         return -1;
     /* The set-index letter came with GPGPU-Sim 3.2; the typed form has it
      * always. */
     if (typed || c->s[c->pos] == ':') {
         if (ws_gs_cur_sep(c, ':', "the write allocation policy") < 0
-            || ws_gs_cur_letter(c, "set index function", "HPCLX", "H Fermi "
+            || ws_gs_cur_letter(c, "set index function", "HPCLX",
+                                "H Fermi "
                                 "hash, P IPOLY, C custom, L linear, X XOR",
-                                &k->set_index) < 0)
+                                &k->set_index)
+                   < 0)
             return -1;
     }
     if ((k->alloc == 'f' || k->alloc == 's') && k->write == 'B')
-        return ws_gpgpusim_err(c->err, c->o, k->off_policy, "a write-back "
+        return ws_gpgpusim_err(c->err, c->o, k->off_policy,
+                               "a write-back "
                                "cache allocating on fill (expected m with B: "
                                "GPGPU-Sim refuses it, as it can deadlock)");
     if ((k->write_alloc == 'F' || k->write_alloc == 'L') && k->alloc != 'm')
-        return ws_gpgpusim_err(c->err, c->o, k->off_policy, "fetch-on-write "
+        return ws_gpgpusim_err(c->err, c->o, k->off_policy,
+                               "fetch-on-write "
                                "or lazy fetch-on-read with allocation on "
                                "fill (expected allocation m: GPGPU-Sim "
                                "refuses it)");
     return 0;
 }
 
-static int ws_gs_cache_queues(struct ws_gs_cur *c,
-                              struct ws_gpgpusim_cache *k)
+static int ws_gs_cache_queues(struct ws_gs_cur *c, struct ws_gpgpusim_cache *k)
 {
     k->off_mshr = c->pos;
-    if (ws_gs_cur_letter(c, "MSHR type", "FTAS", "F texture FIFO, T sector "
+    if (ws_gs_cur_letter(c, "MSHR type", "FTAS",
+                         "F texture FIFO, T sector "
                          "texture FIFO, A associative, S sector "
-                         "associative", &k->mshr_type) < 0
+                         "associative",
+                         &k->mshr_type)
+            < 0
         || ws_gs_cur_sep(c, ':', "the MSHR type") < 0
-        || ws_gs_cur_num(c, "MSHR entries", 1, 1u << 20,
-                         &k->mshr_entries) < 0
+        || ws_gs_cur_num(c, "MSHR entries", 1, 1u << 20, &k->mshr_entries) < 0
         || ws_gs_cur_sep(c, ':', "the MSHR entries") < 0
         || ws_gs_cur_num(c, "MSHR merge", 0, 1u << 20, &k->mshr_merge) < 0)
         return -1;
@@ -210,13 +231,15 @@ int ws_gpgpusim_cache(const struct ws_gpgpusim_opt *o,
         || ws_gs_cache_queues(&c, k) < 0)
         return -1;
     if (c.s[c.pos] != '\0')
-        return ws_gpgpusim_err(err, o, c.pos, "unexpected '%.1s' after the "
-                               "last field (expected %s)", &c.s[c.pos],
-                               WS_GS_CACHE_FORM);
+        return ws_gpgpusim_err(err, o, c.pos,
+                               "unexpected '%.1s' after the "
+                               "last field (expected %s)",
+                               &c.s[c.pos], WS_GS_CACHE_FORM);
     if (!k->has_port)
-        k->port = k->line;              /* GPGPU-Sim's default */
+        k->port = k->line; /* GPGPU-Sim's default */
     if (k->line % k->port != 0)
-        return ws_gpgpusim_err(err, o, k->off_port, "data port width %llu "
+        return ws_gpgpusim_err(err, o, k->off_port,
+                               "data port width %llu "
                                "does not divide the %llu-byte line (expected "
                                "a divisor of the line size)",
                                (unsigned long long)k->port,
@@ -226,22 +249,23 @@ int ws_gpgpusim_cache(const struct ws_gpgpusim_opt *o,
 
 /* ---- DRAM timing ------------------------------------------------------ */
 
-#define WS_GS_DRAM_FORM "nbk=16:CCD=1:RRD=3:RCD=12:RAS=28:RP=12:RC=40:CL=12:" \
-                        "WL=2:CDLR=3:WR=10[:nbkgrp=4:CCDL=2:RTPL=3]"
+#define WS_GS_DRAM_FORM \
+    "nbk=16:CCD=1:RRD=3:RCD=12:RAS=28:RP=12:RC=40:CL=12:" \
+    "WL=2:CDLR=3:WR=10[:nbkgrp=4:CCDL=2:RTPL=3]"
 
-static const char *const ws_gs_dram_names[] = {
-    "nbk", "CCD", "RRD", "RCD", "RAS", "RP", "RC", "CL", "WL", "CDLR", "WR",
-    "nbkgrp", "CCDL", "RTPL"
-};
+static const char *const ws_gs_dram_names[] = {"nbk",  "CCD",  "RRD", "RCD",
+                                               "RAS",  "RP",   "RC",  "CL",
+                                               "WL",   "CDLR", "WR",  "nbkgrp",
+                                               "CCDL", "RTPL"};
 #define WS_GS_DRAM_N 14
 #define WS_GS_DRAM_REQUIRED 11
 
 static uint64_t *ws_gs_dram_field(struct ws_gpgpusim_dram *d, int i)
 {
-    uint64_t *f[WS_GS_DRAM_N] = {
-        &d->nbk, &d->ccd, &d->rrd, &d->rcd, &d->ras, &d->rp, &d->rc, &d->cl,
-        &d->wl, &d->cdlr, &d->wr, &d->nbkgrp, &d->ccdl, &d->rtpl
-    };
+    uint64_t *f[WS_GS_DRAM_N] = {&d->nbk,  &d->ccd,  &d->rrd, &d->rcd,
+                                 &d->ras,  &d->rp,   &d->rc,  &d->cl,
+                                 &d->wl,   &d->cdlr, &d->wr,  &d->nbkgrp,
+                                 &d->ccdl, &d->rtpl};
     return f[i];
 }
 
@@ -278,29 +302,34 @@ static int ws_gs_dram_named(const struct ws_gpgpusim_opt *o,
         char name[WS_CLIP + 4];
         const char *why;
         int i, bad;
-        snprintf(name, sizeof name, "%.*s", (int)(ne - ns < WS_CLIP
-                 ? ne - ns : WS_CLIP), s + ns);
+        snprintf(name, sizeof name, "%.*s",
+                 (int)(ne - ns < WS_CLIP ? ne - ns : WS_CLIP), s + ns);
         for (i = 0; i < WS_GS_DRAM_N; i++)
             if (strcmp(name, ws_gs_dram_names[i]) == 0)
                 break;
         if (i == WS_GS_DRAM_N)
-            return ws_gpgpusim_err(err, o, ns, "unknown DRAM timing '%s' "
-                                   "(expected names of %s)", ws_clip(&q, name),
-                                   WS_GS_DRAM_FORM);
+            return ws_gpgpusim_err(err, o, ns,
+                                   "unknown DRAM timing '%s' "
+                                   "(expected names of %s)",
+                                   ws_clip(&q, name), WS_GS_DRAM_FORM);
         if (!ws_gs_dram_word(s, &pos, &vs, &ve))
-            return ws_gpgpusim_err(err, o, ne, "%s has no value (expected "
-                                   "%s=N)", name, name);
-        bad = ws_gs_decimal(s + vs, ve - vs, ws_gs_dram_field(d, i), &why)
-              < 0;
+            return ws_gpgpusim_err(err, o, ne,
+                                   "%s has no value (expected "
+                                   "%s=N)",
+                                   name, name);
+        bad = ws_gs_decimal(s + vs, ve - vs, ws_gs_dram_field(d, i), &why) < 0;
         if (!bad && *ws_gs_dram_field(d, i) > 100000) {
             bad = 1;
             why = "too large";
         }
         if (bad)
-            return ws_gpgpusim_err(err, o, vs, "%s: '%.*s' is %s (expected "
+            return ws_gpgpusim_err(err, o, vs,
+                                   "%s: '%.*s' is %s (expected "
                                    "a whole number of DRAM clocks up to "
-                                   "100000)", name, (int)(ve - vs < WS_CLIP
-                                   ? ve - vs : WS_CLIP), s + vs, why);
+                                   "100000)",
+                                   name,
+                                   (int)(ve - vs < WS_CLIP ? ve - vs : WS_CLIP),
+                                   s + vs, why);
         seen[i] = 1;
     }
     for (int i = 0; i < WS_GS_DRAM_REQUIRED; i++)
@@ -324,16 +353,20 @@ int ws_gpgpusim_dram_timing(const struct ws_gpgpusim_opt *o,
             return -1;
     } else {
         if (ws_gpgpusim_uints(o, ':', WS_GS_DRAM_REQUIRED, WS_GS_DRAM_N, 0,
-                              100000, v, &n, err) < 0)
+                              100000, v, &n, err)
+            < 0)
             return -1;
         for (size_t i = 0; i < n; i++)
             *ws_gs_dram_field(d, (int)i) = v[i];
     }
     if (d->nbk == 0 || d->nbk > 1024)
-        return ws_gpgpusim_err(err, o, 0, "nbk %llu banks (expected 1 to "
-                               "1024)", (unsigned long long)d->nbk);
+        return ws_gpgpusim_err(err, o, 0,
+                               "nbk %llu banks (expected 1 to "
+                               "1024)",
+                               (unsigned long long)d->nbk);
     if (d->nbkgrp == 0 || d->nbk % d->nbkgrp != 0)
-        return ws_gpgpusim_err(err, o, 0, "nbkgrp %llu does not divide nbk "
+        return ws_gpgpusim_err(err, o, 0,
+                               "nbkgrp %llu does not divide nbk "
                                "%llu (expected a divisor of the banks)",
                                (unsigned long long)d->nbkgrp,
                                (unsigned long long)d->nbk);
@@ -357,20 +390,25 @@ int ws_gpgpusim_addr_map(const struct ws_gpgpusim_opt *o, unsigned *row_bits,
         if (ch == '.' || ch == '|' || ch == ' ')
             continue;
         if (!strchr("DBRCS0", ch))
-            return ws_gpgpusim_err(err, o, i, "'%c' in the address map "
+            return ws_gpgpusim_err(err, o, i,
+                                   "'%c' in the address map "
                                    "(expected D, B, R, C, S or 0 per address "
-                                   "bit, '.' or '|' between groups)", s[i]);
+                                   "bit, '.' or '|' between groups)",
+                                   s[i]);
         bits += ch == 'C' || ch == 'S';
         positions++;
     }
     if (positions != 64)
-        return ws_gpgpusim_err(err, o, start, "%u address bits (expected 64 "
+        return ws_gpgpusim_err(err, o, start,
+                               "%u address bits (expected 64 "
                                "letters, from bit 63 down to bit 0)",
                                positions);
     if (bits < 5 || bits > 20)
-        return ws_gpgpusim_err(err, o, start, "%u column and burst bits "
+        return ws_gpgpusim_err(err, o, start,
+                               "%u column and burst bits "
                                "(expected 5 to 20: a DRAM row of 32 bytes to "
-                               "1 MiB)", bits);
+                               "1 MiB)",
+                               bits);
     *row_bits = bits;
     return 0;
 }
@@ -386,9 +424,10 @@ int ws_gpgpusim_spec_unit(const struct ws_gpgpusim_opt *o,
     memset(s, 0, sizeof *s);
     for (int i = 0; i < 5; i++) {
         const char *e = memchr(p + pos, ',', len - pos), *why;
-        if (!e || ws_gs_decimal(p + pos, (size_t)(e - p) - pos, &v[i],
-                                &why) < 0 || v[i] > 100000)
-            return ws_gpgpusim_err(err, o, pos, "'%s' (expected enabled,"
+        if (!e || ws_gs_decimal(p + pos, (size_t)(e - p) - pos, &v[i], &why) < 0
+            || v[i] > 100000)
+            return ws_gpgpusim_err(err, o, pos,
+                                   "'%s' (expected enabled,"
                                    "units,max latency,ID_OC width,OC_EX "
                                    "width,NAME such as 1,4,4,4,4,BRA)",
                                    ws_clip(&q, p));
@@ -399,7 +438,8 @@ int ws_gpgpusim_spec_unit(const struct ws_gpgpusim_opt *o,
                                (unsigned long long)v[0]);
     if (len - pos == 0 || len - pos >= sizeof s->name
         || strpbrk(p + pos, " \t,"))
-        return ws_gpgpusim_err(err, o, pos, "unit name '%s' (expected one "
+        return ws_gpgpusim_err(err, o, pos,
+                               "unit name '%s' (expected one "
                                "word of at most %zu letters, such as BRA)",
                                ws_clip(&q, p + pos), sizeof s->name - 1);
     s->enabled = (int)v[0];

@@ -121,8 +121,8 @@ static int ws_gs_add_piece(struct ws_gpgpusim_opt *o, size_t *cap,
         v[have] = ' ';
     memcpy(v + have + sep, s, n);
     v[have + sep + n] = '\0';
-    if (ws_grow((void **)&o->piece, cap, o->npiece + 1, sizeof *o->piece,
-                2) < 0)
+    if (ws_grow((void **)&o->piece, cap, o->npiece + 1, sizeof *o->piece, 2)
+        < 0)
         return -1;
     p = &o->piece[o->npiece++];
     p->off = have + sep;
@@ -148,7 +148,8 @@ static int ws_gs_read_value(struct ws_gs_lex *x, struct ws_gpgpusim_opt *o,
 
     if (w.s[0] != '"')
         return ws_gs_add_piece(o, &cap, w.s, w.n, w.line, w.col) < 0
-               ? ws_gs_oom(err) : 0;
+                   ? ws_gs_oom(err)
+                   : 0;
     w.s++, w.n--, w.col++;
     for (;;) {
         int closes = w.n > 0 && w.s[w.n - 1] == '"';
@@ -159,9 +160,11 @@ static int ws_gs_read_value(struct ws_gs_lex *x, struct ws_gpgpusim_opt *o,
         if (closes)
             return 0;
         if (!ws_gs_next_word(x, &w))
-            return ws_err_at(err, x->file, qline, qcol, "%s: unterminated "
+            return ws_err_at(err, x->file, qline, qcol,
+                             "%s: unterminated "
                              "quoted value (expected a closing '\"' before "
-                             "the end of the file)", o->name);
+                             "the end of the file)",
+                             o->name);
     }
 }
 
@@ -199,7 +202,8 @@ static int ws_gs_binary(const char *file, const char *text, size_t len,
     for (const char *p = text; p < nul; p++)
         if (*p == '\n')
             line++, start = p + 1;
-    return ws_err_at(err, file, line, (long)(nul - start) + 1, "NUL byte: "
+    return ws_err_at(err, file, line, (long)(nul - start) + 1,
+                     "NUL byte: "
                      "binary data (expected a text file of -name value "
                      "options)");
 }
@@ -209,8 +213,10 @@ static const char *ws_gs_keep_name(struct ws_gpgpusim *g, const char *file,
                                    struct ws_err *err)
 {
     if (g->nfiles == WS_GPGPUSIM_MAX_FILES) {
-        ws_err_msg(err, "%s: more than %d option files (expected a GPGPU-Sim "
-                   "config and a trace config)", file, WS_GPGPUSIM_MAX_FILES);
+        ws_err_msg(err,
+                   "%s: more than %d option files (expected a GPGPU-Sim "
+                   "config and a trace config)",
+                   file, WS_GPGPUSIM_MAX_FILES);
         return NULL;
     }
     g->files[g->nfiles] = strdup(file);
@@ -221,8 +227,8 @@ static const char *ws_gs_keep_name(struct ws_gpgpusim *g, const char *file,
     return g->files[g->nfiles++];
 }
 
-int ws_gpgpusim_parse(struct ws_gpgpusim *g, const char *file,
-                      const char *text, size_t len, struct ws_err *err)
+int ws_gpgpusim_parse(struct ws_gpgpusim *g, const char *file, const char *text,
+                      size_t len, struct ws_err *err)
 {
     struct ws_gs_lex x = {NULL, text, len, 0, 0, 1};
     struct ws_gs_word w;
@@ -236,10 +242,11 @@ int ws_gpgpusim_parse(struct ws_gpgpusim *g, const char *file,
     while (ws_gs_next_word(&x, &w)) {
         struct ws_gpgpusim_opt *o;
         char word[WS_CLIP + 4];
-        snprintf(word, sizeof word, "%.*s", (int)(w.n < WS_CLIP ? w.n
-                 : WS_CLIP), w.s);
+        snprintf(word, sizeof word, "%.*s",
+                 (int)(w.n < WS_CLIP ? w.n : WS_CLIP), w.s);
         if (!ws_gs_is_name(&w))
-            return ws_err_at(err, x.file, w.line, w.col, "'%s' is not an "
+            return ws_err_at(err, x.file, w.line, w.col,
+                             "'%s' is not an "
                              "option name (expected -name VALUE; a value of "
                              "several words goes in double quotes)",
                              ws_clip(&q, word));
@@ -247,13 +254,16 @@ int ws_gpgpusim_parse(struct ws_gpgpusim *g, const char *file,
             return -1;
         o = &g->opt[g->n - 1];
         if (!ws_gs_next_word(&x, &w))
-            return ws_err_at(err, x.file, o->line, o->col, "%s has no value "
+            return ws_err_at(err, x.file, o->line, o->col,
+                             "%s has no value "
                              "(expected a value after it; the file ends "
-                             "here)", ws_clip(&q, o->name));
+                             "here)",
+                             ws_clip(&q, o->name));
         if (ws_gs_is_name(&w)) {
-            snprintf(word, sizeof word, "%.*s", (int)(w.n < WS_CLIP ? w.n
-                     : WS_CLIP), w.s);
-            return ws_err_at(err, x.file, o->line, o->col, "%s has no value "
+            snprintf(word, sizeof word, "%.*s",
+                     (int)(w.n < WS_CLIP ? w.n : WS_CLIP), w.s);
+            return ws_err_at(err, x.file, o->line, o->col,
+                             "%s has no value "
                              "(expected a value before the next option %s)",
                              o->name, word);
         }
@@ -309,8 +319,8 @@ static int ws_gs_index(struct ws_gpgpusim *g)
     qsort(g->order, g->n, sizeof *g->order, ws_gs_order_cmp);
     for (size_t i = 0; i < g->n; i++)
         g->order[i]->last = i + 1 == g->n
-                            || strcmp(g->order[i]->name,
-                                      g->order[i + 1]->name) != 0;
+                            || strcmp(g->order[i]->name, g->order[i + 1]->name)
+                                   != 0;
     return 0;
 }
 
@@ -335,8 +345,7 @@ struct ws_gpgpusim_opt *ws_gpgpusim_peek(struct ws_gpgpusim *g,
     return g->order[lo - 1];
 }
 
-struct ws_gpgpusim_opt *ws_gpgpusim_get(struct ws_gpgpusim *g,
-                                        const char *name)
+struct ws_gpgpusim_opt *ws_gpgpusim_get(struct ws_gpgpusim *g, const char *name)
 {
     struct ws_gpgpusim_opt *o = ws_gpgpusim_peek(g, name);
 
@@ -347,8 +356,8 @@ struct ws_gpgpusim_opt *ws_gpgpusim_get(struct ws_gpgpusim *g,
 
 /* ---- positions and errors --------------------------------------------- */
 
-void ws_gpgpusim_pos(const struct ws_gpgpusim_opt *o, size_t off,
-                     long *line, long *col)
+void ws_gpgpusim_pos(const struct ws_gpgpusim_opt *o, size_t off, long *line,
+                     long *col)
 {
     const struct ws_gpgpusim_piece *p = o->npiece ? &o->piece[0] : NULL;
 
@@ -375,8 +384,8 @@ int ws_gpgpusim_err(struct ws_err *err, const struct ws_gpgpusim_opt *o,
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     ws_gpgpusim_pos(o, off, &line, &col);
-    return ws_err_at(err, o->file, line, col, "%s: %s",
-                     ws_clip(&q, o->name), msg);
+    return ws_err_at(err, o->file, line, col, "%s: %s", ws_clip(&q, o->name),
+                     msg);
 }
 
 /* ---- numbers ---------------------------------------------------------- */
@@ -399,8 +408,8 @@ int ws_gs_decimal(const char *s, size_t n, uint64_t *v, const char **why)
     return 0;
 }
 
-int ws_gpgpusim_uint(const struct ws_gpgpusim_opt *o, uint64_t lo,
-                     uint64_t hi, uint64_t *v, struct ws_err *err)
+int ws_gpgpusim_uint(const struct ws_gpgpusim_opt *o, uint64_t lo, uint64_t hi,
+                     uint64_t *v, struct ws_err *err)
 {
     const char *s = o->value, *why = "not a whole number";
     size_t n = strlen(s);
@@ -412,12 +421,14 @@ int ws_gpgpusim_uint(const struct ws_gpgpusim_opt *o, uint64_t lo,
     else
         rc = ws_gs_decimal(s, n, v, &why);
     if (rc < 0)
-        return ws_gpgpusim_err(err, o, 0, "'%s' is %s (expected a whole "
-                               "number from %llu to %llu)", ws_clip(&q, s),
-                               why, (unsigned long long)lo,
+        return ws_gpgpusim_err(err, o, 0,
+                               "'%s' is %s (expected a whole "
+                               "number from %llu to %llu)",
+                               ws_clip(&q, s), why, (unsigned long long)lo,
                                (unsigned long long)hi);
     if (*v < lo || *v > hi)
-        return ws_gpgpusim_err(err, o, 0, "%llu is out of range (expected "
+        return ws_gpgpusim_err(err, o, 0,
+                               "%llu is out of range (expected "
                                "a whole number from %llu to %llu)",
                                (unsigned long long)*v, (unsigned long long)lo,
                                (unsigned long long)hi);
@@ -430,8 +441,10 @@ int ws_gpgpusim_bool(const struct ws_gpgpusim_opt *o, int *v,
     struct ws_clip q;
 
     if (strcmp(o->value, "0") != 0 && strcmp(o->value, "1") != 0)
-        return ws_gpgpusim_err(err, o, 0, "'%s' is not a switch (expected "
-                               "0 or 1)", ws_clip(&q, o->value));
+        return ws_gpgpusim_err(err, o, 0,
+                               "'%s' is not a switch (expected "
+                               "0 or 1)",
+                               ws_clip(&q, o->value));
     *v = o->value[0] == '1';
     return 0;
 }
@@ -446,9 +459,9 @@ static void ws_gs_field(const char *s, size_t *start, size_t *end)
         (*end)--;
 }
 
-int ws_gpgpusim_uints(const struct ws_gpgpusim_opt *o, char sep,
-                      size_t min_n, size_t max_n, uint64_t lo, uint64_t hi,
-                      uint64_t *v, size_t *n, struct ws_err *err)
+int ws_gpgpusim_uints(const struct ws_gpgpusim_opt *o, char sep, size_t min_n,
+                      size_t max_n, uint64_t lo, uint64_t hi, uint64_t *v,
+                      size_t *n, struct ws_err *err)
 {
     const char *s = o->value;
     size_t pos = 0, len = strlen(s);
@@ -461,22 +474,27 @@ int ws_gpgpusim_uints(const struct ws_gpgpusim_opt *o, char sep,
         const char *why;
         char field[WS_CLIP + 4];
         ws_gs_field(s, &start, &end);
-        snprintf(field, sizeof field, "%.*s", (int)(end - start < WS_CLIP
-                 ? end - start : WS_CLIP), s + start);
+        snprintf(field, sizeof field, "%.*s",
+                 (int)(end - start < WS_CLIP ? end - start : WS_CLIP),
+                 s + start);
         if (*n == max_n)
-            return ws_gpgpusim_err(err, o, pos, "more than %zu fields "
+            return ws_gpgpusim_err(err, o, pos,
+                                   "more than %zu fields "
                                    "(expected at most %zu separated by "
-                                   "'%c')", max_n, max_n, sep);
+                                   "'%c')",
+                                   max_n, max_n, sep);
         if (ws_gs_decimal(s + start, end - start, &v[*n], &why) < 0)
-            return ws_gpgpusim_err(err, o, start, "field %zu '%s' is %s "
+            return ws_gpgpusim_err(err, o, start,
+                                   "field %zu '%s' is %s "
                                    "(expected whole numbers separated by "
-                                   "'%c')", *n + 1, ws_clip(&q, field), why,
-                                   sep);
+                                   "'%c')",
+                                   *n + 1, ws_clip(&q, field), why, sep);
         if (v[*n] < lo || v[*n] > hi)
-            return ws_gpgpusim_err(err, o, start, "field %zu is %llu "
+            return ws_gpgpusim_err(err, o, start,
+                                   "field %zu is %llu "
                                    "(expected a whole number from %llu to "
-                                   "%llu)", *n + 1,
-                                   (unsigned long long)v[*n],
+                                   "%llu)",
+                                   *n + 1, (unsigned long long)v[*n],
                                    (unsigned long long)lo,
                                    (unsigned long long)hi);
         (*n)++;
@@ -485,9 +503,10 @@ int ws_gpgpusim_uints(const struct ws_gpgpusim_opt *o, char sep,
         pos = (size_t)(e - s) + 1;
     }
     if (*n < min_n)
-        return ws_gpgpusim_err(err, o, len, "%zu field%s (expected at least "
-                               "%zu separated by '%c')", *n,
-                               *n == 1 ? "" : "s", min_n, sep);
+        return ws_gpgpusim_err(err, o, len,
+                               "%zu field%s (expected at least "
+                               "%zu separated by '%c')",
+                               *n, *n == 1 ? "" : "s", min_n, sep);
     return 0;
 }
 
@@ -498,8 +517,8 @@ static int ws_gs_real(const char *s, size_t n, double *v)
     char buf[64];
     char *end;
 
-    if (n == 0 || n >= sizeof buf || !(isdigit((unsigned char)s[0])
-                                       || s[0] == '.'))
+    if (n == 0 || n >= sizeof buf
+        || !(isdigit((unsigned char)s[0]) || s[0] == '.'))
         return -1;
     for (size_t i = 0; i < n; i++)
         if (!isdigit((unsigned char)s[i]) && !strchr(".eE+-", s[i]))
@@ -522,20 +541,24 @@ int ws_gpgpusim_reals(const struct ws_gpgpusim_opt *o, char sep, size_t n,
         size_t start = pos, end = e ? (size_t)(e - s) : len;
         ws_gs_field(s, &start, &end);
         if (ws_gs_real(s + start, end - start, &v[i]) < 0)
-            return ws_gpgpusim_err(err, o, start, "field %zu of '%s' is not "
+            return ws_gpgpusim_err(err, o, start,
+                                   "field %zu of '%s' is not "
                                    "a number (expected %zu numbers such as "
-                                   "1132.0 separated by '%c')", i + 1,
-                                   ws_clip(&q, s), n, sep);
+                                   "1132.0 separated by '%c')",
+                                   i + 1, ws_clip(&q, s), n, sep);
         if (!(v[i] > 0) || v[i] > hi)
-            return ws_gpgpusim_err(err, o, start, "field %zu is %g (expected "
-                                   "a number above 0 and at most %g)", i + 1,
-                                   v[i], hi);
+            return ws_gpgpusim_err(err, o, start,
+                                   "field %zu is %g (expected "
+                                   "a number above 0 and at most %g)",
+                                   i + 1, v[i], hi);
         if (!e && i + 1 < n)
-            return ws_gpgpusim_err(err, o, len, "%zu field%s (expected %zu "
-                                   "separated by '%c')", i + 1,
-                                   i ? "s" : "", n, sep);
+            return ws_gpgpusim_err(err, o, len,
+                                   "%zu field%s (expected %zu "
+                                   "separated by '%c')",
+                                   i + 1, i ? "s" : "", n, sep);
         if (e && i + 1 == n)
-            return ws_gpgpusim_err(err, o, (size_t)(e - s), "more than %zu "
+            return ws_gpgpusim_err(err, o, (size_t)(e - s),
+                                   "more than %zu "
                                    "fields (expected %zu separated by '%c')",
                                    n, n, sep);
         pos = e ? (size_t)(e - s) + 1 : len;

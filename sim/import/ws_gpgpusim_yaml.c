@@ -42,18 +42,24 @@ int ws_gs_set(struct ws_gs_map *m, const char *key,
     va_list ap;
 
     if (k < 0) {
-        ws_err_msg(m->err, "config import: no key %s (expected one of the "
-                   "schema's)", key);
+        ws_err_msg(m->err,
+                   "config import: no key %s (expected one of the "
+                   "schema's)",
+                   key);
         m->err->internal = 1;
         return -1;
     }
-    if (ws_cfg_key_parse(ws_cfg_key((size_t)k), &m->out, value,
-                         &expected) < 0) {
+    if (ws_cfg_key_parse(ws_cfg_key((size_t)k), &m->out, value, &expected)
+        < 0) {
         if (o)
-            return ws_gpgpusim_err(m->err, o, off, "translates to %s %s "
-                                   "(expected %s)", key, value, expected);
-        return ws_err_at(m->err, m->first_file, 1, 1, "translates to %s %s "
-                         "(expected %s)", key, value, expected);
+            return ws_gpgpusim_err(m->err, o, off,
+                                   "translates to %s %s "
+                                   "(expected %s)",
+                                   key, value, expected);
+        return ws_err_at(m->err, m->first_file, 1, 1,
+                         "translates to %s %s "
+                         "(expected %s)",
+                         key, value, expected);
     }
     va_start(ap, fmt);
     vsnprintf(m->key[k].why, sizeof m->key[k].why, fmt, ap);
@@ -109,8 +115,8 @@ void ws_gs_note(struct ws_gs_map *m, const char *fmt, ...)
 
 struct ws_gs_out {
     FILE *fp;
-    long line;                  /* lines written so far */
-    size_t listed;              /* options in the closing list */
+    long line;     /* lines written so far */
+    size_t listed; /* options in the closing list */
     const struct ws_gpgpusim_opt *first_listed;
 };
 
@@ -158,8 +164,7 @@ static void ws_gs_put(struct ws_gs_out *w, const char *text, size_t col,
 }
 
 /* A comment-block entry: head, then text wrapped with an indent. */
-static void ws_gs_entry(struct ws_gs_out *w, const char *head,
-                        const char *text)
+static void ws_gs_entry(struct ws_gs_out *w, const char *head, const char *text)
 {
     char full[800];
     const char *p = full;
@@ -219,8 +224,8 @@ static void ws_gs_header(struct ws_gs_map *m, struct ws_gs_out *w)
     char f[2][120];
 
     for (int i = 0; i < 2; i++)
-        ws_gs_quote(f[i], sizeof f[i], i < m->g->nfiles ? m->g->files[i]
-                    : "", 100);
+        ws_gs_quote(f[i], sizeof f[i], i < m->g->nfiles ? m->g->files[i] : "",
+                    100);
     ws_gs_line(w, "# %s, translated by 'warpsim config import' from",
                m->out.name);
     ws_gs_line(w, "#   %s%s%s", f[0], m->g->nfiles > 1 ? " and " : "",
@@ -228,18 +233,20 @@ static void ws_gs_header(struct ws_gs_map *m, struct ws_gs_out *w)
     ws_gs_line(w, "#");
     ws_gs_line(w, "# Each value's comment names its source:");
     ws_gs_line(w, "#   -option value  the GPGPU-Sim / Accel-Sim option, "
-               "units converted");
+                  "units converted");
     ws_gs_line(w, "#   default N      an option the input leaves out, at "
-               "GPGPU-Sim's default");
+                  "GPGPU-Sim's default");
     ws_gs_line(w, "#   [RULE]         derived by the rule stated beside it");
-    ws_gs_line(w, "#   [BASE %s]%*s no option gives it: kept from the "
-               "config %s", m->base_name,
+    ws_gs_line(w,
+               "#   [BASE %s]%*s no option gives it: kept from the "
+               "config %s",
+               m->base_name,
                (int)(strlen(m->base_name) < 7 ? 7 - strlen(m->base_name) : 0),
                "", m->base_name);
     ws_gs_line(w, "#                  (the built-in nearest this GPU's "
-               "sm_version, or --base)");
+                  "sm_version, or --base)");
     ws_gs_line(w, "# Latencies are load-to-use SM core cycles, as in every "
-               "warpsim config.");
+                  "warpsim config.");
 }
 
 int ws_gs_key_shown(const struct ws_gs_map *m, size_t i)
@@ -348,10 +355,13 @@ static int ws_gs_closing(struct ws_gs_map *m, struct ws_gs_out *w)
             continue;
         if (!o->used && k && ws_gs_check_type(m, o, k->type) < 0)
             return -1;
-        why = o->why ? o->why : o->used ? "read, but with the options given "
-              "no warpsim key comes from it" : k && k->why ? k->why : k
-              ? "not used with the options given" : "unknown option: not a "
-                "GPGPU-Sim or Accel-Sim option this importer knows";
+        why = o->why        ? o->why
+              : o->used     ? "read, but with the options given "
+                              "no warpsim key comes from it"
+              : k && k->why ? k->why
+              : k           ? "not used with the options given"
+                            : "unknown option: not a "
+                              "GPGPU-Sim or Accel-Sim option this importer knows";
         if (!any++) {
             ws_gs_line(w, "%s", "");
             ws_gs_line(w, "# Options read that have no warpsim equivalent:");
@@ -367,7 +377,7 @@ static int ws_gs_closing(struct ws_gs_map *m, struct ws_gs_out *w)
         char *p = m->notes;
         ws_gs_line(w, "%s", "");
         ws_gs_line(w, "# Parts of translated options that warpsim does not "
-                   "model:");
+                      "model:");
         while (*p) {
             char *nl = strchr(p, '\n');
             *nl = '\0';
@@ -392,16 +402,18 @@ static int ws_gs_too_long(struct ws_gs_map *m, const struct ws_gs_out *w,
     struct ws_clip q;
 
     if (o)
-        return ws_err_at(m->err, o->file, o->line, o->col, "%s: the first "
+        return ws_err_at(m->err, o->file, o->line, o->col,
+                         "%s: the first "
                          "of %zu options listed as having no warpsim "
                          "equivalent, which make the translated config %zu "
                          "bytes (expected at most %u bytes, what --gpu "
                          "reads: fewer options warpsim has no use for)",
-                         ws_clip(&q, o->name), w->listed, len,
-                         WS_CFG_MAX_FILE);
-    return ws_err_at(m->err, m->first_file, 1, 1, "translates to a config "
+                         ws_clip(&q, o->name), w->listed, len, WS_CFG_MAX_FILE);
+    return ws_err_at(m->err, m->first_file, 1, 1,
+                     "translates to a config "
                      "of %zu bytes (expected at most %u bytes, what --gpu "
-                     "reads)", len, WS_CFG_MAX_FILE);
+                     "reads)",
+                     len, WS_CFG_MAX_FILE);
 }
 
 int ws_gs_write(struct ws_gs_map *m, char **yaml)
@@ -436,8 +448,7 @@ int ws_gs_write(struct ws_gs_map *m, char **yaml)
 /* A key other than skip that msg names and an option produced, or -1:
  * the loader blames the first key of a rule it names, which may be one
  * the base gave, while an option gave another. */
-static long ws_gs_blame(const struct ws_gs_map *m, const char *msg,
-                        size_t skip)
+static long ws_gs_blame(const struct ws_gs_map *m, const char *msg, size_t skip)
 {
     for (const char *p = msg; *p;) {
         size_t n = 0, len;
@@ -451,7 +462,7 @@ static long ws_gs_blame(const struct ws_gs_map *m, const char *msg,
         }
         len = n < sizeof word - 1 ? n : sizeof word - 1;
         memcpy(word, p, len);
-        while (len > 0 && word[len - 1] == '.')   /* a sentence's end */
+        while (len > 0 && word[len - 1] == '.') /* a sentence's end */
             len--;
         word[len] = '\0';
         k = ws_cfg_key_find(word);
@@ -486,19 +497,23 @@ static int ws_gs_refused(struct ws_gs_map *m, const char *tmp,
         if (k->out_line != line)
             continue;
         if (k->opt)
-            return ws_gpgpusim_err(m->err, k->opt, k->off, "translated to %s, "
-                                   "which warpsim refuses: %s", path, msg);
+            return ws_gpgpusim_err(m->err, k->opt, k->off,
+                                   "translated to %s, "
+                                   "which warpsim refuses: %s",
+                                   path, msg);
         j = ws_gs_blame(m, msg, i);
         if (j >= 0)
             return ws_gpgpusim_err(m->err, m->key[j].opt, m->key[j].off,
                                    "translated to %s, which warpsim refuses "
-                                   "with %s %s%s: %s", ws_cfg_key((size_t)j)
-                                   ->path, path, k->set ? "from a rule"
-                                   : "kept from the base ", k->set ? ""
-                                   : m->base_name, msg);
-        return ws_err_at(m->err, m->first_file, 1, 1, "%s %s%s, which "
-                         "warpsim refuses with the rest: %s", path,
-                         k->set ? "from a rule" : "kept from the base ",
+                                   "with %s %s%s: %s",
+                                   ws_cfg_key((size_t)j)->path, path,
+                                   k->set ? "from a rule"
+                                          : "kept from the base ",
+                                   k->set ? "" : m->base_name, msg);
+        return ws_err_at(m->err, m->first_file, 1, 1,
+                         "%s %s%s, which "
+                         "warpsim refuses with the rest: %s",
+                         path, k->set ? "from a rule" : "kept from the base ",
                          k->set ? "" : m->base_name, msg);
     }
     ws_err_msg(m->err, "config import wrote a config warpsim refuses: %s",
@@ -515,9 +530,10 @@ static int ws_gs_tmp(struct ws_gs_map *m, char *dir, size_t cap, char *path,
 
     snprintf(dir, cap, "%s/ws-import-XXXXXX", t && *t ? t : "/tmp");
     if (!mkdtemp(dir)) {
-        ws_err_msg(m->err, "%s: cannot create a folder to check the config "
-                   "in: %s (expected a writable TMPDIR)", dir,
-                   strerror(errno));
+        ws_err_msg(m->err,
+                   "%s: cannot create a folder to check the config "
+                   "in: %s (expected a writable TMPDIR)",
+                   dir, strerror(errno));
         m->err->internal = 1;
         return -1;
     }
@@ -542,8 +558,10 @@ int ws_gs_validate(struct ws_gs_map *m, const char *yaml)
     if (rc < 0) {
         remove(path);
         rmdir(dir);
-        ws_err_msg(m->err, "%s: cannot write the config to check it: %s "
-                   "(expected a writable TMPDIR)", path, strerror(errno));
+        ws_err_msg(m->err,
+                   "%s: cannot write the config to check it: %s "
+                   "(expected a writable TMPDIR)",
+                   path, strerror(errno));
         m->err->internal = 1;
         return -1;
     }
@@ -566,12 +584,12 @@ int ws_gs_validate(struct ws_gs_map *m, const char *yaml)
  * malformed value is left for the rule that reads it to report. */
 static unsigned ws_gs_sm_version(struct ws_gpgpusim *g)
 {
-    struct ws_gpgpusim_opt *maj = ws_gpgpusim_peek(g,
-                                  "-gpgpu_compute_capability_major");
-    struct ws_gpgpusim_opt *min = ws_gpgpusim_peek(g,
-                                  "-gpgpu_compute_capability_minor");
-    struct ws_gpgpusim_opt *cap = ws_gpgpusim_peek(g,
-                                  "-gpgpu_ptx_force_max_capability");
+    struct ws_gpgpusim_opt *maj =
+        ws_gpgpusim_peek(g, "-gpgpu_compute_capability_major");
+    struct ws_gpgpusim_opt *min =
+        ws_gpgpusim_peek(g, "-gpgpu_compute_capability_minor");
+    struct ws_gpgpusim_opt *cap =
+        ws_gpgpusim_peek(g, "-gpgpu_ptx_force_max_capability");
 
     if (maj)
         return (unsigned)(strtoul(maj->value, NULL, 10) * 10
@@ -601,7 +619,8 @@ static int ws_gs_pick_base(struct ws_gs_map *m, unsigned sm)
             && (best < 0 || m->out.sm_version > best_sm
                 || (m->out.sm_version == best_sm
                     && strncmp(name, ws_cfg_default_name(),
-                               strlen(ws_cfg_default_name())) == 0
+                               strlen(ws_cfg_default_name()))
+                           == 0
                     && name[strlen(ws_cfg_default_name())] == '.'))) {
             best = i;
             best_sm = m->out.sm_version;
@@ -612,7 +631,7 @@ static int ws_gs_pick_base(struct ws_gs_map *m, unsigned sm)
         pick = sm ? low : ws_cfg_default_name();
     if (!pick || ws_cfg_load(&m->out, pick, NULL, 0, m->err) < 0)
         return ws_err_msg(m->err, "no built-in GPU config loads (expected "
-                          "the configs compiled in)");
+                                  "the configs compiled in)");
     n = strcspn(pick, ".");
     snprintf(m->base_name, sizeof m->base_name, "%.*s", (int)n, pick);
     return 0;
@@ -627,16 +646,15 @@ static int ws_gs_load_base(struct ws_gs_map *m, const char *base)
     if (ws_cfg_load(&m->out, base, NULL, 0, m->err) < 0)
         return -1;
     name = strrchr(base, '/');
-    ws_gs_quote(m->base_name, sizeof m->base_name, name ? name + 1 : base,
-                40);
+    ws_gs_quote(m->base_name, sizeof m->base_name, name ? name + 1 : base, 40);
     if (strlen(m->base_name) > 5
         && strcmp(m->base_name + strlen(m->base_name) - 5, ".yaml") == 0)
         m->base_name[strlen(m->base_name) - 5] = '\0';
     return 0;
 }
 
-int ws_gpgpusim_translate(struct ws_gpgpusim *g, const char *base,
-                          char **yaml, struct ws_err *err)
+int ws_gpgpusim_translate(struct ws_gpgpusim *g, const char *base, char **yaml,
+                          struct ws_err *err)
 {
     struct ws_gs_map *m = calloc(1, sizeof *m);
     int rc;
@@ -676,7 +694,8 @@ int ws_gpgpusim_import(const struct ws_gpgpusim_import *in, char **yaml,
         rc = -1;
     }
     if (rc == 0 && g.n == 0)
-        rc = ws_err_at(err, in->config, 1, 1, "no options (expected the "
+        rc = ws_err_at(err, in->config, 1, 1,
+                       "no options (expected the "
                        "-name value lines of a GPGPU-Sim config)");
     if (rc == 0 && in->trace) {
         size_t before = g.n;
@@ -684,7 +703,8 @@ int ws_gpgpusim_import(const struct ws_gpgpusim_import *in, char **yaml,
             ws_err_place_arg(err, in->trace);
             rc = -1;
         } else if (g.n == before) {
-            rc = ws_err_at(err, in->trace, 1, 1, "no options (expected the "
+            rc = ws_err_at(err, in->trace, 1, 1,
+                           "no options (expected the "
                            "-name value lines of an Accel-Sim trace.config, "
                            "or no second file)");
         }

@@ -18,15 +18,15 @@
  * and its answers to the queries here. */
 struct ws_input {
     enum ws_input_kind kind;
-    const char *path;           /* as given */
-    char *list_path;            /* a folder's kernelslist.g */
-    struct ws_cmdlist list;     /* the commands; a workload is one kernel */
+    const char *path;       /* as given */
+    char *list_path;        /* a folder's kernelslist.g */
+    struct ws_cmdlist list; /* the commands; a workload is one kernel */
     struct ws_trace_opts opts;
     int has_workload, has_listing;
     struct ws_workload w;
     struct ws_expander x;
-    struct ws_sass sass;        /* WS_INPUT_LISTING */
-    struct ws_pack *pack;       /* WS_INPUT_PACK */
+    struct ws_sass sass;  /* WS_INPUT_LISTING */
+    struct ws_pack *pack; /* WS_INPUT_PACK */
 };
 
 static int ws_ends_with(const char *s, const char *suffix)
@@ -87,7 +87,8 @@ int ws_input_detect(const char *input, char **list_path,
         *kind = WS_INPUT_LISTING;
         return 0;
     }
-    return ws_err_at(err, input, 1, 1, "cannot tell what this file is "
+    return ws_err_at(err, input, 1, 1,
+                     "cannot tell what this file is "
                      "(expected a kernelslist.g, a kernel-N.traceg[.xz] or "
                      "a cuobjdump/nvdisasm listing)");
 }
@@ -100,11 +101,13 @@ static int ws_input_params_unused(const struct ws_input_params *p,
                                   struct ws_err *err)
 {
     if (p->nsets > 0)
-        return ws_err_arg(err, p->sets[0], 0, 0, "--param applies to "
+        return ws_err_arg(err, p->sets[0], 0, 0,
+                          "--param applies to "
                           "workload descriptions only (expected a "
                           "workload.yaml input, not a trace or listing)");
     if (p->listing)
-        return ws_err_arg(err, p->listing, 0, 0, "--listing applies to "
+        return ws_err_arg(err, p->listing, 0, 0,
+                          "--listing applies to "
                           "workload descriptions only (expected a "
                           "workload.yaml input, not a trace or listing)");
     return 0;
@@ -115,7 +118,8 @@ static int ws_input_open_workload(struct ws_input *in,
                                   struct ws_err *err)
 {
     if (ws_workload_load(&in->w, in->path, p->sets, p->nsets, p->listing,
-                         &in->opts, err) < 0)
+                         &in->opts, err)
+        < 0)
         return -1;
     if (ws_expand_init(&in->x, &in->w, err) < 0) {
         ws_workload_free(&in->w);
@@ -144,11 +148,12 @@ static int ws_input_open_kind(struct ws_input *in, const char *path,
         return 0;
     }
     if (in->kind == WS_INPUT_PACK)
-        return ws_pack_open(&in->pack, path, err) < 0 ? -1
-               : ws_pack_commands(in->pack, &in->list, err);
+        return ws_pack_open(&in->pack, path, err) < 0
+                   ? -1
+                   : ws_pack_commands(in->pack, &in->list, err);
     if (in->kind == WS_INPUT_LIST)
-        return ws_kernelslist_load(&in->list, in->list_path ? in->list_path
-                                                            : path, err);
+        return ws_kernelslist_load(&in->list,
+                                   in->list_path ? in->list_path : path, err);
     return ws_kernelslist_single(&in->list, path, err);
 }
 
@@ -212,8 +217,9 @@ int ws_input_is_packed(const struct ws_input *in)
 
 const char *ws_input_what(const struct ws_input *in)
 {
-    return in->kind == WS_INPUT_LISTING ? "listing"
-           : in->kind == WS_INPUT_WORKLOAD ? "workload" : "trace";
+    return in->kind == WS_INPUT_LISTING    ? "listing"
+           : in->kind == WS_INPUT_WORKLOAD ? "workload"
+                                           : "trace";
 }
 
 const char *ws_input_path(const struct ws_input *in)

@@ -30,19 +30,19 @@
 /* What ws_input_detect finds a path to be.  Only the door acts on it:
  * callers of an opened input ask the queries below instead. */
 enum ws_input_kind {
-    WS_INPUT_LIST,              /* kernelslist.g, or a folder holding one */
-    WS_INPUT_KERNEL,            /* one kernel-N.traceg[.xz] */
-    WS_INPUT_LISTING,           /* a SASS listing: static, nothing to run */
-    WS_INPUT_WORKLOAD,          /* a workload.yaml over a listing */
-    WS_INPUT_PACK               /* a packed trace (.wst), by its magic */
+    WS_INPUT_LIST,     /* kernelslist.g, or a folder holding one */
+    WS_INPUT_KERNEL,   /* one kernel-N.traceg[.xz] */
+    WS_INPUT_LISTING,  /* a SASS listing: static, nothing to run */
+    WS_INPUT_WORKLOAD, /* a workload.yaml over a listing */
+    WS_INPUT_PACK      /* a packed trace (.wst), by its magic */
 };
 
 /* What the command line says about its input beyond the path. */
 struct ws_input_params {
-    const char *const *sets;    /* --param NAME=VALUE, workloads only */
+    const char *const *sets; /* --param NAME=VALUE, workloads only */
     int nsets;
-    const char *listing;        /* --listing FILE, workloads only */
-    struct ws_trace_opts opts;  /* limits, unknown opcodes, header keys */
+    const char *listing;       /* --listing FILE, workloads only */
+    struct ws_trace_opts opts; /* limits, unknown opcodes, header keys */
 };
 
 /* An opened input: what it holds is the door's (ws_input.c); the rest of
@@ -102,8 +102,8 @@ const struct ws_sass *ws_input_listing(const struct ws_input *in);
 /* One kernel of the input, open for reading CTA by CTA. */
 struct ws_input_kernel {
     struct ws_cta_source src;
-    struct ws_traceg *reader;   /* trace kernels; NULL for a workload */
-    struct ws_pack_reader *packed;  /* kernels of a .wst */
+    struct ws_traceg *reader;      /* trace kernels; NULL for a workload */
+    struct ws_pack_reader *packed; /* kernels of a .wst */
 };
 
 /* Opens command i (a kernel) of the input.  An error opening a trace named

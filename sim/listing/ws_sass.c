@@ -76,15 +76,18 @@ static int ws_sass_new_func(struct ws_sass_parser *p, const char *name,
     struct ws_sass_func *f;
 
     if (len == 0)
-        return ws_sass_fail(p, 1, "function without a name", "a mangled "
-                            "kernel name", err);
+        return ws_sass_fail(p, 1, "function without a name",
+                            "a mangled "
+                            "kernel name",
+                            err);
     if (p->sm == 0)
         return ws_sass_fail(p, 1, "function before any SM version",
                             "'code for sm_XX' or '.target sm_XX' first", err);
     if (p->in_func && ws_sass_close_func(p, err) < 0)
         return -1;
     if (ws_grow((void **)&s->funcs, &s->funcs_cap, s->nfuncs + 1,
-                     sizeof *s->funcs, 64) < 0)
+                sizeof *s->funcs, 64)
+        < 0)
         return ws_err_oom(err);
     f = &s->funcs[s->nfuncs];
     memset(f, 0, sizeof *f);
@@ -118,10 +121,12 @@ static int ws_sass_label_def(struct ws_sass_parser *p, const char *name,
         return ws_err_oom(err);
     if (id == p->end_label)
         p->func_ended = 1;
-    if (p->nwaiting == (int)(sizeof p->waiting_labels
-                             / sizeof p->waiting_labels[0]))
-        return ws_sass_fail(p, 1, "too many labels in a row", "an "
-                            "instruction after at most 64 labels", err);
+    if (p->nwaiting
+        == (int)(sizeof p->waiting_labels / sizeof p->waiting_labels[0]))
+        return ws_sass_fail(p, 1, "too many labels in a row",
+                            "an "
+                            "instruction after at most 64 labels",
+                            err);
     p->waiting_lines[p->nwaiting] = p->in.lineno;
     p->waiting_labels[p->nwaiting++] = id;
     return 0;
@@ -132,8 +137,10 @@ static int ws_sass_bind_labels(struct ws_sass_parser *p, uint32_t pc,
 {
     for (int i = 0; i < p->nwaiting; i++) {
         if (p->nlabels == WS_SASS_MAX_LABELS)
-            return ws_sass_fail(p, 1, "too many labels", "at most 4096 per "
-                                "listing", err);
+            return ws_sass_fail(p, 1, "too many labels",
+                                "at most 4096 per "
+                                "listing",
+                                err);
         if (!p->labels) {
             p->labels = malloc(WS_SASS_MAX_LABELS * sizeof *p->labels);
             if (!p->labels)
@@ -153,9 +160,8 @@ static int ws_sass_bind_labels(struct ws_sass_parser *p, uint32_t pc,
 
 static int ws_is_target_op(const char *op, size_t blen)
 {
-    static const char *const names[] = {
-        "BRA", "JMP", "CALL", "CAL", "JCAL", "SSY", "PBK", "PCNT", "BSSY"
-    };
+    static const char *const names[] = {"BRA", "JMP", "CALL", "CAL", "JCAL",
+                                        "SSY", "PBK", "PCNT", "BSSY"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strlen(names[i]) == blen && strncmp(op, names[i], blen) == 0)
             return 1;
@@ -179,9 +185,10 @@ static int ws_sass_guard(struct ws_sass_parser *p, char **q,
         n++;
     if (ws_sass_operand_parse(t, n, &o, &label, &llen, &why) < 0
         || (o.kind != WS_OPND_PRED && o.kind != WS_OPND_UPRED))
-        return ws_sass_fail(p, col0 + (long)(*q - line), "bad guard "
-                            "predicate", "@P0 to @P6, @PT, @!P0 or @UP0",
-                            err);
+        return ws_sass_fail(p, col0 + (long)(*q - line),
+                            "bad guard "
+                            "predicate",
+                            "@P0 to @P6, @PT, @!P0 or @UP0", err);
     in->guard = (int8_t)o.reg;
     in->guard_neg = o.invert;
     in->guard_uniform = o.kind == WS_OPND_UPRED;
@@ -190,8 +197,7 @@ static int ws_sass_guard(struct ws_sass_parser *p, char **q,
 }
 
 static int ws_sass_opcode(struct ws_sass_parser *p, char **q,
-                          struct ws_sass_inst *in, long col,
-                          struct ws_err *err)
+                          struct ws_sass_inst *in, long col, struct ws_err *err)
 {
     char *t = *q;
     size_t n = 0;
@@ -201,14 +207,16 @@ static int ws_sass_opcode(struct ws_sass_parser *p, char **q,
     while (t[n] && t[n] != ' ' && t[n] != '\t' && t[n] != ';')
         n++;
     if (n == 0 || !(t[0] >= 'A' && t[0] <= 'Z'))
-        return ws_sass_fail(p, col, "missing opcode", "a SASS mnemonic such "
-                            "as FFMA", err);
+        return ws_sass_fail(p, col, "missing opcode",
+                            "a SASS mnemonic such "
+                            "as FFMA",
+                            err);
     id = ws_strtab_intern(&p->s->strs, t, n);
     if (id == UINT32_MAX)
         return ws_err_oom(err);
     in->op = id;
-    in->known = (uint8_t)ws_opcode_lookup(t, ws_opcode_base_len(
-        ws_strtab_str(&p->s->strs, id)), p->sm, &info);
+    in->known = (uint8_t)ws_opcode_lookup(
+        t, ws_opcode_base_len(ws_strtab_str(&p->s->strs, id)), p->sm, &info);
     in->cls = in->known ? info.cls : (uint8_t)p->opts.unknown_class;
     in->memop = in->known ? info.memop : WS_MEMOP_NONE;
     *q = ws_skip_blank(t + n);
@@ -225,21 +233,25 @@ static int ws_sass_add_operand(struct ws_sass_parser *p, char *t, size_t n,
     while (n > 0 && (t[n - 1] == ' ' || t[n - 1] == '\t'))
         n--;
     if (ws_grow((void **)&s->opnds, &s->opnds_cap, s->nopnds + 1,
-                     sizeof *s->opnds, 64) < 0)
+                sizeof *s->opnds, 64)
+        < 0)
         return ws_err_oom(err);
     o = &s->opnds[s->nopnds];
     {
         size_t llen;
         if (ws_sass_operand_parse(t, n, o, &label, &llen, &why) < 0)
-            return ws_err_at(err, s->path, p->in.lineno, col, "bad operand "
+            return ws_err_at(err, s->path, p->in.lineno, col,
+                             "bad operand "
                              "'%.*s': %s (expected a register, constant, "
-                             "immediate or memory reference)", (int)n, t, why);
+                             "immediate or memory reference)",
+                             (int)n, t, why);
         if (targets && o->kind == WS_OPND_IMM)
             o->kind = WS_OPND_TARGET;
         if (label) {
             struct ws_sass_pending *pd;
-            if (ws_grow((void **)&p->pending, &p->pending_cap,
-                             p->npending + 1, sizeof *p->pending, 64) < 0)
+            if (ws_grow((void **)&p->pending, &p->pending_cap, p->npending + 1,
+                        sizeof *p->pending, 64)
+                < 0)
                 return ws_err_oom(err);
             pd = &p->pending[p->npending++];
             pd->opnd = s->nopnds;
@@ -275,7 +287,8 @@ static int ws_sass_operands(struct ws_sass_parser *p, char *q, char *end,
             return ws_sass_fail(p, (long)(q - line) + 1, "too many operands",
                                 "at most 16", err);
         if (ws_sass_add_operand(p, q, (size_t)(c - q), targets,
-                                (long)(q - line) + 1, err) < 0)
+                                (long)(q - line) + 1, err)
+            < 0)
             return -1;
         in->nopnd++;
         q = c < end ? ws_skip_blank(c + 1) : end;
@@ -288,13 +301,13 @@ static int ws_sass_instruction(struct ws_sass_parser *p, char *line,
 {
     struct ws_sass *s = p->s;
     struct ws_sass_inst in;
-    char *close = strstr(pcstart + 2, "*/");   /* not the '*' of the opening */
+    char *close = strstr(pcstart + 2, "*/"); /* not the '*' of the opening */
     char *q, *semi;
     uint64_t pc;
 
     q = ws_skip_blank(close + 2);
     if (*q == '.')
-        return ws_sass_data(p, q, err);  /* data in an ELF section */
+        return ws_sass_data(p, q, err); /* data in an ELF section */
     if (!p->in_func)
         return ws_sass_fail(p, 1, "instruction outside a function",
                             "'Function : name' or '.text.name:' first", err);
@@ -305,7 +318,7 @@ static int ws_sass_instruction(struct ws_sass_parser *p, char *line,
     if (*q == '\0')
         return 0;
     while (*q == '{' || *q == '}')
-        q = ws_skip_blank(q + 1);      /* Kepler/Maxwell dual-issue braces */
+        q = ws_skip_blank(q + 1); /* Kepler/Maxwell dual-issue braces */
     /* A statement ends at ';', or at the '}' closing a Maxwell dual-issue
      * pair, which cuobjdump prints without the ';'. */
     semi = strchr(q, ';');
@@ -321,14 +334,16 @@ static int ws_sass_instruction(struct ws_sass_parser *p, char *line,
         && s->insts[s->ninsts - 1].pc >= in.pc)
         return ws_err_at(err, s->path, p->in.lineno, (long)(pcstart - line) + 1,
                          "offset 0x%x does not follow 0x%x (expected "
-                         "increasing offsets)", in.pc, s->insts[s->ninsts - 1].pc);
+                         "increasing offsets)",
+                         in.pc, s->insts[s->ninsts - 1].pc);
     if (ws_sass_guard(p, &q, &in, 1, line, err) < 0
         || ws_sass_opcode(p, &q, &in, (long)(q - line) + 1, err) < 0
         || ws_sass_operands(p, q, semi, &in, line, err) < 0
         || ws_sass_bind_labels(p, in.pc, err) < 0)
         return -1;
     if (ws_grow((void **)&s->insts, &s->insts_cap, s->ninsts + 1,
-                     sizeof *s->insts, 64) < 0)
+                sizeof *s->insts, 64)
+        < 0)
         return ws_err_oom(err);
     s->insts[s->ninsts++] = in;
     s->funcs[s->nfuncs - 1].ninst++;
@@ -358,13 +373,12 @@ static int ws_sass_res_field(const char *q, const char *key, int *out)
 /* A new resource entry for function `name`, every field unknown (-1);
  * NULL when out of memory.  Several entries may name one function. */
 static struct ws_sass_res *ws_sass_res_new(struct ws_sass_parser *p,
-                                           const char *name,
-                                           struct ws_err *err)
+                                           const char *name, struct ws_err *err)
 {
     struct ws_sass_res *r;
 
-    if (ws_grow((void **)&p->res, &p->res_cap, p->nres + 1, sizeof *p->res,
-                64) < 0) {
+    if (ws_grow((void **)&p->res, &p->res_cap, p->nres + 1, sizeof *p->res, 64)
+        < 0) {
         ws_err_oom(err);
         return NULL;
     }
@@ -385,8 +399,10 @@ static int ws_sass_res_line(struct ws_sass_parser *p, const char *q,
         || ws_sass_res_field(q, "SHARED:", &r->shared) < 0
         || ws_sass_res_field(q, "LOCAL:", &r->local) < 0
         || ws_sass_res_field(q, "STACK:", &r->stack) < 0)
-        return ws_sass_fail(p, 1, "bad resource usage line", "'REG:n "
-                            "STACK:n SHARED:n LOCAL:n ...'", err);
+        return ws_sass_fail(p, 1, "bad resource usage line",
+                            "'REG:n "
+                            "STACK:n SHARED:n LOCAL:n ...'",
+                            err);
     p->res_name[0] = '\0';
     return 0;
 }
@@ -478,8 +494,8 @@ static int ws_sass_size_line(struct ws_sass_parser *p, const char *q,
 /* The offset a label reference of operand opnd (in function fi) lands on,
  * or -1.  Looked for from the end: the function being closed has the last
  * pending references and the last bound labels. */
-static int64_t ws_sass_bound_target(const struct ws_sass_parser *p,
-                                    size_t fi, size_t opnd)
+static int64_t ws_sass_bound_target(const struct ws_sass_parser *p, size_t fi,
+                                    size_t opnd)
 {
     size_t d = p->npending;
 
@@ -515,8 +531,11 @@ static int ws_sass_ends_in_trap(const struct ws_sass_parser *p,
     for (uint32_t k = 0; k < in->nopnd; k++) {
         const struct ws_opnd *o = &s->opnds[in->opnd + k];
         if (o->kind == WS_OPND_TARGET)
-            return (o->value >= 0 ? o->value : ws_sass_bound_target(
-                       p, (size_t)(f - s->funcs), in->opnd + k)) == in->pc;
+            return (o->value >= 0
+                        ? o->value
+                        : ws_sass_bound_target(p, (size_t)(f - s->funcs),
+                                               in->opnd + k))
+                   == in->pc;
     }
     return 0;
 }
@@ -531,11 +550,12 @@ static int ws_sass_close_func(struct ws_sass_parser *p, struct ws_err *err)
     p->in_func = 0;
     if (p->func_ended || f->ninst == 0 || ws_sass_ends_in_trap(p, f))
         return 0;
-    return ws_err_at(err, p->s->path, p->in.lineno, 1, "function %s is cut "
+    return ws_err_at(err, p->s->path, p->in.lineno, 1,
+                     "function %s is cut "
                      "short after offset 0x%04x (expected the rest of it: a "
                      "function ends with a BRA to itself, then cuobjdump's "
-                     "'.....' line or nvdisasm's end label)", f->name,
-                     p->s->insts[f->first + f->ninst - 1].pc);
+                     "'.....' line or nvdisasm's end label)",
+                     f->name, p->s->insts[f->first + f->ninst - 1].pc);
 }
 
 /* ---- lines ------------------------------------------------------------ */
@@ -554,8 +574,8 @@ static int ws_sass_header_line(struct ws_sass_parser *p, char *q,
         p->sm = ws_sm_at(q + 12);
     else if (strncmp(q, ".target", 7) == 0 && (t = strstr(q, "sm_")))
         p->sm = ws_sm_at(t + 3);
-    else if (strncmp(q, ".headerflags", 12) == 0 && (t = strstr(q, "EF_CUDA_SM"))
-             && p->sm == 0)
+    else if (strncmp(q, ".headerflags", 12) == 0
+             && (t = strstr(q, "EF_CUDA_SM")) && p->sm == 0)
         p->sm = ws_sm_at(t + 10);
     else if (strncmp(q, "Function : ", 11) == 0) {
         t = ws_skip_blank(q + 11);
@@ -563,8 +583,8 @@ static int ws_sass_header_line(struct ws_sass_parser *p, char *q,
         return ws_sass_new_func(p, t, n, err);
     } else if (strncmp(q, "Function ", 9) == 0 && q[strlen(q) - 1] == ':') {
         t = ws_skip_blank(q + 9);
-        snprintf(p->res_name, sizeof p->res_name, "%.*s",
-                 (int)(strlen(t) - 1), t);
+        snprintf(p->res_name, sizeof p->res_name, "%.*s", (int)(strlen(t) - 1),
+                 t);
     } else if (strncmp(q, "REG:", 4) == 0 && p->res_name[0]) {
         return ws_sass_res_line(p, q, err);
     } else if (strncmp(q, ".text.", 6) == 0 && q[strlen(q) - 1] == ':') {
@@ -626,7 +646,8 @@ static int ws_sass_run(struct ws_sass_parser *p, struct ws_err *err)
         return -1;
     if (p->s->nfuncs == 0)
         return ws_err_at(err, p->s->path, p->in.lineno > 0 ? p->in.lineno : 1,
-                         1, "no function in the listing (expected cuobjdump "
+                         1,
+                         "no function in the listing (expected cuobjdump "
                          "-sass or nvdisasm output)");
     for (size_t f = 0; f < p->s->nfuncs; f++)
         if (p->s->funcs[f].ninst == 0)
@@ -722,9 +743,8 @@ const struct ws_sass_func *ws_sass_find(const struct ws_sass *s,
 
 int ws_sass_sniff(const char *text, size_t len)
 {
-    static const char *const marks[] = {
-        "code for sm_", "Function : ", ".text.", ".headerflags", "/*0000*/"
-    };
+    static const char *const marks[] = {"code for sm_", "Function : ", ".text.",
+                                        ".headerflags", "/*0000*/"};
     char buf[4097];
 
     if (len > 4096)

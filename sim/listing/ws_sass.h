@@ -28,46 +28,46 @@
 #include "trace/ws_traceg.h"
 
 enum ws_opnd_kind {
-    WS_OPND_REG,      /* R0..R254, RZ = 255 */
-    WS_OPND_UREG,     /* UR0..UR62, URZ = 63 */
-    WS_OPND_PRED,     /* P0..P6, PT = 7 */
-    WS_OPND_UPRED,    /* UP0..UP6, UPT = 7 */
-    WS_OPND_CONST,    /* c[bank][offset] */
-    WS_OPND_IMM,      /* integer immediate */
-    WS_OPND_FIMM,     /* floating-point immediate */
-    WS_OPND_MEM,      /* [Rn(.64)? + URn? + offset], optionally desc[URn] */
-    WS_OPND_SREG,     /* SR_TID.X, SR_CTAID.X, ... */
-    WS_OPND_TARGET,   /* branch target, resolved to a byte offset */
-    WS_OPND_OTHER     /* anything else, kept as text (barrier names, modes) */
+    WS_OPND_REG,    /* R0..R254, RZ = 255 */
+    WS_OPND_UREG,   /* UR0..UR62, URZ = 63 */
+    WS_OPND_PRED,   /* P0..P6, PT = 7 */
+    WS_OPND_UPRED,  /* UP0..UP6, UPT = 7 */
+    WS_OPND_CONST,  /* c[bank][offset] */
+    WS_OPND_IMM,    /* integer immediate */
+    WS_OPND_FIMM,   /* floating-point immediate */
+    WS_OPND_MEM,    /* [Rn(.64)? + URn? + offset], optionally desc[URn] */
+    WS_OPND_SREG,   /* SR_TID.X, SR_CTAID.X, ... */
+    WS_OPND_TARGET, /* branch target, resolved to a byte offset */
+    WS_OPND_OTHER   /* anything else, kept as text (barrier names, modes) */
 };
 
 struct ws_opnd {
     uint8_t kind;
     uint8_t negate, absolute, invert, wide;
-    int16_t reg;       /* register or predicate number; MEM base; -1 none */
-    int16_t ureg;      /* MEM uniform part; -1 none */
-    uint32_t bank;     /* CONST */
-    int64_t value;     /* IMM, CONST offset (-1 if indexed), MEM offset, TARGET */
-    double fvalue;     /* FIMM */
-    uint32_t text;     /* interned operand text */
+    int16_t reg;   /* register or predicate number; MEM base; -1 none */
+    int16_t ureg;  /* MEM uniform part; -1 none */
+    uint32_t bank; /* CONST */
+    int64_t value; /* IMM, CONST offset (-1 if indexed), MEM offset, TARGET */
+    double fvalue; /* FIMM */
+    uint32_t text; /* interned operand text */
 };
 
 struct ws_sass_inst {
     uint32_t pc;
     long line;
-    int8_t guard;          /* predicate number, -1 when unguarded */
+    int8_t guard; /* predicate number, -1 when unguarded */
     uint8_t guard_neg, guard_uniform;
-    uint32_t op;           /* interned opcode with modifiers */
+    uint32_t op; /* interned opcode with modifiers */
     uint8_t cls, memop, known;
-    uint32_t opnd, nopnd;  /* operands in the listing's pool */
+    uint32_t opnd, nopnd; /* operands in the listing's pool */
 };
 
 struct ws_sass_func {
     char *name;
     uint32_t sm;
     long line;
-    int regs, shared, local, stack;   /* -res-usage values, -1 if absent */
-    uint32_t first, ninst;            /* instructions in the pool */
+    int regs, shared, local, stack; /* -res-usage values, -1 if absent */
+    uint32_t first, ninst;          /* instructions in the pool */
 };
 
 struct ws_sass {

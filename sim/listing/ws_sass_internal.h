@@ -14,13 +14,13 @@
 #define WS_SASS_MAX_LABELS 4096
 
 struct ws_sass_label {
-    uint32_t name;        /* interned */
+    uint32_t name; /* interned */
     uint32_t pc;
     size_t func;
     long line;
 };
 
-struct ws_sass_pending {  /* a label reference waiting for resolution */
+struct ws_sass_pending { /* a label reference waiting for resolution */
     size_t opnd;
     uint32_t label;
     long line;
@@ -38,11 +38,11 @@ struct ws_sass_parser {
     struct ws_trace_opts opts;
     uint32_t sm;
     int in_func;
-    int func_ended;                    /* its end marker was seen */
-    uint32_t end_label;                /* its nvdisasm end label, or none */
-    char size_name[256];               /* ".size name,(label - name)" last */
-    uint32_t size_label;               /* seen, for the next function */
-    uint32_t waiting_labels[64];       /* labels seen before their instruction */
+    int func_ended;              /* its end marker was seen */
+    uint32_t end_label;          /* its nvdisasm end label, or none */
+    char size_name[256];         /* ".size name,(label - name)" last */
+    uint32_t size_label;         /* seen, for the next function */
+    uint32_t waiting_labels[64]; /* labels seen before their instruction */
     long waiting_lines[64];
     int nwaiting;
     struct ws_sass_label *labels;
@@ -51,9 +51,9 @@ struct ws_sass_parser {
     size_t npending, pending_cap;
     struct ws_sass_res *res;
     size_t nres, res_cap;
-    char res_name[256];                /* -res-usage function being read */
-    int regcount_state;                /* nvdisasm EIATTR_REGCOUNT: 1 name, 2 value */
-    char shared_name[256];             /* inside .nv.shared.NAME */
+    char res_name[256];    /* -res-usage function being read */
+    int regcount_state;    /* nvdisasm EIATTR_REGCOUNT: 1 name, 2 value */
+    char shared_name[256]; /* inside .nv.shared.NAME */
 };
 
 /* The second pass: labels sorted and bound, branch targets checked

@@ -25,13 +25,13 @@ static int ws_is_digit(char c)
 /* Register-like name with a number: prefix "R", "UR", "P", "UP".  Returns
  * the number, or -2 when the text does not start that way. */
 static int ws_regnum(const char *s, size_t len, const char *prefix,
-                     const char *zero_name, int zero_val, int max,
-                     size_t *used)
+                     const char *zero_name, int zero_val, int max, size_t *used)
 {
     size_t p = strlen(prefix), n = p;
     uint32_t v;
 
-    if (len >= strlen(zero_name) && strncmp(s, zero_name, strlen(zero_name)) == 0
+    if (len >= strlen(zero_name)
+        && strncmp(s, zero_name, strlen(zero_name)) == 0
         && (len == strlen(zero_name) || s[strlen(zero_name)] == '.')) {
         *used = strlen(zero_name);
         return zero_val;
@@ -73,7 +73,7 @@ static int ws_parse_int(const char *s, size_t len, int64_t *v)
     if (u > (uint64_t)INT64_MAX && !(hex && !sign)
         && !(neg && u == (uint64_t)INT64_MAX + 1))
         return -1;
-    if (u > (uint64_t)INT64_MAX)   /* two's complement, spelt out */
+    if (u > (uint64_t)INT64_MAX) /* two's complement, spelt out */
         *v = -(int64_t)(UINT64_MAX - u) - 1;
     else
         *v = neg ? -(int64_t)u : (int64_t)u;

@@ -43,15 +43,16 @@ static int ws_label_cmp(const void *a, const void *b)
 }
 
 /* The first label of (func, name) in the sorted labels, or NULL. */
-static const struct ws_sass_label *ws_sass_label_find(
-    const struct ws_sass_parser *p, size_t func, uint32_t name)
+static const struct ws_sass_label *
+ws_sass_label_find(const struct ws_sass_parser *p, size_t func, uint32_t name)
 {
     size_t lo = 0, hi = p->nlabels;
 
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (ws_label_key_cmp(p->labels[mid].func, p->labels[mid].name, func,
-                             name) < 0)
+                             name)
+            < 0)
             lo = mid + 1;
         else
             hi = mid;
@@ -71,7 +72,8 @@ static int ws_sass_sort_labels(struct ws_sass_parser *p, struct ws_err *err)
     for (size_t k = 1; k < p->nlabels; k++) {
         const struct ws_sass_label *a = &p->labels[k - 1], *b = &p->labels[k];
         if (a->func == b->func && a->name == b->name)
-            return ws_err_at(err, s->path, b->line, 1, "label '%s' is "
+            return ws_err_at(err, s->path, b->line, 1,
+                             "label '%s' is "
                              "defined twice in %s (expected each label once; "
                              "line %ld has it first)",
                              ws_strtab_str(&s->strs, b->name),
@@ -91,7 +93,8 @@ static int ws_sass_check_targets(const struct ws_sass *s, size_t f,
             const struct ws_opnd *o = &s->opnds[in->opnd + k];
             if (o->kind == WS_OPND_TARGET
                 && !ws_sass_pc_in_func(s, f, o->value))
-                return ws_err_at(err, s->path, in->line, 1, "branch target "
+                return ws_err_at(err, s->path, in->line, 1,
+                                 "branch target "
                                  "0x%llx is not an instruction of %s "
                                  "(expected an offset inside the function)",
                                  (unsigned long long)o->value, fn->name);
@@ -111,7 +114,8 @@ int ws_sass_resolve(struct ws_sass_parser *p, struct ws_err *err)
         const struct ws_sass_label *l = ws_sass_label_find(p, pd->func,
                                                            pd->label);
         if (!l)
-            return ws_err_at(err, s->path, pd->line, 1, "unknown label '%s' "
+            return ws_err_at(err, s->path, pd->line, 1,
+                             "unknown label '%s' "
                              "(expected a label defined in this function)",
                              ws_strtab_str(&s->strs, pd->label));
         s->opnds[pd->opnd].value = l->pc;
@@ -180,4 +184,3 @@ int ws_sass_attach_res(struct ws_sass_parser *p, struct ws_err *err)
     free(idx);
     return 0;
 }
-

@@ -102,18 +102,38 @@
  * from WS_AS_WINSN on run on from kernel to kernel; the miss rates are
  * the quotients of the running totals, printed when there was an access. */
 enum ws_as_key {
-    WS_AS_CYCLE, WS_AS_INSN, WS_AS_OCC, WS_AS_L1_RATE, WS_AS_L2_RATE,
-    WS_AS_WINSN, WS_AS_L1_ACC, WS_AS_L1_MISS, WS_AS_L1_PEND, WS_AS_L2_ACC,
-    WS_AS_L2_MISS, WS_AS_L2_PEND, WS_AS_DRAM_RD, WS_AS_DRAM_WR, WS_AS_NKEYS
+    WS_AS_CYCLE,
+    WS_AS_INSN,
+    WS_AS_OCC,
+    WS_AS_L1_RATE,
+    WS_AS_L2_RATE,
+    WS_AS_WINSN,
+    WS_AS_L1_ACC,
+    WS_AS_L1_MISS,
+    WS_AS_L1_PEND,
+    WS_AS_L2_ACC,
+    WS_AS_L2_MISS,
+    WS_AS_L2_PEND,
+    WS_AS_DRAM_RD,
+    WS_AS_DRAM_WR,
+    WS_AS_NKEYS
 };
 
 static const char *const ws_as_keys[WS_AS_NKEYS] = {
-    "gpu_sim_cycle", "gpu_sim_insn", "gpu_occupancy",
-    "L1D_total_cache_miss_rate", "L2_total_cache_miss_rate",
-    "gpgpu_n_tot_w_icount", "L1D_total_cache_accesses",
-    "L1D_total_cache_misses", "L1D_total_cache_pending_hits",
-    "L2_total_cache_accesses", "L2_total_cache_misses",
-    "L2_total_cache_pending_hits", "total dram reads", "total dram writes",
+    "gpu_sim_cycle",
+    "gpu_sim_insn",
+    "gpu_occupancy",
+    "L1D_total_cache_miss_rate",
+    "L2_total_cache_miss_rate",
+    "gpgpu_n_tot_w_icount",
+    "L1D_total_cache_accesses",
+    "L1D_total_cache_misses",
+    "L1D_total_cache_pending_hits",
+    "L2_total_cache_accesses",
+    "L2_total_cache_misses",
+    "L2_total_cache_pending_hits",
+    "total dram reads",
+    "total dram writes",
 };
 
 /* The units the log implies for them (GPGPU-Sim prints none). */
@@ -123,17 +143,27 @@ static const char *const ws_as_units[] = {
 
 /* The metrics the reader fills, in the table's order. */
 enum ws_as_metric {
-    WS_AS_M_CYCLES, WS_AS_M_TIME, WS_AS_M_WARP_INSTS, WS_AS_M_THREAD_INSTS,
-    WS_AS_M_OCC, WS_AS_M_L1_HIT, WS_AS_M_L2_HIT, WS_AS_M_DRAM_RD,
-    WS_AS_M_DRAM_WR, WS_AS_NMETRICS
+    WS_AS_M_CYCLES,
+    WS_AS_M_TIME,
+    WS_AS_M_WARP_INSTS,
+    WS_AS_M_THREAD_INSTS,
+    WS_AS_M_OCC,
+    WS_AS_M_L1_HIT,
+    WS_AS_M_L2_HIT,
+    WS_AS_M_DRAM_RD,
+    WS_AS_M_DRAM_WR,
+    WS_AS_NMETRICS
 };
 
 static const char *const ws_as_metrics[WS_AS_NMETRICS] = {
-    "gpc__cycles_elapsed.max", "time_us", "smsp__inst_executed.sum",
+    "gpc__cycles_elapsed.max",
+    "time_us",
+    "smsp__inst_executed.sum",
     "smsp__thread_inst_executed.sum",
     "sm__warps_active.avg.pct_of_peak_sustained_active",
     "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
-    "lts__t_sector_hit_rate.pct", "dram__bytes_read.sum",
+    "lts__t_sector_hit_rate.pct",
+    "dram__bytes_read.sum",
     "dram__bytes_write.sum",
 };
 
@@ -146,22 +176,22 @@ static const char *const ws_as_metrics[WS_AS_NMETRICS] = {
 struct ws_as {
     struct ws_measured *m;
     const char *name;
-    long kernel;                    /* the last block, -1 before */
-    int open;                       /* its end line not read yet */
-    double val[WS_AS_NKEYS];        /* this block's figures, NAN absent */
-    int seen[WS_AS_NKEYS];          /* the key's line read in this block */
+    long kernel;             /* the last block, -1 before */
+    int open;                /* its end line not read yet */
+    double val[WS_AS_NKEYS]; /* this block's figures, NAN absent */
+    int seen[WS_AS_NKEYS];   /* the key's line read in this block */
     long line[WS_AS_NKEYS], col[WS_AS_NKEYS];
-    double prev[WS_AS_NKEYS];       /* running totals at the last block */
-    double clock_mhz;               /* core clock, NAN until seen */
+    double prev[WS_AS_NKEYS]; /* running totals at the last block */
+    double clock_mhz;         /* core clock, NAN until seen */
     long clock_line;
-    double atom;                    /* DRAM bytes per counted access */
+    double atom; /* DRAM bytes per counted access */
     int atom_seen;
     long kernel_line;
-    int uid_seen;                   /* this block's kernel_launch_uid */
-    int had[WS_AS_NKEYS];           /* the key in the blocks so far: -1
+    int uid_seen;               /* this block's kernel_launch_uid */
+    int had[WS_AS_NKEYS];       /* the key in the blocks so far: -1
                                        none read yet, 0 absent, 1 there */
-    long had_line[WS_AS_NKEYS];     /* the first block's kernel_name line */
-    struct ws_meas_ids ids;         /* launch uids seen */
+    long had_line[WS_AS_NKEYS]; /* the first block's kernel_name line */
+    struct ws_meas_ids ids;     /* launch uids seen */
     struct ws_err *err;
 };
 
@@ -195,24 +225,27 @@ static int ws_as_clock(struct ws_as *a, const char *s, long line, long col)
     double mhz;
 
     if (*v != ' ' && *v != '\t')
-        return 0;       /* another option */
+        return 0; /* another option */
     v += strspn(v, " \t");
     mhz = *v >= '0' && *v <= '9' ? strtod(v, &end) : NAN;
     if (!(mhz > 0 && mhz <= WS_AS_MAX_MHZ) || *end != ':')
-        return ws_err_at(a->err, a->name, line, col + (long)(v - s), "bad "
+        return ws_err_at(a->err, a->name, line, col + (long)(v - s),
+                         "bad "
                          "core clock '%.*s' in -gpgpu_clock_domains "
                          "(expected CORE:ICNT:L2:DRAM in MHz, the core clock "
                          "a number above 0, such as "
                          "1132.0:1132.0:1132.0:850.0)",
                          (int)(strcspn(v, ": \t") < 32 ? strcspn(v, ": \t")
-                               : 32), v);
+                                                       : 32),
+                         v);
     /* every kernel's time is taken at the one clock (ws_as_end): a
      * second, other clock is a second run's option echo */
     if (!isnan(a->clock_mhz) && mhz != a->clock_mhz)
-        return ws_err_at(a->err, a->name, line, col + (long)(v - s), "a "
+        return ws_err_at(a->err, a->name, line, col + (long)(v - s),
+                         "a "
                          "second core clock, %g MHz, after %g MHz at line "
-                         "%ld (expected one run per log, at one clock)", mhz,
-                         a->clock_mhz, a->clock_line);
+                         "%ld (expected one run per log, at one clock)",
+                         mhz, a->clock_mhz, a->clock_line);
     a->clock_mhz = mhz;
     a->clock_line = line;
     return 0;
@@ -244,12 +277,14 @@ static int ws_as_dram(struct ws_as *a, const char *s, long line, long col)
     if (!bw && !bl)
         return 0;
     if (w < 1 || l < 1 || w * l > 4096)
-        return ws_err_at(a->err, a->name, line, col + (long)(at - s), "bad "
+        return ws_err_at(a->err, a->name, line, col + (long)(at - s),
+                         "bad "
                          "DRAM atom '%.*s' (expected busW=W BL=L, whole "
                          "numbers from 1 whose product, the bytes of one "
                          "DRAM access, is at most 4096, such as busW=4 "
-                         "BL=8)", (int)(strcspn(at, ",") < 48
-                                        ? strcspn(at, ",") : 48), at);
+                         "BL=8)",
+                         (int)(strcspn(at, ",") < 48 ? strcspn(at, ",") : 48),
+                         at);
     if (!a->atom_seen) {
         a->atom = w * l;
         a->atom_seen = 1;
@@ -267,7 +302,8 @@ static int ws_as_rise(struct ws_as *a, enum ws_as_key k, double *rise)
     if (isnan(a->val[k]))
         return 0;
     if (a->val[k] < a->prev[k])
-        return ws_err_at(a->err, a->name, a->line[k], a->col[k], "%s falls "
+        return ws_err_at(a->err, a->name, a->line[k], a->col[k],
+                         "%s falls "
                          "from %.0f to %.0f (expected a running total, as "
                          "GPGPU-Sim prints it: one simulation per log)",
                          ws_clip(&q, ws_as_keys[k]), a->prev[k], a->val[k]);
@@ -294,10 +330,12 @@ static int ws_as_no_cycle(struct ws_as *a)
 {
     struct ws_clip q;
 
-    return ws_err_at(a->err, a->name, a->kernel_line, 1, "the statistics "
+    return ws_err_at(a->err, a->name, a->kernel_line, 1,
+                     "the statistics "
                      "block of %s has no gpu_sim_cycle (expected the block "
                      "GPGPU-Sim prints when a kernel ends; is the log cut "
-                     "short?)", ws_clip(&q, a->m->kernels[a->kernel].name));
+                     "short?)",
+                     ws_clip(&q, a->m->kernels[a->kernel].name));
 }
 
 /* A block still open at line (the next kernel_name, or the log's last
@@ -310,13 +348,13 @@ static int ws_as_cut(struct ws_as *a, long line, int at_end)
         return 0;
     if (isnan(a->val[WS_AS_CYCLE]))
         return ws_as_no_cycle(a);
-    return ws_err_at(a->err, a->name, line, 1, "the statistics block of %s "
+    return ws_err_at(a->err, a->name, line, 1,
+                     "the statistics block of %s "
                      "(from line %ld) ends %s, cut short (expected it to "
                      "run to '" WS_AS_END "=N', the last figure GPGPU-Sim "
                      "prints for a kernel)",
-                     ws_clip(&q, a->m->kernels[a->kernel].name),
-                     a->kernel_line, at_end ? "with the log"
-                                            : "at another kernel_name");
+                     ws_clip(&q, a->m->kernels[a->kernel].name), a->kernel_line,
+                     at_end ? "with the log" : "at another kernel_name");
 }
 
 /* GPGPU-Sim prints the same figures in every block: a running total
@@ -335,15 +373,18 @@ static int ws_as_same_keys(struct ws_as *a)
             a->had[i] = a->seen[i];
             a->had_line[i] = a->kernel_line;
         } else if (a->had[i] != a->seen[i] && a->seen[i]) {
-            return ws_err_at(a->err, a->name, a->line[i], a->col[i], "%s in "
+            return ws_err_at(a->err, a->name, a->line[i], a->col[i],
+                             "%s in "
                              "the statistics block of %s, but not in the "
                              "block from line %ld (expected every block to "
                              "print the same figures, as GPGPU-Sim does: "
-                             "are two logs joined?)", ws_as_keys[i],
+                             "are two logs joined?)",
+                             ws_as_keys[i],
                              ws_clip(&q, a->m->kernels[a->kernel].name),
                              a->had_line[i]);
         } else if (a->had[i] != a->seen[i]) {
-            return ws_err_at(a->err, a->name, a->kernel_line, 1, "the "
+            return ws_err_at(a->err, a->name, a->kernel_line, 1,
+                             "the "
                              "statistics block of %s has no %s, which the "
                              "block from line %ld has (expected every block "
                              "to print the same figures, as GPGPU-Sim does: "
@@ -365,12 +406,13 @@ static int ws_as_repeat(struct ws_as *a, const double *r)
     if (!a->seen[WS_AS_WINSN] || r[WS_AS_WINSN] != 0
         || !(a->val[WS_AS_INSN] > 0))
         return 0;
-    return ws_err_at(a->err, a->name, a->line[WS_AS_WINSN],
-                     a->col[WS_AS_WINSN], "gpgpu_n_tot_w_icount does not "
+    return ws_err_at(a->err, a->name, a->line[WS_AS_WINSN], a->col[WS_AS_WINSN],
+                     "gpgpu_n_tot_w_icount does not "
                      "rise in the statistics block of %s, though its "
                      "gpu_sim_insn is %.0f (expected the running total to "
                      "take in the kernel's warp instructions: is a block "
-                     "repeated?)", ws_clip(&q, a->m->kernels[a->kernel].name),
+                     "repeated?)",
+                     ws_clip(&q, a->m->kernels[a->kernel].name),
                      a->val[WS_AS_INSN]);
 }
 
@@ -378,12 +420,15 @@ static int ws_as_repeat(struct ws_as *a, const double *r)
  * without the misses. */
 static int ws_as_cache_alone(struct ws_as *a, const struct ws_as_cache *c)
 {
-    enum ws_as_key has = a->seen[c->acc] ? c->acc : a->seen[c->miss]
-                         ? c->miss : a->seen[c->pend] ? c->pend : c->rate;
+    enum ws_as_key has = a->seen[c->acc]    ? c->acc
+                         : a->seen[c->miss] ? c->miss
+                         : a->seen[c->pend] ? c->pend
+                                            : c->rate;
     enum ws_as_key lacks = a->seen[c->acc] ? c->miss : c->acc;
     struct ws_clip q;
 
-    return ws_err_at(a->err, a->name, a->line[has], a->col[has], "%s "
+    return ws_err_at(a->err, a->name, a->line[has], a->col[has],
+                     "%s "
                      "without %s in the statistics block of %s (expected "
                      "both, as GPGPU-Sim prints a cache's totals together)",
                      ws_as_keys[has], ws_as_keys[lacks],
@@ -410,30 +455,32 @@ static int ws_as_cache_check(struct ws_as *a, const struct ws_as_cache *c,
     if (!a->seen[c->acc])
         return 0;
     if (r[c->miss] + pend > r[c->acc])
-        return ws_err_at(a->err, a->name, a->line[at], a->col[at], "the %s "
+        return ws_err_at(a->err, a->name, a->line[at], a->col[at],
+                         "the %s "
                          "totals rise by %.0f misses and %.0f pending hits "
                          "in the statistics block of %s, past their %.0f "
                          "accesses (expected at most the accesses: "
                          "GPGPU-Sim counts each access as one hit, pending "
-                         "hit or miss)", c->name, r[c->miss], pend,
-                         ws_clip(&q, a->m->kernels[a->kernel].name),
-                         r[c->acc]);
+                         "hit or miss)",
+                         c->name, r[c->miss], pend,
+                         ws_clip(&q, a->m->kernels[a->kernel].name), r[c->acc]);
     if (!a->seen[c->rate] || isnan(v[c->rate]))
         return 0;
     if (!(v[c->acc] > 0))
         return ws_err_at(a->err, a->name, a->line[c->rate], a->col[c->rate],
                          "%s %g with no access in %s (expected none: "
                          "GPGPU-Sim prints a miss rate once there is an "
-                         "access)", ws_as_keys[c->rate], v[c->rate],
-                         ws_as_keys[c->acc]);
+                         "access)",
+                         ws_as_keys[c->rate], v[c->rate], ws_as_keys[c->acc]);
     /* printed with %.4lf: off by at most half its last digit */
     if (fabs(v[c->rate] - v[c->miss] / v[c->acc]) > 0.00005 + 1e-9)
         return ws_err_at(a->err, a->name, a->line[c->rate], a->col[c->rate],
                          "%s %g is not %s / %s, %.0f / %.0f = %.4f "
                          "(expected the quotient of the totals, as GPGPU-Sim "
-                         "prints it to 4 decimals)", ws_as_keys[c->rate],
-                         v[c->rate], ws_as_keys[c->miss], ws_as_keys[c->acc],
-                         v[c->miss], v[c->acc], v[c->miss] / v[c->acc]);
+                         "prints it to 4 decimals)",
+                         ws_as_keys[c->rate], v[c->rate], ws_as_keys[c->miss],
+                         ws_as_keys[c->acc], v[c->miss], v[c->acc],
+                         v[c->miss] / v[c->acc]);
     return 0;
 }
 
@@ -446,17 +493,20 @@ static int ws_as_hit(struct ws_as *a, const struct ws_as_cache *c,
     size_t k = (size_t)a->kernel;
 
     if (!a->seen[c->acc])
-        return 0;           /* the log has no such cache: ws_as_notes */
+        return 0; /* the log has no such cache: ws_as_notes */
     if (r[c->acc] > 0) {
-        ws_measured_set(a->m, k, c->metric,
-                        100 * (1 - r[c->miss] / r[c->acc]));
+        ws_measured_set(a->m, k, c->metric, 100 * (1 - r[c->miss] / r[c->acc]));
         return 0;
     }
-    return ws_measured_add_note(a->m, k, c->metric, a->line[c->acc], "no "
+    return ws_measured_add_note(a->m, k, c->metric, a->line[c->acc],
+                                "no "
                                 "%s access in its block (%s does not "
                                 "rise): a hit rate of no access is not "
-                                "defined", c->name, ws_as_keys[c->acc]) < 0
-           ? ws_err_oom(a->err) : 0;
+                                "defined",
+                                c->name, ws_as_keys[c->acc])
+                   < 0
+               ? ws_err_oom(a->err)
+               : 0;
 }
 
 /* DRAM accesses in bytes, the rise times the atom: a product past a
@@ -467,7 +517,8 @@ static int ws_as_bytes(struct ws_as *a, enum ws_as_key key,
     double v = r[key] * a->atom;
 
     if (!isnan(r[key]) && !isfinite(v))
-        return ws_err_at(a->err, a->name, a->line[key], a->col[key], "%s "
+        return ws_err_at(a->err, a->name, a->line[key], a->col[key],
+                         "%s "
                          "rises by %g, which at %g bytes an access passes a "
                          "double (expected a count a run can reach)",
                          ws_as_keys[key], r[key], a->atom);
@@ -483,7 +534,7 @@ static int ws_as_finish(struct ws_as *a)
     size_t k = (size_t)a->kernel;
 
     if (!a->open)
-        return 0;   /* a stray end line, outside any block */
+        return 0; /* a stray end line, outside any block */
     a->open = 0;
     if (isnan(a->val[WS_AS_CYCLE]))
         return ws_as_no_cycle(a);
@@ -508,7 +559,8 @@ static int ws_as_finish(struct ws_as *a)
     if (a->seen[WS_AS_OCC] && isnan(v[WS_AS_OCC])
         && ws_measured_add_note(a->m, k, WS_AS_M_OCC, a->line[WS_AS_OCC],
                                 "GPGPU-Sim prints gpu_occupancy nan: no "
-                                "warp was active") < 0)
+                                "warp was active")
+               < 0)
         return ws_err_oom(a->err);
     return 0;
 }
@@ -523,11 +575,13 @@ static int ws_as_kernel(struct ws_as *a, char *s, long line, long col)
     if (ws_as_cut(a, line, 0) < 0)
         return -1;
     if (len == 0)
-        return ws_err_at(a->err, a->name, line, col, "no kernel name after "
+        return ws_err_at(a->err, a->name, line, col,
+                         "no kernel name after "
                          "'kernel_name =' (expected the kernel this block "
                          "measured)");
     if (name[len + strspn(name + len, " \t")])
-        return ws_err_at(a->err, a->name, line, col, "this block names "
+        return ws_err_at(a->err, a->name, line, col,
+                         "this block names "
                          "several kernels (expected one: kernels that ran "
                          "concurrently cannot be told apart)");
     k = ws_measured_add_kernel(a->m, name, len, line, -1);
@@ -556,14 +610,16 @@ static int ws_as_uid(struct ws_as *a, const char *s, long line, long col)
     if (!a->open)
         return 0;
     if (a->uid_seen)
-        return ws_err_at(a->err, a->name, line, col, "a second "
+        return ws_err_at(a->err, a->name, line, col,
+                         "a second "
                          "kernel_launch_uid in the statistics block of %s "
                          "(from line %ld) (expected one per block, as "
                          "GPGPU-Sim prints it)",
                          ws_clip(&q, a->m->kernels[a->kernel].name),
                          a->kernel_line);
     if (ws_as_number(s, 0, &v) != 0 || v < 0 || v != floor(v) || v > 9e15)
-        return ws_err_at(a->err, a->name, line, col, "bad kernel_launch_uid "
+        return ws_err_at(a->err, a->name, line, col,
+                         "bad kernel_launch_uid "
                          "(expected a whole number)");
     a->uid_seen = 1;
     k = &a->m->kernels[a->kernel];
@@ -575,16 +631,16 @@ static int ws_as_uid(struct ws_as *a, const char *s, long line, long col)
 
 /* A second gpu_sim_cycle (or insn, occupancy; or a total, a miss rate
  * with another value): the lines of two runs. */
-static int ws_as_twice(struct ws_as *a, enum ws_as_key i, long line,
-                       long col)
+static int ws_as_twice(struct ws_as *a, enum ws_as_key i, long line, long col)
 {
     struct ws_clip q;
 
-    return ws_err_at(a->err, a->name, line, col, "a second %s in the "
+    return ws_err_at(a->err, a->name, line, col,
+                     "a second %s in the "
                      "statistics block of %s (from line %ld) (expected one "
                      "per block, as GPGPU-Sim prints it: are two runs' logs "
-                     "mixed?)", ws_as_keys[i],
-                     ws_clip(&q, a->m->kernels[a->kernel].name),
+                     "mixed?)",
+                     ws_as_keys[i], ws_clip(&q, a->m->kernels[a->kernel].name),
                      a->kernel_line);
 }
 
@@ -615,22 +671,23 @@ static int ws_as_figure(struct ws_as *a, const char *s, long line, long col)
         rc = ws_as_number(eq + 1, i == WS_AS_OCC, &v);
         /* a total or a rate printed again must say the same: a block
          * holding two values of one figure has no figure */
-        if (a->seen[i] && rc >= 0 && !(rc == 1 ? isnan(a->val[i])
-                                                : v == a->val[i]))
+        if (a->seen[i] && rc >= 0
+            && !(rc == 1 ? isnan(a->val[i]) : v == a->val[i]))
             return ws_as_twice(a, (enum ws_as_key)i, line, col);
         /* counts are whole and never nan: GPGPU-Sim prints nan only for
          * a rate of nothing (an empty kernel's occupancy, a miss rate) */
         if (rc < 0 || (rc == 0 && v < 0)
             || (ws_as_count(i) && (rc == 1 || v != floor(v))))
-            return ws_err_at(a->err, a->name, line,
-                             col + (long)(eq + 1 - s), "bad %s value "
+            return ws_err_at(a->err, a->name, line, col + (long)(eq + 1 - s),
+                             "bad %s value "
                              "(expected a %snumber of at least 0)",
                              ws_as_keys[i], ws_as_count(i) ? "whole " : "");
         if (rc == 0 && i == WS_AS_OCC && v > 100)
-            return ws_err_at(a->err, a->name, line,
-                             col + (long)(eq + 1 - s), "gpu_occupancy %g%% "
+            return ws_err_at(a->err, a->name, line, col + (long)(eq + 1 - s),
+                             "gpu_occupancy %g%% "
                              "is above 100%% (expected the achieved "
-                             "occupancy, a percentage of at most 100)", v);
+                             "occupancy, a percentage of at most 100)",
+                             v);
         a->seen[i] = 1;
         a->val[i] = rc == 0 ? v : NAN;
         a->line[i] = line;
@@ -654,8 +711,7 @@ static int ws_as_line(struct ws_as *a, char *line, long lineno)
     if (strncmp(s, "DRAM[", 5) == 0)
         return ws_as_dram(a, s, lineno, col);
     if (strncmp(s, WS_AS_END, strlen(WS_AS_END)) == 0
-        && s[strlen(WS_AS_END) + strspn(s + strlen(WS_AS_END), " \t")]
-           == '=')
+        && s[strlen(WS_AS_END) + strspn(s + strlen(WS_AS_END), " \t")] == '=')
         return ws_as_finish(a);
     return ws_as_figure(a, s, lineno, col);
 }
@@ -680,13 +736,17 @@ static const struct {
     {WS_AS_INSN, WS_AS_M_THREAD_INSTS, "no gpu_sim_insn in the log"},
     {WS_AS_WINSN, WS_AS_M_WARP_INSTS, "no gpgpu_n_tot_w_icount in the log"},
     {WS_AS_OCC, WS_AS_M_OCC, "no gpu_occupancy in the log"},
-    {WS_AS_L1_ACC, WS_AS_M_L1_HIT, "no L1D_total_cache_accesses in the log: "
+    {WS_AS_L1_ACC, WS_AS_M_L1_HIT,
+     "no L1D_total_cache_accesses in the log: "
      "GPGPU-Sim prints the L1D's totals only when the config enables it"},
-    {WS_AS_L2_ACC, WS_AS_M_L2_HIT, "no L2_total_cache_accesses in the log: "
+    {WS_AS_L2_ACC, WS_AS_M_L2_HIT,
+     "no L2_total_cache_accesses in the log: "
      "GPGPU-Sim prints the L2's totals only when the config enables it"},
-    {WS_AS_DRAM_RD, WS_AS_M_DRAM_RD, "no 'total dram reads' in the log: "
+    {WS_AS_DRAM_RD, WS_AS_M_DRAM_RD,
+     "no 'total dram reads' in the log: "
      "GPGPU-Sim prints it with -gpgpu_memlatency_stat"},
-    {WS_AS_DRAM_WR, WS_AS_M_DRAM_WR, "no 'total dram writes' in the log: "
+    {WS_AS_DRAM_WR, WS_AS_M_DRAM_WR,
+     "no 'total dram writes' in the log: "
      "GPGPU-Sim prints it with -gpgpu_memlatency_stat"},
 };
 
@@ -702,23 +762,25 @@ static int ws_as_end(struct ws_as *a)
         double t = ws_measured_value(m, k, WS_AS_M_CYCLES) / a->clock_mhz;
         /* cycles a double holds, over a clock below 1 MHz, can pass it */
         if (isinf(t))
-            return ws_err_at(a->err, a->name, m->kernels[k].line, 1, "the "
+            return ws_err_at(a->err, a->name, m->kernels[k].line, 1,
+                             "the "
                              "gpu_sim_cycle of %s over the core clock, %g "
                              "MHz, passes a double (expected a time a run "
-                             "can take)", ws_clip(&q, m->kernels[k].name),
-                             a->clock_mhz);
+                             "can take)",
+                             ws_clip(&q, m->kernels[k].name), a->clock_mhz);
         ws_measured_set(m, k, WS_AS_M_TIME, t);
     }
     if (isnan(a->clock_mhz))
-        rc = ws_measured_add_note(m, WS_MEAS_ALL, WS_AS_M_TIME, 0, "the log "
+        rc = ws_measured_add_note(m, WS_MEAS_ALL, WS_AS_M_TIME, 0,
+                                  "the log "
                                   "does not echo -gpgpu_clock_domains, the "
                                   "core clock that turns gpu_sim_cycle into "
                                   "time");
-    for (size_t i = 0; rc == 0 && i < sizeof ws_as_absent
-                                       / sizeof ws_as_absent[0]; i++)
+    for (size_t i = 0;
+         rc == 0 && i < sizeof ws_as_absent / sizeof ws_as_absent[0]; i++)
         if (a->had[ws_as_absent[i].key] == 0)
-            rc = ws_measured_add_note(m, WS_MEAS_ALL, ws_as_absent[i].metric,
-                                      0, "%s", ws_as_absent[i].why);
+            rc = ws_measured_add_note(m, WS_MEAS_ALL, ws_as_absent[i].metric, 0,
+                                      "%s", ws_as_absent[i].why);
     return rc < 0 ? ws_err_oom(a->err) : 0;
 }
 
@@ -749,7 +811,8 @@ int ws_accelsim_read(struct ws_measured *m, struct ws_lines *r,
     if (rc < 0 || ws_as_cut(&a, r->lineno, 1) < 0)
         return -1;
     if (m->nkernels == 0)
-        return ws_err_at(err, m->name, 1, 1, "neither an Nsight Compute CSV "
+        return ws_err_at(err, m->name, 1, 1,
+                         "neither an Nsight Compute CSV "
                          "export (no header row starting \"ID\") nor an "
                          "Accel-Sim log (no 'kernel_name = ' line) (expected "
                          "ncu --csv --page raw output or Accel-Sim's "

@@ -27,8 +27,8 @@
 /* Measured columns that describe the device, the launch or the
  * profiler, not the kernel's work (Nsight's metric families). */
 static const char *const ws_cmp_attr_families[] = {
-    "device__", "launch__", "profiler__", "numa__", "nvlink__",
-    "c2clink__", "derived__", "pmsampling__",
+    "device__", "launch__",  "profiler__", "numa__",
+    "nvlink__", "c2clink__", "derived__",  "pmsampling__",
 };
 
 /* Kernels grouped by base name: ids from names, and per id the indices
@@ -133,8 +133,7 @@ static int ws_cmp_pair(struct ws_cmp *x, struct ws_cmp_groups *g)
             paired[mi] = 1;
             if (ws_cmp_match(x->re, k->name, k->base)
                 || ws_cmp_match(x->re, mk->name, mk->base))
-                c->pairs[c->npairs++] = (struct ws_compare_pair){i, mi,
-                                                                 launch};
+                c->pairs[c->npairs++] = (struct ws_compare_pair){i, mi, launch};
         } else if (ws_cmp_match(x->re, k->name, k->base)) {
             c->sim_only[c->nsim_only++] = (struct ws_compare_lone){i, launch};
         }
@@ -144,8 +143,8 @@ static int ws_cmp_pair(struct ws_cmp *x, struct ws_cmp_groups *g)
             size_t mi = g->list[g->start[id] + j];
             const struct ws_meas_kernel *mk = &x->m->kernels[mi];
             if (!paired[mi] && ws_cmp_match(x->re, mk->name, mk->base))
-                c->meas_only[c->nmeas_only++] =
-                    (struct ws_compare_lone){mi, j + 1};
+                c->meas_only[c->nmeas_only++] = (struct ws_compare_lone){mi,
+                                                                         j + 1};
         }
     ws_strtab_free(&sim_names);
     free(used);
@@ -216,15 +215,17 @@ static int ws_cmp_bad_dim(struct ws_cmp *x, const struct ws_meas_bad *b,
     struct ws_clip q1, q2;
 
     if (b->from != b->metric)
-        return ws_err_at(x->err, x->m->name, b->line, b->col, "metric %s "
+        return ws_err_at(x->err, x->m->name, b->line, b->col,
+                         "metric %s "
                          "comes from %s, in unit '%s', which is %s "
-                         "(expected %s)", name, ws_clip(&q1, x->m->metrics[
-                         b->from]), ws_clip(&q2, b->text),
-                         ws_meas_dim_name(b->dim),
+                         "(expected %s)",
+                         name, ws_clip(&q1, x->m->metrics[b->from]),
+                         ws_clip(&q2, b->text), ws_meas_dim_name(b->dim),
                          ws_meas_dim_units(b->want));
-    return ws_err_at(x->err, x->m->name, b->line, b->col, "metric %s in "
-                     "unit '%s' is %s (expected %s)", name,
-                     ws_clip(&q1, b->text), ws_meas_dim_name(b->dim),
+    return ws_err_at(x->err, x->m->name, b->line, b->col,
+                     "metric %s in "
+                     "unit '%s' is %s (expected %s)",
+                     name, ws_clip(&q1, b->text), ws_meas_dim_name(b->dim),
                      ws_meas_dim_units(b->want));
 }
 
@@ -242,27 +243,34 @@ static int ws_cmp_bad(struct ws_cmp *x, size_t kernel, size_t metric)
     name = ws_clip(&q2, x->m->metrics[metric]);
     switch (b->why) {
     case WS_MEAS_NEGATIVE:
-        return ws_err_at(x->err, x->m->name, b->line, b->col, "'%s' for %s is "
+        return ws_err_at(x->err, x->m->name, b->line, b->col,
+                         "'%s' for %s is "
                          "negative (expected a count, a time or a rate: a "
-                         "number of at least 0)", text, name);
+                         "number of at least 0)",
+                         text, name);
     case WS_MEAS_ZERO_CLOCK:
-        return ws_err_at(x->err, x->m->name, b->line, b->col, "metric %s "
+        return ws_err_at(x->err, x->m->name, b->line, b->col,
+                         "metric %s "
                          "comes from the clock %s, which is '%s' (expected "
                          "the SM clock the kernel ran at: a rate above 0 "
-                         "that gives a time)", name,
-                         ws_clip(&q3, x->m->metrics[b->from]), text);
+                         "that gives a time)",
+                         name, ws_clip(&q3, x->m->metrics[b->from]), text);
     case WS_MEAS_UNKNOWN_UNIT:
-        return ws_err_at(x->err, x->m->name, b->line, b->col, "unknown unit "
+        return ws_err_at(x->err, x->m->name, b->line, b->col,
+                         "unknown unit "
                          "'%s' for %s (expected one of Nsight's units: %s, "
                          "bare, after a prefix K, M, G, T, P, or as a ratio "
-                         "such as byte/second)", text, name, WS_MEAS_UNITS);
+                         "such as byte/second)",
+                         text, name, WS_MEAS_UNITS);
     case WS_MEAS_DIM_UNIT:
         return ws_cmp_bad_dim(x, b, name);
     case WS_MEAS_NOT_NUMBER:
     default:
-        return ws_err_at(x->err, x->m->name, b->line, b->col, "'%s' for %s "
+        return ws_err_at(x->err, x->m->name, b->line, b->col,
+                         "'%s' for %s "
                          "is not a number (expected a number such as "
-                         "7,433,216, or an empty cell)", text, name);
+                         "7,433,216, or an empty cell)",
+                         text, name);
     }
 }
 
@@ -273,8 +281,9 @@ static enum ws_meas_dim ws_cmp_want(const struct ws_compare_metric *mt)
 {
     enum ws_meas_dim d = ws_meas_sim_unit_dim(mt->unit);
 
-    return d != WS_DIM_UNKNOWN && d != WS_DIM_PLAIN ? d
-           : ws_meas_metric_dim(mt->name);
+    return d != WS_DIM_UNKNOWN && d != WS_DIM_PLAIN
+               ? d
+               : ws_meas_metric_dim(mt->name);
 }
 
 /* The measured unit of a compared metric against its dimension: values
@@ -291,17 +300,20 @@ static int ws_cmp_unit(struct ws_cmp *x, const struct ws_compare_metric *mt)
     if (ws_meas_dim_fits(got, want))
         return 0;
     if (u->line > 0)
-        return ws_err_at(x->err, x->m->name, u->line, u->col, "metric %s in "
+        return ws_err_at(x->err, x->m->name, u->line, u->col,
+                         "metric %s in "
                          "unit '%s' is %s (expected %s, as the simulation "
-                         "counts it in '%s')", ws_clip(&q1, mt->name),
-                         ws_clip(&q2, text), ws_meas_dim_name(got),
-                         ws_meas_dim_units(want), ws_clip(&q3, mt->unit));
-    return ws_err_msg(x->err, "metric %s, which the %s gives in '%s', is %s "
+                         "counts it in '%s')",
+                         ws_clip(&q1, mt->name), ws_clip(&q2, text),
+                         ws_meas_dim_name(got), ws_meas_dim_units(want),
+                         ws_clip(&q3, mt->unit));
+    return ws_err_msg(x->err,
+                      "metric %s, which the %s gives in '%s', is %s "
                       "(expected %s, as the simulation counts it in '%s')",
                       ws_clip(&q1, mt->name),
-                      ws_measured_format_name(x->m->format),
-                      ws_clip(&q2, text), ws_meas_dim_name(got),
-                      ws_meas_dim_units(want), ws_clip(&q3, mt->unit));
+                      ws_measured_format_name(x->m->format), ws_clip(&q2, text),
+                      ws_meas_dim_name(got), ws_meas_dim_units(want),
+                      ws_clip(&q3, mt->unit));
 }
 
 /* NAN, too, when the quotient passes a double (a measurement of 1e-320
@@ -383,8 +395,7 @@ static int ws_cmp_cells(struct ws_cmp *x)
         rc = ws_cmp_fill(x, j, ws_cmp_hint(x, c->metrics[j].name), xs, ys);
     for (size_t j = 0; rc == 0 && j < c->nmetrics; j++) {
         if (c->metrics[j].n == 0) {
-            c->sim_metrics_only[c->nsim_metrics_only++] =
-                c->metrics[j].name;
+            c->sim_metrics_only[c->nsim_metrics_only++] = c->metrics[j].name;
             continue;
         }
         c->metrics[kept] = c->metrics[j];
@@ -416,10 +427,12 @@ static void ws_cmp_meas_only(struct ws_cmp *x, const struct ws_strtab *seen)
         int attr = 0;
         if (ws_strtab_find(seen, name, strlen(name)) != UINT32_MAX)
             continue;
-        for (size_t f = 0; f < sizeof ws_cmp_attr_families
-                               / sizeof ws_cmp_attr_families[0]; f++)
+        for (size_t f = 0;
+             f < sizeof ws_cmp_attr_families / sizeof ws_cmp_attr_families[0];
+             f++)
             attr |= strncmp(name, ws_cmp_attr_families[f],
-                            strlen(ws_cmp_attr_families[f])) == 0;
+                            strlen(ws_cmp_attr_families[f]))
+                    == 0;
         for (size_t j = 0; !attr && j < c->nmetrics; j++)
             attr = strncmp(c->metrics[j].name, name, stem) == 0
                    && c->metrics[j].name[stem] == '.';
@@ -450,8 +463,7 @@ static int ws_cmp_notes(struct ws_cmp *x, const struct ws_strtab *seen)
     for (size_t i = 0; i < x->m->nnotes; i++) {
         const struct ws_meas_note *n = &x->m->notes[i];
         const char *name = x->m->metrics[n->metric];
-        size_t p = n->kernel == WS_MEAS_ALL ? WS_MEAS_ALL
-                                            : pair_of[n->kernel];
+        size_t p = n->kernel == WS_MEAS_ALL ? WS_MEAS_ALL : pair_of[n->kernel];
         if (ws_strtab_find(seen, name, strlen(name)) == UINT32_MAX
             || (n->kernel != WS_MEAS_ALL && p == WS_MEAS_ALL))
             continue;
@@ -486,17 +498,19 @@ static int ws_cmp_none(struct ws_cmp *x)
 
     if (x->re)
         return ws_err_msg(x->err, "--kernel selects no kernel that is both "
-                          "simulated and measured (expected a pattern "
-                          "matching a kernel of both files)");
+                                  "simulated and measured (expected a pattern "
+                                  "matching a kernel of both files)");
     for (size_t i = 0; i < 3 && i < x->s->nkernels; i++)
         sn[i] = x->s->kernels[i].base;
     for (size_t i = 0; i < 3 && i < x->m->nkernels; i++)
         mn[i] = x->m->kernels[i].base;
     ws_cmp_some(sl, sizeof sl, sn, x->s->nkernels);
     ws_cmp_some(ml, sizeof ml, mn, x->m->nkernels);
-    return ws_err_msg(x->err, "no kernel is both simulated and measured "
+    return ws_err_msg(x->err,
+                      "no kernel is both simulated and measured "
                       "(expected the same kernels in both files: simulated "
-                      "%s; measured %s)", sl, ml);
+                      "%s; measured %s)",
+                      sl, ml);
 }
 
 static int ws_cmp_alloc(struct ws_cmp *x, size_t nsim_metrics)
@@ -515,7 +529,9 @@ static int ws_cmp_alloc(struct ws_cmp *x, size_t nsim_metrics)
     c->meas_metrics_only = calloc(x->m->nmetrics + 1,
                                   sizeof *c->meas_metrics_only);
     return c->pairs && c->sim_only && c->meas_only && c->metrics
-           && c->sim_metrics_only && c->meas_metrics_only ? 0 : -1;
+                   && c->sim_metrics_only && c->meas_metrics_only
+               ? 0
+               : -1;
 }
 
 /* Every metric name a simulated kernel lists, counted with repeats:
@@ -544,19 +560,20 @@ static int ws_cmp_all(struct ws_cmp *x)
     }
     rc = ws_cmp_pair(x, &g) < 0 ? ws_cmp_oom(x) : 0;
     ws_cmp_groups_free(&g);
-    qsort(c->meas_only, c->nmeas_only, sizeof *c->meas_only,
-          ws_cmp_lone_cmp);
+    qsort(c->meas_only, c->nmeas_only, sizeof *c->meas_only, ws_cmp_lone_cmp);
     if (rc == 0 && c->npairs == 0)
         rc = ws_cmp_none(x);
     if (rc == 0 && ws_cmp_metric_set(x, &seen) < 0)
         rc = ws_cmp_oom(x);
-    if (rc == 0 && !(c->cells = malloc((c->npairs * c->nmetrics + 1)
-                                       * sizeof *c->cells)))
+    if (rc == 0
+        && !(c->cells = malloc((c->npairs * c->nmetrics + 1)
+                               * sizeof *c->cells)))
         rc = ws_cmp_oom(x);
     if (rc == 0)
         rc = ws_cmp_cells(x);
     if (rc == 0 && c->nmetrics == 0)
-        rc = ws_err_msg(x->err, "no metric is both simulated and measured "
+        rc = ws_err_msg(x->err,
+                        "no metric is both simulated and measured "
                         "for these kernels (expected measurements under "
                         "Nsight Compute names, such as "
                         "gpc__cycles_elapsed.max)");

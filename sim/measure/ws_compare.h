@@ -45,8 +45,8 @@
 #include "ws_simrun.h"
 
 struct ws_compare_pair {
-    size_t sim, meas;       /* kernel indices on each side */
-    size_t launch;          /* the k-th launch of its base name, from 1 */
+    size_t sim, meas; /* kernel indices on each side */
+    size_t launch;    /* the k-th launch of its base name, from 1 */
 };
 
 /* A kernel on one side only, the k-th launch of its base name. */
@@ -55,19 +55,19 @@ struct ws_compare_lone {
 };
 
 struct ws_compare_metric {
-    const char *name;       /* the simulated side's strings */
+    const char *name; /* the simulated side's strings */
     const char *unit;
-    size_t meas;            /* its index among the measured metrics */
-    size_t n;               /* pairs with both values */
-    size_t n_mape;          /* of those, with a measurement other than 0
+    size_t meas;   /* its index among the measured metrics */
+    size_t n;      /* pairs with both values */
+    size_t n_mape; /* of those, with a measurement other than 0
                                and a difference a double holds */
-    double mape;            /* percent; NAN when n_mape is 0 */
-    double r;               /* NAN when not defined */
+    double mape;   /* percent; NAN when n_mape is 0 */
+    double r;      /* NAN when not defined */
 };
 
 struct ws_compare_cell {
-    double sim, meas;       /* NAN when the side lacks it */
-    double diff_pct;        /* NAN when either lacks it, when measured is 0
+    double sim, meas; /* NAN when the side lacks it */
+    double diff_pct;  /* NAN when either lacks it, when measured is 0
                                and simulated is not, or when it passes a
                                double */
 };
@@ -78,7 +78,7 @@ struct ws_compare_cell {
 struct ws_compare_note {
     const char *metric;
     size_t pair;
-    long line;              /* where the reason shows; 0: an absence */
+    long line; /* where the reason shows; 0: an absence */
     const char *why;
 };
 
@@ -86,18 +86,18 @@ struct ws_compare {
     const struct ws_simrun *sim;
     const struct ws_measured *meas;
     size_t npairs, nmetrics;
-    struct ws_compare_pair *pairs;          /* in simulated launch order */
+    struct ws_compare_pair *pairs; /* in simulated launch order */
     struct ws_compare_metric *metrics;
-    struct ws_compare_cell *cells;          /* npairs x nmetrics */
+    struct ws_compare_cell *cells; /* npairs x nmetrics */
     size_t nsim_only, nmeas_only;
     struct ws_compare_lone *sim_only, *meas_only;
     size_t nsim_metrics_only, nmeas_metrics_only;
-    const char **sim_metrics_only;          /* not ws__* */
+    const char **sim_metrics_only; /* not ws__* */
     const char **meas_metrics_only;
-    size_t nown;                            /* ws__* simulated only */
-    size_t nattrs;                          /* measured columns left out */
+    size_t nown;   /* ws__* simulated only */
+    size_t nattrs; /* measured columns left out */
     size_t nnotes;
-    struct ws_compare_note *notes;          /* in the file's order */
+    struct ws_compare_note *notes; /* in the file's order */
 };
 
 /* Pairs, compares and sums up; re may be NULL (every kernel).  Errors:

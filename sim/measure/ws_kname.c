@@ -23,7 +23,7 @@
 struct ws_kn {
     const char *p, *end;
     char *out;
-    size_t len, cap;        /* what out holds, less the final NUL */
+    size_t len, cap; /* what out holds, less the final NUL */
     int depth;
 };
 
@@ -156,7 +156,7 @@ static int ws_kn_subst(struct ws_kn *k, int emit)
     }
     if (c && strchr("abisod", c)) {
         k->p++;
-        return emit ? -1 : 0;   /* not a name a kernel base would hold */
+        return emit ? -1 : 0; /* not a name a kernel base would hold */
     }
     return ws_kn_seq(k) < 0 || emit ? -1 : 0;
 }
@@ -179,9 +179,9 @@ static int ws_kn_nested(struct ws_kn *k, int emit)
         else if (c == 'T' && (k->p++, 1))
             rc = ws_kn_seq(k);
         else if (c == 'L' && (k->p++, 1))
-            rc = 0;             /* GCC marks internal linkage here too */
+            rc = 0; /* GCC marks internal linkage here too */
         else
-            rc = -1;            /* ctor/dtor, operator, lambda, end */
+            rc = -1; /* ctor/dtor, operator, lambda, end */
         if (rc < 0)
             return -1;
     }
@@ -261,7 +261,8 @@ static int ws_kn_type(struct ws_kn *k)
         rc = ws_kn_function(k);
     else if (c == 'A' && (k->p++, 1))
         rc = (ws_kn_peek(k) == '_' ? (k->p++, 0) : ws_kn_number_(k)) < 0
-             ? -1 : ws_kn_type(k);
+                 ? -1
+                 : ws_kn_type(k);
     else if (c == 'M' && (k->p++, 1))
         rc = ws_kn_type(k) < 0 ? -1 : ws_kn_type(k);
     else
@@ -288,8 +289,7 @@ static void ws_kn_name(struct ws_kn *k)
 
 static char *ws_kname_mangled(const char *name, size_t n)
 {
-    struct ws_kn k = {name + 2, name + n, malloc(3 * n + 64), 0, 3 * n + 63,
-                      0};
+    struct ws_kn k = {name + 2, name + n, malloc(3 * n + 64), 0, 3 * n + 63, 0};
 
     if (!k.out)
         return NULL;

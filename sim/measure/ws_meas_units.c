@@ -106,20 +106,20 @@ struct ws_meas_word {
 };
 
 static const struct ws_meas_word ws_meas_words[] = {
-    {"byte", 1, WS_DIM_BYTES}, {"B", 1, WS_DIM_BYTES},
-    {"bit", 0.125, WS_DIM_BYTES}, {"cycle", 1, WS_DIM_CYCLES},
-    {"hz", 1, WS_DIM_CLOCK}, {"inst", 1, WS_DIM_COUNT},
-    {"sector", 1, WS_DIM_COUNT}, {"request", 1, WS_DIM_COUNT},
+    {"byte", 1, WS_DIM_BYTES},      {"B", 1, WS_DIM_BYTES},
+    {"bit", 0.125, WS_DIM_BYTES},   {"cycle", 1, WS_DIM_CYCLES},
+    {"hz", 1, WS_DIM_CLOCK},        {"inst", 1, WS_DIM_COUNT},
+    {"sector", 1, WS_DIM_COUNT},    {"request", 1, WS_DIM_COUNT},
     {"wavefront", 1, WS_DIM_COUNT}, {"transaction", 1, WS_DIM_COUNT},
-    {"warp", 1, WS_DIM_COUNT}, {"thread", 1, WS_DIM_COUNT},
-    {"block", 1, WS_DIM_COUNT}, {"cluster", 1, WS_DIM_COUNT},
-    {"SM", 1, WS_DIM_COUNT}, {"register", 1, WS_DIM_COUNT},
+    {"warp", 1, WS_DIM_COUNT},      {"thread", 1, WS_DIM_COUNT},
+    {"block", 1, WS_DIM_COUNT},     {"cluster", 1, WS_DIM_COUNT},
+    {"SM", 1, WS_DIM_COUNT},        {"register", 1, WS_DIM_COUNT},
     {"pass", 1, WS_DIM_COUNT},
 };
 
 /* Time is named whole, without the prefixes of the other words. */
 static const struct ws_meas_word ws_meas_times[] = {
-    {"second", 1, WS_DIM_TIME}, {"s", 1, WS_DIM_TIME},
+    {"second", 1, WS_DIM_TIME},     {"s", 1, WS_DIM_TIME},
     {"msecond", 1e-3, WS_DIM_TIME}, {"ms", 1e-3, WS_DIM_TIME},
     {"usecond", 1e-6, WS_DIM_TIME}, {"us", 1e-6, WS_DIM_TIME},
     {"nsecond", 1e-9, WS_DIM_TIME}, {"ns", 1e-9, WS_DIM_TIME},
@@ -128,9 +128,8 @@ static const struct ws_meas_word ws_meas_times[] = {
 #define WS_MEAS_NWORDS (sizeof ws_meas_words / sizeof ws_meas_words[0])
 #define WS_MEAS_NTIMES (sizeof ws_meas_times / sizeof ws_meas_times[0])
 
-static const struct ws_meas_word *ws_meas_find(const struct ws_meas_word *w,
-                                               size_t nw, const char *u,
-                                               size_t n)
+static const struct ws_meas_word *
+ws_meas_find(const struct ws_meas_word *w, size_t nw, const char *u, size_t n)
 {
     for (size_t i = 0; i < nw; i++)
         if (strlen(w[i].name) == n && strncmp(u, w[i].name, n) == 0)
@@ -192,10 +191,11 @@ static double ws_meas_unit(const char *unit, enum ws_meas_dim *dim)
         / ws_meas_simple(slash + 1, strlen(slash + 1), &den);
     if (isnan(s))
         return NAN;
-    *dim = den != WS_DIM_TIME ? WS_DIM_RATIO
-           : num == WS_DIM_BYTES ? WS_DIM_BYTE_RATE
+    *dim = den != WS_DIM_TIME     ? WS_DIM_RATIO
+           : num == WS_DIM_BYTES  ? WS_DIM_BYTE_RATE
            : num == WS_DIM_CYCLES ? WS_DIM_CLOCK
-           : num == WS_DIM_COUNT ? WS_DIM_COUNT_RATE : WS_DIM_RATIO;
+           : num == WS_DIM_COUNT  ? WS_DIM_COUNT_RATE
+                                  : WS_DIM_RATIO;
     return s;
 }
 
@@ -241,8 +241,8 @@ static int ws_meas_has_word(const char *c, size_t n, const char *w)
 static enum ws_meas_dim ws_meas_counter_dim(const char *c, size_t n)
 {
     static const char *const counts[] = {
-        "inst", "sectors", "requests", "wavefronts", "warps", "ctas",
-        "threads", "transactions",
+        "inst",  "sectors", "requests", "wavefronts",
+        "warps", "ctas",    "threads",  "transactions",
     };
     enum ws_meas_dim d = WS_DIM_UNKNOWN;
     int kinds = 0;
@@ -263,9 +263,9 @@ static enum ws_meas_dim ws_meas_counter_dim(const char *c, size_t n)
 
 static int ws_meas_is_rollup(const char *r, size_t n)
 {
-    return n == 3 && (strncmp(r, "sum", 3) == 0 || strncmp(r, "avg", 3) == 0
-                      || strncmp(r, "max", 3) == 0
-                      || strncmp(r, "min", 3) == 0);
+    return n == 3
+           && (strncmp(r, "sum", 3) == 0 || strncmp(r, "avg", 3) == 0
+               || strncmp(r, "max", 3) == 0 || strncmp(r, "min", 3) == 0);
 }
 
 /* Nsight's rule (see the header); held against every column of the two
@@ -284,7 +284,7 @@ enum ws_meas_dim ws_meas_metric_dim(const char *name)
     c += 2;
     n = strcspn(c, ".");
     if (!c[n])
-        return WS_DIM_UNKNOWN;      /* no roll-up */
+        return WS_DIM_UNKNOWN; /* no roll-up */
     roll = c + n + 1;
     rn = strcspn(roll, ".");
     sub = roll[rn] ? roll + rn + 1 : "";
@@ -297,47 +297,68 @@ enum ws_meas_dim ws_meas_metric_dim(const char *name)
         return d;
     if (strcmp(sub, "per_second") != 0)
         return WS_DIM_UNKNOWN;
-    return d == WS_DIM_BYTES ? WS_DIM_BYTE_RATE
+    return d == WS_DIM_BYTES    ? WS_DIM_BYTE_RATE
            : d == WS_DIM_CYCLES ? WS_DIM_CLOCK
-           : d == WS_DIM_COUNT ? WS_DIM_COUNT_RATE : WS_DIM_UNKNOWN;
+           : d == WS_DIM_COUNT  ? WS_DIM_COUNT_RATE
+                                : WS_DIM_UNKNOWN;
 }
 
 const char *ws_meas_dim_name(enum ws_meas_dim d)
 {
     switch (d) {
-    case WS_DIM_PLAIN: return "a plain number";
-    case WS_DIM_BYTES: return "a byte count";
-    case WS_DIM_CYCLES: return "a cycle count";
-    case WS_DIM_TIME: return "a time";
-    case WS_DIM_PCT: return "a percentage";
-    case WS_DIM_COUNT: return "a count";
-    case WS_DIM_CLOCK: return "a clock";
-    case WS_DIM_BYTE_RATE: return "a byte rate";
-    case WS_DIM_COUNT_RATE: return "a rate";
-    case WS_DIM_RATIO: return "a ratio";
+    case WS_DIM_PLAIN:
+        return "a plain number";
+    case WS_DIM_BYTES:
+        return "a byte count";
+    case WS_DIM_CYCLES:
+        return "a cycle count";
+    case WS_DIM_TIME:
+        return "a time";
+    case WS_DIM_PCT:
+        return "a percentage";
+    case WS_DIM_COUNT:
+        return "a count";
+    case WS_DIM_CLOCK:
+        return "a clock";
+    case WS_DIM_BYTE_RATE:
+        return "a byte rate";
+    case WS_DIM_COUNT_RATE:
+        return "a rate";
+    case WS_DIM_RATIO:
+        return "a ratio";
     case WS_DIM_UNKNOWN:
-    default: return "of no known dimension";
+    default:
+        return "of no known dimension";
     }
 }
 
 const char *ws_meas_dim_units(enum ws_meas_dim d)
 {
     switch (d) {
-    case WS_DIM_BYTES: return "a byte unit: byte, Kbyte, Mbyte, KiB, ...";
-    case WS_DIM_CYCLES: return "a cycle unit: cycle, Kcycle, Mcycle, ...";
-    case WS_DIM_TIME: return "a time unit: second, msecond, usecond, "
-                             "nsecond, or s, ms, us, ns";
-    case WS_DIM_PCT: return "a percentage: %";
-    case WS_DIM_COUNT: return "a count: inst, sector, request, warp, ..., "
-                              "after K, M, G";
-    case WS_DIM_CLOCK: return "a clock: hz, Mhz, Ghz, cycle/nsecond, ...";
-    case WS_DIM_BYTE_RATE: return "a byte rate: byte/second, "
-                                  "Gbyte/second, ...";
-    case WS_DIM_COUNT_RATE: return "a rate: inst/second, ...";
+    case WS_DIM_BYTES:
+        return "a byte unit: byte, Kbyte, Mbyte, KiB, ...";
+    case WS_DIM_CYCLES:
+        return "a cycle unit: cycle, Kcycle, Mcycle, ...";
+    case WS_DIM_TIME:
+        return "a time unit: second, msecond, usecond, "
+               "nsecond, or s, ms, us, ns";
+    case WS_DIM_PCT:
+        return "a percentage: %";
+    case WS_DIM_COUNT:
+        return "a count: inst, sector, request, warp, ..., "
+               "after K, M, G";
+    case WS_DIM_CLOCK:
+        return "a clock: hz, Mhz, Ghz, cycle/nsecond, ...";
+    case WS_DIM_BYTE_RATE:
+        return "a byte rate: byte/second, "
+               "Gbyte/second, ...";
+    case WS_DIM_COUNT_RATE:
+        return "a rate: inst/second, ...";
     case WS_DIM_RATIO:
     case WS_DIM_PLAIN:
     case WS_DIM_UNKNOWN:
-    default: return "a unit of the metric's dimension";
+    default:
+        return "a unit of the metric's dimension";
     }
 }
 

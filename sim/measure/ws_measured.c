@@ -59,10 +59,13 @@ long ws_measured_add_metric(struct ws_measured *m, const char *name)
     if (m->nkernels > 0)
         return -1;
     copy = ws_meas_strndup(name, strlen(name));
-    if (!copy || ws_grow((void **)&m->metrics, &m->metrics_cap,
-                         m->nmetrics + 1, sizeof *m->metrics, 16) < 0
+    if (!copy
+        || ws_grow((void **)&m->metrics, &m->metrics_cap, m->nmetrics + 1,
+                   sizeof *m->metrics, 16)
+               < 0
         || ws_grow((void **)&m->units, &m->units_cap, m->nmetrics + 1,
-                   sizeof *m->units, 16) < 0) {
+                   sizeof *m->units, 16)
+               < 0) {
         free(copy);
         return -1;
     }
@@ -71,8 +74,8 @@ long ws_measured_add_metric(struct ws_measured *m, const char *name)
     return (long)m->nmetrics++;
 }
 
-int ws_measured_set_unit(struct ws_measured *m, size_t metric,
-                         const char *unit, long line, long col)
+int ws_measured_set_unit(struct ws_measured *m, size_t metric, const char *unit,
+                         long line, long col)
 {
     char *copy = ws_meas_strndup(unit, strlen(unit));
 
@@ -83,20 +86,24 @@ int ws_measured_set_unit(struct ws_measured *m, size_t metric,
     return 0;
 }
 
-long ws_measured_add_kernel(struct ws_measured *m, const char *name,
-                            size_t len, long line, long long id)
+long ws_measured_add_kernel(struct ws_measured *m, const char *name, size_t len,
+                            long line, long long id)
 {
-    struct ws_meas_kernel k = {ws_meas_strndup(name, len), NULL, line, id,
-                               line, 1};
+    struct ws_meas_kernel k = {
+        ws_meas_strndup(name, len), NULL, line, id, line, 1};
     size_t n = m->nkernels;
 
     if (k.name)
         k.base = ws_kname_base(k.name);
-    if (!k.base || ws_grow((void **)&m->kernels, &m->kernels_cap, n + 1,
-                           sizeof *m->kernels, 16) < 0
-        || (m->nmetrics && ws_grow((void **)&m->values, &m->values_cap,
-                                   (n + 1) * m->nmetrics, sizeof *m->values,
-                                   16 * m->nmetrics) < 0)) {
+    if (!k.base
+        || ws_grow((void **)&m->kernels, &m->kernels_cap, n + 1,
+                   sizeof *m->kernels, 16)
+               < 0
+        || (m->nmetrics
+            && ws_grow((void **)&m->values, &m->values_cap,
+                       (n + 1) * m->nmetrics, sizeof *m->values,
+                       16 * m->nmetrics)
+                   < 0)) {
         free(k.name);
         free(k.base);
         return -1;
@@ -118,18 +125,26 @@ int ws_measured_add_bad(struct ws_measured *m, size_t kernel, size_t metric,
                         long line, long col, const char *text,
                         enum ws_meas_why why)
 {
-    struct ws_meas_bad b = {kernel, metric, line, col,
-                            ws_meas_strndup(text, strlen(text)), why,
-                            WS_DIM_UNKNOWN, WS_DIM_UNKNOWN, metric};
+    struct ws_meas_bad b = {kernel,
+                            metric,
+                            line,
+                            col,
+                            ws_meas_strndup(text, strlen(text)),
+                            why,
+                            WS_DIM_UNKNOWN,
+                            WS_DIM_UNKNOWN,
+                            metric};
 
     /* Out of order would break the search of ws_measured_bad. */
-    if (m->nbad > 0 && !ws_meas_bad_before(&m->bad[m->nbad - 1], kernel,
-                                           metric)) {
+    if (m->nbad > 0
+        && !ws_meas_bad_before(&m->bad[m->nbad - 1], kernel, metric)) {
         free(b.text);
         return -1;
     }
-    if (!b.text || ws_grow((void **)&m->bad, &m->bad_cap, m->nbad + 1,
-                           sizeof *m->bad, 16) < 0) {
+    if (!b.text
+        || ws_grow((void **)&m->bad, &m->bad_cap, m->nbad + 1, sizeof *m->bad,
+                   16)
+               < 0) {
         free(b.text);
         return -1;
     }
@@ -139,8 +154,10 @@ int ws_measured_add_bad(struct ws_measured *m, size_t kernel, size_t metric,
 
 static int ws_meas_keep_unit_bad(struct ws_measured *m, struct ws_meas_bad b)
 {
-    if (!b.text || ws_grow((void **)&m->unit_bad, &m->unit_bad_cap,
-                           m->nunit_bad + 1, sizeof *m->unit_bad, 8) < 0) {
+    if (!b.text
+        || ws_grow((void **)&m->unit_bad, &m->unit_bad_cap, m->nunit_bad + 1,
+                   sizeof *m->unit_bad, 8)
+               < 0) {
         free(b.text);
         return -1;
     }
@@ -151,19 +168,20 @@ static int ws_meas_keep_unit_bad(struct ws_measured *m, struct ws_meas_bad b)
 int ws_measured_add_unit_bad(struct ws_measured *m, size_t metric, long line,
                              long col, const char *unit, enum ws_meas_why why)
 {
-    return ws_meas_keep_unit_bad(m, (struct ws_meas_bad){
-        0, metric, line, col, ws_meas_strndup(unit, strlen(unit)), why,
-        WS_DIM_UNKNOWN, WS_DIM_UNKNOWN, metric});
+    return ws_meas_keep_unit_bad(
+        m, (struct ws_meas_bad){0, metric, line, col,
+                                ws_meas_strndup(unit, strlen(unit)), why,
+                                WS_DIM_UNKNOWN, WS_DIM_UNKNOWN, metric});
 }
 
-int ws_measured_add_dim_bad(struct ws_measured *m, size_t metric,
-                            size_t from, long line, long col,
-                            const char *unit, enum ws_meas_dim dim,
-                            enum ws_meas_dim want)
+int ws_measured_add_dim_bad(struct ws_measured *m, size_t metric, size_t from,
+                            long line, long col, const char *unit,
+                            enum ws_meas_dim dim, enum ws_meas_dim want)
 {
-    return ws_meas_keep_unit_bad(m, (struct ws_meas_bad){
-        0, metric, line, col, ws_meas_strndup(unit, strlen(unit)),
-        WS_MEAS_DIM_UNIT, dim, want, from});
+    return ws_meas_keep_unit_bad(
+        m, (struct ws_meas_bad){0, metric, line, col,
+                                ws_meas_strndup(unit, strlen(unit)),
+                                WS_MEAS_DIM_UNIT, dim, want, from});
 }
 
 int ws_measured_add_note(struct ws_measured *m, size_t kernel, size_t metric,
@@ -182,7 +200,8 @@ int ws_measured_add_note(struct ws_measured *m, size_t kernel, size_t metric,
     vsnprintf(n.why, (size_t)len + 1, fmt, ap);
     va_end(ap);
     if (ws_grow((void **)&m->notes, &m->notes_cap, m->nnotes + 1,
-                sizeof *m->notes, 8) < 0) {
+                sizeof *m->notes, 8)
+        < 0) {
         free(n.why);
         return -1;
     }
@@ -217,7 +236,9 @@ const struct ws_meas_bad *ws_measured_bad(const struct ws_measured *m,
             hi = mid;
     }
     return lo < m->nbad && m->bad[lo].kernel == kernel
-           && m->bad[lo].metric == metric ? &m->bad[lo] : NULL;
+                   && m->bad[lo].metric == metric
+               ? &m->bad[lo]
+               : NULL;
 }
 
 void ws_measured_free(struct ws_measured *m)
@@ -271,9 +292,10 @@ long ws_meas_ids_seen(struct ws_meas_ids *s, long long id, size_t k)
     uint32_t before = s->ids.count;
     uint32_t at = ws_strtab_intern(&s->ids, key, (size_t)n);
 
-    if (at == UINT32_MAX || ws_grow((void **)&s->kernel, &s->cap,
-                                    (size_t)at + 1, sizeof *s->kernel,
-                                    64) < 0)
+    if (at == UINT32_MAX
+        || ws_grow((void **)&s->kernel, &s->cap, (size_t)at + 1,
+                   sizeof *s->kernel, 64)
+               < 0)
         return -2;
     if (at != before)
         return (long)s->kernel[at];
@@ -303,15 +325,18 @@ int ws_meas_ids_add(struct ws_meas_ids *s, const struct ws_measured *m,
         return 0;
     old = &m->kernels[first];
     if (strcmp(old->name, mk->name) != 0)
-        return ws_err_at(err, m->name, mk->id_line, mk->id_col, "%s %lld is "
+        return ws_err_at(err, m->name, mk->id_line, mk->id_col,
+                         "%s %lld is "
                          "%s here but %s at line %ld (expected one kernel "
-                         "per %s: are two %s joined?)", what, mk->id,
-                         ws_clip(&q1, mk->name), ws_clip(&q2, old->name),
-                         old->id_line, what, ncu ? "exports" : "logs");
-    return ws_err_at(err, m->name, mk->id_line, mk->id_col, "%s %lld of %s "
+                         "per %s: are two %s joined?)",
+                         what, mk->id, ws_clip(&q1, mk->name),
+                         ws_clip(&q2, old->name), old->id_line, what,
+                         ncu ? "exports" : "logs");
+    return ws_err_at(err, m->name, mk->id_line, mk->id_col,
+                     "%s %lld of %s "
                      "again, as at line %ld (expected each launch once, as "
-                     "%s: is a %s repeated, or are two %s joined?)", what,
-                     mk->id, ws_clip(&q1, mk->name), old->id_line,
+                     "%s: is a %s repeated, or are two %s joined?)",
+                     what, mk->id, ws_clip(&q1, mk->name), old->id_line,
                      ncu ? "ncu writes one row per launch"
                          : "GPGPU-Sim prints one block per launch",
                      ncu ? "row" : "block", ncu ? "exports" : "logs");
@@ -349,7 +374,8 @@ static int ws_meas_detect(struct ws_lines *r, enum ws_meas_format *f,
         return 0;
     }
     if (rc == 0)
-        ws_err_at(err, r->name, r->lineno > 0 ? r->lineno : 1, 1, "no data "
+        ws_err_at(err, r->name, r->lineno > 0 ? r->lineno : 1, 1,
+                  "no data "
                   "(expected an Nsight Compute CSV export or an Accel-Sim "
                   "log)");
     return -1;
@@ -379,8 +405,10 @@ static char *ws_meas_collect(struct ws_lines *r, size_t *len, long *first,
         }
         if (n + llen + 1 > WS_MEAS_MAX_CSV) {
             free(buf);
-            ws_err_at(err, r->name, r->lineno, 1, "the CSV passes %zu MiB "
-                      "(expected a smaller export)", WS_MEAS_MAX_CSV >> 20);
+            ws_err_at(err, r->name, r->lineno, 1,
+                      "the CSV passes %zu MiB "
+                      "(expected a smaller export)",
+                      WS_MEAS_MAX_CSV >> 20);
             return NULL;
         }
         if (ws_grow((void **)&buf, &cap, n + llen + 2, 1, 1 << 16) < 0) {
@@ -443,11 +471,13 @@ static int ws_meas_check(const char *path, struct ws_err *err)
     struct ws_clip q;
 
     if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
-        return 0;       /* ws_lines_open says why it cannot open it */
-    return ws_err_msg(err, "%s: %s (expected an Nsight Compute CSV or an "
-                      "Accel-Sim log file)", ws_clip_path(&q, path),
+        return 0; /* ws_lines_open says why it cannot open it */
+    return ws_err_msg(err,
+                      "%s: %s (expected an Nsight Compute CSV or an "
+                      "Accel-Sim log file)",
+                      ws_clip_path(&q, path),
                       S_ISDIR(st.st_mode) ? "is a folder"
-                      : "not a regular file");
+                                          : "not a regular file");
 }
 
 int ws_measured_load(struct ws_measured *m, const char *path,
@@ -473,8 +503,8 @@ int ws_measured_load(struct ws_measured *m, const char *path,
     return ws_meas_done(m, rc);
 }
 
-int ws_measured_parse(struct ws_measured *m, const char *name,
-                      const char *text, size_t len, struct ws_err *err)
+int ws_measured_parse(struct ws_measured *m, const char *name, const char *text,
+                      size_t len, struct ws_err *err)
 {
     struct ws_lines r;
     enum ws_meas_format f = WS_MEAS_ACCELSIM;

@@ -52,43 +52,43 @@
 #include "util/ws_strtab.h"
 
 enum ws_meas_format {
-    WS_MEAS_NCU = 1,        /* Nsight Compute CSV (--page raw) */
-    WS_MEAS_ACCELSIM        /* Accel-Sim / GPGPU-Sim log */
+    WS_MEAS_NCU = 1, /* Nsight Compute CSV (--page raw) */
+    WS_MEAS_ACCELSIM /* Accel-Sim / GPGPU-Sim log */
 };
 
 struct ws_meas_kernel {
-    char *name;             /* as the file writes it */
-    char *base;             /* ws_kname_base(name) */
-    long line;              /* its row, or its kernel_name line */
-    long long id;           /* ncu's ID, Accel-Sim's kernel_launch_uid;
+    char *name;           /* as the file writes it */
+    char *base;           /* ws_kname_base(name) */
+    long line;            /* its row, or its kernel_name line */
+    long long id;         /* ncu's ID, Accel-Sim's kernel_launch_uid;
                                -1 when the file gives none */
-    long id_line, id_col;   /* where the id is written */
+    long id_line, id_col; /* where the id is written */
 };
 
 /* What a unit, or a metric, measures.  A unit scales into another of the
  * same dimension only: Kbyte into bytes, never msecond into bytes. */
 enum ws_meas_dim {
-    WS_DIM_UNKNOWN = 0,     /* not a unit; a metric whose name says not */
-    WS_DIM_PLAIN,           /* "": a plain number in the metric's base unit */
-    WS_DIM_BYTES,           /* byte, B, bit, with SI or binary prefixes */
+    WS_DIM_UNKNOWN = 0, /* not a unit; a metric whose name says not */
+    WS_DIM_PLAIN,       /* "": a plain number in the metric's base unit */
+    WS_DIM_BYTES,       /* byte, B, bit, with SI or binary prefixes */
     WS_DIM_CYCLES,
     WS_DIM_TIME,
     WS_DIM_PCT,
-    WS_DIM_COUNT,           /* inst, sector, request, warp, ... */
-    WS_DIM_CLOCK,           /* cycles per time: hz, cycle/nsecond */
-    WS_DIM_BYTE_RATE,       /* bytes per time: byte/second */
-    WS_DIM_COUNT_RATE,      /* counts per time: inst/second */
-    WS_DIM_RATIO            /* any other quotient: byte/block, inst/cycle */
+    WS_DIM_COUNT,      /* inst, sector, request, warp, ... */
+    WS_DIM_CLOCK,      /* cycles per time: hz, cycle/nsecond */
+    WS_DIM_BYTE_RATE,  /* bytes per time: byte/second */
+    WS_DIM_COUNT_RATE, /* counts per time: inst/second */
+    WS_DIM_RATIO       /* any other quotient: byte/block, inst/cycle */
 };
 
 /* Why a kept cell (or a column's unit) cannot be used.  Those from
  * WS_MEAS_UNKNOWN_UNIT on are unit problems, of a whole column. */
 enum ws_meas_why {
-    WS_MEAS_NOT_NUMBER,     /* text where a number belongs */
-    WS_MEAS_NEGATIVE,       /* a number below 0 */
-    WS_MEAS_ZERO_CLOCK,     /* a clock of 0 (time_us from its cycles) */
-    WS_MEAS_UNKNOWN_UNIT,   /* a unit Nsight does not print */
-    WS_MEAS_DIM_UNIT        /* a unit of another dimension than the
+    WS_MEAS_NOT_NUMBER,   /* text where a number belongs */
+    WS_MEAS_NEGATIVE,     /* a number below 0 */
+    WS_MEAS_ZERO_CLOCK,   /* a clock of 0 (time_us from its cycles) */
+    WS_MEAS_UNKNOWN_UNIT, /* a unit Nsight does not print */
+    WS_MEAS_DIM_UNIT      /* a unit of another dimension than the
                                metric's (dim: the unit's, want: the
                                metric's; from: the source column of a
                                derived metric, else the metric itself) */
@@ -97,11 +97,11 @@ enum ws_meas_why {
 /* A cell of a metric column that is neither a number of at least 0 nor
  * empty; or, among the unit problems, the unit cell of a column. */
 struct ws_meas_bad {
-    size_t kernel, metric;  /* kernel: 0 for a unit */
+    size_t kernel, metric; /* kernel: 0 for a unit */
     long line, col;
     char *text;
     enum ws_meas_why why;
-    enum ws_meas_dim dim, want;     /* WS_MEAS_DIM_UNIT only */
+    enum ws_meas_dim dim, want; /* WS_MEAS_DIM_UNIT only */
     size_t from;
 };
 
@@ -109,7 +109,7 @@ struct ws_meas_bad {
  * row's cell (line 0 when the format implies the unit, as an Accel-Sim
  * log does, or the export has no units row). */
 struct ws_meas_unit {
-    char *text;             /* "" when none */
+    char *text; /* "" when none */
     long line, col;
 };
 
@@ -119,25 +119,25 @@ struct ws_meas_unit {
 
 struct ws_meas_note {
     size_t kernel, metric;
-    long line;              /* where the reason shows; 0: an absence */
+    long line; /* where the reason shows; 0: an absence */
     char *why;
 };
 
 struct ws_measured {
-    char *name;                     /* the path, for messages */
+    char *name; /* the path, for messages */
     enum ws_meas_format format;
     size_t nmetrics;
-    char **metrics;                 /* warpsim's names, in file order */
-    struct ws_meas_unit *units;     /* nmetrics, as printed */
+    char **metrics;             /* warpsim's names, in file order */
+    struct ws_meas_unit *units; /* nmetrics, as printed */
     size_t nkernels;
     struct ws_meas_kernel *kernels; /* in launch order */
     double *values;                 /* nkernels x nmetrics, NAN: absent */
     size_t nbad;
-    struct ws_meas_bad *bad;        /* by kernel, then metric */
+    struct ws_meas_bad *bad; /* by kernel, then metric */
     size_t nunit_bad;
-    struct ws_meas_bad *unit_bad;   /* columns whose unit is wrong */
+    struct ws_meas_bad *unit_bad; /* columns whose unit is wrong */
     size_t nnotes;
-    struct ws_meas_note *notes;     /* in the order found */
+    struct ws_meas_note *notes; /* in the order found */
     size_t metrics_cap, kernels_cap, values_cap, bad_cap, unit_bad_cap;
     size_t units_cap, notes_cap;
 };
@@ -149,8 +149,8 @@ int ws_measured_load(struct ws_measured *m, const char *path,
                      struct ws_err *err);
 
 /* The same from memory (tests, fuzzing); name is used in messages. */
-int ws_measured_parse(struct ws_measured *m, const char *name,
-                      const char *text, size_t len, struct ws_err *err);
+int ws_measured_parse(struct ws_measured *m, const char *name, const char *text,
+                      size_t len, struct ws_err *err);
 
 void ws_measured_free(struct ws_measured *m);
 
@@ -191,7 +191,8 @@ int ws_meas_number(const char *s, double *v);
 double ws_meas_unit_scale(const char *unit);
 
 /* The unit words, for messages. */
-#define WS_MEAS_UNITS "byte, bit, cycle, inst, sector, request, " \
+#define WS_MEAS_UNITS \
+    "byte, bit, cycle, inst, sector, request, " \
     "wavefront, transaction, warp, thread, block, cluster, SM, register, " \
     "pass, hz, second (ns, us, ms, s), %"
 
@@ -230,8 +231,8 @@ long ws_measured_add_metric(struct ws_measured *m, const char *name);
 
 /* Adds a kernel whose values are all NAN; its index, or -1 when out of
  * memory.  name is copied; base is computed. */
-long ws_measured_add_kernel(struct ws_measured *m, const char *name,
-                            size_t len, long line, long long id);
+long ws_measured_add_kernel(struct ws_measured *m, const char *name, size_t len,
+                            long line, long long id);
 
 static inline void ws_measured_set(struct ws_measured *m, size_t kernel,
                                    size_t metric, double v)
@@ -251,14 +252,13 @@ int ws_measured_add_unit_bad(struct ws_measured *m, size_t metric, long line,
 
 /* The same for a unit of dimension dim where the metric's is want; from:
  * the column the unit is of (the metric, or a derived metric's source). */
-int ws_measured_add_dim_bad(struct ws_measured *m, size_t metric,
-                            size_t from, long line, long col,
-                            const char *unit, enum ws_meas_dim dim,
-                            enum ws_meas_dim want);
+int ws_measured_add_dim_bad(struct ws_measured *m, size_t metric, size_t from,
+                            long line, long col, const char *unit,
+                            enum ws_meas_dim dim, enum ws_meas_dim want);
 
 /* Records the unit metric's values were printed in (line 0: implied). */
-int ws_measured_set_unit(struct ws_measured *m, size_t metric,
-                         const char *unit, long line, long col);
+int ws_measured_set_unit(struct ws_measured *m, size_t metric, const char *unit,
+                         long line, long col);
 
 /* Keeps a note of a metric left out (kernel WS_MEAS_ALL: for every
  * kernel); -1 when out of memory. */
@@ -270,7 +270,7 @@ int ws_measured_add_note(struct ws_measured *m, size_t kernel, size_t metric,
  * is looked up as it is read (a log of a million kernels stays linear). */
 struct ws_meas_ids {
     struct ws_strtab ids;
-    size_t *kernel;         /* strtab id -> the kernel that holds it */
+    size_t *kernel; /* strtab id -> the kernel that holds it */
     size_t cap;
 };
 

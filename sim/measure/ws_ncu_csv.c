@@ -59,23 +59,23 @@ struct ws_ncu_pos {
 
 /* The columns the derived metrics come from (-1: absent). */
 struct ws_ncu_derived {
-    long cycles, cycles_alias, clock, duration;     /* source columns */
-    long cycles_out, time_out;                      /* metrics added */
-    int time_bad;               /* a source's unit is wrong: no time */
+    long cycles, cycles_alias, clock, duration; /* source columns */
+    long cycles_out, time_out;                  /* metrics added */
+    int time_bad; /* a source's unit is wrong: no time */
 };
 
 struct ws_ncu {
     struct ws_measured *m;
     const struct ws_csv *t;
     const char *text, *end;
-    long first_line;            /* the file's line of the header row */
-    const char *cur;            /* start of line cur_line of text */
+    long first_line; /* the file's line of the header row */
+    const char *cur; /* start of line cur_line of text */
     long cur_line;
-    long *metric_of;            /* column -> metric index, -1 if none */
-    double *scale;              /* column -> unit factor */
-    struct ws_meas_ids ids;     /* launch IDs seen */
+    long *metric_of;        /* column -> metric index, -1 if none */
+    double *scale;          /* column -> unit factor */
+    struct ws_meas_ids ids; /* launch IDs seen */
     struct ws_ncu_derived d;
-    struct ws_ncu_pos *pos;     /* ncols, for the row being read */
+    struct ws_ncu_pos *pos; /* ncols, for the row being read */
     struct ws_err *err;
 };
 
@@ -88,15 +88,14 @@ static void ws_ncu_shift(struct ws_err *err, const char *name, long delta)
     char *end;
     long line;
 
-    if (delta <= 0 || strncmp(err->text, name, n) != 0
-        || err->text[n] != ':')
+    if (delta <= 0 || strncmp(err->text, name, n) != 0 || err->text[n] != ':')
         return;
     line = strtol(err->text + n + 1, &end, 10);
     if (end == err->text + n + 1 || *end != ':')
         return;
     snprintf(rest, sizeof rest, "%s", end);
-    snprintf(err->text + n + 1, sizeof err->text - n - 1, "%ld%s",
-             line + delta, rest);
+    snprintf(err->text + n + 1, sizeof err->text - n - 1, "%ld%s", line + delta,
+             rest);
 }
 
 /* Walks the fields of the row starting on text line `line` (counted as
@@ -132,7 +131,7 @@ static void ws_ncu_walk_row(struct ws_ncu *c, long line)
             while (p < c->end && *p != ',' && *p != '\n')
                 p++;
         }
-        p++;        /* the separator */
+        p++; /* the separator */
     }
 }
 
@@ -149,8 +148,9 @@ static int ws_ncu_unit(struct ws_ncu *c, size_t col, const char *unit,
     enum ws_meas_dim want = ws_meas_metric_dim(c->t->header[col]);
     int rc;
 
-    if (ws_measured_set_unit(c->m, metric, unit, has_row ? c->pos[col].line
-                             : 0, has_row ? c->pos[col].col : 0) < 0)
+    if (ws_measured_set_unit(c->m, metric, unit, has_row ? c->pos[col].line : 0,
+                             has_row ? c->pos[col].col : 0)
+        < 0)
         return ws_err_oom(c->err);
     c->scale[col] = ws_meas_unit_scale(unit);
     if (isnan(c->scale[col]))
@@ -177,12 +177,12 @@ static int ws_ncu_unit_from(struct ws_ncu *c, long out, long col)
         || !(b = ws_measured_bad(c->m, 0, (size_t)c->metric_of[col]))
         || ws_measured_bad(c->m, 0, (size_t)out))
         return 0;
-    copy = *b;      /* adding may move the array b points into */
+    copy = *b; /* adding may move the array b points into */
     rc = copy.why == WS_MEAS_DIM_UNIT
-         ? ws_measured_add_dim_bad(c->m, (size_t)out, copy.from, copy.line,
-                                   copy.col, copy.text, copy.dim, copy.want)
-         : ws_measured_add_unit_bad(c->m, (size_t)out, copy.line, copy.col,
-                                    copy.text, copy.why);
+             ? ws_measured_add_dim_bad(c->m, (size_t)out, copy.from, copy.line,
+                                       copy.col, copy.text, copy.dim, copy.want)
+             : ws_measured_add_unit_bad(c->m, (size_t)out, copy.line, copy.col,
+                                        copy.text, copy.why);
     return rc < 0 ? ws_err_oom(c->err) : 0;
 }
 
@@ -195,8 +195,9 @@ static int ws_ncu_derived_units(struct ws_ncu *c)
 
     if (d->cycles_out >= 0) {
         u = &c->m->units[c->metric_of[d->cycles]];
-        if (ws_measured_set_unit(c->m, (size_t)d->cycles_out, u->text,
-                                 u->line, u->col) < 0)
+        if (ws_measured_set_unit(c->m, (size_t)d->cycles_out, u->text, u->line,
+                                 u->col)
+            < 0)
             return ws_err_oom(c->err);
     }
     if (d->time_out >= 0
@@ -235,17 +236,16 @@ static int ws_ncu_metrics(struct ws_ncu *c, long units_row)
     if (d->cycles < 0 && d->cycles_alias >= 0) {
         d->cycles = d->cycles_alias;
         if ((d->cycles_out = ws_measured_add_metric(c->m,
-                                 "gpc__cycles_elapsed.max")) < 0)
+                                                    "gpc__cycles_elapsed.max"))
+            < 0)
             return ws_err_oom(c->err);
     }
     if (((d->cycles >= 0 && d->clock >= 0) || d->duration >= 0)
         && (d->time_out = ws_measured_add_metric(c->m, "time_us")) < 0)
         return ws_err_oom(c->err);
     if (ws_ncu_unit_from(c, d->cycles_out, d->cycles) < 0
-        || ws_ncu_unit_from(c, d->time_out, d->clock >= 0 ? d->cycles
-                            : -1) < 0
-        || ws_ncu_unit_from(c, d->time_out, d->cycles >= 0 ? d->clock
-                            : -1) < 0
+        || ws_ncu_unit_from(c, d->time_out, d->clock >= 0 ? d->cycles : -1) < 0
+        || ws_ncu_unit_from(c, d->time_out, d->cycles >= 0 ? d->clock : -1) < 0
         || ws_ncu_unit_from(c, d->time_out, d->duration) < 0)
         return -1;
     d->time_bad = d->time_out >= 0
@@ -264,14 +264,15 @@ static double ws_ncu_cell(const struct ws_ncu *c, size_t row, size_t col,
     /* a number that scaling takes past a double is no number either */
     if (rc == 0 && !isfinite(v * c->scale[col]) && !isnan(c->scale[col]))
         rc = -1;
-    *bad = rc < 0 ? 1 + WS_MEAS_NOT_NUMBER
-           : rc == 0 && v < 0 ? 1 + WS_MEAS_NEGATIVE : 0;
+    *bad = rc < 0             ? 1 + WS_MEAS_NOT_NUMBER
+           : rc == 0 && v < 0 ? 1 + WS_MEAS_NEGATIVE
+                              : 0;
     return rc == 0 && !*bad ? v * c->scale[col] : NAN;
 }
 
 /* Keeps a cell that cannot be used, with its place, for the metric. */
-static int ws_ncu_keep_bad(struct ws_ncu *c, size_t k, size_t row,
-                           size_t col, long metric, int bad, int *walked)
+static int ws_ncu_keep_bad(struct ws_ncu *c, size_t k, size_t row, size_t col,
+                           long metric, int bad, int *walked)
 {
     if (!*walked) {
         ws_ncu_walk_row(c, c->t->row_line[row]);
@@ -279,7 +280,8 @@ static int ws_ncu_keep_bad(struct ws_ncu *c, size_t k, size_t row,
     }
     if (ws_measured_add_bad(c->m, k, (size_t)metric, c->pos[col].line,
                             c->pos[col].col, ws_csv_cell(c->t, row, col),
-                            (enum ws_meas_why)(bad - 1)) < 0)
+                            (enum ws_meas_why)(bad - 1))
+        < 0)
         return ws_err_oom(c->err);
     return 0;
 }
@@ -290,26 +292,32 @@ static int ws_ncu_derive(struct ws_ncu *c, size_t k, size_t row, int *walked)
 {
     const struct ws_ncu_derived *d = &c->d;
     int bad_cy = 0, bad_ck = 0, bad_du = 0;
-    double cy = d->cycles >= 0 ? ws_ncu_cell(c, row, (size_t)d->cycles,
-                                             &bad_cy) : NAN;
-    double ck = d->clock >= 0 ? ws_ncu_cell(c, row, (size_t)d->clock,
-                                            &bad_ck) : NAN;
-    double du = d->duration >= 0 ? ws_ncu_cell(c, row, (size_t)d->duration,
-                                               &bad_du) : NAN;
+    double cy = d->cycles >= 0 ? ws_ncu_cell(c, row, (size_t)d->cycles, &bad_cy)
+                               : NAN;
+    double ck = d->clock >= 0 ? ws_ncu_cell(c, row, (size_t)d->clock, &bad_ck)
+                              : NAN;
+    double du = d->duration >= 0
+                    ? ws_ncu_cell(c, row, (size_t)d->duration, &bad_du)
+                    : NAN;
     /* a clock of 0 is no measurement (a kernel ran at no speed), nor is
      * a negative or unreadable one where cycles would be divided by it, or
      * one so small the time leaves the doubles: time from it is refused,
      * not taken from the duration instead */
     int zero = (ck == 0 && !bad_ck)
-               || (d->cycles >= 0 && (bad_ck || (ck > 0 && isfinite(cy)
-                                                 && !isfinite(cy / ck * 1e6))));
-    double t = d->time_bad || zero ? NAN
-               : ck > 0 && isfinite(cy) ? cy / ck * 1e6 : du * 1e6;
+               || (d->cycles >= 0
+                   && (bad_ck
+                       || (ck > 0 && isfinite(cy)
+                           && !isfinite(cy / ck * 1e6))));
+    double t = d->time_bad || zero      ? NAN
+               : ck > 0 && isfinite(cy) ? cy / ck * 1e6
+                                        : du * 1e6;
 
     if (d->cycles_out >= 0) {
         ws_measured_set(c->m, k, (size_t)d->cycles_out, cy);
-        if (bad_cy && ws_ncu_keep_bad(c, k, row, (size_t)d->cycles,
-                                      d->cycles_out, bad_cy, walked) < 0)
+        if (bad_cy
+            && ws_ncu_keep_bad(c, k, row, (size_t)d->cycles, d->cycles_out,
+                               bad_cy, walked)
+                   < 0)
             return -1;
     }
     if (d->time_out < 0)
@@ -317,7 +325,8 @@ static int ws_ncu_derive(struct ws_ncu *c, size_t k, size_t row, int *walked)
     ws_measured_set(c->m, k, (size_t)d->time_out, isfinite(t) ? t : NAN);
     if (zero && !d->time_bad) {
         if (ws_ncu_keep_bad(c, k, row, (size_t)d->clock, d->time_out,
-                            1 + WS_MEAS_ZERO_CLOCK, walked) < 0)
+                            1 + WS_MEAS_ZERO_CLOCK, walked)
+            < 0)
             return -1;
         /* the message names the clock's column */
         c->m->bad[c->m->nbad - 1].from = (size_t)c->metric_of[d->clock];
@@ -325,10 +334,15 @@ static int ws_ncu_derive(struct ws_ncu *c, size_t k, size_t row, int *walked)
     }
     /* a bad duration is refused even where the clock gave the time */
     if ((!isfinite(t) && (bad_cy || bad_ck || bad_du)) || bad_du)
-        return ws_ncu_keep_bad(c, k, row, (size_t)(bad_cy ? d->cycles
-                               : bad_ck ? d->clock : d->duration),
-                               d->time_out, bad_cy ? bad_cy : bad_ck ? bad_ck
-                               : bad_du, walked);
+        return ws_ncu_keep_bad(c, k, row,
+                               (size_t)(bad_cy   ? d->cycles
+                                        : bad_ck ? d->clock
+                                                 : d->duration),
+                               d->time_out,
+                               bad_cy   ? bad_cy
+                               : bad_ck ? bad_ck
+                                        : bad_du,
+                               walked);
     return 0;
 }
 
@@ -349,7 +363,8 @@ static int ws_ncu_id(struct ws_ncu *c, size_t row, long long *id)
     ws_ncu_walk_row(c, c->t->row_line[row]);
     return ws_err_at(c->err, c->m->name, c->pos[0].line, c->pos[0].col,
                      "ID '%s' is not a launch number (expected a whole "
-                     "number, as ncu numbers launches)", ws_clip(&q, s));
+                     "number, as ncu numbers launches)",
+                     ws_clip(&q, s));
 }
 
 static int ws_ncu_row(struct ws_ncu *c, size_t row, long name_col)
@@ -365,7 +380,8 @@ static int ws_ncu_row(struct ws_ncu *c, size_t row, long name_col)
     if (!*name) {
         ws_ncu_walk_row(c, t->row_line[row]);
         return ws_err_at(c->err, c->m->name, c->pos[name_col].line,
-                         c->pos[name_col].col, "empty kernel name (expected "
+                         c->pos[name_col].col,
+                         "empty kernel name (expected "
                          "the name of the kernel this row measured)");
     }
     k = ws_measured_add_kernel(c->m, name, strlen(name),
@@ -380,8 +396,10 @@ static int ws_ncu_row(struct ws_ncu *c, size_t row, long name_col)
             continue;
         v = ws_ncu_cell(c, row, col, &bad);
         ws_measured_set(c->m, (size_t)k, (size_t)c->metric_of[col], v);
-        if (bad && ws_ncu_keep_bad(c, (size_t)k, row, col,
-                                   c->metric_of[col], bad, &walked) < 0)
+        if (bad
+            && ws_ncu_keep_bad(c, (size_t)k, row, col, c->metric_of[col], bad,
+                               &walked)
+                   < 0)
             return -1;
     }
     return ws_ncu_derive(c, (size_t)k, row, &walked);
@@ -395,15 +413,16 @@ static int ws_ncu_table(struct ws_ncu *c)
     long units = t->nrows > 0 && !*ws_csv_cell(t, 0, 0) ? 0 : -1;
 
     if (name_col < 0)
-        return ws_err_at(c->err, c->m->name, c->first_line, 1, "no column "
+        return ws_err_at(c->err, c->m->name, c->first_line, 1,
+                         "no column "
                          "\"Kernel Name\" (expected the header of ncu --csv "
                          "--page raw: \"ID\", \"Process ID\", ..., \"Kernel "
                          "Name\", then the metrics)");
     if ((size_t)(units + 1) >= t->nrows)
         return ws_err_at(c->err, c->m->name, c->first_line + t->nrows + 1, 1,
                          "no kernel rows (expected one row per profiled "
-                         "launch after the header%s)", units == 0
-                         ? " and the units row" : "");
+                         "launch after the header%s)",
+                         units == 0 ? " and the units row" : "");
     if (ws_ncu_metrics(c, units) < 0)
         return -1;
     for (size_t row = (size_t)(units + 1); row < t->nrows; row++)

@@ -50,7 +50,7 @@ struct ws_sr_seen {
     struct ws_sr_unit {
         const char *unit;
         size_t kernel;
-    } *units;
+    } * units;
     size_t units_cap;
 };
 
@@ -124,7 +124,7 @@ static int ws_sr_to_key(struct ws_sr_walk *w, const char *key)
         k = w->p + 1;
         ws_sr_skip_string(w);
         ws_sr_ws(w);
-        w->p++;                 /* ':' */
+        w->p++; /* ':' */
         ws_sr_ws(w);
         /* A key with escapes is never one looked for: raw bytes do. */
         if (strncmp(k, key, n) == 0 && k[n] == '"')
@@ -161,11 +161,9 @@ static void ws_sr_locate(const struct ws_sr *r, const struct ws_sr_path *path,
     ws_sr_ws(&w);
     for (int i = 0; i < path->n && w.p < w.end; i++) {
         struct ws_sr_walk back = w;
-        int rc = path->key[i] ? (*w.p == '{' ? ws_sr_to_key(&w, path->key[i])
-                                             : -1)
-                              : (*w.p == '[' ? ws_sr_to_index(&w,
-                                                              path->index[i])
-                                             : -1);
+        int rc = path->key[i]
+                     ? (*w.p == '{' ? ws_sr_to_key(&w, path->key[i]) : -1)
+                     : (*w.p == '[' ? ws_sr_to_index(&w, path->index[i]) : -1);
         if (rc < 0) {
             w = back;
             break;
@@ -247,27 +245,31 @@ static int ws_sr_unit(struct ws_sr *r, size_t k, const char *name,
     uint32_t id;
 
     if (got != WS_DIM_PLAIN && !ws_meas_dim_fits(got, want))
-        return ws_sr_fail(r, here, "counter '%s' in unit '%s' is %s "
+        return ws_sr_fail(r, here,
+                          "counter '%s' in unit '%s' is %s "
                           "(expected %s, as its Nsight name says)",
                           ws_clip(&q1, name), ws_clip(&q2, unit),
                           ws_meas_dim_name(got), ws_meas_dim_units(want));
     /* the comparison takes simulated values as they are: in base units */
     if (ws_meas_unit_scale(unit) != 1 && !isnan(ws_meas_unit_scale(unit)))
-        return ws_sr_fail(r, here, "counter '%s' is in the scaled unit '%s' "
+        return ws_sr_fail(r, here,
+                          "counter '%s' is in the scaled unit '%s' "
                           "(expected a base unit, byte, cycle, inst, ..., as "
-                          "warpsim run writes counters)", ws_clip(&q1, name),
-                          ws_clip(&q2, unit));
+                          "warpsim run writes counters)",
+                          ws_clip(&q1, name), ws_clip(&q2, unit));
     id = ws_strtab_intern(&z->counters, name, strlen(name));
-    if (id == UINT32_MAX || ws_grow((void **)&z->units, &z->units_cap,
-                                    (size_t)id + 1, sizeof *z->units,
-                                    64) < 0)
+    if (id == UINT32_MAX
+        || ws_grow((void **)&z->units, &z->units_cap, (size_t)id + 1,
+                   sizeof *z->units, 64)
+               < 0)
         return ws_err_oom(r->err);
     if (id == before) {
         z->units[id] = (struct ws_sr_unit){unit, k};
         return 0;
     }
     if (strcmp(z->units[id].unit, unit) != 0)
-        return ws_sr_fail(r, here, "counter '%s' is in '%s' here but in "
+        return ws_sr_fail(r, here,
+                          "counter '%s' is in '%s' here but in "
                           "'%s' in kernel %zu (expected one unit per "
                           "counter, as warpsim run writes them)",
                           ws_clip(&q1, name), ws_clip(&q2, unit),
@@ -283,35 +285,42 @@ static int ws_sr_counters(struct ws_sr *r, struct ws_simrun_kernel *k,
     const char *name;
     json_t *c;
 
-    json_object_foreach(counters, name, c) {
+    json_object_foreach(counters, name, c)
+    {
         struct ws_sr_path here = ws_sr_at(at, name, 0);
-        json_t *v = json_object_get(c, "value"), *u = json_object_get(c,
-                                                                     "unit");
+        json_t *v = json_object_get(c, "value"),
+               *u = json_object_get(c, "unit");
         struct ws_clip q;
         if (!json_is_object(c) || !json_is_number(v)) {
             if (json_is_object(c) && v)
                 here = ws_sr_at(&here, "value", 0);
-            return ws_sr_fail(r, &here, "counter '%s' has no number "
+            return ws_sr_fail(r, &here,
+                              "counter '%s' has no number "
                               "\"value\" (expected {\"value\": N, "
-                              "\"unit\": ...})", ws_clip(&q, name));
+                              "\"unit\": ...})",
+                              ws_clip(&q, name));
         }
         if (json_number_value(v) < 0) {
             here = ws_sr_at(&here, "value", 0);
-            return ws_sr_fail(r, &here, "counter '%s' is negative, %g "
+            return ws_sr_fail(r, &here,
+                              "counter '%s' is negative, %g "
                               "(expected a count of at least 0)",
                               ws_clip(&q, name), json_number_value(v));
         }
         if (u && !json_is_string(u)) {
             here = ws_sr_at(&here, "unit", 0);
-            return ws_sr_fail(r, &here, "the unit of '%s' is not a string "
+            return ws_sr_fail(r, &here,
+                              "the unit of '%s' is not a string "
                               "(expected a unit such as \"cycle\")",
                               ws_clip(&q, name));
         }
         here = ws_sr_at(&here, u ? "unit" : "value", 0);
         if (ws_sr_add(r, k, name, u ? json_string_value(u) : "",
-                      json_number_value(v)) < 0
+                      json_number_value(v))
+                < 0
             || ws_sr_unit(r, (size_t)(k - r->s->kernels), name,
-                          k->metrics[k->nmetrics - 1].unit, &here) < 0)
+                          k->metrics[k->nmetrics - 1].unit, &here)
+                   < 0)
             return -1;
     }
     return 0;
@@ -351,7 +360,8 @@ static int ws_sr_time(struct ws_sr *r, struct ws_simrun_kernel *k,
     if (!t || json_is_null(t))
         return 0;
     if (!json_is_number(t) || json_number_value(t) < 0)
-        return ws_sr_fail(r, &here, "derived 'time_us' is %s (expected the "
+        return ws_sr_fail(r, &here,
+                          "derived 'time_us' is %s (expected the "
                           "kernel time in microseconds, at least 0)",
                           json_is_number(t) ? "negative" : "not a number");
     if (ws_sr_add(r, k, "time_us", "us", json_number_value(t)) < 0)
@@ -369,17 +379,19 @@ static int ws_sr_derived(struct ws_sr *r, struct ws_simrun_kernel *k,
 
     if (ws_sr_time(r, k, derived, at) < 0)
         return -1;
-    json_object_foreach(derived, name, v) {
+    json_object_foreach(derived, name, v)
+    {
         const char *unit = ws_sr_derived_unit(name);
         struct ws_sr_path here = ws_sr_at(at, name, 0);
         struct ws_clip q;
         if (!unit || json_is_null(v) || strcmp(name, "time_us") == 0)
             continue;
         if (!json_is_number(v) || json_number_value(v) < 0)
-            return ws_sr_fail(r, &here, "derived '%s' is %s (expected a "
+            return ws_sr_fail(r, &here,
+                              "derived '%s' is %s (expected a "
                               "number of at least 0, or null)",
-                              ws_clip(&q, name), json_is_number(v)
-                              ? "negative" : "not a number");
+                              ws_clip(&q, name),
+                              json_is_number(v) ? "negative" : "not a number");
         if (ws_sr_add(r, k, name, unit, json_number_value(v)) < 0)
             return -1;
     }
@@ -403,14 +415,17 @@ static int ws_sr_id(struct ws_sr *r, size_t i, const struct ws_sr_path *at)
         return 0;
     old = &r->s->kernels[first];
     if (strcmp(old->name, k->name) != 0)
-        return ws_sr_fail(r, here, "launch id %lld is %s in kernel %zu but "
+        return ws_sr_fail(r, here,
+                          "launch id %lld is %s in kernel %zu but "
                           "%s in kernel %zu (expected one kernel per launch "
-                          "id)", k->id, ws_clip(&q1, k->name), i + 1,
+                          "id)",
+                          k->id, ws_clip(&q1, k->name), i + 1,
                           ws_clip(&q2, old->name), (size_t)first + 1);
-    return ws_sr_fail(r, here, "kernel %zu repeats launch id %lld of kernel "
+    return ws_sr_fail(r, here,
+                      "kernel %zu repeats launch id %lld of kernel "
                       "%zu, %s (expected each launch once, as warpsim run "
-                      "writes it)", i + 1, k->id, (size_t)first + 1,
-                      ws_clip(&q1, k->name));
+                      "writes it)",
+                      i + 1, k->id, (size_t)first + 1, ws_clip(&q1, k->name));
 }
 
 static int ws_sr_kernel(struct ws_sr *r, json_t *kj, size_t i,
@@ -423,30 +438,37 @@ static int ws_sr_kernel(struct ws_sr *r, json_t *kj, size_t i,
     json_t *derived = json_object_get(kj, "derived");
 
     if (!json_is_object(kj))
-        return ws_sr_fail(r, &at, "kernel %zu is not an object (expected "
+        return ws_sr_fail(r, &at,
+                          "kernel %zu is not an object (expected "
                           "{\"id\": ..., \"name\": ..., \"counters\": ...})",
                           i + 1);
     here = ws_sr_at(&at, id ? "id" : NULL, 0);
     if (!json_is_integer(id) || json_integer_value(id) < 1)
-        return ws_sr_fail(r, id ? &here : &at, "kernel %zu has no launch "
-                          "\"id\" (expected a whole number from 1)", i + 1);
+        return ws_sr_fail(r, id ? &here : &at,
+                          "kernel %zu has no launch "
+                          "\"id\" (expected a whole number from 1)",
+                          i + 1);
     here = ws_sr_at(&at, "name", 0);
     if (!json_is_string(name) || !*json_string_value(name))
-        return ws_sr_fail(r, name ? &here : &at, "kernel %zu has no "
-                          "\"name\" (expected the kernel's name)", i + 1);
+        return ws_sr_fail(r, name ? &here : &at,
+                          "kernel %zu has no "
+                          "\"name\" (expected the kernel's name)",
+                          i + 1);
     here = ws_sr_at(&at, "counters", 0);
     if (!json_is_object(counters))
-        return ws_sr_fail(r, counters ? &here : &at, "kernel %zu has no "
+        return ws_sr_fail(r, counters ? &here : &at,
+                          "kernel %zu has no "
                           "\"counters\" (expected a simulated kernel: the "
                           "JSON of 'warpsim run --json', not of 'trace "
-                          "info' or 'profile')", i + 1);
+                          "info' or 'profile')",
+                          i + 1);
     k->id = json_integer_value(id);
     k->name = ws_sr_dup(json_string_value(name));
     k->base = k->name ? ws_kname_base(k->name) : NULL;
     if (k->name && ws_sr_id(r, i, &at) < 0)
         return -1;
     k->metrics = calloc(json_object_size(counters)
-                        + (derived ? json_object_size(derived) : 0) + 1,
+                            + (derived ? json_object_size(derived) : 0) + 1,
                         sizeof *k->metrics);
     if (!k->base || !k->metrics)
         return ws_err_oom(r->err);
@@ -454,8 +476,10 @@ static int ws_sr_kernel(struct ws_sr *r, json_t *kj, size_t i,
         return -1;
     here = ws_sr_at(&at, "derived", 0);
     if (derived && !json_is_object(derived))
-        return ws_sr_fail(r, &here, "kernel %zu's \"derived\" is not an "
-                          "object (expected figures by name)", i + 1);
+        return ws_sr_fail(r, &here,
+                          "kernel %zu's \"derived\" is not an "
+                          "object (expected figures by name)",
+                          i + 1);
     return derived ? ws_sr_derived(r, k, derived, &here) : 0;
 }
 
@@ -473,15 +497,15 @@ static int ws_sr_root(struct ws_sr *r, json_t *root)
     if (!ver)
         return ws_sr_fail(r, &top, "no \"schema_version\" %s", what);
     if (!json_is_integer(ver) || json_integer_value(ver) != 1)
-        return ws_sr_fail(r, &at, "schema_version is not 1 (expected 1, "
+        return ws_sr_fail(r, &at,
+                          "schema_version is not 1 (expected 1, "
                           "the version this warpsim reads)");
     at = ws_sr_at(&top, "kernels", 0);
     if (!json_is_array(kernels))
         return ws_sr_fail(r, kernels ? &at : &top, "no \"kernels\" array %s",
                           what);
     r->s->gpu = ws_sr_dup(json_is_string(gpu) ? json_string_value(gpu) : "");
-    r->s->kernels = calloc(json_array_size(kernels) + 1,
-                           sizeof *r->s->kernels);
+    r->s->kernels = calloc(json_array_size(kernels) + 1, sizeof *r->s->kernels);
     if (!r->s->gpu || !r->s->kernels)
         return ws_err_oom(r->err);
     for (size_t i = 0; i < json_array_size(kernels); i++) {
@@ -490,7 +514,8 @@ static int ws_sr_root(struct ws_sr *r, json_t *root)
             return -1;
     }
     if (r->s->nkernels == 0)
-        return ws_sr_fail(r, &at, "no kernels (expected a run of at least "
+        return ws_sr_fail(r, &at,
+                          "no kernels (expected a run of at least "
                           "one kernel)");
     return 0;
 }
@@ -499,18 +524,22 @@ static int ws_sr_root(struct ws_sr *r, json_t *root)
 static int ws_sr_syntax(struct ws_sr *r, const json_error_t *je)
 {
     struct ws_sr_walk w = {r->text, r->end, r->text, 1};
-    const char *at = r->text + (je->position > 0 && (size_t)je->position
-                                <= (size_t)(r->end - r->text)
-                                ? (size_t)je->position : 0);
+    const char *at = r->text
+                     + (je->position > 0
+                                && (size_t)je->position
+                                       <= (size_t)(r->end - r->text)
+                            ? (size_t)je->position
+                            : 0);
 
     for (; w.p < at; w.p++)
         if (*w.p == '\n') {
             w.line++;
             w.line_start = w.p + 1;
         }
-    return ws_err_at(r->err, r->s->name, w.line, (long)(at - w.line_start)
-                     + 1, "JSON error: %s (expected the JSON of 'warpsim run "
-                     "--json')", je->text);
+    return ws_err_at(r->err, r->s->name, w.line, (long)(at - w.line_start) + 1,
+                     "JSON error: %s (expected the JSON of 'warpsim run "
+                     "--json')",
+                     je->text);
 }
 
 int ws_simrun_parse(struct ws_simrun *s, const char *name, const char *text,

@@ -34,21 +34,21 @@
 
 struct ws_simrun_metric {
     char *name;
-    char *unit;             /* "cycle", "byte", "%", "us", "" when none */
+    char *unit; /* "cycle", "byte", "%", "us", "" when none */
     double value;
 };
 
 struct ws_simrun_kernel {
-    long long id;           /* launch order, from 1 */
-    char *name;             /* as the trace names it, mangled */
-    char *base;             /* ws_kname_base(name) */
+    long long id; /* launch order, from 1 */
+    char *name;   /* as the trace names it, mangled */
+    char *base;   /* ws_kname_base(name) */
     size_t nmetrics;
     struct ws_simrun_metric *metrics;
 };
 
 struct ws_simrun {
-    char *name;             /* the path, for messages */
-    char *gpu;              /* the config's name, "" when absent */
+    char *name; /* the path, for messages */
+    char *gpu;  /* the config's name, "" when absent */
     size_t nkernels;
     struct ws_simrun_kernel *kernels;
 };

@@ -28,8 +28,8 @@ static uint64_t ws_repl_fill_now(uint64_t tick)
 }
 
 static const struct ws_repl_ops ws_repl_table[] = {
-    [WS_REPL_LRU] = { "lru", ws_repl_now, ws_repl_fill_now },
-    [WS_REPL_FIFO] = { "fifo", ws_repl_keep, ws_repl_fill_now },
+    [WS_REPL_LRU] = {"lru", ws_repl_now, ws_repl_fill_now},
+    [WS_REPL_FIFO] = {"fifo", ws_repl_keep, ws_repl_fill_now},
 };
 
 const struct ws_repl_ops *ws_repl_ops_of(enum ws_repl_policy p)

@@ -55,17 +55,17 @@ struct ws_repl_ops {
 
 struct ws_cache {
     uint32_t sets, assoc, sectors;
-    uint32_t max_sets;            /* allocated; sets may be fewer */
-    uint64_t tick;                /* one per hit or fill */
-    uint64_t *tag;                /* sets * assoc: line index + 1; 0 = empty */
-    uint64_t *stamp;              /* sets * assoc: the policy's per-way state */
-    struct ws_cache_line *lines;  /* sets * assoc */
+    uint32_t max_sets;           /* allocated; sets may be fewer */
+    uint64_t tick;               /* one per hit or fill */
+    uint64_t *tag;               /* sets * assoc: line index + 1; 0 = empty */
+    uint64_t *stamp;             /* sets * assoc: the policy's per-way state */
+    struct ws_cache_line *lines; /* sets * assoc */
     const struct ws_repl_ops *repl;
 };
 
 /* A line evicted to make room; dirty sectors must be written back. */
 struct ws_cache_victim {
-    uint64_t line;                /* line index */
+    uint64_t line; /* line index */
     uint8_t dirty;
 };
 

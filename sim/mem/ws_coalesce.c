@@ -80,8 +80,8 @@ static void ws_coalesce_pow2(const uint64_t *addrs, unsigned n, unsigned width,
         for (unsigned i = 0; i < n; i++) {
             uint64_t first = addrs[i] >> sshift;
             uint64_t last = (addrs[i] + width - 1) >> sshift;
-            for (uint64_t s = first; s <= last && out->nsectors
-                 < WS_COALESCE_MAX_SECTORS; s++)
+            for (uint64_t s = first;
+                 s <= last && out->nsectors < WS_COALESCE_MAX_SECTORS; s++)
                 ws_add_sector(out->sectors, &out->nsectors, s << sshift);
         }
     }
@@ -109,16 +109,15 @@ void ws_coalesce(const uint64_t *addrs, unsigned n, unsigned width,
     if (width == 0)
         width = 1;
     if (ws_is_pow2(sector_bytes) && ws_is_pow2(line_bytes)) {
-        ws_coalesce_pow2(addrs, n, width,
-                         (unsigned)__builtin_ctz(sector_bytes),
+        ws_coalesce_pow2(addrs, n, width, (unsigned)__builtin_ctz(sector_bytes),
                          (unsigned)__builtin_ctz(line_bytes), out);
         return;
     }
     for (unsigned i = 0; i < n && i < WS_WARP_SIZE; i++) {
         uint64_t first = addrs[i] / sector_bytes;
         uint64_t last = (addrs[i] + width - 1) / sector_bytes;
-        for (uint64_t s = first; s <= last && out->nsectors
-             < WS_COALESCE_MAX_SECTORS; s++)
+        for (uint64_t s = first;
+             s <= last && out->nsectors < WS_COALESCE_MAX_SECTORS; s++)
             ws_add_sector(out->sectors, &out->nsectors, s * sector_bytes);
     }
     for (unsigned i = 0; i < out->nsectors; i++) {
@@ -133,8 +132,7 @@ void ws_coalesce(const uint64_t *addrs, unsigned n, unsigned width,
  * every lane at one address (a broadcast) and lanes at consecutive aligned
  * addresses (a row).  -1 when the access is neither. */
 static long ws_shared_fast(const uint64_t *addrs, unsigned n, unsigned width,
-                           unsigned banks, unsigned bank_width,
-                           unsigned pieces)
+                           unsigned banks, unsigned bank_width, unsigned pieces)
 {
     int same = 1, row = width >= bank_width && width % bank_width == 0
                         && addrs[0] % bank_width == 0;
@@ -156,9 +154,8 @@ static long ws_shared_fast(const uint64_t *addrs, unsigned n, unsigned width,
     return (long)((words + banks - 1) / banks);
 }
 
-unsigned ws_shared_wavefronts(const uint64_t *addrs, unsigned n,
-                              unsigned width, unsigned banks,
-                              unsigned bank_width)
+unsigned ws_shared_wavefronts(const uint64_t *addrs, unsigned n, unsigned width,
+                              unsigned banks, unsigned bank_width)
 {
     uint64_t words[WS_WARP_SIZE * WS_SHARED_MAX_PIECES];
     unsigned nwords = 0, per_bank[WS_SHARED_MAX_BANKS], worst = 0;

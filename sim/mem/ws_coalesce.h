@@ -23,7 +23,7 @@
 struct ws_coalesce_result {
     unsigned nsectors;
     unsigned nlines;
-    uint64_t sectors[WS_COALESCE_MAX_SECTORS];  /* sector addresses, sorted */
+    uint64_t sectors[WS_COALESCE_MAX_SECTORS]; /* sector addresses, sorted */
 };
 
 /* n addresses (active lanes only), width bytes each. */
@@ -33,8 +33,7 @@ void ws_coalesce(const uint64_t *addrs, unsigned n, unsigned width,
 
 /* Wavefronts a shared-memory access takes: max over banks of the distinct
  * bank-width words requested in that bank; at least 1 when n > 0. */
-unsigned ws_shared_wavefronts(const uint64_t *addrs, unsigned n,
-                              unsigned width, unsigned banks,
-                              unsigned bank_width);
+unsigned ws_shared_wavefronts(const uint64_t *addrs, unsigned n, unsigned width,
+                              unsigned banks, unsigned bank_width);
 
 #endif

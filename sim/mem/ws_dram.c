@@ -14,9 +14,8 @@ static uint64_t ws_dram_ceil(double x)
     return (uint64_t)ceil(x - 1e-9);
 }
 
-int ws_dram_init(struct ws_dram *d, const struct ws_gpu *g,
-                 uint32_t line_bytes, uint32_t sector_bytes,
-                 uint64_t icnt_latency)
+int ws_dram_init(struct ws_dram *d, const struct ws_gpu *g, uint32_t line_bytes,
+                 uint32_t sector_bytes, uint64_t icnt_latency)
 {
     double ghz = g->core_mhz / 1000.0;
     double fixed;
@@ -29,7 +28,8 @@ int ws_dram_init(struct ws_dram *d, const struct ws_gpu *g,
     d->line_bytes = line_bytes;
     d->sector_bytes = sector_bytes;
     d->lines_per_row = g->dram.row_size > line_bytes
-                       ? (uint32_t)(g->dram.row_size / line_bytes) : 1;
+                           ? (uint32_t)(g->dram.row_size / line_bytes)
+                           : 1;
     /* GB/s divided by GHz is bytes per core cycle. */
     d->cps = sector_bytes / (g->dram.bandwidth / ghz / g->dram.channels);
     d->t_rcd = g->dram.t_rcd * ghz;
@@ -96,17 +96,16 @@ double ws_dram_drained(const struct ws_dram *d)
 static double ws_refresh_offset(const struct ws_dram *d, uint32_t c,
                                 uint32_t bank)
 {
-    double units = d->gpu->dram.refresh_per_bank
-                   ? (double)d->nchan * d->banks : (double)d->nchan;
-    double u = d->gpu->dram.refresh_per_bank
-               ? (double)c * d->banks + bank : (double)c;
+    double units = d->gpu->dram.refresh_per_bank ? (double)d->nchan * d->banks
+                                                 : (double)d->nchan;
+    double u = d->gpu->dram.refresh_per_bank ? (double)c * d->banks + bank
+                                             : (double)c;
 
     return d->t_refi * u / units;
 }
 
 /* Refresh windows begun by time t. */
-static uint64_t ws_refresh_count(const struct ws_dram *d, double off,
-                                 double t)
+static uint64_t ws_refresh_count(const struct ws_dram *d, double off, double t)
 {
     return t < off ? 0 : (uint64_t)floor((t - off) / d->t_refi) + 1;
 }
@@ -176,8 +175,7 @@ static uint32_t ws_dram_fold(uint64_t row)
  * then the row; group and bank are permuted by the row (permutation-based
  * interleaving, Zhang, Zhu & Zhang, MICRO 2000), so that rows conflicting
  * in one bank under the plain split spread over all of them. */
-static struct ws_dram_place ws_dram_map(const struct ws_dram *d,
-                                        uint64_t line)
+static struct ws_dram_place ws_dram_map(const struct ws_dram *d, uint64_t line)
 {
     uint64_t local = line / d->nchan;
     uint32_t per_group = d->banks / d->groups;
@@ -285,7 +283,7 @@ uint64_t ws_dram_access(struct ws_dram *d, uint32_t c,
         ch->bus_free = start + nsect * d->cps;
     }
     r->ctr->v[r->op == WS_LINE_WRITE ? WS_CTR_DRAM_BYTES_WRITE
-                                     : WS_CTR_DRAM_BYTES_READ]
-        += (uint64_t)nsect * d->sector_bytes;
+                                     : WS_CTR_DRAM_BYTES_READ] +=
+        (uint64_t)nsect * d->sector_bytes;
     return ws_dram_ceil(start) + d->access;
 }

@@ -44,14 +44,14 @@
 #include "ws_mem_req.h"
 
 struct ws_dram_chan {
-    double bus_free;        /* data bus free from (core cycles) */
-    double *bank_free;      /* [banks]: next column access from */
-    double *bank_open_at;   /* [banks]: when the open row was activated */
-    uint64_t *open_row;     /* [banks]: row + 1; 0 = closed */
-    double *group_free;     /* [bank_groups]: next burst in the group from */
-    uint64_t *refreshes;    /* [banks]: refresh windows begun (all-bank:
+    double bus_free;      /* data bus free from (core cycles) */
+    double *bank_free;    /* [banks]: next column access from */
+    double *bank_open_at; /* [banks]: when the open row was activated */
+    uint64_t *open_row;   /* [banks]: row + 1; 0 = closed */
+    double *group_free;   /* [bank_groups]: next burst in the group from */
+    uint64_t *refreshes;  /* [banks]: refresh windows begun (all-bank:
                              * [0] only) */
-    uint32_t writes;        /* writes since the last drain */
+    uint32_t writes;      /* writes since the last drain */
     int read_since_drain;
 };
 
@@ -60,17 +60,16 @@ struct ws_dram {
     struct ws_dram_chan *chan;
     uint32_t nchan, banks, groups, lines_per_row;
     uint32_t line_bytes, sector_bytes;
-    double cps;             /* core cycles per sector on one channel's bus */
-    double group_cps;       /* per sector within one bank group (t_ccd_l) */
-    uint64_t access;        /* fixed part of an access, core cycles */
+    double cps;       /* core cycles per sector on one channel's bus */
+    double group_cps; /* per sector within one bank group (t_ccd_l) */
+    uint64_t access;  /* fixed part of an access, core cycles */
     /* the config's timings in core cycles */
     double t_rcd, t_rp, t_ras, t_turn, t_rfc, t_refi;
 };
 
 /* icnt_latency: the one-way interconnect share of dram.latency. */
-int ws_dram_init(struct ws_dram *d, const struct ws_gpu *g,
-                 uint32_t line_bytes, uint32_t sector_bytes,
-                 uint64_t icnt_latency);
+int ws_dram_init(struct ws_dram *d, const struct ws_gpu *g, uint32_t line_bytes,
+                 uint32_t sector_bytes, uint64_t icnt_latency);
 void ws_dram_free(struct ws_dram *d);
 
 /* Reads (WS_LINE_READ) or writes (WS_LINE_WRITE) the sectors r->mask of

@@ -25,15 +25,15 @@
 #include "ws_mem_req.h"
 
 struct ws_icnt_ports {
-    double req_free;        /* SM -> L2 port (store and atomic data) */
-    double resp_free;       /* L2 -> SM port (load and atomic data) */
+    double req_free;  /* SM -> L2 port (store and atomic data) */
+    double resp_free; /* L2 -> SM port (load and atomic data) */
 };
 
 struct ws_icnt {
     struct ws_icnt_ports *sm;
     uint32_t nsm;
-    uint64_t latency;       /* one way */
-    double port_cps;        /* core cycles per sector on an SM port */
+    uint64_t latency; /* one way */
+    double port_cps;  /* core cycles per sector on an SM port */
     struct ws_mem_port below;
 };
 

@@ -25,7 +25,8 @@ int ws_l1_init(struct ws_l1 *l1, const struct ws_gpu *g,
     l1->latency = g->l1.latency;
     l1->below = below;
     if (ws_cache_init(&l1->tags, sets, g->l1.assoc,
-                      (uint32_t)(g->l1.line / g->l1.sector), g->l1.repl) < 0
+                      (uint32_t)(g->l1.line / g->l1.sector), g->l1.repl)
+            < 0
         || ws_mshr_init(&l1->mshr, g->l1.mshrs) < 0
         || ws_fifo_init(&l1->missq, g->l1.miss_queue) < 0) {
         ws_l1_free(l1);
@@ -117,8 +118,7 @@ static uint8_t ws_l1_lookup(struct ws_l1 *l1, const struct ws_cache_line *cl,
     return miss;
 }
 
-uint64_t ws_l1_load(struct ws_l1 *l1, const struct ws_line_req *r,
-                    int cached)
+uint64_t ws_l1_load(struct ws_l1 *l1, const struct ws_line_req *r, int cached)
 {
     struct ws_counters *ctr = r->ctr;
     uint64_t st = ws_l1_tag(l1, r->t), done = 0, issue, ready;
@@ -163,9 +163,9 @@ uint64_t ws_l1_store(struct ws_l1 *l1, const struct ws_line_req *r)
     ctr->v[WS_CTR_L1_REQUESTS]++;
     ctr->v[WS_CTR_L1_SECTORS] += n;
     ctr->v[WS_CTR_L2_SECTORS_WRITE] += n;
-    if (l1->on && (cl = ws_cache_find(&l1->tags,
-                                      (uint32_t)(r->line % l1->tags.sets),
-                                      r->line)))
+    if (l1->on
+        && (cl = ws_cache_find(&l1->tags, (uint32_t)(r->line % l1->tags.sets),
+                               r->line)))
         for (unsigned k = 0; k < l1->tags.sectors; k++)
             if ((r->mask >> k & 1) && cl->fill[k] < st)
                 cl->fill[k] = st;

@@ -38,10 +38,10 @@
 struct ws_l1 {
     struct ws_cache tags;
     struct ws_mshr mshr;
-    struct ws_fifo missq;   /* L1 misses, stores, atomics bound for L2 */
-    double tag_free;        /* tag pipe: one line request per cycle */
-    int on;                 /* l1.enabled and this kernel has sets */
-    uint32_t latency;       /* l1.latency: a hit, load to use */
+    struct ws_fifo missq; /* L1 misses, stores, atomics bound for L2 */
+    double tag_free;      /* tag pipe: one line request per cycle */
+    int on;               /* l1.enabled and this kernel has sets */
+    uint32_t latency;     /* l1.latency: a hit, load to use */
     struct ws_mem_port below;
 };
 
@@ -58,8 +58,7 @@ uint64_t ws_l1_mshr_ready(struct ws_l1 *l1, uint64_t t);
 
 /* The sectors r->mask of line r->line, asked for at r->t (r->src: the
  * SM): returns when they are in the SM.  cached: may hit and allocate. */
-uint64_t ws_l1_load(struct ws_l1 *l1, const struct ws_line_req *r,
-                    int cached);
+uint64_t ws_l1_load(struct ws_l1 *l1, const struct ws_line_req *r, int cached);
 
 /* A store's sectors: returns when they are written below. */
 uint64_t ws_l1_store(struct ws_l1 *l1, const struct ws_line_req *r);

@@ -39,8 +39,8 @@ int ws_l2_init(struct ws_l2 *l2, const struct ws_gpu *g,
         return -1;
     for (uint32_t s = 0; s < l2->nslice; s++)
         if (ws_cache_init(&l2->slice[s].tags, sets, g->l2.assoc,
-                          (uint32_t)(g->l2.line / g->l2.sector),
-                          g->l2.repl) < 0
+                          (uint32_t)(g->l2.line / g->l2.sector), g->l2.repl)
+                < 0
             || ws_mshr_init(&l2->slice[s].mshr, g->l2.mshrs) < 0
             || ws_fifo_init(&l2->slice[s].inq, g->l2.input_queue) < 0) {
             ws_l2_free(l2);
@@ -92,7 +92,7 @@ static uint64_t ws_l2_below(struct ws_l2 *l2, uint32_t slice, uint64_t line,
                             uint8_t mask, int op, uint64_t t,
                             struct ws_counters *ctr)
 {
-    struct ws_line_req d = { line, t, slice, mask, (uint8_t)op, 0, ctr };
+    struct ws_line_req d = {line, t, slice, mask, (uint8_t)op, 0, ctr};
     uint64_t left;
 
     return l2->below.access(l2->below.ctx, &d, &left);
@@ -117,8 +117,8 @@ static struct ws_cache_line *ws_l2_take(struct ws_l2 *l2, uint32_t s,
     sl->free = start + occupy * l2->slice_cps;
     *st = ws_l2_ceil(start);
     ws_fifo_push(&sl->inq, *st);
-    cl = ws_cache_fetch(&sl->tags, ws_l2_set(l2, &sl->tags, r->line),
-                        r->line, &v);
+    cl = ws_cache_fetch(&sl->tags, ws_l2_set(l2, &sl->tags, r->line), r->line,
+                        &v);
     if (v.dirty)
         ws_l2_below(l2, s, v.line, v.dirty, WS_LINE_WRITE, *st, r->ctr);
     return cl;
@@ -135,8 +135,8 @@ static uint64_t ws_l2_read(struct ws_l2 *l2, const struct ws_line_req *r,
     unsigned nsect = ws_popcount32(r->mask);
     uint64_t st, ready, done = 0;
     struct ws_cache_line *cl = ws_l2_take(l2, s, r,
-                                          r->ops > nsect ? r->ops : nsect,
-                                          &st, admitted);
+                                          r->ops > nsect ? r->ops : nsect, &st,
+                                          admitted);
     uint8_t miss = 0;
 
     /* Nsight's lookup sees the tag: a sector present with its fill still
@@ -181,14 +181,13 @@ static uint64_t ws_l2_write(struct ws_l2 *l2, const struct ws_line_req *r,
     uint32_t s = ws_l2_slice_of(l2, r->line);
     struct ws_counters *ctr = r->ctr;
     uint64_t st;
-    struct ws_cache_line *cl = ws_l2_take(l2, s, r, ws_popcount32(r->mask),
-                                          &st, admitted);
+    struct ws_cache_line *cl = ws_l2_take(l2, s, r, ws_popcount32(r->mask), &st,
+                                          admitted);
 
     ctr->v[WS_CTR_L2_SECTOR_MISSES] += ws_popcount32(r->mask & ~cl->valid);
     ctr->v[WS_CTR_L2_SECTOR_HITS] += ws_popcount32(r->mask & cl->valid);
     for (unsigned k = 0; k < l2->slice[s].tags.sectors; k++)
-        if ((r->mask >> k & 1)
-            && (!(cl->valid >> k & 1) || cl->fill[k] < st))
+        if ((r->mask >> k & 1) && (!(cl->valid >> k & 1) || cl->fill[k] < st))
             cl->fill[k] = st;
     cl->valid |= r->mask;
     cl->dirty |= r->mask;
@@ -223,8 +222,8 @@ void ws_l2_warm(struct ws_l2 *l2, uint64_t addr, uint64_t bytes)
     for (uint64_t line = first; line <= last; line++) {
         struct ws_l2_slice *sl = &l2->slice[ws_l2_slice_of(l2, line)];
         struct ws_cache_victim v;
-        struct ws_cache_line *cl = ws_cache_fetch(&sl->tags,
-            ws_l2_set(l2, &sl->tags, line), line, &v);
+        struct ws_cache_line *cl =
+            ws_cache_fetch(&sl->tags, ws_l2_set(l2, &sl->tags, line), line, &v);
         cl->valid = (uint8_t)((1u << sl->tags.sectors) - 1);
     }
 }

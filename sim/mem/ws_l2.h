@@ -34,16 +34,16 @@
 struct ws_l2_slice {
     struct ws_cache tags;
     struct ws_mshr mshr;
-    struct ws_fifo inq;     /* requests from the SMs awaiting the slice */
-    double free;            /* the slice's pipe is free from */
+    struct ws_fifo inq; /* requests from the SMs awaiting the slice */
+    double free;        /* the slice's pipe is free from */
 };
 
 struct ws_l2 {
     struct ws_l2_slice *slice;
     uint32_t nslice;
     enum ws_l2_hash hash;
-    double slice_cps;       /* core cycles per sector in one slice */
-    uint64_t access;        /* hit time in the slice: l2.latency - 2 icnt */
+    double slice_cps; /* core cycles per sector in one slice */
+    uint64_t access;  /* hit time in the slice: l2.latency - 2 icnt */
     uint64_t size, line_bytes;
     struct ws_mem_port below;
 };

@@ -47,7 +47,7 @@ uint64_t ws_mshr_acquire(struct ws_mshr *h, uint64_t t)
 
 void ws_mshr_push(struct ws_mshr *h, uint64_t done)
 {
-    struct ws_heap_key k = { done, 0 };
+    struct ws_heap_key k = {done, 0};
 
     /* acquire left an entry free, so a fixed heap has room. */
     (void)ws_heap_push(&h->busy, &k);

@@ -21,7 +21,7 @@
 #include "util/ws_heap.h"
 
 struct ws_mshr {
-    struct ws_heap busy;    /* keys: completion cycle, seq unused */
+    struct ws_heap busy; /* keys: completion cycle, seq unused */
 };
 
 struct ws_fifo {

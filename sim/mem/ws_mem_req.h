@@ -26,27 +26,27 @@
 /* One warp's memory access. */
 struct ws_mem_req {
     uint32_t sm;
-    uint64_t cycle;                 /* issue */
-    const uint64_t *addrs;          /* one per active lane, in lane order */
-    unsigned nlanes;                /* active lanes */
-    unsigned width;                 /* bytes per lane */
-    struct ws_counters *ctr;        /* the kernel's counters */
+    uint64_t cycle;          /* issue */
+    const uint64_t *addrs;   /* one per active lane, in lane order */
+    unsigned nlanes;         /* active lanes */
+    unsigned width;          /* bytes per lane */
+    struct ws_counters *ctr; /* the kernel's counters */
 };
 
 enum ws_line_op {
-    WS_LINE_READ,           /* a load's missing sectors */
-    WS_LINE_WRITE,          /* store data (or a write-back, below L2) */
-    WS_LINE_ATOMIC          /* read-modify-write at L2, result returned */
+    WS_LINE_READ,  /* a load's missing sectors */
+    WS_LINE_WRITE, /* store data (or a write-back, below L2) */
+    WS_LINE_ATOMIC /* read-modify-write at L2, result returned */
 };
 
 /* One line's sectors on their way down. */
 struct ws_line_req {
-    uint64_t line;                  /* line index: address / line bytes */
-    uint64_t t;                     /* cycle it reaches the receiving level */
-    uint32_t src;                   /* the SM (below L2: the slice) */
-    uint8_t mask;                   /* sectors of the line, bit k = sector k */
-    uint8_t op;                     /* enum ws_line_op */
-    uint16_t ops;                   /* atomics: lane operations on the line */
+    uint64_t line; /* line index: address / line bytes */
+    uint64_t t;    /* cycle it reaches the receiving level */
+    uint32_t src;  /* the SM (below L2: the slice) */
+    uint8_t mask;  /* sectors of the line, bit k = sector k */
+    uint8_t op;    /* enum ws_line_op */
+    uint16_t ops;  /* atomics: lane operations on the line */
     struct ws_counters *ctr;
 };
 
@@ -55,8 +55,7 @@ struct ws_line_req {
  * sets *left to the cycle the request left the sender's queue, i.e. the
  * receiver took it in (t when the receiver has no queue). */
 struct ws_mem_port {
-    uint64_t (*access)(void *ctx, const struct ws_line_req *r,
-                       uint64_t *left);
+    uint64_t (*access)(void *ctx, const struct ws_line_req *r, uint64_t *left);
     void *ctx;
 };
 

@@ -21,8 +21,7 @@ static uint32_t ws_memsys_chan_of(const struct ws_memsys *m, uint32_t slice,
 
     if (nslice >= m->nchan)
         return slice % m->nchan;
-    return (slice + nslice * (uint32_t)(line % (m->nchan / nslice)))
-           % m->nchan;
+    return (slice + nslice * (uint32_t)(line % (m->nchan / nslice))) % m->nchan;
 }
 
 /* L2's port to DRAM: r->src is the slice. */
@@ -32,18 +31,18 @@ static uint64_t ws_memsys_dram_port(void *ctx, const struct ws_line_req *r,
     struct ws_memsys *m = ctx;
 
     *left = r->t;
-    return ws_dram_access(&m->dram, ws_memsys_chan_of(m, r->src, r->line),
-                          r);
+    return ws_dram_access(&m->dram, ws_memsys_chan_of(m, r->src, r->line), r);
 }
 
 static int ws_memsys_alloc(struct ws_memsys *m, const struct ws_gpu *g)
 {
-    struct ws_mem_port to_dram = { ws_memsys_dram_port, m };
-    struct ws_mem_port to_l2 = { ws_l2_port, &m->l2 };
-    struct ws_mem_port to_icnt = { ws_icnt_port, &m->icnt };
+    struct ws_mem_port to_dram = {ws_memsys_dram_port, m};
+    struct ws_mem_port to_l2 = {ws_l2_port, &m->l2};
+    struct ws_mem_port to_icnt = {ws_icnt_port, &m->icnt};
 
     if (ws_dram_init(&m->dram, g, m->line_bytes, m->sector_bytes,
-                     g->icnt.latency) < 0
+                     g->icnt.latency)
+            < 0
         || ws_l2_init(&m->l2, g, to_dram) < 0
         || ws_icnt_init(&m->icnt, g, to_l2) < 0
         || ws_smem_init(&m->smem, g) < 0)

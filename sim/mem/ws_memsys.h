@@ -50,7 +50,7 @@
 
 struct ws_memsys {
     const struct ws_gpu *gpu;
-    struct ws_l1 *l1;               /* [SM] */
+    struct ws_l1 *l1; /* [SM] */
     struct ws_smem smem;
     struct ws_icnt icnt;
     struct ws_l2 l2;

@@ -29,8 +29,8 @@ void ws_smem_free(struct ws_smem *s)
 uint64_t ws_smem_access(struct ws_smem *s, const struct ws_mem_req *q)
 {
     struct ws_counters *ctr = q->ctr;
-    unsigned wf = ws_shared_wavefronts(q->addrs, q->nlanes, q->width,
-                                       s->banks, s->bank_width);
+    unsigned wf = ws_shared_wavefronts(q->addrs, q->nlanes, q->width, s->banks,
+                                       s->bank_width);
     double start = fmax((double)q->cycle, s->free[q->sm]);
 
     ctr->v[WS_CTR_SHARED_REQUESTS]++;

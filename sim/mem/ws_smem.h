@@ -17,7 +17,7 @@
 #include "ws_mem_req.h"
 
 struct ws_smem {
-    double *free;           /* [SM]: banks free for a wavefront from */
+    double *free; /* [SM]: banks free for a wavefront from */
     uint32_t nsm, banks, bank_width, latency;
 };
 

@@ -17,8 +17,8 @@ static json_t *ws_cmp_json_pair(const struct ws_compare *c, size_t p)
     json_object_set_new(o, "simulated_name", json_string(sk->name));
     json_object_set_new(o, "simulated_id", json_integer(sk->id));
     json_object_set_new(o, "measured_name", json_string(mk->name));
-    json_object_set_new(o, "measured_id", mk->id >= 0
-                        ? json_integer(mk->id) : json_null());
+    json_object_set_new(o, "measured_id",
+                        mk->id >= 0 ? json_integer(mk->id) : json_null());
     json_object_set_new(o, "measured_line", json_integer(mk->line));
     for (size_t j = 0; j < c->nmetrics; j++) {
         const struct ws_compare_cell *cell = ws_compare_cell(c, p, j);
@@ -43,16 +43,16 @@ static json_t *ws_cmp_json_lone(const struct ws_compare *c, int sim)
         const struct ws_compare_lone *l = sim ? &c->sim_only[i]
                                               : &c->meas_only[i];
         json_t *o = json_object();
-        json_object_set_new(o, "kernel", json_string(
-            sim ? c->sim->kernels[l->index].base
-                : c->meas->kernels[l->index].base));
+        json_object_set_new(o, "kernel",
+                            json_string(sim ? c->sim->kernels[l->index].base
+                                            : c->meas->kernels[l->index].base));
         json_object_set_new(o, "launch", json_integer((json_int_t)l->launch));
-        json_object_set_new(o, "name", json_string(
-            sim ? c->sim->kernels[l->index].name
-                : c->meas->kernels[l->index].name));
+        json_object_set_new(o, "name",
+                            json_string(sim ? c->sim->kernels[l->index].name
+                                            : c->meas->kernels[l->index].name));
         if (!sim)
-            json_object_set_new(o, "line", json_integer(
-                c->meas->kernels[l->index].line));
+            json_object_set_new(o, "line",
+                                json_integer(c->meas->kernels[l->index].line));
         json_array_append_new(a, o);
     }
     return a;
@@ -86,16 +86,19 @@ static json_t *ws_cmp_json_notes(const struct ws_compare *c)
 
     for (size_t i = 0; i < c->nnotes; i++) {
         const struct ws_compare_note *n = &c->notes[i];
-        const struct ws_compare_pair *pr = n->pair == WS_MEAS_ALL ? NULL
-                                           : &c->pairs[n->pair];
+        const struct ws_compare_pair *pr = n->pair == WS_MEAS_ALL
+                                               ? NULL
+                                               : &c->pairs[n->pair];
         json_t *o = json_object();
         json_object_set_new(o, "metric", json_string(n->metric));
-        json_object_set_new(o, "kernel", pr ? json_string(
-            c->sim->kernels[pr->sim].base) : json_null());
-        json_object_set_new(o, "launch", pr ? json_integer(
-            (json_int_t)pr->launch) : json_null());
-        json_object_set_new(o, "measured_line", n->line > 0
-                            ? json_integer(n->line) : json_null());
+        json_object_set_new(o, "kernel",
+                            pr ? json_string(c->sim->kernels[pr->sim].base)
+                               : json_null());
+        json_object_set_new(o, "launch",
+                            pr ? json_integer((json_int_t)pr->launch)
+                               : json_null());
+        json_object_set_new(o, "measured_line",
+                            n->line > 0 ? json_integer(n->line) : json_null());
         json_object_set_new(o, "why", json_string(n->why));
         json_array_append_new(a, o);
     }
@@ -108,13 +111,16 @@ json_t *ws_compare_json(const struct ws_compare *c, const char *kernel)
 
     json_object_set_new(root, "schema_version", json_integer(1));
     json_object_set_new(root, "tool", json_string("warpsim " WS_VERSION));
-    json_object_set_new(root, "simulated", ws_cmp_json_side(c->sim->name,
-                        "warpsim run JSON", c->sim->nkernels));
-    json_object_set_new(root, "measured", ws_cmp_json_side(c->meas->name,
-                        ws_measured_format_name(c->meas->format),
-                        c->meas->nkernels));
-    json_object_set_new(root, "kernel_filter", kernel ? json_string(kernel)
-                        : json_null());
+    json_object_set_new(root, "simulated",
+                        ws_cmp_json_side(c->sim->name, "warpsim run JSON",
+                                         c->sim->nkernels));
+    json_object_set_new(root, "measured",
+                        ws_cmp_json_side(c->meas->name,
+                                         ws_measured_format_name(
+                                             c->meas->format),
+                                         c->meas->nkernels));
+    json_object_set_new(root, "kernel_filter",
+                        kernel ? json_string(kernel) : json_null());
     for (size_t p = 0; p < c->npairs; p++)
         json_array_append_new(ks, ws_cmp_json_pair(c, p));
     json_object_set_new(root, "kernels", ks);
@@ -129,16 +135,16 @@ json_t *ws_compare_json(const struct ws_compare *c, const char *kernel)
         json_array_append_new(ms, o);
     }
     json_object_set_new(root, "metrics", ms);
-    json_object_set_new(root, "simulated_only_kernels",
-                        ws_cmp_json_lone(c, 1));
-    json_object_set_new(root, "measured_only_kernels",
-                        ws_cmp_json_lone(c, 0));
-    json_object_set_new(root, "simulated_only_metrics", ws_cmp_json_names(
-                        c->sim_metrics_only, c->nsim_metrics_only));
+    json_object_set_new(root, "simulated_only_kernels", ws_cmp_json_lone(c, 1));
+    json_object_set_new(root, "measured_only_kernels", ws_cmp_json_lone(c, 0));
+    json_object_set_new(root, "simulated_only_metrics",
+                        ws_cmp_json_names(c->sim_metrics_only,
+                                          c->nsim_metrics_only));
     json_object_set_new(root, "warpsim_own_metrics",
                         json_integer((json_int_t)c->nown));
-    json_object_set_new(root, "measured_only_metrics", ws_cmp_json_names(
-                        c->meas_metrics_only, c->nmeas_metrics_only));
+    json_object_set_new(root, "measured_only_metrics",
+                        ws_cmp_json_names(c->meas_metrics_only,
+                                          c->nmeas_metrics_only));
     json_object_set_new(root, "notes", ws_cmp_json_notes(c));
     return root;
 }

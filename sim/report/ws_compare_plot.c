@@ -28,8 +28,7 @@ static void ws_cmp_plot_row(FILE *f, const char *kernel, const char *series,
 /* The points as a table (kernel, metric, measured, simulated), and two
  * rows of a "y = x" series spanning them; NULL when nothing is positive
  * (log axes) or out of memory (*n says which). */
-static char *ws_cmp_plot_csv(const struct ws_compare *c, size_t *len,
-                             size_t *n)
+static char *ws_cmp_plot_csv(const struct ws_compare *c, size_t *len, size_t *n)
 {
     int by_family = c->nmetrics > WS_CMP_PLOT_SERIES;
     double lo = INFINITY, hi = 0;
@@ -46,11 +45,10 @@ static char *ws_cmp_plot_csv(const struct ws_compare *c, size_t *len,
             const char *name = c->metrics[j].name;
             if (!(cell->sim > 0 && cell->meas > 0))
                 continue;
-            snprintf(fam, sizeof fam, "%.*s", (int)strcspn(name, "_."),
-                     name);
+            snprintf(fam, sizeof fam, "%.*s", (int)strcspn(name, "_."), name);
             ws_compare_label(label, sizeof label,
-                         c->sim->kernels[c->pairs[p].sim].base,
-                         c->pairs[p].launch);
+                             c->sim->kernels[c->pairs[p].sim].base,
+                             c->pairs[p].launch);
             ws_cmp_plot_row(f, label, by_family ? fam : name, cell->meas,
                             cell->sim);
             lo = fmin(lo, fmin(cell->meas, cell->sim));
@@ -70,7 +68,12 @@ static char *ws_cmp_plot_csv(const struct ws_compare *c, size_t *len,
 
 char *ws_compare_svg(const struct ws_compare *c, struct ws_err *err)
 {
-    struct ws_plot_spec spec = {"measured", "simulated", "metric", 1, 1,
+    struct ws_plot_spec spec = {
+        "measured",
+        "simulated",
+        "metric",
+        1,
+        1,
         "simulated against measured, a point per kernel and metric "
         "(log-log; on the line y = x they agree)"};
     struct ws_csv t;
@@ -81,7 +84,8 @@ char *ws_compare_svg(const struct ws_compare *c, struct ws_err *err)
         if (n)
             ws_err_oom(err);
         else
-            ws_err_msg(err, "nothing to draw on log axes (expected a metric "
+            ws_err_msg(err,
+                       "nothing to draw on log axes (expected a metric "
                        "whose simulated and measured values are positive)");
         return NULL;
     }

@@ -31,8 +31,8 @@
 
 /* v in exponent form ("%.*g" and suffix) with the most significant
  * digits, up to 6, that fit in width. */
-static void ws_cmp_exp(char *buf, size_t size, double v, int width,
-                       int sign, const char *suffix)
+static void ws_cmp_exp(char *buf, size_t size, double v, int width, int sign,
+                       const char *suffix)
 {
     for (int digits = 6; digits >= 1; digits--) {
         snprintf(buf, size, sign ? "%+.*g%s" : "%.*g%s", digits, v, suffix);
@@ -55,8 +55,7 @@ static const char *ws_cmp_num(char *buf, size_t size, double v, int width)
         snprintf(buf, size, "%.1f", v);
     else
         snprintf(buf, size, "%.4g", v);
-    if (!isnan(v) && (!(fabs(v) < WS_CMP_HUGE)
-                      || strlen(buf) > (size_t)width))
+    if (!isnan(v) && (!(fabs(v) < WS_CMP_HUGE) || strlen(buf) > (size_t)width))
         ws_cmp_exp(buf, size, v, width, 0, "");
     return buf;
 }
@@ -66,7 +65,7 @@ static const char *ws_cmp_pct(char *buf, size_t size, double v, int sign,
                               int width)
 {
     if (fabs(v) < 0.005)
-        v = 0;      /* no "-0.00%" for a difference of rounding */
+        v = 0; /* no "-0.00%" for a difference of rounding */
     if (isnan(v))
         snprintf(buf, size, "n/a");
     else if (!(fabs(v) < WS_CMP_HUGE)
@@ -119,8 +118,7 @@ static void ws_cmp_put_metric(FILE *f, const char *name)
         fprintf(f, "%*s", (int)(WS_CMP_NAME_W - n), "");
 }
 
-void ws_compare_label(char *buf, size_t size, const char *base,
-                      size_t launch)
+void ws_compare_label(char *buf, size_t size, const char *base, size_t launch)
 {
     snprintf(buf, size, "%s #%zu", base, launch);
 }
@@ -131,8 +129,8 @@ static void ws_cmp_where(char *buf, size_t size, const struct ws_measured *m,
     const struct ws_meas_kernel *mk = &m->kernels[k];
 
     if (mk->id >= 0)
-        snprintf(buf, size, "%s %lld, line %ld", m->format == WS_MEAS_NCU
-                 ? "ID" : "uid", mk->id, mk->line);
+        snprintf(buf, size, "%s %lld, line %ld",
+                 m->format == WS_MEAS_NCU ? "ID" : "uid", mk->id, mk->line);
     else
         snprintf(buf, size, "line %ld", mk->line);
 }
@@ -158,12 +156,10 @@ static void ws_cmp_text_pair(FILE *f, const struct ws_compare *c, size_t p)
         if (isnan(cell->sim) && isnan(cell->meas))
             continue;
         ws_cmp_put_metric(f, c->metrics[j].name);
-        fprintf(f, " %*s %*s %*s\n",
-                WS_CMP_VAL_W, ws_cmp_num(a, sizeof a, cell->sim, WS_CMP_VAL_W),
-                WS_CMP_VAL_W, ws_cmp_num(b, sizeof b, cell->meas,
-                                         WS_CMP_VAL_W),
-                WS_CMP_PCT_W, ws_cmp_pct(d, sizeof d, cell->diff_pct, 1,
-                                         WS_CMP_PCT_W));
+        fprintf(f, " %*s %*s %*s\n", WS_CMP_VAL_W,
+                ws_cmp_num(a, sizeof a, cell->sim, WS_CMP_VAL_W), WS_CMP_VAL_W,
+                ws_cmp_num(b, sizeof b, cell->meas, WS_CMP_VAL_W), WS_CMP_PCT_W,
+                ws_cmp_pct(d, sizeof d, cell->diff_pct, 1, WS_CMP_PCT_W));
     }
 }
 
@@ -172,7 +168,7 @@ static void ws_cmp_text_summary(FILE *f, const struct ws_compare *c)
     char mape[32], r[32];
 
     fprintf(f, "\nper metric (n: kernels with both values; MAPE over "
-            "measurements other than 0;\nr: Pearson's, from 3 kernels)\n");
+               "measurements other than 0;\nr: Pearson's, from 3 kernels)\n");
     fprintf(f, "  %-*s %5s %*s %9s\n", WS_CMP_NAME_W, "metric", "n",
             WS_CMP_PCT_W, "MAPE", "r");
     for (size_t j = 0; j < c->nmetrics; j++) {
@@ -197,7 +193,7 @@ static void ws_cmp_wrap(FILE *f, const char *text, int indent)
         if (n > room) {
             for (cut = room; cut > 0 && p[cut] != ' '; cut--)
                 ;
-            if (cut == 0)       /* one word longer than the line */
+            if (cut == 0) /* one word longer than the line */
                 cut = strcspn(p, " ");
         }
         fprintf(f, "%*s", indent, "");
@@ -217,8 +213,8 @@ static void ws_cmp_text_notes(FILE *f, const struct ws_compare *c)
     char label[160];
 
     if (c->nnotes)
-        fprintf(f, "\nleft out of the measurements (%zu note%s):\n",
-                c->nnotes, c->nnotes == 1 ? "" : "s");
+        fprintf(f, "\nleft out of the measurements (%zu note%s):\n", c->nnotes,
+                c->nnotes == 1 ? "" : "s");
     for (size_t i = 0; i < c->nnotes; i++) {
         const struct ws_compare_note *n = &c->notes[i];
         fputs("  ", f);
@@ -227,8 +223,8 @@ static void ws_cmp_text_notes(FILE *f, const struct ws_compare *c)
             fputs(" (every kernel):\n", f);
         } else {
             const struct ws_compare_pair *pr = &c->pairs[n->pair];
-            ws_compare_label(label, sizeof label,
-                             c->sim->kernels[pr->sim].base, pr->launch);
+            ws_compare_label(label, sizeof label, c->sim->kernels[pr->sim].base,
+                             pr->launch);
             fputs(", ", f);
             ws_cmp_put(f, label);
             fprintf(f, " (line %ld):\n", n->line);
@@ -266,8 +262,8 @@ static void ws_cmp_text_lone(FILE *f, const struct ws_compare *c)
         fprintf(f, "\nsimulated only (%zu kernel%s):\n", c->nsim_only,
                 c->nsim_only == 1 ? "" : "s");
     for (size_t i = 0; i < c->nsim_only; i++) {
-        const struct ws_simrun_kernel *k = &c->sim->kernels[c->sim_only[i]
-                                                            .index];
+        const struct ws_simrun_kernel *k =
+            &c->sim->kernels[c->sim_only[i].index];
         fputs("  ", f);
         ws_cmp_put(f, k->base);
         fprintf(f, " #%zu: ", c->sim_only[i].launch);
@@ -278,8 +274,8 @@ static void ws_cmp_text_lone(FILE *f, const struct ws_compare *c)
         fprintf(f, "\nmeasured only (%zu kernel%s):\n", c->nmeas_only,
                 c->nmeas_only == 1 ? "" : "s");
     for (size_t i = 0; i < c->nmeas_only; i++) {
-        const struct ws_meas_kernel *k = &c->meas->kernels[c->meas_only[i]
-                                                           .index];
+        const struct ws_meas_kernel *k =
+            &c->meas->kernels[c->meas_only[i].index];
         ws_cmp_where(where, sizeof where, c->meas, c->meas_only[i].index);
         fputs("  ", f);
         ws_cmp_put(f, k->base);
@@ -309,8 +305,8 @@ static char **ws_cmp_group_names(const char *const *names, size_t *n)
         if (j - i == 1)
             fputs(names[i], f);
         for (size_t k = i; j - i > 1 && k < j; k++)
-            fprintf(f, "%s%.*s%s%s", k == i ? "" : ",", k == i
-                    ? (int)stem + 1 : 0, names[k], k == i ? "{" : "",
+            fprintf(f, "%s%.*s%s%s", k == i ? "" : ",",
+                    k == i ? (int)stem + 1 : 0, names[k], k == i ? "{" : "",
                     names[k] + stem + 1);
         if (j - i > 1)
             fputc('}', f);
@@ -334,10 +330,11 @@ static void ws_cmp_text_metrics(FILE *f, const struct ws_compare *c)
     char h[200];
 
     if (c->nsim_metrics_only || c->nown) {
-        snprintf(h, sizeof h, "\nsimulated, not measured (%zu metric%s, "
-                 "and %zu of warpsim's own, ws__*)%s", c->nsim_metrics_only,
-                 c->nsim_metrics_only == 1 ? "" : "s", c->nown,
-                 c->nsim_metrics_only ? ":" : "");
+        snprintf(h, sizeof h,
+                 "\nsimulated, not measured (%zu metric%s, "
+                 "and %zu of warpsim's own, ws__*)%s",
+                 c->nsim_metrics_only, c->nsim_metrics_only == 1 ? "" : "s",
+                 c->nown, c->nsim_metrics_only ? ":" : "");
         if (c->nsim_metrics_only)
             ws_cmp_list(f, h, c->sim_metrics_only, c->nsim_metrics_only);
         else
@@ -346,17 +343,17 @@ static void ws_cmp_text_metrics(FILE *f, const struct ws_compare *c)
     if (c->nmeas_metrics_only) {
         groups = ws_cmp_group_names(c->meas_metrics_only, &ng);
         snprintf(h, sizeof h, "\nmeasured, not simulated (%zu metric%s):",
-                 c->nmeas_metrics_only,
-                 c->nmeas_metrics_only == 1 ? "" : "s");
-        ws_cmp_list(f, h, groups ? (const char *const *)groups
-                    : c->meas_metrics_only, groups ? ng
-                    : c->nmeas_metrics_only);
+                 c->nmeas_metrics_only, c->nmeas_metrics_only == 1 ? "" : "s");
+        ws_cmp_list(f, h,
+                    groups ? (const char *const *)groups : c->meas_metrics_only,
+                    groups ? ng : c->nmeas_metrics_only);
         for (size_t i = 0; groups && i < ng; i++)
             free(groups[i]);
         free(groups);
     }
     if (c->nattrs)
-        fprintf(f, "%s(%zu device, launch and profiler attributes and "
+        fprintf(f,
+                "%s(%zu device, launch and profiler attributes and "
                 "roll-ups of compared\ncounters not listed)\n",
                 c->nmeas_metrics_only ? "" : "\n", c->nattrs);
 }
@@ -395,4 +392,3 @@ char *ws_compare_text(const struct ws_compare *c)
     }
     return buf;
 }
-

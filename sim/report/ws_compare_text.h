@@ -15,8 +15,7 @@
 
 /* "apsp #2": a kernel's base name and which launch of it (the report's
  * and the chart's label). */
-void ws_compare_label(char *buf, size_t size, const char *base,
-                      size_t launch);
+void ws_compare_label(char *buf, size_t size, const char *base, size_t launch);
 
 /* The whole report as text (malloc'd), or NULL when out of memory. */
 char *ws_compare_text(const struct ws_compare *c);

@@ -52,8 +52,10 @@ static void ws_info_memory(FILE *out, const struct ws_profile *p)
                     ws_profile_ratio(m->lines, active));
         fprintf(out, " %14llu\n", (unsigned long long)m->bytes);
         if (s == WS_SPACE_SHARED)
-            fprintf(out, "    %-7s wavefronts/req %.2f (1.00 = no bank "
-                    "conflict)\n", "", ws_profile_ratio(m->wavefronts, active));
+            fprintf(out,
+                    "    %-7s wavefronts/req %.2f (1.00 = no bank "
+                    "conflict)\n",
+                    "", ws_profile_ratio(m->wavefronts, active));
     }
 }
 
@@ -74,15 +76,17 @@ static void ws_info_kernel(FILE *out, const struct ws_profile *p)
     const struct ws_launch *l = &p->launch;
 
     fprintf(out, "\nkernel %u: %s\n", l->id, p->name);
-    fprintf(out, "  grid (%u,%u,%u)  block (%u,%u,%u)  regs %u  shmem %u B  "
-            "sm_%u  tracer %s%u\n", l->grid[0], l->grid[1], l->grid[2],
-            l->block[0], l->block[1], l->block[2], l->nregs, l->shmem,
-            l->sm_version, l->trace_version ? "v" : "pre-v",
+    fprintf(out,
+            "  grid (%u,%u,%u)  block (%u,%u,%u)  regs %u  shmem %u B  "
+            "sm_%u  tracer %s%u\n",
+            l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
+            l->block[2], l->nregs, l->shmem, l->sm_version,
+            l->trace_version ? "v" : "pre-v",
             l->trace_version ? l->trace_version : 3);
-    fprintf(out, "  CTAs %llu of %llu  warps %llu  warp instructions %llu  "
+    fprintf(out,
+            "  CTAs %llu of %llu  warps %llu  warp instructions %llu  "
             "thread instructions %llu (avg active lanes %.2f)\n",
-            (unsigned long long)p->ctas,
-            (unsigned long long)ws_launch_ctas(l),
+            (unsigned long long)p->ctas, (unsigned long long)ws_launch_ctas(l),
             (unsigned long long)p->warps, (unsigned long long)p->warp_insts,
             (unsigned long long)p->thread_insts,
             ws_profile_ratio(p->thread_insts, p->warp_insts));
@@ -93,8 +97,10 @@ static void ws_info_kernel(FILE *out, const struct ws_profile *p)
 
 void ws_info_print_trace(FILE *out, const struct ws_info_trace *t)
 {
-    fprintf(out, "trace %s: %zu kernel%s, %llu host-to-device cop%s "
-            "(%llu bytes)\n", t->input, t->nkernels, t->nkernels == 1 ? "" : "s",
+    fprintf(out,
+            "trace %s: %zu kernel%s, %llu host-to-device cop%s "
+            "(%llu bytes)\n",
+            t->input, t->nkernels, t->nkernels == 1 ? "" : "s",
             (unsigned long long)t->memcpy_count,
             t->memcpy_count == 1 ? "y" : "ies",
             (unsigned long long)t->memcpy_bytes);
@@ -156,10 +162,14 @@ static json_t *ws_json_kernel(const struct ws_profile *p)
 
     json_object_set_new(o, "id", ws_json_u(l->id));
     json_object_set_new(o, "name", ws_utf8_json_string(p->name));
-    json_object_set_new(o, "grid", json_pack("[III]", (json_int_t)l->grid[0],
-                        (json_int_t)l->grid[1], (json_int_t)l->grid[2]));
-    json_object_set_new(o, "block", json_pack("[III]", (json_int_t)l->block[0],
-                        (json_int_t)l->block[1], (json_int_t)l->block[2]));
+    json_object_set_new(o, "grid",
+                        json_pack("[III]", (json_int_t)l->grid[0],
+                                  (json_int_t)l->grid[1],
+                                  (json_int_t)l->grid[2]));
+    json_object_set_new(o, "block",
+                        json_pack("[III]", (json_int_t)l->block[0],
+                                  (json_int_t)l->block[1],
+                                  (json_int_t)l->block[2]));
     json_object_set_new(o, "registers", ws_json_u(l->nregs));
     json_object_set_new(o, "shared_bytes", ws_json_u(l->shmem));
     json_object_set_new(o, "sm_version", ws_json_u(l->sm_version));
@@ -220,9 +230,10 @@ char *ws_info_json_trace(const struct ws_info_trace *t)
     json_t *ks = json_array();
 
     json_object_set_new(root, "gpu", ws_utf8_json_string(t->gpu_name));
-    json_object_set_new(root, "memcpy_htod", json_pack("{sIsI}", "count",
-                        (json_int_t)t->memcpy_count, "bytes",
-                        (json_int_t)t->memcpy_bytes));
+    json_object_set_new(root, "memcpy_htod",
+                        json_pack("{sIsI}", "count",
+                                  (json_int_t)t->memcpy_count, "bytes",
+                                  (json_int_t)t->memcpy_bytes));
     for (size_t k = 0; k < t->nkernels; k++)
         json_array_append_new(ks, ws_json_kernel(&t->kernels[k]));
     json_object_set_new(root, "kernels", ks);

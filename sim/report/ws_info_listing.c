@@ -15,7 +15,7 @@
 struct ws_func_summary {
     uint64_t by_class[WS_OPC_COUNT];
     uint64_t mem_loads[WS_OPC_COUNT], mem_stores[WS_OPC_COUNT],
-             mem_atomics[WS_OPC_COUNT];
+        mem_atomics[WS_OPC_COUNT];
     uint64_t guarded, targets;
     char unknown[512];
 };
@@ -41,7 +41,8 @@ static void ws_func_summarise(const struct ws_sass *s,
             size_t bl = ws_opcode_base_len(op), used = strlen(out->unknown);
             char name[64];
             snprintf(name, sizeof name, "%.*s", (int)bl, op);
-            if (!strstr(out->unknown, name) && used + bl + 3 < sizeof out->unknown)
+            if (!strstr(out->unknown, name)
+                && used + bl + 3 < sizeof out->unknown)
                 snprintf(out->unknown + used, sizeof out->unknown - used,
                          "%s%s", used ? ", " : "", name);
         }
@@ -65,8 +66,8 @@ void ws_info_print_listing(FILE *out, const char *input,
         const struct ws_sass_func *f = &s->funcs[i];
         struct ws_func_summary sum;
         ws_func_summarise(s, f, &sum);
-        fprintf(out, "\nfunction %s\n  sm_%u  instructions %u", f->name,
-                f->sm, f->ninst);
+        fprintf(out, "\nfunction %s\n  sm_%u  instructions %u", f->name, f->sm,
+                f->ninst);
         ws_print_res(out, "regs", f->regs, "");
         ws_print_res(out, "shared", f->shared, " B");
         ws_print_res(out, "local", f->local, " B");
@@ -77,8 +78,8 @@ void ws_info_print_listing(FILE *out, const char *input,
         for (int c = 0; c < WS_OPC_COUNT; c++) {
             if (!sum.by_class[c])
                 continue;
-            fprintf(out, "    %-8s %6llu", ws_opcode_class_name(
-                        (enum ws_op_class)c),
+            fprintf(out, "    %-8s %6llu",
+                    ws_opcode_class_name((enum ws_op_class)c),
                     (unsigned long long)sum.by_class[c]);
             if (ws_opcode_class_is_memory((enum ws_op_class)c))
                 fprintf(out, "  (loads %llu, stores %llu, atomics %llu)",
@@ -105,11 +106,13 @@ char *ws_info_json_listing(const char *input, const struct ws_sass *s)
         json_object_set_new(o, "name", ws_utf8_json_string(f->name));
         json_object_set_new(o, "sm_version", json_integer(f->sm));
         json_object_set_new(o, "instructions", json_integer(f->ninst));
-        json_object_set_new(o, "registers", f->regs >= 0 ?
-                            json_integer(f->regs) : json_null());
-        json_object_set_new(o, "shared_bytes", f->shared >= 0 ?
-                            json_integer(f->shared) : json_null());
-        json_object_set_new(o, "guarded", json_integer((json_int_t)sum.guarded));
+        json_object_set_new(o, "registers",
+                            f->regs >= 0 ? json_integer(f->regs) : json_null());
+        json_object_set_new(o, "shared_bytes",
+                            f->shared >= 0 ? json_integer(f->shared)
+                                           : json_null());
+        json_object_set_new(o, "guarded",
+                            json_integer((json_int_t)sum.guarded));
         json_object_set_new(o, "branch_targets",
                             json_integer((json_int_t)sum.targets));
         for (int c = 0; c < WS_OPC_COUNT; c++)

@@ -18,71 +18,73 @@ void ws_model_print_profile(FILE *out, const struct ws_profile *p)
     const struct ws_profile_model *m = &p->model;
     uint64_t compulsory = ws_profile_compulsory_reads(p);
 
-    fprintf(out, "  warps %llu, warp instructions per warp %.2f (min %llu, "
-            "max %llu)\n", (unsigned long long)p->warps,
-            ws_avg(p, (double)p->warp_insts),
+    fprintf(out,
+            "  warps %llu, warp instructions per warp %.2f (min %llu, "
+            "max %llu)\n",
+            (unsigned long long)p->warps, ws_avg(p, (double)p->warp_insts),
             (unsigned long long)(p->warps ? m->warp_insts_min : 0),
             (unsigned long long)m->warp_insts_max);
-    fprintf(out, "  per warp: memory %.2f (coalesced %.2f, uncoalesced %.2f), "
+    fprintf(out,
+            "  per warp: memory %.2f (coalesced %.2f, uncoalesced %.2f), "
             "synchronization %.2f, before the first memory instruction "
-            "%.2f\n", ws_avg(p, (double)m->mem_insts),
-            ws_avg(p, (double)m->coal_insts), ws_avg(p, (double)m->uncoal_insts),
+            "%.2f\n",
+            ws_avg(p, (double)m->mem_insts), ws_avg(p, (double)m->coal_insts),
+            ws_avg(p, (double)m->uncoal_insts),
             ws_avg(p, (double)m->sync_insts),
             ws_avg(p, (double)m->first_comp_insts));
-    fprintf(out, "  transactions: coalesced %llu sectors in %llu 128-byte "
+    fprintf(out,
+            "  transactions: coalesced %llu sectors in %llu 128-byte "
             "blocks, uncoalesced %llu sectors in %llu blocks\n",
             (unsigned long long)m->coal_sectors,
             (unsigned long long)m->coal_lines,
             (unsigned long long)m->uncoal_sectors,
             (unsigned long long)m->uncoal_lines);
-    fprintf(out, "  span (longest dependent chain of a warp): max %.0f "
-            "cycles, average %.1f; max %.0f TMM time steps\n", m->span_max,
-            ws_avg(p, m->span_sum), m->span_steps_max);
-    fprintf(out, "  operations: FP32 %.0f (%llu FFMA), FP16 %.0f, FP64 %.0f "
-            "(%llu DFMA), tensor %.0f\n", m->flops,
-            (unsigned long long)m->fma_insts[WS_FLOP_FP32], m->flops_fp16,
-            m->flops_fp64, (unsigned long long)m->fma_insts[WS_FLOP_FP64],
-            m->flops_tensor);
-    fprintf(out, "  sectors read %llu (%llu distinct), "
+    fprintf(out,
+            "  span (longest dependent chain of a warp): max %.0f "
+            "cycles, average %.1f; max %.0f TMM time steps\n",
+            m->span_max, ws_avg(p, m->span_sum), m->span_steps_max);
+    fprintf(out,
+            "  operations: FP32 %.0f (%llu FFMA), FP16 %.0f, FP64 %.0f "
+            "(%llu DFMA), tensor %.0f\n",
+            m->flops, (unsigned long long)m->fma_insts[WS_FLOP_FP32],
+            m->flops_fp16, m->flops_fp64,
+            (unsigned long long)m->fma_insts[WS_FLOP_FP64], m->flops_tensor);
+    fprintf(out,
+            "  sectors read %llu (%llu distinct), "
             "written or updated %llu (%llu distinct); compulsory DRAM "
             "reads %llu sectors%s\n",
             (unsigned long long)m->read_sector_refs,
-            (unsigned long long)m->read.n,
-            (unsigned long long)m->store_sectors,
-            (unsigned long long)m->written.n,
-            (unsigned long long)compulsory,
-            m->incomplete ? " (incomplete: a footprint past 2 GiB, or out of memory)" : "");
+            (unsigned long long)m->read.n, (unsigned long long)m->store_sectors,
+            (unsigned long long)m->written.n, (unsigned long long)compulsory,
+            m->incomplete
+                ? " (incomplete: a footprint past 2 GiB, or out of memory)"
+                : "");
 }
 
 json_t *ws_model_json_profile(const struct ws_profile *p)
 {
     const struct ws_profile_model *m = &p->model;
 
-    json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
-                     "s:f,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:b}",
-                     "warps", (json_int_t)p->warps,
-                     "warp_instructions", (json_int_t)p->warp_insts,
-                     "warp_instructions_min",
-                     (json_int_t)(p->warps ? m->warp_insts_min : 0),
-                     "warp_instructions_max", (json_int_t)m->warp_insts_max,
-                     "memory_instructions", (json_int_t)m->mem_insts,
-                     "coalesced_instructions", (json_int_t)m->coal_insts,
-                     "uncoalesced_instructions", (json_int_t)m->uncoal_insts,
-                     "coalesced_transactions", (json_int_t)m->coal_sectors,
-                     "uncoalesced_transactions", (json_int_t)m->uncoal_sectors,
-                     "synchronization_instructions", (json_int_t)m->sync_insts,
-                     "first_comp_period_instructions",
-                     (json_int_t)m->first_comp_insts,
-                     "span_max_cycles", m->span_max,
-                     "span_sum_cycles", m->span_sum,
-                     "fp32_flops", m->flops,
-                     "sector_reads", (json_int_t)m->read_sector_refs,
-                     "distinct_sectors_read", (json_int_t)m->read.n,
-                     "sector_writes", (json_int_t)m->store_sectors,
-                     "distinct_sectors_written", (json_int_t)m->written.n,
-                     "compulsory_read_sectors",
-                     (json_int_t)ws_profile_compulsory_reads(p),
-                     "incomplete", m->incomplete);
+    json_t *o = json_pack(
+        "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
+        "s:f,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:b}",
+        "warps", (json_int_t)p->warps, "warp_instructions",
+        (json_int_t)p->warp_insts, "warp_instructions_min",
+        (json_int_t)(p->warps ? m->warp_insts_min : 0), "warp_instructions_max",
+        (json_int_t)m->warp_insts_max, "memory_instructions",
+        (json_int_t)m->mem_insts, "coalesced_instructions",
+        (json_int_t)m->coal_insts, "uncoalesced_instructions",
+        (json_int_t)m->uncoal_insts, "coalesced_transactions",
+        (json_int_t)m->coal_sectors, "uncoalesced_transactions",
+        (json_int_t)m->uncoal_sectors, "synchronization_instructions",
+        (json_int_t)m->sync_insts, "first_comp_period_instructions",
+        (json_int_t)m->first_comp_insts, "span_max_cycles", m->span_max,
+        "span_sum_cycles", m->span_sum, "fp32_flops", m->flops, "sector_reads",
+        (json_int_t)m->read_sector_refs, "distinct_sectors_read",
+        (json_int_t)m->read.n, "sector_writes", (json_int_t)m->store_sectors,
+        "distinct_sectors_written", (json_int_t)m->written.n,
+        "compulsory_read_sectors", (json_int_t)ws_profile_compulsory_reads(p),
+        "incomplete", m->incomplete);
 
     if (!o)
         return NULL;

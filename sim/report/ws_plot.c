@@ -74,18 +74,20 @@ static int ws_plot_value(const struct ws_csv *t, size_t row, long col,
 
     if (ws_csv_num_text(cell, v) < 0) {
         *which = name;
-        return ws_err_msg(err, "'%s' in column '%s' at %s line %ld is not a "
+        return ws_err_msg(err,
+                          "'%s' in column '%s' at %s line %ld is not a "
                           "number (expected a number in every row drawn)",
                           ws_clip(&q1, cell), ws_clip(&q2, name), t->name,
                           t->row_line[row]);
     }
     if (log && *v <= 0) {
         *which = name;
-        return ws_err_msg(err, "%s in column '%s' at %s line %ld cannot be "
+        return ws_err_msg(err,
+                          "%s in column '%s' at %s line %ld cannot be "
                           "shown on a log scale (expected positive numbers "
-                          "on a log axis)", ws_clip(&q1, cell),
-                          ws_clip(&q2, name),
-                          t->name, t->row_line[row]);
+                          "on a log axis)",
+                          ws_clip(&q1, cell), ws_clip(&q2, name), t->name,
+                          t->row_line[row]);
     }
     return 0;
 }
@@ -124,8 +126,7 @@ static int ws_plot_scan(const struct ws_csv *t, const struct ws_plot_spec *s,
     *npts = *nvals = 0;
     if (ws_plot_col(t, s->x, &c.x, which, err) < 0
         || ws_plot_col(t, s->y, &c.y, which, err) < 0
-        || (s->series && ws_plot_col(t, s->series, &c.series, which,
-                                     err) < 0))
+        || (s->series && ws_plot_col(t, s->series, &c.series, which, err) < 0))
         return -1;
     for (size_t r = 0; r < t->nrows; r++) {
         struct ws_plot_pt p = {0, r, 0, 0};
@@ -137,7 +138,8 @@ static int ws_plot_scan(const struct ws_csv *t, const struct ws_plot_spec *s,
         if (c.series >= 0
             && ws_plot_series_of(t, r, c.series, vals, nvals, &p.series) < 0) {
             *which = s->series;
-            return ws_err_msg(err, "column '%s' has more than %d values "
+            return ws_err_msg(err,
+                              "column '%s' has more than %d values "
                               "(expected at most %d series)",
                               ws_clip(&q, s->series), WS_PLOT_MAX_SERIES,
                               WS_PLOT_MAX_SERIES);
@@ -147,9 +149,10 @@ static int ws_plot_scan(const struct ws_csv *t, const struct ws_plot_spec *s,
         (*npts)++;
     }
     if (*npts == 0)
-        return ws_err_msg(err, "%s has no row%s to draw (expected at least "
-                          "one)", t->name, c.status >= 0
-                          ? " with status 'ok'" : "");
+        return ws_err_msg(err,
+                          "%s has no row%s to draw (expected at least "
+                          "one)",
+                          t->name, c.status >= 0 ? " with status 'ok'" : "");
     return 0;
 }
 
@@ -204,7 +207,7 @@ static void ws_plot_quote(FILE *out, const char *s)
 
 /* The private folder and the files gnuplot reads and writes in it. */
 struct ws_plot_dir {
-    sigset_t old;           /* the signal mask before the folder existed */
+    sigset_t old; /* the signal mask before the folder existed */
     char dir[PATH_MAX];
     char data[PATH_MAX + 16], script[PATH_MAX + 16];
     char svg[PATH_MAX + 16], log[PATH_MAX + 16];
@@ -235,9 +238,10 @@ static int ws_plot_mkdir(struct ws_plot_dir *d, struct ws_err *err)
     ws_sighold(&d->old);
     if (!mkdtemp(d->dir)) {
         ws_sighold_release(&d->old);
-        ws_err_msg(err, "cannot create a temporary folder in %s: %s "
-                   "(expected a writable $TMPDIR or /tmp)", base,
-                   strerror(errno));
+        ws_err_msg(err,
+                   "cannot create a temporary folder in %s: %s "
+                   "(expected a writable $TMPDIR or /tmp)",
+                   base, strerror(errno));
         return ws_plot_internal(err);
     }
     snprintf(d->data, sizeof d->data, "%s/data.txt", d->dir);
@@ -262,8 +266,10 @@ static FILE *ws_plot_fopen(const char *path, struct ws_err *err)
     FILE *fp = fopen(path, "w");
 
     if (!fp) {
-        ws_err_msg(err, "cannot create %s: %s (expected a writable "
-                   "temporary folder)", path, strerror(errno));
+        ws_err_msg(err,
+                   "cannot create %s: %s (expected a writable "
+                   "temporary folder)",
+                   path, strerror(errno));
         ws_plot_internal(err);
     }
     return fp;
@@ -272,8 +278,10 @@ static FILE *ws_plot_fopen(const char *path, struct ws_err *err)
 static int ws_plot_close(FILE *fp, const char *path, struct ws_err *err)
 {
     if (ferror(fp) | (fclose(fp) != 0)) {
-        ws_err_msg(err, "cannot write %s: %s (expected space in the "
-                   "temporary folder)", path, strerror(errno));
+        ws_err_msg(err,
+                   "cannot write %s: %s (expected space in the "
+                   "temporary folder)",
+                   path, strerror(errno));
         return ws_plot_internal(err);
     }
     return 0;
@@ -297,8 +305,7 @@ static int ws_plot_write_data(const struct ws_plot_dir *d,
     return ws_plot_close(fp, d->data, err);
 }
 
-static void ws_plot_labels(FILE *fp, const struct ws_plot_spec *s,
-                           int keyed)
+static void ws_plot_labels(FILE *fp, const struct ws_plot_spec *s, int keyed)
 {
     fputs("set title ", fp);
     if (s->title) {
@@ -315,7 +322,8 @@ static void ws_plot_labels(FILE *fp, const struct ws_plot_spec *s,
     fputs(" noenhanced\nset ylabel ", fp);
     ws_plot_quote(fp, s->y);
     fputs(keyed ? " noenhanced\nset key outside noenhanced\n"
-                : " noenhanced\nset key off\n", fp);
+                : " noenhanced\nset key off\n",
+          fp);
 }
 
 static int ws_plot_write_script(const struct ws_plot_dir *d,
@@ -328,7 +336,8 @@ static int ws_plot_write_script(const struct ws_plot_dir *d,
     if (!fp)
         return -1;
     fputs("set terminal svg size 800,500 dynamic enhanced font 'sans,11'\n"
-          "set output ", fp);
+          "set output ",
+          fp);
     ws_plot_quote(fp, d->svg);
     fputc('\n', fp);
     ws_plot_labels(fp, s, nvals > 0);
@@ -378,10 +387,12 @@ static int ws_plot_spawn_failed(int rc, struct ws_err *err)
 {
     if (rc == ENOENT)
         ws_err_msg(err, "gnuplot is not installed (expected the Debian "
-                   "package gnuplot-nox)");
+                        "package gnuplot-nox)");
     else
-        ws_err_msg(err, "cannot run gnuplot: %s (expected the Debian "
-                   "package gnuplot-nox)", strerror(rc));
+        ws_err_msg(err,
+                   "cannot run gnuplot: %s (expected the Debian "
+                   "package gnuplot-nox)",
+                   strerror(rc));
     return ws_plot_internal(err);
 }
 
@@ -405,11 +416,11 @@ static int ws_plot_run(const struct ws_plot_dir *d, struct ws_err *err)
     if (rc == 0)
         rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK);
     if (rc == 0)
-        rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY,
-                                              0);
+        rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     if (rc == 0)
-        rc = posix_spawn_file_actions_addopen(&fa, 1, d->log, O_WRONLY
-                                              | O_CREAT | O_TRUNC, 0600);
+        rc = posix_spawn_file_actions_addopen(&fa, 1, d->log,
+                                              O_WRONLY | O_CREAT | O_TRUNC,
+                                              0600);
     if (rc == 0)
         rc = posix_spawn_file_actions_adddup2(&fa, 1, 2);
     if (rc == 0)
@@ -427,10 +438,11 @@ static int ws_plot_run(const struct ws_plot_dir *d, struct ws_err *err)
     if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
         return ws_plot_spawn_failed(ENOENT, err);
     ws_plot_log_line(d->log, msg, sizeof msg);
-    ws_err_msg(err, "gnuplot failed (%s %d): %s (expected it to draw the "
-               "chart)", WIFEXITED(status) ? "exit status" : "signal",
-               WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-               msg);
+    ws_err_msg(err,
+               "gnuplot failed (%s %d): %s (expected it to draw the "
+               "chart)",
+               WIFEXITED(status) ? "exit status" : "signal",
+               WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), msg);
     return ws_plot_internal(err);
 }
 
@@ -452,8 +464,10 @@ static char *ws_plot_read_svg(const char *path, struct ws_err *err)
     }
     if (!text)
         ws_err_oom(err);
-    ws_err_msg(err, "gnuplot wrote %s SVG (expected a chart of at most "
-               "%zu MiB)", n ? "too large an" : "no", WS_PLOT_MAX_SVG >> 20);
+    ws_err_msg(err,
+               "gnuplot wrote %s SVG (expected a chart of at most "
+               "%zu MiB)",
+               n ? "too large an" : "no", WS_PLOT_MAX_SVG >> 20);
     ws_plot_internal(err);
     if (fp)
         fclose(fp);
@@ -538,7 +552,8 @@ static int ws_plot_bars_script(const struct ws_plot_dir *d, const char *title,
     if (!fp)
         return -1;
     fputs("set terminal svg size 900,500 dynamic enhanced font 'sans,11'\n"
-          "set output ", fp);
+          "set output ",
+          fp);
     ws_plot_quote(fp, d->svg);
     fputs("\nset title ", fp);
     ws_plot_quote(fp, title);
@@ -547,7 +562,8 @@ static int ws_plot_bars_script(const struct ws_plot_dir *d, const char *title,
     fputs(" noenhanced\nset key outside noenhanced\nset grid ytics\n"
           "set style data histograms\nset style histogram clustered\n"
           "set style fill solid 0.8 border -1\nset xtics rotate by -45 "
-          "noenhanced\nset yrange [0:*]\nplot ", fp);
+          "noenhanced\nset yrange [0:*]\nplot ",
+          fp);
     for (size_t s = 0; s < nseries; s++) {
         fputs(s ? ", \\\n     " : "", fp);
         ws_plot_quote(fp, d->data);
@@ -609,37 +625,40 @@ static int ws_plot_quadrant_script(const struct ws_plot_dir *d,
     if (!fp)
         return -1;
     fputs("set terminal svg size 800,600 dynamic enhanced font 'sans,11'\n"
-          "set output ", fp);
+          "set output ",
+          fp);
     ws_plot_quote(fp, d->svg);
     fputs("\nset title ", fp);
     ws_plot_quote(fp, q->title);
     fputs(" noenhanced\nset xlabel 'DRAM bandwidth (GB/s)'\n"
           "set ylabel 'operations per second (GFLOP/s)'\n"
           "set logscale xy\nset grid\nset key top left noenhanced\n"
-          "set key title 'GPU peaks and the kernel'\n", fp);
+          "set key title 'GPU peaks and the kernel'\n",
+          fp);
     fprintf(fp, "ai = %.17g\nplot ", q->ai);
     ws_plot_quote(fp, d->data);
     fputs(" using 1:2 with points pt 7 ps 1.2 title 'GPU peak (bandwidth, "
-          "compute)', \\\n     ", fp);
+          "compute)', \\\n     ",
+          fp);
     ws_plot_quote(fp, d->data);
     fputs(" using 1:2:5 with labels offset 1,1 noenhanced notitle, \\\n     ",
           fp);
     ws_plot_quote(fp, d->data);
     fputs(" using 3:4 with points pt 6 ps 1.2 title 'simulated (achieved)', "
           "\\\n     ai * x with lines lw 2 title sprintf('kernel intensity "
-          "%.3g op/B: above the line memory bound', ai)\n", fp);
+          "%.3g op/B: above the line memory bound', ai)\n",
+          fp);
     return ws_plot_close(fp, d->script, err);
 }
 
-char *ws_plot_quadrant_svg(const struct ws_plot_quadrant *q,
-                           struct ws_err *err)
+char *ws_plot_quadrant_svg(const struct ws_plot_quadrant *q, struct ws_err *err)
 {
     struct ws_plot_dir d;
     char *svg = NULL;
 
     if (q->n == 0 || !(q->ai > 0)) {
         ws_err_msg(err, "nothing to draw (expected GPUs and a kernel with "
-                   "operations and DRAM traffic)");
+                        "operations and DRAM traffic)");
         return NULL;
     }
     if (ws_plot_mkdir(&d, err) < 0)

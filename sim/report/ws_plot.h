@@ -21,10 +21,10 @@
 #include "util/ws_err.h"
 
 struct ws_plot_spec {
-    const char *x, *y;          /* column names */
-    const char *series;         /* column name, or NULL for one line */
+    const char *x, *y;  /* column names */
+    const char *series; /* column name, or NULL for one line */
     int logx, logy;
-    const char *title;          /* NULL: "Y against X" */
+    const char *title; /* NULL: "Y against X" */
 };
 
 /* Checks that the columns exist and that x and y hold numbers in the rows
@@ -60,11 +60,11 @@ char *ws_plot_bars_svg(const char *title, const char *ylabel,
  * each.  Log-log. */
 struct ws_plot_quadrant {
     const char *title;
-    const char *const *names;   /* per GPU */
-    const double *bw, *peak;    /* GB/s, GFLOP/s */
+    const char *const *names; /* per GPU */
+    const double *bw, *peak;  /* GB/s, GFLOP/s */
     const double *got_bw, *got_flops;
     size_t n;
-    double ai;                  /* operations per DRAM byte */
+    double ai; /* operations per DRAM byte */
 };
 
 char *ws_plot_quadrant_svg(const struct ws_plot_quadrant *q,

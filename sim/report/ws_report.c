@@ -33,9 +33,11 @@ void ws_report_derive(const struct ws_gpu *g, const struct ws_counters *c,
     d->achieved_occ_pct = ws_pct(v[WS_CTR_WARP_CYCLES_RESIDENT],
                                  v[WS_CTR_SM_CYCLES_ACTIVE] * g->sm.max_warps);
     d->l1_hit_pct = ws_pct(v[WS_CTR_L1_SECTOR_HITS],
-                           v[WS_CTR_L1_SECTOR_HITS] + v[WS_CTR_L1_SECTOR_MISSES]);
+                           v[WS_CTR_L1_SECTOR_HITS]
+                               + v[WS_CTR_L1_SECTOR_MISSES]);
     d->l2_hit_pct = ws_pct(v[WS_CTR_L2_SECTOR_HITS],
-                           v[WS_CTR_L2_SECTOR_HITS] + v[WS_CTR_L2_SECTOR_MISSES]);
+                           v[WS_CTR_L2_SECTOR_HITS]
+                               + v[WS_CTR_L2_SECTOR_MISSES]);
     /* Effective bandwidth, the "Timing and Bandwidth Calculation" notes: bytes read plus written over time. */
     if (d->time_us > 0)
         d->dram_gbps = (double)(v[WS_CTR_DRAM_BYTES_READ]
@@ -78,8 +80,8 @@ static void ws_text_stalls(FILE *out, const struct ws_counters *c)
     }
     for (int k = 0; k < 3; k++)
         if (best[k] != WS_CTR_COUNT && c->v[best[k]])
-            fprintf(out, "%s %s %.1f%%", k ? "," : "", ws_ctr_info(best[k])->what,
-                    ws_pct(c->v[best[k]], total));
+            fprintf(out, "%s %s %.1f%%", k ? "," : "",
+                    ws_ctr_info(best[k])->what, ws_pct(c->v[best[k]], total));
     fprintf(out, "\n");
 }
 
@@ -99,22 +101,29 @@ static void ws_text_kernel(FILE *out, const struct ws_gpu *g,
             l->block[1], l->block[2]);
     fprintf(out, "  cycles %llu (%.2f us at %.0f MHz)\n",
             (unsigned long long)v[WS_CTR_CYCLES], d.time_us, g->core_mhz);
-    fprintf(out, "  warp instructions %llu  IPC %.3f (%.4f per SM)  issue "
-            "utilization %.1f%%\n", (unsigned long long)v[WS_CTR_INST], d.ipc,
-            d.ipc_per_sm, d.issue_util_pct);
-    fprintf(out, "  occupancy %u CTAs/SM (limited by %s), achieved %.1f%% of "
-            "%u warps; SM utilization %.1f%%\n", k->occ.ctas_per_sm,
-            ws_occ_limit_name(k->occ.limit), d.achieved_occ_pct,
-            g->sm.max_warps, d.sm_util_pct);
+    fprintf(out,
+            "  warp instructions %llu  IPC %.3f (%.4f per SM)  issue "
+            "utilization %.1f%%\n",
+            (unsigned long long)v[WS_CTR_INST], d.ipc, d.ipc_per_sm,
+            d.issue_util_pct);
+    fprintf(out,
+            "  occupancy %u CTAs/SM (limited by %s), achieved %.1f%% of "
+            "%u warps; SM utilization %.1f%%\n",
+            k->occ.ctas_per_sm, ws_occ_limit_name(k->occ.limit),
+            d.achieved_occ_pct, g->sm.max_warps, d.sm_util_pct);
     fprintf(out, "  L1 %.4g KiB, shared memory %.4g KiB per SM (%s)\n",
             k->occ.l1_size / 1024.0, k->occ.carveout / 1024.0,
             ws_carveout_why(&k->occ));
     ws_text_stalls(out, &k->ctr);
-    fprintf(out, "  L1 hit rate %.1f%%  L2 hit rate %.1f%%  shared bank "
-            "conflicts %llu\n", d.l1_hit_pct, d.l2_hit_pct,
+    fprintf(out,
+            "  L1 hit rate %.1f%%  L2 hit rate %.1f%%  shared bank "
+            "conflicts %llu\n",
+            d.l1_hit_pct, d.l2_hit_pct,
             (unsigned long long)v[WS_CTR_SHARED_BANK_CONFLICTS]);
-    fprintf(out, "  DRAM read %llu B, written %llu B: %.1f GB/s, %.1f%% of "
-            "the %.0f GB/s peak\n", (unsigned long long)v[WS_CTR_DRAM_BYTES_READ],
+    fprintf(out,
+            "  DRAM read %llu B, written %llu B: %.1f GB/s, %.1f%% of "
+            "the %.0f GB/s peak\n",
+            (unsigned long long)v[WS_CTR_DRAM_BYTES_READ],
             (unsigned long long)v[WS_CTR_DRAM_BYTES_WRITE], d.dram_gbps,
             d.dram_pct_of_peak, g->dram.bandwidth);
     ws_text_models(out, g, k);
@@ -152,15 +161,16 @@ static void ws_text_models(FILE *out, const struct ws_gpu *g,
         if (!m->applies)
             fprintf(out, "    %-16s does not apply: %s\n", m->model, m->why);
         else if (m->bound && m->cycles >= 1)
-            fprintf(out, "    %-16s >= %.0f (a bound; simulation %.2fx it)  "
-                    "%s\n", m->model, m->cycles, (double)sim / m->cycles,
-                    m->regime);
+            fprintf(out,
+                    "    %-16s >= %.0f (a bound; simulation %.2fx it)  "
+                    "%s\n",
+                    m->model, m->cycles, (double)sim / m->cycles, m->regime);
         else if (m->bound)
             fprintf(out, "    %-16s >= %.3g (a bound below one cycle)  %s\n",
                     m->model, m->cycles, m->regime);
         else
-            fprintf(out, "    %-16s %.0f (%+.1f%%)  %s\n", m->model,
-                    m->cycles, ws_model_diff_pct(m, sim), m->regime);
+            fprintf(out, "    %-16s %.0f (%+.1f%%)  %s\n", m->model, m->cycles,
+                    ws_model_diff_pct(m, sim), m->regime);
         ws_text_domain(out, m);
     }
     ws_terms_text(out, g, k);
@@ -178,9 +188,11 @@ void ws_report_text(FILE *out, const struct ws_run_report *r)
         ws_text_kernel(out, r->gpu, &r->kernels[i]);
         inst += r->kernels[i].ctr.v[WS_CTR_INST];
     }
-    fprintf(out, "\ntotal: %zu kernel%s, %llu cycles (%.2f us, launch "
-            "overheads included), %llu warp instructions\n", r->nkernels,
-            r->nkernels == 1 ? "" : "s", (unsigned long long)r->total_cycles,
+    fprintf(out,
+            "\ntotal: %zu kernel%s, %llu cycles (%.2f us, launch "
+            "overheads included), %llu warp instructions\n",
+            r->nkernels, r->nkernels == 1 ? "" : "s",
+            (unsigned long long)r->total_cycles,
             (double)r->total_cycles / r->gpu->core_mhz,
             (unsigned long long)inst);
 }
@@ -196,30 +208,31 @@ static json_t *ws_json_counters(const struct ws_counters *c)
 
     for (int i = 0; i < WS_CTR_COUNT; i++) {
         const struct ws_ctr_info *info = ws_ctr_info((enum ws_ctr)i);
-        json_object_set_new(o, info->name, json_pack("{s:I,s:s,s:s,s:s}",
-                            "value", (json_int_t)c->v[i], "unit", info->unit,
-                            "group", ws_group_name(info->group),
-                            "description", info->what));
+        json_object_set_new(o, info->name,
+                            json_pack("{s:I,s:s,s:s,s:s}", "value",
+                                      (json_int_t)c->v[i], "unit", info->unit,
+                                      "group", ws_group_name(info->group),
+                                      "description", info->what));
     }
     return o;
 }
 
-static json_t *ws_json_derived(const struct ws_gpu *g, const struct ws_counters *c)
+static json_t *ws_json_derived(const struct ws_gpu *g,
+                               const struct ws_counters *c)
 {
     struct ws_derived d;
 
     ws_report_derive(g, c, &d);
-    return json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f}",
-                     "time_us", d.time_us, "ipc", d.ipc,
-                     "ipc_per_sm", d.ipc_per_sm,
+    return json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f}", "time_us",
+                     d.time_us, "ipc", d.ipc, "ipc_per_sm", d.ipc_per_sm,
                      "issue_utilization_pct", d.issue_util_pct,
                      "sm_utilization_pct", d.sm_util_pct,
                      "sm__warps_active.avg.pct_of_peak_sustained_active",
                      d.achieved_occ_pct,
-                     "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct", d.l1_hit_pct,
-                     "lts__t_sector_hit_rate.pct", d.l2_hit_pct,
-                     "dram_effective_gbps", d.dram_gbps,
-                     "dram_pct_of_peak", d.dram_pct_of_peak);
+                     "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
+                     d.l1_hit_pct, "lts__t_sector_hit_rate.pct", d.l2_hit_pct,
+                     "dram_effective_gbps", d.dram_gbps, "dram_pct_of_peak",
+                     d.dram_pct_of_peak);
 }
 
 /* Every model with every intermediate, by the papers' names. */
@@ -228,8 +241,9 @@ static json_t *ws_json_models(const struct ws_kernel_stats *k)
     json_t *a = json_array();
 
     for (int i = 0; i < k->nmodels; i++)
-        json_array_append_new(a, ws_model_result_json(
-            &k->models[i], (double)k->ctr.v[WS_CTR_CYCLES]));
+        json_array_append_new(
+            a, ws_model_result_json(&k->models[i],
+                                    (double)k->ctr.v[WS_CTR_CYCLES]));
     return a;
 }
 
@@ -241,21 +255,26 @@ static json_t *ws_json_kernel(const struct ws_gpu *g,
 
     json_object_set_new(o, "id", json_integer(l->id));
     json_object_set_new(o, "name", ws_utf8_json_string(k->name));
-    json_object_set_new(o, "grid", json_pack("[III]", (json_int_t)l->grid[0],
-                        (json_int_t)l->grid[1], (json_int_t)l->grid[2]));
-    json_object_set_new(o, "block", json_pack("[III]", (json_int_t)l->block[0],
-                        (json_int_t)l->block[1], (json_int_t)l->block[2]));
+    json_object_set_new(o, "grid",
+                        json_pack("[III]", (json_int_t)l->grid[0],
+                                  (json_int_t)l->grid[1],
+                                  (json_int_t)l->grid[2]));
+    json_object_set_new(o, "block",
+                        json_pack("[III]", (json_int_t)l->block[0],
+                                  (json_int_t)l->block[1],
+                                  (json_int_t)l->block[2]));
     json_object_set_new(o, "start_cycle", json_integer((json_int_t)k->start));
-    json_object_set_new(o, "occupancy", json_pack("{s:I,s:s,s:I,s:I,s:I,s:I,"
-                                                  "s:s}",
-                        "ctas_per_sm", (json_int_t)k->occ.ctas_per_sm,
-                        "limit", ws_occ_limit_name(k->occ.limit),
-                        "registers_per_cta", (json_int_t)k->occ.regs_per_cta,
-                        "shared_bytes_per_cta",
-                        (json_int_t)k->occ.shared_per_cta,
-                        "shared_carveout_bytes", (json_int_t)k->occ.carveout,
-                        "l1_bytes", (json_int_t)k->occ.l1_size,
-                        "carveout_chosen_by", k->occ.carveout_by));
+    json_object_set_new(
+        o, "occupancy",
+        json_pack("{s:I,s:s,s:I,s:I,s:I,s:I,"
+                  "s:s}",
+                  "ctas_per_sm", (json_int_t)k->occ.ctas_per_sm, "limit",
+                  ws_occ_limit_name(k->occ.limit), "registers_per_cta",
+                  (json_int_t)k->occ.regs_per_cta, "shared_bytes_per_cta",
+                  (json_int_t)k->occ.shared_per_cta, "shared_carveout_bytes",
+                  (json_int_t)k->occ.carveout, "l1_bytes",
+                  (json_int_t)k->occ.l1_size, "carveout_chosen_by",
+                  k->occ.carveout_by));
     json_object_set_new(o, "derived", ws_json_derived(g, &k->ctr));
     json_object_set_new(o, "counters", ws_json_counters(&k->ctr));
     if (k->nmodels) {
@@ -281,7 +300,7 @@ char *ws_report_json(const struct ws_run_report *r)
         json_array_append_new(ks, ws_json_kernel(r->gpu, &r->kernels[i]));
     json_object_set_new(root, "kernels", ks);
     text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER
-                      | JSON_REAL_PRECISION(10));
+                                | JSON_REAL_PRECISION(10));
     json_decref(root);
     return text;
 }
@@ -320,7 +339,8 @@ char *ws_report_csv(const struct ws_run_report *r)
 
     if (!out)
         return NULL;
-    fprintf(out, "kernel_id,kernel,cycles,time_us,warp_instructions,ipc,"
+    fprintf(out,
+            "kernel_id,kernel,cycles,time_us,warp_instructions,ipc,"
             "ctas_per_sm,occupancy_limit,achieved_occupancy_pct,l1_hit_pct,"
             "l2_hit_pct,dram_read_bytes,dram_write_bytes,dram_gbps,"
             "dram_pct_of_peak");
@@ -333,9 +353,11 @@ char *ws_report_csv(const struct ws_run_report *r)
         ws_report_derive(r->gpu, &k->ctr, &d);
         fprintf(out, "%u,", k->launch.id);
         ws_csv_quoted(out, k->name);
-        fprintf(out, ",%llu,%.3f,%llu,%.4f,%u,%s,%.2f,%.2f,%.2f,%llu,%llu,"
-                "%.2f,%.2f", (unsigned long long)k->ctr.v[WS_CTR_CYCLES],
-                d.time_us, (unsigned long long)k->ctr.v[WS_CTR_INST], d.ipc,
+        fprintf(out,
+                ",%llu,%.3f,%llu,%.4f,%u,%s,%.2f,%.2f,%.2f,%llu,%llu,"
+                "%.2f,%.2f",
+                (unsigned long long)k->ctr.v[WS_CTR_CYCLES], d.time_us,
+                (unsigned long long)k->ctr.v[WS_CTR_INST], d.ipc,
                 k->occ.ctas_per_sm, ws_occ_limit_name(k->occ.limit),
                 d.achieved_occ_pct, d.l1_hit_pct, d.l2_hit_pct,
                 (unsigned long long)k->ctr.v[WS_CTR_DRAM_BYTES_READ],

@@ -29,8 +29,8 @@ struct ws_run_report {
     const struct ws_ext_models *ext;
     struct ws_kernel_stats *kernels;
     size_t nkernels;
-    uint64_t total_cycles;          /* first kernel start to last kernel end */
-    double wall_seconds;            /* simulator time, not part of outputs
+    uint64_t total_cycles; /* first kernel start to last kernel end */
+    double wall_seconds;   /* simulator time, not part of outputs
                                        compared by tests */
 };
 

@@ -21,7 +21,7 @@
 
 struct ws_rsm_kernel {
     const char *name;
-    size_t *rows, nrows;        /* a slice of ws_rsm_tab's order */
+    size_t *rows, nrows; /* a slice of ws_rsm_tab's order */
     struct ws_rsm_out out;
     int ran;
 };
@@ -30,11 +30,11 @@ struct ws_rsm_tab {
     const struct ws_csv *t;
     const struct ws_rsm_args *a;
     long c_kernel, c_time, c_util;
-    size_t *feat;               /* table columns of the counters */
-    size_t *group;              /* their enum ws_group */
+    size_t *feat;  /* table columns of the counters */
+    size_t *group; /* their enum ws_group */
     size_t nfeat;
-    double *target;             /* per table row (ok rows only) */
-    size_t *order;              /* the ok rows by kernel, then row */
+    double *target; /* per table row (ok rows only) */
+    size_t *order;  /* the ok rows by kernel, then row */
     struct ws_rsm_kernel *k;
     size_t nk;
 };
@@ -55,12 +55,11 @@ static int ws_rsm_tautology(enum ws_ctr c)
 {
     return ws_ctr_info(c)->group == WS_GRP_TIME
            || ws_ctr_info(c)->group == WS_GRP_TERMS
-           || c == WS_CTR_SM_CYCLES_ACTIVE
-           || c == WS_CTR_WARP_CYCLES_RESIDENT;
+           || c == WS_CTR_SM_CYCLES_ACTIVE || c == WS_CTR_WARP_CYCLES_RESIDENT;
 }
 
-static int ws_rsm_need(const struct ws_rsm_tab *r, const char *name,
-                       long *col, struct ws_err *err)
+static int ws_rsm_need(const struct ws_rsm_tab *r, const char *name, long *col,
+                       struct ws_err *err)
 {
     *col = ws_csv_col(r->t, name);
     return *col < 0 ? ws_csv_no_col(r->t, name, err) : 0;
@@ -86,9 +85,11 @@ static int ws_rsm_columns(struct ws_rsm_tab *r, struct ws_err *err)
         r->group[r->nfeat++] = ws_ctr_info((enum ws_ctr)k)->group;
     }
     if (r->nfeat == 0)
-        return ws_err_msg(err, "%s has no counter columns (expected a "
+        return ws_err_msg(err,
+                          "%s has no counter columns (expected a "
                           "sweep's results, with counters under their "
-                          "Nsight names)", t->name);
+                          "Nsight names)",
+                          t->name);
     return 0;
 }
 
@@ -126,8 +127,10 @@ static int ws_rsm_value(const struct ws_csv *t, size_t row, size_t col,
     if (*v >= 0 && *v <= hi)
         return 0;
     return ws_err_at(err, t->name, t->row_line[row],
-                     ws_rsm_cell_col(t, row, col), "column '%s' holds %s "
-                     "(expected %s)", ws_clip(&qh, t->header[col]),
+                     ws_rsm_cell_col(t, row, col),
+                     "column '%s' holds %s "
+                     "(expected %s)",
+                     ws_clip(&qh, t->header[col]),
                      ws_clip(&qv, ws_csv_cell(t, row, col)), what);
 }
 
@@ -150,8 +153,11 @@ static int ws_rsm_targets(struct ws_rsm_tab *r, struct ws_err *err)
     for (size_t i = 0; i < t->nrows; i++) {
         if (!ws_csv_row_ok(r->t, i))
             continue;
-        if (ws_rsm_value(t, i, (size_t)r->c_time, HUGE_VAL, "a time, at "
-                         "least 0", &v, err) < 0)
+        if (ws_rsm_value(t, i, (size_t)r->c_time, HUGE_VAL,
+                         "a time, at "
+                         "least 0",
+                         &v, err)
+            < 0)
             return -1;
         if (v > tmax)
             tmax = v;
@@ -161,8 +167,11 @@ static int ws_rsm_targets(struct ws_rsm_tab *r, struct ws_err *err)
         if (!ws_csv_row_ok(r->t, i))
             continue;
         if (ws_csv_number(r->t, i, (size_t)r->c_time, &ts, err) < 0
-            || ws_rsm_value(t, i, (size_t)r->c_util, 100, "a percentage "
-                            "from 0 to 100", &ul, err) < 0)
+            || ws_rsm_value(t, i, (size_t)r->c_util, 100,
+                            "a percentage "
+                            "from 0 to 100",
+                            &ul, err)
+                   < 0)
             return -1;
         ts = tmax > 0 ? ts / tmax : 0;
         ul /= 100.0;
@@ -245,14 +254,15 @@ static int ws_rsm_bounded(const struct ws_rsm_tab *r, struct ws_err *err)
 
     for (size_t k = 0; k < r->nk; k++) {
         if (r->k[k].nrows < 3)
-            continue;           /* not fitted */
+            continue; /* not fitted */
         work += ws_rsm_work(r->k[k].nrows, r->nfeat, o);
         if (r->k[k].nrows > most)
             most = r->k[k].nrows;
     }
     if (work <= WS_RSM_MAX_WORK)
         return 0;
-    return ws_err_msg(err, "%s: %u members over up to %zu runs of a kernel "
+    return ws_err_msg(err,
+                      "%s: %u members over up to %zu runs of a kernel "
                       "and %zu counters are about %.2g multiply-adds of "
                       "fitting, more than %.0e (expected fewer --members, a "
                       "smaller --subsample or --kappa, or fewer rows)",
@@ -278,8 +288,10 @@ static int ws_rsm_kernel_run(struct ws_rsm_tab *r, struct ws_rsm_kernel *k,
     for (size_t j = 0; j < f && rc == 0; j++) {
         double big = 0;
         for (size_t i = 0; i < n && rc == 0; i++) {
-            rc = ws_rsm_value(r->t, k->rows[i], r->feat[j], HUGE_VAL, "a "
-                              "count, at least 0", &d[i * f + j], err);
+            rc = ws_rsm_value(r->t, k->rows[i], r->feat[j], HUGE_VAL,
+                              "a "
+                              "count, at least 0",
+                              &d[i * f + j], err);
             if (fabs(d[i * f + j]) > big)
                 big = fabs(d[i * f + j]);
         }
@@ -356,7 +368,7 @@ static void ws_rsm_kernel_md(FILE *out, const struct ws_rsm_tab *r,
         g[i] = (struct ws_rsm_rank){i, k->out.rsm[i]};
     qsort(g, WS_GRP_COUNT, sizeof g[0], ws_rsm_rank_cmp);
     fprintf(out, "| resource | RSM | counters chosen (share of members, "
-            "mean belief when chosen) |\n|---|---|---|\n");
+                 "mean belief when chosen) |\n|---|---|---|\n");
     for (size_t i = 0; i < WS_GRP_COUNT; i++) {
         if (g[i].v <= 0)
             continue;
@@ -380,17 +392,20 @@ static void ws_rsm_head(FILE *out, const struct ws_rsm_tab *r)
     fprintf(out, "# Resource significance of %s\n\n", r->t->name);
     fprintf(out, "Target `%s`", ws_rsm_target_name(a->target));
     if (a->target == WS_RSM_SCORE)
-        fprintf(out, " = 1 - alpha / ts, alpha %g / %g / %g for ul below "
-                "0.5 / below 0.8 / above", a->alpha[0], a->alpha[1],
-                a->alpha[2]);
-    fprintf(out, " (Islam et al., eqs 6-8); %zu runs of %zu kernel%s, %zu "
-            "counters (the kernel's duration in cycles left out).\n\n", rows,
-            r->nk, r->nk == 1 ? "" : "s", r->nfeat);
-    fprintf(out, "Ensemble OMP (eqs 1-5): tau %u, kappa %g, %u members on "
+        fprintf(out,
+                " = 1 - alpha / ts, alpha %g / %g / %g for ul below "
+                "0.5 / below 0.8 / above",
+                a->alpha[0], a->alpha[1], a->alpha[2]);
+    fprintf(out,
+            " (Islam et al., eqs 6-8); %zu runs of %zu kernel%s, %zu "
+            "counters (the kernel's duration in cycles left out).\n\n",
+            rows, r->nk, r->nk == 1 ? "" : "s", r->nfeat);
+    fprintf(out,
+            "Ensemble OMP (eqs 1-5): tau %u, kappa %g, %u members on "
             "%g of the runs each, gamma %.4g, seed %lu (GSL mt19937).  RSM "
             "is in [0, 1]: 1 - prod(1 - belief) over the group's counters, "
-            "averaged over the members.\n", o->tau, o->kappa, o->members,
-            o->subsample, o->gamma, o->seed);
+            "averaged over the members.\n",
+            o->tau, o->kappa, o->members, o->subsample, o->gamma, o->seed);
 }
 
 /* ---- the chart ------------------------------------------------------------------ */
@@ -484,8 +499,10 @@ char *ws_rsm_report(const struct ws_csv *t, const struct ws_rsm_args *a,
         ran += r.k[k].ran;
     }
     if (ran == 0) {
-        ws_err_msg(err, "%s has no kernel with 3 ok rows (expected a sweep "
-                   "of at least 3 points)", t->name);
+        ws_err_msg(err,
+                   "%s has no kernel with 3 ok rows (expected a sweep "
+                   "of at least 3 points)",
+                   t->name);
         goto fail;
     }
     if (svg && !(*svg = ws_rsm_chart(&r, err)))

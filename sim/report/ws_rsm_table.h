@@ -26,7 +26,11 @@
 #include "util/ws_err.h"
 #include "analyze/ws_rsm.h"
 
-enum ws_rsm_target { WS_RSM_TS, WS_RSM_UL, WS_RSM_SCORE };
+enum ws_rsm_target {
+    WS_RSM_TS,
+    WS_RSM_UL,
+    WS_RSM_SCORE
+};
 
 struct ws_rsm_args {
     enum ws_rsm_target target;

@@ -24,11 +24,11 @@
 #define WS_REP_SHOWN 3
 
 struct ws_rep_point {
-    size_t row;             /* its first row: axis values, line */
-    int ok;                 /* every row's status is ok */
-    int has_target;         /* every row's target is a number */
-    double target;          /* their sum */
-    const char *error;      /* the first failed row's error or status */
+    size_t row;        /* its first row: axis values, line */
+    int ok;            /* every row's status is ok */
+    int has_target;    /* every row's target is a number */
+    double target;     /* their sum */
+    const char *error; /* the first failed row's error or status */
 };
 
 /* An axis's fate in the elasticity table. */
@@ -48,14 +48,14 @@ struct ws_rep_axis {
 struct ws_rep {
     const struct ws_csv *t;
     const char *const *axes;
-    const size_t *dims;     /* axes with one dim move together; may be NULL */
+    const size_t *dims; /* axes with one dim move together; may be NULL */
     size_t naxes;
     const char *target;
     long *axis_col;
     long target_col, status_col, error_col, point_col;
     struct ws_rep_point *pts;
     size_t npts, nok, nfailed, nranked;
-    size_t *ranked;         /* ok points with a target, lowest first */
+    size_t *ranked; /* ok points with a target, lowest first */
     FILE *out;
 };
 
@@ -158,8 +158,9 @@ static void ws_rep_add_row(const struct ws_rep *r, struct ws_rep_point *p,
 
     if (!ws_csv_row_ok(r->t, row) && p->ok) {
         p->ok = 0;
-        p->error = ws_rep_cell(r, row, r->error_col >= 0 ? r->error_col
-                                                          : r->status_col);
+        p->error = ws_rep_cell(r, row,
+                               r->error_col >= 0 ? r->error_col
+                                                 : r->status_col);
     }
     if (ws_csv_num_text(ws_rep_cell(r, row, r->target_col), &v) < 0)
         p->has_target = 0;
@@ -199,8 +200,8 @@ static int ws_rep_points(struct ws_rep *r, struct ws_err *err)
         return ws_err_oom(err);
     }
     for (size_t i = 0; i < n; i++)
-        k[i] = (struct ws_rep_key){r->point_col >= 0
-                                   ? ws_rep_cell(r, i, r->point_col) : "", i};
+        k[i] = (struct ws_rep_key){
+            r->point_col >= 0 ? ws_rep_cell(r, i, r->point_col) : "", i};
     if (r->point_col >= 0)
         qsort(k, n, sizeof *k, ws_rep_key_cmp);
     for (size_t i = 0; i < n; i++) {
@@ -578,10 +579,16 @@ static void ws_rep_ranking(const struct ws_rep *r)
         ws_rep_table(r, low, 0, n - 1);
         return;
     }
-    snprintf(low, sizeof low, "%s %zu points (lowest %s)", dir < 0 ? "Best"
-             : dir > 0 ? "Worst" : "Lowest", k, r->target);
-    snprintf(high, sizeof high, "%s %zu points (highest %s)", dir < 0
-             ? "Worst" : dir > 0 ? "Best" : "Highest", k, r->target);
+    snprintf(low, sizeof low, "%s %zu points (lowest %s)",
+             dir < 0   ? "Best"
+             : dir > 0 ? "Worst"
+                       : "Lowest",
+             k, r->target);
+    snprintf(high, sizeof high, "%s %zu points (highest %s)",
+             dir < 0   ? "Worst"
+             : dir > 0 ? "Best"
+                       : "Highest",
+             k, r->target);
     if (dir > 0) {
         ws_rep_table(r, high, n - 1, n - k);
         ws_rep_table(r, low, 0, k - 1);
@@ -594,10 +601,14 @@ static void ws_rep_ranking(const struct ws_rep *r)
 static const char *ws_rep_fit_name(enum ws_rep_fit f)
 {
     switch (f) {
-    case WS_REP_NOT_NUMERIC: return "not numeric";
-    case WS_REP_NOT_POSITIVE: return "not positive";
-    case WS_REP_ONE_VALUE: return "one value per group";
-    default: return "";
+    case WS_REP_NOT_NUMERIC:
+        return "not numeric";
+    case WS_REP_NOT_POSITIVE:
+        return "not positive";
+    case WS_REP_ONE_VALUE:
+        return "one value per group";
+    default:
+        return "";
     }
 }
 
@@ -617,13 +628,11 @@ static void ws_rep_axis_row(const struct ws_rep *r, const struct ws_rep_axis *x)
         ws_rep_g3(r2, sizeof r2, x->e.r2);
     fprintf(r->out, " | %s | %s | %s | %zu | %zu |\n",
             ws_rep_g3(s, sizeof s, x->e.slope),
-            ws_rep_pct(pct, sizeof pct, x->e.slope), r2, x->e.n,
-            x->e.groups);
+            ws_rep_pct(pct, sizeof pct, x->e.slope), r2, x->e.n, x->e.groups);
 }
 
 /* One sentence on the axis that matters most. */
-static void ws_rep_reading(const struct ws_rep *r,
-                           const struct ws_rep_axis *ax)
+static void ws_rep_reading(const struct ws_rep *r, const struct ws_rep_axis *ax)
 {
     char pct[40];
     size_t nfit = 0;
@@ -638,15 +647,17 @@ static void ws_rep_reading(const struct ws_rep *r,
         return;
     }
     if (fabs(pow(2.0, ax[0].e.slope) - 1) < 0.01) {
-        fprintf(r->out, "no axis changes %s by 1 %% or more when it "
-                "doubles.\n", r->target);
+        fprintf(r->out,
+                "no axis changes %s by 1 %% or more when it "
+                "doubles.\n",
+                r->target);
         return;
     }
     fputs("doubling ", r->out);
     ws_rep_md(r->out, r->axes[ax[0].axis]);
     fprintf(r->out, " changes %s by %s, %s.\n", r->target,
-            ws_rep_pct(pct, sizeof pct, ax[0].e.slope), nfit > 1
-            ? "more than any other axis" : "the only axis fitted");
+            ws_rep_pct(pct, sizeof pct, ax[0].e.slope),
+            nfit > 1 ? "more than any other axis" : "the only axis fitted");
 }
 
 static int ws_rep_elasticities(const struct ws_rep *r, struct ws_err *err)
@@ -662,13 +673,14 @@ static int ws_rep_elasticities(const struct ws_rep *r, struct ws_err *err)
         }
     }
     qsort(ax, r->naxes, sizeof *ax, ws_rep_axis_cmp);
-    fprintf(r->out, "\n## Elasticity of %s\n\nHow %s changes when one "
+    fprintf(r->out,
+            "\n## Elasticity of %s\n\nHow %s changes when one "
             "axis doubles and the others stay: the slope of ln(%s) on "
             "ln(axis) among points that share every other axis's value, "
             "so doubling multiplies %s by 2^slope.\n\n| axis | slope | "
             "x2 changes %s by | r^2 | points | groups |\n"
-            "|---|---:|---:|---:|---:|---:|\n", r->target, r->target,
-            r->target, r->target, r->target);
+            "|---|---:|---:|---:|---:|---:|\n",
+            r->target, r->target, r->target, r->target, r->target);
     for (size_t a = 0; a < r->naxes; a++)
         ws_rep_axis_row(r, &ax[a]);
     ws_rep_reading(r, ax);
@@ -686,9 +698,9 @@ static int ws_rep_write(struct ws_rep *r, struct ws_err *err)
             r->npts == 1 ? "" : "s", r->nok, r->nfailed);
     if (r->nok > r->nranked)
         fprintf(r->out, "%zu ok point%s no numeric %s and %s left out.\n",
-                r->nok - r->nranked, r->nok - r->nranked == 1 ? " has"
-                : "s have", r->target, r->nok - r->nranked == 1 ? "is"
-                : "are");
+                r->nok - r->nranked,
+                r->nok - r->nranked == 1 ? " has" : "s have", r->target,
+                r->nok - r->nranked == 1 ? "is" : "are");
     ws_rep_failures(r);
     ws_rep_ranking(r);
     return r->naxes ? ws_rep_elasticities(r, err) : 0;

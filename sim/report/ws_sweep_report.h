@@ -24,10 +24,10 @@
 #include "util/ws_err.h"
 
 struct ws_elasticity {
-    double slope;           /* d ln(target) / d ln(axis) */
-    double r2;              /* of the within regression; NaN when undefined */
-    size_t n;               /* points used */
-    size_t groups;          /* groups with at least two distinct axis values */
+    double slope;  /* d ln(target) / d ln(axis) */
+    double r2;     /* of the within regression; NaN when undefined */
+    size_t n;      /* points used */
+    size_t groups; /* groups with at least two distinct axis values */
 };
 
 /* The within estimator over n points: x and y positive, group[i] the

@@ -107,17 +107,16 @@ json_t *ws_ext_input(const struct ws_profile *p, const struct ws_gpu *g,
         ws_model_params_for(m, p, g, l2_may_be_warm, &in);
         json_object_set_new(params, m->name, ws_model_json_params(m, &in));
     }
-    k = json_pack("{s:I,s:o,s:[III],s:[III],s:I,s:I,s:o,s:o}",
-                  "id", (json_int_t)l->id, "name", ws_utf8_json_string(p->name),
+    k = json_pack("{s:I,s:o,s:[III],s:[III],s:I,s:I,s:o,s:o}", "id",
+                  (json_int_t)l->id, "name", ws_utf8_json_string(p->name),
                   "grid", (json_int_t)l->grid[0], (json_int_t)l->grid[1],
                   (json_int_t)l->grid[2], "block", (json_int_t)l->block[0],
-                  (json_int_t)l->block[1], (json_int_t)l->block[2],
-                  "registers", (json_int_t)l->nregs, "shared_bytes",
-                  (json_int_t)l->shmem, "profile", ws_model_json_profile(p),
-                  "parameters", params);
-    return json_pack("{s:s,s:o,s:o,s:o}", "contract", "warpsim-model/1",
-                     "gpu", ws_utf8_json_string(g->name), "config",
-                     ws_ext_config(g), "kernel", k);
+                  (json_int_t)l->block[1], (json_int_t)l->block[2], "registers",
+                  (json_int_t)l->nregs, "shared_bytes", (json_int_t)l->shmem,
+                  "profile", ws_model_json_profile(p), "parameters", params);
+    return json_pack("{s:s,s:o,s:o,s:o}", "contract", "warpsim-model/1", "gpu",
+                     ws_utf8_json_string(g->name), "config", ws_ext_config(g),
+                     "kernel", k);
 }
 
 /* ---- running the command ---------------------------------------------------- */
@@ -178,9 +177,8 @@ static pid_t ws_ext_spawn(const char *cmd, const char *dir, int *in_fd,
 
 /* Feeds `in` to the child and gathers its output until it closes it or
  * the deadline passes; 0, -1 (timed out) or -3 (more than the limit). */
-static int ws_ext_exchange(int in_fd, int out_fd, const char *in,
-                           size_t in_len, char *out, size_t *out_len,
-                           double deadline)
+static int ws_ext_exchange(int in_fd, int out_fd, const char *in, size_t in_len,
+                           char *out, size_t *out_len, double deadline)
 {
     size_t sent = 0;
 
@@ -205,7 +203,7 @@ static int ws_ext_exchange(int in_fd, int out_fd, const char *in,
             if (w > 0)
                 sent += (size_t)w;
             if (w < 0 || sent == in_len) {
-                close(in_fd);   /* written, or the model stopped reading */
+                close(in_fd); /* written, or the model stopped reading */
                 in_fd = -1;
             }
         }
@@ -275,8 +273,10 @@ static double ws_ext_timeout(struct ws_err *err)
         return WS_EXT_TIMEOUT;
     t = strtod(e, &end);
     if (end == e || *end != '\0' || !(t > 0) || t > 86400) {
-        ws_err_msg(err, "WARPSIM_MODEL_TIMEOUT is '%.40s' (expected seconds, "
-                   "more than 0 and at most 86400)", e);
+        ws_err_msg(err,
+                   "WARPSIM_MODEL_TIMEOUT is '%.40s' (expected seconds, "
+                   "more than 0 and at most 86400)",
+                   e);
         return -1;
     }
     return t;
@@ -285,8 +285,8 @@ static double ws_ext_timeout(struct ws_err *err)
 /* Runs cmd with in on its standard input; its output (NUL-terminated,
  * malloc'd) in *out.  SIGPIPE is ignored meanwhile: a model that exits
  * without reading its input must not take warpsim with it. */
-static int ws_ext_call(const struct ws_ext_model *m, const char *in,
-                       char **out, struct ws_err *err)
+static int ws_ext_call(const struct ws_ext_model *m, const char *in, char **out,
+                       struct ws_err *err)
 {
     struct sigaction ign, old;
     int in_fd, out_fd, status = 0, rc;
@@ -307,8 +307,9 @@ static int ws_ext_call(const struct ws_ext_model *m, const char *in,
     fflush(NULL);
     pid = ws_ext_spawn(m->cmd, m->dir, &in_fd, &out_fd);
     deadline = ws_ext_now() + timeout;
-    rc = pid < 0 ? -2 : ws_ext_exchange(in_fd, out_fd, in, strlen(in), buf,
-                                        &len, deadline);
+    rc = pid < 0 ? -2
+                 : ws_ext_exchange(in_fd, out_fd, in, strlen(in), buf, &len,
+                                   deadline);
     if (pid > 0) {
         close(out_fd);
         rc = ws_ext_reap(pid, rc < 0 ? 0 : deadline, &status) < 0 ? -1 : rc;
@@ -317,23 +318,30 @@ static int ws_ext_call(const struct ws_ext_model *m, const char *in,
     buf[len] = '\0';
     *out = buf;
     if (rc == -2)
-        return ws_err_msg(err, "external model %s: cannot start '%s' "
-                          "(expected a command /bin/sh can run)", m->name,
-                          cmd);
+        return ws_err_msg(err,
+                          "external model %s: cannot start '%s' "
+                          "(expected a command /bin/sh can run)",
+                          m->name, cmd);
     if (rc == -3)
-        return ws_err_msg(err, "external model %s: '%s' wrote more than 1 "
+        return ws_err_msg(err,
+                          "external model %s: '%s' wrote more than 1 "
                           "MiB (expected one JSON result per kernel)",
                           m->name, cmd);
     if (rc < 0)
-        return ws_err_msg(err, "external model %s: '%s' ran past %g s "
+        return ws_err_msg(err,
+                          "external model %s: '%s' ran past %g s "
                           "(expected a result within WARPSIM_MODEL_TIMEOUT)",
                           m->name, cmd, timeout);
     if (strlen(buf) != len)
-        return ws_err_msg(err, "external model %s: '%s' wrote a NUL byte "
-                          "(expected one JSON result)", m->name, cmd);
+        return ws_err_msg(err,
+                          "external model %s: '%s' wrote a NUL byte "
+                          "(expected one JSON result)",
+                          m->name, cmd);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return ws_err_msg(err, "external model %s: '%s' %s %d (expected "
-                          "exit status 0)", m->name, cmd,
+        return ws_err_msg(err,
+                          "external model %s: '%s' %s %d (expected "
+                          "exit status 0)",
+                          m->name, cmd,
                           WIFEXITED(status) ? "exited with status"
                                             : "was killed by signal",
                           WIFEXITED(status) ? WEXITSTATUS(status)

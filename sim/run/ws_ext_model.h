@@ -58,9 +58,9 @@
 
 struct ws_ext_model {
     char name[WS_EXT_NAME + 1];
-    const char *cmd;            /* not owned */
-    const char *dir;            /* where it runs (NULL: here); not owned */
-    const char *file;           /* where it was named (a sweep file), for
+    const char *cmd;  /* not owned */
+    const char *dir;  /* where it runs (NULL: here); not owned */
+    const char *file; /* where it was named (a sweep file), for
                                    errors; NULL: the command line */
     long line, col;
 };

@@ -13,7 +13,8 @@ int ws_run_open(const struct ws_run_request *rq, struct ws_input **in,
     if (ws_input_is_static(*in)) {
         ws_input_close(*in);
         *in = NULL;
-        return ws_err_at(err, rq->input, 1, 1, "a SASS listing has no "
+        return ws_err_at(err, rq->input, 1, 1,
+                         "a SASS listing has no "
                          "dynamic instruction stream to simulate (expected "
                          "a kernelslist.g or a .traceg; listings need a "
                          "workload description)");
@@ -28,9 +29,11 @@ static int ws_run_none_picked(const struct ws_run_request *rq,
 {
     const struct ws_run_select *sel = rq->sel;
 
-    return ws_err_arg(err, sel->given, 0, 0, "no kernel of %s %s '%s' "
+    return ws_err_arg(err, sel->given, 0, 0,
+                      "no kernel of %s %s '%s' "
                       "(expected a launch id or name the trace has; "
-                      "'warpsim trace info' lists them)", rq->input,
+                      "'warpsim trace info' lists them)",
+                      rq->input,
                       sel->by_id ? "has launch id" : "has a name matching",
                       sel->given);
 }

@@ -24,13 +24,13 @@
 struct ws_ext_models;
 
 struct ws_run_request {
-    const char *input;                  /* the path, as the report names it */
-    struct ws_input_params params;      /* --param, --listing, limits */
+    const char *input;             /* the path, as the report names it */
+    struct ws_input_params params; /* --param, --listing, limits */
     const struct ws_gpu *gpu;
-    const struct ws_run_select *sel;    /* NULL: every kernel */
-    const struct ws_ext_models *ext;    /* NULL: the built-in models only */
-    struct ws_sim_opts hooks;           /* timeline, progress; zero: none */
-    size_t *kernel_no;                  /* kept at the kernel simulated,
+    const struct ws_run_select *sel; /* NULL: every kernel */
+    const struct ws_ext_models *ext; /* NULL: the built-in models only */
+    struct ws_sim_opts hooks;        /* timeline, progress; zero: none */
+    size_t *kernel_no;               /* kept at the kernel simulated,
                                            1-based, for progress; may be
                                            NULL */
 };

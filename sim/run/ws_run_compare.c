@@ -36,7 +36,8 @@ static char *ws_run_compare_json_text(const struct ws_compare *c,
 {
     json_t *root = ws_compare_json(c, kernel);
     char *text = root ? json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER
-                                   | JSON_REAL_PRECISION(10)) : NULL;
+                                             | JSON_REAL_PRECISION(10))
+                      : NULL;
 
     json_decref(root);
     return text;
@@ -44,8 +45,7 @@ static char *ws_run_compare_json_text(const struct ws_compare *c,
 
 static int ws_run_compare_make(const struct ws_run_compare_request *rq,
                                const struct ws_compare *c,
-                               struct ws_run_compared *out,
-                               struct ws_err *err)
+                               struct ws_run_compared *out, struct ws_err *err)
 {
     out->text = ws_compare_text(c);
     if (!out->text)

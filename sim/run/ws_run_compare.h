@@ -18,18 +18,18 @@
 #include "util/ws_err.h"
 
 struct ws_run_compare_request {
-    const char *sim, *meas;     /* the two files */
-    const char *kernel;         /* the filter as typed; NULL: every kernel */
-    const regex_t *re;          /* kernel compiled; NULL: every kernel */
-    const char *json;           /* not NULL: make the JSON */
-    const char *plot;           /* not NULL: make the chart; its errors are
+    const char *sim, *meas; /* the two files */
+    const char *kernel;     /* the filter as typed; NULL: every kernel */
+    const regex_t *re;      /* kernel compiled; NULL: every kernel */
+    const char *json;       /* not NULL: make the JSON */
+    const char *plot;       /* not NULL: make the chart; its errors are
                                    placed at this path */
 };
 
 /* What the comparison made (malloc'd; NULL where not asked for). */
 struct ws_run_compared {
-    char *text;                 /* the report for standard output */
-    char *json;                 /* indented, key order kept */
+    char *text; /* the report for standard output */
+    char *json; /* indented, key order kept */
     char *svg;
 };
 

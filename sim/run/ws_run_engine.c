@@ -130,8 +130,8 @@ static int ws_run_models(const struct ws_profile *prof, const struct ws_gpu *g,
     if (next && !(input = ws_ext_input(prof, g, l2_warm)))
         return ws_err_oom(err);
     for (int i = 0; i < next; i++) {
-        if (ws_ext_run(&ext->m[i], input, &out->models[out->nmodels],
-                       err) < 0) {
+        if (ws_ext_run(&ext->m[i], input, &out->models[out->nmodels], err)
+            < 0) {
             json_decref(input);
             return -1;
         }

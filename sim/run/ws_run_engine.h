@@ -29,12 +29,12 @@ int ws_run_engine_prepare(struct ws_run_report *rep, const struct ws_input *in,
  * the others are opened for their name only and skipped, while the
  * host-to-device copies between them still warm L2. */
 struct ws_run_select {
-    int by_id;                  /* only the kernel whose launch id is id */
+    int by_id; /* only the kernel whose launch id is id */
     uint32_t id;
-    int by_name;                /* only kernels whose name re matches */
+    int by_name; /* only kernels whose name re matches */
     regex_t re;
-    size_t max;                 /* at most this many simulated; 0: all */
-    const char *given;          /* by_id or by_name as typed, for the
+    size_t max;        /* at most this many simulated; 0: all */
+    const char *given; /* by_id or by_name as typed, for the
                                    error when none matches (ws_run.h) */
 };
 

@@ -27,8 +27,7 @@ int ws_run_profile_kernel(struct ws_input *in, size_t i,
 }
 
 int ws_run_profile_each(struct ws_input *in, const struct ws_gpu *gpu,
-                        ws_run_profile_fn each, void *ctx,
-                        struct ws_err *err)
+                        ws_run_profile_fn each, void *ctx, struct ws_err *err)
 {
     int rc = 0;
 
@@ -50,7 +49,8 @@ int ws_run_refuse_static(const struct ws_input *in, const char *verb,
 {
     if (!ws_input_is_static(in))
         return 0;
-    return ws_err_at(err, ws_input_path(in), 1, 1, "a SASS listing alone "
+    return ws_err_at(err, ws_input_path(in), 1, 1,
+                     "a SASS listing alone "
                      "has no dynamic instruction stream to %s (expected a "
                      "trace, or a workload description over the listing)",
                      verb);

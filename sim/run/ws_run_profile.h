@@ -32,8 +32,7 @@ typedef int (*ws_run_profile_fn)(void *ctx, const struct ws_profile *p,
 
 /* Profiles every kernel of in and hands each to each(ctx, ...). */
 int ws_run_profile_each(struct ws_input *in, const struct ws_gpu *gpu,
-                        ws_run_profile_fn each, void *ctx,
-                        struct ws_err *err);
+                        ws_run_profile_fn each, void *ctx, struct ws_err *err);
 
 /* A listing alone has instructions but no dynamic stream: the error, at
  * its first line, for a command that would verb it ("profile", "model");

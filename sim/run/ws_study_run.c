@@ -53,8 +53,13 @@ static const char *ws_study_named(const struct ws_study_request *rq)
  * writes follows (ws_output.h): planned when the study starts, so that a
  * read-only report.md or a folder that takes no files is refused before
  * hours of sweeps, and planned again when they are written. */
-enum { WS_SOUT_REPORT, WS_SOUT_POINTS, WS_SOUT_SUMMARY, WS_SOUT_CHART,
-       WS_SOUT_NOUT };
+enum {
+    WS_SOUT_REPORT,
+    WS_SOUT_POINTS,
+    WS_SOUT_SUMMARY,
+    WS_SOUT_CHART,
+    WS_SOUT_NOUT
+};
 
 struct ws_study_outs {
     struct ws_output o[WS_SOUT_NOUT];
@@ -75,7 +80,7 @@ static int ws_study_outs_plan(const struct ws_study_request *rq,
                               const char *chart, struct ws_err *err)
 {
     const char *names[WS_SOUT_NOUT] = {"report.md", "points.csv",
-                                      "summary.json", chart};
+                                       "summary.json", chart};
 
     ws_study_outs_free(v);
     for (int i = 0; i < WS_SOUT_NOUT; i++) {
@@ -106,8 +111,7 @@ static char *ws_study_json(json_t *summary)
 
 static int ws_study_outputs(const struct ws_study_request *rq,
                             struct ws_study_outs *v, const char *dir,
-                            const struct ws_study_out *o,
-                            struct ws_err *err)
+                            const struct ws_study_out *o, struct ws_err *err)
 {
     char *json = ws_study_json(o->summary);
     const char *text[WS_SOUT_NOUT] = {o->report, o->points, json, o->chart};
@@ -115,15 +119,13 @@ static int ws_study_outputs(const struct ws_study_request *rq,
 
     if (!json)
         return ws_err_oom(err);
-    rc = ws_study_outs_plan(rq, v, dir, o->chart ? o->chart_name : NULL,
-                            err);
+    rc = ws_study_outs_plan(rq, v, dir, o->chart ? o->chart_name : NULL, err);
     /* One file that cannot be written does not cost the others; the
      * first failure is the command's. */
     for (int i = 0; rc == 0 && i < WS_SOUT_NOUT; i++) {
         struct ws_err e;
         ws_err_clear(&e);
-        if (text[i] && ws_output_write(&v->o[i], text[i], &e) < 0
-            && !err->set)
+        if (text[i] && ws_output_write(&v->o[i], text[i], &e) < 0 && !err->set)
             *err = e;
     }
     free(json);
@@ -142,9 +144,8 @@ static char *ws_study_csv_path(const struct ws_study_request *rq,
 /* Where a sweep's results go: DIR/NAME/S.csv, or for "OWNER/S" the owning
  * study's folder, made when missing (*owner and *made say what was made,
  * for ws_output_rmdirs if the sweep fails). */
-static char *ws_study_csv(const struct ws_study_request *rq,
-                          const char *dir, const char *sweep,
-                          char **owner_dir, size_t *made,
+static char *ws_study_csv(const struct ws_study_request *rq, const char *dir,
+                          const char *sweep, char **owner_dir, size_t *made,
                           struct ws_err *err)
 {
     const char *slash = strchr(sweep, '/');
@@ -165,8 +166,11 @@ static char *ws_study_csv(const struct ws_study_request *rq,
         ws_err_oom(err);
         return NULL;
     }
-    if (ws_output_mkdirs(*owner_dir, ws_study_named(rq), "a folder for "
-                         "the study's results", made, err) < 0)
+    if (ws_output_mkdirs(*owner_dir, ws_study_named(rq),
+                         "a folder for "
+                         "the study's results",
+                         made, err)
+        < 0)
         return NULL;
     if (!(csv = ws_study_join(root, sweep, ".csv")))
         ws_err_oom(err);
@@ -175,10 +179,11 @@ static char *ws_study_csv(const struct ws_study_request *rq,
 
 /* The sweep checks its results file too, but its errors would be placed
  * at the path built here, which is no word the user typed. */
-static int ws_study_plan_csv(const struct ws_study_request *rq,
-                             const char *csv, struct ws_err *err)
+static int ws_study_plan_csv(const struct ws_study_request *rq, const char *csv,
+                             struct ws_err *err)
 {
-    struct ws_output o = {.path = csv, .flag = "-o",
+    struct ws_output o = {.path = csv,
+                          .flag = "-o",
                           .named = ws_study_named(rq)};
     int rc = ws_output_plan(&o, 1, NULL, 0, err);
 
@@ -191,17 +196,18 @@ static int ws_study_plan_csv(const struct ws_study_request *rq,
  * and sensitivity sweeps, whose full form is already small, have one for a
  * case or two only: the others are left out).  1: left out; -1: the study
  * file is missing, which is a checkout without its studies. */
-static int ws_study_file(const struct ws_study_request *rq,
-                         const char *stem, char *file, size_t cap,
-                         struct ws_err *err)
+static int ws_study_file(const struct ws_study_request *rq, const char *stem,
+                         char *file, size_t cap, struct ws_err *err)
 {
     struct stat st;
 
     snprintf(file, cap, "validate/studies/%s.yaml", stem);
     if (stat(file, &st) != 0)
-        return ws_err_arg(err, ws_study_named(rq), 0, 0, "%s: no such "
+        return ws_err_arg(err, ws_study_named(rq), 0, 0,
+                          "%s: no such "
                           "file (expected warpsim's source root, with the "
-                          "study files)", file);
+                          "study files)",
+                          file);
     if (!rq->quick)
         return 0;
     snprintf(file, cap, "validate/studies/%s.quick.yaml", stem);
@@ -216,7 +222,7 @@ struct ws_study_preplan {
     size_t nouts;
     const char **inputs;
     size_t ninputs, incap;
-    char full[WS_STUDY_MAX_SWEEPS][160];    /* S.yaml, when --quick runs
+    char full[WS_STUDY_MAX_SWEEPS][160]; /* S.yaml, when --quick runs
                                                S.quick.yaml */
     struct ws_sweep sweeps[WS_STUDY_MAX_SWEEPS];
     size_t nsweeps;
@@ -281,7 +287,8 @@ static int ws_study_add_inputs(struct ws_study_preplan *p,
                                struct ws_err *err)
 {
     if (ws_grow((void **)&p->inputs, &p->incap, p->ninputs + n,
-                sizeof *p->inputs, 64) < 0)
+                sizeof *p->inputs, 64)
+        < 0)
         return ws_err_oom(err);
     memcpy(p->inputs + p->ninputs, files, n * sizeof *files);
     p->ninputs += n;
@@ -291,9 +298,8 @@ static int ws_study_add_inputs(struct ws_study_preplan *p,
 /* One sweep's files: its results and plots as outputs, what it reads as
  * inputs. */
 static int ws_study_preplan_sweep(const struct ws_study_request *rq,
-                                  struct ws_study_preplan *p,
-                                  const char *file, char *csv,
-                                  struct ws_err *err)
+                                  struct ws_study_preplan *p, const char *file,
+                                  char *csv, struct ws_err *err)
 {
     struct ws_sweep *s = &p->sweeps[p->nsweeps];
     const char **files;
@@ -308,11 +314,13 @@ static int ws_study_preplan_sweep(const struct ws_study_request *rq,
     /* The plots first: ws_study_add_out takes csv (and may free it). */
     for (size_t i = 0; i < s->nplots; i++)
         ws_study_add_out(p, ws_sweep_beside(csv, s->plots[i].file),
-                         (struct ws_output){
-            .flag = "plot file", .at_file = s->path,
-            .at_line = s->plots[i].line, .at_col = s->plots[i].col});
-    ws_study_add_out(p, csv, (struct ws_output){
-        .flag = "-o", .named = ws_study_named(rq)});
+                         (struct ws_output){.flag = "plot file",
+                                            .at_file = s->path,
+                                            .at_line = s->plots[i].line,
+                                            .at_col = s->plots[i].col});
+    ws_study_add_out(p, csv,
+                     (struct ws_output){.flag = "-o",
+                                        .named = ws_study_named(rq)});
     files = ws_sweep_input_files(s, &n);
     rc = files ? ws_study_add_inputs(p, files, n, err) : ws_err_oom(err);
     free(files);
@@ -358,20 +366,18 @@ static int ws_study_preplan(const struct ws_study_request *rq,
         rc = ws_study_file(rq, stem, file, sizeof file, err);
         /* The full study file is the study's even when --quick reads the
          * reduced one (or leaves the sweep out). */
-        snprintf(p.full[i], sizeof p.full[i], "validate/studies/%s.yaml",
-                 stem);
-        if (rc >= 0 && ws_study_add_inputs(&p, (const char *const[]){
-                                               p.full[i]}, 1, err) < 0)
+        snprintf(p.full[i], sizeof p.full[i], "validate/studies/%s.yaml", stem);
+        if (rc >= 0
+            && ws_study_add_inputs(&p, (const char *const[]){p.full[i]}, 1, err)
+                   < 0)
             rc = -1;
         if (rc == 1) {
             rc = 0;
             continue;
         }
         if (rc == 0)
-            rc = ws_study_preplan_sweep(rq, &p, file,
-                                        ws_study_csv_path(rq, dir,
-                                                          d->sweeps[i]),
-                                        err);
+            rc = ws_study_preplan_sweep(
+                rq, &p, file, ws_study_csv_path(rq, dir, d->sweeps[i]), err);
     }
     if (rc == 0)
         rc = ws_output_plan(p.outs, (int)p.nouts, p.inputs, (int)p.ninputs,
@@ -384,9 +390,8 @@ static int ws_study_preplan(const struct ws_study_request *rq,
  * -o CSV` would run it: 0, 1 when interrupted, -1.  file and csv are no
  * words of the command line: errors the sweep would place there are
  * placed at word 0, as before the sweep was a call. */
-static int ws_study_sweep(const struct ws_study_request *rq,
-                          const char *file, const char *csv,
-                          struct ws_err *err)
+static int ws_study_sweep(const struct ws_study_request *rq, const char *file,
+                          const char *csv, struct ws_err *err)
 {
     struct ws_sweep_request srq;
 
@@ -420,8 +425,9 @@ static long ws_study_tables(const struct ws_study_request *rq,
         rc = ws_study_file(rq, stem, file, sizeof file, err);
         if (rc == 1)
             continue;
-        csv = rc < 0 ? NULL : ws_study_csv(rq, dir, d->sweeps[i],
-                                           &owner_dir, &made, err);
+        csv = rc < 0
+                  ? NULL
+                  : ws_study_csv(rq, dir, d->sweeps[i], &owner_dir, &made, err);
         if (!csv || ws_study_plan_csv(rq, csv, err) < 0)
             rc = -1;
         else if ((rc = ws_study_sweep(rq, file, csv, err)) != 0)
@@ -481,8 +487,10 @@ int ws_study_run(const struct ws_study_request *rq,
 
     if (!dir)
         return ws_err_oom(err);
-    rc = ws_output_mkdirs(dir, ws_study_named(rq), "a folder for the "
-                          "study's results", &made, err);
+    rc = ws_output_mkdirs(dir, ws_study_named(rq),
+                          "a folder for the "
+                          "study's results",
+                          &made, err);
     if (rc == 0)
         rc = ws_study_preplan(rq, d, dir, err);
     if (rc == 0)
@@ -492,31 +500,35 @@ int ws_study_run(const struct ws_study_request *rq,
     else if (rc == 0 && n < 0)
         rc = -1;
     else if (rc == 0 && n == 0)
-        rc = ws_err_arg(err, ws_study_named(rq), 0, 0, "study %s ran no "
+        rc = ws_err_arg(err, ws_study_named(rq), 0, 0,
+                        "study %s ran no "
                         "sweep%s (expected its study files in "
-                        "validate/studies/)", d->name, rq->quick ? ": none "
-                        "has a .quick.yaml" : "");
+                        "validate/studies/)",
+                        d->name,
+                        rq->quick ? ": none "
+                                    "has a .quick.yaml"
+                                  : "");
     if (rc == 0) {
         rc = ws_study_report(rq, d, dir, t, n, err);
         while (n-- > 0)
             ws_csv_free(&t[n]);
     }
     if (rc < 0)
-        ws_output_rmdirs(dir, made);    /* only folders left empty */
+        ws_output_rmdirs(dir, made); /* only folders left empty */
     free(dir);
     return rc;
 }
 
 /* The studies are files of the source tree: run elsewhere, every sweep
  * would be missing (and --quick would skip them all, reporting nothing). */
-int ws_study_check_root(const struct ws_study_request *rq,
-                        struct ws_err *err)
+int ws_study_check_root(const struct ws_study_request *rq, struct ws_err *err)
 {
     struct stat st;
 
     if (stat("validate/studies", &st) == 0 && S_ISDIR(st.st_mode))
         return 0;
-    return ws_err_arg(err, rq->word, 0, 0, "validate/studies: no such folder "
+    return ws_err_arg(err, rq->word, 0, 0,
+                      "validate/studies: no such folder "
                       "here (expected to run from warpsim's source root, "
                       "where the study files are)");
 }

@@ -16,17 +16,17 @@
 #include "validate/ws_study.h"
 
 struct ws_study_request {
-    const char *dir;            /* the studies' folders go in DIR/NAME;
+    const char *dir;  /* the studies' folders go in DIR/NAME;
                                    NULL: validate/out */
-    const char *word;           /* where errors about the default folder
+    const char *word; /* where errors about the default folder
                                    are placed: the command's name */
-    int quick;                  /* S.quick.yaml; sweeps without one left out */
-    long jobs;                  /* worker processes per sweep; 0: per core */
-    const char *models[WS_SWEEP_MAX_MODELS];    /* NAME=COMMAND, run and
+    int quick;        /* S.quick.yaml; sweeps without one left out */
+    long jobs;        /* worker processes per sweep; 0: per core */
+    const char *models[WS_SWEEP_MAX_MODELS]; /* NAME=COMMAND, run and
                                                    scored at every point */
     int nmodels;
-    FILE *say, *log;            /* the sweeps' streams (ws_sweep_run.h) */
-    int progress;               /* the sweeps' progress line on stderr */
+    FILE *say, *log; /* the sweeps' streams (ws_sweep_run.h) */
+    int progress;    /* the sweeps' progress line on stderr */
 };
 
 /* The folder the studies' folders go in: rq->dir or validate/out. */
@@ -34,8 +34,7 @@ const char *ws_study_root(const struct ws_study_request *rq);
 
 /* -1 with err unless the current folder holds validate/studies (the
  * source root): elsewhere every sweep would be missing. */
-int ws_study_check_root(const struct ws_study_request *rq,
-                        struct ws_err *err);
+int ws_study_check_root(const struct ws_study_request *rq, struct ws_err *err);
 
 /* Runs study d: 0 with its files in ROOT/NAME/ (report.md among them); 1
  * when a sweep was interrupted (the finished points stay; the command

@@ -79,25 +79,27 @@ int ws_sweep_check_extras(struct ws_sweep_state *r, struct ws_err *err)
     r->extra_paths = calloc(n, sizeof *r->extra_paths);
     if (!r->extra_outs || !r->extra_paths)
         return ws_err_oom(err);
-    r->extra_outs[0] = (struct ws_output){.path = r->out, .flag = "--output",
+    r->extra_outs[0] = (struct ws_output){.path = r->out,
+                                          .flag = "--output",
                                           .named = r->out_named};
     for (size_t i = 0; i < r->s.nplots; i++) {
         const struct ws_sweep_plot *p = &r->s.plots[i];
         if (!(r->extra_paths[i] = ws_sweep_beside(r->out, p->file)))
             return ws_err_oom(err);
         r->extra_outs[i + 1] = (struct ws_output){.path = r->extra_paths[i],
-                                          .flag = "plot file",
-                                          .at_file = r->s.path,
-                                          .at_line = p->line,
-                                          .at_col = p->col};
+                                                  .flag = "plot file",
+                                                  .at_file = r->s.path,
+                                                  .at_line = p->line,
+                                                  .at_col = p->col};
     }
     r->nextras = r->s.nplots;
     if (r->rq->report) {
         if (!(r->extra_paths[r->nextras] = ws_sweep_report_path(r->out)))
             return ws_err_oom(err);
-        r->extra_outs[r->nextras + 1] = (struct ws_output){
-            .path = r->extra_paths[r->nextras], .flag = "--report",
-            .named = r->out_named};
+        r->extra_outs[r->nextras + 1] =
+            (struct ws_output){.path = r->extra_paths[r->nextras],
+                               .flag = "--report",
+                               .named = r->out_named};
         r->nextras++;
     }
     return ws_sweep_plan_outs(r, r->extra_outs, r->nextras + 1, err);
@@ -161,15 +163,14 @@ int ws_sweep_extras(struct ws_sweep_state *r, const struct ws_csv *t,
 
     for (size_t i = 0; i < r->s.nplots; i++) {
         const struct ws_sweep_plot *p = &r->s.plots[i];
-        struct ws_plot_spec spec = {p->x, p->y, p->series, p->logx, p->logy,
-                                    p->title};
+        struct ws_plot_spec spec = {p->x,    p->y,    p->series,
+                                    p->logx, p->logy, p->title};
         char *svg;
         ws_err_clear(&draw);
-        svg = ws_plot_check(t, &spec, &draw) == 0
-            ? ws_plot_svg(t, &spec, &draw) : NULL;
+        svg = ws_plot_check(t, &spec, &draw) == 0 ? ws_plot_svg(t, &spec, &draw)
+                                                  : NULL;
         snprintf(what, sizeof what, "plot %s", p->file);
-        ws_sweep_put_extra(r, &r->extra_outs[i + 1], what, svg, &draw,
-                           err);
+        ws_sweep_put_extra(r, &r->extra_outs[i + 1], what, svg, &draw, err);
     }
     if (r->rq->report) {
         for (size_t i = 0; i < r->s.naxes; i++) {
@@ -179,7 +180,8 @@ int ws_sweep_extras(struct ws_sweep_state *r, const struct ws_csv *t,
         ws_err_clear(&draw);
         ws_sweep_put_extra(r, &r->extra_outs[r->nextras], "report",
                            ws_sweep_report(t, axes, dims, r->s.naxes,
-                                           r->s.target, &draw), &draw, err);
+                                           r->s.target, &draw),
+                           &draw, err);
     }
     return err->set ? -1 : 0;
 }
@@ -202,8 +204,10 @@ void ws_sweep_list(const struct ws_sweep_state *r, FILE *fp)
         if (!r->mine[i])
             continue;
         ws_sweep_point_get(&r->s, i, &p);
-        fprintf(fp, "%zu,%s,%s", i, r->keys[i], r->done[i] ? "done"
-                : r->why[i] ? "fails" : "to run");
+        fprintf(fp, "%zu,%s,%s", i, r->keys[i],
+                r->done[i]  ? "done"
+                : r->why[i] ? "fails"
+                            : "to run");
         for (size_t k = 0; k < r->s.naxes; k++) {
             fputc(',', fp);
             ws_csv_put(fp, r->s.axes[k].values[p.value[k]].cell);

@@ -23,23 +23,23 @@ struct ws_sweep_state {
     struct ws_sweep s;
     struct ws_sweep_ctx ctx;
     char (*keys)[33];
-    char **why;                 /* per point: fails before it runs */
-    unsigned char *done;        /* per point: in the file already */
-    unsigned char *mine;        /* per point: in this share */
+    char **why;          /* per point: fails before it runs */
+    unsigned char *done; /* per point: in the file already */
+    unsigned char *mine; /* per point: in this share */
     char *header;
-    char *out;                  /* the results file (symlinks followed) */
-    const char *out_named;      /* the word that named it: -o's or FILE */
-    int fd;                     /* the results, locked, open for appending */
-    int created;                /* made by this run, and no point in it yet */
-    char sweep_id[17];          /* the sweep cell: a hash of every key */
-    struct ws_output *extra_outs;   /* [0] the results, then the extras:
+    char *out;                    /* the results file (symlinks followed) */
+    const char *out_named;        /* the word that named it: -o's or FILE */
+    int fd;                       /* the results, locked, open for appending */
+    int created;                  /* made by this run, and no point in it yet */
+    char sweep_id[17];            /* the sweep cell: a hash of every key */
+    struct ws_output *extra_outs; /* [0] the results, then the extras:
                                        the plots in order, the report */
-    char **extra_paths;         /* the extras' paths (s.nplots + 1 slots) */
+    char **extra_paths;           /* the extras' paths (s.nplots + 1 slots) */
     size_t nextras;
     size_t failed_shown;
-    int pack_fd;                /* a text trace packed for the points, or -1 */
-    char pack_path[64];         /* /proc/self/fd/N of it */
-    struct ws_ext_models ext;   /* s.models, ready to run */
+    int pack_fd;              /* a text trace packed for the points, or -1 */
+    char pack_path[64];       /* /proc/self/fd/N of it */
+    struct ws_ext_models ext; /* s.models, ready to run */
 };
 
 /* fprintf to one of the request's streams; NULL: nothing. */

@@ -42,10 +42,12 @@
 
 static int ws_sweep_busy(const struct ws_sweep_state *r, struct ws_err *err)
 {
-    return ws_err_arg(err, r->out_named, 0, 0, "--output %s: another "
+    return ws_err_arg(err, r->out_named, 0, 0,
+                      "--output %s: another "
                       "warpsim sweep is writing it now (expected one sweep "
                       "per results file: wait for it to end, or give this "
-                      "one its own file with -o)", r->out);
+                      "one its own file with -o)",
+                      r->out);
 }
 
 int ws_sweep_results_lock(struct ws_sweep_state *r, struct ws_err *err)
@@ -59,25 +61,30 @@ int ws_sweep_results_lock(struct ws_sweep_state *r, struct ws_err *err)
             fd = open(r->out, flags | O_CREAT | O_EXCL, 0666);
             r->created = fd >= 0;
             if (fd < 0 && errno == EEXIST)
-                continue;   /* made by someone else just now */
+                continue; /* made by someone else just now */
         }
         if (fd < 0)
-            return ws_err_arg(err, r->out_named, 0, 0, "--output %s: %s "
+            return ws_err_arg(err, r->out_named, 0, 0,
+                              "--output %s: %s "
                               "(expected a results file warpsim can write)",
                               r->out, strerror(errno));
         if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
             close(fd);
-            return errno == EWOULDBLOCK ? ws_sweep_busy(r, err)
-                : ws_err_arg(err, r->out_named, 0, 0, "--output %s: cannot "
-                             "lock it: %s (expected a file on a file system "
-                             "with locks)", r->out, strerror(errno));
+            return errno == EWOULDBLOCK
+                       ? ws_sweep_busy(r, err)
+                       : ws_err_arg(
+                           err, r->out_named, 0, 0,
+                           "--output %s: cannot "
+                           "lock it: %s (expected a file on a file system "
+                           "with locks)",
+                           r->out, strerror(errno));
         }
         if (fstat(fd, &fs) == 0 && stat(r->out, &ps) == 0
             && fs.st_dev == ps.st_dev && fs.st_ino == ps.st_ino) {
             r->fd = fd;
             return 0;
         }
-        close(fd);          /* replaced while we waited: the new file */
+        close(fd); /* replaced while we waited: the new file */
     }
     return ws_sweep_busy(r, err);
 }
@@ -87,8 +94,10 @@ int ws_sweep_results_lock(struct ws_sweep_state *r, struct ws_err *err)
 static int ws_sweep_results_replace(struct ws_sweep_state *r, const char *text,
                                     struct ws_err *err)
 {
-    struct ws_output o = {.path = r->out, .flag = "--output",
-                          .named = r->out_named, .lock = 1};
+    struct ws_output o = {.path = r->out,
+                          .flag = "--output",
+                          .named = r->out_named,
+                          .lock = 1};
     struct stat st;
     int rc;
 
@@ -117,8 +126,8 @@ static void ws_sweep_dropping(const struct ws_sweep_state *r, size_t n,
                               const char *what)
 {
     if (n)
-        ws_sweep_say(r->rq->log, "warpsim sweep: %s: dropping %zu %s\n",
-                     r->out, n, what);
+        ws_sweep_say(r->rq->log, "warpsim sweep: %s: dropping %zu %s\n", r->out,
+                     n, what);
 }
 
 /* The locked file's text, read through its descriptor: what the name
@@ -137,10 +146,11 @@ static char *ws_sweep_results_text(struct ws_sweep_state *r, size_t *len,
         return NULL;
     }
     if ((uint64_t)st.st_size > WS_CSV_MAX_BYTES) {
-        ws_err_arg(err, r->out_named, 0, 0, "--output %s: larger than %zu "
+        ws_err_arg(err, r->out_named, 0, 0,
+                   "--output %s: larger than %zu "
                    "bytes (expected a results file warpsim wrote; give "
-                   "this sweep a new one with -o)", r->out,
-                   WS_CSV_MAX_BYTES);
+                   "this sweep a new one with -o)",
+                   r->out, WS_CSV_MAX_BYTES);
         return NULL;
     }
     text = malloc((size_t)st.st_size + 1);
@@ -149,8 +159,7 @@ static char *ws_sweep_results_text(struct ws_sweep_state *r, size_t *len,
         return NULL;
     }
     while (n < (size_t)st.st_size) {
-        ssize_t got = pread(r->fd, text + n, (size_t)st.st_size - n,
-                            (off_t)n);
+        ssize_t got = pread(r->fd, text + n, (size_t)st.st_size - n, (off_t)n);
         if (got <= 0) {
             if (got < 0 && errno == EINTR)
                 continue;
@@ -183,8 +192,10 @@ static int ws_sweep_results_read(struct ws_sweep_state *r, struct ws_csv *t,
         return -1;
     }
     memset(h, 0, sizeof *h);
-    if (t->ncols && ws_sweep_held_scan(h, t, r->s.npoints, r->keys,
-                                       retry_failed, r->done, err) < 0) {
+    if (t->ncols
+        && ws_sweep_held_scan(h, t, r->s.npoints, r->keys, retry_failed,
+                              r->done, err)
+               < 0) {
         ws_csv_free(t);
         return -1;
     }
@@ -207,9 +218,11 @@ int ws_sweep_results_resume(struct ws_sweep_state *r, int retry_failed,
         return -1;
     for (size_t i = 0; i < t.nrows; i++)
         held += h.point && h.point[i] >= 0;
-    ws_sweep_dropping(r, h.stale, "rows of points that are no longer "
+    ws_sweep_dropping(r, h.stale,
+                      "rows of points that are no longer "
                       "this sweep's");
-    ws_sweep_dropping(r, h.torn, "points with rows missing or "
+    ws_sweep_dropping(r, h.torn,
+                      "points with rows missing or "
                       "conflicting, to rerun them");
     ws_sweep_dropping(r, h.doubled, "rows written twice");
     ws_sweep_dropping(r, h.retried, "failed points, to rerun them");

@@ -75,14 +75,17 @@ static int ws_sweep_same_points(const struct ws_sweep_state *r, size_t i,
         const struct ws_axis_value *v = &r->s.axes[k].values[q.value[k]];
         if (p.value[k] == q.value[k])
             continue;
-        return ws_err_at(err, r->s.path, v->line, v->col, "'%s' makes point "
+        return ws_err_at(err, r->s.path, v->line, v->col,
+                         "'%s' makes point "
                          "%zu the same point as %zu, with '%s' (expected "
                          "values that make distinct points: same config, "
-                         "input and parameters)", v->cell, j, i,
-                         r->s.axes[k].values[p.value[k]].cell);
+                         "input and parameters)",
+                         v->cell, j, i, r->s.axes[k].values[p.value[k]].cell);
     }
-    return ws_err_at(err, r->s.path, 1, 1, "points %zu and %zu are the same "
-                     "point (expected distinct points)", i, j);
+    return ws_err_at(err, r->s.path, 1, 1,
+                     "points %zu and %zu are the same "
+                     "point (expected distinct points)",
+                     i, j);
 }
 
 /* The sweep's identity, its rows' sweep cell: every key, in order, so a
@@ -110,8 +113,8 @@ static int ws_sweep_prepare_all(struct ws_sweep_state *r,
 {
     for (size_t i = 0; i < r->s.npoints; i++) {
         r->mine[i] = rq->array_size < 0
-            || ws_sweep_in_share(i, (size_t)rq->array_index,
-                                 (size_t)rq->array_size);
+                     || ws_sweep_in_share(i, (size_t)rq->array_index,
+                                          (size_t)rq->array_size);
         if (ws_sweep_prepare(&r->ctx, i, r->keys[i], &r->why[i], err) < 0)
             return -1;
         if (!r->mine[i]) {
@@ -129,25 +132,27 @@ static int ws_sweep_check_plots(const struct ws_sweep_state *r,
     struct ws_csv h;
     int rc = 0;
 
-    if (ws_csv_parse(&h, "header", r->header, strlen(r->header), 0, 0,
-                     err) < 0)
+    if (ws_csv_parse(&h, "header", r->header, strlen(r->header), 0, 0, err) < 0)
         return -1;
     for (size_t i = 0; rc == 0 && i < r->s.nplots; i++) {
         const struct ws_sweep_plot *p = &r->s.plots[i];
         const char *names[3] = {p->x, p->y, p->series};
         for (int k = 0; rc == 0 && k < 3; k++)
             if (names[k] && ws_csv_col(&h, names[k]) < 0)
-                rc = ws_err_at(err, r->s.path, p->line, p->col, "plot names "
+                rc = ws_err_at(err, r->s.path, p->line, p->col,
+                               "plot names "
                                "column '%s', which the results do not have "
                                "(expected an axis, cycles, a counter or "
-                               "MODEL_cycles)", names[k]);
+                               "MODEL_cycles)",
+                               names[k]);
     }
     /* Found only once every point has run, a typo would cost the report. */
     if (rc == 0 && ws_csv_col(&h, r->s.target) < 0)
         rc = ws_err_at(err, r->s.path, r->s.target_line, r->s.target_col,
                        "report target names column '%s', which the results "
                        "do not have (expected an axis, cycles, a counter or "
-                       "MODEL_cycles)", r->s.target);
+                       "MODEL_cycles)",
+                       r->s.target);
     ws_csv_free(&h);
     return rc;
 }
@@ -193,9 +198,11 @@ static int ws_sweep_plan_out(struct ws_sweep_state *r, const char *path,
     rc = ws_output_plan(&o, 1, inputs, (int)n, err);
 
     if (rc == 0 && (o.stream || o.inplace))
-        rc = ws_err_arg(err, named, 0, 0, "--output %s: is not a regular "
+        rc = ws_err_arg(err, named, 0, 0,
+                        "--output %s: is not a regular "
                         "file (expected a file: a sweep appends to its "
-                        "results and reads them back)", path);
+                        "results and reads them back)",
+                        path);
     if (rc == 0 && !(r->out = strdup(o.real)))
         rc = ws_err_oom(err);
     r->out_named = named;
@@ -237,7 +244,7 @@ static int ws_sweep_pack_input(struct ws_sweep_state *r, struct ws_err *err)
         if (fd >= 0)
             close(fd), unlink(name);
         ws_input_close(in);
-        return 0;           /* no room to pack: points read the text */
+        return 0; /* no room to pack: points read the text */
     }
     unlink(name);
     rc = ws_input_pack(in, fp, r->s.input, err);
@@ -250,7 +257,7 @@ static int ws_sweep_pack_input(struct ws_sweep_state *r, struct ws_err *err)
     if (rc < 0) {
         close(fd);
         if (!err->internal)
-            return -1;      /* the trace's fault: a point would say it too */
+            return -1; /* the trace's fault: a point would say it too */
         /* No room to pack (a full TMPDIR, a file size limit): the pack
          * writer's error names the trace, which is not at fault, so the
          * points read the text as where mkstemp fails. */
@@ -345,8 +352,8 @@ static int ws_sweep_point_done(void *ctx, size_t index, const char *rows,
     rc = ws_sweep_results_append(r, failed, err);
     free(failed);
     if (r->failed_shown++ < WS_SWEEP_SHOW_FAILED)
-        ws_sweep_say(r->rq->log, "warpsim sweep: point %zu failed: %s\n",
-                     index, why);
+        ws_sweep_say(r->rq->log, "warpsim sweep: point %zu failed: %s\n", index,
+                     why);
     return rc;
 }
 
@@ -394,8 +401,8 @@ static int ws_sweep_execute(struct ws_sweep_state *r,
             if (!r->done[todo[i]])
                 todo[m++] = todo[i];
         rc = ws_sweep_pool_run(todo, m, (int)(jobs < 1 ? 1 : jobs),
-                               ws_sweep_run_point, ws_sweep_point_done, r,
-                               prog, err);
+                               ws_sweep_run_point, ws_sweep_point_done, r, prog,
+                               err);
     }
     free(todo);
     return rc;
@@ -444,18 +451,19 @@ static int ws_sweep_ext_models(struct ws_sweep_state *r,
         }
         if (r->s.models_at[i][0])
             return ws_err_at(err, r->s.path, r->s.models_at[i][0],
-                             r->s.models_at[i][1], "bad model '%s' "
-                             "(expected %s)", r->s.models[i], why);
-        return ws_err_arg(err, rq->models[i - (r->s.nmodels - rq->nmodels)],
-                          0, 1, "bad --model '%s' (expected %s)",
-                          r->s.models[i], why);
+                             r->s.models_at[i][1],
+                             "bad model '%s' "
+                             "(expected %s)",
+                             r->s.models[i], why);
+        return ws_err_arg(err, rq->models[i - (r->s.nmodels - rq->nmodels)], 0,
+                          1, "bad --model '%s' (expected %s)", r->s.models[i],
+                          why);
     }
     return 0;
 }
 
 static int ws_sweep_setup(struct ws_sweep_state *r,
-                          const struct ws_sweep_request *rq,
-                          struct ws_err *err)
+                          const struct ws_sweep_request *rq, struct ws_err *err)
 {
     char *dflt = NULL;
     int rc;
@@ -486,7 +494,8 @@ static void ws_sweep_summary(const struct ws_sweep_state *r,
     FILE *say = r->rq->say;
 
     if (rc == 1) {
-        ws_sweep_say(r->rq->log, "warpsim sweep: interrupted; %zu of %zu "
+        ws_sweep_say(r->rq->log,
+                     "warpsim sweep: interrupted; %zu of %zu "
                      "points are in %s (rerun the same command to go on)\n",
                      prog->before + prog->done, prog->total, r->out);
         return;
@@ -495,8 +504,8 @@ static void ws_sweep_summary(const struct ws_sweep_state *r,
                  prog->total == 1 ? "" : "s");
     if (prog->total != r->s.npoints)
         ws_sweep_say(say, " (this share of %zu)", r->s.npoints);
-    ws_sweep_say(say, ", %zu run now, %zu failed; results in %s\n",
-                 prog->done, prog->failed, r->out);
+    ws_sweep_say(say, ", %zu run now, %zu failed; results in %s\n", prog->done,
+                 prog->failed, r->out);
 }
 
 /* Runs the points and sorts the results: 0, 1 when interrupted, -1. */
@@ -546,9 +555,8 @@ int ws_sweep_run(const struct ws_sweep_request *rq,
         rc = ws_sweep_points(&r, &prog, err);
     }
     if (out)
-        *out = (struct ws_sweep_outcome){r.s.npoints, prog.total,
-                                         prog.before, prog.done,
-                                         prog.failed};
+        *out = (struct ws_sweep_outcome){r.s.npoints, prog.total, prog.before,
+                                         prog.done, prog.failed};
     ws_sweep_run_free(&r);
     if (rc < 0)
         ws_err_place_arg(err, rq->file);

@@ -31,30 +31,30 @@
 #include "util/ws_err.h"
 
 struct ws_sweep_request {
-    const char *file;           /* the sweep file */
-    const char *out;            /* results CSV; NULL: the file's name with
+    const char *file;             /* the sweep file */
+    const char *out;              /* results CSV; NULL: the file's name with
                                    .csv in the current folder (a share's
                                    numbered) */
-    long jobs;                  /* worker processes; 0: one per core */
-    int dry_run;                /* list the points and their state only */
-    int report;                 /* also OUT with .md: the markdown summary */
-    int retry_failed;           /* rerun points recorded as failed */
-    long array_index, array_size;       /* a share of a job array; -1: all */
-    struct ws_trace_opts topts;         /* limits for every point */
-    const char *models[WS_SWEEP_MAX_MODELS];    /* NAME=COMMAND, beside the
+    long jobs;                    /* worker processes; 0: one per core */
+    int dry_run;                  /* list the points and their state only */
+    int report;                   /* also OUT with .md: the markdown summary */
+    int retry_failed;             /* rerun points recorded as failed */
+    long array_index, array_size; /* a share of a job array; -1: all */
+    struct ws_trace_opts topts;   /* limits for every point */
+    const char *models[WS_SWEEP_MAX_MODELS]; /* NAME=COMMAND, beside the
                                                    file's models: */
     int nmodels;
-    FILE *say, *log;            /* see above; NULL: nothing */
-    int progress;               /* a progress line on stderr */
+    FILE *say, *log; /* see above; NULL: nothing */
+    int progress;    /* a progress line on stderr */
 };
 
 /* What a sweep did with this share's points. */
 struct ws_sweep_outcome {
-    size_t points;              /* the sweep's points, every share's */
-    size_t total;               /* this share's */
-    size_t before;              /* in the results already (or failed early) */
-    size_t run;                 /* run by this call */
-    size_t failed;              /* failed, of those run or recorded now */
+    size_t points; /* the sweep's points, every share's */
+    size_t total;  /* this share's */
+    size_t before; /* in the results already (or failed early) */
+    size_t run;    /* run by this call */
+    size_t failed; /* failed, of those run or recorded now */
 };
 
 /* A request with no file, no share, default limits, quiet streams. */

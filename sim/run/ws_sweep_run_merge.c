@@ -32,12 +32,13 @@ static int ws_merge_twice(const char *const *paths, int n, struct ws_err *err)
         return ws_err_oom(err);
     for (int i = 0; i < n; i++) {
         if (stat(paths[i], &st[i]) != 0)
-            continue;       /* the load says why */
+            continue; /* the load says why */
         for (int j = 0; j < i; j++)
             if (st[j].st_ino == st[i].st_ino && st[j].st_dev == st[i].st_dev) {
-                ws_err_arg(err, paths[i], 0, 0, "SHARE %s: the same file as "
-                           "%s (expected each share once)", paths[i],
-                           paths[j]);
+                ws_err_arg(err, paths[i], 0, 0,
+                           "SHARE %s: the same file as "
+                           "%s (expected each share once)",
+                           paths[i], paths[j]);
                 free(st);
                 return -1;
             }
@@ -53,18 +54,20 @@ static int ws_merge_busy(const char *path, struct ws_err *err)
     int fd = open(path, O_RDONLY | O_CLOEXEC), busy;
 
     if (fd < 0)
-        return 0;           /* the load says why */
+        return 0; /* the load says why */
     busy = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
     close(fd);
     if (busy)
-        return ws_err_arg(err, path, 0, 0, "SHARE %s: a sweep is still "
+        return ws_err_arg(err, path, 0, 0,
+                          "SHARE %s: a sweep is still "
                           "writing it (expected finished shares: wait for "
-                          "the sweep to end)", path);
+                          "the sweep to end)",
+                          path);
     return 0;
 }
 
-static int ws_merge_load(struct ws_csv *tabs, const char *const *paths,
-                         int n, struct ws_err *err)
+static int ws_merge_load(struct ws_csv *tabs, const char *const *paths, int n,
+                         struct ws_err *err)
 {
     if (ws_merge_twice(paths, n, err) < 0)
         return -1;

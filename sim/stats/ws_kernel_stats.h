@@ -17,9 +17,9 @@
 
 struct ws_kernel_stats {
     char *name;
-    struct ws_launch launch;        /* scalars; name fields not owned */
+    struct ws_launch launch; /* scalars; name fields not owned */
     struct ws_occupancy occ;
-    uint64_t start, end;            /* global clock */
+    uint64_t start, end; /* global clock */
     uint64_t ctas_total;
     struct ws_counters ctr;
     /* The closed-form models on the same kernel (model/), NULL when none

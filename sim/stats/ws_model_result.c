@@ -22,11 +22,11 @@ json_t *ws_model_result_json(const struct ws_model_result *r, double sim)
 
     json_object_set_new(o, "name", ws_utf8_json_string(r->model));
     json_object_set_new(o, "applies", json_boolean(r->applies));
-    json_object_set_new(o, "kind", json_string(r->bound ? "lower bound"
-                                                        : "prediction"));
-    json_object_set_new(o, "domain", json_pack("{s:b,s:o}", "in",
-                        r->in_domain, "what",
-                        ws_utf8_json_string(r->domain)));
+    json_object_set_new(o, "kind",
+                        json_string(r->bound ? "lower bound" : "prediction"));
+    json_object_set_new(o, "domain",
+                        json_pack("{s:b,s:o}", "in", r->in_domain, "what",
+                                  ws_utf8_json_string(r->domain)));
     if (!r->applies) {
         json_object_set_new(o, "why", ws_utf8_json_string(r->why));
         json_object_set_new(o, "elasticities", json_object());

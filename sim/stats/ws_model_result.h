@@ -15,25 +15,25 @@
 #define WS_MODEL_MAX_ELAST 32
 
 struct ws_model_var {
-    const char *name;           /* a string literal, as in the paper */
+    const char *name; /* a string literal, as in the paper */
     double value;
 };
 
 struct ws_model_result {
-    const char *model;          /* a built-in model's name (its
+    const char *model; /* a built-in model's name (its
                                    definition's, model/ws_model_def.h) or
                                    an external model's (owned by its
                                    table) */
     int applies;
-    char why[240];              /* when !applies: the assumption that fails */
-    double cycles;              /* the prediction (a bound for the roofline) */
-    char regime[96];            /* e.g. "memory bound (CWP >= MWP)" */
+    char why[240];   /* when !applies: the assumption that fails */
+    double cycles;   /* the prediction (a bound for the roofline) */
+    char regime[96]; /* e.g. "memory bound (CWP >= MWP)" */
     /* The kernels the model's authors meant it for: in_domain 1 inside,
      * 0 outside with `domain` saying which assumption fails; `domain`
      * names the domain either way. */
     int in_domain;
     char domain[160];
-    int bound;                  /* a lower bound, not a prediction (a
+    int bound; /* a lower bound, not a prediction (a
                                    built-in model's definition says) */
     struct ws_model_var vars[WS_MODEL_MAX_VARS];
     int nvars;

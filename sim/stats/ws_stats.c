@@ -17,8 +17,10 @@ static const struct ws_ctr_info ws_ctr_table[WS_CTR_COUNT] = {
     [WS_CTR_SM_CYCLES_ACTIVE] = {"sm__cycles_active.sum", "cycle", WS_GRP_OCC,
                                  "SM cycles with at least one resident warp"},
     [WS_CTR_WARP_CYCLES_RESIDENT] = {"sm__warps_active.sum", "warp-cycle",
-                                     WS_GRP_OCC, "resident warps per cycle, summed"},
-    [WS_CTR_CTAS] = {"sm__ctas_launched.sum", "cta", WS_GRP_OCC, "CTAs that ran"},
+                                     WS_GRP_OCC,
+                                     "resident warps per cycle, summed"},
+    [WS_CTR_CTAS] = {"sm__ctas_launched.sum", "cta", WS_GRP_OCC,
+                     "CTAs that ran"},
     [WS_CTR_WARPS] = {"smsp__warps_launched.sum", "warp", WS_GRP_OCC,
                       "warps that ran"},
     [WS_CTR_INST] = {"smsp__inst_executed.sum", "inst", WS_GRP_ISSUE,
@@ -28,42 +30,47 @@ static const struct ws_ctr_info ws_ctr_table[WS_CTR_COUNT] = {
     [WS_CTR_ISSUE_CYCLES] = {"smsp__issue_active.sum", "cycle", WS_GRP_ISSUE,
                              "sub-core cycles that issued"},
     [WS_CTR_INST_FP32] = {"smsp__inst_executed_pipe_fma.sum", "inst",
-                          WS_GRP_FMA, "warp instructions on the fp32 (FMA) pipe"},
+                          WS_GRP_FMA,
+                          "warp instructions on the fp32 (FMA) pipe"},
     [WS_CTR_INST_FP16] = {"smsp__inst_executed_pipe_fp16.sum", "inst",
                           WS_GRP_FMA, "warp instructions on the fp16 pipe"},
-    [WS_CTR_INST_INT] = {"smsp__inst_executed_pipe_alu.sum", "inst",
-                         WS_GRP_INT, "warp instructions on the integer (ALU) pipe"},
+    [WS_CTR_INST_INT] = {"smsp__inst_executed_pipe_alu.sum", "inst", WS_GRP_INT,
+                         "warp instructions on the integer (ALU) pipe"},
     [WS_CTR_INST_FP64] = {"smsp__inst_executed_pipe_fp64.sum", "inst",
                           WS_GRP_FP64, "warp instructions on the fp64 pipe"},
-    [WS_CTR_INST_SFU] = {"smsp__inst_executed_pipe_xu.sum", "inst",
-                         WS_GRP_SFU, "warp instructions on the special function unit (MUFU)"},
-    [WS_CTR_INST_TENSOR] = {"smsp__inst_executed_pipe_tensor.sum", "inst",
-                            WS_GRP_TENSOR, "warp instructions on the tensor cores (HMMA, IMMA, ...)"},
+    [WS_CTR_INST_SFU] =
+        {"smsp__inst_executed_pipe_xu.sum", "inst", WS_GRP_SFU,
+         "warp instructions on the special function unit (MUFU)"},
+    [WS_CTR_INST_TENSOR] =
+        {"smsp__inst_executed_pipe_tensor.sum", "inst", WS_GRP_TENSOR,
+         "warp instructions on the tensor cores (HMMA, IMMA, ...)"},
     [WS_CTR_INST_UNIFORM] = {"smsp__inst_executed_pipe_uniform.sum", "inst",
-                             WS_GRP_INT, "warp instructions on the uniform datapath"},
-    [WS_CTR_INST_MISC] = {"ws__inst_executed_pipe_misc.sum", "inst",
-                          WS_GRP_INT, "warp instructions that are moves, conversions or "
+                             WS_GRP_INT,
+                             "warp instructions on the uniform datapath"},
+    [WS_CTR_INST_MISC] = {"ws__inst_executed_pipe_misc.sum", "inst", WS_GRP_INT,
+                          "warp instructions that are moves, conversions or "
                           "special-register reads"},
     [WS_CTR_INST_BRANCH] = {"smsp__inst_executed_pipe_cbu.sum", "inst",
-                            WS_GRP_CTRL, "branch, call and return warp instructions"},
+                            WS_GRP_CTRL,
+                            "branch, call and return warp instructions"},
     [WS_CTR_INST_BARRIER] = {"smsp__inst_executed_op_barrier.sum", "inst",
                              WS_GRP_CTRL, "barrier warp instructions"},
-    [WS_CTR_INST_EXIT] = {"ws__inst_executed_op_exit.sum", "inst",
-                          WS_GRP_CTRL, "EXIT warp instructions"},
-    [WS_CTR_INST_LSU] = {"smsp__inst_executed_pipe_lsu.sum", "inst",
-                         WS_GRP_LSU, "warp instructions on the load/store pipe"},
+    [WS_CTR_INST_EXIT] = {"ws__inst_executed_op_exit.sum", "inst", WS_GRP_CTRL,
+                          "EXIT warp instructions"},
+    [WS_CTR_INST_LSU] = {"smsp__inst_executed_pipe_lsu.sum", "inst", WS_GRP_LSU,
+                         "warp instructions on the load/store pipe"},
     [WS_CTR_STALL_MEM_DEP] = {"smsp__warps_issue_stalled_long_scoreboard.sum",
                               "warp-cycle", WS_GRP_STALL,
                               "waiting on a global, local or texture result"},
-    [WS_CTR_STALL_SHORT_DEP] = {"smsp__warps_issue_stalled_short_scoreboard.sum",
-                                "warp-cycle", WS_GRP_STALL,
-                                "waiting on a shared-memory result"},
+    [WS_CTR_STALL_SHORT_DEP] =
+        {"smsp__warps_issue_stalled_short_scoreboard.sum", "warp-cycle",
+         WS_GRP_STALL, "waiting on a shared-memory result"},
     [WS_CTR_STALL_ALU_DEP] = {"smsp__warps_issue_stalled_wait.sum",
                               "warp-cycle", WS_GRP_STALL,
                               "waiting on a fixed-latency result"},
-    [WS_CTR_STALL_UNIT_BUSY] = {"smsp__warps_issue_stalled_math_pipe_throttle.sum",
-                                "warp-cycle", WS_GRP_STALL,
-                                "function unit busy"},
+    [WS_CTR_STALL_UNIT_BUSY] =
+        {"smsp__warps_issue_stalled_math_pipe_throttle.sum", "warp-cycle",
+         WS_GRP_STALL, "function unit busy"},
     [WS_CTR_STALL_BARRIER] = {"smsp__warps_issue_stalled_barrier.sum",
                               "warp-cycle", WS_GRP_STALL, "at a barrier"},
     [WS_CTR_STALL_MSHR] = {"smsp__warps_issue_stalled_lg_throttle.sum",
@@ -77,42 +84,51 @@ static const struct ws_ctr_info ws_ctr_table[WS_CTR_COUNT] = {
     [WS_CTR_STALL_NO_INST] = {"smsp__warps_issue_stalled_no_instruction.sum",
                               "warp-cycle", WS_GRP_STALL,
                               "no instruction (not modelled: always 0)"},
-    [WS_CTR_SHARED_REQUESTS] = {"l1tex__data_pipe_lsu_wavefronts_mem_shared_cmd.sum",
-                                "request", WS_GRP_SMEM, "shared-memory warp instructions"},
-    [WS_CTR_SHARED_WAVEFRONTS] = {"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",
-                                  "wavefront", WS_GRP_SMEM,
-                                  "shared-memory wavefronts (passes through the banks)"},
-    [WS_CTR_SHARED_BANK_CONFLICTS] = {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum",
-                                      "wavefront", WS_GRP_BANK,
-                                      "extra wavefronts from bank conflicts"},
-    [WS_CTR_L1_REQUESTS] = {"l1tex__t_requests_pipe_lsu_mem_global.sum",
-                            "request", WS_GRP_L1, "global and local line requests, loads and stores (one "
-                            "per 128-byte line a warp access touches)"},
-    [WS_CTR_L1_SECTORS] = {"l1tex__t_sectors_pipe_lsu_mem_global.sum",
-                           "sector", WS_GRP_L1, "global and local sectors, loads and stores"},
-    [WS_CTR_L1_SECTORS_LOAD] = {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-                                "sector", WS_GRP_L1, "global and local sectors loaded"},
-    [WS_CTR_L1_SECTOR_HITS] = {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum",
-                               "sector", WS_GRP_L1,
-                               "load sectors whose lookup found the sector "
-                               "present, its fill done or still in flight "
-                               "(a tag hit, as Nsight counts it)"},
-    [WS_CTR_L1_SECTOR_MISSES] = {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum",
-                                 "sector", WS_GRP_L1,
-                                 "load sectors whose lookup did not find the "
-                                 "sector (sent to L2); hits + misses = "
-                                 "sectors loaded through L1"},
+    [WS_CTR_SHARED_REQUESTS] =
+        {"l1tex__data_pipe_lsu_wavefronts_mem_shared_cmd.sum", "request",
+         WS_GRP_SMEM, "shared-memory warp instructions"},
+    [WS_CTR_SHARED_WAVEFRONTS] =
+        {"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", "wavefront",
+         WS_GRP_SMEM, "shared-memory wavefronts (passes through the banks)"},
+    [WS_CTR_SHARED_BANK_CONFLICTS] =
+        {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", "wavefront",
+         WS_GRP_BANK, "extra wavefronts from bank conflicts"},
+    [WS_CTR_L1_REQUESTS] =
+        {"l1tex__t_requests_pipe_lsu_mem_global.sum", "request", WS_GRP_L1,
+         "global and local line requests, loads and stores (one "
+         "per 128-byte line a warp access touches)"},
+    [WS_CTR_L1_SECTORS] = {"l1tex__t_sectors_pipe_lsu_mem_global.sum", "sector",
+                           WS_GRP_L1,
+                           "global and local sectors, loads and stores"},
+    [WS_CTR_L1_SECTORS_LOAD] =
+        {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "sector", WS_GRP_L1,
+         "global and local sectors loaded"},
+    [WS_CTR_L1_SECTOR_HITS] =
+        {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", "sector",
+         WS_GRP_L1,
+         "load sectors whose lookup found the sector "
+         "present, its fill done or still in flight "
+         "(a tag hit, as Nsight counts it)"},
+    [WS_CTR_L1_SECTOR_MISSES] =
+        {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", "sector",
+         WS_GRP_L1,
+         "load sectors whose lookup did not find the "
+         "sector (sent to L2); hits + misses = "
+         "sectors loaded through L1"},
     [WS_CTR_L1_MSHR_MERGES] = {"ws__l1tex_t_sectors_lookup_hit_in_flight.sum",
                                "sector", WS_GRP_L1,
                                "of the lookup hits, sectors whose fill was "
                                "still in flight: merged into the earlier "
                                "miss, waiting for its data"},
     [WS_CTR_L2_SECTORS_READ] = {"lts__t_sectors_op_read.sum", "sector",
-                                WS_GRP_L2, "sectors read at L2 (the L1 misses of loads)"},
-    [WS_CTR_L2_SECTORS_WRITE] = {"lts__t_sectors_op_write.sum", "sector",
-                                 WS_GRP_L2, "sectors written at L2 (stores, write-through)"},
+                                WS_GRP_L2,
+                                "sectors read at L2 (the L1 misses of loads)"},
+    [WS_CTR_L2_SECTORS_WRITE] =
+        {"lts__t_sectors_op_write.sum", "sector", WS_GRP_L2,
+         "sectors written at L2 (stores, write-through)"},
     [WS_CTR_L2_SECTORS_ATOM] = {"lts__t_sectors_op_atom.sum", "sector",
-                                WS_GRP_L2, "sectors of atomics and reductions at L2"},
+                                WS_GRP_L2,
+                                "sectors of atomics and reductions at L2"},
     [WS_CTR_L2_SECTOR_HITS] = {"lts__t_sectors_lookup_hit.sum", "sector",
                                WS_GRP_L2,
                                "sector lookups (reads, writes, atomics) that "
@@ -124,11 +140,11 @@ static const struct ws_ctr_info ws_ctr_table[WS_CTR_COUNT] = {
                                  "sector lookups that did not find the "
                                  "sector: a read or atomic fetches it from "
                                  "DRAM, a write allocates it"},
-    [WS_CTR_L2_SECTOR_IN_FLIGHT] = {"ws__lts_t_sectors_lookup_hit_in_flight.sum",
-                                    "sector", WS_GRP_L2,
-                                    "of the lookup hits, sectors whose fill "
-                                    "from DRAM was still in flight (merged "
-                                    "into that miss)"},
+    [WS_CTR_L2_SECTOR_IN_FLIGHT] =
+        {"ws__lts_t_sectors_lookup_hit_in_flight.sum", "sector", WS_GRP_L2,
+         "of the lookup hits, sectors whose fill "
+         "from DRAM was still in flight (merged "
+         "into that miss)"},
     [WS_CTR_DRAM_BYTES_READ] = {"dram__bytes_read.sum", "byte", WS_GRP_DRAM,
                                 "bytes read from DRAM (L2 misses)"},
     [WS_CTR_DRAM_BYTES_WRITE] = {"dram__bytes_write.sum", "byte", WS_GRP_DRAM,
@@ -141,13 +157,16 @@ static const struct ws_ctr_info ws_ctr_table[WS_CTR_COUNT] = {
                           "global and local load warp instructions that "
                           "move data"},
     [WS_CTR_MEM_LOAD_LATENCY] = {"ws__mem_load_latency.sum", "cycle",
-                                 WS_GRP_TERMS, "their cycles from issue to "
+                                 WS_GRP_TERMS,
+                                 "their cycles from issue to "
                                  "data in registers, summed (loaded Mem_L)"},
     [WS_CTR_WARP_MEM_CYCLES] = {"ws__warps_mem_outstanding.sum", "warp-cycle",
-                                WS_GRP_TERMS, "warp cycles with a global or "
+                                WS_GRP_TERMS,
+                                "warp cycles with a global or "
                                 "local load in flight (memory warps: MWP)"},
     [WS_CTR_SM_MEM_CYCLES] = {"ws__sm_cycles_mem_outstanding.sum", "cycle",
-                              WS_GRP_TERMS, "SM cycles with a global or "
+                              WS_GRP_TERMS,
+                              "SM cycles with a global or "
                               "local load in flight"},
     [WS_CTR_TAIL_CYCLES] = {"ws__tail_cycles", "cycle", WS_GRP_TERMS,
                             "cycles from the first CTA slot left empty for "
@@ -156,9 +175,8 @@ static const struct ws_ctr_info ws_ctr_table[WS_CTR_COUNT] = {
 };
 
 static const char *const ws_group_names[WS_GRP_COUNT] = {
-    "TIME", "OCC", "ISSUE", "FMA", "INT", "FP64", "SFU", "TENSOR", "CTRL",
-    "LSU", "STALL", "SMEM", "BANK", "L1", "L2", "DRAM", "TERMS"
-};
+    "TIME", "OCC",   "ISSUE", "FMA",  "INT", "FP64", "SFU",  "TENSOR", "CTRL",
+    "LSU",  "STALL", "SMEM",  "BANK", "L1",  "L2",   "DRAM", "TERMS"};
 
 const struct ws_ctr_info *ws_ctr_info(enum ws_ctr c)
 {

@@ -15,23 +15,31 @@
 
 enum ws_ctr {
     /* time and occupancy */
-    WS_CTR_CYCLES,                 /* kernel span, SM cycles */
-    WS_CTR_SM_CYCLES_ACTIVE,       /* sum over SMs of cycles with a resident warp */
-    WS_CTR_WARP_CYCLES_RESIDENT,   /* sum over warps of resident cycles */
+    WS_CTR_CYCLES,           /* kernel span, SM cycles */
+    WS_CTR_SM_CYCLES_ACTIVE, /* sum over SMs of cycles with a resident warp */
+    WS_CTR_WARP_CYCLES_RESIDENT, /* sum over warps of resident cycles */
     WS_CTR_CTAS,
     WS_CTR_WARPS,
     /* issue */
-    WS_CTR_INST,                   /* warp instructions issued */
+    WS_CTR_INST, /* warp instructions issued */
     WS_CTR_THREAD_INST,
-    WS_CTR_ISSUE_CYCLES,           /* sub-core cycles that issued */
-    WS_CTR_INST_FP32, WS_CTR_INST_FP16, WS_CTR_INST_INT, WS_CTR_INST_FP64,
-    WS_CTR_INST_SFU, WS_CTR_INST_TENSOR, WS_CTR_INST_UNIFORM,
-    WS_CTR_INST_MISC, WS_CTR_INST_BRANCH, WS_CTR_INST_BARRIER,
-    WS_CTR_INST_EXIT, WS_CTR_INST_LSU,
+    WS_CTR_ISSUE_CYCLES, /* sub-core cycles that issued */
+    WS_CTR_INST_FP32,
+    WS_CTR_INST_FP16,
+    WS_CTR_INST_INT,
+    WS_CTR_INST_FP64,
+    WS_CTR_INST_SFU,
+    WS_CTR_INST_TENSOR,
+    WS_CTR_INST_UNIFORM,
+    WS_CTR_INST_MISC,
+    WS_CTR_INST_BRANCH,
+    WS_CTR_INST_BARRIER,
+    WS_CTR_INST_EXIT,
+    WS_CTR_INST_LSU,
     /* stall reasons, in warp cycles */
-    WS_CTR_STALL_MEM_DEP,          /* scoreboard on an L1TEX result */
-    WS_CTR_STALL_SHORT_DEP,        /* scoreboard on a shared-memory result */
-    WS_CTR_STALL_ALU_DEP,          /* scoreboard on a fixed-latency result */
+    WS_CTR_STALL_MEM_DEP,   /* scoreboard on an L1TEX result */
+    WS_CTR_STALL_SHORT_DEP, /* scoreboard on a shared-memory result */
+    WS_CTR_STALL_ALU_DEP,   /* scoreboard on a fixed-latency result */
     WS_CTR_STALL_UNIT_BUSY,
     WS_CTR_STALL_BARRIER,
     WS_CTR_STALL_MSHR,
@@ -43,43 +51,57 @@ enum ws_ctr {
     WS_CTR_SHARED_WAVEFRONTS,
     WS_CTR_SHARED_BANK_CONFLICTS,
     /* L1 */
-    WS_CTR_L1_REQUESTS,            /* global/local line requests */
+    WS_CTR_L1_REQUESTS, /* global/local line requests */
     WS_CTR_L1_SECTORS,
     WS_CTR_L1_SECTORS_LOAD,
-    WS_CTR_L1_SECTOR_HITS,         /* of loads; in-flight fills included */
+    WS_CTR_L1_SECTOR_HITS, /* of loads; in-flight fills included */
     WS_CTR_L1_SECTOR_MISSES,
-    WS_CTR_L1_MSHR_MERGES,         /* of the hits, fills still in flight */
+    WS_CTR_L1_MSHR_MERGES, /* of the hits, fills still in flight */
     /* L2 */
     WS_CTR_L2_SECTORS_READ,
     WS_CTR_L2_SECTORS_WRITE,
     WS_CTR_L2_SECTORS_ATOM,
-    WS_CTR_L2_SECTOR_HITS,         /* every op; in-flight fills included */
+    WS_CTR_L2_SECTOR_HITS, /* every op; in-flight fills included */
     WS_CTR_L2_SECTOR_MISSES,
-    WS_CTR_L2_SECTOR_IN_FLIGHT,    /* of the hits, fills still in flight */
+    WS_CTR_L2_SECTOR_IN_FLIGHT, /* of the hits, fills still in flight */
     /* DRAM */
     WS_CTR_DRAM_BYTES_READ,
     WS_CTR_DRAM_BYTES_WRITE,
     WS_CTR_DRAM_ROW_HITS,
     WS_CTR_DRAM_ROW_MISSES,
     /* what the simulation measures of the analytic models' terms */
-    WS_CTR_MEM_LOADS,              /* global/local loads that move data */
-    WS_CTR_MEM_LOAD_LATENCY,       /* their cycles from issue to data */
-    WS_CTR_WARP_MEM_CYCLES,        /* warp-cycles with a load outstanding */
-    WS_CTR_SM_MEM_CYCLES,          /* SM-cycles with a load outstanding */
-    WS_CTR_TAIL_CYCLES,            /* from the first CTA slot left empty
+    WS_CTR_MEM_LOADS,        /* global/local loads that move data */
+    WS_CTR_MEM_LOAD_LATENCY, /* their cycles from issue to data */
+    WS_CTR_WARP_MEM_CYCLES,  /* warp-cycles with a load outstanding */
+    WS_CTR_SM_MEM_CYCLES,    /* SM-cycles with a load outstanding */
+    WS_CTR_TAIL_CYCLES,      /* from the first CTA slot left empty
                                       for want of CTAs to the end */
     WS_CTR_COUNT
 };
 
 enum ws_group {
-    WS_GRP_TIME, WS_GRP_OCC, WS_GRP_ISSUE, WS_GRP_FMA, WS_GRP_INT,
-    WS_GRP_FP64, WS_GRP_SFU, WS_GRP_TENSOR, WS_GRP_CTRL, WS_GRP_LSU,
-    WS_GRP_STALL, WS_GRP_SMEM, WS_GRP_BANK, WS_GRP_L1, WS_GRP_L2,
-    WS_GRP_DRAM, WS_GRP_TERMS, WS_GRP_COUNT
+    WS_GRP_TIME,
+    WS_GRP_OCC,
+    WS_GRP_ISSUE,
+    WS_GRP_FMA,
+    WS_GRP_INT,
+    WS_GRP_FP64,
+    WS_GRP_SFU,
+    WS_GRP_TENSOR,
+    WS_GRP_CTRL,
+    WS_GRP_LSU,
+    WS_GRP_STALL,
+    WS_GRP_SMEM,
+    WS_GRP_BANK,
+    WS_GRP_L1,
+    WS_GRP_L2,
+    WS_GRP_DRAM,
+    WS_GRP_TERMS,
+    WS_GRP_COUNT
 };
 
 struct ws_ctr_info {
-    const char *name;      /* Nsight Compute metric name, or ws__ for ours */
+    const char *name; /* Nsight Compute metric name, or ws__ for ours */
     const char *unit;
     enum ws_group group;
     const char *what;

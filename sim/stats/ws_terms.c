@@ -51,7 +51,7 @@ void ws_terms_from_counters(const double *v, double slots,
     out[WS_TERM_MEM_L] = ws_terms_ratio(v[WS_CTR_MEM_LOAD_LATENCY], loads);
     out[WS_TERM_DEPARTURE] = ws_terms_ratio(v[WS_CTR_SM_MEM_CYCLES], loads);
     out[WS_TERM_COMP] = ws_terms_ratio(v[WS_CTR_WARP_CYCLES_RESIDENT]
-                                       - v[WS_CTR_WARP_MEM_CYCLES],
+                                           - v[WS_CTR_WARP_MEM_CYCLES],
                                        v[WS_CTR_WARPS]);
     out[WS_TERM_MEM] = ws_terms_ratio(v[WS_CTR_WARP_MEM_CYCLES],
                                       v[WS_CTR_WARPS]);
@@ -107,7 +107,8 @@ void ws_terms_text(FILE *out, const struct ws_gpu *g,
         return;
     ws_terms_measure(g, k, meas);
     fputs("  model terms (model / simulation; the model is mwp_cwp, waves "
-          "TMM's passes):\n   ", out);
+          "TMM's passes):\n   ",
+          out);
     for (int t = 0; t < WS_TERM_COUNT; t++) {
         fprintf(out, " %s ", ws_terms[t].name);
         if (ws_terms[t].model) {
@@ -115,8 +116,10 @@ void ws_terms_text(FILE *out, const struct ws_gpu *g,
             fputs(" / ", out);
         }
         ws_terms_num(out, meas[t]);
-        fputs(t == WS_TERM_DEPARTURE ? "\n   " : t + 1 < WS_TERM_COUNT
-              ? ";" : "\n", out);
+        fputs(t == WS_TERM_DEPARTURE  ? "\n   "
+              : t + 1 < WS_TERM_COUNT ? ";"
+                                      : "\n",
+              out);
     }
 }
 
@@ -130,8 +133,9 @@ json_t *ws_terms_json(const struct ws_gpu *g, const struct ws_kernel_stats *k)
         json_t *e = json_object();
         json_object_set_new(e, "measured", ws_json_real(meas[t]));
         if (ws_terms[t].model) {
-            json_object_set_new(e, "model", ws_json_real(
-                ws_terms_model(k, (enum ws_term)t)));
+            json_object_set_new(e, "model",
+                                ws_json_real(
+                                    ws_terms_model(k, (enum ws_term)t)));
             json_object_set_new(e, "model_name",
                                 json_string(ws_terms[t].model));
             json_object_set_new(e, "model_term", json_string(ws_terms[t].var));

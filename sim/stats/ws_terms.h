@@ -20,21 +20,21 @@
 #include "ws_kernel_stats.h"
 
 enum ws_term {
-    WS_TERM_MWP,            /* warps with a load in flight, while any is */
-    WS_TERM_MEM_L,          /* cycles from a load's issue to its data */
-    WS_TERM_DEPARTURE,      /* SM cycles with a load in flight per load */
-    WS_TERM_COMP,           /* per warp: resident cycles without a load */
-    WS_TERM_MEM,            /* per warp: cycles with a load in flight */
-    WS_TERM_WAVES,          /* CTAs / (SMs x CTAs per SM) */
-    WS_TERM_TAIL_PCT,       /* the tail's share of the kernel's cycles */
+    WS_TERM_MWP,       /* warps with a load in flight, while any is */
+    WS_TERM_MEM_L,     /* cycles from a load's issue to its data */
+    WS_TERM_DEPARTURE, /* SM cycles with a load in flight per load */
+    WS_TERM_COMP,      /* per warp: resident cycles without a load */
+    WS_TERM_MEM,       /* per warp: cycles with a load in flight */
+    WS_TERM_WAVES,     /* CTAs / (SMs x CTAs per SM) */
+    WS_TERM_TAIL_PCT,  /* the tail's share of the kernel's cycles */
     WS_TERM_COUNT
 };
 
 struct ws_term_info {
-    const char *name;       /* as printed, the model's name for it */
-    const char *model;      /* the model that estimates it, and its var */
+    const char *name;  /* as printed, the model's name for it */
+    const char *model; /* the model that estimates it, and its var */
     const char *var;
-    const char *what;       /* how the simulation measures it */
+    const char *what; /* how the simulation measures it */
 };
 
 const struct ws_term_info *ws_term_info(enum ws_term t);

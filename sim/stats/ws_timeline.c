@@ -33,8 +33,7 @@ static void ws_tl_span(struct ws_timeline *tl, const char *name, uint32_t pid,
         tl->w.span(tl->w.ctx, name, pid, tid, start, end - start);
 }
 
-int ws_timeline_open(struct ws_timeline *tl,
-                     const struct ws_timeline_writer *w,
+int ws_timeline_open(struct ws_timeline *tl, const struct ws_timeline_writer *w,
                      const struct ws_gpu *gpu, uint64_t from, uint64_t to,
                      uint64_t max_events, struct ws_err *err)
 {
@@ -85,8 +84,7 @@ void ws_timeline_cta(struct ws_timeline *tl, uint32_t sm, uint32_t slot,
 {
     char name[64];
 
-    snprintf(name, sizeof name, "CTA (%u,%u,%u)", ctaid[0], ctaid[1],
-             ctaid[2]);
+    snprintf(name, sizeof name, "CTA (%u,%u,%u)", ctaid[0], ctaid[1], ctaid[2]);
     ws_tl_span(tl, name, sm, slot, start, end);
     for (uint32_t i = 0; i < nwarps; i++)
         ws_tl_flush_warp(tl, sm, warp_slots[i]);

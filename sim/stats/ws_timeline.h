@@ -40,17 +40,16 @@ struct ws_timeline_writer {
 
 struct ws_timeline {
     struct ws_timeline_writer w;
-    uint64_t from, to;          /* cycle window [from, to) */
+    uint64_t from, to; /* cycle window [from, to) */
     uint64_t max_events, events;
     int truncated;
-    uint32_t nwarps;            /* warp slots per SM */
-    uint64_t *run_start, *run_end;   /* per SM x warp slot: current span */
+    uint32_t nwarps;               /* warp slots per SM */
+    uint64_t *run_start, *run_end; /* per SM x warp slot: current span */
 };
 
 /* Records into w (copied); where its output goes and its write errors are
  * the caller's business. */
-int ws_timeline_open(struct ws_timeline *tl,
-                     const struct ws_timeline_writer *w,
+int ws_timeline_open(struct ws_timeline *tl, const struct ws_timeline_writer *w,
                      const struct ws_gpu *gpu, uint64_t from, uint64_t to,
                      uint64_t max_events, struct ws_err *err);
 /* Names the kernel that starts at cycle t (a marker on the time axis). */

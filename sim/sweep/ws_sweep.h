@@ -39,47 +39,51 @@
 #include "util/ws_err.h"
 
 #define WS_SWEEP_MAX_AXES 32
-#define WS_SWEEP_MAX_VALUES 4096        /* per axis, ranges included */
+#define WS_SWEEP_MAX_VALUES 4096 /* per axis, ranges included */
 #define WS_SWEEP_MAX_POINTS 1000000
 #define WS_SWEEP_MAX_FIXED 128
 #define WS_SWEEP_MAX_MODELS 8
 /* Each plot is one gnuplot process at the end of the sweep. */
 #define WS_SWEEP_MAX_PLOTS 32
 
-enum ws_axis_kind { WS_AXIS_PARAM, WS_AXIS_SET, WS_AXIS_GPU };
+enum ws_axis_kind {
+    WS_AXIS_PARAM,
+    WS_AXIS_SET,
+    WS_AXIS_GPU
+};
 
 struct ws_axis_value {
-    char *assign;           /* "name=value" for params and sets; the config
+    char *assign;   /* "name=value" for params and sets; the config
                                name or path for a GPU axis */
-    char *cell;             /* the CSV cell: the number in the key's base
+    char *cell;     /* the CSV cell: the number in the key's base
                                unit (bytes, MHz, GB/s, cycles), or text */
-    double num;             /* that number; NaN for text */
-    long line, col;         /* where the sweep file writes it */
+    double num;     /* that number; NaN for text */
+    long line, col; /* where the sweep file writes it */
 };
 
 struct ws_axis {
     enum ws_axis_kind kind;
-    char *name;             /* as written: "param.stride", "set.l2.size", "gpu" */
-    const char *target;     /* the part after "param." / "set." */
+    char *name;         /* as written: "param.stride", "set.l2.size", "gpu" */
+    const char *target; /* the part after "param." / "set." */
     struct ws_axis_value *values;
     size_t nvalues;
-    long line, col;         /* of the key */
-    size_t dim;             /* the digit it moves with (zip groups share) */
+    long line, col; /* of the key */
+    size_t dim;     /* the digit it moves with (zip groups share) */
 };
 
 struct ws_sweep_plot {
     char *x, *y, *series, *file, *title;
     int logx, logy;
-    long line, col;         /* of the plot's entry */
+    long line, col; /* of the plot's entry */
 };
 
 struct ws_sweep {
-    char *path;             /* the sweep file, as given */
-    char *input;            /* kernel:, resolved against the file's folder */
-    char *gpu;              /* gpu:, a path when one exists there, else a name */
-    char *listing;          /* listing:, resolved; NULL when absent */
-    char *fixed_params[WS_SWEEP_MAX_FIXED];     /* "name=value" */
-    long fixed_params_at[WS_SWEEP_MAX_FIXED][2];    /* line, col */
+    char *path;    /* the sweep file, as given */
+    char *input;   /* kernel:, resolved against the file's folder */
+    char *gpu;     /* gpu:, a path when one exists there, else a name */
+    char *listing; /* listing:, resolved; NULL when absent */
+    char *fixed_params[WS_SWEEP_MAX_FIXED];      /* "name=value" */
+    long fixed_params_at[WS_SWEEP_MAX_FIXED][2]; /* line, col */
     size_t nfixed_params;
     char *fixed_sets[WS_SWEEP_MAX_FIXED];
     long fixed_sets_at[WS_SWEEP_MAX_FIXED][2];
@@ -87,7 +91,7 @@ struct ws_sweep {
     long input_line, input_col, gpu_line, gpu_col;
     struct ws_axis axes[WS_SWEEP_MAX_AXES];
     size_t naxes;
-    size_t dim_size[WS_SWEEP_MAX_AXES];   /* values per digit */
+    size_t dim_size[WS_SWEEP_MAX_AXES]; /* values per digit */
     size_t ndims;
     size_t npoints;
     struct ws_sweep_plot *plots;
@@ -97,10 +101,10 @@ struct ws_sweep {
      * for the file's, NULL: the current one for the command line's). */
     char *models[WS_SWEEP_MAX_MODELS];
     char *models_dir[WS_SWEEP_MAX_MODELS];
-    long models_at[WS_SWEEP_MAX_MODELS][2];     /* line, col; 0 from argv */
+    long models_at[WS_SWEEP_MAX_MODELS][2]; /* line, col; 0 from argv */
     size_t nmodels;
-    char *target;           /* report target column; "cycles" by default */
-    long target_line, target_col;   /* where report: names it; 0 if not */
+    char *target; /* report target column; "cycles" by default */
+    long target_line, target_col; /* where report: names it; 0 if not */
 };
 
 /* The models: key, a mapping NAME: COMMAND (ws_sweep_models.c). */
@@ -151,8 +155,8 @@ struct ws_gpu;
 struct ws_input;
 struct ws_sweep_ctx {
     const struct ws_sweep *s;
-    struct ws_trace_opts topts;     /* limits for every point */
-    int hashed;                     /* input_hash holds the input's files */
+    struct ws_trace_opts topts; /* limits for every point */
+    int hashed;                 /* input_hash holds the input's files */
     uint64_t input_hash[2];
     /* What points read instead of s->input when not NULL: a text trace
      * packed once for the whole sweep (keys still hash s->input's files). */

@@ -83,9 +83,10 @@ static int ws_sweep_scalar(const struct ws_ynode *n, const char *what,
                            struct ws_err *err)
 {
     if (n->kind != WS_YNODE_SCALAR)
-        return ws_err_at(err, n->file, n->line, n->col, "%s is not a single "
-                         "value (expected %s)", n->key ? n->key : "value",
-                         what);
+        return ws_err_at(err, n->file, n->line, n->col,
+                         "%s is not a single "
+                         "value (expected %s)",
+                         n->key ? n->key : "value", what);
     return 0;
 }
 
@@ -95,8 +96,10 @@ static int ws_sweep_item(const struct ws_ynode *n, const char *list,
                          const char *what, struct ws_err *err)
 {
     if (n->kind != WS_YNODE_SCALAR)
-        return ws_err_at(err, n->file, n->line, n->col, "an item of %s is "
-                         "not a single value (expected %s)", list, what);
+        return ws_err_at(err, n->file, n->line, n->col,
+                         "an item of %s is "
+                         "not a single value (expected %s)",
+                         list, what);
     return 0;
 }
 
@@ -117,8 +120,8 @@ static int ws_sweep_param(const char *text, int64_t *i)
 
 /* The value as a number in the axis's base unit; -1 with *expected when it
  * is not of the axis's form. */
-static int ws_sweep_number(const struct ws_axis *a, const char *text,
-                           double *v, const char **expected)
+static int ws_sweep_number(const struct ws_axis *a, const char *text, double *v,
+                           const char **expected)
 {
     int64_t i;
 
@@ -154,8 +157,9 @@ static int ws_sweep_number(const struct ws_axis *a, const char *text,
 static void ws_sweep_format(const struct ws_axis *a, double v, char *buf,
                             size_t cap)
 {
-    const struct ws_key *k = a->kind == WS_AXIS_SET
-        ? ws_cfg_key((size_t)ws_cfg_key_find(a->target)) : NULL;
+    const struct ws_key *k = a->kind == WS_AXIS_SET ? ws_cfg_key(
+                                 (size_t)ws_cfg_key_find(a->target))
+                                                    : NULL;
 
     if (!k || k->type == WS_KT_COUNT || k->type == WS_KT_CYCLES
         || k->type == WS_KT_SIZE || k->type == WS_KT_CARVEOUT)
@@ -179,7 +183,7 @@ static int ws_sweep_integral(const struct ws_axis *a)
         return 1;
     k = ws_cfg_key((size_t)ws_cfg_key_find(a->target));
     return k->type == WS_KT_COUNT || k->type == WS_KT_CYCLES
-        || k->type == WS_KT_SIZE;
+           || k->type == WS_KT_SIZE;
 }
 
 static int ws_sweep_add_value(struct ws_axis *a, const char *text,
@@ -192,12 +196,15 @@ static int ws_sweep_add_value(struct ws_axis *a, const char *text,
     int64_t i;
 
     if (a->nvalues == WS_SWEEP_MAX_VALUES)
-        return ws_err_at(err, at->file, at->line, at->col, "%s has more than "
-                         "%d values (expected fewer)", a->name,
-                         WS_SWEEP_MAX_VALUES);
+        return ws_err_at(err, at->file, at->line, at->col,
+                         "%s has more than "
+                         "%d values (expected fewer)",
+                         a->name, WS_SWEEP_MAX_VALUES);
     if (a->kind != WS_AXIS_GPU && ws_sweep_number(a, text, &num, &expected) < 0)
-        return ws_err_at(err, at->file, at->line, at->col, "bad value '%s' "
-                         "for %s (expected %s)", text, a->name, expected);
+        return ws_err_at(err, at->file, at->line, at->col,
+                         "bad value '%s' "
+                         "for %s (expected %s)",
+                         text, a->name, expected);
     v = &a->values[a->nvalues];
     memset(v, 0, sizeof *v);
     v->num = num;
@@ -212,8 +219,9 @@ static int ws_sweep_add_value(struct ws_axis *a, const char *text,
     else
         snprintf(cell, sizeof cell, "%.17g", num);
     v->cell = strdup(cell);
-    v->assign = a->kind == WS_AXIS_GPU ? strdup(text)
-        : ws_sweep_printf("%s=%s", a->target, text);
+    v->assign = a->kind == WS_AXIS_GPU
+                    ? strdup(text)
+                    : ws_sweep_printf("%s=%s", a->target, text);
     if (!v->cell || !v->assign) {
         free(v->cell);
         free(v->assign);
@@ -241,29 +249,32 @@ static int ws_sweep_triple(struct ws_axis *a, const struct ws_ynode *seq,
          * parser takes no negative size, so the sign is read here and a
          * range over a config key can run downwards. */
         int neg = i == 2 && !factor && n->value[0] == '-';
-        if (factor ? ws_units_real(n->value, &out[i]) < 0
-                   : ws_sweep_number(a, n->value + neg, &out[i],
-                                     &expected) < 0) {
+        if (factor
+                ? ws_units_real(n->value, &out[i]) < 0
+                : ws_sweep_number(a, n->value + neg, &out[i], &expected) < 0) {
             if (factor)
                 expected = "a factor such as 2";
-            return ws_err_at(err, n->file, n->line, n->col, "bad %s value "
-                             "'%s' for %s (expected %s)", form, n->value,
-                             a->name, expected);
+            return ws_err_at(err, n->file, n->line, n->col,
+                             "bad %s value "
+                             "'%s' for %s (expected %s)",
+                             form, n->value, a->name, expected);
         }
         if (neg)
             out[i] = -out[i];
         if (!factor && ws_sweep_integral(a)
             && fabs(out[i]) > WS_SWEEP_MAX_EXACT)
-            return ws_err_at(err, n->file, n->line, n->col, "bad %s value "
+            return ws_err_at(err, n->file, n->line, n->col,
+                             "bad %s value "
                              "'%s' for %s (expected at most 2^53 in a %s; "
-                             "list larger values one by one)", form,
-                             n->value, a->name, form);
+                             "list larger values one by one)",
+                             form, n->value, a->name, form);
     }
     if (i != 3 || n)
-        return ws_err_at(err, seq->file, seq->line, seq->col, "%s of %s "
+        return ws_err_at(err, seq->file, seq->line, seq->col,
+                         "%s of %s "
                          "takes three values (expected [first, last, %s])",
-                         form, a->name, strcmp(form, "geom") == 0 ? "factor"
-                         : "step");
+                         form, a->name,
+                         strcmp(form, "geom") == 0 ? "factor" : "step");
     return 0;
 }
 
@@ -275,24 +286,30 @@ static int ws_sweep_generate(struct ws_axis *a, const struct ws_ynode *spec,
     double t[3], v;
     char text[64];
 
-    if (!n || n->next || (strcmp(n->key, "range") != 0
-                          && strcmp(n->key, "geom") != 0))
-        return ws_err_at(err, spec->file, spec->line, spec->col, "values of "
+    if (!n || n->next
+        || (strcmp(n->key, "range") != 0 && strcmp(n->key, "geom") != 0))
+        return ws_err_at(err, spec->file, spec->line, spec->col,
+                         "values of "
                          "%s are not a list or a range (expected [v1, v2, "
                          "...], {range: [first, last, step]} or {geom: "
-                         "[first, last, factor]})", a->name);
+                         "[first, last, factor]})",
+                         a->name);
     geom = strcmp(n->key, "geom") == 0;
     if (ws_sweep_triple(a, n, n->key, t, err) < 0)
         return -1;
     if (geom ? !(t[0] > 0 && t[2] > 0 && t[2] != 1)
              : !(t[2] != 0 && isfinite(t[2])))
-        return ws_err_at(err, n->file, n->line, n->col, "%s of %s cannot "
-                         "reach its last value (expected %s)", n->key,
-                         a->name, geom ? "a first value above 0 and a "
-                         "factor other than 1" : "a step other than 0");
+        return ws_err_at(err, n->file, n->line, n->col,
+                         "%s of %s cannot "
+                         "reach its last value (expected %s)",
+                         n->key, a->name,
+                         geom ? "a first value above 0 and a "
+                                "factor other than 1"
+                              : "a step other than 0");
     for (long i = 0;; i++) {
         if (i == WS_SWEEP_MAX_STEPS)
-            return ws_err_at(err, n->file, n->line, n->col, "%s of %s takes "
+            return ws_err_at(err, n->file, n->line, n->col,
+                             "%s of %s takes "
                              "more than %ld steps (expected a coarser %s)",
                              n->key, a->name, WS_SWEEP_MAX_STEPS,
                              geom ? "factor" : "step");
@@ -305,18 +322,21 @@ static int ws_sweep_generate(struct ws_axis *a, const struct ws_ynode *spec,
             break;
         if (i == 0 && ((t[1] > t[0]) != (geom ? t[2] > 1 : t[2] > 0))
             && t[1] != t[0])
-            return ws_err_at(err, n->file, n->line, n->col, "%s of %s runs "
+            return ws_err_at(err, n->file, n->line, n->col,
+                             "%s of %s runs "
                              "away from its last value (expected a %s that "
-                             "goes from first to last)", n->key, a->name,
-                             geom ? "factor" : "step");
+                             "goes from first to last)",
+                             n->key, a->name, geom ? "factor" : "step");
         if (ws_sweep_integral(a))
             v = floor(v + 0.5);
         ws_sweep_format(a, v, text, sizeof text);
-        if (a->nvalues && strcmp(strchr(a->values[a->nvalues - 1].assign, '=')
-                                 ? strchr(a->values[a->nvalues - 1].assign,
-                                          '=') + 1
-                                 : "", text) == 0)
-            continue;       /* rounding made two steps one value */
+        if (a->nvalues
+            && strcmp(strchr(a->values[a->nvalues - 1].assign, '=')
+                          ? strchr(a->values[a->nvalues - 1].assign, '=') + 1
+                          : "",
+                      text)
+                   == 0)
+            continue; /* rounding made two steps one value */
         if (ws_sweep_add_value(a, text, n, err) < 0)
             return -1;
         /* first == last is one value, whichever way the step points. */
@@ -347,13 +367,19 @@ static int ws_sweep_axis_kind(struct ws_axis *a, const struct ws_ynode *n,
         a->target = a->name + 4;
         if (ws_cfg_key_find(a->target) >= 0)
             return 0;
-        return ws_err_at(err, n->file, n->key_line, n->key_col, "unknown "
-                         "config key '%s' (expected %s%s)", a->target,
-                         hint ? "set." : "a key that 'warpsim config show' "
-                         "lists", hint ? hint : "");
+        return ws_err_at(err, n->file, n->key_line, n->key_col,
+                         "unknown "
+                         "config key '%s' (expected %s%s)",
+                         a->target,
+                         hint ? "set."
+                              : "a key that 'warpsim config show' "
+                                "lists",
+                         hint ? hint : "");
     }
-    return ws_err_at(err, n->file, n->key_line, n->key_col, "unknown axis "
-                     "'%s' (expected param.NAME, set.CONFIG.KEY or gpu)", key);
+    return ws_err_at(err, n->file, n->key_line, n->key_col,
+                     "unknown axis "
+                     "'%s' (expected param.NAME, set.CONFIG.KEY or gpu)",
+                     key);
 }
 
 static int ws_sweep_axis(struct ws_sweep *s, const struct ws_ynode *n,
@@ -362,8 +388,10 @@ static int ws_sweep_axis(struct ws_sweep *s, const struct ws_ynode *n,
     struct ws_axis *a = &s->axes[s->naxes];
 
     if (s->naxes == WS_SWEEP_MAX_AXES)
-        return ws_err_at(err, n->file, n->key_line, n->key_col, "more than "
-                         "%d axes (expected fewer)", WS_SWEEP_MAX_AXES);
+        return ws_err_at(err, n->file, n->key_line, n->key_col,
+                         "more than "
+                         "%d axes (expected fewer)",
+                         WS_SWEEP_MAX_AXES);
     memset(a, 0, sizeof *a);
     a->name = strdup(n->key);
     a->values = calloc(WS_SWEEP_MAX_VALUES, sizeof *a->values);
@@ -376,12 +404,15 @@ static int ws_sweep_axis(struct ws_sweep *s, const struct ws_ynode *n,
         return -1;
     for (size_t i = 0; i + 1 < s->naxes; i++)
         if (strcmp(s->axes[i].name, a->name) == 0)
-            return ws_err_at(err, n->file, n->key_line, n->key_col, "axis "
-                             "'%s' given twice (expected it once)", a->name);
+            return ws_err_at(err, n->file, n->key_line, n->key_col,
+                             "axis "
+                             "'%s' given twice (expected it once)",
+                             a->name);
     if (n->kind == WS_YNODE_MAP)
         return ws_sweep_generate(a, n, err);
     if (n->kind == WS_YNODE_SCALAR || !n->child)
-        return ws_err_at(err, n->file, n->line, n->col, "axis %s has no list "
+        return ws_err_at(err, n->file, n->line, n->col,
+                         "axis %s has no list "
                          "of values (expected [v1, v2, ...] or a range)",
                          a->name);
     for (const struct ws_ynode *v = n->child; v; v = v->next)
@@ -415,7 +446,8 @@ static int ws_sweep_zip_group(struct ws_sweep *s, const struct ws_ynode *g,
     size_t len = 0;
 
     if (g->kind != WS_YNODE_SEQ || !g->child || !g->child->next)
-        return ws_err_at(err, g->file, g->line, g->col, "a zip group names "
+        return ws_err_at(err, g->file, g->line, g->col,
+                         "a zip group names "
                          "fewer than two axes (expected [axis, axis, ...])");
     for (const struct ws_ynode *n = g->child; n; n = n->next) {
         struct ws_axis *a;
@@ -423,20 +455,27 @@ static int ws_sweep_zip_group(struct ws_sweep *s, const struct ws_ynode *g,
             return -1;
         a = ws_sweep_find_axis(s, n->value);
         if (!a)
-            return ws_err_at(err, n->file, n->line, n->col, "zip names '%s', "
+            return ws_err_at(err, n->file, n->line, n->col,
+                             "zip names '%s', "
                              "which is not an axis (expected a key of axes:)",
                              n->value);
         if (zipped[a - s->axes] && a->dim == dim)
-            return ws_err_at(err, n->file, n->line, n->col, "axis '%s' is "
+            return ws_err_at(err, n->file, n->line, n->col,
+                             "axis '%s' is "
                              "named twice in one zip group (expected each "
-                             "axis once)", a->name);
+                             "axis once)",
+                             a->name);
         if (zipped[a - s->axes])
-            return ws_err_at(err, n->file, n->line, n->col, "axis '%s' is in "
-                             "two zip groups (expected one at most)", a->name);
+            return ws_err_at(err, n->file, n->line, n->col,
+                             "axis '%s' is in "
+                             "two zip groups (expected one at most)",
+                             a->name);
         if (len && a->nvalues != len)
-            return ws_err_at(err, n->file, n->line, n->col, "axis '%s' has %zu "
+            return ws_err_at(err, n->file, n->line, n->col,
+                             "axis '%s' has %zu "
                              "values, the group's first %zu (expected zipped "
-                             "axes of one length)", a->name, a->nvalues, len);
+                             "axes of one length)",
+                             a->name, a->nvalues, len);
         len = a->nvalues;
         zipped[a - s->axes] = 1;
         a->dim = dim;
@@ -456,11 +495,12 @@ static int ws_sweep_dims(struct ws_sweep *s, const struct ws_ynode *zip,
     double total = 1;
 
     if (zip && zip->kind != WS_YNODE_SEQ)
-        return ws_err_at(err, zip->file, zip->line, zip->col, "zip is not a "
+        return ws_err_at(err, zip->file, zip->line, zip->col,
+                         "zip is not a "
                          "list (expected [[axis, axis], ...])");
     for (; g; g = g->next, ngroups++)
-        if (ws_sweep_zip_group(s, g, zipped, WS_SWEEP_MAX_AXES + ngroups,
-                               err) < 0)
+        if (ws_sweep_zip_group(s, g, zipped, WS_SWEEP_MAX_AXES + ngroups, err)
+            < 0)
             return -1;
     /* Digits in the order of each group's (or lone axis's) first axis. */
     for (size_t i = 0; i < WS_SWEEP_MAX_AXES; i++)
@@ -480,9 +520,10 @@ static int ws_sweep_dims(struct ws_sweep *s, const struct ws_ynode *zip,
         total *= (double)a->nvalues;
     }
     if (total > WS_SWEEP_MAX_POINTS)
-        return ws_err_at(err, s->path, 1, 1, "the axes make %.0f points "
-                         "(expected at most %d; split the sweep)", total,
-                         WS_SWEEP_MAX_POINTS);
+        return ws_err_at(err, s->path, 1, 1,
+                         "the axes make %.0f points "
+                         "(expected at most %d; split the sweep)",
+                         total, WS_SWEEP_MAX_POINTS);
     s->npoints = (size_t)total;
     return ws_sweep_repeats(s, zipped, err);
 }
@@ -492,19 +533,24 @@ static int ws_sweep_fixed(const struct ws_ynode *map, const char *prefix,
                           struct ws_err *err)
 {
     if (map->kind != WS_YNODE_MAP)
-        return ws_err_at(err, map->file, map->line, map->col, "%s is not a "
-                         "mapping (expected {name: value, ...})", map->key);
+        return ws_err_at(err, map->file, map->line, map->col,
+                         "%s is not a "
+                         "mapping (expected {name: value, ...})",
+                         map->key);
     for (const struct ws_ynode *e = map->child; e; e = e->next) {
         if (ws_sweep_scalar(e, "one value", err) < 0)
             return -1;
         if (*n == WS_SWEEP_MAX_FIXED)
-            return ws_err_at(err, e->file, e->key_line, e->key_col, "more "
+            return ws_err_at(err, e->file, e->key_line, e->key_col,
+                             "more "
                              "than %d entries in %s (expected fewer)",
                              WS_SWEEP_MAX_FIXED, map->key);
         if (strcmp(prefix, "set") == 0 && ws_cfg_key_find(e->key) < 0)
-            return ws_err_at(err, e->file, e->key_line, e->key_col, "unknown "
+            return ws_err_at(err, e->file, e->key_line, e->key_col,
+                             "unknown "
                              "config key '%s' (expected a key that 'warpsim "
-                             "config show' lists)", e->key);
+                             "config show' lists)",
+                             e->key);
         at[*n][0] = e->line;
         at[*n][1] = e->col;
         out[*n] = ws_sweep_printf("%s=%s", e->key, e->value);
@@ -523,7 +569,8 @@ static int ws_sweep_plot_entry(struct ws_sweep_plot *p,
     p->line = m->line;
     p->col = m->col;
     if (m->kind != WS_YNODE_MAP)
-        return ws_err_at(err, m->file, m->line, m->col, "a plot is not a "
+        return ws_err_at(err, m->file, m->line, m->col,
+                         "a plot is not a "
                          "mapping (expected {x: AXIS, y: COLUMN, file: "
                          "NAME.svg})");
     for (const struct ws_ynode *e = m->child; e; e = e->next) {
@@ -536,43 +583,56 @@ static int ws_sweep_plot_entry(struct ws_sweep_plot *p,
                          && strcmp(i->value, "y") == 0)
                     p->logy = 1;
                 else
-                    return ws_err_at(err, i->file, i->line, i->col, "bad log "
+                    return ws_err_at(err, i->file, i->line, i->col,
+                                     "bad log "
                                      "axis (expected x or y)");
             }
             if (e->kind == WS_YNODE_SCALAR) {
                 p->logx = strchr(v, 'x') != NULL;
                 p->logy = strchr(v, 'y') != NULL;
                 if (strspn(v, "xy") != strlen(v) || !*v)
-                    return ws_err_at(err, e->file, e->line, e->col, "bad log "
-                                     "'%s' (expected x, y, xy or [x, y])", v);
+                    return ws_err_at(err, e->file, e->line, e->col,
+                                     "bad log "
+                                     "'%s' (expected x, y, xy or [x, y])",
+                                     v);
             }
             continue;
         }
-        slot = strcmp(e->key, "x") == 0 ? &p->x
-             : strcmp(e->key, "y") == 0 ? &p->y
-             : strcmp(e->key, "series") == 0 ? &p->series
-             : strcmp(e->key, "file") == 0 ? &p->file
-             : strcmp(e->key, "title") == 0 ? &p->title : NULL;
+        slot = strcmp(e->key, "x") == 0        ? &p->x
+               : strcmp(e->key, "y") == 0      ? &p->y
+               : strcmp(e->key, "series") == 0 ? &p->series
+               : strcmp(e->key, "file") == 0   ? &p->file
+               : strcmp(e->key, "title") == 0  ? &p->title
+                                               : NULL;
         if (!slot)
-            return ws_err_at(err, e->file, e->key_line, e->key_col, "unknown "
+            return ws_err_at(err, e->file, e->key_line, e->key_col,
+                             "unknown "
                              "plot key '%s' (expected x, y, series, log, "
-                             "file or title)", e->key);
+                             "file or title)",
+                             e->key);
         if (ws_sweep_scalar(e, "one name", err) < 0)
             return -1;
         if (!(*slot = strdup(e->value)))
             return ws_err_oom(err);
     }
     if (!p->x || !p->y || !p->file)
-        return ws_err_at(err, m->file, m->line, m->col, "plot without %s "
-                         "(expected x, y and file)", !p->x ? "x"
-                         : !p->y ? "y" : "file");
+        return ws_err_at(err, m->file, m->line, m->col,
+                         "plot without %s "
+                         "(expected x, y and file)",
+                         !p->x   ? "x"
+                         : !p->y ? "y"
+                                 : "file");
     if (strchr(p->file, '/') || strcmp(p->file, "..") == 0)
-        return ws_err_at(err, m->file, m->line, m->col, "plot file '%s' is "
+        return ws_err_at(err, m->file, m->line, m->col,
+                         "plot file '%s' is "
                          "a path (expected a file name: plots are drawn "
-                         "beside the results)", p->file);
+                         "beside the results)",
+                         p->file);
     if (!*p->file || strcmp(p->file, ".") == 0)
-        return ws_err_at(err, m->file, m->line, m->col, "plot file '%s' is "
-                         "not a file name (expected NAME.svg)", p->file);
+        return ws_err_at(err, m->file, m->line, m->col,
+                         "plot file '%s' is "
+                         "not a file name (expected NAME.svg)",
+                         p->file);
     return 0;
 }
 
@@ -582,13 +642,16 @@ static int ws_sweep_plots(struct ws_sweep *s, const struct ws_ynode *n,
     size_t count = 0;
 
     if (n->kind != WS_YNODE_SEQ)
-        return ws_err_at(err, n->file, n->line, n->col, "plots is not a list "
+        return ws_err_at(err, n->file, n->line, n->col,
+                         "plots is not a list "
                          "(expected - {x: ..., y: ..., file: ...})");
     for (const struct ws_ynode *e = n->child; e; e = e->next)
         if (++count > WS_SWEEP_MAX_PLOTS)
-            return ws_err_at(err, e->file, e->line, e->col, "more than %d "
+            return ws_err_at(err, e->file, e->line, e->col,
+                             "more than %d "
                              "plots (expected fewer: each is a gnuplot run "
-                             "at the end of the sweep)", WS_SWEEP_MAX_PLOTS);
+                             "at the end of the sweep)",
+                             WS_SWEEP_MAX_PLOTS);
     s->plots = calloc(count ? count : 1, sizeof *s->plots);
     if (!s->plots)
         return ws_err_oom(err);
@@ -604,12 +667,15 @@ static int ws_sweep_report_key(struct ws_sweep *s, const struct ws_ynode *n,
     const struct ws_ynode *t;
 
     if (n->kind != WS_YNODE_MAP)
-        return ws_err_at(err, n->file, n->line, n->col, "report is not a "
+        return ws_err_at(err, n->file, n->line, n->col,
+                         "report is not a "
                          "mapping (expected {target: COLUMN})");
     for (t = n->child; t; t = t->next)
         if (strcmp(t->key, "target") != 0)
-            return ws_err_at(err, t->file, t->key_line, t->key_col, "unknown "
-                             "report key '%s' (expected target)", t->key);
+            return ws_err_at(err, t->file, t->key_line, t->key_col,
+                             "unknown "
+                             "report key '%s' (expected target)",
+                             t->key);
     t = ws_yaml_get(n, "target");
     if (!t)
         return 0;
@@ -657,7 +723,8 @@ static int ws_sweep_top_entry(struct ws_sweep *s, const struct ws_ynode *e,
                               &s->nfixed_sets, err);
     if (strcmp(e->key, "axes") == 0) {
         if (e->kind != WS_YNODE_MAP || !e->child)
-            return ws_err_at(err, e->file, e->line, e->col, "axes is not a "
+            return ws_err_at(err, e->file, e->line, e->col,
+                             "axes is not a "
                              "mapping of axes (expected param.NAME: [...], "
                              "set.KEY: [...] or gpu: [...])");
         for (const struct ws_ynode *a = e->child; a; a = a->next)
@@ -675,9 +742,11 @@ static int ws_sweep_top_entry(struct ws_sweep *s, const struct ws_ynode *e,
         return ws_sweep_report_key(s, e, err);
     if (strcmp(e->key, "models") == 0)
         return ws_sweep_models_key(s, e, err);
-    return ws_err_at(err, e->file, e->key_line, e->key_col, "unknown key '%s' "
+    return ws_err_at(err, e->file, e->key_line, e->key_col,
+                     "unknown key '%s' "
                      "(expected kernel, gpu, params, set, listing, axes, zip, "
-                     "plots, report or models)", e->key);
+                     "plots, report or models)",
+                     e->key);
 }
 
 /* An axis over a fixed setting would silently override it: which one the
@@ -689,16 +758,17 @@ static int ws_sweep_fixed_clash(const struct ws_sweep *s, struct ws_err *err)
         char *const *fixed = a->kind == WS_AXIS_PARAM ? s->fixed_params
                                                       : s->fixed_sets;
         size_t n = a->kind == WS_AXIS_PARAM ? s->nfixed_params
-                 : a->kind == WS_AXIS_SET ? s->nfixed_sets : 0;
+                   : a->kind == WS_AXIS_SET ? s->nfixed_sets
+                                            : 0;
         size_t len = strlen(a->target);
         for (size_t k = 0; k < n; k++)
-            if (strncmp(fixed[k], a->target, len) == 0
-                && fixed[k][len] == '=')
-                return ws_err_at(err, s->path, a->line, a->col, "axis '%s' "
+            if (strncmp(fixed[k], a->target, len) == 0 && fixed[k][len] == '=')
+                return ws_err_at(err, s->path, a->line, a->col,
+                                 "axis '%s' "
                                  "is also fixed under %s: (expected either "
-                                 "a fixed value or an axis)", a->name,
-                                 a->kind == WS_AXIS_PARAM ? "params"
-                                                          : "set");
+                                 "a fixed value or an axis)",
+                                 a->name,
+                                 a->kind == WS_AXIS_PARAM ? "params" : "set");
     }
     return 0;
 }
@@ -712,10 +782,12 @@ static int ws_sweep_parse(struct ws_sweep *s, const struct ws_ynode *root,
         if (ws_sweep_top_entry(s, e, &zip, err) < 0)
             return -1;
     if (!s->input)
-        return ws_err_at(err, s->path, 1, 1, "no kernel: (expected the trace "
+        return ws_err_at(err, s->path, 1, 1,
+                         "no kernel: (expected the trace "
                          "or workload.yaml the sweep runs)");
     if (!s->naxes)
-        return ws_err_at(err, s->path, 1, 1, "no axes: (expected at least "
+        return ws_err_at(err, s->path, 1, 1,
+                         "no axes: (expected at least "
                          "one axis to sweep)");
     if (!s->target && !(s->target = strdup("cycles")))
         return ws_err_oom(err);

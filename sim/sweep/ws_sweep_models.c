@@ -33,13 +33,16 @@ static int ws_sweep_models_put(struct ws_sweep *s, const char *name,
     char *spec, *dir = NULL;
 
     if (s->nmodels == WS_SWEEP_MAX_MODELS && from_file)
-        return ws_err_at(err, s->path, line, col, "more than %d external "
-                         "models (expected at most %d)", WS_SWEEP_MAX_MODELS,
-                         WS_SWEEP_MAX_MODELS);
+        return ws_err_at(err, s->path, line, col,
+                         "more than %d external "
+                         "models (expected at most %d)",
+                         WS_SWEEP_MAX_MODELS, WS_SWEEP_MAX_MODELS);
     if (s->nmodels == WS_SWEEP_MAX_MODELS)
-        return ws_err_arg(err, cmd, 0, 1, "more than %d external models, "
+        return ws_err_arg(err, cmd, 0, 1,
+                          "more than %d external models, "
                           "the sweep file's and --model's (expected at most "
-                          "%d)", WS_SWEEP_MAX_MODELS, WS_SWEEP_MAX_MODELS);
+                          "%d)",
+                          WS_SWEEP_MAX_MODELS, WS_SWEEP_MAX_MODELS);
     spec = malloc(n);
     if (from_file)
         dir = ws_sweep_models_dir(s);
@@ -61,15 +64,19 @@ int ws_sweep_models_key(struct ws_sweep *s, const struct ws_ynode *e,
                         struct ws_err *err)
 {
     if (e->kind != WS_YNODE_MAP || !e->child)
-        return ws_err_at(err, e->file, e->line, e->col, "models is not a "
+        return ws_err_at(err, e->file, e->line, e->col,
+                         "models is not a "
                          "mapping (expected NAME: COMMAND, e.g. little: "
                          "python3 little.py)");
     for (const struct ws_ynode *m = e->child; m; m = m->next) {
         if (m->kind != WS_YNODE_SCALAR || !m->value[0])
-            return ws_err_at(err, m->file, m->line, m->col, "model '%s' has "
-                             "no command (expected NAME: COMMAND)", m->key);
-        if (ws_sweep_models_put(s, m->key, m->value, m->key_line, m->key_col,
-                                1, err) < 0)
+            return ws_err_at(err, m->file, m->line, m->col,
+                             "model '%s' has "
+                             "no command (expected NAME: COMMAND)",
+                             m->key);
+        if (ws_sweep_models_put(s, m->key, m->value, m->key_line, m->key_col, 1,
+                                err)
+            < 0)
             return -1;
     }
     return 0;
@@ -82,7 +89,8 @@ int ws_sweep_models_add(struct ws_sweep *s, const char *spec,
     char name[64];
 
     if (!eq || (size_t)(eq - spec) >= sizeof name)
-        return ws_err_arg(err, spec, 0, 1, "bad --model '%.80s' (expected "
+        return ws_err_arg(err, spec, 0, 1,
+                          "bad --model '%.80s' (expected "
                           "NAME=COMMAND with a NAME of at most 40 bytes)",
                           spec);
     memcpy(name, spec, (size_t)(eq - spec));
@@ -91,8 +99,7 @@ int ws_sweep_models_add(struct ws_sweep *s, const char *spec,
     return ws_sweep_models_put(s, name, eq + 1, 0, 0, 0, err);
 }
 
-const char *ws_sweep_model_name(const struct ws_sweep *s, size_t i,
-                                size_t *len)
+const char *ws_sweep_model_name(const struct ws_sweep *s, size_t i, size_t *len)
 {
     const char *eq = strchr(s->models[i], '=');
 

@@ -42,14 +42,17 @@ int ws_sweep_repeats(const struct ws_sweep *s, const int *zipped,
                         same = ws_sweep_same_value(&s->axes[k], i, j);
                 if (same)
                     return ws_err_at(err, s->path, first->values[j].line,
-                                     first->values[j].col, "%s gets '%s' "
+                                     first->values[j].col,
+                                     "%s gets '%s' "
                                      "twice, first at %ld:%ld%s (expected each "
-                                     "value once)", first->name,
-                                     first->values[j].cell,
+                                     "value once)",
+                                     first->name, first->values[j].cell,
                                      first->values[i].line,
                                      first->values[i].col,
-                                     zipped[first - s->axes] ? ", with the "
-                                     "same values of its zip group" : "");
+                                     zipped[first - s->axes]
+                                         ? ", with the "
+                                           "same values of its zip group"
+                                         : "");
             }
     }
     return 0;
@@ -102,8 +105,8 @@ const char **ws_sweep_input_files(const struct ws_sweep *s, size_t *n)
     files[3] = s->listing;
     *n = 4;
     for (size_t i = 0; i < s->naxes; i++)
-        for (size_t j = 0; s->axes[i].kind == WS_AXIS_GPU
-                           && j < s->axes[i].nvalues; j++)
+        for (size_t j = 0;
+             s->axes[i].kind == WS_AXIS_GPU && j < s->axes[i].nvalues; j++)
             files[(*n)++] = s->axes[i].values[j].assign;
     return files;
 }

@@ -78,16 +78,17 @@ static void ws_sweep_show(struct ws_sweep_progress *p, int force)
     ran = now - p->start;
     ws_sweep_clock(el, sizeof el, ran);
     if (p->done)
-        ws_sweep_clock(left, sizeof left, ran / (double)p->done
-                       * (double)(p->total - finished));
+        ws_sweep_clock(left, sizeof left,
+                       ran / (double)p->done * (double)(p->total - finished));
     else
         snprintf(left, sizeof left, "?");
-    fprintf(stderr, "\rsweep: %zu/%zu points, %zu failed, %s elapsed, ~%s "
-            "left   ", finished, p->total, p->failed, el, left);
+    fprintf(stderr,
+            "\rsweep: %zu/%zu points, %zu failed, %s elapsed, ~%s "
+            "left   ",
+            finished, p->total, p->failed, el, left);
 }
 
-static void ws_sweep_child(size_t index, int fd, ws_sweep_run_fn run,
-                           void *ctx)
+static void ws_sweep_child(size_t index, int fd, ws_sweep_run_fn run, void *ctx)
 {
     struct ws_err err;
     char *rows;
@@ -190,13 +191,15 @@ static int ws_sweep_reap(struct ws_sweep_slot *s, ws_sweep_done_fn done,
         if (WIFEXITED(status) && WEXITSTATUS(status) == WS_SWEEP_CHILD_FAILED)
             snprintf(why, sizeof why, "%s", s->buf);
         else if (WIFSIGNALED(status))
-            snprintf(why, sizeof why, "the point's simulation crashed "
-                     "(signal %d: %s)", WTERMSIG(status),
-                     strsignal(WTERMSIG(status)));
+            snprintf(why, sizeof why,
+                     "the point's simulation crashed "
+                     "(signal %d: %s)",
+                     WTERMSIG(status), strsignal(WTERMSIG(status)));
         else
-            snprintf(why, sizeof why, "the point's worker exited with "
-                     "status %d", WIFEXITED(status) ? WEXITSTATUS(status)
-                     : -1);
+            snprintf(why, sizeof why,
+                     "the point's worker exited with "
+                     "status %d",
+                     WIFEXITED(status) ? WEXITSTATUS(status) : -1);
         prog->failed++;
         rc = done(ctx, s->index, NULL, why, err);
     }

@@ -30,9 +30,9 @@ typedef int (*ws_sweep_done_fn)(void *ctx, size_t index, const char *rows,
                                 const char *why, struct ws_err *err);
 
 struct ws_sweep_progress {
-    int on;                 /* print a progress line on stderr */
+    int on; /* print a progress line on stderr */
     size_t total, done, failed;
-    size_t before;          /* points finished by an earlier run */
+    size_t before; /* points finished by an earlier run */
     double start, last;
 };
 

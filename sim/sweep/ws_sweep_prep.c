@@ -28,8 +28,8 @@
 /* Errors from --set and --param text come out at "command line:K:C"; a
  * sweep's overrides were written in the sweep file, so the error moves
  * there, naming the value, and keeps what went wrong. */
-static int ws_sweep_move_error(struct ws_err *err, const char *file,
-                               long line, long col, const char *what)
+static int ws_sweep_move_error(struct ws_err *err, const char *file, long line,
+                               long col, const char *what)
 {
     char text[WS_ERR_TEXT];
     const char *rest = err->text;
@@ -67,8 +67,8 @@ int ws_sweep_open_point(const struct ws_sweep_ctx *c,
     ip.listing = c->s->listing;
     ip.opts = c->topts;
     ip.opts.unknown_class = gpu->unknown_class;
-    if (ws_input_open(in, c->run_input ? c->run_input : c->s->input, &ip,
-                      err) < 0) {
+    if (ws_input_open(in, c->run_input ? c->run_input : c->s->input, &ip, err)
+        < 0) {
         ws_err_place(err, c->s->path, c->s->input_line, c->s->input_col);
         return -1;
     }
@@ -132,8 +132,9 @@ static int ws_sweep_validate_fixed(struct ws_sweep_ctx *c, struct ws_err *err)
     if (!gpu)
         return ws_err_oom(err);
     for (size_t k = 0; rc == 0 && k <= s->nfixed_sets; k++) {
-        if (ws_cfg_load(gpu, s->gpu, (const char *const *)s->fixed_sets,
-                        (int)k, err) == 0)
+        if (ws_cfg_load(gpu, s->gpu, (const char *const *)s->fixed_sets, (int)k,
+                        err)
+            == 0)
             continue;
         rc = -1;
         if (!err->internal && k == 0)
@@ -141,13 +142,13 @@ static int ws_sweep_validate_fixed(struct ws_sweep_ctx *c, struct ws_err *err)
                                 s->gpu_col ? s->gpu_col : 1, "gpu");
         else if (!err->internal)
             ws_sweep_move_error(err, s->path, s->fixed_sets_at[k - 1][0],
-                                s->fixed_sets_at[k - 1][1], s->fixed_sets[k - 1]);
+                                s->fixed_sets_at[k - 1][1],
+                                s->fixed_sets[k - 1]);
     }
     free(gpu);
     for (size_t k = 0; rc == 0 && k < s->nfixed_params; k++)
-        rc = ws_sweep_try(c, NULL, NULL, NULL, k + 1,
-                          s->fixed_params_at[k][0], s->fixed_params_at[k][1],
-                          s->fixed_params[k], err);
+        rc = ws_sweep_try(c, NULL, NULL, NULL, k + 1, s->fixed_params_at[k][0],
+                          s->fixed_params_at[k][1], s->fixed_params[k], err);
     if (rc == 0)
         rc = ws_sweep_try(c, NULL, NULL, NULL, s->nfixed_params, s->input_line,
                           s->input_col, "kernel", err);
@@ -181,8 +182,8 @@ static int ws_sweep_loads_beside(const struct ws_sweep *s, size_t ai,
         for (size_t j = 0; !ok && j < s->axes[b].nvalues; j++) {
             sets[s->nfixed_sets + 1] = s->axes[b].values[j].assign;
             ws_err_clear(&err);
-            ok = ws_cfg_load(gpu, s->gpu, sets, (int)s->nfixed_sets + 2,
-                             &err) == 0;
+            ok = ws_cfg_load(gpu, s->gpu, sets, (int)s->nfixed_sets + 2, &err)
+                 == 0;
         }
     }
     free(sets);
@@ -203,12 +204,12 @@ int ws_sweep_validate(struct ws_sweep_ctx *c, struct ws_err *err)
             const struct ws_axis_value *v = &a->values[j];
             snprintf(what, sizeof what, "%s value %.100s", a->name,
                      a->kind == WS_AXIS_GPU ? v->assign
-                     : strchr(v->assign, '=') + 1);
+                                            : strchr(v->assign, '=') + 1);
             if (ws_sweep_try(c, a->kind == WS_AXIS_GPU ? v->assign : NULL,
                              a->kind == WS_AXIS_SET ? v->assign : NULL,
                              a->kind == WS_AXIS_PARAM ? v->assign : NULL,
-                             s->nfixed_params, v->line, v->col, what,
-                             err) == 0)
+                             s->nfixed_params, v->line, v->col, what, err)
+                == 0)
                 continue;
             if (a->kind != WS_AXIS_SET || err->internal
                 || !ws_sweep_loads_beside(s, i, v->assign))
@@ -234,8 +235,10 @@ static int ws_sweep_hash_file(XXH3_state_t *h, const char *path,
     size_t n;
 
     if (!f)
-        return ws_err_msg(err, "%s: cannot open to hash it (expected a "
-                          "readable file)", path);
+        return ws_err_msg(err,
+                          "%s: cannot open to hash it (expected a "
+                          "readable file)",
+                          path);
     /* Content only: the same files reached from another folder (a job
      * array's nodes, a moved checkout) are the same points.  The length
      * closes each file so that two files cannot run into each other. */
@@ -263,17 +266,18 @@ static void ws_sweep_hash_models(XXH3_state_t *h, const struct ws_sweep *s)
         ws_sweep_hash_str(h, s->models[i]);
         if (!words || !eq)
             goto next;
-        for (char *w = strtok_r(words + (eq - s->models[i]) + 1, " \t;|&<>",
-                                &save); w;
-             w = strtok_r(NULL, " \t;|&<>", &save)) {
+        for (char *w =
+                 strtok_r(words + (eq - s->models[i]) + 1, " \t;|&<>", &save);
+             w; w = strtok_r(NULL, " \t;|&<>", &save)) {
             /* The shell's quotes are not part of the file's name. */
             char *o = w;
             for (char *c = w; *c; c++)
                 if (*c != '"' && *c != '\'')
                     *o++ = *c;
             *o = '\0';
-            snprintf(path, sizeof path, "%s%s", w[0] == '/' || !s->models_dir[i]
-                     ? "" : s->models_dir[i], w);
+            snprintf(path, sizeof path, "%s%s",
+                     w[0] == '/' || !s->models_dir[i] ? "" : s->models_dir[i],
+                     w);
             if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
                 ws_sweep_hash_file(h, path, &scratch);
         }

@@ -28,29 +28,32 @@
 #include "util/ws_num.h"
 #include "ws_model_def.h"
 
-static const char *const ws_sweep_fixed_cols[] = {
-    "point", "points", "key", "status", "error", "sweep", "row", "rows"
-};
+static const char *const ws_sweep_fixed_cols[] = {"point",  "points", "key",
+                                                  "status", "error",  "sweep",
+                                                  "row",    "rows"};
 static const char *const ws_sweep_kernel_cols[] = {
-    "kernel_id", "kernel", "total_cycles", "cycles", "time_us", "ipc",
-    "sm_util_pct", "achieved_occupancy_pct", "l1_hit_pct", "l2_hit_pct",
-    "dram_gbps", "dram_pct_of_peak", "ctas_per_sm", "occupancy_limit"
-};
+    "kernel_id",    "kernel",
+    "total_cycles", "cycles",
+    "time_us",      "ipc",
+    "sm_util_pct",  "achieved_occupancy_pct",
+    "l1_hit_pct",   "l2_hit_pct",
+    "dram_gbps",    "dram_pct_of_peak",
+    "ctas_per_sm",  "occupancy_limit"};
 #define WS_NFIXED (sizeof ws_sweep_fixed_cols / sizeof *ws_sweep_fixed_cols)
-_Static_assert(WS_NFIXED == WS_SWEEP_NFIXED, "the fixed columns' names and "
+_Static_assert(WS_NFIXED == WS_SWEEP_NFIXED,
+               "the fixed columns' names and "
                "numbers (ws_sweep_rows.h) go together");
 #define WS_NKCOLS (sizeof ws_sweep_kernel_cols / sizeof *ws_sweep_kernel_cols)
 
 /* Per model: its prediction and what says where it comes from. */
-static const char *const ws_sweep_model_cols[] = {
-    "cycles", "regime", "domain", "terms", "elasticity"
-};
+static const char *const ws_sweep_model_cols[] = {"cycles", "regime", "domain",
+                                                  "terms", "elasticity"};
 #define WS_NMCOLS (sizeof ws_sweep_model_cols / sizeof *ws_sweep_model_cols)
 
 size_t ws_sweep_ncols(const struct ws_sweep *s)
 {
     return WS_NFIXED + s->naxes + WS_NKCOLS + WS_CTR_COUNT
-        + WS_NMCOLS * ((size_t)ws_model_count() + s->nmodels);
+           + WS_NMCOLS * ((size_t)ws_model_count() + s->nmodels);
 }
 
 char *ws_sweep_text_close(FILE *f, char **buf)
@@ -149,7 +152,10 @@ static void ws_sweep_model_cells(FILE *f, const struct ws_model_result *r)
         fputs(",,", f);
     ws_csv_put(f, r->applies ? r->regime : r->why);
     snprintf(domain, sizeof domain, "%s: %s",
-             r->bound ? "bound" : r->in_domain ? "in" : "out", r->domain);
+             r->bound       ? "bound"
+             : r->in_domain ? "in"
+                            : "out",
+             r->domain);
     fputc(',', f);
     ws_csv_put(f, domain);
     ws_sweep_vars_cell(f, r->vars, r->applies ? r->nvars : 0);
@@ -165,8 +171,10 @@ static void ws_sweep_kernel_cells(FILE *f, const struct ws_sweep *s,
     ws_report_derive(rep->gpu, &k->ctr, &d);
     fprintf(f, ",%u,", k->launch.id);
     ws_csv_put(f, k->name ? k->name : "");
-    fprintf(f, ",%llu,%llu,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,"
-            "%u,%s", (unsigned long long)rep->total_cycles,
+    fprintf(f,
+            ",%llu,%llu,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,"
+            "%u,%s",
+            (unsigned long long)rep->total_cycles,
             (unsigned long long)k->ctr.v[WS_CTR_CYCLES], d.time_us, d.ipc,
             d.sm_util_pct, d.achieved_occ_pct, d.l1_hit_pct, d.l2_hit_pct,
             d.dram_gbps, d.dram_pct_of_peak, k->occ.ctas_per_sm,
@@ -174,8 +182,7 @@ static void ws_sweep_kernel_cells(FILE *f, const struct ws_sweep *s,
     for (int c = 0; c < WS_CTR_COUNT; c++)
         fprintf(f, ",%llu", (unsigned long long)k->ctr.v[c]);
     for (size_t m = 0; m < (size_t)ws_model_count() + s->nmodels; m++)
-        ws_sweep_model_cells(f, m < (size_t)k->nmodels ? &k->models[m]
-                                                       : NULL);
+        ws_sweep_model_cells(f, m < (size_t)k->nmodels ? &k->models[m] : NULL);
     fputc('\n', f);
 }
 

@@ -14,9 +14,15 @@
 
 /* The fixed columns every row starts with, by number. */
 enum ws_sweep_col {
-    WS_SWEEP_COL_POINT, WS_SWEEP_COL_POINTS, WS_SWEEP_COL_KEY,
-    WS_SWEEP_COL_STATUS, WS_SWEEP_COL_ERROR, WS_SWEEP_COL_SWEEP,
-    WS_SWEEP_COL_ROW, WS_SWEEP_COL_ROWS, WS_SWEEP_NFIXED
+    WS_SWEEP_COL_POINT,
+    WS_SWEEP_COL_POINTS,
+    WS_SWEEP_COL_KEY,
+    WS_SWEEP_COL_STATUS,
+    WS_SWEEP_COL_ERROR,
+    WS_SWEEP_COL_SWEEP,
+    WS_SWEEP_COL_ROW,
+    WS_SWEEP_COL_ROWS,
+    WS_SWEEP_NFIXED
 };
 
 /* A point's key and its sweep's identity, as written in its rows: 32 and

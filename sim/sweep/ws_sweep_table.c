@@ -54,14 +54,14 @@ static int ws_sweep_cell_u64(const struct ws_csv *t, size_t row, size_t col,
 }
 
 /* The row and rows cells of a row: -1 unless 0 <= row < rows <= max. */
-static int ws_sweep_row_numbers(const struct ws_csv *t, size_t r,
-                                size_t *row, size_t *rows)
+static int ws_sweep_row_numbers(const struct ws_csv *t, size_t r, size_t *row,
+                                size_t *rows)
 {
     uint64_t a, b;
 
     if (ws_sweep_cell_u64(t, r, WS_SWEEP_COL_ROW, &a) < 0
-        || ws_sweep_cell_u64(t, r, WS_SWEEP_COL_ROWS, &b) < 0
-        || b == 0 || b > WS_SWEEP_MAX_ROWS || a >= b)
+        || ws_sweep_cell_u64(t, r, WS_SWEEP_COL_ROWS, &b) < 0 || b == 0
+        || b > WS_SWEEP_MAX_ROWS || a >= b)
         return -1;
     *row = (size_t)a;
     *rows = (size_t)b;
@@ -115,7 +115,7 @@ void ws_sweep_id_of(char (*keys)[33], size_t n, char out[17])
 
 struct ws_sweep_keyidx {
     char (*keys)[33];
-    size_t *order;          /* point numbers sorted by key */
+    size_t *order; /* point numbers sorted by key */
     size_t n;
 };
 
@@ -186,8 +186,7 @@ static long ws_sweep_keyidx_find(const struct ws_sweep_keyidx *k,
  * all dropped.  Rows read twice over keep their first copy. */
 static void ws_sweep_held_point(struct ws_sweep_held *h, const struct ws_csv *t,
                                 const struct ws_sweep_rowref *refs, size_t n,
-                                int bad, int retry_failed,
-                                unsigned char *done)
+                                int bad, int retry_failed, unsigned char *done)
 {
     size_t rows = refs[0].rows, next = 0;
 
@@ -204,9 +203,9 @@ static void ws_sweep_held_point(struct ws_sweep_held *h, const struct ws_csv *t,
         h->torn++;
         return;
     }
-    if (retry_failed && strcmp(ws_csv_cell(t, refs[0].line,
-                                           WS_SWEEP_COL_STATUS),
-                               "failed") == 0) {
+    if (retry_failed
+        && strcmp(ws_csv_cell(t, refs[0].line, WS_SWEEP_COL_STATUS), "failed")
+               == 0) {
         h->retried++;
         return;
     }
@@ -321,16 +320,15 @@ char *ws_sweep_held_text(const struct ws_sweep_held *h, const struct ws_csv *t,
         if (h->point[r] < 0)
             continue;
         ws_sweep_row_numbers(t, r, &row, &rows);
-        refs[n++] = (struct ws_sweep_rowref){(size_t)h->point[r], row, rows,
-                                             0, r};
+        refs[n++] = (struct ws_sweep_rowref){(size_t)h->point[r], row, rows, 0,
+                                             r};
     }
     qsort(refs, n, sizeof *refs, ws_sweep_rowref_cmp);
     f = open_memstream(&buf, &len);
     if (f) {
         ws_sweep_put_header(f, t);
         for (size_t i = 0; i < n; i++)
-            ws_sweep_put_row(f, t, refs[i].line, refs[i].point, npoints,
-                             sweep);
+            ws_sweep_put_row(f, t, refs[i].line, refs[i].point, npoints, sweep);
         buf = ws_sweep_text_close(f, &buf);
     }
     free(refs);
@@ -350,7 +348,8 @@ int ws_sweep_check_header(const struct ws_csv *t, const char *header,
         same = strcmp(h.header[i], t->header[i]) == 0;
     ws_csv_free(&h);
     if (!same)
-        return ws_err_at(err, t->name, 1, 1, "the columns are not this "
+        return ws_err_at(err, t->name, 1, 1,
+                         "the columns are not this "
                          "sweep's (expected the results of the same sweep "
                          "file and warpsim version; write to a new file with "
                          "-o)");
@@ -372,22 +371,26 @@ static int ws_sweep_merge_row(const struct ws_csv *tabs, size_t i, size_t r,
 
     if (ws_sweep_cell_u64(t, r, WS_SWEEP_COL_POINTS, &v) < 0 || v == 0
         || v > WS_SWEEP_MAX_POINTS)
-        return ws_err_at(err, t->name, t->row_line[r], 1, "bad points cell "
+        return ws_err_at(err, t->name, t->row_line[r], 1,
+                         "bad points cell "
                          "'%s' (expected the sweep's point count)",
                          ws_csv_cell(t, r, WS_SWEEP_COL_POINTS));
     if (*npoints && v != *npoints)
-        return ws_err_at(err, t->name, t->row_line[r], 1, "this row's sweep "
+        return ws_err_at(err, t->name, t->row_line[r], 1,
+                         "this row's sweep "
                          "has %llu points, an earlier one %zu (expected "
-                         "shares of one sweep)", (unsigned long long)v,
-                         *npoints);
+                         "shares of one sweep)",
+                         (unsigned long long)v, *npoints);
     *npoints = (size_t)v;
     if (strcmp(sweep, first) != 0)
-        return ws_err_at(err, t->name, t->row_line[r], 1, "this row is of "
+        return ws_err_at(err, t->name, t->row_line[r], 1,
+                         "this row is of "
                          "sweep '%s', %s's first row of sweep '%s' (expected "
                          "shares of one sweep, run from one sweep file)",
                          sweep, tabs[0].name, first);
     if (ws_sweep_cell_u64(t, r, WS_SWEEP_COL_POINT, &p) < 0 || p >= v)
-        return ws_err_at(err, t->name, t->row_line[r], 1, "bad point cell "
+        return ws_err_at(err, t->name, t->row_line[r], 1,
+                         "bad point cell "
                          "'%s' (expected a number below %llu)",
                          ws_csv_cell(t, r, WS_SWEEP_COL_POINT),
                          (unsigned long long)v);
@@ -395,7 +398,8 @@ static int ws_sweep_merge_row(const struct ws_csv *tabs, size_t i, size_t r,
     ref->table = i;
     ref->line = r;
     if (ws_sweep_row_numbers(t, r, &ref->row, &ref->rows) < 0)
-        return ws_err_at(err, t->name, t->row_line[r], 1, "bad row/rows "
+        return ws_err_at(err, t->name, t->row_line[r], 1,
+                         "bad row/rows "
                          "cells '%s'/'%s' (expected a row number below the "
                          "point's row count)",
                          ws_csv_cell(t, r, WS_SWEEP_COL_ROW),
@@ -416,28 +420,35 @@ static int ws_sweep_merge_point(const struct ws_csv *tabs,
         const struct ws_csv *t = &tabs[b->table];
         long line = t->row_line[b->line];
         if (b->table != a->table)
-            return ws_err_at(err, t->name, line, 1, "point %zu is also in %s "
-                             "(expected each point in one share)", b->point,
-                             tabs[a->table].name);
+            return ws_err_at(err, t->name, line, 1,
+                             "point %zu is also in %s "
+                             "(expected each point in one share)",
+                             b->point, tabs[a->table].name);
         if (strcmp(ws_csv_cell(t, b->line, WS_SWEEP_COL_KEY),
-                   ws_csv_cell(&tabs[a->table], a->line,
-                               WS_SWEEP_COL_KEY)) != 0)
-            return ws_err_at(err, t->name, line, 1, "point %zu appears with "
-                             "two keys (expected each point once)", b->point);
+                   ws_csv_cell(&tabs[a->table], a->line, WS_SWEEP_COL_KEY))
+            != 0)
+            return ws_err_at(err, t->name, line, 1,
+                             "point %zu appears with "
+                             "two keys (expected each point once)",
+                             b->point);
         if (b->rows != a->rows)
-            return ws_err_at(err, t->name, line, 1, "point %zu's rows say it "
+            return ws_err_at(err, t->name, line, 1,
+                             "point %zu's rows say it "
                              "has %zu and %zu rows (expected one count)",
                              b->point, a->rows, b->rows);
         if (!ws_sweep_status_ok(t, b, 1))
-            return ws_err_at(err, t->name, line, 1, "point %zu has status "
+            return ws_err_at(err, t->name, line, 1,
+                             "point %zu has status "
                              "'%s' (expected ok, or failed on a point's one "
-                             "row)", b->point, ws_csv_cell(t, b->line,
-                                                           WS_SWEEP_COL_STATUS));
+                             "row)",
+                             b->point,
+                             ws_csv_cell(t, b->line, WS_SWEEP_COL_STATUS));
         if (b->row != i)
-            return ws_err_at(err, t->name, line, 1, "point %zu row %zu %s "
+            return ws_err_at(err, t->name, line, 1,
+                             "point %zu row %zu %s "
                              "(expected each of its %zu rows once: rerun the "
-                             "share to repair it)", b->point,
-                             b->row < i ? b->row : i,
+                             "share to repair it)",
+                             b->point, b->row < i ? b->row : i,
                              b->row < i ? "appears twice" : "is missing",
                              a->rows);
     }
@@ -445,19 +456,18 @@ static int ws_sweep_merge_point(const struct ws_csv *tabs,
         return ws_err_at(err, tabs[a->table].name,
                          tabs[a->table].row_line[refs[n - 1].line], 1,
                          "point %zu has %zu of its %zu rows (expected whole "
-                         "points: rerun the share to finish it)", a->point, n,
-                         a->rows);
+                         "points: rerun the share to finish it)",
+                         a->point, n, a->rows);
     return 0;
 }
 
 /* The sweep cell is a hash of every point's key: keys edited by hand, or
  * points of another sweep numbered as this one's, do not make it. */
 static int ws_sweep_merge_keys(const struct ws_csv *tabs,
-                               const struct ws_sweep_rowref *refs,
-                               size_t nrefs, size_t npoints,
-                               struct ws_err *err)
+                               const struct ws_sweep_rowref *refs, size_t nrefs,
+                               size_t npoints, struct ws_err *err)
 {
-    char (*keys)[33] = calloc(npoints + 1, sizeof *keys), id[17];
+    char(*keys)[33] = calloc(npoints + 1, sizeof *keys), id[17];
     const struct ws_csv *t = &tabs[refs[0].table];
     const char *sweep = ws_csv_cell(t, refs[0].line, WS_SWEEP_COL_SWEEP);
     int rc = 0;
@@ -470,11 +480,12 @@ static int ws_sweep_merge_keys(const struct ws_csv *tabs,
                              WS_SWEEP_COL_KEY));
     ws_sweep_id_of(keys, npoints, id);
     if (strcmp(id, sweep) != 0)
-        rc = ws_err_at(err, t->name, t->row_line[refs[0].line], 1, "the "
+        rc = ws_err_at(err, t->name, t->row_line[refs[0].line], 1,
+                       "the "
                        "points' keys make sweep '%s', the rows say '%s' "
                        "(expected the shares as the sweep wrote them: a key "
-                       "was edited, or points of another sweep joined)", id,
-                       sweep);
+                       "was edited, or points of another sweep joined)",
+                       id, sweep);
     free(keys);
     return rc;
 }
@@ -495,9 +506,11 @@ static int ws_sweep_merge_check(const struct ws_csv *tabs,
             return -1;
     }
     if (p != npoints)
-        return ws_err_at(err, tabs[0].name, 1, 1, "point %zu of %zu is in no "
+        return ws_err_at(err, tabs[0].name, 1, 1,
+                         "point %zu of %zu is in no "
                          "share (expected every share of the sweep, each run "
-                         "to the end)", p, npoints);
+                         "to the end)",
+                         p, npoints);
     return ws_sweep_merge_keys(tabs, refs, nrefs, npoints, err);
 }
 
@@ -509,7 +522,8 @@ static int ws_sweep_merge_columns(const struct ws_csv *tabs, size_t n,
         for (size_t c = 0; same && c < tabs[0].ncols; c++)
             same = strcmp(tabs[i].header[c], tabs[0].header[c]) == 0;
         if (!same)
-            return ws_err_at(err, tabs[i].name, 1, 1, "columns differ from "
+            return ws_err_at(err, tabs[i].name, 1, 1,
+                             "columns differ from "
                              "%s's (expected shares of one sweep)",
                              tabs[0].name);
     }
@@ -517,7 +531,8 @@ static int ws_sweep_merge_columns(const struct ws_csv *tabs, size_t n,
         || strcmp(tabs[0].header[WS_SWEEP_COL_SWEEP], "sweep") != 0
         || strcmp(tabs[0].header[WS_SWEEP_COL_ROWS], "rows") != 0
         || strcmp(tabs[0].header[WS_SWEEP_COL_POINT], "point") != 0)
-        return ws_err_at(err, tabs[0].name, 1, 1, "not a sweep's results "
+        return ws_err_at(err, tabs[0].name, 1, 1,
+                         "not a sweep's results "
                          "(expected columns point, points, key, status, "
                          "error, sweep, row, rows, ...)");
     return 0;
@@ -539,7 +554,8 @@ char *ws_sweep_merge(const struct ws_csv *tabs, size_t n, struct ws_err *err)
             first = i;
     }
     if (first == n) {
-        ws_err_at(err, tabs[0].name, 1, 1, "no rows in any share (expected "
+        ws_err_at(err, tabs[0].name, 1, 1,
+                  "no rows in any share (expected "
                   "the results of a sweep)");
         return NULL;
     }
@@ -550,7 +566,8 @@ char *ws_sweep_merge(const struct ws_csv *tabs, size_t n, struct ws_err *err)
     for (size_t i = 0; i < n; i++)
         for (size_t r = 0; r < tabs[i].nrows; r++)
             if (ws_sweep_merge_row(tabs, i, r, &tabs[first], &npoints,
-                                   &refs[nrefs++], err) < 0)
+                                   &refs[nrefs++], err)
+                < 0)
                 goto out;
     if (ws_sweep_merge_check(tabs, refs, nrefs, npoints, err) < 0)
         goto out;

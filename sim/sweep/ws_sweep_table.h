@@ -24,13 +24,13 @@ int ws_sweep_keys_alike(char (*keys)[33], size_t n, size_t *a, size_t *b);
 
 /* What a results file holds for the sweep as it is now. */
 struct ws_sweep_held {
-    long *point;            /* per row of the table: the current point it
+    long *point;    /* per row of the table: the current point it
                                is kept for, or -1 when it is dropped */
-    size_t stale;           /* rows whose key is no current point's */
-    size_t torn;            /* points dropped to be rerun: rows missing,
+    size_t stale;   /* rows whose key is no current point's */
+    size_t torn;    /* points dropped to be rerun: rows missing,
                                two different rows under one number */
-    size_t doubled;         /* rows read twice, identical: one kept */
-    size_t retried;         /* failed points dropped, with retry_failed */
+    size_t doubled; /* rows read twice, identical: one kept */
+    size_t retried; /* failed points dropped, with retry_failed */
 };
 
 /* Reads t against the sweep's points now: a point is held when t has all

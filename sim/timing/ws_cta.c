@@ -10,20 +10,23 @@
 #include "util/ws_grow.h"
 #include "ws_issue.h"
 
-static int ws_cta_copy(struct ws_cta_slot *slot, const struct ws_cta_stream *cta,
-                       struct ws_err *err)
+static int ws_cta_copy(struct ws_cta_slot *slot,
+                       const struct ws_cta_stream *cta, struct ws_err *err)
 {
     if (ws_grow((void **)&slot->inst, &slot->inst_cap, cta->ninst,
-                sizeof *slot->inst, 64) < 0
+                sizeof *slot->inst, 64)
+            < 0
         || ws_grow((void **)&slot->addrs, &slot->addr_cap, cta->naddrs,
-                   sizeof *slot->addrs, 64) < 0)
+                   sizeof *slot->addrs, 64)
+               < 0)
         return ws_err_oom(err);
     if (cta->naddrs)
         memcpy(slot->addrs, cta->addrs, cta->naddrs * sizeof *cta->addrs);
     return 0;
 }
 
-static uint32_t ws_free_warp_slot(const struct ws_sim *s, const struct ws_sm *sm)
+static uint32_t ws_free_warp_slot(const struct ws_sim *s,
+                                  const struct ws_sm *sm)
 {
     for (uint32_t i = 0; i < s->gpu->sm.max_warps; i++)
         if (sm->warps[i].state == WS_WARP_FREE)
@@ -123,7 +126,8 @@ int ws_cta_dispatch(struct ws_sim *s, struct ws_sm *sm,
             break;
         }
     if (!slot)
-        return ws_err_msg(s->err, "internal: no free CTA slot on SM %u", sm->id);
+        return ws_err_msg(s->err, "internal: no free CTA slot on SM %u",
+                          sm->id);
     if (!s->streamed && ws_cta_copy(slot, cta, s->err) < 0)
         return -1;
     slot->used = 1;

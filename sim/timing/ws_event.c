@@ -41,7 +41,8 @@ static uint32_t ws_node_new(struct ws_event_queue *q)
     }
     if (q->nnodes == UINT32_MAX - 1
         || ws_grow((void **)&q->nodes, &cap, (size_t)q->nnodes + 1,
-                   sizeof *q->nodes, 1024) < 0)
+                   sizeof *q->nodes, 1024)
+               < 0)
         return WS_EVENT_NIL;
     q->node_cap = (uint32_t)cap;
     return q->nnodes++;

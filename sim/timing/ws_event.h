@@ -25,21 +25,21 @@
 
 #include "util/ws_heap.h"
 
-#define WS_EVENT_WHEEL 1024             /* cycles; a power of two */
+#define WS_EVENT_WHEEL 1024 /* cycles; a power of two */
 #define WS_EVENT_NIL UINT32_MAX
 
 enum ws_event_kind {
-    WS_EV_SUBCORE_WAKE,    /* payload: wake */
-    WS_EV_CTA_RETIRE       /* payload: retire */
+    WS_EV_SUBCORE_WAKE, /* payload: wake */
+    WS_EV_CTA_RETIRE    /* payload: retire */
 };
 
 /* What an event is about, named per kind. */
 union ws_event_payload {
     struct {
-        uint32_t sm, sub;               /* the sub-core to try to issue */
+        uint32_t sm, sub; /* the sub-core to try to issue */
     } wake;
     struct {
-        uint32_t sm, slot;              /* the CTA slot whose CTA is done */
+        uint32_t sm, slot; /* the CTA slot whose CTA is done */
     } retire;
 };
 
@@ -48,7 +48,7 @@ union ws_event_payload {
 struct ws_event {
     uint64_t cycle;
     uint64_t seq;
-    uint32_t kind;                      /* enum ws_event_kind */
+    uint32_t kind; /* enum ws_event_kind */
     union ws_event_payload u;
 };
 
@@ -58,9 +58,9 @@ struct ws_event_node {
 };
 
 struct ws_event_queue {
-    struct ws_heap far;                 /* events a wheel's turn or more away */
+    struct ws_heap far; /* events a wheel's turn or more away */
     uint64_t next_seq;
-    uint64_t base;                      /* the wheel holds [base, base + W) */
+    uint64_t base; /* the wheel holds [base, base + W) */
     uint32_t head[WS_EVENT_WHEEL], tail[WS_EVENT_WHEEL];
     uint64_t used[WS_EVENT_WHEEL / 64]; /* lists that hold an event */
     struct ws_event_node *nodes;        /* the lists' storage */

@@ -133,10 +133,8 @@ static void ws_stall_account(struct ws_sim *s, const struct ws_sm *sm,
         uint64_t at;
         enum ws_ctr ctr;
     } part[] = {
-        {r->barrier, WS_CTR_STALL_BARRIER},
-        {r->dep, r->dep_ctr},
-        {r->unit, WS_CTR_STALL_UNIT_BUSY},
-        {r->mshr, WS_CTR_STALL_MSHR},
+        {r->barrier, WS_CTR_STALL_BARRIER}, {r->dep, r->dep_ctr},
+        {r->unit, WS_CTR_STALL_UNIT_BUSY},  {r->mshr, WS_CTR_STALL_MSHR},
         {t, WS_CTR_STALL_NOT_SELECTED},
     };
     struct ws_counters *c = &s->k->ctr;
@@ -147,8 +145,7 @@ static void ws_stall_account(struct ws_sim *s, const struct ws_sm *sm,
         if (end > cursor) {
             c->v[part[i].ctr] += end - cursor;
             if (s->tl)
-                ws_timeline_stall(s->tl, sm->id, wi, part[i].ctr, cursor,
-                                  end);
+                ws_timeline_stall(s->tl, sm->id, wi, part[i].ctr, cursor, end);
             cursor = end;
         }
     }
@@ -206,12 +203,12 @@ static int ws_prefer(const struct ws_sim *s, const struct ws_sm *sm,
  * were asked about (*mshr_known says whether *mshr holds the answer: one
  * per SM and cycle, whichever warp asks). */
 static uint64_t ws_cand_at(struct ws_sim *s, const struct ws_sm *sm,
-                           const struct ws_subcore *sc,
-                           const struct ws_cand *c, uint64_t t,
-                           uint64_t *mshr, int *mshr_known)
+                           const struct ws_subcore *sc, const struct ws_cand *c,
+                           uint64_t t, uint64_t *mshr, int *mshr_known)
 {
     uint64_t at = c->ready_own > sc->unit_free[c->unit]
-                  ? c->ready_own : sc->unit_free[c->unit];
+                      ? c->ready_own
+                      : sc->unit_free[c->unit];
 
     if (c->mshr) {
         if (!*mshr_known) {
@@ -247,8 +244,7 @@ static int ws_select_gto(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
         uint64_t at = ws_cand_at(s, sm, sc, &sc->cand[i], t, &mshr, &known);
         if (at <= t) {
             pick->warp = sc->cand[i].warp;
-            ws_warp_ready(s, sm, sc, &sm->warps[pick->warp], t,
-                          &pick->ready);
+            ws_warp_ready(s, sm, sc, &sm->warps[pick->warp], t, &pick->ready);
             return 1;
         }
         if (at < *next)
@@ -292,14 +288,22 @@ static int ws_select(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
 /* ---- issue ------------------------------------------------------------- */
 
 static const enum ws_ctr ws_class_ctr[WS_OPC_COUNT] = {
-    [WS_OPC_FP32] = WS_CTR_INST_FP32, [WS_OPC_FP16] = WS_CTR_INST_FP16,
-    [WS_OPC_INT] = WS_CTR_INST_INT, [WS_OPC_FP64] = WS_CTR_INST_FP64,
-    [WS_OPC_SFU] = WS_CTR_INST_SFU, [WS_OPC_TENSOR] = WS_CTR_INST_TENSOR,
-    [WS_OPC_UNIFORM] = WS_CTR_INST_UNIFORM, [WS_OPC_MISC] = WS_CTR_INST_MISC,
-    [WS_OPC_BRANCH] = WS_CTR_INST_BRANCH, [WS_OPC_BARRIER] = WS_CTR_INST_BARRIER,
-    [WS_OPC_EXIT] = WS_CTR_INST_EXIT, [WS_OPC_GLOBAL] = WS_CTR_INST_LSU,
-    [WS_OPC_SHARED] = WS_CTR_INST_LSU, [WS_OPC_LOCAL] = WS_CTR_INST_LSU,
-    [WS_OPC_CONST] = WS_CTR_INST_LSU, [WS_OPC_TEX] = WS_CTR_INST_LSU,
+    [WS_OPC_FP32] = WS_CTR_INST_FP32,
+    [WS_OPC_FP16] = WS_CTR_INST_FP16,
+    [WS_OPC_INT] = WS_CTR_INST_INT,
+    [WS_OPC_FP64] = WS_CTR_INST_FP64,
+    [WS_OPC_SFU] = WS_CTR_INST_SFU,
+    [WS_OPC_TENSOR] = WS_CTR_INST_TENSOR,
+    [WS_OPC_UNIFORM] = WS_CTR_INST_UNIFORM,
+    [WS_OPC_MISC] = WS_CTR_INST_MISC,
+    [WS_OPC_BRANCH] = WS_CTR_INST_BRANCH,
+    [WS_OPC_BARRIER] = WS_CTR_INST_BARRIER,
+    [WS_OPC_EXIT] = WS_CTR_INST_EXIT,
+    [WS_OPC_GLOBAL] = WS_CTR_INST_LSU,
+    [WS_OPC_SHARED] = WS_CTR_INST_LSU,
+    [WS_OPC_LOCAL] = WS_CTR_INST_LSU,
+    [WS_OPC_CONST] = WS_CTR_INST_LSU,
+    [WS_OPC_TEX] = WS_CTR_INST_LSU,
 };
 
 /* What the models' terms are measured by: a global or local load of warp
@@ -333,10 +337,12 @@ static uint64_t ws_issue_memory(struct ws_sim *s, struct ws_sm *sm,
     const struct ws_gpu *g = s->gpu;
     const uint64_t *pool = w->addrs;
     /* A CTA whose accesses are all predicated off has no address pool. */
-    const struct ws_mem_req req = {
-        sm->id, t, pool ? pool + in->addr : NULL,
-        ws_popcount32(in->mask), in->width, &s->k->ctr
-    };
+    const struct ws_mem_req req = {sm->id,
+                                   t,
+                                   pool ? pool + in->addr : NULL,
+                                   ws_popcount32(in->mask),
+                                   in->width,
+                                   &s->k->ctr};
     uint64_t done;
 
     /* Memory latencies in the config are load-to-use from issue, as a
@@ -347,7 +353,7 @@ static uint64_t ws_issue_memory(struct ws_sim *s, struct ws_sm *sm,
     if (in->space == WS_SPACE_SHARED)
         return ws_mem_shared(&s->mem, &req);
     if (in->space == WS_SPACE_CONST)
-        return t + g->l1.latency;       /* constant cache hit */
+        return t + g->l1.latency; /* constant cache hit */
     switch (in->memop) {
     case WS_MEMOP_STORE:
         ws_mem_store(&s->mem, &req);
@@ -371,10 +377,12 @@ static uint64_t ws_issue_memory(struct ws_sim *s, struct ws_sm *sm,
 static void ws_async_commit(struct ws_warp *w)
 {
     uint64_t prev = w->async_groups
-                    ? w->async_done[(w->async_groups - 1) % WS_ASYNC_GROUPS] : 0;
+                        ? w->async_done[(w->async_groups - 1) % WS_ASYNC_GROUPS]
+                        : 0;
 
-    w->async_done[w->async_groups % WS_ASYNC_GROUPS] =
-        w->async_open > prev ? w->async_open : prev;
+    w->async_done[w->async_groups % WS_ASYNC_GROUPS] = w->async_open > prev
+                                                           ? w->async_open
+                                                           : prev;
     w->async_groups++;
     w->async_open = 0;
 }
@@ -401,7 +409,7 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
     struct ws_counters *c = &s->k->ctr;
     int from_mem = ws_opcode_class_is_memory((enum ws_op_class)in->cls);
     enum ws_ctr stall = ws_issue_dep_ctr(in, from_mem);
-    uint8_t flags = in->flags;      /* in's window may be refilled below */
+    uint8_t flags = in->flags; /* in's window may be refilled below */
     uint64_t done;
 
     ws_stall_account(s, sm, pick->warp, &pick->ready, t);

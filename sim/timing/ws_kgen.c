@@ -62,9 +62,9 @@ static struct ws_inst *ws_kgen_push(struct ws_kgen *k, const char *opcode)
 
     if (k->cur_warp < 0
         || ws_grow((void **)&k->inst, &k->inst_cap, (size_t)k->ninst + 1,
-                   sizeof *k->inst, 1024) < 0
-        || ws_opcode_lookup(opcode, ws_opcode_base_len(opcode), 70,
-                            &info) != 1)
+                   sizeof *k->inst, 1024)
+               < 0
+        || ws_opcode_lookup(opcode, ws_opcode_base_len(opcode), 70, &info) != 1)
         return ws_kgen_fail(k);
     in = &k->inst[k->ninst++];
     memset(in, 0, sizeof *in);
@@ -104,8 +104,9 @@ struct ws_inst *ws_kgen_mem(struct ws_kgen *k, const char *opcode, int dst,
     in->space = in->cls == WS_OPC_SHARED ? WS_SPACE_SHARED : WS_SPACE_GLOBAL;
     in->addr = k->naddr;
     if (ws_grow((void **)&k->addrs, &k->addr_cap,
-                (size_t)k->naddr + (lanes < 32 ? lanes : 32),
-                sizeof *k->addrs, 4096) < 0)
+                (size_t)k->naddr + (lanes < 32 ? lanes : 32), sizeof *k->addrs,
+                4096)
+        < 0)
         return ws_kgen_fail(k);
     for (unsigned l = 0; l < lanes && l < 32; l++)
         k->addrs[k->naddr++] = base + (uint64_t)((int64_t)l * stride);
@@ -127,7 +128,7 @@ static int ws_kgen_next(void *ctx, const struct ws_cta_stream **cta,
     ws_kgen_close_warp(k);
     if (k->failed || nw > 32)
         return ws_err_msg(err, "a generated kernel could not be built "
-                          "(out of memory, or an unknown opcode)");
+                               "(out of memory, or an unknown opcode)");
     for (uint32_t w = 0; w < nw; w++)
         k->warps[w].inst = k->inst + k->first[w];
     k->cta.ctaid[0] = k->next_cta;

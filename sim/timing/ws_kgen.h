@@ -31,7 +31,7 @@ struct ws_kgen {
     struct ws_strtab ops;
     uint32_t next_cta;
     ws_kgen_fn gen;
-    const void *user;           /* for the generator */
+    const void *user; /* for the generator */
     struct ws_inst *inst;
     uint32_t ninst;
     size_t inst_cap;
@@ -42,7 +42,7 @@ struct ws_kgen {
     struct ws_warp_stream warps[32];
     struct ws_cta_stream cta;
     int cur_warp;
-    struct ws_inst spare;       /* written instead when a buffer could not
+    struct ws_inst spare; /* written instead when a buffer could not
                                    grow or an opcode is unknown */
     int failed;
 };

@@ -20,8 +20,8 @@ static const unsigned ws_probe_hops[2] = {16, 32};
 static const unsigned ws_probe_counts[6] = {1, 2, 4, 8, 16, 32};
 
 struct ws_probe_kernel {
-    unsigned hops;              /* chase: hops; copy: 0 */
-    unsigned lanes;             /* chase: lanes per load */
+    unsigned hops;  /* chase: hops; copy: 0 */
+    unsigned lanes; /* chase: lanes per load */
     unsigned sector;
     uint64_t base;
 };
@@ -85,8 +85,10 @@ static double ws_probe_slope(const double *x, const double *y, int n)
 {
     double c0, c1, cov00, cov01, cov11, sumsq;
 
-    if (n < 2 || gsl_fit_linear(x, 1, y, 1, (size_t)n, &c0, &c1, &cov00,
-                                &cov01, &cov11, &sumsq) != 0)
+    if (n < 2
+        || gsl_fit_linear(x, 1, y, 1, (size_t)n, &c0, &c1, &cov00, &cov01,
+                          &cov11, &sumsq)
+               != 0)
         return 0;
     return c1;
 }
@@ -125,8 +127,8 @@ static int ws_probe_measure(const struct ws_gpu *g, double *uncoal,
     *uncoal = ws_probe_slope(x, y, n);
     for (int i = 0; i < 6; i++) {
         struct ws_probe_kernel p = {0, 32, 4, 0};
-        int64_t c = ws_probe_run(g, ws_probe_copy, 32 * ws_probe_counts[i],
-                                 &p, err);
+        int64_t c = ws_probe_run(g, ws_probe_copy, 32 * ws_probe_counts[i], &p,
+                                 err);
         if (c < 0)
             return -1;
         x[i] = ws_probe_counts[i];

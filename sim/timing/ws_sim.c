@@ -33,9 +33,9 @@ static uint64_t ws_sim_sm_bytes(const struct ws_gpu *g)
            + (uint64_t)g->sm.max_blocks * sizeof(struct ws_cta_slot)
            + (uint64_t)g->sm.sub_cores * sizeof(struct ws_subcore)
            + ((uint64_t)g->sm.max_warps + g->sm.sub_cores)
-             * sizeof(struct ws_cand)
+                 * sizeof(struct ws_cand)
            + g->l1.size / g->l1.line
-             * (sizeof(struct ws_cache_line) + 2 * sizeof(uint64_t))
+                 * (sizeof(struct ws_cache_line) + 2 * sizeof(uint64_t))
            + (uint64_t)g->l1.mshrs * sizeof(struct ws_heap_key)
            + sizeof(struct ws_sm);
 }
@@ -43,10 +43,10 @@ static uint64_t ws_sim_sm_bytes(const struct ws_gpu *g)
 static uint64_t ws_sim_l2_bytes(const struct ws_gpu *g)
 {
     return g->l2.size / g->l2.line
-           * (sizeof(struct ws_cache_line) + 2 * sizeof(uint64_t))
+               * (sizeof(struct ws_cache_line) + 2 * sizeof(uint64_t))
            + (uint64_t)g->l2.slices * g->l2.mshrs * sizeof(struct ws_heap_key)
            + (uint64_t)g->dram.channels
-             * (g->dram.banks * 3 + g->dram.bank_groups) * sizeof(uint64_t);
+                 * (g->dram.banks * 3 + g->dram.bank_groups) * sizeof(uint64_t);
 }
 
 /* Reported at the key with the larger share: sm.count or l2.size. */
@@ -59,13 +59,16 @@ static int ws_sim_check_state(const struct ws_gpu *g, struct ws_err *err)
     if (all + l2 <= WS_SIM_MAX_STATE)
         return 0;
     if (all >= l2)
-        return ws_cfg_key_error(g, "sm.count", err, "%u SMs of %.0f KiB of "
+        return ws_cfg_key_error(g, "sm.count", err,
+                                "%u SMs of %.0f KiB of "
                                 "simulator state each (warp slots, L1 tags) "
                                 "need %.0f MiB (expected at most %.0f MiB in "
                                 "all: lower sm.count, sm.max_warps or "
-                                "l1.size)", g->sm.count, sm / 1024.0,
-                                (all + l2) / mib, WS_SIM_MAX_STATE / mib);
-    return ws_cfg_key_error(g, "l2.size", err, "an L2 of %llu lines of %llu "
+                                "l1.size)",
+                                g->sm.count, sm / 1024.0, (all + l2) / mib,
+                                WS_SIM_MAX_STATE / mib);
+    return ws_cfg_key_error(g, "l2.size", err,
+                            "an L2 of %llu lines of %llu "
                             "bytes needs %.0f MiB of simulator state "
                             "(expected at most %.0f MiB in all: lower l2.size "
                             "or raise l2.line)",
@@ -117,7 +120,7 @@ int ws_sim_wake(struct ws_sim *s, uint32_t sm, uint32_t sub, uint64_t t)
 {
     struct ws_subcore *sc = &s->sms[sm].sub[sub];
 
-    union ws_event_payload p = { .wake = { sm, sub } };
+    union ws_event_payload p = {.wake = {sm, sub}};
 
     if (t >= sc->wake)
         return 0;
@@ -125,10 +128,9 @@ int ws_sim_wake(struct ws_sim *s, uint32_t sm, uint32_t sub, uint64_t t)
     return ws_event_push(&s->q, t, WS_EV_SUBCORE_WAKE, p);
 }
 
-int ws_sim_retire_at(struct ws_sim *s, uint32_t sm, uint32_t slot,
-                     uint64_t t)
+int ws_sim_retire_at(struct ws_sim *s, uint32_t sm, uint32_t slot, uint64_t t)
 {
-    union ws_event_payload p = { .retire = { sm, slot } };
+    union ws_event_payload p = {.retire = {sm, slot}};
 
     if (ws_event_push(&s->q, t, WS_EV_CTA_RETIRE, p) < 0)
         return ws_err_oom(s->err);
@@ -191,7 +193,7 @@ static int ws_sim_event(struct ws_sim *s, const struct ws_event *ev)
     }
     sm = &s->sms[ev->u.wake.sm];
     if (sm->sub[ev->u.wake.sub].wake != ev->cycle)
-        return 0;                       /* superseded by an earlier wake-up */
+        return 0; /* superseded by an earlier wake-up */
     return ws_issue_step(s, sm, ev->u.wake.sub, ev->cycle);
 }
 
@@ -201,12 +203,13 @@ static int ws_sim_check_fit(struct ws_sim *s, const struct ws_launch *l)
 
     if (o->ctas_per_sm > 0)
         return 0;
-    return ws_err_at(s->err, s->src->origin, 1, 1, "kernel %s: one CTA needs "
-                      "more %s than an SM of %s has (expected %u threads, %u "
-                      "registers and %llu bytes of shared memory to fit)",
-                      s->k->name, ws_occ_limit_name(o->limit), s->gpu->name,
-                      ws_launch_threads(l), o->regs_per_cta,
-                      (unsigned long long)o->shared_per_cta);
+    return ws_err_at(s->err, s->src->origin, 1, 1,
+                     "kernel %s: one CTA needs "
+                     "more %s than an SM of %s has (expected %u threads, %u "
+                     "registers and %llu bytes of shared memory to fit)",
+                     s->k->name, ws_occ_limit_name(o->limit), s->gpu->name,
+                     ws_launch_threads(l), o->regs_per_cta,
+                     (unsigned long long)o->shared_per_cta);
 }
 
 static int ws_sim_setup_kernel(struct ws_sim *s, struct ws_cta_source *src,
@@ -262,11 +265,13 @@ int ws_sim_kernel(struct ws_sim *s, struct ws_cta_source *src,
             s->progress(s->progress_ctx, k, s->ctas_done, s->now);
     }
     if (s->ctas_done != s->ctas_dispatched)
-        return ws_err_at(err, src->origin, 1, 1, "kernel %s: %llu CTAs "
+        return ws_err_at(err, src->origin, 1, 1,
+                         "kernel %s: %llu CTAs "
                          "never finished (expected every CTA to run to its "
-                         "end)", k->name,
-                          (unsigned long long)(s->ctas_dispatched
-                                               - s->ctas_done));
+                         "end)",
+                         k->name,
+                         (unsigned long long)(s->ctas_dispatched
+                                              - s->ctas_done));
     /* The kernel is over when its last SM event is and memory is drained
      * (its stores and atomics included). */
     drained = ws_mem_drained(&s->mem);

@@ -41,9 +41,9 @@ struct ws_sim {
     struct ws_kernel_stats *k;
     struct ws_cta_source *src;
     int src_done;
-    int streamed;           /* src hands out warp readers, not whole CTAs */
+    int streamed; /* src hands out warp readers, not whole CTAs */
     uint64_t ctas_done, ctas_dispatched;
-    uint64_t tail_from;     /* first cycle a free slot found no CTA */
+    uint64_t tail_from; /* first cycle a free slot found no CTA */
     struct ws_err *err;
     struct ws_timeline *tl;
     ws_sim_progress_fn progress;
@@ -53,8 +53,8 @@ struct ws_sim {
 
 /* What a caller may attach to a simulation; all optional. */
 struct ws_sim_opts {
-    struct ws_timeline *tl;         /* events written as they happen */
-    ws_sim_progress_fn progress;    /* called now and then in a kernel */
+    struct ws_timeline *tl;      /* events written as they happen */
+    ws_sim_progress_fn progress; /* called now and then in a kernel */
     void *progress_ctx;
 };
 
@@ -81,7 +81,6 @@ void ws_sim_memcpy(struct ws_sim *s, uint64_t addr, uint64_t bytes);
  * wake-up of a sub-core at cycle t, and the retirement of CTA slot `slot`
  * of an SM. */
 int ws_sim_wake(struct ws_sim *s, uint32_t sm, uint32_t sub, uint64_t t);
-int ws_sim_retire_at(struct ws_sim *s, uint32_t sm, uint32_t slot,
-                     uint64_t t);
+int ws_sim_retire_at(struct ws_sim *s, uint32_t sm, uint32_t slot, uint64_t t);
 
 #endif

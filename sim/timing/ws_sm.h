@@ -47,32 +47,32 @@ struct ws_warp {
     /* Instructions: the warp's whole stream (a CTA read whole, copied into
      * its slot), or a window that reader refills (reader.read non-NULL). */
     const struct ws_inst *inst;
-    const uint64_t *addrs;      /* what inst[i].addr indexes */
+    const uint64_t *addrs; /* what inst[i].addr indexes */
     uint32_t ninst, next;
     struct ws_warp_reader reader;
-    struct ws_inst *win;        /* the window, allocated at first use */
+    struct ws_inst *win; /* the window, allocated at first use */
     uint64_t *win_addrs;
-    uint32_t slot;              /* CTA slot on this SM */
+    uint32_t slot; /* CTA slot on this SM */
     uint32_t warp_in_cta;
-    uint64_t age;               /* dispatch order: GTO's "oldest" */
+    uint64_t age; /* dispatch order: GTO's "oldest" */
     enum ws_warp_state state;
     uint64_t dispatched;
-    uint64_t last_issue;        /* cycle of the previous issue */
+    uint64_t last_issue; /* cycle of the previous issue */
     uint64_t ready_after_barrier;
-    uint64_t busy_until;        /* last load or atomic result */
-    uint64_t mem_until;         /* last global/local load's data */
-    uint64_t async_done[WS_ASYNC_GROUPS];   /* committed LDGSTS groups */
+    uint64_t busy_until;                  /* last load or atomic result */
+    uint64_t mem_until;                   /* last global/local load's data */
+    uint64_t async_done[WS_ASYNC_GROUPS]; /* committed LDGSTS groups */
     uint32_t async_groups;
-    uint64_t async_open;        /* LDGSTS issued since the last commit */
+    uint64_t async_open; /* LDGSTS issued since the last commit */
     /* Readiness of the next instruction that only this warp can change,
      * recomputed when it issues or leaves a barrier (ws_issue_prepare). */
     uint64_t next_dep;
-    uint8_t next_dep_ctr, next_unit, next_mshr;   /* next_dep_ctr: an
+    uint8_t next_dep_ctr, next_unit, next_mshr; /* next_dep_ctr: an
                                    enum ws_ctr stall reason */
-    uint32_t cand;              /* place in its sub-core's candidates, or
+    uint32_t cand; /* place in its sub-core's candidates, or
                                    WS_NO_CAND when not active */
     uint64_t reg_ready[WS_NREGS];
-    uint8_t reg_stall[WS_NREGS];    /* enum ws_ctr: what waiting on the
+    uint8_t reg_stall[WS_NREGS]; /* enum ws_ctr: what waiting on the
                                        register's producer counts as */
 };
 
@@ -80,10 +80,10 @@ struct ws_cta_slot {
     int used;
     uint32_t ctaid[3];
     uint64_t linear_id;
-    uint32_t nwarps;            /* warps of the CTA with instructions */
+    uint32_t nwarps; /* warps of the CTA with instructions */
     uint32_t at_barrier, done;
-    uint32_t warp_slots[32];    /* CUDA allows at most 32 warps per CTA */
-    struct ws_inst *inst;       /* the CTA's streams, copied at dispatch */
+    uint32_t warp_slots[32]; /* CUDA allows at most 32 warps per CTA */
+    struct ws_inst *inst;    /* the CTA's streams, copied at dispatch */
     size_t inst_cap;
     uint64_t *addrs;
     size_t addr_cap;
@@ -106,11 +106,11 @@ struct ws_cand {
 #define WS_NO_CAND UINT32_MAX
 
 struct ws_subcore {
-    struct ws_cand *cand;       /* the active warps, oldest first */
+    struct ws_cand *cand; /* the active warps, oldest first */
     uint32_t ncand;
     uint64_t unit_free[WS_UNIT_COUNT];
-    uint64_t wake;              /* pending wake-up, WS_NEVER when none */
-    uint32_t last;              /* warp slot issued last (GTO, LRR) */
+    uint64_t wake; /* pending wake-up, WS_NEVER when none */
+    uint32_t last; /* warp slot issued last (GTO, LRR) */
     /* last's place among the candidates, WS_NO_CAND when it is not one
      * (not active, or, before the first issue, not this sub-core's):
      * greedy-then-oldest looks there first every cycle. */
@@ -119,15 +119,15 @@ struct ws_subcore {
 
 struct ws_sm {
     uint32_t id;
-    struct ws_warp *warps;      /* [sm.max_warps] */
+    struct ws_warp *warps; /* [sm.max_warps] */
     uint32_t nwarps;
-    struct ws_cta_slot *slots;  /* [CTAs per SM for this kernel] */
+    struct ws_cta_slot *slots; /* [CTAs per SM for this kernel] */
     uint32_t nslots, free_warps;
-    struct ws_subcore *sub;     /* [sm.sub_cores] */
+    struct ws_subcore *sub; /* [sm.sub_cores] */
     uint32_t nsub;
-    uint32_t resident;          /* CTAs resident now */
+    uint32_t resident; /* CTAs resident now */
     uint64_t active_since;
-    uint64_t mem_until;         /* last global/local load's data */
+    uint64_t mem_until; /* last global/local load's data */
 };
 
 int ws_sm_init(struct ws_sm *sm, uint32_t id, const struct ws_gpu *gpu);

@@ -15,7 +15,8 @@ static int ws_cmdlist_push(struct ws_cmdlist *list, struct ws_cmd *cmd,
                            struct ws_err *err)
 {
     if (ws_grow((void **)&list->cmds, &list->cap, list->n + 1,
-                sizeof *list->cmds, 16) < 0)
+                sizeof *list->cmds, 16)
+        < 0)
         return ws_err_oom(err);
     list->cmds[list->n++] = *cmd;
     if (cmd->kind == WS_CMD_KERNEL)
@@ -34,7 +35,8 @@ static int ws_memcpy_line(struct ws_cmdlist *list, const char *line,
     cmd.kind = WS_CMD_MEMCPY_HTOD;
     cmd.line = lineno;
     if (!a || !b || strchr(b + 1, ','))
-        return ws_err_at(err, list->name, lineno, 1, "bad MemcpyHtoD line "
+        return ws_err_at(err, list->name, lineno, 1,
+                         "bad MemcpyHtoD line "
                          "(expected 'MemcpyHtoD,0x<address>,<bytes>')");
     if (ws_num_hex(a + 1, (size_t)(b - a - 1), &cmd.addr) < 0)
         return ws_err_at(err, list->name, lineno, (long)(a - line) + 2,
@@ -81,9 +83,11 @@ static int ws_kernel_line(struct ws_cmdlist *list, const char *dir,
     cmd.kind = WS_CMD_KERNEL;
     cmd.line = lineno;
     if (strpbrk(line, " \t,"))
-        return ws_err_at(err, list->name, lineno, 1, "bad kernel line '%s' "
+        return ws_err_at(err, list->name, lineno, 1,
+                         "bad kernel line '%s' "
                          "(expected a trace file name such as "
-                         "kernel-1.traceg)", line);
+                         "kernel-1.traceg)",
+                         line);
     cmd.path = malloc(dn + ln + 2);
     if (!cmd.path)
         return ws_err_oom(err);
@@ -221,7 +225,7 @@ int ws_kernelslist_single(struct ws_cmdlist *list, const char *path,
         return -1;
     memset(&cmd, 0, sizeof cmd);
     cmd.kind = WS_CMD_KERNEL;
-    cmd.line = 0;          /* named on the command line, not in a list */
+    cmd.line = 0; /* named on the command line, not in a list */
     cmd.path = strdup(path);
     if (!cmd.path)
         ws_err_oom(err);

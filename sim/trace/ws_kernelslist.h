@@ -25,9 +25,9 @@ enum ws_cmd_kind {
 
 struct ws_cmd {
     enum ws_cmd_kind kind;
-    char *path;            /* kernel trace path, resolved against the folder */
-    uint64_t addr, bytes;  /* MemcpyHtoD */
-    long line;             /* where the list names it: a caller whose open of
+    char *path;           /* kernel trace path, resolved against the folder */
+    uint64_t addr, bytes; /* MemcpyHtoD */
+    long line;            /* where the list names it: a caller whose open of
                               the kernel fails places the error there with
                               ws_err_place(err, list->name, line, 1); 0 for
                               a kernel given on its own, whose name the
@@ -35,7 +35,7 @@ struct ws_cmd {
 };
 
 struct ws_cmdlist {
-    char *name;            /* the list's own path, for messages */
+    char *name; /* the list's own path, for messages */
     struct ws_cmd *cmds;
     size_t n, cap;
     size_t nkernels;

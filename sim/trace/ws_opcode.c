@@ -280,9 +280,11 @@ unsigned ws_opcode_width(const char *opcode)
             return 8;
         if (n == 3 && strncmp(mod, "128", 3) == 0)
             return 16;
-        if (n == 2 && (strncmp(mod, "U8", 2) == 0 || strncmp(mod, "S8", 2) == 0))
+        if (n == 2
+            && (strncmp(mod, "U8", 2) == 0 || strncmp(mod, "S8", 2) == 0))
             return 1;
-        if (n == 3 && (strncmp(mod, "U16", 3) == 0 || strncmp(mod, "S16", 3) == 0))
+        if (n == 3
+            && (strncmp(mod, "U16", 3) == 0 || strncmp(mod, "S16", 3) == 0))
             return 2;
         if (n == 2 && strncmp(mod, "32", 2) == 0)
             return 4;
@@ -291,9 +293,9 @@ unsigned ws_opcode_width(const char *opcode)
 }
 
 const char *const ws_opcode_class_names[WS_OPC_COUNT] = {
-    "fp32", "fp16", "int", "fp64", "sfu", "tensor", "uniform", "misc",
-    "branch", "barrier", "exit", "global", "shared", "local", "const", "tex"
-};
+    "fp32",    "fp16",  "int",    "fp64",    "sfu",  "tensor",
+    "uniform", "misc",  "branch", "barrier", "exit", "global",
+    "shared",  "local", "const",  "tex"};
 
 const char *ws_opcode_class_name(enum ws_op_class cls)
 {

@@ -19,17 +19,17 @@
 
 enum ws_op_class {
     WS_OPC_FP32,
-    WS_OPC_FP16,      /* half2 math: twice the fp32 rate on most parts */
+    WS_OPC_FP16, /* half2 math: twice the fp32 rate on most parts */
     WS_OPC_INT,
     WS_OPC_FP64,
     WS_OPC_SFU,
     WS_OPC_TENSOR,
-    WS_OPC_UNIFORM,   /* Turing-on uniform datapath, one result per warp */
-    WS_OPC_MISC,      /* moves, special registers, conversions, shuffles */
+    WS_OPC_UNIFORM, /* Turing-on uniform datapath, one result per warp */
+    WS_OPC_MISC,    /* moves, special registers, conversions, shuffles */
     WS_OPC_BRANCH,
     WS_OPC_BARRIER,
     WS_OPC_EXIT,
-    WS_OPC_GLOBAL,    /* LDG/STG, generic LD/ST, atomics, LDGSTS */
+    WS_OPC_GLOBAL, /* LDG/STG, generic LD/ST, atomics, LDGSTS */
     WS_OPC_SHARED,
     WS_OPC_LOCAL,
     WS_OPC_CONST,
@@ -41,14 +41,14 @@ enum ws_mem_op {
     WS_MEMOP_NONE,
     WS_MEMOP_LOAD,
     WS_MEMOP_STORE,
-    WS_MEMOP_ATOMIC,     /* read-modify-write that returns a value */
-    WS_MEMOP_REDUCTION,  /* read-modify-write that returns nothing */
-    WS_MEMOP_ASYNC_COPY  /* LDGSTS: global -> shared without registers */
+    WS_MEMOP_ATOMIC,    /* read-modify-write that returns a value */
+    WS_MEMOP_REDUCTION, /* read-modify-write that returns nothing */
+    WS_MEMOP_ASYNC_COPY /* LDGSTS: global -> shared without registers */
 };
 
 struct ws_opcode_info {
-    uint8_t cls;      /* enum ws_op_class */
-    uint8_t memop;    /* enum ws_mem_op */
+    uint8_t cls;   /* enum ws_op_class */
+    uint8_t memop; /* enum ws_mem_op */
 };
 
 /* Looks up base[0..len) for SM version sm (e.g. 70).  Returns 1 and fills
@@ -67,7 +67,7 @@ unsigned ws_opcode_width(const char *opcode);
 /* The classes' names in enum order, as configs spell them. */
 extern const char *const ws_opcode_class_names[WS_OPC_COUNT];
 const char *ws_opcode_class_name(enum ws_op_class cls);
-int ws_opcode_class_parse(const char *name);   /* -1 when not a class name */
+int ws_opcode_class_parse(const char *name); /* -1 when not a class name */
 
 /* Semantic flags of an opcode (WS_INST_BAR_SYNC, WS_INST_FENCE,
  * WS_INST_ASYNC_COMMIT, WS_INST_ASYNC_WAIT of ws_trace.h) from its text:

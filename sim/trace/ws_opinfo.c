@@ -29,10 +29,10 @@ void ws_opinfo_derive(struct ws_opinfo *info, const char *op, unsigned sm,
         info->memop = WS_MEMOP_NONE;
     }
     info->width = (uint8_t)ws_opcode_width(op);
-    info->generic = (blen == 2 && (strncmp(op, "LD", 2) == 0
-                                   || strncmp(op, "ST", 2) == 0))
-                    || (blen == 4 && strncmp(op, "ATOM", 4) == 0)
-                    || (blen == 3 && strncmp(op, "RED", 3) == 0);
+    info->generic =
+        (blen == 2 && (strncmp(op, "LD", 2) == 0 || strncmp(op, "ST", 2) == 0))
+        || (blen == 4 && strncmp(op, "ATOM", 4) == 0)
+        || (blen == 3 && strncmp(op, "RED", 3) == 0);
     info->result_regs = (uint8_t)ws_opinfo_result_regs(op, info->cls,
                                                        info->memop,
                                                        info->width);
@@ -43,8 +43,8 @@ void ws_opinfo_derive(struct ws_opinfo *info, const char *op, unsigned sm,
 static uint8_t ws_opinfo_window(const struct ws_launch *l, uint64_t a)
 {
     uint64_t local_end = l->shmem_base > l->local_base
-                         ? l->shmem_base
-                         : l->local_base + WS_OPINFO_SHARED_WINDOW;
+                             ? l->shmem_base
+                             : l->local_base + WS_OPINFO_SHARED_WINDOW;
 
     if (l->shmem_base && a >= l->shmem_base
         && a - l->shmem_base < WS_OPINFO_SHARED_WINDOW)
@@ -62,11 +62,20 @@ void ws_opinfo_apply(const struct ws_opinfo *info, const struct ws_launch *l,
     in->flags = (uint8_t)(info->flags
                           | (info->known == 2 ? WS_INST_UNKNOWN : 0));
     switch (in->cls) {
-    case WS_OPC_SHARED: in->space = WS_SPACE_SHARED; return;
-    case WS_OPC_LOCAL: in->space = WS_SPACE_LOCAL; return;
-    case WS_OPC_CONST: in->space = WS_SPACE_CONST; return;
-    case WS_OPC_TEX: in->space = WS_SPACE_TEX; return;
-    case WS_OPC_GLOBAL: break;
+    case WS_OPC_SHARED:
+        in->space = WS_SPACE_SHARED;
+        return;
+    case WS_OPC_LOCAL:
+        in->space = WS_SPACE_LOCAL;
+        return;
+    case WS_OPC_CONST:
+        in->space = WS_SPACE_CONST;
+        return;
+    case WS_OPC_TEX:
+        in->space = WS_SPACE_TEX;
+        return;
+    case WS_OPC_GLOBAL:
+        break;
     default:
         in->space = in->width ? WS_SPACE_GLOBAL : WS_SPACE_NONE;
         return;
@@ -86,9 +95,11 @@ unsigned ws_opinfo_result_regs(const char *op, unsigned cls, unsigned memop,
 
     /* LDSM .x2/.x4 write 2 or 4 registers whatever the width says. */
     if (memop == WS_MEMOP_LOAD || memop == WS_MEMOP_ATOMIC)
-        regs = strncmp(op, "LDSM", 4) == 0
-               ? (strstr(op, ".4") ? 4u : strstr(op, ".2") ? 2u : 1u)
-               : width > 4 ? width / 4u : 1u;
+        regs = strncmp(op, "LDSM", 4) == 0 ? (strstr(op, ".4")   ? 4u
+                                              : strstr(op, ".2") ? 2u
+                                                                 : 1u)
+               : width > 4                 ? width / 4u
+                                           : 1u;
     else if (cls == WS_OPC_FP64 || strstr(op, ".WIDE"))
         regs = 2;
     return regs > WS_INST_MAX_DST ? WS_INST_MAX_DST : regs;

@@ -31,16 +31,16 @@ _Static_assert(sizeof(struct ws_inst) == 36, "instruction record layout");
 struct ws_pack_writer {
     FILE *fp;
     const char *name;
-    uint64_t pos;                 /* bytes written so far */
-    XXH3_state_t *hash;           /* over everything after the header */
+    uint64_t pos;       /* bytes written so far */
+    XXH3_state_t *hash; /* over everything after the header */
     struct ws_pack_cmd *cmds;
     size_t ncmds, cmds_cap;
     uint32_t nkernels;
-    uint64_t *ctas;               /* the kernel being written: CTA index */
+    uint64_t *ctas; /* the kernel being written: CTA index */
     size_t nctas, ctas_cap;
-    struct ws_pack_warp *warps;   /* one CTA's warp records */
+    struct ws_pack_warp *warps; /* one CTA's warp records */
     size_t warps_cap;
-    FILE *addrs;                  /* the kernel's address table, so far */
+    FILE *addrs; /* the kernel's address table, so far */
     uint64_t naddrs;
 };
 
@@ -50,8 +50,10 @@ static int ws_pack_write_fail(struct ws_pack_writer *w, struct ws_err *err)
 {
     int was_set = err->set;
 
-    ws_err_msg(err, "%s: write error (expected a writable file with room "
-               "for the packed trace)", w->name);
+    ws_err_msg(err,
+               "%s: write error (expected a writable file with room "
+               "for the packed trace)",
+               w->name);
     if (!was_set)
         err->internal = 1;
     return -1;
@@ -79,8 +81,8 @@ static int ws_pack_pad(struct ws_pack_writer *w, uint64_t align,
     return ws_pack_put(w, zeros, n, err);
 }
 
-int ws_pack_writer_new(struct ws_pack_writer **out, FILE *fp,
-                       const char *name, struct ws_err *err)
+int ws_pack_writer_new(struct ws_pack_writer **out, FILE *fp, const char *name,
+                       struct ws_err *err)
 {
     struct ws_pack_writer *w = calloc(1, sizeof *w);
     struct ws_pack_header h;
@@ -106,13 +108,14 @@ int ws_pack_writer_new(struct ws_pack_writer **out, FILE *fp,
     return 0;
 }
 
-static int ws_pack_push_cmd(struct ws_pack_writer *w, uint32_t kind,
-                            uint64_t a, uint64_t b, struct ws_err *err)
+static int ws_pack_push_cmd(struct ws_pack_writer *w, uint32_t kind, uint64_t a,
+                            uint64_t b, struct ws_err *err)
 {
     struct ws_pack_cmd *c;
 
-    if (ws_grow((void **)&w->cmds, &w->cmds_cap, w->ncmds + 1,
-                sizeof *w->cmds, 16) < 0)
+    if (ws_grow((void **)&w->cmds, &w->cmds_cap, w->ncmds + 1, sizeof *w->cmds,
+                16)
+        < 0)
         return ws_err_oom(err);
     c = &w->cmds[w->ncmds++];
     memset(c, 0, sizeof *c);
@@ -159,7 +162,8 @@ static int ws_pack_warps(struct ws_pack_writer *w,
     uint64_t total = 0;
 
     if (ws_grow((void **)&w->warps, &w->warps_cap, cta->nwarps,
-                sizeof *w->warps, 32) < 0)
+                sizeof *w->warps, 32)
+        < 0)
         return ws_err_oom(err);
     for (uint32_t k = 0; k < cta->nwarps; k++) {
         struct ws_pack_warp *pw = &w->warps[k];
@@ -169,9 +173,10 @@ static int ws_pack_warps(struct ws_pack_writer *w,
         total += pw->ninst;
     }
     if (total > UINT32_MAX)
-        return ws_err_msg(err, "%s: a CTA of %llu instructions is too large "
-                          "to pack (expected fewer than 2^32)", w->name,
-                          (unsigned long long)total);
+        return ws_err_msg(err,
+                          "%s: a CTA of %llu instructions is too large "
+                          "to pack (expected fewer than 2^32)",
+                          w->name, (unsigned long long)total);
     *ninst = (uint32_t)total;
     return 0;
 }
@@ -186,8 +191,9 @@ static int ws_pack_cta(struct ws_pack_writer *w,
 
     if (ws_pack_pad(w, 8, err) < 0 || ws_pack_warps(w, cta, &ninst, err) < 0)
         return -1;
-    if (ws_grow((void **)&w->ctas, &w->ctas_cap, w->nctas + 1,
-                sizeof *w->ctas, 1024) < 0)
+    if (ws_grow((void **)&w->ctas, &w->ctas_cap, w->nctas + 1, sizeof *w->ctas,
+                1024)
+        < 0)
         return ws_err_oom(err);
     w->ctas[w->nctas++] = w->pos;
     memset(&rec, 0, sizeof rec);
@@ -201,16 +207,18 @@ static int ws_pack_cta(struct ws_pack_writer *w,
     rec.inst_off = w->pos + sizeof rec
                    + (uint64_t)cta->nwarps * sizeof *w->warps;
     rec.first_addr = w->naddrs;
-    if (cta->naddrs && fwrite(cta->addrs, sizeof *cta->addrs, cta->naddrs,
-                              w->addrs) != cta->naddrs)
+    if (cta->naddrs
+        && fwrite(cta->addrs, sizeof *cta->addrs, cta->naddrs, w->addrs)
+               != cta->naddrs)
         return ws_pack_write_fail(w, err);
     w->naddrs += cta->naddrs;
     if (ws_pack_put(w, &rec, sizeof rec, err) < 0
         || ws_pack_put(w, w->warps, cta->nwarps * sizeof *w->warps, err) < 0)
         return -1;
     for (uint32_t k = 0; k < cta->nwarps; k++)
-        if (ws_pack_put(w, cta->warps[k].inst, cta->warps[k].ninst
-                        * sizeof(struct ws_inst), err) < 0)
+        if (ws_pack_put(w, cta->warps[k].inst,
+                        cta->warps[k].ninst * sizeof(struct ws_inst), err)
+            < 0)
             return -1;
     *ninst_out = ninst;
     return 0;
@@ -254,11 +262,12 @@ static int ws_pack_tables(struct ws_pack_writer *w,
 
     h->strings_off = w->pos;
     if (ws_pack_string(w, src->launch->name ? src->launch->name : "?",
-                       &h->name_off, err) < 0)
+                       &h->name_off, err)
+        < 0)
         return -1;
     if (src->launch->nvbit_version
-        && ws_pack_string(w, src->launch->nvbit_version, &h->nvbit_off,
-                          err) < 0)
+        && ws_pack_string(w, src->launch->nvbit_version, &h->nvbit_off, err)
+               < 0)
         return -1;
     first_op = w->pos;
     for (uint32_t i = 0; i < ops->count; i++)
@@ -308,7 +317,8 @@ int ws_pack_write_kernel(struct ws_pack_writer *w,
     w->nctas = 0;
     w->naddrs = 0;
     if (!(w->addrs = tmpfile()))
-        return ws_err_msg(err, "%s: cannot create a temporary file for the "
+        return ws_err_msg(err,
+                          "%s: cannot create a temporary file for the "
                           "addresses (expected a writable temporary folder)",
                           w->name);
     if (ws_pack_pad(w, 8, err) < 0)
@@ -316,7 +326,8 @@ int ws_pack_write_kernel(struct ws_pack_writer *w,
     h.blocks_off = w->pos;
     while ((rc = src->next(src->ctx, &cta, err)) == 1) {
         if (cta->nwarps != h.nwarps)
-            return ws_err_msg(err, "%s: a CTA of %u warps in a launch of %u "
+            return ws_err_msg(err,
+                              "%s: a CTA of %u warps in a launch of %u "
                               "(expected the block's warp count)",
                               src->origin, cta->nwarps, h.nwarps);
         if (ws_pack_cta(w, cta, &ninst, err) < 0)
@@ -332,8 +343,10 @@ int ws_pack_write_kernel(struct ws_pack_writer *w,
     if (ws_pack_addrs(w, err) < 0)
         return -1;
     if (w->nctas > UINT32_MAX)
-        return ws_err_msg(err, "%s: too many CTAs to pack (expected fewer "
-                          "than 2^32)", src->origin);
+        return ws_err_msg(err,
+                          "%s: too many CTAs to pack (expected fewer "
+                          "than 2^32)",
+                          src->origin);
     h.nctas = (uint32_t)w->nctas;
     if (ws_pack_tables(w, src, &h, err) < 0 || ws_pack_pad(w, 64, err) < 0)
         return -1;

@@ -107,7 +107,7 @@
 #include "ws_trace.h"
 #include "ws_traceg.h"
 
-#define WS_PACK_MAGIC "WSTPACK"          /* 8 bytes with its NUL */
+#define WS_PACK_MAGIC "WSTPACK" /* 8 bytes with its NUL */
 #define WS_PACK_VERSION 1u
 #define WS_PACK_BOM 0x01020304u
 
@@ -124,7 +124,10 @@ struct ws_pack_cmd {
     uint64_t a, b;
 };
 
-enum { WS_PACK_CMD_KERNEL = 0, WS_PACK_CMD_MEMCPY = 1 };
+enum {
+    WS_PACK_CMD_KERNEL = 0,
+    WS_PACK_CMD_MEMCPY = 1
+};
 
 struct ws_pack_op {
     uint64_t off;
@@ -158,8 +161,8 @@ struct ws_pack_kernel_hdr {
 struct ws_pack_writer;
 
 /* Starts a .wst on fp (seekable, empty); name is for messages. */
-int ws_pack_writer_new(struct ws_pack_writer **out, FILE *fp,
-                       const char *name, struct ws_err *err);
+int ws_pack_writer_new(struct ws_pack_writer **out, FILE *fp, const char *name,
+                       struct ws_err *err);
 
 /* A host-to-device copy, in launch order with the kernels. */
 int ws_pack_write_memcpy(struct ws_pack_writer *w, uint64_t addr,

@@ -53,8 +53,8 @@ int ws_packr_vbad(const char *name, struct ws_err *err, uint64_t at,
     char what[320];
 
     vsnprintf(what, sizeof what, fmt, ap);
-    return ws_err_at(err, name, 1, 1, "%s%s at byte %llu (expected %s)",
-                     prefix, what, (unsigned long long)at, expected);
+    return ws_err_at(err, name, 1, 1, "%s%s at byte %llu (expected %s)", prefix,
+                     what, (unsigned long long)at, expected);
 }
 
 int ws_packr_bad(const char *name, struct ws_err *err, uint64_t at,
@@ -118,25 +118,34 @@ static int ws_packr_header(struct ws_pack *p, struct ws_err *err)
                             "file ends");
     memcpy(h, p->base, sizeof *h);
     if (memcmp(h->magic, WS_PACK_MAGIC, sizeof h->magic) != 0)
-        return ws_packr_bad(p->name, err, 0, "the magic 'WSTPACK' of a "
-                            "packed trace", "not a .wst");
+        return ws_packr_bad(p->name, err, 0,
+                            "the magic 'WSTPACK' of a "
+                            "packed trace",
+                            "not a .wst");
     if (h->bom != WS_PACK_BOM)
-        return ws_packr_bad(p->name, err, 12, "a file packed on a machine of "
-                            "this byte order; repack it here", "%s",
+        return ws_packr_bad(p->name, err, 12,
+                            "a file packed on a machine of "
+                            "this byte order; repack it here",
+                            "%s",
                             h->bom == 0x04030201u ? "other byte order"
                                                   : "bad byte-order mark");
     if (h->version != WS_PACK_VERSION)
-        return ws_packr_bad(p->name, err, 8, "format version 1; repack it "
-                            "with this warpsim", "format version %u",
-                            h->version);
+        return ws_packr_bad(p->name, err, 8,
+                            "format version 1; repack it "
+                            "with this warpsim",
+                            "format version %u", h->version);
     if (h->inst_size != sizeof(struct ws_inst) || h->header_size != sizeof *h)
-        return ws_packr_bad(p->name, err, 16, "36-byte instruction records "
+        return ws_packr_bad(p->name, err, 16,
+                            "36-byte instruction records "
                             "and a 64-byte header; repack it with this "
-                            "warpsim", "records of %u bytes, header of %u",
-                            h->inst_size, h->header_size);
+                            "warpsim",
+                            "records of %u bytes, header of %u", h->inst_size,
+                            h->header_size);
     if (h->file_size != p->size)
-        return ws_packr_bad(p->name, err, 24, "a complete file; it was cut "
-                            "short or added to, repack it", "file is %llu "
+        return ws_packr_bad(p->name, err, 24,
+                            "a complete file; it was cut "
+                            "short or added to, repack it",
+                            "file is %llu "
                             "bytes long, its header says %llu",
                             (unsigned long long)p->size,
                             (unsigned long long)h->file_size);
@@ -144,7 +153,8 @@ static int ws_packr_header(struct ws_pack *p, struct ws_err *err)
         return ws_packr_field(p->name, err, 56, "", "the header's zero",
                               h->zero, 0, "a reserved field");
     if (ws_packr_checksum(p) != h->checksum)
-        return ws_err_at(err, p->name, 1, 1, "checksum mismatch (expected an "
+        return ws_err_at(err, p->name, 1, 1,
+                         "checksum mismatch (expected an "
                          "intact file; repack it)");
     return 0;
 }
@@ -157,21 +167,24 @@ static int ws_packr_cmd_table(const struct ws_pack *p, struct ws_err *err)
     const struct ws_pack_header *h = &p->h;
     uint64_t bytes = (uint64_t)h->ncmds * sizeof(struct ws_pack_cmd);
 
-    if (h->cmd_off % 64 != 0 || !ws_packr_fits(p, h->cmd_off, h->ncmds,
-                                               sizeof(struct ws_pack_cmd))
+    if (h->cmd_off % 64 != 0
+        || !ws_packr_fits(p, h->cmd_off, h->ncmds, sizeof(struct ws_pack_cmd))
         || h->cmd_off < sizeof *h)
-        return ws_packr_bad(p->name, err, 40, WS_PACKR_REPACK, "command "
+        return ws_packr_bad(p->name, err, 40, WS_PACKR_REPACK,
+                            "command "
                             "table of %u entries at %llu outside the file",
                             h->ncmds, (unsigned long long)h->cmd_off);
     if (h->cmd_off + bytes != p->size)
         return ws_packr_field(p->name, err, 48, "", "ncmds", h->ncmds,
                               (p->size - h->cmd_off)
-                              / sizeof(struct ws_pack_cmd),
+                                  / sizeof(struct ws_pack_cmd),
                               "the entries from cmd_off to the end of the "
                               "file");
     if (h->nkernels > h->ncmds)
-        return ws_packr_bad(p->name, err, 52, WS_PACKR_REPACK, "%u kernels "
-                            "in %u commands", h->nkernels, h->ncmds);
+        return ws_packr_bad(p->name, err, 52, WS_PACKR_REPACK,
+                            "%u kernels "
+                            "in %u commands",
+                            h->nkernels, h->ncmds);
     return 0;
 }
 
@@ -192,9 +205,10 @@ static int ws_packr_cmd(const struct ws_pack *p, uint32_t i, uint64_t at,
     if (c->kind == WS_PACK_CMD_MEMCPY)
         return 0;
     if (c->kind != WS_PACK_CMD_KERNEL)
-        return ws_packr_bad(p->name, err, at, "0 (kernel) or 1 (copy); "
-                            "repack it", "command %u of kind %u", i,
-                            c->kind);
+        return ws_packr_bad(p->name, err, at,
+                            "0 (kernel) or 1 (copy); "
+                            "repack it",
+                            "command %u of kind %u", i, c->kind);
     if (c->b != 0) {
         snprintf(what, sizeof what, "kernel command %u's second field", i);
         return ws_packr_field(p->name, err, at + 16, "", what, c->b, 0,
@@ -204,14 +218,15 @@ static int ws_packr_cmd(const struct ws_pack *p, uint32_t i, uint64_t at,
         || sizeof(struct ws_pack_kernel_hdr) > p->h.cmd_off - c->a)
         return ws_packr_bad(p->name, err, at + 8, WS_PACKR_REPACK,
                             "kernel header at %llu outside the file or out "
-                            "of launch order", (unsigned long long)c->a);
+                            "of launch order",
+                            (unsigned long long)c->a);
     return 0;
 }
 
 static int ws_packr_commands(struct ws_pack *p, struct ws_err *err)
 {
     const struct ws_pack_header *h = &p->h;
-    uint64_t end = sizeof *h;   /* where the last kernel seen ends */
+    uint64_t end = sizeof *h; /* where the last kernel seen ends */
     size_t nk = 0;
 
     if (ws_packr_cmd_table(p, err) < 0)
@@ -228,30 +243,34 @@ static int ws_packr_commands(struct ws_pack *p, struct ws_err *err)
         if (c.kind != WS_PACK_CMD_KERNEL)
             continue;
         if (nk == h->nkernels)
-            return ws_packr_bad(p->name, err, at, WS_PACKR_REPACK, "more "
+            return ws_packr_bad(p->name, err, at, WS_PACKR_REPACK,
+                                "more "
                                 "kernel commands than the %u kernels the "
-                                "header gives", h->nkernels);
+                                "header gives",
+                                h->nkernels);
         p->kernels[nk++] = c.a;
         end = c.a + sizeof(struct ws_pack_kernel_hdr);
     }
     if (nk != h->nkernels)
-        return ws_packr_bad(p->name, err, 52, WS_PACKR_REPACK, "%zu kernel "
-                            "commands where the header gives %u", nk,
-                            h->nkernels);
+        return ws_packr_bad(p->name, err, 52, WS_PACKR_REPACK,
+                            "%zu kernel "
+                            "commands where the header gives %u",
+                            nk, h->nkernels);
     /* Each kernel's sections start where the one before ends
      * (ws_packr_layout.c); the last one's header ends at the table. */
     if (h->cmd_off != end)
-        return ws_packr_field(p->name, err, 40, "", "cmd_off", h->cmd_off,
-                              end, nk ? "right after the last kernel's "
-                              "header" : "right after the file header, with "
-                              "no kernels");
+        return ws_packr_field(p->name, err, 40, "", "cmd_off", h->cmd_off, end,
+                              nk ? "right after the last kernel's "
+                                   "header"
+                                 : "right after the file header, with "
+                                   "no kernels");
     return 0;
 }
 
 static int ws_packr_check(struct ws_pack *p, struct ws_err *err)
 {
-    int rc = ws_packr_header(p, err) < 0 || ws_packr_commands(p, err) < 0
-             ? -1 : 0;
+    int rc = ws_packr_header(p, err) < 0 || ws_packr_commands(p, err) < 0 ? -1
+                                                                          : 0;
 
     /* The checksum read every page: a file cut short while it was read
      * is that, not a checksum mismatch. */
@@ -276,9 +295,11 @@ static int ws_packr_changed(const struct ws_pack *p, struct ws_err *err,
     vsnprintf(how, sizeof how, fmt, ap);
     va_end(ap);
     ws_err_clear(err);
-    return ws_err_at(err, p->name, 1, 1, "the file changed while it was "
+    return ws_err_at(err, p->name, 1, 1,
+                     "the file changed while it was "
                      "being read (truncated or rewritten)%s (expected a "
-                     "trace left alone while warpsim runs)", how);
+                     "trace left alone while warpsim runs)",
+                     how);
 }
 
 int ws_packr_unchanged(const struct ws_pack *p, int full, struct ws_err *err)
@@ -339,8 +360,10 @@ static int ws_packr_fd(const char *path, struct stat *st, struct ws_err *err)
         return ws_packr_cannot_open(path, fd, err);
     if (!S_ISREG(st->st_mode)) {
         close(fd);
-        return ws_err_msg(err, "%s: not a regular file (expected a trace or "
-                          "listing file)", path);
+        return ws_err_msg(err,
+                          "%s: not a regular file (expected a trace or "
+                          "listing file)",
+                          path);
     }
     return fd;
 }
@@ -395,8 +418,10 @@ int ws_pack_open(struct ws_pack **out, const char *path, struct ws_err *err)
         /* Not the input's fault: exit 1. */
         if ((p->guard = ws_packr_guard_add(p->map, p->size)) < 0) {
             ws_pack_close(p);
-            ws_err_msg(err, "%s: cannot guard the mapping (expected at "
-                       "most 32 packed traces open at once)", path);
+            ws_err_msg(err,
+                       "%s: cannot guard the mapping (expected at "
+                       "most 32 packed traces open at once)",
+                       path);
             err->internal = 1;
             return -1;
         }

@@ -44,14 +44,14 @@
 #define WS_PACKR_GUARD_SLOTS 32
 
 struct ws_packr_guard_slot {
-    atomic_int live;            /* 1 while [start, end) is a .wst mapping */
-    atomic_int tripped;         /* set by the handler */
-    atomic_uintptr_t start, end;    /* end rounded up to a page */
-    atomic_uintptr_t fault;     /* the first access that faulted */
+    atomic_int live;             /* 1 while [start, end) is a .wst mapping */
+    atomic_int tripped;          /* set by the handler */
+    atomic_uintptr_t start, end; /* end rounded up to a page */
+    atomic_uintptr_t fault;      /* the first access that faulted */
 };
 
 static struct ws_packr_guard_slot ws_packr_guard_slots[WS_PACKR_GUARD_SLOTS];
-static struct sigaction ws_packr_guard_prev;    /* what handled SIGBUS before */
+static struct sigaction ws_packr_guard_prev; /* what handled SIGBUS before */
 static atomic_uintptr_t ws_packr_guard_page;
 static int ws_packr_guard_installed;
 

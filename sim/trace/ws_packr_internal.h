@@ -24,10 +24,10 @@ struct ws_pack {
     char *name;
     const uint8_t *base;
     size_t size;
-    void *map;                  /* munmap'd on close */
-    void *own;                  /* an aligned copy (ws_pack_open_mem) */
+    void *map; /* munmap'd on close */
+    void *own; /* an aligned copy (ws_pack_open_mem) */
     struct ws_pack_header h;
-    uint64_t *kernels;          /* kernel header offsets, launch order */
+    uint64_t *kernels; /* kernel header offsets, launch order */
     /* A mapped file: its descriptor, kept for fstat, its size and
      * modification time when opened, and its slot in the SIGBUS guard
      * (-1 and 0 for a buffer). */
@@ -86,7 +86,7 @@ struct ws_packr_warp;
  * a generic access's space, which its address decides. */
 struct ws_packr_expect {
     uint8_t cls, memop, flags;
-    uint8_t space_none, space_mem;  /* width 0, width > 0 */
+    uint8_t space_none, space_mem; /* width 0, width > 0 */
     uint8_t width;
     uint8_t generic;
 };
@@ -94,29 +94,29 @@ struct ws_packr_expect {
 /* A walk through a kernel's CTA blocks: where the next block must start
  * (the one before it ends there, rounded up to 8) and the totals so far. */
 struct ws_packr_walk {
-    uint64_t end;               /* blocks_off before the first block */
-    uint64_t addrs;             /* addresses of the CTAs walked */
-    uint64_t ninst;             /* their instructions */
+    uint64_t end;   /* blocks_off before the first block */
+    uint64_t addrs; /* addresses of the CTAs walked */
+    uint64_t ninst; /* their instructions */
 };
 
 struct ws_pack_reader {
     const struct ws_pack *p;
-    size_t index;               /* kernel number, for messages */
+    size_t index; /* kernel number, for messages */
     uint64_t hdr_off;
     struct ws_pack_kernel_hdr k;
     struct ws_trace_opts opts;
     struct ws_launch launch;
     struct ws_strtab ops;
-    struct ws_opinfo *opinfo;   /* by op id, for this configuration */
-    struct ws_packr_expect *expect;  /* by op id */
-    uint32_t next;              /* the next CTA to serve */
-    uint64_t insts_total;       /* served so far, against --max-insts */
-    uint8_t *cta_seen;          /* one bit per CTA of the grid */
+    struct ws_opinfo *opinfo;       /* by op id, for this configuration */
+    struct ws_packr_expect *expect; /* by op id */
+    uint32_t next;                  /* the next CTA to serve */
+    uint64_t insts_total;           /* served so far, against --max-insts */
+    uint8_t *cta_seen;              /* one bit per CTA of the grid */
     struct ws_warp_stream *warps;
-    struct ws_pack_warp *wrec;  /* the served CTA's warp records, copied */
-    struct ws_packr_walk walk;  /* the CTAs served so far */
-    uint64_t op_next;           /* where the next opcode text must lie */
-    struct ws_inst *copy;       /* a corrected CTA, when one needs it */
+    struct ws_pack_warp *wrec; /* the served CTA's warp records, copied */
+    struct ws_packr_walk walk; /* the CTAs served so far */
+    uint64_t op_next;          /* where the next opcode text must lie */
+    struct ws_inst *copy;      /* a corrected CTA, when one needs it */
     size_t copy_cap;
     struct ws_cta_stream cta;
     uint64_t mapped, copied;
@@ -126,9 +126,9 @@ struct ws_pack_reader {
      * pack lays CTAs out in order, so this runs through the file once. */
     uint64_t given_inst, given_addr;
     /* Streaming (ws_packr_stream.c): the CTA a header was served for. */
-    uint64_t cur_addr_off;      /* its address pool */
+    uint64_t cur_addr_off; /* its address pool */
     uint32_t cur_naddrs, cur_no;
-    struct ws_packr_warp *spare;    /* warp readers kept for reuse */
+    struct ws_packr_warp *spare; /* warp readers kept for reuse */
 };
 
 /* ---- the layout (ws_packr_layout.c) ---- */
@@ -149,8 +149,7 @@ int ws_packr_layout_strings(struct ws_pack_reader *r, const char **name,
 int ws_packr_layout_op(struct ws_pack_reader *r, uint32_t i,
                        const struct ws_pack_op *op, uint64_t at,
                        struct ws_err *err);
-int ws_packr_layout_ops_end(const struct ws_pack_reader *r,
-                            struct ws_err *err);
+int ws_packr_layout_ops_end(const struct ws_pack_reader *r, struct ws_err *err);
 /* CTA i's block where w says it must start: its index entry, record and
  * warp records (copied to *c and r->wrec, then checked, so that what is
  * served is what was checked), its place in the grid (r->cta_seen); w

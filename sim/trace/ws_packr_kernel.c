@@ -38,14 +38,13 @@
 /* ---- a kernel's header -------------------------------------------------- */
 
 static int ws_packr_kbad(const struct ws_pack_reader *r, struct ws_err *err,
-                         size_t field, const char *expected,
-                         const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+                         size_t field, const char *expected, const char *fmt,
+                         ...) __attribute__((format(printf, 5, 6)));
 
 /* ws_packr_bad for kernel r, at its header's field (an offsetof). */
 static int ws_packr_kbad(const struct ws_pack_reader *r, struct ws_err *err,
-                         size_t field, const char *expected,
-                         const char *fmt, ...)
+                         size_t field, const char *expected, const char *fmt,
+                         ...)
 {
     char prefix[48];
     va_list ap;
@@ -66,21 +65,22 @@ static int ws_packr_limits(struct ws_pack_reader *r, struct ws_err *err)
     uint64_t ctas = (uint64_t)k->grid[0] * k->grid[1] * k->grid[2];
 
     if (ctas > r->opts.max_ctas)
-        return ws_err_at(err, name, 1, 1, "kernel %zu: grid of %llu CTAs is "
+        return ws_err_at(err, name, 1, 1,
+                         "kernel %zu: grid of %llu CTAs is "
                          "over the limit of %llu (expected at most --max-ctas "
-                         "CTAs; raise it with --max-ctas N)", r->index + 1,
-                         (unsigned long long)ctas,
+                         "CTAs; raise it with --max-ctas N)",
+                         r->index + 1, (unsigned long long)ctas,
                          (unsigned long long)r->opts.max_ctas);
     if (k->ninst > r->opts.max_insts)
-        return ws_err_at(err, name, 1, 1, "kernel %zu: %llu warp "
+        return ws_err_at(err, name, 1, 1,
+                         "kernel %zu: %llu warp "
                          "instructions are over the limit of %llu (expected "
                          "at most --max-insts in all; raise it with "
-                         "--max-insts N)", r->index + 1,
-                         (unsigned long long)k->ninst,
+                         "--max-insts N)",
+                         r->index + 1, (unsigned long long)k->ninst,
                          (unsigned long long)r->opts.max_insts);
     if (k->nctas == 0 || k->nctas > ctas)
-        return ws_packr_kbad(r, err,
-                             offsetof(struct ws_pack_kernel_hdr, nctas),
+        return ws_packr_kbad(r, err, offsetof(struct ws_pack_kernel_hdr, nctas),
                              "1 to the grid's CTAs; repack it",
                              "%u CTAs in a grid of %llu", k->nctas,
                              (unsigned long long)ctas);
@@ -96,20 +96,18 @@ static int ws_packr_launch_ranges(struct ws_pack_reader *r, struct ws_err *err)
     if (!g[0] || !g[1] || !g[2] || g[0] > 0x7fffffffu || g[1] > 65535
         || g[2] > 65535)
         return ws_packr_kbad(r, err, offsetof(struct ws_pack_kernel_hdr, grid),
-                             "a grid CUDA allows; repack it",
-                             "grid (%u,%u,%u)", g[0], g[1], g[2]);
+                             "a grid CUDA allows; repack it", "grid (%u,%u,%u)",
+                             g[0], g[1], g[2]);
     if (!b[0] || !b[1] || !b[2] || b[2] > WS_CUDA_MAX_BLOCK_Z
         || (uint64_t)b[0] * b[1] * b[2] > WS_CUDA_MAX_BLOCK_THREADS)
-        return ws_packr_kbad(r, err,
-                             offsetof(struct ws_pack_kernel_hdr, block),
+        return ws_packr_kbad(r, err, offsetof(struct ws_pack_kernel_hdr, block),
                              "a block CUDA allows; repack it",
                              "block (%u,%u,%u)", b[0], b[1], b[2]);
     if (k->shmem > (4u << 20) || k->nregs > 255 || k->sm_version < 10
         || k->sm_version > 199 || k->lineinfo > 1
-        || (k->trace_version != 0 && (k->trace_version < 3
-                                      || k->trace_version > 5)))
-        return ws_packr_kbad(r, err,
-                             offsetof(struct ws_pack_kernel_hdr, shmem),
+        || (k->trace_version != 0
+            && (k->trace_version < 3 || k->trace_version > 5)))
+        return ws_packr_kbad(r, err, offsetof(struct ws_pack_kernel_hdr, shmem),
                              "the ranges of an Accel-Sim header; repack it",
                              "launch values out of range");
     return 0;
@@ -138,8 +136,8 @@ static int ws_packr_strings(struct ws_pack_reader *r, struct ws_err *err)
     const char *name, *nvbit;
     size_t name_len, nvbit_len;
 
-    if (ws_packr_layout_strings(r, &name, &name_len, &nvbit, &nvbit_len,
-                                err) < 0)
+    if (ws_packr_layout_strings(r, &name, &name_len, &nvbit, &nvbit_len, err)
+        < 0)
         return -1;
     r->launch.name = strndup(name, name_len);
     r->launch.nvbit_version = nvbit ? strndup(nvbit, nvbit_len) : NULL;
@@ -186,25 +184,29 @@ static int ws_packr_op(struct ws_pack_reader *r, uint32_t i, uint64_t at,
     s = (const char *)p->base + op.off;
     if (op.len == 0 || op.len >= r->k.ops_off - op.off || s[op.len] != '\0'
         || memchr(s, '\0', op.len))
-        return ws_packr_bad(p->name, err, at, WS_PACKR_REPACK, "kernel %zu: "
+        return ws_packr_bad(p->name, err, at, WS_PACKR_REPACK,
+                            "kernel %zu: "
                             "opcode %u's text is not a string of its length",
                             r->index + 1, i);
     id = ws_strtab_intern(&r->ops, s, op.len);
     if (id == UINT32_MAX)
         return ws_err_oom(err);
     if (id != i)
-        return ws_packr_bad(p->name, err, at, WS_PACKR_REPACK, "kernel %zu: "
-                            "opcode %u repeats opcode %u", r->index + 1, i,
-                            id);
+        return ws_packr_bad(p->name, err, at, WS_PACKR_REPACK,
+                            "kernel %zu: "
+                            "opcode %u repeats opcode %u",
+                            r->index + 1, i, id);
     /* From here on the interned copy: the mapping may change under us
      * (ws_packr_unchanged says so), a string it holds may lose its NUL. */
     s = r->ops.strs[i];
     ws_opinfo_derive(&r->opinfo[i], s, r->k.sm_version, r->opts.unknown_class);
     ws_packr_expect_op(r, i);
     if (r->opinfo[i].bulk)
-        return ws_err_at(err, p->name, 1, 1, "kernel %zu: bulk-copy "
+        return ws_err_at(err, p->name, 1, 1,
+                         "kernel %zu: bulk-copy "
                          "instruction '%s' is not supported (expected a "
-                         "trace without TMA transfers)", r->index + 1, s);
+                         "trace without TMA transfers)",
+                         r->index + 1, s);
     return 0;
 }
 
@@ -219,7 +221,8 @@ static int ws_packr_ops(struct ws_pack_reader *r, struct ws_err *err)
         return ws_err_oom(err);
     for (uint32_t i = 0; i < r->k.nops; i++)
         if (ws_packr_op(r, i, off + (uint64_t)i * sizeof(struct ws_pack_op),
-                        err) < 0)
+                        err)
+            < 0)
             return -1;
     return ws_packr_layout_ops_end(r, err);
 }
@@ -298,9 +301,12 @@ static void ws_packr_fill_cta(struct ws_pack_reader *r,
 /* Row n: 0xff in the first n bytes, the used slots of a register list of
  * n (loaded with memcpy, so right in either byte order). */
 static const uint8_t ws_packr_used[WS_INST_MAX_SRC + 1][8] = {
-    {0}, {0xff}, {0xff, 0xff}, {0xff, 0xff, 0xff}, {0xff, 0xff, 0xff, 0xff},
-    {0xff, 0xff, 0xff, 0xff, 0xff}
-};
+    {0},
+    {0xff},
+    {0xff, 0xff},
+    {0xff, 0xff, 0xff},
+    {0xff, 0xff, 0xff, 0xff},
+    {0xff, 0xff, 0xff, 0xff, 0xff}};
 
 /* Nonzero when one of the first n of a list's cap slots is RZ (readers
  * drop it) or one after them is not 0 (as the readers leave them): a word
@@ -358,27 +364,31 @@ static int ws_packr_insts(const struct ws_pack_reader *r,
             struct ws_inst x;
             memcpy(&x, in + i, sizeof x);
             if (!ws_packr_sound(r, &x, c->naddrs))
-                return ws_packr_cbad(r, err, at, "instruction %u unsound "
+                return ws_packr_cbad(r, err, at,
+                                     "instruction %u unsound "
                                      "(opcode, registers, width or "
-                                     "addresses)", pw->first_inst + i);
+                                     "addresses)",
+                                     pw->first_inst + i);
             if (!ws_packr_chain(&x, &next, end))
-                return ws_packr_cbad(r, err, at + offsetof(struct ws_inst,
-                                                           addr),
+                return ws_packr_cbad(r, err,
+                                     at + offsetof(struct ws_inst, addr),
                                      "warp %u's instruction %u has addr %u "
                                      "where its warp's addresses are %llu "
-                                     "to %llu, the next at %llu", w, i,
-                                     x.addr,
+                                     "to %llu, the next at %llu",
+                                     w, i, x.addr,
                                      (unsigned long long)pw->first_addr,
                                      (unsigned long long)end,
                                      (unsigned long long)next);
             stale |= ws_packr_stale(r, &x, addrs);
         }
         if (next != end)
-            return ws_packr_cbad(r, err, c->inst_off + ((uint64_t)
-                                 pw->first_inst + pw->ninst) * sizeof *in,
+            return ws_packr_cbad(r, err,
+                                 c->inst_off
+                                     + ((uint64_t)pw->first_inst + pw->ninst)
+                                           * sizeof *in,
                                  "warp %u's accesses take %llu of its %u "
-                                 "addresses", w,
-                                 (unsigned long long)(next - pw->first_addr),
+                                 "addresses",
+                                 w, (unsigned long long)(next - pw->first_addr),
                                  pw->naddrs);
     }
     return stale;
@@ -395,8 +405,8 @@ int ws_packr_stale(const struct ws_pack_reader *r, const struct ws_inst *in,
         ws_opinfo_apply(&r->opinfo[in->op], &r->launch, addrs, &d);
         space = d.space;
     }
-    return in->cls != e->cls || in->memop != e->memop
-           || in->flags != e->flags || in->space != space;
+    return in->cls != e->cls || in->memop != e->memop || in->flags != e->flags
+           || in->space != space;
 }
 
 /* Serves the CTA from a copy whose derived fields are this
@@ -410,7 +420,8 @@ static int ws_packr_correct(struct ws_pack_reader *r, const struct ws_inst *in,
     uint32_t n = c->ninst;
 
     if (ws_grow((void **)&r->copy, &r->copy_cap, n ? n : 1, sizeof *r->copy,
-                256) < 0)
+                256)
+        < 0)
         return ws_err_oom(err);
     memcpy(r->copy, in, (size_t)n * sizeof *in);
     if (ws_packr_insts(r, r->copy, c, addrs, err) < 0)
@@ -465,11 +476,13 @@ static int ws_packr_cta(struct ws_pack_reader *r, const struct ws_pack_cta *c,
     int stale = 0;
 
     if (c->ninst > r->opts.max_insts - r->insts_total)
-        return ws_err_at(err, r->p->name, 1, 1, "kernel %zu: CTA %u takes "
+        return ws_err_at(err, r->p->name, 1, 1,
+                         "kernel %zu: CTA %u takes "
                          "the kernel past the limit of %llu warp "
                          "instructions (expected at most --max-insts in all; "
-                         "raise it with --max-insts N)", r->index + 1,
-                         r->next + 1, (unsigned long long)r->opts.max_insts);
+                         "raise it with --max-insts N)",
+                         r->index + 1, r->next + 1,
+                         (unsigned long long)r->opts.max_insts);
     ws_packr_fill_cta(r, c, insts);
     r->insts_total += c->ninst;
     if (!whole) {
@@ -498,10 +511,11 @@ static void ws_packr_warn_missing(const struct ws_pack_reader *r)
     uint64_t grid = ws_launch_ctas(&r->launch);
 
     if (r->k.nctas < grid)
-        ws_warn_at(r->p->name, 1, 1, "kernel %zu: %u of %llu CTAs in the "
+        ws_warn_at(r->p->name, 1, 1,
+                   "kernel %zu: %u of %llu CTAs in the "
                    "trace; the rest are taken to be empty (the tracer skips "
-                   "CTAs with no instructions)", r->index + 1, r->k.nctas,
-                   (unsigned long long)grid);
+                   "CTAs with no instructions)",
+                   r->index + 1, r->k.nctas, (unsigned long long)grid);
 }
 
 static int ws_packr_serve_one(struct ws_pack_reader *r,
@@ -568,8 +582,10 @@ int ws_pack_reader_open(struct ws_pack_reader **out, const struct ws_pack *p,
     ws_strtab_init(&r->ops);
     if (k >= p->h.nkernels) {
         ws_pack_reader_close(r);
-        return ws_err_at(err, p->name, 1, 1, "no kernel %zu (expected 1 to "
-                         "%u)", k + 1, p->h.nkernels);
+        return ws_err_at(err, p->name, 1, 1,
+                         "no kernel %zu (expected 1 to "
+                         "%u)",
+                         k + 1, p->h.nkernels);
     }
     r->hdr_off = p->kernels[k];
     rc = ws_packr_kernel(r, err);

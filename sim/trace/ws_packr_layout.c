@@ -55,10 +55,11 @@ int ws_packr_field(const char *name, struct ws_err *err, uint64_t at,
                    const char *prefix, const char *field, uint64_t got,
                    uint64_t want, const char *why)
 {
-    return ws_err_at(err, name, 1, 1, "%s%s is %llu at byte %llu (expected "
-                     "%llu, %s; repack it)", prefix, field,
-                     (unsigned long long)got, (unsigned long long)at,
-                     (unsigned long long)want, why);
+    return ws_err_at(err, name, 1, 1,
+                     "%s%s is %llu at byte %llu (expected "
+                     "%llu, %s; repack it)",
+                     prefix, field, (unsigned long long)got,
+                     (unsigned long long)at, (unsigned long long)want, why);
 }
 
 uint64_t ws_packr_nonzero(const struct ws_pack *p, uint64_t from, uint64_t to)
@@ -70,8 +71,8 @@ uint64_t ws_packr_nonzero(const struct ws_pack *p, uint64_t from, uint64_t to)
 }
 
 /* "kernel K: " or "kernel K, CTA C: ". */
-static const char *ws_packr_prefix(const struct ws_pack_reader *r,
-                                   uint64_t cta, char *buf, size_t cap)
+static const char *ws_packr_prefix(const struct ws_pack_reader *r, uint64_t cta,
+                                   char *buf, size_t cap)
 {
     if (cta == UINT64_MAX)
         snprintf(buf, cap, "kernel %zu: ", r->index + 1);
@@ -83,8 +84,8 @@ static const char *ws_packr_prefix(const struct ws_pack_reader *r,
 
 static int ws_packr_lfield(const struct ws_pack_reader *r, struct ws_err *err,
                            uint64_t cta, uint64_t at, uint64_t got,
-                           uint64_t want, const char *why, const char *fmt,
-                           ...) __attribute__((format(printf, 8, 9)));
+                           uint64_t want, const char *why, const char *fmt, ...)
+    __attribute__((format(printf, 8, 9)));
 static int ws_packr_lbad(const struct ws_pack_reader *r, struct ws_err *err,
                          uint64_t cta, uint64_t at, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
@@ -94,8 +95,7 @@ static int ws_packr_lbad(const struct ws_pack_reader *r, struct ws_err *err,
  * CTA and warp. */
 static int ws_packr_lfield(const struct ws_pack_reader *r, struct ws_err *err,
                            uint64_t cta, uint64_t at, uint64_t got,
-                           uint64_t want, const char *why, const char *fmt,
-                           ...)
+                           uint64_t want, const char *why, const char *fmt, ...)
 {
     char pre[64], field[64];
     va_list ap;
@@ -104,8 +104,8 @@ static int ws_packr_lfield(const struct ws_pack_reader *r, struct ws_err *err,
     vsnprintf(field, sizeof field, fmt, ap);
     va_end(ap);
     return ws_packr_field(r->p->name, err, at,
-                          ws_packr_prefix(r, cta, pre, sizeof pre), field,
-                          got, want, why);
+                          ws_packr_prefix(r, cta, pre, sizeof pre), field, got,
+                          want, why);
 }
 
 /* ws_packr_bad (WHAT at byte AT, expected an intact .wst) for kernel r
@@ -142,7 +142,8 @@ static int ws_packr_padding(const struct ws_pack_reader *r, uint64_t cta,
 
     if (z == to)
         return 0;
-    return ws_err_at(err, r->p->name, 1, 1, "%spadding byte is %u at byte "
+    return ws_err_at(err, r->p->name, 1, 1,
+                     "%spadding byte is %u at byte "
                      "%llu (expected 0, as the writer pads; repack it)",
                      ws_packr_prefix(r, cta, pre, sizeof pre),
                      (unsigned)r->p->base[z], (unsigned long long)z);
@@ -150,8 +151,7 @@ static int ws_packr_padding(const struct ws_pack_reader *r, uint64_t cta,
 
 /* ---- the kernel header's sections ------------------------------------- */
 
-static int ws_packr_reserved(const struct ws_pack_reader *r,
-                             struct ws_err *err)
+static int ws_packr_reserved(const struct ws_pack_reader *r, struct ws_err *err)
 {
     const struct ws_pack_kernel_hdr *k = &r->k;
 
@@ -161,11 +161,11 @@ static int ws_packr_reserved(const struct ws_pack_reader *r,
                                "zero", k->zero, 0, "a reserved field");
     for (int i = 0; i < 4; i++)
         if (k->reserved[i] != 0)
-            return ws_packr_lfield(r, err, UINT64_MAX, r->hdr_off
-                                   + offsetof(struct ws_pack_kernel_hdr,
-                                              reserved) + 8u * (unsigned)i,
-                                   k->reserved[i], 0, "a reserved field",
-                                   "reserved[%d]", i);
+            return ws_packr_lfield(
+                r, err, UINT64_MAX,
+                r->hdr_off + offsetof(struct ws_pack_kernel_hdr, reserved)
+                    + 8u * (unsigned)i,
+                k->reserved[i], 0, "a reserved field", "reserved[%d]", i);
     return 0;
 }
 
@@ -175,7 +175,7 @@ static int ws_packr_lower_sections(const struct ws_pack_reader *r,
 {
     const struct ws_pack_kernel_hdr *k = &r->k;
     uint64_t start = r->index ? r->p->kernels[r->index - 1]
-                                + sizeof(struct ws_pack_kernel_hdr)
+                                    + sizeof(struct ws_pack_kernel_hdr)
                               : sizeof(struct ws_pack_header);
 
     if (k->blocks_off != start)
@@ -187,17 +187,19 @@ static int ws_packr_lower_sections(const struct ws_pack_reader *r,
     if (k->addrs_off % 8 != 0 || k->addrs_off < start
         || k->addrs_off > r->hdr_off
         || k->naddrs > (r->hdr_off - k->addrs_off) / 8)
-        return ws_packr_bad(r->p->name, err, r->hdr_off
-                            + offsetof(struct ws_pack_kernel_hdr, addrs_off),
-                            WS_PACKR_REPACK, "kernel %zu: address table of "
+        return ws_packr_bad(r->p->name, err,
+                            r->hdr_off
+                                + offsetof(struct ws_pack_kernel_hdr,
+                                           addrs_off),
+                            WS_PACKR_REPACK,
+                            "kernel %zu: address table of "
                             "%llu entries at %llu outside the kernel's "
-                            "sections", r->index + 1,
-                            (unsigned long long)k->naddrs,
+                            "sections",
+                            r->index + 1, (unsigned long long)k->naddrs,
                             (unsigned long long)k->addrs_off);
     if (k->strings_off != k->addrs_off + k->naddrs * 8)
         return ws_packr_kfield(r, err,
-                               offsetof(struct ws_pack_kernel_hdr,
-                                        strings_off),
+                               offsetof(struct ws_pack_kernel_hdr, strings_off),
                                "strings_off", k->strings_off,
                                k->addrs_off + k->naddrs * 8,
                                "right after the address table");
@@ -219,23 +221,24 @@ static int ws_packr_upper_sections(const struct ws_pack_reader *r,
     if (k->ops_off % 8 != 0 || k->ops_off <= k->strings_off
         || k->ops_off > r->hdr_off
         || k->nops > (r->hdr_off - k->ops_off) / sizeof(struct ws_pack_op))
-        return ws_packr_bad(r->p->name, err, r->hdr_off
-                            + offsetof(struct ws_pack_kernel_hdr, ops_off),
-                            WS_PACKR_REPACK, "kernel %zu: opcode table of "
+        return ws_packr_bad(r->p->name, err,
+                            r->hdr_off
+                                + offsetof(struct ws_pack_kernel_hdr, ops_off),
+                            WS_PACKR_REPACK,
+                            "kernel %zu: opcode table of "
                             "%u entries at %llu outside the kernel's "
-                            "sections", r->index + 1, k->nops,
+                            "sections",
+                            r->index + 1, k->nops,
                             (unsigned long long)k->ops_off);
-    if (k->ctas_off != k->ops_off + (uint64_t)k->nops
-                                    * sizeof(struct ws_pack_op))
-        return ws_packr_kfield(r, err,
-                               offsetof(struct ws_pack_kernel_hdr, ctas_off),
-                               "ctas_off", k->ctas_off,
-                               k->ops_off + (uint64_t)k->nops
-                                            * sizeof(struct ws_pack_op),
-                               "right after the opcode table");
+    if (k->ctas_off
+        != k->ops_off + (uint64_t)k->nops * sizeof(struct ws_pack_op))
+        return ws_packr_kfield(
+            r, err, offsetof(struct ws_pack_kernel_hdr, ctas_off), "ctas_off",
+            k->ctas_off,
+            k->ops_off + (uint64_t)k->nops * sizeof(struct ws_pack_op),
+            "right after the opcode table");
     if (k->nctas > (r->hdr_off - k->ctas_off) / 8
-        || ws_packr_pad(k->ctas_off + (uint64_t)k->nctas * 8, 64)
-           != r->hdr_off)
+        || ws_packr_pad(k->ctas_off + (uint64_t)k->nctas * 8, 64) != r->hdr_off)
         return ws_packr_kfield(r, err,
                                offsetof(struct ws_pack_kernel_hdr, nctas),
                                "nctas", k->nctas,
@@ -246,12 +249,12 @@ static int ws_packr_upper_sections(const struct ws_pack_reader *r,
     return ws_packr_padding(r, UINT64_MAX, index_end, r->hdr_off, err);
 }
 
-int ws_packr_layout_sections(const struct ws_pack_reader *r,
-                             struct ws_err *err)
+int ws_packr_layout_sections(const struct ws_pack_reader *r, struct ws_err *err)
 {
-    return ws_packr_reserved(r, err) < 0
-           || ws_packr_lower_sections(r, err) < 0
-           || ws_packr_upper_sections(r, err) < 0 ? -1 : 0;
+    return ws_packr_reserved(r, err) < 0 || ws_packr_lower_sections(r, err) < 0
+                   || ws_packr_upper_sections(r, err) < 0
+               ? -1
+               : 0;
 }
 
 /* ---- strings and opcode texts ------------------------------------------ */
@@ -281,10 +284,13 @@ int ws_packr_layout_strings(struct ws_pack_reader *r, const char **name,
 
     *name = ws_packr_string_at(r, k->name_off, name_len);
     if (!*name)
-        return ws_packr_bad(r->p->name, err, r->hdr_off
-                            + offsetof(struct ws_pack_kernel_hdr, name_off),
-                            WS_PACKR_REPACK, "kernel %zu: name not a string "
-                            "before the opcode table", r->index + 1);
+        return ws_packr_bad(r->p->name, err,
+                            r->hdr_off
+                                + offsetof(struct ws_pack_kernel_hdr, name_off),
+                            WS_PACKR_REPACK,
+                            "kernel %zu: name not a string "
+                            "before the opcode table",
+                            r->index + 1);
     after = k->name_off + *name_len + 1;
     *nvbit = NULL;
     *nvbit_len = 0;
@@ -296,10 +302,12 @@ int ws_packr_layout_strings(struct ws_pack_reader *r, const char **name,
                                    "nvbit_off", k->nvbit_off, after,
                                    "right after the name, or 0 for none");
         if (!(*nvbit = ws_packr_string_at(r, k->nvbit_off, nvbit_len)))
-            return ws_packr_bad(r->p->name, err, r->hdr_off
-                                + offsetof(struct ws_pack_kernel_hdr,
-                                           nvbit_off),
-                                WS_PACKR_REPACK, "kernel %zu: NVBit version "
+            return ws_packr_bad(r->p->name, err,
+                                r->hdr_off
+                                    + offsetof(struct ws_pack_kernel_hdr,
+                                               nvbit_off),
+                                WS_PACKR_REPACK,
+                                "kernel %zu: NVBit version "
                                 "not a string before the opcode table",
                                 r->index + 1);
         after += *nvbit_len + 1;
@@ -314,9 +322,8 @@ int ws_packr_layout_op(struct ws_pack_reader *r, uint32_t i,
 {
     if (op->zero != 0)
         return ws_packr_lfield(r, err, UINT64_MAX,
-                               at + offsetof(struct ws_pack_op, zero),
-                               op->zero, 0, "a reserved field",
-                               "opcode %u's zero", i);
+                               at + offsetof(struct ws_pack_op, zero), op->zero,
+                               0, "a reserved field", "opcode %u's zero", i);
     if (op->off != r->op_next)
         return ws_packr_lfield(r, err, UINT64_MAX, at, op->off, r->op_next,
                                i ? "right after the opcode text before it"
@@ -327,8 +334,7 @@ int ws_packr_layout_op(struct ws_pack_reader *r, uint32_t i,
     return 0;
 }
 
-int ws_packr_layout_ops_end(const struct ws_pack_reader *r,
-                            struct ws_err *err)
+int ws_packr_layout_ops_end(const struct ws_pack_reader *r, struct ws_err *err)
 {
     uint64_t want = ws_packr_pad(r->op_next, 8);
 
@@ -352,12 +358,16 @@ static int ws_packr_block_place(struct ws_pack_reader *r, uint32_t i,
     uint64_t lin;
 
     if (id[0] >= g[0] || id[1] >= g[1] || id[2] >= g[2])
-        return ws_packr_lbad(r, err, i, off, "thread block (%u,%u,%u) "
-                             "outside the grid", id[0], id[1], id[2]);
+        return ws_packr_lbad(r, err, i, off,
+                             "thread block (%u,%u,%u) "
+                             "outside the grid",
+                             id[0], id[1], id[2]);
     lin = ((uint64_t)id[2] * g[1] + id[1]) * g[0] + id[0];
     if (r->cta_seen[lin / 8] & (1u << (lin % 8)))
-        return ws_packr_lbad(r, err, i, off, "thread block (%u,%u,%u) given "
-                             "a second time", id[0], id[1], id[2]);
+        return ws_packr_lbad(r, err, i, off,
+                             "thread block (%u,%u,%u) given "
+                             "a second time",
+                             id[0], id[1], id[2]);
     r->cta_seen[lin / 8] |= (uint8_t)(1u << (lin % 8));
     return 0;
 }
@@ -376,8 +386,7 @@ static int ws_packr_block_addrs(const struct ws_pack_reader *r, uint32_t i,
     uint64_t next = 0;
 
     for (uint32_t w = 0; w < r->k.nwarps; w++) {
-        struct ws_packr_span x = {r->wrec[w].first_addr, r->wrec[w].naddrs,
-                                  w};
+        struct ws_packr_span x = {r->wrec[w].first_addr, r->wrec[w].naddrs, w};
         uint32_t j = ns++;
         if (x.n == 0) {
             ns--;
@@ -389,11 +398,13 @@ static int ws_packr_block_addrs(const struct ws_pack_reader *r, uint32_t i,
     }
     for (uint32_t j = 0; j < ns; j++) {
         if (s[j].first != next)
-            return ws_packr_lfield(r, err, i, off + sizeof *c
-                                   + s[j].warp * sizeof(struct ws_pack_warp)
-                                   + offsetof(struct ws_pack_warp,
-                                              first_addr),
-                                   s[j].first, next, "where the addresses "
+            return ws_packr_lfield(r, err, i,
+                                   off + sizeof *c
+                                       + s[j].warp * sizeof(struct ws_pack_warp)
+                                       + offsetof(struct ws_pack_warp,
+                                                  first_addr),
+                                   s[j].first, next,
+                                   "where the addresses "
                                    "below it end: warps' addresses neither "
                                    "overlap nor leave gaps",
                                    "warp %u's first_addr", s[j].warp);
@@ -420,34 +431,40 @@ static int ws_packr_block_warps(const struct ws_pack_reader *r, uint32_t i,
         const struct ws_pack_warp *pw = &r->wrec[w];
         uint64_t at = off + sizeof *c + w * sizeof *pw;
         if (pw->ninst > r->opts.max_warp_insts)
-            return ws_err_at(err, r->p->name, 1, 1, "kernel %zu: warp %u "
+            return ws_err_at(err, r->p->name, 1, 1,
+                             "kernel %zu: warp %u "
                              "of thread block (%u,%u,%u) has %u instructions, "
                              "over the limit of %llu per warp (expected at "
                              "most --max-warp-insts; raise it with "
-                             "--max-warp-insts N)", r->index + 1, w,
-                             c->ctaid[0], c->ctaid[1], c->ctaid[2],
-                             pw->ninst,
+                             "--max-warp-insts N)",
+                             r->index + 1, w, c->ctaid[0], c->ctaid[1],
+                             c->ctaid[2], pw->ninst,
                              (unsigned long long)r->opts.max_warp_insts);
         if (pw->first_inst != next)
-            return ws_packr_lfield(r, err, i, at
-                                   + offsetof(struct ws_pack_warp, first_inst),
-                                   pw->first_inst, next,
-                                   w ? "where the warp before it ends"
-                                     : "the CTA's first instruction",
-                                   "warp %u's first_inst", w);
+            return ws_packr_lfield(
+                r, err, i, at + offsetof(struct ws_pack_warp, first_inst),
+                pw->first_inst, next,
+                w ? "where the warp before it ends"
+                  : "the CTA's first instruction",
+                "warp %u's first_inst", w);
         next += pw->ninst;
         if (next > c->ninst)
-            return ws_packr_lbad(r, err, i, at, "warp %u's instructions past "
-                                 "the CTA's %u", w, c->ninst);
+            return ws_packr_lbad(r, err, i, at,
+                                 "warp %u's instructions past "
+                                 "the CTA's %u",
+                                 w, c->ninst);
         if (pw->ninst == 0 && (pw->first_addr != 0 || pw->naddrs != 0))
-            return ws_packr_lfield(r, err, i, at
-                                   + offsetof(struct ws_pack_warp, first_addr),
-                                   pw->naddrs, 0, "with first_addr 0: an "
-                                   "absent warp has no addresses",
-                                   "warp %u's naddrs", w);
+            return ws_packr_lfield(
+                r, err, i, at + offsetof(struct ws_pack_warp, first_addr),
+                pw->naddrs, 0,
+                "with first_addr 0: an "
+                "absent warp has no addresses",
+                "warp %u's naddrs", w);
         if ((uint64_t)pw->first_addr + pw->naddrs > c->naddrs)
-            return ws_packr_lbad(r, err, i, at, "warp %u's addresses outside "
-                                 "the CTA's", w);
+            return ws_packr_lbad(r, err, i, at,
+                                 "warp %u's addresses outside "
+                                 "the CTA's",
+                                 w);
     }
     if (next != c->ninst)
         return ws_packr_lfield(r, err, i,
@@ -479,20 +496,20 @@ static int ws_packr_block_record(const struct ws_pack_reader *r, uint32_t i,
                                c->inst_off, off + recs,
                                "right after its warp records", "inst_off");
     if (c->ninst > (r->k.addrs_off - c->inst_off) / sizeof(struct ws_inst))
-        return ws_packr_lbad(r, err, i, off + offsetof(struct ws_pack_cta,
-                                                       ninst),
+        return ws_packr_lbad(r, err, i,
+                             off + offsetof(struct ws_pack_cta, ninst),
                              "%u instructions past the CTA blocks", c->ninst);
     if (c->first_addr != w->addrs)
         return ws_packr_lfield(r, err, i,
                                off + offsetof(struct ws_pack_cta, first_addr),
-                               c->first_addr, w->addrs, "where the CTAs "
+                               c->first_addr, w->addrs,
+                               "where the CTAs "
                                "before it end in the address table",
                                "first_addr");
     if (c->naddrs > r->k.naddrs - c->first_addr)
-        return ws_packr_lbad(r, err, i, off + offsetof(struct ws_pack_cta,
-                                                       naddrs),
-                             "%u addresses past the address table",
-                             c->naddrs);
+        return ws_packr_lbad(r, err, i,
+                             off + offsetof(struct ws_pack_cta, naddrs),
+                             "%u addresses past the address table", c->naddrs);
     return 0;
 }
 
@@ -503,8 +520,8 @@ int ws_packr_block(struct ws_pack_reader *r, struct ws_packr_walk *w,
     const struct ws_pack *p = r->p;
     uint64_t at = r->k.ctas_off + (uint64_t)i * 8, off;
     uint64_t want = ws_packr_pad(w->end, 8);
-    uint64_t recs = sizeof *c + (uint64_t)r->k.nwarps
-                                * sizeof(struct ws_pack_warp);
+    uint64_t recs = sizeof *c
+                    + (uint64_t)r->k.nwarps * sizeof(struct ws_pack_warp);
 
     memcpy(&off, p->base + at, sizeof off);
     if (ws_packr_padding(r, i, w->end, want, err) < 0)

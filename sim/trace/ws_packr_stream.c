@@ -38,16 +38,16 @@
 
 struct ws_packr_warp {
     struct ws_pack_reader *r;
-    const struct ws_inst *inst;     /* the warp's records, in the mapping */
-    uint64_t inst_off;              /* of inst[0], for messages */
+    const struct ws_inst *inst; /* the warp's records, in the mapping */
+    uint64_t inst_off;          /* of inst[0], for messages */
     uint32_t ninst, next;
-    const uint64_t *addrs;          /* its CTA's address pool */
+    const uint64_t *addrs; /* its CTA's address pool */
     uint32_t naddrs;
-    uint64_t addr_next, addr_end;   /* its address chain (ws_packr_chain) */
-    uint32_t first_addr;            /* for messages */
-    int ended;                      /* its end was checked */
-    uint32_t cta_no, warp;          /* for messages */
-    uint64_t given;                 /* records given back: inst[0..given) */
+    uint64_t addr_next, addr_end; /* its address chain (ws_packr_chain) */
+    uint32_t first_addr;          /* for messages */
+    int ended;                    /* its end was checked */
+    uint32_t cta_no, warp;        /* for messages */
+    uint64_t given;               /* records given back: inst[0..given) */
     struct ws_packr_warp *next_spare;
 };
 
@@ -89,14 +89,16 @@ static int ws_packr_warp_take(struct ws_packr_warp *w, struct ws_inst *in,
 
     memcpy(in, &w->inst[w->next], sizeof *in);
     if (!ws_packr_sound(r, in, w->naddrs))
-        return ws_packr_bad(r->p->name, err, at, WS_PACKR_REPACK, "kernel "
+        return ws_packr_bad(r->p->name, err, at, WS_PACKR_REPACK,
+                            "kernel "
                             "%zu, CTA %u: warp %u's instruction %u unsound "
                             "(opcode, registers, width or addresses)",
                             r->index + 1, w->cta_no + 1, w->warp, w->next);
     if (!ws_packr_chain(in, &next, w->addr_end))
-        return ws_packr_bad(r->p->name, err, at + offsetof(struct ws_inst,
-                                                           addr),
-                            WS_PACKR_REPACK, "kernel %zu, CTA %u: warp %u's "
+        return ws_packr_bad(r->p->name, err,
+                            at + offsetof(struct ws_inst, addr),
+                            WS_PACKR_REPACK,
+                            "kernel %zu, CTA %u: warp %u's "
                             "instruction %u has addr %u where its warp's "
                             "addresses are %u to %llu, the next at %llu",
                             r->index + 1, w->cta_no + 1, w->warp, w->next,
@@ -114,11 +116,13 @@ static int ws_packr_warp_end(struct ws_packr_warp *w, struct ws_err *err)
 
     w->ended = 1;
     if (w->addr_next != w->addr_end)
-        return ws_packr_bad(r->p->name, err, w->inst_off + (uint64_t)w->ninst
-                            * sizeof(struct ws_inst), WS_PACKR_REPACK,
+        return ws_packr_bad(r->p->name, err,
+                            w->inst_off
+                                + (uint64_t)w->ninst * sizeof(struct ws_inst),
+                            WS_PACKR_REPACK,
                             "kernel %zu, CTA %u: warp %u's accesses take "
-                            "%llu of its %llu addresses", r->index + 1,
-                            w->cta_no + 1, w->warp,
+                            "%llu of its %llu addresses",
+                            r->index + 1, w->cta_no + 1, w->warp,
                             (unsigned long long)(w->addr_next - w->first_addr),
                             (unsigned long long)(w->addr_end - w->first_addr));
     return 0;
@@ -187,8 +191,10 @@ int ws_pack_reader_warp_open(struct ws_pack_reader *r,
 
     (void)cta;
     if (warp >= r->k.nwarps || !r->warps[warp].inst)
-        return ws_err_msg(err, "internal: warp %u of a packed CTA has no "
-                          "instructions", warp);
+        return ws_err_msg(err,
+                          "internal: warp %u of a packed CTA has no "
+                          "instructions",
+                          warp);
     if (w)
         r->spare = w->next_spare;
     else if (!(w = malloc(sizeof *w)))

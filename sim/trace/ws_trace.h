@@ -49,24 +49,24 @@ enum ws_space {
 
 /* Instruction flags. */
 enum {
-    WS_INST_UNKNOWN = 1u << 0,   /* mnemonic not in the opcode table */
-    WS_INST_GENERIC = 1u << 1,   /* LD/ST/ATOM/RED: space came from the address */
-    WS_INST_BAR_SYNC = 1u << 2,  /* BAR.SYNC / BAR.RED: wait for the CTA */
-    WS_INST_FENCE = 1u << 3,     /* MEMBAR / FENCE: wait for own memory ops */
+    WS_INST_UNKNOWN = 1u << 0, /* mnemonic not in the opcode table */
+    WS_INST_GENERIC = 1u << 1, /* LD/ST/ATOM/RED: space came from the address */
+    WS_INST_BAR_SYNC = 1u << 2, /* BAR.SYNC / BAR.RED: wait for the CTA */
+    WS_INST_FENCE = 1u << 3,    /* MEMBAR / FENCE: wait for own memory ops */
     WS_INST_ASYNC_COMMIT = 1u << 4, /* LDGDEPBAR: close an LDGSTS group */
     WS_INST_ASYNC_WAIT = 1u << 5    /* DEPBAR.LE SB0, imm: wait for groups */
 };
 
 struct ws_inst {
     uint32_t pc;
-    uint32_t mask;       /* active lanes after predication; 0 = predicated off */
-    uint32_t op;         /* interned full opcode, modifiers included */
-    uint32_t addr;       /* index of the first address in the CTA's pool */
+    uint32_t mask; /* active lanes after predication; 0 = predicated off */
+    uint32_t op;   /* interned full opcode, modifiers included */
+    uint32_t addr; /* index of the first address in the CTA's pool */
     int32_t imm;
-    uint8_t cls;         /* enum ws_op_class */
-    uint8_t memop;       /* enum ws_mem_op */
-    uint8_t space;       /* enum ws_space */
-    uint8_t width;       /* bytes per lane, 0 when not a memory access */
+    uint8_t cls;   /* enum ws_op_class */
+    uint8_t memop; /* enum ws_mem_op */
+    uint8_t space; /* enum ws_space */
+    uint8_t width; /* bytes per lane, 0 when not a memory access */
     uint8_t flags;
     uint8_t ndst, nsrc;
     uint8_t dst[WS_INST_MAX_DST];
@@ -80,25 +80,25 @@ struct ws_warp_stream {
 
 struct ws_cta_stream {
     uint32_t ctaid[3];
-    uint64_t linear_id;         /* z*gy*gx + y*gx + x */
+    uint64_t linear_id; /* z*gy*gx + y*gx + x */
     int has_cluster;
     uint32_t cluster_id[3], cluster_cta[3], cluster_rank;
-    uint32_t nwarps;            /* warps per CTA from the block size */
-    struct ws_warp_stream *warps;   /* [nwarps]; absent warps have ninst 0 */
+    uint32_t nwarps;              /* warps per CTA from the block size */
+    struct ws_warp_stream *warps; /* [nwarps]; absent warps have ninst 0 */
     const uint64_t *addrs;
-    uint32_t ninst, naddrs;     /* totals, for copying the CTA */
+    uint32_t ninst, naddrs; /* totals, for copying the CTA */
 };
 
 struct ws_launch {
     char *name;
     uint32_t id;
     uint32_t grid[3], block[3];
-    uint32_t shmem;             /* bytes per CTA, static + dynamic */
-    uint32_t nregs;             /* per thread */
-    uint32_t sm_version;        /* 70, 80, 90 ... */
+    uint32_t shmem;      /* bytes per CTA, static + dynamic */
+    uint32_t nregs;      /* per thread */
+    uint32_t sm_version; /* 70, 80, 90 ... */
     uint64_t stream_id;
     uint64_t shmem_base, local_base;
-    uint32_t trace_version;     /* 0 = before version 3 */
+    uint32_t trace_version; /* 0 = before version 3 */
     int lineinfo;
     char *nvbit_version;
 };
@@ -147,13 +147,13 @@ struct ws_warp_reader {
      * before an instruction whose addresses would not fit in addr_cap
      * (which holds at least one warp's worth, WS_WARP_SIZE).  The number
      * read, 0 at the warp's end, -1 on error. */
-    long (*read)(void *ctx, struct ws_inst *inst, size_t cap,
-                 uint64_t *addrs, size_t addr_cap, struct ws_err *err);
+    long (*read)(void *ctx, struct ws_inst *inst, size_t cap, uint64_t *addrs,
+                 size_t addr_cap, struct ws_err *err);
     void (*close)(void *ctx);
 };
 
 struct ws_cta_source {
-    const char *origin;         /* the trace's path, for messages */
+    const char *origin; /* the trace's path, for messages */
     void *ctx;
     const struct ws_launch *launch;
     const struct ws_strtab *ops;
@@ -166,9 +166,8 @@ struct ws_cta_source {
      * one way or the other, never both. */
     int (*next_header)(void *ctx, const struct ws_cta_stream **cta,
                        struct ws_err *err);
-    int (*warp_open)(void *ctx, const struct ws_cta_stream *cta,
-                     uint32_t warp, struct ws_warp_reader *r,
-                     struct ws_err *err);
+    int (*warp_open)(void *ctx, const struct ws_cta_stream *cta, uint32_t warp,
+                     struct ws_warp_reader *r, struct ws_err *err);
 };
 
 #endif

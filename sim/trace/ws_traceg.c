@@ -42,9 +42,9 @@ void ws_trace_opts_default(struct ws_trace_opts *opts)
 
 const char *ws_space_name(enum ws_space space)
 {
-    static const char *const names[WS_SPACE_COUNT] = {
-        "none", "global", "shared", "local", "const", "tex"
-    };
+    static const char *const names[WS_SPACE_COUNT] = {"none",   "global",
+                                                      "shared", "local",
+                                                      "const",  "tex"};
     return (unsigned)space < WS_SPACE_COUNT ? names[space] : "?";
 }
 
@@ -54,10 +54,12 @@ const char *ws_traceg_name(const struct ws_traceg *r)
 }
 
 int ws_traceg_fail(struct ws_traceg *r, struct ws_err *err, long col,
-                          const char *what, const char *expected)
+                   const char *what, const char *expected)
 {
-    return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, col, "%s "
-                     "(expected %s)", what, expected);
+    return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, col,
+                     "%s "
+                     "(expected %s)",
+                     what, expected);
 }
 
 /* ---- CTA blocks -------------------------------------------------------- */
@@ -84,15 +86,15 @@ static int ws_keyline(const char *p, const char *key, const char **val)
 }
 
 enum ws_warp_phase {
-    WS_WARP_NONE,      /* no warp yet, or the last one is complete */
-    WS_WARP_NAMED,     /* "warp = w" read, "insts = n" not yet */
-    WS_WARP_BODY       /* reading its n instruction lines */
+    WS_WARP_NONE,  /* no warp yet, or the last one is complete */
+    WS_WARP_NAMED, /* "warp = w" read, "insts = n" not yet */
+    WS_WARP_BODY   /* reading its n instruction lines */
 };
 
 struct ws_cta_state {
     enum ws_warp_phase phase;
     uint32_t warp;
-    uint32_t want, got;   /* instructions announced and read for this warp */
+    uint32_t want, got; /* instructions announced and read for this warp */
 };
 
 static int ws_close_warp(struct ws_traceg *r, struct ws_cta_state *st,
@@ -101,11 +103,13 @@ static int ws_close_warp(struct ws_traceg *r, struct ws_cta_state *st,
     if (st->phase == WS_WARP_NAMED)
         return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1,
                          "warp %u has no 'insts =' line (expected 'insts = n' "
-                         "after 'warp = %u')", st->warp, st->warp);
+                         "after 'warp = %u')",
+                         st->warp, st->warp);
     if (st->phase == WS_WARP_BODY && st->got != st->want)
         return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1,
                          "warp %u has %u instruction lines (expected %u from "
-                         "its 'insts =' line)", st->warp, st->got, st->want);
+                         "its 'insts =' line)",
+                         st->warp, st->got, st->want);
     if (st->phase == WS_WARP_BODY)
         r->warps[st->warp].ninst = st->got;
     st->phase = WS_WARP_NONE;
@@ -124,14 +128,15 @@ static int ws_cta_begin(struct ws_traceg *r, const char *v, struct ws_err *err)
     if (id[0] >= l->grid[0] || id[1] >= l->grid[1] || id[2] >= l->grid[2])
         return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1,
                          "thread block (%u,%u,%u) lies outside the grid "
-                         "(expected indices below (%u,%u,%u))", id[0], id[1],
-                         id[2], l->grid[0], l->grid[1], l->grid[2]);
+                         "(expected indices below (%u,%u,%u))",
+                         id[0], id[1], id[2], l->grid[0], l->grid[1],
+                         l->grid[2]);
     lin = ((uint64_t)id[2] * l->grid[1] + id[1]) * l->grid[0] + id[0];
     if (r->cta_seen[lin / 8] & (1u << (lin % 8)))
         return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1,
                          "thread block (%u,%u,%u) appears a second time "
-                         "(expected each CTA of the grid once)", id[0], id[1],
-                         id[2]);
+                         "(expected each CTA of the grid once)",
+                         id[0], id[1], id[2]);
     r->cta_seen[lin / 8] |= (uint8_t)(1u << (lin % 8));
     r->cta.linear_id = lin;
     return 0;
@@ -145,14 +150,18 @@ static int ws_warp_begin(struct ws_traceg *r, struct ws_cta_state *st,
     if (ws_num_u32(v, strlen(v), &st->warp) < 0)
         return ws_traceg_fail(r, err, 1, "bad warp line", "'warp = n'");
     if (st->warp >= r->cta.nwarps)
-        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1, "warp "
+        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1,
+                         "warp "
                          "%u does not exist (expected 0 to %u for a block of "
-                         "%u threads)", st->warp, r->cta.nwarps - 1,
+                         "%u threads)",
+                         st->warp, r->cta.nwarps - 1,
                          ws_launch_threads(&r->launch));
     if (r->warp_seen[st->warp])
-        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1, "warp "
+        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1,
+                         "warp "
                          "%u appears twice in this block (expected each warp "
-                         "once)", st->warp);
+                         "once)",
+                         st->warp);
     r->warp_seen[st->warp] = 1;
     st->phase = WS_WARP_NAMED;
     return 0;
@@ -173,14 +182,14 @@ static int ws_insts_begin(struct ws_traceg *r, struct ws_cta_state *st,
         return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1,
                          "insts = %u is over the limit of %llu instructions "
                          "per warp (expected at most --max-warp-insts; raise "
-                         "it with --max-warp-insts N)", st->want,
-                         (unsigned long long)r->opts.max_warp_insts);
-    if (st->want > r->opts.max_insts - r->insts_total)   /* total <= max */
+                         "it with --max-warp-insts N)",
+                         st->want, (unsigned long long)r->opts.max_warp_insts);
+    if (st->want > r->opts.max_insts - r->insts_total) /* total <= max */
         return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1,
                          "insts = %u takes the kernel past the limit of %llu "
                          "warp instructions (expected at most --max-insts in "
-                         "all; raise it with --max-insts N)", st->want,
-                         (unsigned long long)r->opts.max_insts);
+                         "all; raise it with --max-insts N)",
+                         st->want, (unsigned long long)r->opts.max_insts);
     if (st->want > WS_TRACEG_MAX_CTA_INSTS - r->ninst)
         return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1,
                          "insts = %u makes the block larger than %u "
@@ -202,14 +211,15 @@ static int ws_inst_line(struct ws_traceg *r, struct ws_cta_state *st,
     if (st->got == st->want)
         return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1,
                          "more instruction lines than warp %u's 'insts = %u' "
-                         "(expected 'warp =' or '#END_TB')", st->warp,
-                         st->want);
+                         "(expected 'warp =' or '#END_TB')",
+                         st->warp, st->want);
     if (r->ninst == r->inst_cap
         && ws_grow((void **)&r->inst, &r->inst_cap, r->ninst + 1,
-                   sizeof *r->inst, 1024) < 0)
+                   sizeof *r->inst, 1024)
+               < 0)
         return ws_err_oom(err);
-    if (ws_traceg_parse_inst(r, line, len, st->warp, &r->inst[r->ninst],
-                             err) < 0)
+    if (ws_traceg_parse_inst(r, line, len, st->warp, &r->inst[r->ninst], err)
+        < 0)
         return -1;
     r->ninst++;
     st->got++;
@@ -248,17 +258,21 @@ static int ws_cta_cluster(struct ws_traceg *r, const char *p,
     r->cta.has_cluster = 1;
     if (ws_keyline(p, "cluster id", &v))
         return ws_traceg_parse_u32s(v, r->cta.cluster_id, 0) < 0
-               ? ws_traceg_fail(r, err, 1, "bad cluster id line",
-                                "'cluster id = x,y,z'") : 0;
+                   ? ws_traceg_fail(r, err, 1, "bad cluster id line",
+                                    "'cluster id = x,y,z'")
+                   : 0;
     if (ws_keyline(p, "cluster cta", &v))
         return ws_traceg_parse_u32s(v, r->cta.cluster_cta, 0) < 0
-               ? ws_traceg_fail(r, err, 1, "bad cluster cta line",
-                                "'cluster cta = x,y,z'") : 0;
+                   ? ws_traceg_fail(r, err, 1, "bad cluster cta line",
+                                    "'cluster cta = x,y,z'")
+                   : 0;
     if (ws_keyline(p, "cluster rank", &v))
         return ws_num_u32(v, strlen(v), &r->cta.cluster_rank) < 0
-               ? ws_traceg_fail(r, err, 1, "bad cluster rank line",
-                                "'cluster rank = n'") : 0;
-    return ws_traceg_fail(r, err, 1, "unknown cluster line", "'cluster id', "
+                   ? ws_traceg_fail(r, err, 1, "bad cluster rank line",
+                                    "'cluster rank = n'")
+                   : 0;
+    return ws_traceg_fail(r, err, 1, "unknown cluster line",
+                          "'cluster id', "
                           "'cluster cta' or 'cluster rank'");
 }
 
@@ -272,9 +286,8 @@ static int ws_may_be_key(char c)
 /* One line inside "#BEGIN_TB ... #END_TB".  Returns 1 at "#END_TB".  Key
  * lines are recognised before instruction lines so that a short warp is
  * reported as a count mismatch, not as a bad PC "warp". */
-static int ws_cta_line(struct ws_traceg *r, struct ws_cta_state *st,
-                       char *p, size_t len, int *have_block,
-                       struct ws_err *err)
+static int ws_cta_line(struct ws_traceg *r, struct ws_cta_state *st, char *p,
+                       size_t len, int *have_block, struct ws_err *err)
 {
     const char *v;
 
@@ -284,8 +297,10 @@ static int ws_cta_line(struct ws_traceg *r, struct ws_cta_state *st,
         return ws_inst_line(r, st, p, len, err);
     if (strncmp(p, "#END_TB", 7) == 0) {
         if (!*have_block)
-            return ws_traceg_fail(r, err, 1, "'#END_TB' before a thread "
-                                  "block line", "'thread block = x,y,z'");
+            return ws_traceg_fail(r, err, 1,
+                                  "'#END_TB' before a thread "
+                                  "block line",
+                                  "'thread block = x,y,z'");
         return ws_close_warp(r, st, err) < 0 ? -1 : 1;
     }
     if (strncmp(p, "#BEGIN_TB", 9) == 0)
@@ -302,8 +317,10 @@ static int ws_cta_line(struct ws_traceg *r, struct ws_cta_state *st,
         return ws_cta_begin(r, v, err);
     }
     if (!*have_block)
-        return ws_traceg_fail(r, err, 1, "block content before its 'thread "
-                              "block' line", "'thread block = x,y,z'");
+        return ws_traceg_fail(r, err, 1,
+                              "block content before its 'thread "
+                              "block' line",
+                              "'thread block = x,y,z'");
     if (strncmp(p, "cluster ", 8) == 0)
         return ws_cta_cluster(r, p, err);
     if (ws_keyline(p, "warp", &v))
@@ -324,15 +341,16 @@ static int ws_trace_end(struct ws_traceg *r, struct ws_err *err)
 
     r->finished = 1;
     if (r->ctas_read == 0)
-        return ws_err_at(err, ws_traceg_name(r), line, 1, "the trace has no "
+        return ws_err_at(err, ws_traceg_name(r), line, 1,
+                         "the trace has no "
                          "thread block (expected at least one '#BEGIN_TB' "
                          "... '#END_TB' block after the header)");
     if (r->ctas_read < grid)
-        ws_warn_at(ws_traceg_name(r), line, 1, "%llu of %llu CTAs in the "
+        ws_warn_at(ws_traceg_name(r), line, 1,
+                   "%llu of %llu CTAs in the "
                    "trace; the rest are taken to be empty (the tracer skips "
                    "CTAs with no instructions)",
-                   (unsigned long long)r->ctas_read,
-                   (unsigned long long)grid);
+                   (unsigned long long)r->ctas_read, (unsigned long long)grid);
     return 0;
 }
 
@@ -343,12 +361,16 @@ static int ws_between_blocks(struct ws_traceg *r, const char *line,
     if (strncmp(p, "#BEGIN_TB", 9) == 0)
         return 1;
     if (strncmp(p, "#END_TB", 7) == 0)
-        return ws_traceg_fail(r, err, (long)(p - line) + 1, "'#END_TB' "
-                              "outside a thread block", "'#BEGIN_TB' first");
+        return ws_traceg_fail(r, err, (long)(p - line) + 1,
+                              "'#END_TB' "
+                              "outside a thread block",
+                              "'#BEGIN_TB' first");
     if (*p == '#')
         return 0;
-    return ws_traceg_fail(r, err, (long)(p - line) + 1, "text outside a "
-                          "thread block", "'#BEGIN_TB'");
+    return ws_traceg_fail(r, err, (long)(p - line) + 1,
+                          "text outside a "
+                          "thread block",
+                          "'#BEGIN_TB'");
 }
 
 int ws_traceg_next_cta(struct ws_traceg *r, const struct ws_cta_stream **cta,
@@ -356,7 +378,7 @@ int ws_traceg_next_cta(struct ws_traceg *r, const struct ws_cta_stream **cta,
 {
     struct ws_cta_state st = {WS_WARP_NONE, 0, 0, 0};
     int in_block = r->begin_pending, have_block = 0, rc;
-    size_t idle = 0;            /* bytes read between blocks */
+    size_t idle = 0; /* bytes read between blocks */
     char *line;
     size_t len;
 
@@ -370,9 +392,10 @@ int ws_traceg_next_cta(struct ws_traceg *r, const struct ws_cta_stream **cta,
             return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1,
                              "more than %u MiB of comment and blank lines "
                              "between thread blocks (expected '#BEGIN_TB' "
-                             "within them)", WS_TRACEG_MAX_IDLE >> 20);
+                             "within them)",
+                             WS_TRACEG_MAX_IDLE >> 20);
         if (len == 0)
-            continue;      /* blank lines are common; skip them cheaply */
+            continue; /* blank lines are common; skip them cheaply */
         p = ws_traceg_trim_len(line, &len);
         if (len == 0)
             continue;
@@ -397,9 +420,11 @@ int ws_traceg_next_cta(struct ws_traceg *r, const struct ws_cta_stream **cta,
         r->finished = 1;
         return ws_err_at(err, ws_traceg_name(r), r->lines.lineno + 1, 1,
                          "file ends inside a thread block (expected "
-                         "%s'#END_TB')", st.phase == WS_WARP_BODY &&
-                         st.got < st.want ? "the rest of the warp's "
-                         "instructions and " : "");
+                         "%s'#END_TB')",
+                         st.phase == WS_WARP_BODY && st.got < st.want
+                             ? "the rest of the warp's "
+                               "instructions and "
+                             : "");
     }
     return ws_trace_end(r, err);
 }

@@ -32,16 +32,16 @@
  * work or gigabytes of output: a grid of 2^31 CTAs is legal CUDA, but no
  * trace or workload a user means to simulate comes near the defaults.  Each
  * has a command-line flag to raise it, and the error names that flag. */
-#define WS_LIMIT_CTAS_DEFAULT       (UINT64_C(1) << 24)
-#define WS_LIMIT_INSTS_DEFAULT      UINT64_C(1000000000)
+#define WS_LIMIT_CTAS_DEFAULT (UINT64_C(1) << 24)
+#define WS_LIMIT_INSTS_DEFAULT UINT64_C(1000000000)
 #define WS_LIMIT_WARP_INSTS_DEFAULT (UINT64_C(1) << 24)
 
 struct ws_trace_opts {
-    int unknown_class;        /* enum ws_op_class for unknown mnemonics */
-    int allow_unknown_keys;   /* skip unknown "-key = value" header lines */
-    uint64_t max_ctas;        /* CTAs in one launch (--max-ctas) */
-    uint64_t max_insts;       /* warp instructions in one kernel (--max-insts) */
-    uint64_t max_warp_insts;  /* warp instructions of one warp
+    int unknown_class;       /* enum ws_op_class for unknown mnemonics */
+    int allow_unknown_keys;  /* skip unknown "-key = value" header lines */
+    uint64_t max_ctas;       /* CTAs in one launch (--max-ctas) */
+    uint64_t max_insts;      /* warp instructions in one kernel (--max-insts) */
+    uint64_t max_warp_insts; /* warp instructions of one warp
                                  (--max-warp-insts) */
 };
 

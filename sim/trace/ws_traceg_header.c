@@ -53,17 +53,29 @@ static int ws_parse_dim3(const char *v, uint32_t out[3])
 }
 
 enum ws_hkey {
-    WS_HK_NAME, WS_HK_ID, WS_HK_GRID, WS_HK_BLOCK, WS_HK_SHMEM, WS_HK_NREGS,
-    WS_HK_BINARY, WS_HK_STREAM, WS_HK_SHMEM_BASE, WS_HK_LOCAL_BASE,
-    WS_HK_NVBIT, WS_HK_TRACER, WS_HK_LINEINFO, WS_HK_CLUSTER, WS_HK_COUNT
+    WS_HK_NAME,
+    WS_HK_ID,
+    WS_HK_GRID,
+    WS_HK_BLOCK,
+    WS_HK_SHMEM,
+    WS_HK_NREGS,
+    WS_HK_BINARY,
+    WS_HK_STREAM,
+    WS_HK_SHMEM_BASE,
+    WS_HK_LOCAL_BASE,
+    WS_HK_NVBIT,
+    WS_HK_TRACER,
+    WS_HK_LINEINFO,
+    WS_HK_CLUSTER,
+    WS_HK_COUNT
 };
 
 static const char *const ws_hkey_names[WS_HK_COUNT] = {
-    "kernel name", "kernel id", "grid dim", "block dim", "shmem", "nregs",
-    "binary version", "cuda stream id", "shmem base_addr",
-    "local mem base_addr", "nvbit version", "accelsim tracer version",
-    "enable lineinfo", "cluster dim"
-};
+    "kernel name",         "kernel id",      "grid dim",
+    "block dim",           "shmem",          "nregs",
+    "binary version",      "cuda stream id", "shmem base_addr",
+    "local mem base_addr", "nvbit version",  "accelsim tracer version",
+    "enable lineinfo",     "cluster dim"};
 
 /* Checked at the grid line: CUDA's limits, then --max-ctas, which keeps a
  * typo from asking for billions of CTAs (and the reader's one bit per CTA
@@ -82,7 +94,8 @@ static int ws_header_grid(struct ws_traceg *r, const uint32_t g[3], long col,
         return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, col,
                          "grid of %llu CTAs is over the limit of %llu "
                          "(expected at most --max-ctas CTAs; raise it with "
-                         "--max-ctas N)", (unsigned long long)ctas,
+                         "--max-ctas N)",
+                         (unsigned long long)ctas,
                          (unsigned long long)r->opts.max_ctas);
     memcpy(r->launch.grid, g, sizeof r->launch.grid);
     return 0;
@@ -103,8 +116,8 @@ static int ws_header_block(struct ws_traceg *r, const uint32_t b[3], long col,
     return 0;
 }
 
-static int ws_header_value(struct ws_traceg *r, enum ws_hkey key,
-                           const char *v, long col, struct ws_err *err)
+static int ws_header_value(struct ws_traceg *r, enum ws_hkey key, const char *v,
+                           long col, struct ws_err *err)
 {
     struct ws_launch *l = &r->launch;
     uint64_t u = 0;
@@ -140,8 +153,9 @@ static int ws_header_value(struct ws_traceg *r, enum ws_hkey key,
         break;
     }
     if ((is_hex ? ws_num_hex(v, n, &u) : ws_num_u64(v, n, &u)) < 0)
-        return ws_traceg_fail(r, err, col, "bad header value", is_hex ?
-                              "a hexadecimal address" : "a decimal number");
+        return ws_traceg_fail(r, err, col, "bad header value",
+                              is_hex ? "a hexadecimal address"
+                                     : "a decimal number");
     switch (key) {
     case WS_HK_ID:
         if (u > UINT32_MAX)
@@ -151,14 +165,18 @@ static int ws_header_value(struct ws_traceg *r, enum ws_hkey key,
         break;
     case WS_HK_SHMEM:
         if (u > (4u << 20))
-            return ws_traceg_fail(r, err, col, "shared memory per CTA out of "
-                                  "range", "at most 4 MiB");
+            return ws_traceg_fail(r, err, col,
+                                  "shared memory per CTA out of "
+                                  "range",
+                                  "at most 4 MiB");
         l->shmem = (uint32_t)u;
         break;
     case WS_HK_NREGS:
         if (u > 255)
-            return ws_traceg_fail(r, err, col, "registers per thread out of "
-                                  "range", "0 to 255");
+            return ws_traceg_fail(r, err, col,
+                                  "registers per thread out of "
+                                  "range",
+                                  "0 to 255");
         l->nregs = (uint32_t)u;
         break;
     case WS_HK_BINARY:
@@ -167,9 +185,15 @@ static int ws_header_value(struct ws_traceg *r, enum ws_hkey key,
                                   "a version such as 70, 80 or 90");
         l->sm_version = (uint32_t)u;
         break;
-    case WS_HK_STREAM: l->stream_id = u; break;
-    case WS_HK_SHMEM_BASE: l->shmem_base = u; break;
-    case WS_HK_LOCAL_BASE: l->local_base = u; break;
+    case WS_HK_STREAM:
+        l->stream_id = u;
+        break;
+    case WS_HK_SHMEM_BASE:
+        l->shmem_base = u;
+        break;
+    case WS_HK_LOCAL_BASE:
+        l->local_base = u;
+        break;
     case WS_HK_TRACER:
         if (u < 3 || u > 5)
             return ws_traceg_fail(r, err, col, "unsupported tracer version",
@@ -232,28 +256,30 @@ static int ws_header_line(struct ws_traceg *r, char *line, long *seen,
             continue;
         if (seen[k])
             return ws_err_at(err, ws_traceg_name(r), r->lines.lineno,
-                             (long)(key - line) + 1, "second '-%s' line "
+                             (long)(key - line) + 1,
+                             "second '-%s' line "
                              "(expected each header key once; line %ld "
-                             "gives it already)", key, seen[k]);
+                             "gives it already)",
+                             key, seen[k]);
         seen[k] = r->lines.lineno;
-        return ws_header_value(r, (enum ws_hkey)k, val,
-                               (long)(val - line) + 1, err);
+        return ws_header_value(r, (enum ws_hkey)k, val, (long)(val - line) + 1,
+                               err);
     }
     if (r->opts.allow_unknown_keys)
         return 0;
     return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 2,
                      "unknown header key '%s' (expected a key of the "
                      "Accel-Sim trace header, such as 'grid dim'; "
-                     "--allow-unknown-keys skips it)", key);
+                     "--allow-unknown-keys skips it)",
+                     key);
 }
 
 static int ws_header_check(struct ws_traceg *r, const long *seen,
                            struct ws_err *err)
 {
-    static const enum ws_hkey required[] = {
-        WS_HK_NAME, WS_HK_GRID, WS_HK_BLOCK, WS_HK_SHMEM, WS_HK_NREGS,
-        WS_HK_BINARY
-    };
+    static const enum ws_hkey required[] = {WS_HK_NAME,  WS_HK_GRID,
+                                            WS_HK_BLOCK, WS_HK_SHMEM,
+                                            WS_HK_NREGS, WS_HK_BINARY};
 
     for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
         if (!seen[required[i]])
@@ -288,8 +314,10 @@ int ws_traceg_read_header(struct ws_traceg *r, struct ws_err *err)
             return ws_header_check(r, seen, err);
         }
         if (*p != '-')
-            return ws_traceg_fail(r, err, (long)(p - line) + 1, "unexpected "
-                                  "text in the kernel header", "'-key = "
+            return ws_traceg_fail(r, err, (long)(p - line) + 1,
+                                  "unexpected "
+                                  "text in the kernel header",
+                                  "'-key = "
                                   "value' lines, then '#traces format'");
         if (ws_header_line(r, p, seen, err) < 0)
             return -1;

@@ -34,10 +34,10 @@
 /* A cursor over the blank-separated fields of one line. */
 struct ws_cur {
     const char *line;
-    const char *p;       /* just past the field taken last */
-    const char *s;       /* the field taken last */
+    const char *p; /* just past the field taken last */
+    const char *s; /* the field taken last */
     size_t len;
-    int n;               /* fields taken */
+    int n; /* fields taken */
 };
 
 /* The bytes that end a field: blank, tab, and the NUL that ends the line. */
@@ -45,11 +45,10 @@ static const uint8_t ws_field_end[256] = {[0] = 1, [' '] = 1, ['\t'] = 1};
 
 /* A hexadecimal digit's value plus one; 0 for any other byte. */
 static const uint8_t ws_hex1[256] = {
-    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
-    ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
-    ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
-    ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16
-};
+    ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,
+    ['6'] = 7,  ['7'] = 8,  ['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12,
+    ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12,
+    ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16};
 
 /* Where the next field starts, or the line's NUL when there is none. */
 static const char *ws_cur_skip(const struct ws_cur *c)
@@ -90,7 +89,7 @@ static inline long ws_cur_col(const struct ws_cur *c)
 
 /* The next field, or an error naming what was expected there. */
 static inline int ws_cur_next(struct ws_traceg *r, struct ws_cur *c,
-                       const char *expected, struct ws_err *err)
+                              const char *expected, struct ws_err *err)
 {
     if (ws_cur_take(c))
         return 0;
@@ -174,7 +173,8 @@ static int ws_hex64(const char *s, size_t len, uint64_t *out)
 /* The next field as a decimal number below 2^32, converted in the pass
  * that finds its end; a field of ten digits or more goes to ws_num_u32. */
 static inline int ws_field_dec32(struct ws_traceg *r, struct ws_cur *c,
-                          const char *what, uint32_t *out, struct ws_err *err)
+                                 const char *what, uint32_t *out,
+                                 struct ws_err *err)
 {
     const char *s = ws_cur_skip(c), *p = s;
     uint32_t v = 0;
@@ -197,7 +197,8 @@ static inline int ws_field_dec32(struct ws_traceg *r, struct ws_cur *c,
  * field of more than 16 digits (leading zeros, or too large) or with other
  * bytes in it goes to ws_hex64 for the verdict. */
 static inline int ws_field_hex(struct ws_traceg *r, struct ws_cur *c,
-                        const char *what, uint64_t *out, struct ws_err *err)
+                               const char *what, uint64_t *out,
+                               struct ws_err *err)
 {
     const char *s = ws_cur_skip(c), *d = s, *p;
     uint64_t v = 0;
@@ -212,7 +213,8 @@ static inline int ws_field_hex(struct ws_traceg *r, struct ws_cur *c,
     ws_cur_end(c, s, p);
     if (c->s + c->len != p || p - d > 16 || p == d)
         return ws_hex64(c->s, c->len, out) < 0
-               ? ws_cur_bad(r, c, what, "a hexadecimal number", err) : 0;
+                   ? ws_cur_bad(r, c, what, "a hexadecimal number", err)
+                   : 0;
     *out = v;
     return 0;
 }
@@ -236,7 +238,8 @@ static struct ws_opinfo *ws_traceg_opinfo(struct ws_traceg *r, uint32_t id)
     if (id >= r->opinfo_cap) {
         size_t old = r->opinfo_cap;
         if (ws_grow((void **)&r->opinfo, &r->opinfo_cap, (size_t)id + 1,
-                    sizeof *r->opinfo, 1024) < 0)
+                    sizeof *r->opinfo, 1024)
+            < 0)
             return NULL;
         memset(r->opinfo + old, 0, (r->opinfo_cap - old) * sizeof *r->opinfo);
     }
@@ -298,7 +301,8 @@ static const struct ws_opinfo *ws_parse_opcode(struct ws_traceg *r,
     if (info->bulk) {
         ws_err_at(err, ws_traceg_name(r), r->lines.lineno, ws_cur_col(c),
                   "bulk-copy instruction '%.*s' is not supported (expected "
-                  "a trace without TMA transfers)", (int)c->len, c->s);
+                  "a trace without TMA transfers)",
+                  (int)c->len, c->s);
         return NULL;
     }
     return info;
@@ -326,8 +330,7 @@ static int ws_reg_text(struct ws_traceg *r, const struct ws_cur *c, int *reg,
         *reg = -1;
         return 0;
     }
-    if (len < 2 || s[0] != 'R' || ws_dec32(s + 1, len - 1, &n) < 0
-        || n > 255)
+    if (len < 2 || s[0] != 'R' || ws_dec32(s + 1, len - 1, &n) < 0 || n > 255)
         return ws_cur_bad(r, c, "register", "R0 to R255 or RZ", err);
     *reg = (int)n;
     return 0;
@@ -335,8 +338,8 @@ static int ws_reg_text(struct ws_traceg *r, const struct ws_cur *c, int *reg,
 
 /* The next field as a register, "R" and one to three digits read in the
  * pass that finds its end; anything else goes to ws_reg_text. */
-static inline int ws_field_reg(struct ws_traceg *r, struct ws_cur *c,
-                               int *reg, struct ws_err *err)
+static inline int ws_field_reg(struct ws_traceg *r, struct ws_cur *c, int *reg,
+                               struct ws_err *err)
 {
     const char *s = ws_cur_skip(c), *p = s + 1;
     unsigned n = 0, d;
@@ -358,18 +361,17 @@ static inline int ws_field_reg(struct ws_traceg *r, struct ws_cur *c,
     return ws_reg_text(r, c, reg, err);
 }
 
-static int ws_parse_regs(struct ws_traceg *r, struct ws_cur *c,
-                         uint8_t *regs, uint8_t *count, unsigned max,
-                         const char *what, struct ws_err *err)
+static int ws_parse_regs(struct ws_traceg *r, struct ws_cur *c, uint8_t *regs,
+                         uint8_t *count, unsigned max, const char *what,
+                         struct ws_err *err)
 {
     uint32_t n = 0;
 
     if (ws_field_dec32(r, c, what, &n, err) < 0)
         return -1;
     if (n > max)
-        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno,
-                         ws_cur_col(c), "%u %s (expected at most %u)", n, what,
-                         max);
+        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, ws_cur_col(c),
+                         "%u %s (expected at most %u)", n, what, max);
     *count = 0;
     for (uint32_t i = 0; i < n; i++) {
         int reg = -1;
@@ -386,12 +388,15 @@ static int ws_parse_regs(struct ws_traceg *r, struct ws_cur *c,
 static int ws_push_addr(struct ws_traceg *r, uint64_t a, struct ws_err *err)
 {
     if (r->naddr == WS_TRACEG_MAX_CTA_ADDRS)
-        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1, "block "
+        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1,
+                         "block "
                          "holds more than %u lane addresses (expected a real "
-                         "CTA's memory accesses)", WS_TRACEG_MAX_CTA_ADDRS);
+                         "CTA's memory accesses)",
+                         WS_TRACEG_MAX_CTA_ADDRS);
     if (r->naddr == r->addr_cap
         && ws_grow((void **)&r->addrs, &r->addr_cap, r->naddr + 1,
-                   sizeof *r->addrs, 1024) < 0)
+                   sizeof *r->addrs, 1024)
+               < 0)
         return ws_err_oom(err);
     r->addrs[r->naddr++] = a;
     return 0;
@@ -407,10 +412,10 @@ static int ws_step_addr(struct ws_traceg *r, const struct ws_cur *c,
     uint64_t mag = step < 0 ? (uint64_t)0 - (uint64_t)step : (uint64_t)step;
 
     if (step < 0 ? mag > *a : mag > UINT64_MAX - *a)
-        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno,
-                         ws_cur_col(c), "address of active lane %u wraps %s "
-                         "(expected addresses between 0 and 2^64 - 1)", lane,
-                         step < 0 ? "below 0" : "past 2^64");
+        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, ws_cur_col(c),
+                         "address of active lane %u wraps %s "
+                         "(expected addresses between 0 and 2^64 - 1)",
+                         lane, step < 0 ? "below 0" : "past 2^64");
     *a = step < 0 ? *a - mag : *a + mag;
     return 0;
 }
@@ -431,7 +436,7 @@ static int ws_stride_addrs(struct ws_traceg *r, const struct ws_cur *c,
         && mag <= room / (active - 1)) {
         uint64_t *a = r->addrs + r->naddr;
         for (unsigned k = 0; k < active; k++)
-            a[k] = base + (uint64_t)step * k;    /* modulo 2^64, exact here */
+            a[k] = base + (uint64_t)step * k; /* modulo 2^64, exact here */
         r->naddr += active;
         return 0;
     }
@@ -453,10 +458,13 @@ static int ws_parse_addrs(struct ws_traceg *r, struct ws_cur *c,
     if (ws_field_dec32(r, c, "address mode", &mode, err) < 0)
         return -1;
     if (mode > 2 || (mode == 2 && r->launch.trace_version < 3))
-        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno,
-                         ws_cur_col(c), "unknown address mode %u (expected "
-                         "%s)", mode, r->launch.trace_version < 3 ?
-                         "0 or 1 before tracer version 3" : "0, 1 or 2");
+        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, ws_cur_col(c),
+                         "unknown address mode %u (expected "
+                         "%s)",
+                         mode,
+                         r->launch.trace_version < 3
+                             ? "0 or 1 before tracer version 3"
+                             : "0, 1 or 2");
     in->addr = (uint32_t)r->naddr;
     if (mode == 0) {
         for (unsigned k = 0; k < active; k++)
@@ -516,9 +524,8 @@ static int ws_parse_imm(struct ws_traceg *r, const struct ws_cur *c,
 static int ws_parse_legacy_prefix(struct ws_traceg *r, struct ws_cur *c,
                                   uint32_t warp, struct ws_err *err)
 {
-    static const char *const what[4] = {
-        "block x", "block y", "block z", "warp id"
-    };
+    static const char *const what[4] = {"block x", "block y", "block z",
+                                        "warp id"};
     uint32_t want[4] = {r->cta.ctaid[0], r->cta.ctaid[1], r->cta.ctaid[2],
                         warp};
     uint32_t v = 0;
@@ -528,9 +535,10 @@ static int ws_parse_legacy_prefix(struct ws_traceg *r, struct ws_cur *c,
             return -1;
         if (v != want[k])
             return ws_err_at(err, ws_traceg_name(r), r->lines.lineno,
-                             ws_cur_col(c), "%s %u disagrees with the "
-                             "enclosing block (expected %u)", what[k], v,
-                             want[k]);
+                             ws_cur_col(c),
+                             "%s %u disagrees with the "
+                             "enclosing block (expected %u)",
+                             what[k], v, want[k]);
     }
     return 0;
 }
@@ -549,15 +557,16 @@ static int ws_parse_pc_mask(struct ws_traceg *r, struct ws_cur *c,
     if (ws_field_hex(r, c, "active mask", &mask, err) < 0)
         return -1;
     if (c->len > 10 || mask > UINT32_MAX)
-        return ws_traceg_fail(r, err, ws_cur_col(c), "active mask wider "
-                              "than a warp", "8 hexadecimal digits");
+        return ws_traceg_fail(r, err, ws_cur_col(c),
+                              "active mask wider "
+                              "than a warp",
+                              "8 hexadecimal digits");
     in->mask = (uint32_t)mask;
     return 0;
 }
 
-static int ws_parse_fields(struct ws_traceg *r, struct ws_cur *c,
-                           uint32_t warp, struct ws_inst *in,
-                           struct ws_err *err)
+static int ws_parse_fields(struct ws_traceg *r, struct ws_cur *c, uint32_t warp,
+                           struct ws_inst *in, struct ws_err *err)
 {
     const struct ws_opinfo *info;
     uint32_t width = 0, v = 0;
@@ -565,21 +574,24 @@ static int ws_parse_fields(struct ws_traceg *r, struct ws_cur *c,
     if (r->launch.trace_version < 3
         && ws_parse_legacy_prefix(r, c, warp, err) < 0)
         return -1;
-    if (r->launch.lineinfo
-        && ws_field_dec32(r, c, "source line", &v, err) < 0)
+    if (r->launch.lineinfo && ws_field_dec32(r, c, "source line", &v, err) < 0)
         return -1;
     if (ws_parse_pc_mask(r, c, in, err) < 0
         || ws_parse_regs(r, c, in->dst, &in->ndst, WS_INST_MAX_DST,
-                         "destination registers", err) < 0
+                         "destination registers", err)
+               < 0
         || !(info = ws_parse_opcode(r, c, in, err))
         || ws_parse_regs(r, c, in->src, &in->nsrc, WS_INST_MAX_SRC,
-                         "source registers", err) < 0
+                         "source registers", err)
+               < 0
         || ws_field_dec32(r, c, "memory width", &width, err) < 0)
         return -1;
     if (width > 0) {
         if (width > 64)
-            return ws_traceg_fail(r, err, ws_cur_col(c), "memory width "
-                                  "out of range", "0 to 16 bytes per lane");
+            return ws_traceg_fail(r, err, ws_cur_col(c),
+                                  "memory width "
+                                  "out of range",
+                                  "0 to 16 bytes per lane");
         in->width = info->width;
         if (ws_parse_addrs(r, c, in, err) < 0)
             return -1;
@@ -612,15 +624,16 @@ static void ws_check_field_count(struct ws_traceg *r, const char *line,
     if (c.n <= WS_TRACEG_MAX_TOKENS)
         return;
     ws_err_clear(err);
-    ws_traceg_fail(r, err, ws_cur_col(&c), "too many fields on an "
-                   "instruction line", "at most 32 addresses and the fixed "
+    ws_traceg_fail(r, err, ws_cur_col(&c),
+                   "too many fields on an "
+                   "instruction line",
+                   "at most 32 addresses and the fixed "
                    "fields");
 }
 
 /* The line's cache entry, or NULL for a line the cache does not take. */
-static struct ws_linecache_entry *ws_linecache_slot(struct ws_traceg *r,
-                                                   const char *line,
-                                                   size_t len)
+static struct ws_linecache_entry *
+ws_linecache_slot(struct ws_traceg *r, const char *line, size_t len)
 {
     uint64_t a, b;
 
@@ -634,8 +647,7 @@ static struct ws_linecache_entry *ws_linecache_slot(struct ws_traceg *r,
 }
 
 int ws_traceg_parse_inst(struct ws_traceg *r, const char *line, size_t len,
-                         uint32_t warp, struct ws_inst *in,
-                         struct ws_err *err)
+                         uint32_t warp, struct ws_inst *in, struct ws_err *err)
 {
     struct ws_linecache_entry *e = ws_linecache_slot(r, line, len);
     struct ws_cur c = {line, line, line, 0, 0};

@@ -30,7 +30,7 @@
 #define WS_TRACEG_OPCACHE 64
 
 struct ws_opcache_entry {
-    const char *text;    /* the interned string; NULL when empty */
+    const char *text; /* the interned string; NULL when empty */
     uint32_t len, id;
 };
 
@@ -43,7 +43,7 @@ struct ws_opcache_entry {
 #define WS_TRACEG_LINECACHE_TEXT 64
 
 struct ws_linecache_entry {
-    uint32_t len;        /* 0 when empty */
+    uint32_t len; /* 0 when empty */
     char text[WS_TRACEG_LINECACHE_TEXT];
     struct ws_inst inst;
 };
@@ -53,7 +53,7 @@ struct ws_traceg {
     struct ws_trace_opts opts;
     struct ws_launch launch;
     struct ws_strtab ops;
-    struct ws_opinfo *opinfo;        /* by op id, derived at first sight */
+    struct ws_opinfo *opinfo; /* by op id, derived at first sight */
     size_t opinfo_cap;
     struct ws_opcache_entry opcache[WS_TRACEG_OPCACHE];
     struct ws_linecache_entry linecache[WS_TRACEG_LINECACHE];
@@ -62,12 +62,12 @@ struct ws_traceg {
     uint64_t *addrs;
     size_t naddr, addr_cap;
     struct ws_warp_stream *warps;
-    size_t *warp_first;              /* pool index of each warp's first inst */
+    size_t *warp_first; /* pool index of each warp's first inst */
     uint8_t *warp_seen;
-    uint8_t *cta_seen;               /* one bit per CTA of the grid */
+    uint8_t *cta_seen; /* one bit per CTA of the grid */
     uint64_t ctas_read;
-    uint64_t insts_total;            /* warp instructions announced so far */
-    int begin_pending;               /* the header ended at "#BEGIN_TB" */
+    uint64_t insts_total; /* warp instructions announced so far */
+    int begin_pending;    /* the header ended at "#BEGIN_TB" */
     struct ws_cta_stream cta;
     int finished;
 };
@@ -91,7 +91,6 @@ int ws_traceg_read_header(struct ws_traceg *r, struct ws_err *err);
 /* Parses one instruction line, len bytes, of warp `warp` into *in
  * (addresses go to r->addrs).  The line is read, not modified. */
 int ws_traceg_parse_inst(struct ws_traceg *r, const char *line, size_t len,
-                         uint32_t warp, struct ws_inst *in,
-                         struct ws_err *err);
+                         uint32_t warp, struct ws_inst *in, struct ws_err *err);
 
 #endif

@@ -7,7 +7,8 @@
 
 void ws_tracew_header(FILE *fp, const struct ws_launch *l)
 {
-    fprintf(fp, "-kernel name = %s\n-kernel id = %u\n-grid dim = (%u,%u,%u)\n"
+    fprintf(fp,
+            "-kernel name = %s\n-kernel id = %u\n-grid dim = (%u,%u,%u)\n"
             "-block dim = (%u,%u,%u)\n-shmem = %u\n-nregs = %u\n"
             "-binary version = %u\n-cuda stream id = 0\n"
             "-shmem base_addr = 0x%016" PRIx64 "\n"

@@ -54,7 +54,7 @@ static int ws_csv_quoted(struct ws_csv_rd *r, char *out, size_t *n)
             return 0;
         }
         if (c == '"')
-            r->p++;     /* a doubled quote stands for one */
+            r->p++; /* a doubled quote stands for one */
         if (c == '\0')
             return ws_err_at(r->err, r->name, r->line, ws_csv_colno(r, r->p),
                              "NUL byte (expected text)");
@@ -66,7 +66,8 @@ static int ws_csv_quoted(struct ws_csv_rd *r, char *out, size_t *n)
             out[*n] = c;
         (*n)++;
     }
-    return ws_err_at(r->err, r->name, qline, qcol, "the text ends inside a "
+    return ws_err_at(r->err, r->name, qline, qcol,
+                     "the text ends inside a "
                      "quoted field (expected a closing quote)");
 }
 
@@ -106,11 +107,13 @@ static int ws_csv_sep(struct ws_csv_rd *r)
     if (*r->p == '\r' && r->p + 1 < r->end && r->p[1] == '\n')
         r->p++;
     else if (*r->p == '\r' && r->p + 1 < r->end)
-        return ws_err_at(r->err, r->name, r->line, r->end_col, "carriage "
+        return ws_err_at(r->err, r->name, r->line, r->end_col,
+                         "carriage "
                          "return outside quotes (expected CRLF or LF line "
                          "breaks)");
     else if (*r->p != '\n' && *r->p != '\r')
-        return ws_err_at(r->err, r->name, r->line, r->end_col, "text after "
+        return ws_err_at(r->err, r->name, r->line, r->end_col,
+                         "text after "
                          "the closing quote of a field (expected ',' or the "
                          "end of the line; inner quotes doubled)");
     r->p++;
@@ -135,15 +138,16 @@ static int ws_csv_field(struct ws_csv_rd *r, char *out, size_t *outlen)
 
 /* The counts the first pass finds. */
 struct ws_csv_shape {
-    size_t ncols, nrows;    /* nrows without the header */
+    size_t ncols, nrows; /* nrows without the header */
 };
 
 static int ws_csv_row_error(struct ws_csv_rd *r, long line, long col,
                             size_t got, size_t want)
 {
-    return ws_err_at(r->err, r->name, line, col, "row has %zu field%s "
-                     "(expected %zu, as the header)", got,
-                     got == 1 ? "" : "s", want);
+    return ws_err_at(r->err, r->name, line, col,
+                     "row has %zu field%s "
+                     "(expected %zu, as the header)",
+                     got, got == 1 ? "" : "s", want);
 }
 
 /* Reads one row: into t (second pass) or only counted (t NULL).  The
@@ -165,7 +169,8 @@ static int ws_csv_row(struct ws_csv_rd *r, struct ws_csv_shape *sh,
         if (header && nf == WS_CSV_MAX_COLS)
             return ws_err_at(r->err, r->name, r->line, ws_csv_colno(r, at),
                              "more than %d columns (expected a smaller "
-                             "table)", WS_CSV_MAX_COLS);
+                             "table)",
+                             WS_CSV_MAX_COLS);
         if (!header && nf == sh->ncols) {
             extra_line = r->line;
             extra_col = ws_csv_colno(r, at);
@@ -196,15 +201,17 @@ static int ws_csv_row(struct ws_csv_rd *r, struct ws_csv_shape *sh,
     if (t)
         t->row_line[sh->nrows] = line;
     if (++sh->nrows * sh->ncols > WS_CSV_MAX_CELLS)
-        return ws_err_at(r->err, r->name, line, 1, "more than %zu cells "
-                         "(expected a smaller table)", WS_CSV_MAX_CELLS);
+        return ws_err_at(r->err, r->name, line, 1,
+                         "more than %zu cells "
+                         "(expected a smaller table)",
+                         WS_CSV_MAX_CELLS);
     return 1;
 }
 
 /* One pass over text[0..len); t NULL counts only. */
 static int ws_csv_pass(const char *name, const char *text, size_t len,
-                       struct ws_csv_shape *sh, struct ws_csv *t,
-                       char *arena, struct ws_err *err)
+                       struct ws_csv_shape *sh, struct ws_csv *t, char *arena,
+                       struct ws_err *err)
 {
     struct ws_csv_rd r = {name, text, text + len, text, 1, 0, 0, err};
     int rc;
@@ -275,7 +282,8 @@ int ws_csv_parse(struct ws_csv *t, const char *name, const char *text,
     memset(t, 0, sizeof *t);
     t->valid_len = allow_torn_tail ? ws_csv_whole_rows(text, len) : len;
     if (t->valid_len == 0 && !allow_empty)
-        return ws_err_at(err, name, 1, 1, "empty table (expected a header "
+        return ws_err_at(err, name, 1, 1,
+                         "empty table (expected a header "
                          "row of column names)");
     if (ws_csv_pass(name, text, t->valid_len, &sh, NULL, NULL, err) < 0)
         return -1;
@@ -288,8 +296,10 @@ int ws_csv_parse(struct ws_csv *t, const char *name, const char *text,
     dup = ws_csv_dup_header(t);
     if (dup >= 0) {
         struct ws_clip q;
-        ws_err_at(err, name, 1, 1, "column '%s' named twice in the header "
-                  "(expected unique names)", ws_clip(&q, t->header[dup]));
+        ws_err_at(err, name, 1, 1,
+                  "column '%s' named twice in the header "
+                  "(expected unique names)",
+                  ws_clip(&q, t->header[dup]));
         ws_csv_free(t);
         return -1;
     }
@@ -345,8 +355,7 @@ long ws_csv_col(const struct ws_csv *t, const char *name)
     return -1;
 }
 
-int ws_csv_no_col(const struct ws_csv *t, const char *name,
-                  struct ws_err *err)
+int ws_csv_no_col(const struct ws_csv *t, const char *name, struct ws_err *err)
 {
     char list[160];
     size_t n = 0;
@@ -406,9 +415,10 @@ int ws_csv_number(const struct ws_csv *t, size_t row, size_t col, double *v,
     *v = ws_csv_value_at(t, row, (long)col);
     if (!isnan(*v))
         return 0;
-    return ws_err_at(err, t->name, t->row_line[row], 1, "column '%s' holds "
-                     "'%s' (expected a number)", t->header[col],
-                     ws_csv_cell(t, row, col));
+    return ws_err_at(err, t->name, t->row_line[row], 1,
+                     "column '%s' holds "
+                     "'%s' (expected a number)",
+                     t->header[col], ws_csv_cell(t, row, col));
 }
 
 void ws_csv_put(FILE *out, const char *field)

@@ -24,12 +24,12 @@
 #define WS_CSV_MAX_BYTES ((size_t)256 << 20)
 
 struct ws_csv {
-    char *name;             /* for messages */
+    char *name; /* for messages */
     size_t ncols, nrows;
-    char **header;          /* ncols names */
-    char **cells;           /* nrows * ncols, row-major; never NULL */
-    long *row_line;         /* the line each row starts on, for messages */
-    size_t valid_len;       /* bytes up to the end of the last whole row */
+    char **header;    /* ncols names */
+    char **cells;     /* nrows * ncols, row-major; never NULL */
+    long *row_line;   /* the line each row starts on, for messages */
+    size_t valid_len; /* bytes up to the end of the last whole row */
 };
 
 /* Parses text.  Every row must have as many fields as the header (error
@@ -59,8 +59,7 @@ long ws_csv_col(const struct ws_csv *t, const char *name);
 /* The error for a column name that is not in the table, unplaced
  * (ws_err_msg), naming the columns there are: "no column 'X' in NAME
  * (expected one of: a, b, ...)".  Returns -1. */
-int ws_csv_no_col(const struct ws_csv *t, const char *name,
-                  struct ws_err *err);
+int ws_csv_no_col(const struct ws_csv *t, const char *name, struct ws_err *err);
 
 static inline const char *ws_csv_cell(const struct ws_csv *t, size_t row,
                                       size_t col)

@@ -63,8 +63,8 @@ static void ws_err_prefix(char *prefix, size_t size, const char *file,
         snprintf(prefix, size, "%s: ", file);
 }
 
-static int ws_err_vat(struct ws_err *err, const char *file, long line,
-                      long col, const char *fmt, va_list ap)
+static int ws_err_vat(struct ws_err *err, const char *file, long line, long col,
+                      const char *fmt, va_list ap)
 {
     char prefix[300];
 

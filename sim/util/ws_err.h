@@ -23,8 +23,8 @@ enum ws_exit {
 
 struct ws_err {
     int set;
-    int internal;       /* not the input's fault: exit 1, not 2 */
-    int placed;         /* the text starts with a position */
+    int internal; /* not the input's fault: exit 1, not 2 */
+    int placed;   /* the text starts with a position */
     char text[WS_ERR_TEXT];
 };
 

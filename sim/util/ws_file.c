@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int ws_file_fail(struct ws_err *err, const char *path,
-                        const char *step, int errnum, const char *what)
+static int ws_file_fail(struct ws_err *err, const char *path, const char *step,
+                        int errnum, const char *what)
 {
     struct ws_clip q;
 
@@ -34,19 +34,23 @@ static int ws_file_check_kind(int fd, const char *path, const char *what,
     if (fstat(fd, &st) != 0)
         return ws_file_fail(err, path, "open", errno, what);
     if (S_ISDIR(st.st_mode))
-        return ws_err_msg(err, "%s: is a folder, not a %s file (expected "
-                          "the path of a %s file)", ws_clip_path(&q, path),
-                          what, what);
+        return ws_err_msg(err,
+                          "%s: is a folder, not a %s file (expected "
+                          "the path of a %s file)",
+                          ws_clip_path(&q, path), what, what);
     if (!S_ISREG(st.st_mode))
-        return ws_err_msg(err, "%s: not a regular file (expected a %s file, "
+        return ws_err_msg(err,
+                          "%s: not a regular file (expected a %s file, "
                           "not a pipe, terminal or device)",
                           ws_clip_path(&q, path), what);
     if (note)
         ws_readset_note(path, &st);
     /* The size is rechecked while reading: the file may grow meanwhile. */
     if ((uintmax_t)st.st_size > max)
-        return ws_err_at(err, path, 1, 1, "%s larger than %zu MiB (expected "
-                         "a smaller %s file)", what, max >> 20, what);
+        return ws_err_at(err, path, 1, 1,
+                         "%s larger than %zu MiB (expected "
+                         "a smaller %s file)",
+                         what, max >> 20, what);
     return 0;
 }
 
@@ -89,8 +93,10 @@ static char *ws_file_slurp(int fd, const char *path, const char *what,
         n += (size_t)got;
     }
     if (n > max) {
-        ws_err_at(err, path, 1, 1, "%s larger than %zu MiB (expected a "
-                  "smaller %s file)", what, max >> 20, what);
+        ws_err_at(err, path, 1, 1,
+                  "%s larger than %zu MiB (expected a "
+                  "smaller %s file)",
+                  what, max >> 20, what);
         free(text);
         return NULL;
     }
@@ -126,8 +132,8 @@ static char *ws_file_read_as(const char *path, const char *what, size_t max,
     return text;
 }
 
-char *ws_file_read(const char *path, const char *what, size_t max,
-                   size_t *len, int *missing, struct ws_err *err)
+char *ws_file_read(const char *path, const char *what, size_t max, size_t *len,
+                   int *missing, struct ws_err *err)
 {
     return ws_file_read_as(path, what, max, len, missing, 1, err);
 }

@@ -31,8 +31,8 @@
  * When missing is not NULL, a path that does not exist (ENOENT, ENOTDIR)
  * sets *missing to 1 and returns NULL with err untouched, so the caller
  * can look elsewhere (a built-in config's name). */
-char *ws_file_read(const char *path, const char *what, size_t max,
-                   size_t *len, int *missing, struct ws_err *err);
+char *ws_file_read(const char *path, const char *what, size_t max, size_t *len,
+                   int *missing, struct ws_err *err);
 
 /* ws_file_read of a file this command wrote itself (a study's sweep
  * results): it does not join the set of files read, which outputs may not

@@ -29,9 +29,9 @@ struct ws_heap_key {
 };
 
 struct ws_heap {
-    unsigned char *v;       /* cap elements of size bytes */
+    unsigned char *v; /* cap elements of size bytes */
     size_t n, cap, size;
-    int fixed;              /* 1: push fails when full instead of growing */
+    int fixed; /* 1: push fails when full instead of growing */
 };
 
 /* A heap of elements of `size` bytes (a struct beginning with a

@@ -67,7 +67,7 @@ static int ws_lines_start_xz(struct ws_lines *r, struct ws_err *err)
     if (lzma_stream_decoder(lz, WS_LINES_XZ_MEMLIMIT, LZMA_CONCATENATED)
         != LZMA_OK) {
         free(lz);
-        return ws_err_oom(err);   /* its only failure with valid flags */
+        return ws_err_oom(err); /* its only failure with valid flags */
     }
     r->lz = lz;
     r->xz = 1;
@@ -82,8 +82,8 @@ static int ws_lines_sniff(struct ws_lines *r, struct ws_err *err)
 
     if (r->fp && ferror(r->fp))
         return ws_lines_read_error(r, err);
-    if (n >= sizeof ws_xz_magic && memcmp(r->chunk, ws_xz_magic,
-                                          sizeof ws_xz_magic) == 0) {
+    if (n >= sizeof ws_xz_magic
+        && memcmp(r->chunk, ws_xz_magic, sizeof ws_xz_magic) == 0) {
         if (ws_lines_start_xz(r, err) < 0)
             return -1;
         memcpy(r->in, r->chunk, n);
@@ -125,8 +125,10 @@ static int ws_lines_open_fd(const char *path, struct ws_err *err)
         return ws_lines_cannot_open(path, fd, err);
     if (!S_ISREG(st.st_mode)) {
         close(fd);
-        return ws_err_msg(err, "%s: not a regular file (expected a trace or "
-                          "listing file)", path);
+        return ws_err_msg(err,
+                          "%s: not a regular file (expected a trace or "
+                          "listing file)",
+                          path);
     }
     ws_readset_note(path, &st);
     flags = fcntl(fd, F_GETFL);
@@ -187,17 +189,28 @@ static int ws_lines_xz_error(struct ws_lines *r, lzma_ret ret,
     case LZMA_MEM_ERROR:
         return ws_err_oom(err);
     case LZMA_MEMLIMIT_ERROR:
-        return ws_err_at(err, r->name, r->lineno + 1, 1, "xz stream needs "
+        return ws_err_at(err, r->name, r->lineno + 1, 1,
+                         "xz stream needs "
                          "more than %llu MiB to decompress (expected a file "
                          "compressed with xz -9 or less)",
                          WS_LINES_XZ_MEMLIMIT >> 20);
-    case LZMA_FORMAT_ERROR: what = "not an xz stream"; break;
-    case LZMA_OPTIONS_ERROR: what = "unsupported xz options"; break;
-    case LZMA_DATA_ERROR: what = "corrupt xz data"; break;
-    default: what = "corrupt xz stream"; break;
+    case LZMA_FORMAT_ERROR:
+        what = "not an xz stream";
+        break;
+    case LZMA_OPTIONS_ERROR:
+        what = "unsupported xz options";
+        break;
+    case LZMA_DATA_ERROR:
+        what = "corrupt xz data";
+        break;
+    default:
+        what = "corrupt xz stream";
+        break;
     }
-    return ws_err_at(err, r->name, r->lineno + 1, 1, "%s, liblzma error %d "
-                     "(expected a valid .xz file)", what, (int)ret);
+    return ws_err_at(err, r->name, r->lineno + 1, 1,
+                     "%s, liblzma error %d "
+                     "(expected a valid .xz file)",
+                     what, (int)ret);
 }
 
 static int ws_lines_fill_xz(struct ws_lines *r, struct ws_err *err)
@@ -223,9 +236,11 @@ static int ws_lines_fill_xz(struct ws_lines *r, struct ws_err *err)
             r->at_eof = 1;
             break;
         }
-        if (ret == LZMA_BUF_ERROR || (ret == LZMA_OK && action == LZMA_FINISH
-                                      && lz->avail_out == WS_LINES_CHUNK))
-            return ws_err_at(err, r->name, r->lineno + 1, 1, "truncated xz "
+        if (ret == LZMA_BUF_ERROR
+            || (ret == LZMA_OK && action == LZMA_FINISH
+                && lz->avail_out == WS_LINES_CHUNK))
+            return ws_err_at(err, r->name, r->lineno + 1, 1,
+                             "truncated xz "
                              "stream (expected more compressed data)");
         if (ret != LZMA_OK)
             return ws_lines_xz_error(r, ret, err);
@@ -266,11 +281,14 @@ static int ws_lines_append(struct ws_lines *r, size_t *len, const char *src,
 
     if (nul)
         return ws_err_at(err, r->name, r->lineno + 1,
-                         (long)(*len + (size_t)(nul - src)) + 1, "binary data "
+                         (long)(*len + (size_t)(nul - src)) + 1,
+                         "binary data "
                          "(NUL byte) in a text file (expected text lines)");
     if (*len + n + 1 > WS_LINES_MAX)
-        return ws_err_at(err, r->name, r->lineno + 1, 1, "line longer than "
-                         "%u bytes (expected a text line)", WS_LINES_MAX);
+        return ws_err_at(err, r->name, r->lineno + 1, 1,
+                         "line longer than "
+                         "%u bytes (expected a text line)",
+                         WS_LINES_MAX);
     if (*len + n + 1 > r->line_cap) {
         size_t cap = r->line_cap;
         char *p;
@@ -310,7 +328,7 @@ static int ws_lines_in_chunk(struct ws_lines *r, char **line, size_t *len)
     char *nl;
     size_t n;
 
-    if (*start == '\n') {            /* blank: no search at all */
+    if (*start == '\n') { /* blank: no search at all */
         r->chunk_pos++;
         return ws_lines_give(r, start, 0, line, len);
     }
@@ -318,7 +336,7 @@ static int ws_lines_in_chunk(struct ws_lines *r, char **line, size_t *len)
         return 0;
     n = (size_t)(nl - start);
     if ((r->chunk_nul && memchr(start, '\0', n)) || n + 1 > WS_LINES_MAX)
-        return 0;                    /* the slow path reports it */
+        return 0; /* the slow path reports it */
     r->chunk_pos += n + 1;
     return ws_lines_give(r, start, n, line, len);
 }
@@ -327,16 +345,17 @@ static int ws_lines_in_chunk(struct ws_lines *r, char **line, size_t *len)
 
 /* Counts line, just handed out, into the run of blank lines: 1, or -1
  * when the run has grown past WS_LINES_MAX_BLANK bytes. */
-static int ws_lines_blank_run(struct ws_lines *r, const char *line,
-                              size_t len, struct ws_err *err)
+static int ws_lines_blank_run(struct ws_lines *r, const char *line, size_t len,
+                              struct ws_err *err)
 {
     if (len > 0
         && !memchr(WS_LINES_BLANKS, line[0], sizeof WS_LINES_BLANKS - 1))
-        r->blank_run = 0;       /* the common case: no scan */
+        r->blank_run = 0; /* the common case: no scan */
     else if (strspn(line, WS_LINES_BLANKS) < len)
         r->blank_run = 0;
     else if ((r->blank_run += len + 1) > WS_LINES_MAX_BLANK)
-        return ws_err_at(err, r->name, r->lineno, 1, "more than %u MiB of "
+        return ws_err_at(err, r->name, r->lineno, 1,
+                         "more than %u MiB of "
                          "blank lines in a row (expected text lines; a "
                          "stream of blank ones holds nothing)",
                          WS_LINES_MAX_BLANK >> 20);
@@ -349,8 +368,7 @@ int ws_lines_next(struct ws_lines *r, char **line, size_t *len,
     size_t n = 0;
     int any = 0;
 
-    if (r->chunk_pos < r->chunk_len
-        && ws_lines_in_chunk(r, line, len))
+    if (r->chunk_pos < r->chunk_len && ws_lines_in_chunk(r, line, len))
         return ws_lines_blank_run(r, *line, *len, err);
     /* A line that runs past the chunk is assembled in r->line. */
     for (;;) {

@@ -36,21 +36,21 @@
 #define WS_LINES_MAX_BLANK (4u << 20)
 
 struct ws_lines {
-    const char *name;         /* the path as the user wrote it, for messages */
+    const char *name; /* the path as the user wrote it, for messages */
     FILE *fp;
-    const uint8_t *mem;       /* memory source when fp is NULL */
+    const uint8_t *mem; /* memory source when fp is NULL */
     size_t mem_len, mem_pos;
     int xz;
-    void *lz;                 /* lzma_stream, opaque to callers */
-    uint8_t *in;              /* compressed input chunk */
+    void *lz;    /* lzma_stream, opaque to callers */
+    uint8_t *in; /* compressed input chunk */
     size_t in_len;
-    char *chunk;              /* decoded bytes not yet split into lines */
+    char *chunk; /* decoded bytes not yet split into lines */
     size_t chunk_len, chunk_pos;
-    int chunk_nul;            /* chunk held a NUL byte when it was filled */
+    int chunk_nul; /* chunk held a NUL byte when it was filled */
     char *line;
     size_t line_cap;
     long lineno;
-    size_t blank_run;         /* bytes of blank lines just read in a row */
+    size_t blank_run; /* bytes of blank lines just read in a row */
     int at_eof;
 };
 

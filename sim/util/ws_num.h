@@ -15,9 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-int ws_num_u64(const char *s, size_t len, uint64_t *out);   /* decimal */
-int ws_num_i64(const char *s, size_t len, int64_t *out);    /* [+-]decimal */
-int ws_num_hex(const char *s, size_t len, uint64_t *out);   /* [0x]hex */
-int ws_num_u32(const char *s, size_t len, uint32_t *out);   /* decimal */
+int ws_num_u64(const char *s, size_t len, uint64_t *out); /* decimal */
+int ws_num_i64(const char *s, size_t len, int64_t *out);  /* [+-]decimal */
+int ws_num_hex(const char *s, size_t len, uint64_t *out); /* [0x]hex */
+int ws_num_u32(const char *s, size_t len, uint32_t *out); /* decimal */
 
 #endif

@@ -133,8 +133,9 @@ static char *ws_output_follow(const char *path)
             return cur;
         link[n] = '\0';
         slash = strrchr(cur, '/');
-        next = link[0] == '/' || !slash ? strdup(link)
-               : ws_output_join(cur, (size_t)(slash - cur), link);
+        next = link[0] == '/' || !slash
+                   ? strdup(link)
+                   : ws_output_join(cur, (size_t)(slash - cur), link);
         free(cur);
         cur = next;
     }
@@ -257,7 +258,8 @@ static int ws_output_resolve(struct ws_output *o, struct ws_err *err)
             return 0;
         }
         if ((st.st_mode & 0222) == 0 || access(o->real, W_OK) != 0)
-            return ws_output_fail(err, o, "is read-only", "a writable file; "
+            return ws_output_fail(err, o, "is read-only",
+                                  "a writable file; "
                                   "warpsim does not replace read-only files");
         if (ws_output_busy(o->real))
             return ws_output_fail(err, o, "a warpsim sweep is writing it now",
@@ -280,7 +282,8 @@ static int ws_output_resolve(struct ws_output *o, struct ws_err *err)
         char what[160];
         snprintf(what, sizeof what, "its folder takes no new file (%s)",
                  strerror(e));
-        rc = ws_output_fail(err, o, what, "a folder where files can be "
+        rc = ws_output_fail(err, o, what,
+                            "a folder where files can be "
                             "made");
     }
     free(dir);
@@ -315,8 +318,8 @@ static int ws_output_is_input(const struct ws_output *o,
     if (stat(o->real, &so) != 0)
         return -2;
     for (int i = 0; i < ninputs; i++)
-        if (inputs[i] && stat(inputs[i], &si) == 0
-            && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+        if (inputs[i] && stat(inputs[i], &si) == 0 && si.st_dev == so.st_dev
+            && si.st_ino == so.st_ino)
             return i;
     return ws_readset_has(&so) ? -1 : -2;
 }
@@ -361,10 +364,12 @@ static int ws_output_clash(const struct ws_output *outs, int n,
             rc = ws_err_oom(err);
         for (int j = 0; id[i] && j < i && rc == 0; j++)
             if (id[j] && strcmp(id[i], id[j]) == 0)
-                rc = ws_output_err(err, &outs[i], "%s %s: the same file as "
+                rc = ws_output_err(err, &outs[i],
+                                   "%s %s: the same file as "
                                    "%s %s (expected a different file for "
-                                   "each output)", outs[i].flag,
-                                   outs[i].path, outs[j].flag, outs[j].path);
+                                   "each output)",
+                                   outs[i].flag, outs[i].path, outs[j].flag,
+                                   outs[j].path);
     }
     for (int i = 0; i < n; i++)
         free(id[i]);
@@ -380,7 +385,8 @@ int ws_output_plan(struct ws_output *outs, int n, const char *const *inputs,
         if (!outs[i].path)
             continue;
         if (!outs[i].path[0])
-            return ws_output_err(err, &outs[i], "%s '': an empty path "
+            return ws_output_err(err, &outs[i],
+                                 "%s '': an empty path "
                                  "(expected the path of a file to write)",
                                  outs[i].flag);
         if (ws_output_resolve(&outs[i], err) < 0)
@@ -389,10 +395,11 @@ int ws_output_plan(struct ws_output *outs, int n, const char *const *inputs,
             continue;
         k = ws_output_is_input(&outs[i], inputs, ninputs);
         if (k >= -1)
-            return ws_output_err(err, &outs[i], "%s %s: is an input of this "
+            return ws_output_err(err, &outs[i],
+                                 "%s %s: is an input of this "
                                  "command%s%s (expected an output path that "
-                                 "is not an input)", outs[i].flag,
-                                 outs[i].path, k >= 0 ? ", " : "",
+                                 "is not an input)",
+                                 outs[i].flag, outs[i].path, k >= 0 ? ", " : "",
                                  k >= 0 ? inputs[k] : "");
     }
     return ws_output_clash(outs, n, err);
@@ -409,8 +416,10 @@ int ws_output_open(struct ws_output *o, struct ws_err *err)
      * command that fails half-way writes nothing there either. */
     if (o->stream || o->inplace) {
         o->fp = tmpfile();
-        return o->fp ? 0 : ws_output_io_fail(err, o, errno, "a writable "
-                                             "temporary folder");
+        return o->fp ? 0
+                     : ws_output_io_fail(err, o, errno,
+                                         "a writable "
+                                         "temporary folder");
     }
     dir = ws_output_dir(o->real);
     if (!dir)
@@ -440,8 +449,9 @@ int ws_output_open(struct ws_output *o, struct ws_err *err)
 /* Copies the held text of a stream or device output to it. */
 static int ws_output_copy_out(struct ws_output *o)
 {
-    FILE *to = o->stream == 1 ? stdout : o->stream == 2 ? stderr
-               : fopen(o->real, "w");
+    FILE *to = o->stream == 1   ? stdout
+               : o->stream == 2 ? stderr
+                                : fopen(o->real, "w");
     char buf[1 << 16];
     size_t n;
     int ok = to != NULL && fflush(o->fp) == 0 && !ferror(o->fp);
@@ -482,8 +492,10 @@ int ws_output_commit(struct ws_output *o, struct ws_err *err)
      * holds the lock itself: o->lock.) */
     if (ok && o->tmp && !o->lock && ws_output_busy(o->real)) {
         ws_output_abort(o);
-        return ws_output_fail(err, o, "a warpsim sweep started writing it "
-                              "while this command ran", "a file no sweep is "
+        return ws_output_fail(err, o,
+                              "a warpsim sweep started writing it "
+                              "while this command ran",
+                              "a file no sweep is "
                               "running on");
     }
     if (ok && o->tmp && rename(o->tmp, o->real) != 0)
@@ -566,12 +578,15 @@ int ws_output_mkdirs(const char *path, const char *named, const char *what,
             if (!*made)
                 *made = strlen(p);
         } else if (errno != EEXIST)
-            rc = ws_err_arg(err, named, 0, 0, "cannot create folder %s: %s "
-                            "(expected %s, where a folder can be made)", p,
-                            strerror(errno), what);
+            rc = ws_err_arg(err, named, 0, 0,
+                            "cannot create folder %s: %s "
+                            "(expected %s, where a folder can be made)",
+                            p, strerror(errno), what);
         else if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode))
-            rc = ws_err_arg(err, named, 0, 0, "%s is not a folder (expected "
-                            "%s)", p, what);
+            rc = ws_err_arg(err, named, 0, 0,
+                            "%s is not a folder (expected "
+                            "%s)",
+                            p, what);
         *s = c;
         if (c == '\0')
             break;

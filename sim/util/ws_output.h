@@ -41,23 +41,23 @@
 #include "ws_err.h"
 
 struct ws_output {
-    const char *path;       /* as the user wrote it (points into argv) */
-    const char *flag;       /* the option that named it, for messages */
-    const char *named;      /* the argument naming it, when path is built
+    const char *path;    /* as the user wrote it (points into argv) */
+    const char *flag;    /* the option that named it, for messages */
+    const char *named;   /* the argument naming it, when path is built
                                from one (trace gen's -o DIR); else path */
-    const char *at_file;    /* or, when set, the file and place that named
+    const char *at_file; /* or, when set, the file and place that named
                                it (a sweep file's plot): errors go there */
     long at_line, at_col;
-    char *real;             /* the file written: symlinks followed */
-    char *tmp;              /* temporary beside real while open */
-    int stream;             /* 1 or 2: written through stdout or stderr */
-    int inplace;            /* a device or FIFO: opened and written */
-    int has_mode;           /* replacing a file: keep its permissions */
+    char *real;   /* the file written: symlinks followed */
+    char *tmp;    /* temporary beside real while open */
+    int stream;   /* 1 or 2: written through stdout or stderr */
+    int inplace;  /* a device or FIFO: opened and written */
+    int has_mode; /* replacing a file: keep its permissions */
     unsigned mode;
     FILE *fp;
-    int lock;               /* set by the caller: commit takes flock(LOCK_EX)
+    int lock;   /* set by the caller: commit takes flock(LOCK_EX)
                                on the new file before renaming it in place */
-    int lockfd;             /* after such a commit: the locked descriptor
+    int lockfd; /* after such a commit: the locked descriptor
                                (O_RDWR), the caller's to close */
 };
 

@@ -12,7 +12,7 @@
 struct ws_readset_id {
     dev_t dev;
     ino_t ino;
-    char *path;             /* as opened; NULL when it could not be kept */
+    char *path; /* as opened; NULL when it could not be kept */
 };
 
 static struct ws_readset_id ws_readset[WS_READSET_MAX];
@@ -51,7 +51,7 @@ void ws_readset_note(const char *path, const struct stat *st)
         if (e->dev == st->st_dev && e->ino == st->st_ino) {
             if (ws_readset_current(e))
                 return;
-            free(e->path);      /* a stale entry: the number is reused */
+            free(e->path); /* a stale entry: the number is reused */
             e->path = path ? strdup(path) : NULL;
             return;
         }

@@ -39,21 +39,21 @@ _Static_assert(WS_REGEX_SHOWN >= WS_CLIP + sizeof "...",
                "ws_regex_shown's buffer holds a clipped pattern");
 
 struct ws_regex_group {
-    uint64_t done;      /* nodes of the items finished */
-    uint64_t last;      /* nodes of the last item; 0 when none */
-    uint64_t done_anchors, last_anchors;    /* anchors among them */
-    int seq_empty;      /* the current alternative's finished items can
+    uint64_t done; /* nodes of the items finished */
+    uint64_t last; /* nodes of the last item; 0 when none */
+    uint64_t done_anchors, last_anchors; /* anchors among them */
+    int seq_empty;  /* the current alternative's finished items can
                            all match "" (none yet: it can) */
-    int alt_empty;      /* some finished alternative can match "" */
-    int last_empty;     /* the last item can match "" */
+    int alt_empty;  /* some finished alternative can match "" */
+    int last_empty; /* the last item can match "" */
 };
 
 /* What one pass finds. */
 struct ws_regex_scan {
     uint64_t states;
-    size_t loop;        /* byte of the first loop around what can match
+    size_t loop;    /* byte of the first loop around what can match
                            "", or SIZE_MAX */
-    size_t backref;     /* byte of the first back-reference, or SIZE_MAX */
+    size_t backref; /* byte of the first back-reference, or SIZE_MAX */
 };
 
 static uint64_t ws_regex_add(uint64_t a, uint64_t b)
@@ -79,8 +79,8 @@ static size_t ws_regex_bracket(const char *p)
     if (p[i] == ']')
         i++;
     while (p[i] && p[i] != ']') {
-        if (p[i] == '[' && (p[i + 1] == ':' || p[i + 1] == '='
-                            || p[i + 1] == '.')) {
+        if (p[i] == '['
+            && (p[i + 1] == ':' || p[i + 1] == '=' || p[i + 1] == '.')) {
             char kind = p[i + 1];
             const char *end = p + i + 2;
             while (*end && !(end[0] == kind && end[1] == ']'))
@@ -140,9 +140,9 @@ static uint64_t ws_regex_copies(char op, uint64_t m, uint64_t n)
         return 1;
     if (op == '+')
         return 2;
-    if (n == UINT64_MAX)        /* {m,}: m copies and a starred one */
+    if (n == UINT64_MAX) /* {m,}: m copies and a starred one */
         return ws_regex_add(m, 1);
-    if (m > n)                  /* regcomp refuses it; count the most */
+    if (m > n) /* regcomp refuses it; count the most */
         return m;
     return n ? n : 1;
 }
@@ -182,7 +182,7 @@ static void ws_regex_close(struct ws_regex_group *g,
 
 static void ws_regex_open(struct ws_regex_group *g)
 {
-    g->done = 2;                /* its open and close nodes */
+    g->done = 2; /* its open and close nodes */
     g->last = 0;
     g->done_anchors = 0;
     g->last_anchors = 0;
@@ -193,8 +193,7 @@ static void ws_regex_open(struct ws_regex_group *g)
 
 /* An atom at p: its bytes, its nodes and its anchors (which also match
  * ""): \b and \B are an alternation of two anchors in glibc. */
-static size_t ws_regex_atom(const char *p, uint64_t *nodes,
-                            uint64_t *anchors)
+static size_t ws_regex_atom(const char *p, uint64_t *nodes, uint64_t *anchors)
 {
     *nodes = 1;
     *anchors = 0;
@@ -232,8 +231,7 @@ static size_t ws_regex_repetition(const char *p, struct ws_regex_group *g,
         && s->loop == SIZE_MAX)
         s->loop = at;
     g->last = ws_regex_repeat(g->last, *p, m, n);
-    g->last_anchors = ws_regex_mul(g->last_anchors,
-                                   ws_regex_copies(*p, m, n));
+    g->last_anchors = ws_regex_mul(g->last_anchors, ws_regex_copies(*p, m, n));
     if (*p == '*' || *p == '?' || (*p == '{' && m == 0))
         g->last_empty = 1;
     return k;
@@ -249,7 +247,7 @@ static struct ws_regex_scan ws_regex_scan(const char *pattern)
     size_t depth = 0;
 
     ws_regex_open(&g[0]);
-    g[0].done = 1;              /* the end-of-pattern node */
+    g[0].done = 1; /* the end-of-pattern node */
     while (*p) {
         struct ws_regex_group *top = &g[depth];
         uint64_t nodes, anchors;
@@ -286,7 +284,7 @@ static struct ws_regex_scan ws_regex_scan(const char *pattern)
             p += k;
         }
     }
-    for (; depth > 0; depth--)  /* unclosed groups: regcomp refuses them */
+    for (; depth > 0; depth--) /* unclosed groups: regcomp refuses them */
         ws_regex_close(&g[depth], &g[depth - 1]);
     ws_regex_commit(&g[0]);
     /* Each anchor has glibc copy the nodes its epsilon closure reaches,
@@ -308,25 +306,31 @@ int ws_regex_check(const char *pattern, char *why, size_t n)
     struct ws_regex_scan s;
 
     if (len > WS_REGEX_MAX_LEN) {
-        snprintf(why, n, "the pattern is %zu bytes long (expected at most "
-                 "%d)", len, WS_REGEX_MAX_LEN);
+        snprintf(why, n,
+                 "the pattern is %zu bytes long (expected at most "
+                 "%d)",
+                 len, WS_REGEX_MAX_LEN);
         return -1;
     }
     s = ws_regex_scan(pattern);
     if (s.states > WS_REGEX_MAX_STATES) {
-        snprintf(why, n, "the pattern expands to more than %d states "
+        snprintf(why, n,
+                 "the pattern expands to more than %d states "
                  "(expected a simpler pattern, e.g. fewer nested {m,n})",
                  WS_REGEX_MAX_STATES);
         return -1;
     }
     if (s.loop != SIZE_MAX) {
-        snprintf(why, n, "the repetition at byte %zu repeats what can "
+        snprintf(why, n,
+                 "the repetition at byte %zu repeats what can "
                  "match the empty string (expected a repeated part that "
-                 "cannot, e.g. (a|b)* rather than (a|b?)*)", s.loop + 1);
+                 "cannot, e.g. (a|b)* rather than (a|b?)*)",
+                 s.loop + 1);
         return -1;
     }
     if (s.backref != SIZE_MAX) {
-        snprintf(why, n, "back-reference '\\%c' at byte %zu (expected a "
+        snprintf(why, n,
+                 "back-reference '\\%c' at byte %zu (expected a "
                  "POSIX extended regular expression, which has none)",
                  pattern[s.backref + 1], s.backref + 1);
         return -1;

@@ -17,9 +17,9 @@
 #include <stdint.h>
 
 struct ws_strtab {
-    char **strs;          /* id -> string */
+    char **strs; /* id -> string */
     uint32_t count, strs_cap;
-    uint32_t *slots;      /* hash slot -> id + 1, 0 = empty */
+    uint32_t *slots; /* hash slot -> id + 1, 0 = empty */
     uint32_t nslots;
 };
 

@@ -19,17 +19,17 @@
 #define WS_U64SET_PAGE_BITS 15
 
 struct ws_u64set_page {
-    uint64_t key;               /* value >> WS_U64SET_PAGE_BITS */
+    uint64_t key; /* value >> WS_U64SET_PAGE_BITS */
     uint64_t bits[(1u << WS_U64SET_PAGE_BITS) / 64];
 };
 
 struct ws_u64set {
     struct ws_u64set_page *pages;
     size_t npages, page_cap;
-    uint32_t *slot;             /* page index + 1; 0 marks an empty slot */
+    uint32_t *slot; /* page index + 1; 0 marks an empty slot */
     size_t cap;
-    size_t n;                   /* values in the set */
-    size_t last;                /* the page of the previous lookup + 1 */
+    size_t n;    /* values in the set */
+    size_t last; /* the page of the previous lookup + 1 */
 };
 
 void ws_u64set_init(struct ws_u64set *s);

@@ -18,7 +18,7 @@ static int ws_utf8_in(unsigned char c, unsigned char lo, unsigned char hi)
 size_t ws_utf8_seq_len(const unsigned char *s, size_t n)
 {
     unsigned char c = n ? s[0] : 0;
-    unsigned char lo = 0x80, hi = 0xBF;   /* range of the second byte */
+    unsigned char lo = 0x80, hi = 0xBF; /* range of the second byte */
     size_t len;
 
     if (n == 0)
@@ -32,15 +32,15 @@ size_t ws_utf8_seq_len(const unsigned char *s, size_t n)
     else if (ws_utf8_in(c, 0xF0, 0xF4))
         len = 4;
     else
-        return 0;                       /* continuation, C0/C1, F5..FF */
+        return 0; /* continuation, C0/C1, F5..FF */
     if (c == 0xE0)
-        lo = 0xA0;                      /* overlong */
+        lo = 0xA0; /* overlong */
     else if (c == 0xED)
-        hi = 0x9F;                      /* UTF-16 surrogates */
+        hi = 0x9F; /* UTF-16 surrogates */
     else if (c == 0xF0)
-        lo = 0x90;                      /* overlong */
+        lo = 0x90; /* overlong */
     else if (c == 0xF4)
-        hi = 0x8F;                      /* above U+10FFFF */
+        hi = 0x8F; /* above U+10FFFF */
     if (n < len || !ws_utf8_in(s[1], lo, hi))
         return 0;
     for (size_t i = 2; i < len; i++)
@@ -68,7 +68,7 @@ char *ws_utf8_sanitize(const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     size_t n = strlen(s), o = 0;
-    char *out = malloc(3 * n + 1);      /* every byte may become 3 */
+    char *out = malloc(3 * n + 1); /* every byte may become 3 */
 
     if (!out)
         return NULL;

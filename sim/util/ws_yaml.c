@@ -57,7 +57,7 @@ void ws_yaml_free(struct ws_ynode *node)
 struct ws_ybuild {
     yaml_parser_t parser;
     const char *file;
-    const char *text;           /* the input, for reader errors' positions */
+    const char *text; /* the input, for reader errors' positions */
     size_t len;
     struct ws_err *err;
 };
@@ -92,15 +92,19 @@ static int ws_ynext(struct ws_ybuild *b, yaml_event_t *ev)
     if (yaml_parser_parse(&b->parser, ev))
         return 0;
     if (b->parser.error == YAML_READER_ERROR) {
-        ws_ytext_pos(b->text, b->parser.problem_offset < b->len
-                     ? b->parser.problem_offset : b->len, &line, &col);
+        ws_ytext_pos(b->text,
+                     b->parser.problem_offset < b->len
+                         ? b->parser.problem_offset
+                         : b->len,
+                     &line, &col);
     } else {
         line = (long)b->parser.problem_mark.line + 1;
         col = (long)b->parser.problem_mark.column + 1;
     }
-    return ws_err_at(b->err, b->file, line, col, "YAML syntax: %s (expected "
-                     "'key: value' lines)", b->parser.problem ?
-                     b->parser.problem : "parse error");
+    return ws_err_at(b->err, b->file, line, col,
+                     "YAML syntax: %s (expected "
+                     "'key: value' lines)",
+                     b->parser.problem ? b->parser.problem : "parse error");
 }
 
 static struct ws_ynode *ws_ynode_new(enum ws_ynode_kind kind, const char *file,
@@ -124,12 +128,12 @@ static struct ws_ynode *ws_ynode_new(enum ws_ynode_kind kind, const char *file,
 
 struct ws_yindex {
     struct ws_ynode **slot;
-    size_t cap, n;             /* cap: 0 or a power of two */
+    size_t cap, n; /* cap: 0 or a power of two */
 };
 
 static size_t ws_yhash(const char *s)
 {
-    size_t h = 2166136261u;    /* FNV-1a */
+    size_t h = 2166136261u; /* FNV-1a */
 
     while (*s)
         h = (h ^ (unsigned char)*s++) * 16777619u;
@@ -223,7 +227,8 @@ static int ws_ycollection(struct ws_ybuild *b, const yaml_event_t *ev,
 {
     if (depth > WS_YAML_MAX_DEPTH)
         return ws_err_at(b->err, b->file, (long)ev->start_mark.line + 1,
-                         (long)ev->start_mark.column + 1, "nested too deeply "
+                         (long)ev->start_mark.column + 1,
+                         "nested too deeply "
                          "(expected at most %d levels of mappings and lists)",
                          WS_YAML_MAX_DEPTH);
     *out = ws_ynode_new(kind, b->file, ev);
@@ -252,11 +257,13 @@ static int ws_yvalue_from(struct ws_ybuild *b, yaml_event_t ev,
         rc = ws_ycollection(b, &ev, WS_YNODE_SEQ, depth, out);
         break;
     case YAML_ALIAS_EVENT:
-        rc = ws_ybad(b, &ev, "YAML aliases are not supported (expected a "
+        rc = ws_ybad(b, &ev,
+                     "YAML aliases are not supported (expected a "
                      "plain value)");
         break;
     default:
-        rc = ws_ybad(b, &ev, "unexpected YAML (expected a value, a mapping "
+        rc = ws_ybad(b, &ev,
+                     "unexpected YAML (expected a value, a mapping "
                      "or a list)");
         break;
     }
@@ -335,18 +342,21 @@ static int ws_ykey(struct ws_ybuild *b, struct ws_ynode *map,
     struct ws_ynode *v = NULL;
 
     if (memchr(key, '\0', kev->data.scalar.length))
-        return ws_ybad(b, kev, "a NUL character in a key (expected a plain "
+        return ws_ybad(b, kev,
+                       "a NUL character in a key (expected a plain "
                        "word)");
     /* Messages quote keys whole; no config or workload key comes near. */
     if (kev->data.scalar.length > WS_YAML_MAX_KEY)
         return ws_err_at(b->err, b->file, (long)kev->start_mark.line + 1,
-                         (long)kev->start_mark.column + 1, "a key of %zu "
+                         (long)kev->start_mark.column + 1,
+                         "a key of %zu "
                          "bytes (expected at most %d)",
                          kev->data.scalar.length, WS_YAML_MAX_KEY);
     if (ws_yindex_get(ix, key)) {
         struct ws_clip q;
         return ws_err_at(b->err, b->file, (long)kev->start_mark.line + 1,
-                         (long)kev->start_mark.column + 1, "duplicate key "
+                         (long)kev->start_mark.column + 1,
+                         "duplicate key "
                          "'%s' (expected each key once per mapping)",
                          ws_clip(&q, key));
     }
@@ -386,7 +396,8 @@ static int ws_ymapping(struct ws_ybuild *b, struct ws_ynode *map, int depth)
             break;
         }
         if (ev.type != YAML_SCALAR_EVENT)
-            rc = ws_ybad(b, &ev, "a key must be a plain word (expected "
+            rc = ws_ybad(b, &ev,
+                         "a key must be a plain word (expected "
                          "'key: value')");
         else
             rc = ws_ykey(b, map, &tail, &ix, &ev, depth);
@@ -410,10 +421,11 @@ static int ws_ydocument(struct ws_ybuild *b, struct ws_ynode **root)
         if (ev.type == YAML_STREAM_END_EVENT || ev.type == YAML_SCALAR_EVENT
             || ev.type == YAML_SEQUENCE_START_EVENT
             || ev.type == YAML_DOCUMENT_END_EVENT) {
-            rc = ws_ybad(b, &ev, ev.type == YAML_STREAM_END_EVENT
-                         ? "the file is empty (expected 'key: value' lines)"
-                         : "the file is not a YAML mapping (expected "
-                         "'key: value' lines)");
+            rc = ws_ybad(b, &ev,
+                         ev.type == YAML_STREAM_END_EVENT
+                             ? "the file is empty (expected 'key: value' lines)"
+                             : "the file is not a YAML mapping (expected "
+                               "'key: value' lines)");
             yaml_event_delete(&ev);
             return rc;
         }
@@ -433,7 +445,8 @@ static int ws_ydocument(struct ws_ybuild *b, struct ws_ynode **root)
             return 0;
         }
         if (ev.type == YAML_DOCUMENT_START_EVENT) {
-            rc = ws_ybad(b, &ev, "a second YAML document (expected one "
+            rc = ws_ybad(b, &ev,
+                         "a second YAML document (expected one "
                          "document per file)");
             yaml_event_delete(&ev);
             return rc;
@@ -453,7 +466,8 @@ int ws_yaml_parse(struct ws_ynode **root, const char *file, const char *text,
     *root = NULL;
     if (nul) {
         ws_ytext_pos(text, (size_t)(nul - text), &line, &col);
-        return ws_err_at(err, file, line, col, "binary data (a NUL byte) in "
+        return ws_err_at(err, file, line, col,
+                         "binary data (a NUL byte) in "
                          "a YAML file (expected text)");
     }
     b.file = ws_yaml_name(file);

@@ -28,18 +28,18 @@
 enum ws_ynode_kind {
     WS_YNODE_MAP,
     WS_YNODE_SCALAR,
-    WS_YNODE_SEQ        /* items are children keyed "0", "1", ... */
+    WS_YNODE_SEQ /* items are children keyed "0", "1", ... */
 };
 
 struct ws_ynode {
     enum ws_ynode_kind kind;
-    char *key;               /* NULL for the root */
-    char *value;             /* scalars only */
-    const char *file;        /* owned by the document (see ws_ydoc) */
-    long line, col;          /* of the value */
-    long key_line, key_col;  /* of the key */
-    struct ws_ynode *child;  /* first entry of a mapping */
-    struct ws_ynode *next;   /* next entry of the parent mapping */
+    char *key;              /* NULL for the root */
+    char *value;            /* scalars only */
+    const char *file;       /* owned by the document (see ws_ydoc) */
+    long line, col;         /* of the value */
+    long key_line, key_col; /* of the key */
+    struct ws_ynode *child; /* first entry of a mapping */
+    struct ws_ynode *next;  /* next entry of the parent mapping */
 };
 
 /* Parses text into *root (a mapping).  file is copied and used in messages

@@ -28,9 +28,9 @@
 
 /* One model's view of a run. */
 struct ws_sb_pred {
-    double cycles;          /* NaN where the model does not apply */
-    int in_domain;          /* 1 in, 0 out */
-    const char *terms;      /* "name=value ..." cells, or "" */
+    double cycles;     /* NaN where the model does not apply */
+    int in_domain;     /* 1 in, 0 out */
+    const char *terms; /* "name=value ..." cells, or "" */
     const char *elast;
 };
 
@@ -41,7 +41,7 @@ struct ws_sb_run {
     const char *bottleneck; /* the simulation's */
     double sim;             /* simulated cycles */
     double sim_us;
-    double hw_us;           /* measured, NaN when no case matches */
+    double hw_us;               /* measured, NaN when no case matches */
     double term[WS_TERM_COUNT]; /* the simulation's measured model terms
                                    (ws_terms.h), from the row's counters */
     const struct ws_csv *t;
@@ -51,7 +51,7 @@ struct ws_sb_run {
 
 struct ws_sb_model {
     char name[48];
-    int bound;              /* a lower bound (its domain cell "bound: ") */
+    int bound; /* a lower bound (its domain cell "bound: ") */
 };
 
 struct ws_sb {

@@ -54,8 +54,8 @@ static int ws_sb_hw_summary(FILE *out, const struct ws_sb *sb, size_t m,
 
     for (size_t i = 0; us && hw && mod && sim && i < sb->nruns; i++) {
         const struct ws_sb_run *r = &sb->run[i];
-        if (isnan(r->hw_us) || (!self && (isnan(r->pred[m].cycles)
-                                          || !r->pred[m].in_domain)))
+        if (isnan(r->hw_us)
+            || (!self && (isnan(r->pred[m].cycles) || !r->pred[m].in_domain)))
             continue;
         us[n] = self ? r->sim_us : ws_sb_model_us(r, m);
         hw[n] = r->hw_us;
@@ -65,8 +65,8 @@ static int ws_sb_hw_summary(FILE *out, const struct ws_sb *sb, size_t m,
     }
     if (us && hw && mod && sim && ws_sb_metrics(us, hw, n, &vhw) == 0
         && ws_sb_metrics(mod, sim, n, &vsim) == 0) {
-        fprintf(out, "| %s | %zu | ", self ? "the simulation"
-                : sb->model[m].name, n);
+        fprintf(out, "| %s | %zu | ",
+                self ? "the simulation" : sb->model[m].name, n);
         ws_sb_pct(out, vhw.mdape);
         fputs(" | ", out);
         ws_sb_pct(out, vhw.gme);
@@ -85,7 +85,7 @@ static int ws_sb_hw_summary(FILE *out, const struct ws_sb *sb, size_t m,
                                       ws_json_real(vhw.mdape),
                                       "median_ape_vs_simulation",
                                       self ? json_null()
-                                      : ws_json_real(vsim.mdape)));
+                                           : ws_json_real(vsim.mdape)));
         rc = 0;
     }
     free(us);
@@ -103,11 +103,11 @@ int ws_sb_hardware(FILE *out, const struct ws_sb *sb, json_t *summary)
         cases += !isnan(sb->run[i].hw_us);
     fprintf(out, "\n## Against the hardware\n\n");
     if (cases == 0) {
-        fprintf(out, "No run matches a measured case (%s).\n",
-                WS_SB_MEASURED);
+        fprintf(out, "No run matches a measured case (%s).\n", WS_SB_MEASURED);
         return 0;
     }
-    fprintf(out, "The runs of the `hw_*` sweeps are the cases measured on an "
+    fprintf(out,
+            "The runs of the `hw_*` sweeps are the cases measured on an "
             "H100 (%s: the cold median where taken, less the empty "
             "launch). Per case: the simulation's error against the "
             "hardware, and each model's against the hardware with its error "
@@ -125,7 +125,8 @@ int ws_sb_hardware(FILE *out, const struct ws_sb *sb, json_t *summary)
     for (size_t i = 0; i < sb->nruns; i++)
         if (!isnan(sb->run[i].hw_us))
             ws_sb_case_row(out, sb, &sb->run[i]);
-    fprintf(out, "\nOver the cases in each model's domain:\n\n| against the "
+    fprintf(out,
+            "\nOver the cases in each model's domain:\n\n| against the "
             "hardware | cases | median APE | geometric-mean error | bias | "
             "median APE against the simulation |\n|---|---|---|---|---|---|"
             "\n");
@@ -148,12 +149,12 @@ int ws_sb_terms(FILE *out, const struct ws_sb *sb)
     if (m == sb->nmodels)
         return 0;
     fprintf(out, "\n## MWP/CWP's terms against the simulation's measurement"
-            "\n\nOver mwp_cwp's runs in its domain: each term the model "
-            "computes beside what the simulation measured of it (`run` "
-            "prints both; the definitions are in the README). A ratio far "
-            "from 1 names the term that makes the model's error.\n\n"
-            "| term | runs | median model / measured | geometric-mean "
-            "\\|ln(model / measured)\\| |\n|---|---|---|---|\n");
+                 "\n\nOver mwp_cwp's runs in its domain: each term the model "
+                 "computes beside what the simulation measured of it (`run` "
+                 "prints both; the definitions are in the README). A ratio far "
+                 "from 1 names the term that makes the model's error.\n\n"
+                 "| term | runs | median model / measured | geometric-mean "
+                 "\\|ln(model / measured)\\| |\n|---|---|---|---|\n");
     for (int k = 0; k < WS_TERM_COUNT; k++) {
         const struct ws_term_info *ti = ws_term_info((enum ws_term)k);
         double *ratio, s = 0;
@@ -204,8 +205,9 @@ static int ws_sb_add_elast(struct ws_sb_input *in, size_t *nin, size_t cap,
         size_t k = 0, len = eq ? (size_t)(eq - p) : 0;
         if (!eq || len >= sizeof in[0].name)
             break;
-        while (k < *nin && (strlen(in[k].name) != len
-                            || strncmp(in[k].name, p, len) != 0))
+        while (
+            k < *nin
+            && (strlen(in[k].name) != len || strncmp(in[k].name, p, len) != 0))
             k++;
         if (k == *nin && *nin < WS_SB_MAX_INPUTS) {
             memcpy(in[k].name, p, len);
@@ -262,11 +264,11 @@ static int ws_sb_model_elast(FILE *out, const struct ws_sb *sb, size_t m)
 int ws_sb_elasticities(FILE *out, const struct ws_sb *sb)
 {
     fprintf(out, "\n## Each model's elasticity to its inputs\n\nd ln(cycles) "
-            "/ d ln(input) by central differences at +-1 %% (the model's "
-            "inputs as `warpsim model NAME` prints them), the median over "
-            "the model's runs in its domain, largest first; an input at 1 "
-            "moves the prediction in proportion.\n\n| model | inputs |\n"
-            "|---|---|\n");
+                 "/ d ln(input) by central differences at +-1 %% (the model's "
+                 "inputs as `warpsim model NAME` prints them), the median over "
+                 "the model's runs in its domain, largest first; an input at 1 "
+                 "moves the prediction in proportion.\n\n| model | inputs |\n"
+                 "|---|---|\n");
     for (size_t m = 0; m < sb->nmodels; m++)
         if (ws_sb_model_elast(out, sb, m) < 0)
             return -1;
@@ -296,8 +298,10 @@ static void ws_sb_est_table(FILE *out, const struct ws_csv *t)
     double base = ws_csv_value(t, 0, "cycles");
     const char *stem = strrchr(t->name, '/');
 
-    fprintf(out, "\n%s:\n\n| estimate | from | to | elasticity of cycles |"
-            "\n|---|---|---|---|\n", stem ? stem + 1 : t->name);
+    fprintf(out,
+            "\n%s:\n\n| estimate | from | to | elasticity of cycles |"
+            "\n|---|---|---|---|\n",
+            stem ? stem + 1 : t->name);
     for (size_t r = 1; r < t->nrows; r++) {
         long c = ws_sb_moved(t, r);
         double v0 = ws_csv_value_at(t, 0, c), v1 = ws_csv_value_at(t, r, c);
@@ -305,8 +309,8 @@ static void ws_sb_est_table(FILE *out, const struct ws_csv *t)
         if (c < 0 || !ws_csv_row_ok(t, r) || !(cyc > 0) || !(base > 0)
             || !(v0 > 0) || !(v1 > 0) || v0 == v1)
             continue;
-        fprintf(out, "| %s | %.4g | %.4g | %+.3f |\n", t->header[c] + 4,
-                v0, v1, log(cyc / base) / log(v1 / v0));
+        fprintf(out, "| %s | %.4g | %.4g | %+.3f |\n", t->header[c] + 4, v0, v1,
+                log(cyc / base) / log(v1 / v0));
     }
 }
 
@@ -315,12 +319,12 @@ int ws_sb_est(FILE *out, const struct ws_sb *sb)
     if (sb->nest == 0)
         return 0;
     fprintf(out, "\n## The simulation's sensitivity to the configs' "
-            "estimates\n\nEvery value a config marks [EST] (no published "
-            "measurement), moved one at a time from the config's value "
-            "(the `est_*` sweeps: the first point is the config as "
-            "shipped): d ln(cycles) / d ln(value). A value whose "
-            "elasticity is near 0 on every kernel cannot move a result; "
-            "one near 1 is where a measurement would matter most.\n");
+                 "estimates\n\nEvery value a config marks [EST] (no published "
+                 "measurement), moved one at a time from the config's value "
+                 "(the `est_*` sweeps: the first point is the config as "
+                 "shipped): d ln(cycles) / d ln(value). A value whose "
+                 "elasticity is near 0 on every kernel cannot move a result; "
+                 "one near 1 is where a measurement would matter most.\n");
     for (size_t i = 0; i < sb->nest; i++)
         if (sb->est[i]->nrows > 1)
             ws_sb_est_table(out, sb->est[i]);

@@ -40,8 +40,11 @@ static void ws_sb_find_models(struct ws_sb *sb, const struct ws_csv *t)
         dc = ws_csv_col(t, dom);
         if (dc < 0)
             continue;
-        ws_sb_model_index(sb, name, t->nrows > 0 && strncmp(
-            ws_csv_cell(t, 0, (size_t)dc), "bound:", 6) == 0);
+        ws_sb_model_index(sb, name,
+                          t->nrows > 0
+                              && strncmp(ws_csv_cell(t, 0, (size_t)dc),
+                                         "bound:", 6)
+                                     == 0);
     }
 }
 
@@ -63,10 +66,15 @@ static void ws_sb_read_pred(const struct ws_sb *sb, struct ws_sb_run *r)
         struct ws_sb_pred *p = &r->pred[m];
         double v;
         p->cycles = ws_csv_num_text(ws_sb_cell_named(r->t, r->row, name,
-                                                     "cycles"), &v) == 0
-                    && v > 0 ? v : NAN;
-        p->in_domain = strncmp(ws_sb_cell_named(r->t, r->row, name,
-                                                "domain"), "out:", 4) != 0;
+                                                     "cycles"),
+                                    &v)
+                                == 0
+                            && v > 0
+                        ? v
+                        : NAN;
+        p->in_domain = strncmp(ws_sb_cell_named(r->t, r->row, name, "domain"),
+                               "out:", 4)
+                       != 0;
         p->terms = ws_sb_cell_named(r->t, r->row, name, "terms");
         p->elast = ws_sb_cell_named(r->t, r->row, name, "elasticity");
     }
@@ -90,19 +98,26 @@ double ws_sb_cell_var(const char *cell, const char *name)
 /* ---- the simulation's bottleneck ---------------------------------------- */
 
 const char *const ws_sb_bottlenecks[] = {
-    "DRAM bandwidth", "memory latency", "memory throughput (MSHRs full)",
-    "shared memory", "dependency latency", "pipe throughput", "issue",
-    "barrier", "drain and tail", "no stalls",
+    "DRAM bandwidth",
+    "memory latency",
+    "memory throughput (MSHRs full)",
+    "shared memory",
+    "dependency latency",
+    "pipe throughput",
+    "issue",
+    "barrier",
+    "drain and tail",
+    "no stalls",
 };
-const size_t ws_sb_nbottlenecks =
-    sizeof ws_sb_bottlenecks / sizeof ws_sb_bottlenecks[0];
+const size_t ws_sb_nbottlenecks = sizeof ws_sb_bottlenecks
+                                  / sizeof ws_sb_bottlenecks[0];
 
 /* The stall reason whose warp-cycles are the largest share names the
  * bottleneck (classes 1-8, in the order of ws_sb_bottlenecks), unless
  * DRAM runs at 60 % of its peak or more: then bandwidth binds whatever
  * the warps wait as. */
 static const enum ws_ctr ws_sb_stalls[] = {
-    WS_CTR_STALL_MEM_DEP, WS_CTR_STALL_MSHR, WS_CTR_STALL_SHORT_DEP,
+    WS_CTR_STALL_MEM_DEP, WS_CTR_STALL_MSHR,      WS_CTR_STALL_SHORT_DEP,
     WS_CTR_STALL_ALU_DEP, WS_CTR_STALL_UNIT_BUSY, WS_CTR_STALL_NOT_SELECTED,
     WS_CTR_STALL_BARRIER, WS_CTR_STALL_DRAINED,
 };
@@ -152,8 +167,9 @@ static void ws_sb_describe(const struct ws_csv *t, size_t row,
             || strcmp(t->header[c], "gpu") == 0)
             o += (size_t)snprintf(out + o, cap - o, " %s=%s",
                                   strchr(t->header[c], '.')
-                                  ? strchr(t->header[c], '.') + 1
-                                  : t->header[c], ws_csv_cell(t, row, c));
+                                      ? strchr(t->header[c], '.') + 1
+                                      : t->header[c],
+                                  ws_csv_cell(t, row, c));
 }
 
 /* A table's study (its folder) and sweep (its file stem), in buf. */
@@ -233,8 +249,10 @@ static int ws_sb_table(struct ws_sb *sb, const struct ws_csv *t,
     char *buf;
 
     if (sb->nnames == sizeof sb->names / sizeof sb->names[0])
-        return ws_err_msg(err, "more than %zu tables for the scoreboard "
-                          "(expected the studies' sweeps)", sb->nnames);
+        return ws_err_msg(err,
+                          "more than %zu tables for the scoreboard "
+                          "(expected the studies' sweeps)",
+                          sb->nnames);
     buf = sb->names[sb->nnames++];
     ws_sb_names(t->name, buf, sizeof sb->names[0], &study, &sweep);
     if (strncmp(sweep, "hw_", 3) == 0)
@@ -261,7 +279,8 @@ static int ws_sb_table(struct ws_sb *sb, const struct ws_csv *t,
         run->bottleneck = ws_sb_bottleneck(t, r);
         ws_sb_terms_measured(t, r, run->term);
         run->hw_us = measured && strncmp(sweep, "hw_", 3) == 0
-            ? ws_sb_measured(measured, sweep + 3, t, r) : NAN;
+                         ? ws_sb_measured(measured, sweep + 3, t, r)
+                         : NAN;
         ws_sb_describe(t, r, sweep, run->what, sizeof run->what);
         ws_sb_read_pred(sb, run);
         sb->nruns++;

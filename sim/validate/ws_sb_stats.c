@@ -27,9 +27,9 @@ static void ws_sb_errors(const double *model, const double *ref, size_t n,
 }
 
 /* The median APE and the mean |ln ratio| of a sample (indices idx). */
-static void ws_sb_point(const double *ape, const double *lr,
-                        const size_t *idx, size_t n, double *scratch,
-                        double *mdape, double *mabslr)
+static void ws_sb_point(const double *ape, const double *lr, const size_t *idx,
+                        size_t n, double *scratch, double *mdape,
+                        double *mabslr)
 {
     double s = 0;
 
@@ -82,14 +82,12 @@ static int ws_sb_bootstrap(const double *ape, const double *lr, size_t n,
     return rc;
 }
 
-static double ws_sb_spearman(const double *model, const double *ref,
-                             size_t n)
+static double ws_sb_spearman(const double *model, const double *ref, size_t n)
 {
     double *work;
     double rho;
 
-    if (n < 3 || gsl_stats_sd(model, 1, n) == 0
-        || gsl_stats_sd(ref, 1, n) == 0)
+    if (n < 3 || gsl_stats_sd(model, 1, n) == 0 || gsl_stats_sd(ref, 1, n) == 0)
         return NAN;
     work = malloc(2 * n * sizeof *work);
     if (!work)

@@ -20,13 +20,13 @@
 
 struct ws_sb_metrics {
     size_t n;
-    double mape;            /* mean |m - r| / r */
-    double mdape;           /* median of the same */
-    double mdape_lo, mdape_hi;   /* its 95 % bootstrap interval */
-    double gme;             /* exp(mean |ln(m/r)|) - 1 */
+    double mape;               /* mean |m - r| / r */
+    double mdape;              /* median of the same */
+    double mdape_lo, mdape_hi; /* its 95 % bootstrap interval */
+    double gme;                /* exp(mean |ln(m/r)|) - 1 */
     double gme_lo, gme_hi;
-    double bias;            /* exp(mean ln(m/r)) - 1: > 0, over-predicts */
-    double spearman;        /* NaN below 3 pairs or without spread */
+    double bias;     /* exp(mean ln(m/r)) - 1: > 0, over-predicts */
+    double spearman; /* NaN below 3 pairs or without spread */
 };
 
 /* Metrics of the n pairs (model[i], ref[i]), all > 0; NaN fields when

@@ -84,8 +84,8 @@ typedef int ws_study_fn(const struct ws_csv *const *t, size_t n,
 
 /* One row of the table of studies. */
 struct ws_study_def {
-    const char *name;           /* `warpsim validate NAME` */
-    const char *what;           /* its line in validate --help */
+    const char *name; /* `warpsim validate NAME` */
+    const char *what; /* its line in validate --help */
     /* Its sweeps, in order: "S", validate/studies/S.yaml with its results
      * in DIR/NAME/S.csv, or "OWNER/S", a sweep another study owns, with
      * its results in DIR/OWNER/S.csv (a sweep resumes, so a study run
@@ -94,7 +94,7 @@ struct ws_study_def {
      * files beside the full ones, not a second list kept here. */
     const char *sweeps[WS_STUDY_MAX_SWEEPS];
     ws_study_fn *analysis;
-    const char *chart;          /* the study's own chart (WS_STUDY_CHART_*),
+    const char *chart; /* the study's own chart (WS_STUDY_CHART_*),
                                    or NULL */
 };
 

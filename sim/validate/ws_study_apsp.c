@@ -30,7 +30,7 @@
 #include "report/ws_plot.h"
 
 #define WS_APSP_GPU "gtx480"
-#define WS_APSP_CORES 32        /* FP32 lanes per SM: T = threads / 32 */
+#define WS_APSP_CORES 32 /* FP32 lanes per SM: T = threads / 32 */
 
 /* jansson refuses NaN and infinities: an undefined figure is 0 there
  * (the report says which are undefined). */
@@ -59,17 +59,16 @@ static int ws_ap_zigzag(FILE *out, const struct ws_csv *t, double wave,
 
     *waves = 0;
     fprintf(out, "## Time against requested blocks B_r (eq 3)\n\n"
-            "| B_r | B_a | cycles | time us | time per block us |\n"
-            "|---|---|---|---|---|\n");
+                 "| B_r | B_a | cycles | time us | time per block us |\n"
+                 "|---|---|---|---|---|\n");
     for (size_t r = 0; r < t->nrows; r++)
         if (ws_csv_row_ok(t, r))
             fprintf(out, "| %.0f | %.0f | %.0f | %.2f | %.3f |\n",
                     ws_csv_value(t, r, "param.br"),
                     ws_csv_value(t, r, "ctas_per_sm"),
-                    ws_csv_value(t, r, "cycles"),
-                    ws_csv_value(t, r, "time_us"),
+                    ws_csv_value(t, r, "cycles"), ws_csv_value(t, r, "time_us"),
                     ws_csv_value(t, r, "time_us")
-                    / ws_csv_value(t, r, "param.br"));
+                        / ws_csv_value(t, r, "param.br"));
     /* wave is a whole number of blocks, so the sum is exact.
      * NOLINTNEXTLINE(clang-analyzer-security.FloatLoopCounter) */
     for (double w = wave; w <= 4096; w += wave) {
@@ -90,7 +89,7 @@ static int ws_ap_zigzag(FILE *out, const struct ws_csv *t, double wave,
 struct ws_ap_pt {
     const char *sweep;
     double sd, threads, br, ba, tpc, x, time;
-    double wait, mem_wait;      /* shares of the stalled warp-cycles */
+    double wait, mem_wait; /* shares of the stalled warp-cycles */
     int mem;
 };
 
@@ -172,8 +171,7 @@ static struct ws_ap_fit ws_ap_fit(const struct ws_ap_pt *p, size_t np,
     }
     if (f.n >= 3) {
         double c00, c01, c11, sumsq, tss;
-        gsl_fit_linear(x, 1, y, 1, f.n, &f.a0, &f.a1, &c00, &c01, &c11,
-                       &sumsq);
+        gsl_fit_linear(x, 1, y, 1, f.n, &f.a0, &f.a1, &c00, &c01, &c11, &sumsq);
         tss = gsl_stats_tss(y, 1, f.n);
         f.r2 = tss > 0 ? 1 - sumsq / tss : NAN;
     }
@@ -204,7 +202,8 @@ static double ws_ap_classify(struct ws_ap_pt *p, size_t np)
 
 static void ws_ap_table(FILE *out, const struct ws_ap_pt *p, size_t np)
 {
-    fprintf(out, "\n## Time against threads per core T and sqrt(B_r)/T "
+    fprintf(out,
+            "\n## Time against threads per core T and sqrt(B_r)/T "
             "(eqs 13-15)\n\nTwo sweeps at the same n: T, where the threads "
             "per block vary (several elements per thread below S_D^2), and "
             "B_a, one element per thread with the active blocks forced by "
@@ -214,9 +213,11 @@ static void ws_ap_table(FILE *out, const struct ws_ap_pt *p, size_t np)
             "sqrt(B_r)/T | time us | memory bound |\n"
             "|---|---|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < np; i++)
-        fprintf(out, "| %s | %.0f | %.0f | %.0f | %.0f | %.1f | %.3f | %.1f "
-                "| %s |\n", p[i].sweep, p[i].sd, p[i].threads, p[i].br,
-                p[i].ba, p[i].tpc, p[i].x, p[i].time, p[i].mem ? "yes" : "no");
+        fprintf(out,
+                "| %s | %.0f | %.0f | %.0f | %.0f | %.1f | %.3f | %.1f "
+                "| %s |\n",
+                p[i].sweep, p[i].sd, p[i].threads, p[i].br, p[i].ba, p[i].tpc,
+                p[i].x, p[i].time, p[i].mem ? "yes" : "no");
 }
 
 /* The runs as points.csv, and the chart of time against sqrt(B_r)/T. */
@@ -226,22 +227,25 @@ static int ws_ap_points(const struct ws_ap_pt *p, size_t np,
     size_t len = 0;
     FILE *f = open_memstream(&o->points, &len);
     struct ws_csv t;
-    struct ws_plot_spec spec = {"sqrt_br_over_t", "time_us", "sd", 1, 1,
+    struct ws_plot_spec spec = {"sqrt_br_over_t",
+                                "time_us",
+                                "sd",
+                                1,
+                                1,
                                 "APSP time against sqrt(B_r)/T (eq 15), "
                                 "by S_D"};
 
     if (!f)
         return ws_err_oom(err);
-    fputs("sweep,sd,threads,br,ba,t,sqrt_br_over_t,time_us,memory_bound\n",
-          f);
+    fputs("sweep,sd,threads,br,ba,t,sqrt_br_over_t,time_us,memory_bound\n", f);
     for (size_t i = 0; i < np; i++)
         fprintf(f, "%s,%.0f,%.0f,%.0f,%.0f,%.6g,%.6g,%.6g,%d\n", p[i].sweep,
                 p[i].sd, p[i].threads, p[i].br, p[i].ba, p[i].tpc, p[i].x,
                 p[i].time, p[i].mem);
     if (fclose(f) != 0)
         return ws_err_oom(err);
-    if (ws_csv_parse(&t, "points.csv", o->points, strlen(o->points), 0, 0,
-                     err) < 0)
+    if (ws_csv_parse(&t, "points.csv", o->points, strlen(o->points), 0, 0, err)
+        < 0)
         return -1;
     o->chart = ws_plot_svg(&t, &spec, err);
     o->chart_name = WS_STUDY_CHART_APSP;
@@ -287,15 +291,14 @@ static struct ws_ap_anomaly ws_ap_anomaly(FILE *out, const struct ws_csv *t)
         "smsp__warps_issue_stalled_long_scoreboard.sum",
         "smsp__warps_issue_stalled_barrier.sum",
         "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum",
-        "lts__t_sectors_lookup_hit.sum", "dram__bytes_read.sum"
-    };
+        "lts__t_sectors_lookup_hit.sum", "dram__bytes_read.sum"};
     struct ws_ap_anomaly a = {{NAN, NAN}, {NAN, NAN}, {NAN, NAN}, 0};
     int i = 0;
 
     fprintf(out, "\n## Section V's anomaly\n\n| pad bytes | B_a | cycles | "
-            "time us | long-scoreboard stalls | barrier stalls | bank "
-            "conflicts | L2 hits | DRAM bytes read |\n"
-            "|---|---|---|---|---|---|---|---|---|\n");
+                 "time us | long-scoreboard stalls | barrier stalls | bank "
+                 "conflicts | L2 hits | DRAM bytes read |\n"
+                 "|---|---|---|---|---|---|---|---|---|\n");
     for (size_t r = 0; r < t->nrows && i < 2; r++) {
         if (!ws_csv_row_ok(t, r))
             continue;
@@ -303,8 +306,8 @@ static struct ws_ap_anomaly ws_ap_anomaly(FILE *out, const struct ws_csv *t)
         a.time[i] = ws_csv_value(t, r, "time_us");
         a.waits[i] = ws_csv_value(t, r, cols[0]);
         fprintf(out, "| %.0f | %.0f | %.0f | %.1f",
-                ws_csv_value(t, r, "param.pad"),
-                a.ba[i], ws_csv_value(t, r, "cycles"), a.time[i]);
+                ws_csv_value(t, r, "param.pad"), a.ba[i],
+                ws_csv_value(t, r, "cycles"), a.time[i]);
         for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
             fprintf(out, " | %.0f", ws_csv_value(t, r, cols[c]));
         fputs(" |\n", out);
@@ -334,14 +337,15 @@ static void ws_ap_worst(FILE *out, const struct ws_ap_pt *p, size_t np,
     }
     if (!w || !isfinite(wr))
         return;
-    fprintf(out, "- Furthest above the line: S_D %.0f, %.0f threads, B_a "
+    fprintf(out,
+            "- Furthest above the line: S_D %.0f, %.0f threads, B_a "
             "%.0f (T %.1f, %s sweep), %.1f us against the fit's %.1f "
             "(%+.0f %%). Its warps' stalled cycles: %.0f %% on fixed-latency "
             "results (`wait`), %.0f %% on global memory (long scoreboard). ",
             w->sd, w->threads, w->ba, w->tpc, w->sweep, w->time,
-            f->a1 * w->x + f->a0, 100 * wr, 100 * w->wait,
-            100 * w->mem_wait);
-    fprintf(out, "A reading these counters support but do not prove: "
+            f->a1 * w->x + f->a0, 100 * wr, 100 * w->wait, 100 * w->mem_wait);
+    fprintf(out,
+            "A reading these counters support but do not prove: "
             "eq 14 charges latency to memory transfers only, and every "
             "loop of this kernel is rolled, so an element's %.0f min-plus "
             "steps are a chain of dependent instructions, a latency T "
@@ -352,24 +356,28 @@ static void ws_ap_worst(FILE *out, const struct ws_ap_pt *p, size_t np,
             w->sd);
 }
 
-static void ws_ap_fit_findings(FILE *out, const struct ws_ap_pt *p,
-                               size_t np, struct ws_ap_fit f[4], double xt)
+static void ws_ap_fit_findings(FILE *out, const struct ws_ap_pt *p, size_t np,
+                               struct ws_ap_fit f[4], double xt)
 {
     f[0] = ws_ap_fit(p, np, NULL, 0, INFINITY);
     f[1] = ws_ap_fit(p, np, "T", 0, INFINITY);
     f[2] = ws_ap_fit(p, np, "B_a", 0, INFINITY);
     f[3] = ws_ap_fit(p, np, NULL, 0, xt);
-    fprintf(out, "- Eq 15 over the %zu memory-bound runs of both sweeps: "
+    fprintf(out,
+            "- Eq 15 over the %zu memory-bound runs of both sweeps: "
             "time = %.4g sqrt(B_r)/T + %.4g us, r^2 = %.4f (the paper, "
             "n = 8192 on the GPU: a1 = 0.957, a0 = 53.9 s, r^2 = 0.9916). "
-            "%s\n", f[0].n, f[0].a1, f[0].a0, f[0].r2, f[0].r2 > 0.95
-            ? "As linear as the GPU was." : "Less linear than the GPU was.");
-    fprintf(out, "- The same fit over parts of it: the runs within the T "
+            "%s\n",
+            f[0].n, f[0].a1, f[0].a0, f[0].r2,
+            f[0].r2 > 0.95 ? "As linear as the GPU was."
+                           : "Less linear than the GPU was.");
+    fprintf(out,
+            "- The same fit over parts of it: the runs within the T "
             "sweep's range (sqrt(B_r)/T <= %.3g, %zu runs) r^2 = %.4f; the "
             "T sweep alone (%zu) %.4f; the B_a sweep alone (%zu) %.4f. The "
             "B_a sweep's S_D = 4 runs reach far along x and weigh most in "
-            "r^2; the narrower ranges show how straight the rest is.\n", xt,
-            f[3].n, f[3].r2, f[1].n, f[1].r2, f[2].n, f[2].r2);
+            "r^2; the narrower ranges show how straight the rest is.\n",
+            xt, f[3].n, f[3].r2, f[1].n, f[1].r2, f[2].n, f[2].r2);
     ws_ap_slopes(out, p, np);
     ws_ap_worst(out, p, np, &f[0]);
 }
@@ -388,7 +396,8 @@ int ws_study_apsp(const struct ws_csv *const *t, size_t n,
 
     memset(o, 0, sizeof *o);
     if (n != 4 || t[0]->nrows == 0)
-        return ws_err_msg(err, "the apsp study takes 4 tables (expected the "
+        return ws_err_msg(err,
+                          "the apsp study takes 4 tables (expected the "
                           "B_r, T, B_a and anomaly sweeps, each with rows)");
     if (ws_cfg_load(&g, WS_APSP_GPU, NULL, 0, err) < 0)
         return -1;
@@ -409,56 +418,61 @@ int ws_study_apsp(const struct ws_csv *const *t, size_t n,
     }
     ba = ws_csv_value(t[0], 0, "ctas_per_sm");
     wave = ba * g.sm.count;
-    fprintf(out, "# Study 2: APSP on GTX 480 (seed 004, Ma, Chamberlain & "
+    fprintf(out,
+            "# Study 2: APSP on GTX 480 (seed 004, Ma, Chamberlain & "
             "Agrawal)\n\nThe paper ran n = 8192 on the GPU. Here the B_r and "
             "anomaly sweeps run n = 256 and the T and B_a sweeps n = 512, the "
             "smallest power of two whose matrix exceeds the 768 KB L2 (so "
             "loads reach DRAM, as at 8192): the same kernel and per-block "
             "structure, so shapes compare and seconds do not. Plots: "
             "`time_vs_br.svg`, `time_vs_threads.svg`, `time_vs_x.svg`.\n\n");
-    zig = ws_ap_zigzag(out, t[0], wave, ws_csv_value(t[0], 1, "param.br")
-                       - ws_csv_value(t[0], 0, "param.br"), &waves);
+    zig = ws_ap_zigzag(out, t[0], wave,
+                       ws_csv_value(t[0], 1, "param.br")
+                           - ws_csv_value(t[0], 0, "param.br"),
+                       &waves);
     ws_ap_table(out, p, np);
     an = ws_ap_anomaly(out, t[3]);
-    fprintf(out, "\n## Findings\n\n- Zigzag: with B_a = %.0f on %u SMs a "
+    fprintf(out,
+            "\n## Findings\n\n- Zigzag: with B_a = %.0f on %u SMs a "
             "wave is %.0f blocks; the time per block is %s at each of the "
             "%d whole waves the sweep brackets, as eq 3's f_sched says.\n",
-            ba, g.sm.count, wave, zig && waves ? "least" : "not least",
-            waves);
+            ba, g.sm.count, wave, zig && waves ? "least" : "not least", waves);
     ws_ap_fit_findings(out, p, np, f, xt);
     free(p);
-    fprintf(out, "- Section V: B_a %.0f takes %.1f us, B_a %.0f (padded) "
-            "%.1f us. ", an.ba[0], an.time[0], an.ba[1], an.time[1]);
+    fprintf(out,
+            "- Section V: B_a %.0f takes %.1f us, B_a %.0f (padded) "
+            "%.1f us. ",
+            an.ba[0], an.time[0], an.ba[1], an.time[1]);
     if (an.found)
-        fprintf(out, "The simulation shows the anomaly: fewer active blocks "
+        fprintf(out,
+                "The simulation shows the anomaly: fewer active blocks "
                 "run faster; the counters above say where the time goes.\n");
     else
-        fprintf(out, "The simulation does not show the anomaly: with B_a "
+        fprintf(out,
+                "The simulation does not show the anomaly: with B_a "
                 "%.0f the SM holds more warps, which wait on memory for more "
                 "warp-cycles in all (long-scoreboard stalls %.3g against "
                 "%.3g) but overlap their waits, as TMM's T term says. The "
                 "paper found no explanation for the GPU's behaviour; "
                 "whatever it was is outside warpsim's model of the SM and "
                 "memory, which has, for example, no instruction cache and "
-                "no DRAM partition camping.\n", an.ba[0], an.waits[0],
-                an.waits[1]);
+                "no DRAM partition camping.\n",
+                an.ba[0], an.waits[0], an.waits[1]);
     if (fclose(out) != 0) {
         ws_study_out_free(o);
         return ws_err_oom(err);
     }
-    o->summary = json_pack("{s:s,s:{s:f,s:i,s:b},s:{s:f,s:f,s:f,s:I,s:f,s:f,s:f},"
-                           "s:{s:f,s:f,s:f,s:f,s:b}}", "study", "apsp",
-                           "zigzag", "wave", ws_ap_fin(wave), "waves", waves,
-                           "minima_at_waves", zig && waves > 0, "fit", "a1",
-                           ws_ap_fin(f[0].a1), "a0", ws_ap_fin(f[0].a0), "r2",
-                           ws_ap_fin(f[0].r2), "points", (json_int_t)f[0].n,
-                           "r2_t_range", ws_ap_fin(f[3].r2), "r2_t_sweep",
-                           ws_ap_fin(f[1].r2), "r2_ba_sweep",
-                           ws_ap_fin(f[2].r2),
-                           "anomaly", "ba_auto", ws_ap_fin(an.ba[0]),
-                           "ba_forced", ws_ap_fin(an.ba[1]), "time_auto",
-                           ws_ap_fin(an.time[0]), "time_forced",
-                           ws_ap_fin(an.time[1]), "shown", an.found);
+    o->summary = json_pack(
+        "{s:s,s:{s:f,s:i,s:b},s:{s:f,s:f,s:f,s:I,s:f,s:f,s:f},"
+        "s:{s:f,s:f,s:f,s:f,s:b}}",
+        "study", "apsp", "zigzag", "wave", ws_ap_fin(wave), "waves", waves,
+        "minima_at_waves", zig && waves > 0, "fit", "a1", ws_ap_fin(f[0].a1),
+        "a0", ws_ap_fin(f[0].a0), "r2", ws_ap_fin(f[0].r2), "points",
+        (json_int_t)f[0].n, "r2_t_range", ws_ap_fin(f[3].r2), "r2_t_sweep",
+        ws_ap_fin(f[1].r2), "r2_ba_sweep", ws_ap_fin(f[2].r2), "anomaly",
+        "ba_auto", ws_ap_fin(an.ba[0]), "ba_forced", ws_ap_fin(an.ba[1]),
+        "time_auto", ws_ap_fin(an.time[0]), "time_forced",
+        ws_ap_fin(an.time[1]), "shown", an.found);
     if (!o->summary) {
         ws_study_out_free(o);
         return ws_err_oom(err);

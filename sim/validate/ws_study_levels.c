@@ -33,13 +33,13 @@ static const char *const ws_level_names[3] = {"L1", "L2", "DRAM"};
 
 struct ws_levels_gpu {
     char name[32];
-    double cfg[3];          /* configured latency per level */
-    double peak;            /* GB/s */
-    double hop[3][2];       /* cycles at the two hop counts */
+    double cfg[3];    /* configured latency per level */
+    double peak;      /* GB/s */
+    double hop[3][2]; /* cycles at the two hop counts */
     double hops[2];
-    double chase[3];        /* cycles per hop */
-    double bw[2];           /* copy, triad GB/s; NAN when not run */
-    double pub[2];          /* published, NAN when none */
+    double chase[3]; /* cycles per hop */
+    double bw[2];    /* copy, triad GB/s; NAN when not run */
+    double pub[2];   /* published, NAN when none */
     const char *pub_src[2];
 };
 
@@ -62,8 +62,10 @@ static struct ws_levels_gpu *ws_lv_gpu(struct ws_levels *L, const char *name,
         if (strcmp(L->g[i].name, name) == 0)
             return &L->g[i];
     if (L->ng == WS_LEVELS_MAX_GPUS || strlen(name) >= sizeof g->name) {
-        ws_err_msg(err, "too many configs or too long a name '%.40s' "
-                   "(expected at most %d configs)", name, WS_LEVELS_MAX_GPUS);
+        ws_err_msg(err,
+                   "too many configs or too long a name '%.40s' "
+                   "(expected at most %d configs)",
+                   name, WS_LEVELS_MAX_GPUS);
         return NULL;
     }
     if (ws_cfg_load(&cfg, name, NULL, 0, err) < 0)
@@ -149,8 +151,9 @@ static void ws_lv_published(struct ws_levels *L)
         for (size_t i = 0; i < L->ng; i++) {
             struct ws_levels_gpu *g = &L->g[i];
             const char *k = ws_csv_cell(p, r, (size_t)ck);
-            int which = strcmp(k, "copy") == 0 ? 0
-                        : strcmp(k, "triad") == 0 ? 1 : -1;
+            int which = strcmp(k, "copy") == 0    ? 0
+                        : strcmp(k, "triad") == 0 ? 1
+                                                  : -1;
             if (which < 0 || strcmp(g->name, ws_csv_cell(p, r, (size_t)cg)))
                 continue;
             g->pub[which] = strtod(ws_csv_cell(p, r, (size_t)cv), NULL);
@@ -170,9 +173,11 @@ static void ws_lv_cell(FILE *out, double v, const char *fmt)
 
 static void ws_lv_latency_table(FILE *out, const struct ws_levels *L)
 {
-    fprintf(out, "## Latency per level (cycles per dependent hop)\n\n"
-            "| config | L1 chase | L1 configured | L2 chase | L2 configured "
-            "| DRAM chase | DRAM configured |\n|---|---|---|---|---|---|---|\n");
+    fprintf(
+        out,
+        "## Latency per level (cycles per dependent hop)\n\n"
+        "| config | L1 chase | L1 configured | L2 chase | L2 configured "
+        "| DRAM chase | DRAM configured |\n|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < L->ng; i++) {
         const struct ws_levels_gpu *g = &L->g[i];
         fprintf(out, "| %s", g->name);
@@ -188,7 +193,8 @@ static void ws_lv_bandwidth_table(FILE *out, const struct ws_levels *L)
 {
     static const char *const kern[2] = {"copy", "triad"};
 
-    fprintf(out, "\n## STREAM bandwidth (DRAM bytes over kernel time)\n\n"
+    fprintf(out,
+            "\n## STREAM bandwidth (DRAM bytes over kernel time)\n\n"
             "| config | kernel | simulated GB/s | share of peak | published "
             "GB/s | simulated vs published |\n|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < L->ng; i++)
@@ -203,7 +209,7 @@ static void ws_lv_bandwidth_table(FILE *out, const struct ws_levels *L)
             fputs(" |\n", out);
         }
     fprintf(out, "\nPublished figures (FP64; the simulated kernels are FP32 "
-            "one element per thread):\n\n");
+                 "one element per thread):\n\n");
     for (size_t i = 0; i < L->ng; i++)
         for (int k = 0; k < 2; k++)
             if (L->g[i].pub_src[k] && !isnan(L->g[i].bw[k]))
@@ -214,7 +220,7 @@ static void ws_lv_bandwidth_table(FILE *out, const struct ws_levels *L)
 /* How far the chases sit from the configured latencies, and the streams
  * from the published figures: the findings and the summary's flags. */
 struct ws_lv_stats {
-    double cache_lo, cache_hi;  /* chase - configured, L1 and L2, cycles */
+    double cache_lo, cache_hi; /* chase - configured, L1 and L2, cycles */
     double worst_dram, worst_pub;
     size_t npub;
 };
@@ -249,19 +255,22 @@ static struct ws_lv_stats ws_lv_stats(const struct ws_levels *L)
 
 static void ws_lv_findings(FILE *out, const struct ws_lv_stats *s)
 {
-    fprintf(out, "\n## Findings\n\nChases pay the configured latency: the "
+    fprintf(out,
+            "\n## Findings\n\nChases pay the configured latency: the "
             "L1 and L2 hops sit %.1f to %.1f cycles above the latency each "
             "config cites (the chase kernel's own address arithmetic between "
             "loads: one dependent integer operation, units.int.latency), and "
             "DRAM hops within "
             "%.1f %% of it (a hop that lands in a bank's refresh, or on "
             "another row of a bank in use, pays more; dram.latency is a "
-            "closed bank's).", s->cache_lo, s->cache_hi,
-            100 * s->worst_dram);
+            "closed bank's).",
+            s->cache_lo, s->cache_hi, 100 * s->worst_dram);
     if (s->npub)
-        fprintf(out, " STREAM is within %.1f %% of every published figure "
+        fprintf(out,
+                " STREAM is within %.1f %% of every published figure "
                 "the configs cite (%zu comparisons); the DRAM model is not "
-                "fitted to them.\n", 100 * s->worst_pub, s->npub);
+                "fitted to them.\n",
+                100 * s->worst_pub, s->npub);
     else
         fprintf(out, " No config here has a published STREAM figure.\n");
 }
@@ -310,15 +319,15 @@ int ws_study_levels(const struct ws_csv *const *t, size_t n,
         return ws_err_oom(err);
     if (n != 3)
         rc = ws_err_msg(err, "the levels study takes 3 tables (expected "
-                        "chase, copy and triad)");
+                             "chase, copy and triad)");
     if (rc == 0)
         rc = ws_lv_chase(L, t[0], err);
     if (rc == 0)
         rc = ws_lv_stream(L, t[1], 0, err);
     if (rc == 0)
         rc = ws_lv_stream(L, t[2], 1, err);
-    if (rc == 0 && ws_csv_load(&L->published, WS_LEVELS_PUBLISHED, 0, 0,
-                               err) == 0) {
+    if (rc == 0
+        && ws_csv_load(&L->published, WS_LEVELS_PUBLISHED, 0, 0, err) == 0) {
         L->have_published = 1;
         ws_lv_published(L);
     } else if (rc == 0) {
@@ -328,10 +337,12 @@ int ws_study_levels(const struct ws_csv *const *t, size_t n,
         rc = ws_err_oom(err);
     if (rc == 0) {
         st = ws_lv_stats(L);
-        fprintf(out, "# Study 4: latency and bandwidth per level\n\n"
+        fprintf(out,
+                "# Study 4: latency and bandwidth per level\n\n"
                 "%zu configs. Chase footprints: 16 KiB (L1), 512 KiB (L2), "
                 "512 MiB with hops 1 MiB + 128 B apart (DRAM). STREAM: "
-                "FP32, see the sweeps for the array size.\n\n", L->ng);
+                "FP32, see the sweeps for the array size.\n\n",
+                L->ng);
         ws_lv_latency_table(out, L);
         ws_lv_bandwidth_table(out, L);
         ws_lv_findings(out, &st);

@@ -29,18 +29,20 @@
 #define WS_MM_VARIANTS 7
 
 static const char *const ws_mm_names[WS_MM_VARIANTS] = {
-    "baseline", "tiling", "coalescing", "nobankconflict", "computeopt",
-    "unroll", "prefetch"
-};
+    "baseline",   "tiling", "coalescing", "nobankconflict",
+    "computeopt", "unroll", "prefetch"};
 
 /* Table III of the seed (TS and Score rows), for the variants it lists. */
 static const char *const ws_mm_seed_ts[WS_MM_VARIANTS] = {
-    "-", "L2, TEX", "L2, TEX", "DRAM", "FMA, SM, DRAM", "FMA, DRAM", "-"
-};
+    "-", "L2, TEX", "L2, TEX", "DRAM", "FMA, SM, DRAM", "FMA, DRAM", "-"};
 static const char *const ws_mm_seed_score[WS_MM_VARIANTS] = {
-    "-", "SYSMEM, DRAM", "SYSMEM", "SYSMEM, DRAM, L2", "SYSMEM, DRAM, FMA",
-    "SYSMEM, DRAM, FMA", "-"
-};
+    "-",
+    "SYSMEM, DRAM",
+    "SYSMEM",
+    "SYSMEM, DRAM, L2",
+    "SYSMEM, DRAM, FMA",
+    "SYSMEM, DRAM, FMA",
+    "-"};
 
 /* The seven tables as one, not owning the cells: the kernel column points
  * at the variant's name. */
@@ -53,9 +55,10 @@ static int ws_mm_join(const struct ws_csv *const *t, size_t n,
     memset(all, 0, sizeof *all);
     for (size_t i = 0; i < n; i++) {
         if (t[i]->ncols != t[0]->ncols)
-            return ws_err_msg(err, "%s has other columns than %s (expected "
-                              "the seven sweeps alike)", t[i]->name,
-                              t[0]->name);
+            return ws_err_msg(err,
+                              "%s has other columns than %s (expected "
+                              "the seven sweeps alike)",
+                              t[i]->name, t[0]->name);
         rows += t[i]->nrows;
     }
     if ((kc = ws_csv_col(t[0], "kernel")) < 0)
@@ -97,8 +100,8 @@ static void ws_mm_targets(FILE *out, const struct ws_csv *const *t, size_t n)
     double tmax = ws_mm_tmax(t, n);
 
     fprintf(out, "## Targets per variant and size (eqs 6-8)\n\n"
-            "| variant | n | cycles | ts | ul | score |\n"
-            "|---|---|---|---|---|---|\n");
+                 "| variant | n | cycles | ts | ul | score |\n"
+                 "|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < n; i++)
         for (size_t r = 0; r < t[i]->nrows; r++) {
             double ts, ul, alpha;
@@ -153,8 +156,8 @@ static void ws_mm_change(const struct ws_csv *v, const struct ws_csv *b,
         change[g] = cnt[g] > 0 ? sum[g] / cnt[g] : 0;
 }
 
-static char *ws_mm_chart(const struct ws_csv *const *t, size_t n,
-                         FILE *out, struct ws_err *err)
+static char *ws_mm_chart(const struct ws_csv *const *t, size_t n, FILE *out,
+                         struct ws_err *err)
 {
     const char *cats[WS_GRP_COUNT], *series[WS_MM_VARIANTS];
     double change[WS_MM_VARIANTS][WS_GRP_COUNT];
@@ -162,9 +165,9 @@ static char *ws_mm_chart(const struct ws_csv *const *t, size_t n,
     size_t nc = 0;
 
     fprintf(out, "\n## Usage against the baseline (the seed's Figure 3b)\n\n"
-            "Mean over each group's counters and the sizes of variant / "
-            "baseline - 1 (+0.5: half as much again).  Chart: "
-            "`vs_baseline.svg`.\n\n| variant |");
+                 "Mean over each group's counters and the sizes of variant / "
+                 "baseline - 1 (+0.5: half as much again).  Chart: "
+                 "`vs_baseline.svg`.\n\n| variant |");
     for (size_t i = 1; i < n; i++) {
         ws_mm_change(t[i], t[0], change[i]);
         series[i - 1] = ws_mm_names[i];
@@ -190,8 +193,9 @@ static char *ws_mm_chart(const struct ws_csv *const *t, size_t n,
         cats[nc++] = ws_group_name((enum ws_group)g);
     }
     return ws_plot_bars_svg("Resource usage of each variant against the "
-                            "baseline", "variant / baseline - 1", cats, nc,
-                            series, n - 1, v, err);
+                            "baseline",
+                            "variant / baseline - 1", cats, nc, series, n - 1,
+                            v, err);
 }
 
 /* ---- significance ---------------------------------------------------------- */
@@ -204,7 +208,8 @@ static void ws_mm_top(json_t *g, FILE *out, json_t *list)
     double v[2] = {-1, -1};
     json_t *val;
 
-    json_object_foreach(g, key, val) {
+    json_object_foreach(g, key, val)
+    {
         double x = json_real_value(val);
         if (x > v[0]) {
             best[1] = best[0];
@@ -227,10 +232,10 @@ static void ws_mm_top(json_t *g, FILE *out, json_t *list)
     }
 }
 
-static void ws_mm_significant(FILE *out, json_t *ts, json_t *score,
-                              json_t *sig)
+static void ws_mm_significant(FILE *out, json_t *ts, json_t *score, json_t *sig)
 {
-    fprintf(out, "\n## The most significant resource groups beside the "
+    fprintf(out,
+            "\n## The most significant resource groups beside the "
             "seed's Table III\n\nThe two groups of highest RSM per variant "
             "(their RSM in brackets).\n\n| variant | ts, here | ts, seed | "
             "score, here | score, seed |\n|---|---|---|---|---|\n");
@@ -243,7 +248,8 @@ static void ws_mm_significant(FILE *out, json_t *ts, json_t *score,
         fprintf(out, " | %s |\n", ws_mm_seed_score[i]);
         json_object_set_new(sig, ws_mm_names[i], list);
     }
-    fprintf(out, "\nThe seed measured on a real V100 with nvprof's events, "
+    fprintf(out,
+            "\nThe seed measured on a real V100 with nvprof's events, "
             "among them SYSMEM (host memory) and PCIE traffic that a "
             "simulation of the kernel alone has none of, and TEX, which is "
             "L1 here.  Every counter of a variant grows with n^3, so the "
@@ -259,16 +265,16 @@ static int ws_mm_in_range(json_t *rsm)
     json_t *kv, *gv;
 
     json_object_foreach(rsm, k, kv)
-        json_object_foreach(kv, g, gv)
-            if (json_real_value(gv) < 0 || json_real_value(gv) > 1)
-                return 0;
+        json_object_foreach(kv, g, gv) if (json_real_value(gv) < 0
+                                           || json_real_value(gv) > 1) return 0;
     return 1;
 }
 
 static char *ws_mm_rsm(const struct ws_csv *all, enum ws_rsm_target target,
                        json_t **json, struct ws_err *err)
 {
-    struct ws_rsm_args a = {target, {0.1, 0.5, 0.8},
+    struct ws_rsm_args a = {target,
+                            {0.1, 0.5, 0.8},
                             {5, 0.5, 1000, 0.8, 2 * log(2.0), 1}};
 
     return ws_rsm_report(all, &a, NULL, json, err);
@@ -293,8 +299,7 @@ static int ws_mm_small(const struct ws_csv *all, struct ws_csv *small,
     small->name = (char *)"matmul, n <= 200";
     small->ncols = all->ncols;
     small->header = all->header;
-    small->cells = malloc((all->nrows * all->ncols + 1)
-                          * sizeof *small->cells);
+    small->cells = malloc((all->nrows * all->ncols + 1) * sizeof *small->cells);
     small->row_line = malloc((all->nrows + 1) * sizeof *small->row_line);
     if (!small->cells || !small->row_line)
         return ws_err_oom(err);
@@ -316,11 +321,11 @@ static const char *ws_mm_first(json_t *g)
     double v = -1;
     json_t *val;
 
-    json_object_foreach(g, key, val)
-        if (json_real_value(val) > v) {
-            v = json_real_value(val);
-            best = key;
-        }
+    json_object_foreach(g, key, val) if (json_real_value(val) > v)
+    {
+        v = json_real_value(val);
+        best = key;
+    }
     return best;
 }
 
@@ -336,12 +341,14 @@ static int ws_mm_sizes(FILE *out, const struct ws_csv *all, json_t *rts,
     char *md = NULL;
     int same = 0;
 
-    fprintf(out, "\n## Reduced from the seed, and whether it matters\n\n"
+    fprintf(out,
+            "\n## Reduced from the seed, and whether it matters\n\n"
             "The seed ran square matrices of 60 to 200 in steps of 5 (29 "
             "sizes) on a real V100; here 6 sizes, multiples of 64 from 64 to "
             "512 (the tiled kernels need multiples of 16), simulated. Rerun "
             "over the sizes within the seed's range (n <= %d), the group of "
-            "highest RSM for ts:\n\n", WS_MM_SEED_MAX_N);
+            "highest RSM for ts:\n\n",
+            WS_MM_SEED_MAX_N);
     if (ws_mm_small(all, &small, err) < 0
         || !(md = ws_mm_rsm(&small, WS_RSM_TS, &rsmall, err))) {
         fprintf(out, "not computable here (%s).\n", err->text);
@@ -350,8 +357,10 @@ static int ws_mm_sizes(FILE *out, const struct ws_csv *all, json_t *rts,
         free(small.row_line);
         return -1;
     }
-    fprintf(out, "| variant | all sizes | n <= %d | same |\n"
-            "|---|---|---|---|\n", WS_MM_SEED_MAX_N);
+    fprintf(out,
+            "| variant | all sizes | n <= %d | same |\n"
+            "|---|---|---|---|\n",
+            WS_MM_SEED_MAX_N);
     for (size_t i = 0; i < WS_MM_VARIANTS; i++) {
         const char *a = ws_mm_first(json_object_get(rts, ws_mm_names[i]));
         const char *b = ws_mm_first(json_object_get(rsmall, ws_mm_names[i]));
@@ -360,8 +369,10 @@ static int ws_mm_sizes(FILE *out, const struct ws_csv *all, json_t *rts,
                 b ? b : "-", eq ? "yes" : "no");
         same += eq;
     }
-    fprintf(out, "\nThe top group for ts holds for %d of the %d variants "
-            "within the seed's range of sizes.\n", same, WS_MM_VARIANTS);
+    fprintf(out,
+            "\nThe top group for ts holds for %d of the %d variants "
+            "within the seed's range of sizes.\n",
+            same, WS_MM_VARIANTS);
     json_decref(rsmall);
     free(md);
     free(small.cells);
@@ -382,25 +393,28 @@ int ws_study_matmul(const struct ws_csv *const *t, size_t n,
     memset(o, 0, sizeof *o);
     if (n != WS_MM_VARIANTS || !sig) {
         json_decref(sig);
-        return ws_err_msg(err, "the matmul study takes %d tables (expected "
-                          "one per variant)", WS_MM_VARIANTS);
+        return ws_err_msg(err,
+                          "the matmul study takes %d tables (expected "
+                          "one per variant)",
+                          WS_MM_VARIANTS);
     }
     rc = ws_mm_join(t, n, &all, err);
-    if (rc == 0 && (!(md_ts = ws_mm_rsm(&all, WS_RSM_TS, &rts, err))
-                    || !(md_score = ws_mm_rsm(&all, WS_RSM_SCORE, &rscore,
-                                              err))))
+    if (rc == 0
+        && (!(md_ts = ws_mm_rsm(&all, WS_RSM_TS, &rts, err))
+            || !(md_score = ws_mm_rsm(&all, WS_RSM_SCORE, &rscore, err))))
         rc = -1;
     if (rc == 0 && !(out = open_memstream(&o->report, &len)))
         rc = ws_err_oom(err);
     if (rc == 0) {
         fprintf(out, "# Study 3: matmul variants on V100 (seed 001, Islam et "
-                "al.)\n\n");
+                     "al.)\n\n");
         ws_mm_targets(out, t, n);
         o->chart = ws_mm_chart(t, n, out, err);
         o->chart_name = WS_STUDY_CHART_MATMUL;
         ws_mm_significant(out, rts, rscore, sig);
         same = ws_mm_sizes(out, &all, rts, err);
-        fprintf(out, "\n## Resource significance, target ts\n\n%s\n"
+        fprintf(out,
+                "\n## Resource significance, target ts\n\n%s\n"
                 "## Resource significance, target score\n\n%s",
                 strchr(md_ts, '\n') + 1, strchr(md_score, '\n') + 1);
         if (fclose(out) != 0 || !o->chart)
@@ -408,8 +422,8 @@ int ws_study_matmul(const struct ws_csv *const *t, size_t n,
     }
     if (rc == 0)
         o->summary = json_pack("{s:s,s:O,s:O,s:O,s:b,s:i}", "study", "matmul",
-                               "rsm_ts", rts, "rsm_score", rscore,
-                               "top_ts", sig, "rsm_in_range",
+                               "rsm_ts", rts, "rsm_score", rscore, "top_ts",
+                               sig, "rsm_in_range",
                                ws_mm_in_range(rts) && ws_mm_in_range(rscore),
                                "top_ts_same_in_seed_sizes", same);
     if (rc == 0 && !o->summary)

@@ -27,9 +27,9 @@
 
 struct ws_quad_gpu {
     const char *name;
-    double bw, peak;            /* GB/s, Gop/s */
-    double got_bw, got;         /* achieved */
-    double ai;                  /* op/B */
+    double bw, peak;    /* GB/s, Gop/s */
+    double got_bw, got; /* achieved */
+    double ai;          /* op/B */
 };
 
 static int ws_quad_row(const struct ws_csv *t, size_t r, long gc, long tc,
@@ -70,14 +70,14 @@ static double ws_quad_bound(const struct ws_quad_gpu *q)
 static void ws_quad_table(FILE *out, const struct ws_quad_gpu *q, size_t n)
 {
     fprintf(out, "| GPU | peak DRAM GB/s | peak Gop/s | ridge op/B | "
-            "kernel op/B | side of the line | simulated Gop/s | of the "
-            "bound |\n|---|---|---|---|---|---|---|---|\n");
+                 "kernel op/B | side of the line | simulated Gop/s | of the "
+                 "bound |\n|---|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < n; i++)
-        fprintf(out, "| %s | %.0f | %.0f | %.2f | %.3f | %s | %.1f | "
-                "%.1f %% |\n", q[i].name, q[i].bw, q[i].peak,
-                q[i].peak / q[i].bw, q[i].ai,
-                ws_quad_memory_bound(&q[i]) ? "memory bound"
-                                            : "compute bound",
+        fprintf(out,
+                "| %s | %.0f | %.0f | %.2f | %.3f | %s | %.1f | "
+                "%.1f %% |\n",
+                q[i].name, q[i].bw, q[i].peak, q[i].peak / q[i].bw, q[i].ai,
+                ws_quad_memory_bound(&q[i]) ? "memory bound" : "compute bound",
                 q[i].got, 100 * q[i].got / ws_quad_bound(&q[i]));
 }
 
@@ -114,25 +114,36 @@ int ws_study_quadrant(const struct ws_csv *const *tables, size_t nt,
             n++;
         }
     if (n == 0)
-        return ws_err_msg(err, "%s has no ok row with operations and DRAM "
-                          "traffic (expected the quadrant sweep)", t->name);
+        return ws_err_msg(err,
+                          "%s has no ok row with operations and DRAM "
+                          "traffic (expected the quadrant sweep)",
+                          t->name);
     spec = (struct ws_plot_quadrant){kc >= 0 ? ws_csv_cell(t, 0, (size_t)kc)
                                              : t->name,
-                                     names, bw, peak, gb, gf, n, 0};
+                                     names,
+                                     bw,
+                                     peak,
+                                     gb,
+                                     gf,
+                                     n,
+                                     0};
     spec.ai = ws_sb_median(ai, n);
     if (!(out = open_memstream(&o->report, &len)))
         return ws_err_oom(err);
-    fprintf(out, "# Study 6: the quadrant-split view\n\nOne kernel on %zu "
+    fprintf(out,
+            "# Study 6: the quadrant-split view\n\nOne kernel on %zu "
             "GPUs (the blog seed's application-centric view): each GPU at "
             "its peak DRAM bandwidth and peak rate of the kernel's dominant "
             "operation, the kernel's operational intensity (operations over "
             "compulsory DRAM bytes) the line. Chart: `quadrant.svg`.\n\n",
             n);
     ws_quad_table(out, q, n);
-    fprintf(out, "\n## Findings\n\nThe kernel is memory bound on %zu of "
+    fprintf(out,
+            "\n## Findings\n\nThe kernel is memory bound on %zu of "
             "the %zu GPUs and compute bound on the rest: its intensity "
-            "(median %.3f op/B) lies %s.\n", mem, n, spec.ai,
-            mem == 0 ? "above every GPU's ridge"
+            "(median %.3f op/B) lies %s.\n",
+            mem, n, spec.ai,
+            mem == 0   ? "above every GPU's ridge"
             : mem == n ? "below every GPU's ridge"
                        : "between the GPUs' ridges, so which resource "
                          "limits it depends on the GPU");
@@ -142,11 +153,11 @@ int ws_study_quadrant(const struct ws_csv *const *tables, size_t nt,
     o->chart_name = WS_STUDY_CHART_QUADRANT;
     arr = json_array();
     for (size_t i = 0; i < n; i++)
-        json_array_append_new(arr, json_pack("{s:s,s:b,s:f}", "gpu",
-                              q[i].name, "memory_bound",
-                              ws_quad_memory_bound(&q[i]),
-                              "fraction_of_bound",
-                              q[i].got / ws_quad_bound(&q[i])));
+        json_array_append_new(arr, json_pack("{s:s,s:b,s:f}", "gpu", q[i].name,
+                                             "memory_bound",
+                                             ws_quad_memory_bound(&q[i]),
+                                             "fraction_of_bound",
+                                             q[i].got / ws_quad_bound(&q[i])));
     o->summary = json_pack("{s:s,s:o,s:I}", "study", "quadrant", "gpus", arr,
                            "memory_bound", (json_int_t)mem);
     if (!o->chart || !o->summary) {

@@ -32,12 +32,16 @@
 
 #define WS_SAXPY_MAX_STRIDES 16
 
-enum { M_MWP, M_L2, M_REUSE, M_N };
+enum {
+    M_MWP,
+    M_L2,
+    M_REUSE,
+    M_N
+};
 
 /* The models compared; their columns and keys carry their names. */
 static const struct ws_model_def *const ws_saxpy_models[M_N] = {
-    &ws_model_mwp_def, &ws_model_mwp_l2_def, &ws_model_mwp_l2_reuse_def
-};
+    &ws_model_mwp_def, &ws_model_mwp_l2_def, &ws_model_mwp_l2_reuse_def};
 
 /* prefix, model m's name, suffix: a column of the sweep's rows or a key
  * of the study's outputs. */
@@ -51,8 +55,8 @@ static const char *ws_saxpy_name(char *buf, size_t size, const char *prefix,
 struct ws_saxpy_pt {
     long stride, warps;
     double sim, model[M_N], hit;
-    double mem_l;           /* the simulation's loaded latency per load */
-    double model_mem_l;     /* the unloaded Mem_L MWP/CWP charges */
+    double mem_l;       /* the simulation's loaded latency per load */
+    double model_mem_l; /* the unloaded Mem_L MWP/CWP charges */
 };
 
 struct ws_saxpy_stride {
@@ -68,7 +72,7 @@ struct ws_saxpy_kernel {
     struct ws_saxpy_stride s[WS_SAXPY_MAX_STRIDES];
     size_t ns;
     long wmax;
-    int closer;             /* the L2 form closer at high warps, strided */
+    int closer; /* the L2 form closer at high warps, strided */
 };
 
 /* The ok rows as points. */
@@ -93,10 +97,12 @@ static int ws_saxpy_points(const struct ws_csv *t, struct ws_saxpy_kernel *k,
             || ws_csv_number_named(t, r, "cycles", &p->sim, err) < 0
             || ws_csv_number_named(t, r, "l2_hit_pct", &p->hit, err) < 0
             || ws_csv_number_named(t, r, ws_ctr_info(WS_CTR_MEM_LOADS)->name,
-                                   &loads, err) < 0
+                                   &loads, err)
+                   < 0
             || ws_csv_number_named(t, r,
                                    ws_ctr_info(WS_CTR_MEM_LOAD_LATENCY)->name,
-                                   &lat, err) < 0)
+                                   &lat, err)
+                   < 0)
             return -1;
         for (int m = 0; m < M_N; m++)
             if (ws_csv_number_named(t, r, col[m], &p->model[m], err) < 0)
@@ -105,15 +111,19 @@ static int ws_saxpy_points(const struct ws_csv *t, struct ws_saxpy_kernel *k,
         p->warps = (long)ceil(threads / 32.0);
         p->mem_l = loads > 0 ? lat / loads : 0;
         p->model_mem_l = terms >= 0
-            ? ws_sb_cell_var(ws_csv_cell(t, r, (size_t)terms), "Mem_L") : 0;
+                             ? ws_sb_cell_var(ws_csv_cell(t, r, (size_t)terms),
+                                              "Mem_L")
+                             : 0;
         if (p->sim > 0) {
             k->wmax = p->warps > k->wmax ? p->warps : k->wmax;
             k->n++;
         }
     }
     if (k->n == 0)
-        return ws_err_msg(err, "%s has no ok rows (expected the study's "
-                          "sweep to have run)", t->name);
+        return ws_err_msg(err,
+                          "%s has no ok rows (expected the study's "
+                          "sweep to have run)",
+                          t->name);
     return 0;
 }
 
@@ -178,19 +188,22 @@ static void ws_saxpy_strides(struct ws_saxpy_kernel *k)
 
 static void ws_saxpy_table(FILE *out, const struct ws_saxpy_kernel *k)
 {
-    fprintf(out, "\n## %s\n\n| stride | points | MAPE MWP/CWP | +L2 as "
+    fprintf(out,
+            "\n## %s\n\n| stride | points | MAPE MWP/CWP | +L2 as "
             "written | +L2 reuse | high warps: MWP/CWP | +L2 as written | "
             "+L2 reuse | worst +L2 as written | L2 hit rate (simulated) | "
             "loaded latency at high warps |\n|---|---|---|---|---|---|---|"
-            "---|---|---|---|\n", k->what);
+            "---|---|---|---|\n",
+            k->what);
     for (size_t i = 0; i < k->ns; i++) {
         const struct ws_saxpy_stride *s = &k->s[i];
-        fprintf(out, "| %ld | %zu | %.1f %% | %.1f %% | %.1f %% | %.1f %% | "
-                "%.1f %% | %.1f %% | %.1f %% | %.1f %% | %.0f |\n", s->stride,
-                s->n, 100 * s->mape[M_MWP], 100 * s->mape[M_L2],
+        fprintf(out,
+                "| %ld | %zu | %.1f %% | %.1f %% | %.1f %% | %.1f %% | "
+                "%.1f %% | %.1f %% | %.1f %% | %.1f %% | %.0f |\n",
+                s->stride, s->n, 100 * s->mape[M_MWP], 100 * s->mape[M_L2],
                 100 * s->mape[M_REUSE], 100 * s->high[M_MWP],
-                100 * s->high[M_L2], 100 * s->high[M_REUSE],
-                100 * s->worst_l2, s->hit, s->mem_l_high);
+                100 * s->high[M_L2], 100 * s->high[M_REUSE], 100 * s->worst_l2,
+                s->hit, s->mem_l_high);
     }
 }
 
@@ -216,20 +229,24 @@ static void ws_saxpy_verdict(FILE *out, const struct ws_saxpy_kernel *k)
         fprintf(out, "- %s: no strided run.\n", k->name);
         return;
     }
-    fprintf(out, "- %s: at high warp counts the L2 form as written is %s "
+    fprintf(out,
+            "- %s: at high warp counts the L2 form as written is %s "
             "MWP/CWP on the strided runs (%.1f %% against %.1f %% on "
             "average); its worst error on them is %.1f %% (the paper: within "
-            "8 %%).", k->name, k->closer ? "closer than" : "not closer than",
+            "8 %%).",
+            k->name, k->closer ? "closer than" : "not closer than",
             100 * hi_l2 / strided, 100 * hi_mwp / strided, 100 * worst);
     if (!k->closer)
-        fprintf(out, " Why not: the L2 form shortens every later warp's "
+        fprintf(out,
+                " Why not: the L2 form shortens every later warp's "
                 "memory cycles by Mem_L2_cache_hit / Mem_L2_cache_miss, "
                 "while the simulated loads take %.0f cycles on average at "
                 "those warp counts (`ws__mem_load_latency.sum` / "
                 "`ws__mem_loads.sum`) against the %.0f both models charge "
                 "(Mem_L): under load the latency grows, queueing at L2 and "
                 "DRAM behind the strided sectors, so the L2 term moves the "
-                "prediction the wrong way.", meml / strided, model / strided);
+                "prediction the wrong way.",
+                meml / strided, model / strided);
     fputc('\n', out);
 }
 
@@ -245,13 +262,14 @@ static json_t *ws_saxpy_kernel_json(const struct ws_saxpy_kernel *k)
     ws_saxpy_name(worst, sizeof worst, "worst_", M_L2, "");
     for (size_t i = 0; i < k->ns; i++) {
         const struct ws_saxpy_stride *s = &k->s[i];
-        json_array_append_new(arr, json_pack(
-            "{s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:f,s:f}", "stride",
-            (json_int_t)s->stride, "points", (json_int_t)s->n,
-            mape[M_MWP], s->mape[M_MWP], mape[M_L2], s->mape[M_L2],
-            mape[M_REUSE], s->mape[M_REUSE], high[M_MWP], s->high[M_MWP],
-            high[M_L2], s->high[M_L2], worst, s->worst_l2, "l2_hit_pct",
-            s->hit));
+        json_array_append_new(
+            arr,
+            json_pack("{s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:f,s:f}", "stride",
+                      (json_int_t)s->stride, "points", (json_int_t)s->n,
+                      mape[M_MWP], s->mape[M_MWP], mape[M_L2], s->mape[M_L2],
+                      mape[M_REUSE], s->mape[M_REUSE], high[M_MWP],
+                      s->high[M_MWP], high[M_L2], s->high[M_L2], worst,
+                      s->worst_l2, "l2_hit_pct", s->hit));
     }
     return json_pack("{s:s,s:o,s:b}", "kernel", k->name, "strides", arr,
                      "l2_closer_high_strided", k->closer);
@@ -284,7 +302,8 @@ static int ws_saxpy_write(const struct ws_saxpy_kernel *k, size_t nk,
             fclose(pts);
         return -1;
     }
-    fprintf(out, "# Study 1: saxpy on TITAN X (seed 000, Wang & Lou)\n\n"
+    fprintf(out,
+            "# Study 1: saxpy on TITAN X (seed 000, Wang & Lou)\n\n"
             "Each kernel at strides 1 to 16 and 1 to %ld warps per SM, one "
             "CTA per SM, as the paper varies the launch. Error is |model - "
             "simulation| / simulation; \"high warps\" is the top quarter of "
@@ -295,7 +314,8 @@ static int ws_saxpy_write(const struct ws_saxpy_kernel *k, size_t nk,
             "Reduced from the paper: nothing in the sweep (the paper's "
             "strides and warp counts; it does not give n, here 24 CTAs of "
             "the warps swept); the hardware is the simulated TITAN X, so "
-            "shapes compare, cycles do not.\n", k[0].wmax);
+            "shapes compare, cycles do not.\n",
+            k[0].wmax);
     fprintf(pts, "kernel,stride,warps_per_sm,cycles");
     for (int m = 0; m < M_N; m++)
         fprintf(pts, ",%s_cycles,%s_error_pct", ws_saxpy_models[m]->name,
@@ -310,11 +330,11 @@ static int ws_saxpy_write(const struct ws_saxpy_kernel *k, size_t nk,
         ws_saxpy_verdict(out, &k[i]);
     if (nk > 1)
         fprintf(out, "- The verdict %s on the kernel: %s.\n",
-                k[0].closer == k[1].closer ? "does not depend"
-                                           : "depends",
+                k[0].closer == k[1].closer ? "does not depend" : "depends",
                 k[0].closer == k[1].closer
-                ? "striding y too changes the errors, not which model is "
-                  "closer" : "striding y too changes which model is closer");
+                    ? "striding y too changes the errors, not which model is "
+                      "closer"
+                    : "striding y too changes which model is closer");
     return fclose(out) | fclose(pts);
 }
 
@@ -345,9 +365,10 @@ int ws_study_saxpy(const struct ws_csv *const *tables, size_t nt,
         arr = json_array();
         for (size_t i = 0; i < nk; i++)
             json_array_append_new(arr, ws_saxpy_kernel_json(&k[i]));
-        o->summary = json_pack("{s:s,s:o,s:b,s:b}", "study", "saxpy",
-                               "kernels", arr, "verdict_same", nk > 1
-                               && k[0].closer == k[1].closer, "explained", 1);
+        o->summary = json_pack("{s:s,s:o,s:b,s:b}", "study", "saxpy", "kernels",
+                               arr, "verdict_same",
+                               nk > 1 && k[0].closer == k[1].closer,
+                               "explained", 1);
         if (!o->summary)
             rc = ws_err_oom(err);
     }

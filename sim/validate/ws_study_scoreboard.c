@@ -76,8 +76,7 @@ static int ws_sb_in(const struct ws_sb_run *r, size_t m, const void *arg)
     return r->pred[m].in_domain == *(const int *)arg;
 }
 
-static int ws_sb_in_study(const struct ws_sb_run *r, size_t m,
-                          const void *arg)
+static int ws_sb_in_study(const struct ws_sb_run *r, size_t m, const void *arg)
 {
     return r->pred[m].in_domain && strcmp(r->study, arg) == 0;
 }
@@ -159,18 +158,19 @@ static int ws_sb_bound_row(FILE *out, const struct ws_sb *sb, size_t m,
     ws_sb_pct(out, n ? worst : NAN);
     fprintf(out, " (most); runs below it: %zu | | | | |\n", below);
     free(above);
-    json_object_set_new(models, sb->model[m].name, json_pack(
-        "{s:b,s:I,s:o,s:o,s:I}", "bound", 1, "runs", (json_int_t)n,
-        "median_above", ws_json_real(med),
-        "most_above", n ? json_real(worst) : json_null(), "runs_below",
-        (json_int_t)below));
+    json_object_set_new(models, sb->model[m].name,
+                        json_pack("{s:b,s:I,s:o,s:o,s:I}", "bound", 1, "runs",
+                                  (json_int_t)n, "median_above",
+                                  ws_json_real(med), "most_above",
+                                  n ? json_real(worst) : json_null(),
+                                  "runs_below", (json_int_t)below));
     return 0;
 }
 
-static int ws_sb_models_table(FILE *out, const struct ws_sb *sb,
-                              json_t *models)
+static int ws_sb_models_table(FILE *out, const struct ws_sb *sb, json_t *models)
 {
-    fprintf(out, "## Each model in its domain, and outside it\n\n"
+    fprintf(out,
+            "## Each model in its domain, and outside it\n\n"
             "| model | runs | count | median APE [95 %% CI] | geometric-mean "
             "error [95 %% CI] | bias | Spearman | MAPE |\n"
             "|---|---|---|---|---|---|---|---|\n");
@@ -197,7 +197,8 @@ static int ws_sb_groups(FILE *out, const struct ws_sb *sb, const char *title,
                         const char *col, const char *const *names,
                         size_t ngroups, int by_study)
 {
-    fprintf(out, "\n## In its domain, by %s\n\n| model | %s | count | "
+    fprintf(out,
+            "\n## In its domain, by %s\n\n| model | %s | count | "
             "median APE [95 %% CI] | geometric-mean error [95 %% CI] | bias "
             "| Spearman | MAPE |\n|---|---|---|---|---|---|---|---|\n",
             title, col);
@@ -206,9 +207,10 @@ static int ws_sb_groups(FILE *out, const struct ws_sb *sb, const char *title,
             continue;
         for (size_t g = 0; g < ngroups; g++) {
             struct ws_sb_metrics s;
-            if (ws_sb_score(sb, m, by_study ? ws_sb_in_study
-                                            : ws_sb_in_bottleneck,
-                            names[g], &s) < 0)
+            if (ws_sb_score(sb, m,
+                            by_study ? ws_sb_in_study : ws_sb_in_bottleneck,
+                            names[g], &s)
+                < 0)
                 return -1;
             if (s.n == 0)
                 continue;
@@ -240,11 +242,10 @@ static size_t ws_sb_studies(const struct ws_sb *sb, const char **names,
 static json_t *ws_sb_metrics_json(const struct ws_sb_metrics *s)
 {
     return json_pack("{s:I,s:o,s:o,s:o,s:o,s:o}", "runs", (json_int_t)s->n,
-                     "median_ape", ws_json_real(s->mdape),
-                     "geo_mean_error", ws_json_real(s->gme),
-                     "bias", ws_json_real(s->bias),
-                     "spearman", ws_json_real(s->spearman),
-                     "mape", ws_json_real(s->mape));
+                     "median_ape", ws_json_real(s->mdape), "geo_mean_error",
+                     ws_json_real(s->gme), "bias", ws_json_real(s->bias),
+                     "spearman", ws_json_real(s->spearman), "mape",
+                     ws_json_real(s->mape));
 }
 
 static int ws_sb_findings(FILE *out, const struct ws_sb *sb, json_t *models)
@@ -258,9 +259,10 @@ static int ws_sb_findings(FILE *out, const struct ws_sb *sb, json_t *models)
         if (ws_sb_score(sb, m, ws_sb_in, &one, &in) < 0
             || ws_sb_score(sb, m, ws_sb_in, &zero, &outside) < 0)
             return -1;
-        json_object_set_new(models, sb->model[m].name, json_pack(
-            "{s:b,s:o,s:o}", "bound", 0, "in_domain", ws_sb_metrics_json(&in),
-            "out_of_domain", ws_sb_metrics_json(&outside)));
+        json_object_set_new(models, sb->model[m].name,
+                            json_pack("{s:b,s:o,s:o}", "bound", 0, "in_domain",
+                                      ws_sb_metrics_json(&in), "out_of_domain",
+                                      ws_sb_metrics_json(&outside)));
         fprintf(out, "- %s: %zu runs in its domain, median error ",
                 sb->model[m].name, in.n);
         ws_sb_pct(out, in.mdape);
@@ -270,19 +272,24 @@ static int ws_sb_findings(FILE *out, const struct ws_sb *sb, json_t *models)
         ws_sb_signed(out, in.bias, 1);
         fprintf(out, "); %zu runs outside it, median ", outside.n);
         ws_sb_pct(out, outside.mdape);
-        fprintf(out, ".%s\n", in.n < 10 ? " Too few runs in its domain to "
-                "judge." : in.mdape_hi < 0.25 ? " It holds in its domain: "
-                "the 95 % interval of its median error lies under 25 %."
-                : in.mdape < 0.25 ? " Its median error is under 25 % in its "
-                "domain, but not the whole 95 % interval."
-                : " It does not hold within 25 % even there.");
+        fprintf(out, ".%s\n",
+                in.n < 10 ? " Too few runs in its domain to "
+                            "judge."
+                : in.mdape_hi < 0.25
+                    ? " It holds in its domain: "
+                      "the 95 % interval of its median error lies under 25 %."
+                : in.mdape < 0.25
+                    ? " Its median error is under 25 % in its "
+                      "domain, but not the whole 95 % interval."
+                    : " It does not hold within 25 % even there.");
     }
     return 0;
 }
 
 static void ws_sb_intro(FILE *out, const struct ws_sb *sb, size_t ntables)
 {
-    fprintf(out, "# Study 5: the model scoreboard\n\n"
+    fprintf(out,
+            "# Study 5: the model scoreboard\n\n"
             "Every analytic model against the simulation over %zu runs of "
             "the other studies (%zu sweeps), each scored only inside the "
             "domain its authors meant it for (`run` prints it under every "
@@ -297,8 +304,9 @@ static void ws_sb_intro(FILE *out, const struct ws_sb *sb, size_t ntables)
             "breakdowns are by study and by the simulation's own bottleneck "
             "(DRAM at %.0f %% of peak or more, else the stall reason with "
             "the most warp-cycles), never by the regime a model names. The "
-            "roofline is a lower bound.\n\n", sb->nruns, ntables,
-            WS_SB_BOOTSTRAP, WS_SB_SEED, WS_SB_DRAM_BOUND_PCT);
+            "roofline is a lower bound.\n\n",
+            sb->nruns, ntables, WS_SB_BOOTSTRAP, WS_SB_SEED,
+            WS_SB_DRAM_BOUND_PCT);
 }
 
 static int ws_sb_write(FILE *out, const struct ws_sb *sb, size_t ntables,
@@ -310,13 +318,11 @@ static int ws_sb_write(FILE *out, const struct ws_sb *sb, size_t ntables,
     ws_sb_intro(out, sb, ntables);
     if (ws_sb_models_table(out, sb, models) < 0
         || ws_sb_groups(out, sb, "study", "study", studies, nstudies, 1) < 0
-        || ws_sb_groups(out, sb, "the simulation's bottleneck",
-                        "bottleneck", ws_sb_bottlenecks,
-                        ws_sb_nbottlenecks, 0) < 0
-        || ws_sb_hardware(out, sb, hw) < 0
-        || ws_sb_terms(out, sb) < 0
-        || ws_sb_elasticities(out, sb) < 0
-        || ws_sb_est(out, sb) < 0
+        || ws_sb_groups(out, sb, "the simulation's bottleneck", "bottleneck",
+                        ws_sb_bottlenecks, ws_sb_nbottlenecks, 0)
+               < 0
+        || ws_sb_hardware(out, sb, hw) < 0 || ws_sb_terms(out, sb) < 0
+        || ws_sb_elasticities(out, sb) < 0 || ws_sb_est(out, sb) < 0
         || ws_sb_findings(out, sb, models) < 0)
         return -1;
     return 0;
@@ -350,11 +356,11 @@ int ws_study_scoreboard(const struct ws_csv *const *t, size_t n,
         rc = ws_err_oom(err);
     if (out && fclose(out) != 0 && rc == 0)
         rc = ws_err_oom(err);
-    if (rc == 0 && !(o->summary = json_pack("{s:s,s:I,s:I,s:O,s:O}",
-                                            "study", "scoreboard", "sweeps",
-                                            (json_int_t)n, "runs",
-                                            (json_int_t)sb->nruns, "models",
-                                            models, "hardware", hw)))
+    if (rc == 0
+        && !(o->summary = json_pack("{s:s,s:I,s:I,s:O,s:O}", "study",
+                                    "scoreboard", "sweeps", (json_int_t)n,
+                                    "runs", (json_int_t)sb->nruns, "models",
+                                    models, "hardware", hw)))
         rc = ws_err_oom(err);
     json_decref(models);
     json_decref(hw);

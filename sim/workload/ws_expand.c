@@ -71,9 +71,10 @@ static int ws_tmpl_build(struct ws_expander *x, struct ws_err *err)
                              | (in->known ? 0u : (unsigned)WS_INST_UNKNOWN));
         if (ws_workload_rule(w, WS_RULE_MEMORY, i)) {
             t->width = (uint8_t)ws_opcode_width(op);
-            t->space = in->cls == WS_OPC_SHARED ? WS_SPACE_SHARED
+            t->space = in->cls == WS_OPC_SHARED  ? WS_SPACE_SHARED
                        : in->cls == WS_OPC_LOCAL ? WS_SPACE_LOCAL
-                       : in->cls == WS_OPC_TEX ? WS_SPACE_TEX : WS_SPACE_GLOBAL;
+                       : in->cls == WS_OPC_TEX   ? WS_SPACE_TEX
+                                                 : WS_SPACE_GLOBAL;
         } else if (in->cls == WS_OPC_CONST) {
             t->space = WS_SPACE_CONST;
         }
@@ -94,9 +95,11 @@ static int ws_tmpl_build(struct ws_expander *x, struct ws_err *err)
         if (x->target[i] == UINT32_MAX && in->cls == WS_OPC_BRANCH
             && (strncmp(op, "BRX", 3) == 0 || strncmp(op, "JMX", 3) == 0
                 || strncmp(op, "CALL", 4) == 0 || strncmp(op, "RET", 3) == 0))
-            return ws_err_at(err, w->path, w->line, w->col, "%s at offset "
+            return ws_err_at(err, w->path, w->line, w->col,
+                             "%s at offset "
                              "0x%04x is an indirect branch or call (expected "
-                             "direct branches only)", op, in->pc);
+                             "direct branches only)",
+                             op, in->pc);
     }
     return 0;
 }
@@ -114,7 +117,8 @@ static void ws_prog_consts(const struct ws_workload *w,
         c->value[i] = w->param_value[i];
     }
     for (int k = 0; k < 3; k++) {
-        c->known[f + WS_SLOT_NTID_X + k] = c->known[f + WS_SLOT_NCTAID_X + k] = 1;
+        c->known[f + WS_SLOT_NTID_X + k] = c->known[f + WS_SLOT_NCTAID_X + k] =
+            1;
         c->value[f + WS_SLOT_NTID_X + k] = w->launch.block[k];
         c->value[f + WS_SLOT_NCTAID_X + k] = w->launch.grid[k];
     }
@@ -169,8 +173,8 @@ static int ws_prog_build(struct ws_expander *x, struct ws_err *err)
         x->reads_off |= ws_reads(&w->lets[i], off);
     }
     for (uint32_t r = 0; r < w->nrules; r++) {
-        if (ws_expr_lanes_build(&x->rule_prog[r], &w->rules[r].expr, &c,
-                                err) < 0)
+        if (ws_expr_lanes_build(&x->rule_prog[r], &w->rules[r].expr, &c, err)
+            < 0)
             return -1;
         x->reads_off |= ws_reads(&w->rules[r].expr, off);
     }
@@ -304,8 +308,9 @@ static uint32_t ws_rule_lanes(struct ws_expander *x, const struct ws_wl_rule *r,
 {
     uint32_t bad = ws_lets_update(x, lanes);
 
-    return bad | ws_expr_lanes_eval(&x->rule_prog[r - x->w->rules], x->vals[0],
-                                    lanes, v);
+    return bad
+           | ws_expr_lanes_eval(&x->rule_prog[r - x->w->rules], x->vals[0],
+                                lanes, v);
 }
 
 /* Evaluates a rule's expression for one lane with the scalar interpreter,
@@ -385,10 +390,12 @@ static int ws_addr_fail(struct ws_expander *x, const struct ws_wl_rule *r,
                         const struct ws_inst *in, uint32_t lane, int64_t a,
                         struct ws_err *err)
 {
-    return ws_err_at(err, r->expr.file, r->expr.line, r->expr.col, "address "
+    return ws_err_at(err, r->expr.file, r->expr.line, r->expr.col,
+                     "address "
                      "%lld of lane %u of warp %lld, CTA (%u,%u,%u) lies "
                      "outside every declared %s (expected an address inside "
-                     "one of the workload's buffers)", (long long)a, lane,
+                     "one of the workload's buffers)",
+                     (long long)a, lane,
                      (long long)x->vals[x->w->nparams + WS_SLOT_WARP][lane],
                      x->cta.ctaid[0], x->cta.ctaid[1], x->cta.ctaid[2],
                      in->space == WS_SPACE_SHARED ? "shared allocation"
@@ -407,12 +414,13 @@ static int ws_emit_addrs(struct ws_expander *x, uint32_t idx, uint32_t mask,
     uint64_t lo = 0, span = 0, *out;
     int64_t a[WS_EXPR_LANES];
     uint32_t bad;
-    int hit = 0;            /* [lo, lo + span] is a region */
+    int hit = 0; /* [lo, lo + span] is a region */
 
     in->addr = (uint32_t)x->naddr;
     if (x->naddr + n > x->addr_cap
         && ws_grow((void **)&x->addrs, &x->addr_cap, x->naddr + n,
-                   sizeof *x->addrs, 4096) < 0)
+                   sizeof *x->addrs, 4096)
+               < 0)
         return ws_err_oom(err);
     for (uint32_t m = x->reads_off ? mask : 0; m; m &= m - 1)
         x->vals[off][__builtin_ctz(m)] = x->mem_off[idx];
@@ -442,7 +450,8 @@ static int ws_emit(struct ws_expander *x, uint32_t idx, uint32_t mask,
     /* The test saves a call per instruction; ws_grow makes it again. */
     if (x->ninst == x->inst_cap
         && ws_grow((void **)&x->inst, &x->inst_cap, x->ninst + 1,
-                   sizeof *x->inst, 4096) < 0)
+                   sizeof *x->inst, 4096)
+               < 0)
         return ws_err_oom(err);
     in = &x->inst[x->ninst++];
     x->total++;
@@ -502,10 +511,11 @@ static int ws_loop(struct ws_expander *x, const struct ws_wl_rule *r,
                              "loop trip count of %lld for lane %u of warp "
                              "%lld, CTA (%u,%u,%u) (expected at least 1: the "
                              "body has run once when its closing branch is "
-                             "reached)", (long long)trips[l], l, (long long)
-                             x->vals[x->w->nparams + WS_SLOT_WARP][l],
-                             x->cta.ctaid[0], x->cta.ctaid[1],
-                             x->cta.ctaid[2]);
+                             "reached)",
+                             (long long)trips[l], l,
+                             (long long)
+                                 x->vals[x->w->nparams + WS_SLOT_WARP][l],
+                             x->cta.ctaid[0], x->cta.ctaid[1], x->cta.ctaid[2]);
         if (k[l] + 1 < trips[l]) {
             *cond |= 1u << l;
             ++k[l];
@@ -554,21 +564,24 @@ static int ws_expand_limits(struct ws_expander *x, uint32_t warp, size_t n,
     struct ws_clip q;
 
     if (n >= per_warp)
-        return ws_err_at(err, w->path, w->line, w->col, "warp %u of CTA "
+        return ws_err_at(err, w->path, w->line, w->col,
+                         "warp %u of CTA "
                          "(%u,%u,%u) ran past %llu instructions, the per-warp "
                          "limit (expected fewer; raise it with "
-                         "--max-warp-insts N)", warp, x->cta.ctaid[0],
-                         x->cta.ctaid[1], x->cta.ctaid[2],
-                         (unsigned long long)per_warp);
+                         "--max-warp-insts N)",
+                         warp, x->cta.ctaid[0], x->cta.ctaid[1],
+                         x->cta.ctaid[2], (unsigned long long)per_warp);
     if (x->total >= w->opts.max_insts)
-        return ws_err_at(err, w->path, w->line, w->col, "kernel %s ran past "
+        return ws_err_at(err, w->path, w->line, w->col,
+                         "kernel %s ran past "
                          "%llu warp instructions, the limit (expected fewer; "
                          "raise it with --max-insts N)",
                          ws_clip(&q, w->func->name),
                          (unsigned long long)w->opts.max_insts);
     if (x->ninst * sizeof *x->inst + x->naddr * sizeof *x->addrs
         > WS_EXPAND_MAX_CTA_BYTES)
-        return ws_err_at(err, w->path, w->line, w->col, "CTA (%u,%u,%u) "
+        return ws_err_at(err, w->path, w->line, w->col,
+                         "CTA (%u,%u,%u) "
                          "expands to more than %llu MiB of instructions and "
                          "addresses (expected less per CTA: fewer loop trips "
                          "or threads per block, or a lower --max-warp-insts)",
@@ -591,9 +604,11 @@ int ws_expand_walk(struct ws_expander *x, uint32_t warp, struct ws_paths *ps,
         const struct ws_inst *t;
         uint32_t cond;
         if (p.idx >= f->ninst)
-            return ws_err_at(err, w->path, w->line, w->col, "warp %u runs "
+            return ws_err_at(err, w->path, w->line, w->col,
+                             "warp %u runs "
                              "past the end of %s (expected an EXIT on every "
-                             "path)", warp, ws_clip(&q, f->name));
+                             "path)",
+                             warp, ws_clip(&q, f->name));
         if (ws_expand_limits(x, warp, *count, err) < 0)
             return -1;
         t = &x->tmpl[p.idx];
@@ -614,8 +629,8 @@ int ws_expand_walk(struct ws_expander *x, uint32_t warp, struct ws_paths *ps,
 }
 
 /* A whole warp, into the CTA's buffers. */
-static int ws_expand_warp(struct ws_expander *x, uint32_t warp,
-                          uint32_t lanes, struct ws_err *err)
+static int ws_expand_warp(struct ws_expander *x, uint32_t warp, uint32_t lanes,
+                          struct ws_err *err)
 {
     struct ws_paths ps = {{{0, 0}}, 0};
     uint64_t count = 0;
@@ -641,7 +656,8 @@ int ws_expand_estimate(const struct ws_expander *x, uint64_t cta0,
 
     if (est <= (double)w->opts.max_insts)
         return 0;
-    return ws_err_at(err, w->path, w->line, w->col, "kernel %s: CTA (0,0,0) "
+    return ws_err_at(err, w->path, w->line, w->col,
+                     "kernel %s: CTA (0,0,0) "
                      "runs %llu warp instructions, so %llu CTAs come to about "
                      "%.3g (estimated from the first CTA), over the limit of "
                      "%llu (expected fewer; raise it with --max-insts N)",

@@ -42,19 +42,19 @@
 
 struct ws_expander {
     const struct ws_workload *w;
-    struct ws_inst *tmpl;           /* per static instruction */
-    uint32_t *target;               /* branch target index, UINT32_MAX none */
-    int64_t *mem_off;               /* memory operand offset, bytes */
-    struct ws_expr_lanes *rule_prog;    /* per rule of the workload */
+    struct ws_inst *tmpl;            /* per static instruction */
+    uint32_t *target;                /* branch target index, UINT32_MAX none */
+    int64_t *mem_off;                /* memory operand offset, bytes */
+    struct ws_expr_lanes *rule_prog; /* per rule of the workload */
     struct ws_expr_lanes let_prog[WS_WL_MAX_LETS];
-    uint32_t let_valid[WS_WL_MAX_LETS];  /* lanes whose let value is current */
-    uint32_t let_bad[WS_WL_MAX_LETS];    /* of those, the lanes it faulted for */
+    uint32_t let_valid[WS_WL_MAX_LETS]; /* lanes whose let value is current */
+    uint32_t let_bad[WS_WL_MAX_LETS];   /* of those, the lanes it faulted for */
     /* The lets that read a slot, directly or through other lets. */
     uint32_t slot_lets[WS_EXPR_MAX_NAMES];
-    int reads_off;                  /* an expression reads `off` */
+    int reads_off; /* an expression reads `off` */
     uint64_t next_cta, ctas;
-    uint64_t total;                 /* warp instructions of the kernel so far */
-    int64_t vals[WS_EXPR_MAX_NAMES][WS_EXPR_LANES];    /* [slot][lane] */
+    uint64_t total; /* warp instructions of the kernel so far */
+    int64_t vals[WS_EXPR_MAX_NAMES][WS_EXPR_LANES]; /* [slot][lane] */
     struct ws_inst *inst;
     size_t ninst, inst_cap;
     uint64_t *addrs;
@@ -65,7 +65,7 @@ struct ws_expander {
     /* Streaming: the warp whose lane values x->vals holds now, and readers
      * kept for reuse (ws_expand_stream.c). */
     struct ws_expand_reader *cur, *spare;
-    int consts_set;                 /* vals holds the slots no warp changes */
+    int consts_set; /* vals holds the slots no warp changes */
 };
 
 int ws_expand_init(struct ws_expander *x, const struct ws_workload *w,

@@ -30,7 +30,7 @@ struct ws_expand_reader {
     uint32_t ctaid[3];
     uint32_t warp;
     struct ws_paths ps;
-    uint64_t count;                     /* instructions handed out */
+    uint64_t count; /* instructions handed out */
     struct ws_expand_reader *next_spare;
     /* The values a walk changes, while another warp has the expander:
      * each loop counter's, then the memory offset's, per lane. */
@@ -84,8 +84,7 @@ static void ws_stream_switch(struct ws_expander *x, struct ws_expand_reader *r)
 }
 
 static long ws_stream_read(void *ctx, struct ws_inst *inst, size_t cap,
-                           uint64_t *addrs, size_t addr_cap,
-                           struct ws_err *err)
+                           uint64_t *addrs, size_t addr_cap, struct ws_err *err)
 {
     struct ws_expand_reader *r = ctx;
     struct ws_expander *x = r->x;
@@ -122,8 +121,8 @@ static void ws_stream_start(struct ws_expand_reader *r, struct ws_expander *x,
     r->x = x;
     memcpy(r->ctaid, ctaid, sizeof r->ctaid);
     r->warp = warp;
-    ws_paths_add(&r->ps, 0, ws_expand_lanes(ws_launch_threads(&x->w->launch),
-                                            warp));
+    ws_paths_add(&r->ps, 0,
+                 ws_expand_lanes(ws_launch_threads(&x->w->launch), warp));
 }
 
 int ws_expand_warp_open(void *ctx, const struct ws_cta_stream *cta,
@@ -190,8 +189,9 @@ int ws_expand_next_header(void *ctx, const struct ws_cta_stream **cta,
     x->cta.addrs = NULL;
     x->cta.ninst = x->cta.nwarps;
     x->cta.naddrs = 0;
-    if (x->cta.linear_id == 0 && (ws_stream_count_cta0(x, &cta0, err) < 0
-                                  || ws_expand_estimate(x, cta0, err) < 0))
+    if (x->cta.linear_id == 0
+        && (ws_stream_count_cta0(x, &cta0, err) < 0
+            || ws_expand_estimate(x, cta0, err) < 0))
         return -1;
     *cta = &x->cta;
     return 1;

@@ -80,7 +80,8 @@ static int ws_emit(struct ws_parser *ps, uint8_t code, int64_t arg,
     size_t cap = e->cap;
 
     if (e->nops == WS_EXPR_MAX_OPS)
-        return ws_pfail(ps, at, "expression too long", "at most 1024 "
+        return ws_pfail(ps, at, "expression too long",
+                        "at most 1024 "
                         "operators and operands; move parts into let:");
     if (ws_grow((void **)&e->ops, &cap, e->nops + 1, sizeof *e->ops, 16) < 0)
         return ws_err_oom(ps->err);
@@ -106,8 +107,9 @@ static int ws_accept(struct ws_parser *ps, const char *tok)
     if (strncmp(ps->p, tok, n) != 0)
         return 0;
     /* "<" must not take the first half of "<<" or "<=". */
-    if (n == 1 && (tok[0] == '<' || tok[0] == '>' || tok[0] == '&'
-                   || tok[0] == '|' || tok[0] == '=' || tok[0] == '!')
+    if (n == 1
+        && (tok[0] == '<' || tok[0] == '>' || tok[0] == '&' || tok[0] == '|'
+            || tok[0] == '=' || tok[0] == '!')
         && (ps->p[1] == tok[0] || ps->p[1] == '='))
         return 0;
     ps->p += n;
@@ -120,7 +122,8 @@ static int ws_ternary(struct ws_parser *ps);
 static int ws_enter(struct ws_parser *ps, const char *at)
 {
     if (++ps->depth > WS_EXPR_MAX_DEPTH)
-        return ws_pfail(ps, at, "expression nested too deeply", "at most 100 "
+        return ws_pfail(ps, at, "expression nested too deeply",
+                        "at most 100 "
                         "levels of parentheses, unary operators and ?:");
     return 0;
 }
@@ -177,10 +180,11 @@ static int ws_call(struct ws_parser *ps, const char *at, size_t len)
         const char *name;
         int args;
         uint8_t code;
-    } fns[] = {
-        {"min", 2, OP_MIN}, {"max", 2, OP_MAX}, {"abs", 1, OP_ABS},
-        {"log2", 1, OP_LOG2}, {"select", 3, 0}
-    };
+    } fns[] = {{"min", 2, OP_MIN},
+               {"max", 2, OP_MAX},
+               {"abs", 1, OP_ABS},
+               {"log2", 1, OP_LOG2},
+               {"select", 3, 0}};
     for (size_t f = 0; f < sizeof fns / sizeof fns[0]; f++) {
         if (strlen(fns[f].name) != len || strncmp(fns[f].name, at, len))
             continue;
@@ -196,10 +200,12 @@ static int ws_call(struct ws_parser *ps, const char *at, size_t len)
         if (fns[f].code && ws_emit(ps, fns[f].code, 0, at) < 0)
             return -1;
         if (!ws_accept(ps, ")"))
-            return ws_pfail(ps, ps->p, "missing ')'", "')' after the arguments");
+            return ws_pfail(ps, ps->p, "missing ')'",
+                            "')' after the arguments");
         return 0;
     }
-    return ws_pfail(ps, at, "unknown function", "min, max, abs, log2 or select");
+    return ws_pfail(ps, at, "unknown function",
+                    "min, max, abs, log2 or select");
 }
 
 static int ws_primary(struct ws_parser *ps)
@@ -222,12 +228,15 @@ static int ws_primary(struct ws_parser *ps)
         int hex = at[0] == '0' && (at[1] == 'x' || at[1] == 'X');
         if (hex)
             n = 2;
-        while ((at[n] >= '0' && at[n] <= '9') || (hex && ((at[n] >= 'a'
-               && at[n] <= 'f') || (at[n] >= 'A' && at[n] <= 'F'))))
+        while ((at[n] >= '0' && at[n] <= '9')
+               || (hex
+                   && ((at[n] >= 'a' && at[n] <= 'f')
+                       || (at[n] >= 'A' && at[n] <= 'F'))))
             n++;
         if ((hex ? ws_num_hex(at, n, &v) : ws_num_u64(at, n, &v)) < 0
             || v > INT64_MAX)
-            return ws_pfail(ps, at, "bad number", "a decimal or 0x number "
+            return ws_pfail(ps, at, "bad number",
+                            "a decimal or 0x number "
                             "below 2^63");
         ps->p += n;
         return ws_emit(ps, OP_LIT, (int64_t)v, at);
@@ -243,8 +252,8 @@ static int ws_primary(struct ws_parser *ps)
         slot = ws_expr_find(ps->names, at, n);
         if (slot < 0) {
             char q[WS_EXPR_QUOTE + 4];
-            return ws_err_at(ps->err, ps->e->file, ps->e->line,
-                             ws_pcol(ps, at), "unbound name '%.*s' in '%s' "
+            return ws_err_at(ps->err, ps->e->file, ps->e->line, ws_pcol(ps, at),
+                             "unbound name '%.*s' in '%s' "
                              "(expected a parameter, buffer, loop counter or "
                              "tid.x, ctaid.x, ntid.x, nctaid.x, lane, warp)",
                              (int)(n < WS_EXPR_QUOTE ? n : WS_EXPR_QUOTE), at,
@@ -252,8 +261,11 @@ static int ws_primary(struct ws_parser *ps)
         }
         return ws_emit(ps, OP_VAR, slot, at);
     }
-    return ws_pfail(ps, at, *at ? "unexpected character" : "expression ends "
-                    "early", "a number, a name or '('");
+    return ws_pfail(ps, at,
+                    *at ? "unexpected character"
+                        : "expression ends "
+                          "early",
+                    "a number, a name or '('");
 }
 
 static int ws_unary(struct ws_parser *ps)
@@ -371,12 +383,18 @@ static int ws_ternary(struct ws_parser *ps)
 static int ws_op_effect(uint8_t code)
 {
     switch (code) {
-    case OP_LIT: case OP_VAR:
+    case OP_LIT:
+    case OP_VAR:
         return 1;
-    case OP_NEG: case OP_NOT: case OP_BNOT: case OP_ABS: case OP_LOG2:
-    case OP_BOOL: case OP_JMP:
+    case OP_NEG:
+    case OP_NOT:
+    case OP_BNOT:
+    case OP_ABS:
+    case OP_LOG2:
+    case OP_BOOL:
+    case OP_JMP:
         return 0;
-    default:        /* binary operators, min, max, and the tests of JZ, JNZ */
+    default: /* binary operators, min, max, and the tests of JZ, JNZ */
         return -1;
     }
 }
@@ -408,7 +426,8 @@ static int ws_check_stack(struct ws_parser *ps)
         if (d > WS_EXPR_STACK) {
             char q[WS_EXPR_QUOTE + 4];
             free(at);
-            return ws_err_at(ps->err, e->file, e->line, op->col, "expression "
+            return ws_err_at(ps->err, e->file, e->line, op->col,
+                             "expression "
                              "holds too many values at once in '%s' (expected "
                              "at most %d pending; move parts into let:)",
                              ws_quote(e->text, q), WS_EXPR_STACK);
@@ -446,7 +465,8 @@ int ws_expr_compile(struct ws_expr *e, const char *text,
         goto fail;
     ws_skip(&ps);
     if (*ps.p) {
-        ws_pfail(&ps, ps.p, "unexpected text", "an operator or the end of "
+        ws_pfail(&ps, ps.p, "unexpected text",
+                 "an operator or the end of "
                  "the expression");
         goto fail;
     }
@@ -474,7 +494,7 @@ static int ws_shift(uint8_t code, int64_t a, int64_t b, int64_t *r)
     if (b < 0 || b > 63)
         return WS_EV_SHIFT;
     if (code == OP_SHR) {
-        *r = a >> b;        /* arithmetic, as gcc and clang define it */
+        *r = a >> b; /* arithmetic, as gcc and clang define it */
         return WS_EV_OK;
     }
     *r = (int64_t)((uint64_t)a << b);
@@ -484,9 +504,12 @@ static int ws_shift(uint8_t code, int64_t a, int64_t b, int64_t *r)
 int ws_expr_binary(uint8_t code, int64_t a, int64_t b, int64_t *r)
 {
     switch (code) {
-    case OP_MUL: return __builtin_mul_overflow(a, b, r) ? WS_EV_OVERFLOW : 0;
-    case OP_ADD: return __builtin_add_overflow(a, b, r) ? WS_EV_OVERFLOW : 0;
-    case OP_SUB: return __builtin_sub_overflow(a, b, r) ? WS_EV_OVERFLOW : 0;
+    case OP_MUL:
+        return __builtin_mul_overflow(a, b, r) ? WS_EV_OVERFLOW : 0;
+    case OP_ADD:
+        return __builtin_add_overflow(a, b, r) ? WS_EV_OVERFLOW : 0;
+    case OP_SUB:
+        return __builtin_sub_overflow(a, b, r) ? WS_EV_OVERFLOW : 0;
     case OP_DIV:
     case OP_MOD:
         if (b == 0)
@@ -496,18 +519,41 @@ int ws_expr_binary(uint8_t code, int64_t a, int64_t b, int64_t *r)
         *r = code == OP_DIV ? a / b : a % b;
         return WS_EV_OK;
     case OP_SHL:
-    case OP_SHR: return ws_shift(code, a, b, r);
-    case OP_LT: *r = a < b; return 0;
-    case OP_LE: *r = a <= b; return 0;
-    case OP_GT: *r = a > b; return 0;
-    case OP_GE: *r = a >= b; return 0;
-    case OP_EQ: *r = a == b; return 0;
-    case OP_NE: *r = a != b; return 0;
-    case OP_BAND: *r = a & b; return 0;
-    case OP_BXOR: *r = a ^ b; return 0;
-    case OP_BOR: *r = a | b; return 0;
-    case OP_MIN: *r = a < b ? a : b; return 0;
-    default: *r = a > b ? a : b; return 0;    /* OP_MAX */
+    case OP_SHR:
+        return ws_shift(code, a, b, r);
+    case OP_LT:
+        *r = a < b;
+        return 0;
+    case OP_LE:
+        *r = a <= b;
+        return 0;
+    case OP_GT:
+        *r = a > b;
+        return 0;
+    case OP_GE:
+        *r = a >= b;
+        return 0;
+    case OP_EQ:
+        *r = a == b;
+        return 0;
+    case OP_NE:
+        *r = a != b;
+        return 0;
+    case OP_BAND:
+        *r = a & b;
+        return 0;
+    case OP_BXOR:
+        *r = a ^ b;
+        return 0;
+    case OP_BOR:
+        *r = a | b;
+        return 0;
+    case OP_MIN:
+        *r = a < b ? a : b;
+        return 0;
+    default:
+        *r = a > b ? a : b;
+        return 0; /* OP_MAX */
     }
 }
 
@@ -525,10 +571,16 @@ int ws_expr_unary(uint8_t code, int64_t *v)
         if (code == OP_NEG || *v < 0)
             *v = -*v;
         return WS_EV_OK;
-    case OP_NOT: *v = !*v; return WS_EV_OK;
-    case OP_BNOT: *v = ~*v; return WS_EV_OK;
-    case OP_BOOL: *v = *v != 0; return WS_EV_OK;
-    default:                                   /* OP_LOG2 */
+    case OP_NOT:
+        *v = !*v;
+        return WS_EV_OK;
+    case OP_BNOT:
+        *v = ~*v;
+        return WS_EV_OK;
+    case OP_BOOL:
+        *v = *v != 0;
+        return WS_EV_OK;
+    default: /* OP_LOG2 */
         if (*v <= 0)
             return WS_EV_LOG2;
         for (int64_t x = *v; x > 0; x >>= 1)
@@ -546,20 +598,26 @@ static int ws_eval_fail(const struct ws_expr *e, const struct ws_expr_op *op,
 
     switch (fault) {
     case WS_EV_DIV0:
-        return ws_err_at(err, e->file, e->line, op->col, "division by zero "
-                         "in '%s' (expected a non-zero divisor)", text);
+        return ws_err_at(err, e->file, e->line, op->col,
+                         "division by zero "
+                         "in '%s' (expected a non-zero divisor)",
+                         text);
     case WS_EV_SHIFT:
-        return ws_err_at(err, e->file, e->line, op->col, "shift by %lld in "
+        return ws_err_at(err, e->file, e->line, op->col,
+                         "shift by %lld in "
                          "'%s' (expected a shift count from 0 to 63)",
                          (long long)operand, text);
     case WS_EV_LOG2:
-        return ws_err_at(err, e->file, e->line, op->col, "log2 of %lld in "
+        return ws_err_at(err, e->file, e->line, op->col,
+                         "log2 of %lld in "
                          "'%s' (expected a positive argument)",
                          (long long)operand, text);
     default:
-        return ws_err_at(err, e->file, e->line, op->col, "integer overflow "
+        return ws_err_at(err, e->file, e->line, op->col,
+                         "integer overflow "
                          "in '%s' (expected values within 64-bit signed "
-                         "range)", text);
+                         "range)",
+                         text);
     }
 }
 
@@ -578,21 +636,36 @@ int ws_expr_eval(const struct ws_expr *e, const int64_t *vals, int64_t *out,
         int64_t operand = 0;
         int fault = WS_EV_OK;
         switch (op->code) {
-        case OP_LIT: st[sp++] = op->arg; break;
-        case OP_VAR: st[sp++] = vals[op->arg]; break;
-        case OP_NEG: case OP_NOT: case OP_BNOT: case OP_ABS: case OP_LOG2:
+        case OP_LIT:
+            st[sp++] = op->arg;
+            break;
+        case OP_VAR:
+            st[sp++] = vals[op->arg];
+            break;
+        case OP_NEG:
+        case OP_NOT:
+        case OP_BNOT:
+        case OP_ABS:
+        case OP_LOG2:
         case OP_BOOL:
             operand = st[sp - 1];
             fault = ws_expr_unary(op->code, &st[sp - 1]);
             break;
-        case OP_JZ: if (st[--sp] == 0) pc = (uint32_t)op->arg; break;
-        case OP_JNZ: if (st[--sp] != 0) pc = (uint32_t)op->arg; break;
-        case OP_JMP: pc = (uint32_t)op->arg; break;
+        case OP_JZ:
+            if (st[--sp] == 0)
+                pc = (uint32_t)op->arg;
+            break;
+        case OP_JNZ:
+            if (st[--sp] != 0)
+                pc = (uint32_t)op->arg;
+            break;
+        case OP_JMP:
+            pc = (uint32_t)op->arg;
+            break;
         default:
             sp--;
             operand = st[sp];
-            fault = ws_expr_binary(op->code, st[sp - 1], st[sp],
-                                    &st[sp - 1]);
+            fault = ws_expr_binary(op->code, st[sp - 1], st[sp], &st[sp - 1]);
             break;
         }
         if (fault != WS_EV_OK)

@@ -51,15 +51,15 @@ int ws_expr_find(const struct ws_expr_names *t, const char *name, size_t len);
 
 struct ws_expr_op {
     uint8_t code;
-    uint8_t depth;    /* values on the stack before it runs */
-    int64_t arg;      /* literal, slot, or jump target */
-    uint32_t col;     /* for run-time errors */
+    uint8_t depth; /* values on the stack before it runs */
+    int64_t arg;   /* literal, slot, or jump target */
+    uint32_t col;  /* for run-time errors */
 };
 
 struct ws_expr {
     struct ws_expr_op *ops;
     uint32_t nops, cap;
-    const char *file;     /* not owned: lives as long as the workload */
+    const char *file; /* not owned: lives as long as the workload */
     long line, col;
     char *text;
 };
@@ -86,8 +86,8 @@ struct ws_expr_consts {
 
 struct ws_expr_lop {
     uint8_t code;
-    uint8_t sp;       /* values on the stack before it runs */
-    int64_t arg;      /* literal, slot, jump target, or log2 of a divisor */
+    uint8_t sp;  /* values on the stack before it runs */
+    int64_t arg; /* literal, slot, jump target, or log2 of a divisor */
 };
 
 struct ws_expr_lanes {
@@ -107,8 +107,7 @@ int ws_expr_lanes_const(const struct ws_expr_lanes *p, int64_t *v);
  * the names' values, writing out[lane] for those lanes only.  Returns the
  * lanes whose evaluation faulted (their out is meaningless): ws_expr_eval
  * on one of them gives the message. */
-uint32_t ws_expr_lanes_eval(const struct ws_expr_lanes *p,
-                            const int64_t *vals, uint32_t mask,
-                            int64_t *out);
+uint32_t ws_expr_lanes_eval(const struct ws_expr_lanes *p, const int64_t *vals,
+                            uint32_t mask, int64_t *out);
 
 #endif

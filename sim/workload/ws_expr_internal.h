@@ -9,17 +9,39 @@
 #include <stdint.h>
 
 enum {
-    OP_LIT, OP_VAR, OP_NEG, OP_NOT, OP_BNOT,
-    OP_MUL, OP_DIV, OP_MOD, OP_ADD, OP_SUB, OP_SHL, OP_SHR,
-    OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE, OP_BAND, OP_BXOR, OP_BOR,
-    OP_MIN, OP_MAX, OP_ABS, OP_LOG2,
-    OP_JZ,      /* pop; jump if zero */
-    OP_JNZ,     /* pop; jump if not zero */
+    OP_LIT,
+    OP_VAR,
+    OP_NEG,
+    OP_NOT,
+    OP_BNOT,
+    OP_MUL,
+    OP_DIV,
+    OP_MOD,
+    OP_ADD,
+    OP_SUB,
+    OP_SHL,
+    OP_SHR,
+    OP_LT,
+    OP_LE,
+    OP_GT,
+    OP_GE,
+    OP_EQ,
+    OP_NE,
+    OP_BAND,
+    OP_BXOR,
+    OP_BOR,
+    OP_MIN,
+    OP_MAX,
+    OP_ABS,
+    OP_LOG2,
+    OP_JZ,  /* pop; jump if zero */
+    OP_JNZ, /* pop; jump if not zero */
     OP_JMP,
-    OP_BOOL,    /* top = (top != 0) */
+    OP_BOOL, /* top = (top != 0) */
     /* Lane programs only: division and remainder by 2^arg, arg >= 0, the
      * divisor folded away (no operand on the stack, no fault possible). */
-    OP_DIV_P2, OP_MOD_P2
+    OP_DIV_P2,
+    OP_MOD_P2
 };
 
 /* Lane programs only: a binary operation whose right operand is a literal

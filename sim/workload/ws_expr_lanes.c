@@ -39,8 +39,8 @@ struct ws_lbuild {
     /* Per stack depth: the index in p->ops of the literal that pushed the
      * value there, or -1 when it is not known while building. */
     int32_t lit[WS_EXPR_STACK + 1];
-    uint32_t *arrive;   /* per operation of e: jumps emitted to it */
-    int live;           /* lanes fall through to the next operation */
+    uint32_t *arrive; /* per operation of e: jumps emitted to it */
+    int live;         /* lanes fall through to the next operation */
 };
 
 static void ws_lemit(struct ws_lbuild *b, uint8_t code, unsigned sp,
@@ -80,9 +80,9 @@ static int ws_pow2(int64_t v, int64_t *log)
 
 static int ws_commutes(uint8_t code)
 {
-    return code == OP_ADD || code == OP_MUL || code == OP_BAND
-           || code == OP_BOR || code == OP_BXOR || code == OP_EQ
-           || code == OP_NE || code == OP_MIN || code == OP_MAX;
+    return code == OP_ADD || code == OP_MUL || code == OP_BAND || code == OP_BOR
+           || code == OP_BXOR || code == OP_EQ || code == OP_NE
+           || code == OP_MIN || code == OP_MAX;
 }
 
 /* Takes away the literal at q, under the operations emitted since, which
@@ -150,10 +150,14 @@ static void ws_lop(struct ws_lbuild *b, const struct ws_expr_op *op,
             return;
         }
         b->lit[d] = (int32_t)b->p->nops;
-        ws_lemit(b, OP_LIT, d, op->code == OP_LIT ? op->arg
-                                                   : c->value[op->arg]);
+        ws_lemit(b, OP_LIT, d,
+                 op->code == OP_LIT ? op->arg : c->value[op->arg]);
         return;
-    case OP_NEG: case OP_NOT: case OP_BNOT: case OP_ABS: case OP_LOG2:
+    case OP_NEG:
+    case OP_NOT:
+    case OP_BNOT:
+    case OP_ABS:
+    case OP_LOG2:
     case OP_BOOL:
         if (ws_lknown(b, d - 1, 1, &v) && ws_expr_unary(op->code, &v) == 0) {
             b->p->ops[b->p->nops - 1].arg = v;
@@ -232,8 +236,7 @@ int ws_expr_lanes_build(struct ws_expr_lanes *p, const struct ws_expr *e,
     for (uint32_t pc = 0; pc <= e->nops; pc++) {
         ws_lenter(&b, pc);
         map[pc] = p->nops;
-        if (pc < e->nops && b.live
-            && e->ops[pc].depth != WS_EXPR_UNREACHED)
+        if (pc < e->nops && b.live && e->ops[pc].depth != WS_EXPR_UNREACHED)
             ws_lop(&b, &e->ops[pc], c);
     }
     for (uint32_t i = 0; i < p->nops; i++)
@@ -311,8 +314,7 @@ static uint32_t ws_lanes_neg(const int64_t *t, uint32_t m)
 /* The result into dst for the running lanes; when every lane the
  * evaluation started with is running, the others hold nothing worth
  * keeping. */
-static void ws_lanes_store(int64_t *dst, const int64_t *r, uint32_t m,
-                           int all)
+static void ws_lanes_store(int64_t *dst, const int64_t *r, uint32_t m, int all)
 {
     if (all) {
         memcpy(dst, r, WS_LANES * sizeof *dst);
@@ -427,20 +429,47 @@ static void ws_lanes_total(uint8_t code, const int64_t *restrict a,
     int l;
 
     switch (code) {
-    case OP_LT: for (l = 0; l < WS_LANES; l++) r[l] = a[l] < b[l]; break;
-    case OP_LE: for (l = 0; l < WS_LANES; l++) r[l] = a[l] <= b[l]; break;
-    case OP_GT: for (l = 0; l < WS_LANES; l++) r[l] = a[l] > b[l]; break;
-    case OP_GE: for (l = 0; l < WS_LANES; l++) r[l] = a[l] >= b[l]; break;
-    case OP_EQ: for (l = 0; l < WS_LANES; l++) r[l] = a[l] == b[l]; break;
-    case OP_NE: for (l = 0; l < WS_LANES; l++) r[l] = a[l] != b[l]; break;
-    case OP_BAND: for (l = 0; l < WS_LANES; l++) r[l] = a[l] & b[l]; break;
-    case OP_BXOR: for (l = 0; l < WS_LANES; l++) r[l] = a[l] ^ b[l]; break;
-    case OP_BOR: for (l = 0; l < WS_LANES; l++) r[l] = a[l] | b[l]; break;
+    case OP_LT:
+        for (l = 0; l < WS_LANES; l++)
+            r[l] = a[l] < b[l];
+        break;
+    case OP_LE:
+        for (l = 0; l < WS_LANES; l++)
+            r[l] = a[l] <= b[l];
+        break;
+    case OP_GT:
+        for (l = 0; l < WS_LANES; l++)
+            r[l] = a[l] > b[l];
+        break;
+    case OP_GE:
+        for (l = 0; l < WS_LANES; l++)
+            r[l] = a[l] >= b[l];
+        break;
+    case OP_EQ:
+        for (l = 0; l < WS_LANES; l++)
+            r[l] = a[l] == b[l];
+        break;
+    case OP_NE:
+        for (l = 0; l < WS_LANES; l++)
+            r[l] = a[l] != b[l];
+        break;
+    case OP_BAND:
+        for (l = 0; l < WS_LANES; l++)
+            r[l] = a[l] & b[l];
+        break;
+    case OP_BXOR:
+        for (l = 0; l < WS_LANES; l++)
+            r[l] = a[l] ^ b[l];
+        break;
+    case OP_BOR:
+        for (l = 0; l < WS_LANES; l++)
+            r[l] = a[l] | b[l];
+        break;
     case OP_MIN:
         for (l = 0; l < WS_LANES; l++)
             r[l] = a[l] < b[l] ? a[l] : b[l];
         break;
-    default:                                    /* OP_MAX */
+    default: /* OP_MAX */
         for (l = 0; l < WS_LANES; l++)
             r[l] = a[l] > b[l] ? a[l] : b[l];
         break;
@@ -497,10 +526,19 @@ static uint32_t ws_lanes_unary(uint8_t code, const int64_t *restrict a,
             any |= t[l] & run->mk[l];
         }
         break;
-    case OP_NOT: for (l = 0; l < WS_LANES; l++) r[l] = a[l] == 0; break;
-    case OP_BNOT: for (l = 0; l < WS_LANES; l++) r[l] = ~a[l]; break;
-    case OP_BOOL: for (l = 0; l < WS_LANES; l++) r[l] = a[l] != 0; break;
-    default:                                    /* OP_LOG2 */
+    case OP_NOT:
+        for (l = 0; l < WS_LANES; l++)
+            r[l] = a[l] == 0;
+        break;
+    case OP_BNOT:
+        for (l = 0; l < WS_LANES; l++)
+            r[l] = ~a[l];
+        break;
+    case OP_BOOL:
+        for (l = 0; l < WS_LANES; l++)
+            r[l] = a[l] != 0;
+        break;
+    default: /* OP_LOG2 */
         for (l = 0; l < WS_LANES; l++) {
             r[l] = a[l] > 0 ? 63 - __builtin_clzll((uint64_t)a[l]) : -1;
             t[l] = a[l] | (int64_t)((uint64_t)a[l] - 1);
@@ -544,8 +582,8 @@ static void ws_lanes_jump(const struct ws_expr_lop *op, const int64_t *top,
         ws_lanes_run(run, run->m & ~go);
 }
 
-uint32_t ws_expr_lanes_eval(const struct ws_expr_lanes *p,
-                            const int64_t *vals, uint32_t mask, int64_t *out)
+uint32_t ws_expr_lanes_eval(const struct ws_expr_lanes *p, const int64_t *vals,
+                            uint32_t mask, int64_t *out)
 {
     int64_t st[WS_EXPR_STACK][WS_LANES];
     int64_t r[WS_LANES], imm[WS_LANES];
@@ -564,7 +602,9 @@ uint32_t ws_expr_lanes_eval(const struct ws_expr_lanes *p,
         if (!run.m)
             continue;
         switch (op->code) {
-        case OP_JZ: case OP_JNZ: case OP_JMP:
+        case OP_JZ:
+        case OP_JNZ:
+        case OP_JMP:
             ws_lanes_jump(op, st[op->sp - 1], &run, parked);
             continue;
         case OP_LIT:
@@ -575,7 +615,11 @@ uint32_t ws_expr_lanes_eval(const struct ws_expr_lanes *p,
             memcpy(r, vals + op->arg * WS_LANES, sizeof r);
             dst = st[op->sp];
             break;
-        case OP_NEG: case OP_NOT: case OP_BNOT: case OP_ABS: case OP_LOG2:
+        case OP_NEG:
+        case OP_NOT:
+        case OP_BNOT:
+        case OP_ABS:
+        case OP_LOG2:
         case OP_BOOL:
             dst = st[op->sp - 1];
             faults |= ws_lanes_unary(op->code, dst, r, &run);
@@ -594,8 +638,8 @@ uint32_t ws_expr_lanes_eval(const struct ws_expr_lanes *p,
                 dst = st[op->sp - 2];
                 b = st[op->sp - 1];
             }
-            faults |= ws_lanes_binary((uint8_t)(op->code & ~WS_OP_IMM), dst,
-                                      b, r, &run);
+            faults |= ws_lanes_binary((uint8_t)(op->code & ~WS_OP_IMM), dst, b,
+                                      r, &run);
             break;
         }
         ws_lanes_store(dst, r, run.m, run.m == mask);

@@ -20,17 +20,16 @@
 #define WS_WL_MAX_FILE (1u << 20)
 
 static const char *const ws_fixed_names[WS_SLOT_FIXED] = {
-    "tid.x", "tid.y", "tid.z", "ctaid.x", "ctaid.y", "ctaid.z",
-    "ntid.x", "ntid.y", "ntid.z", "nctaid.x", "nctaid.y", "nctaid.z",
-    "lane", "warp", "off"
-};
+    "tid.x",    "tid.y",    "tid.z",  "ctaid.x", "ctaid.y",
+    "ctaid.z",  "ntid.x",   "ntid.y", "ntid.z",  "nctaid.x",
+    "nctaid.y", "nctaid.z", "lane",   "warp",    "off"};
 
 
-int ws_wl_bad(struct ws_wl_ctx *c, const struct ws_ynode *n,
-              const char *what, const char *expected)
+int ws_wl_bad(struct ws_wl_ctx *c, const struct ws_ynode *n, const char *what,
+              const char *expected)
 {
-    return ws_err_at(c->err, n->file, n->line, n->col, "%s (expected %s)",
-                     what, expected);
+    return ws_err_at(c->err, n->file, n->line, n->col, "%s (expected %s)", what,
+                     expected);
 }
 
 static int ws_wl_add_name(struct ws_wl_ctx *c, const struct ws_ynode *at,
@@ -44,14 +43,16 @@ static int ws_wl_add_name(struct ws_wl_ctx *c, const struct ws_ynode *at,
         return ws_err_at(c->err, at->file, at->key_line, at->key_col,
                          "name '%s' defined twice (expected each parameter, "
                          "buffer, counter and let once, none named like "
-                         "tid.x)", name);
+                         "tid.x)",
+                         name);
     copy = strdup(name);
     if (!copy)
         return ws_err_oom(c->err);
     slot = ws_expr_name(&w->names, copy);
     if (slot < 0) {
         free(copy);
-        return ws_wl_bad(c, at, "too many names", "at most 128 parameters, "
+        return ws_wl_bad(c, at, "too many names",
+                         "at most 128 parameters, "
                          "buffers, counters and lets");
     }
     w->name_store[slot] = copy;
@@ -67,11 +68,12 @@ static int ws_wl_const(struct ws_wl_ctx *c, const struct ws_ynode *n,
     int rc;
 
     if (n->kind != WS_YNODE_SCALAR)
-        return ws_wl_bad(c, n, "not a value", "a number or an expression of "
+        return ws_wl_bad(c, n, "not a value",
+                         "a number or an expression of "
                          "the parameters");
     params.n = c->w->nparams;
-    if (ws_expr_compile(&e, n->value, &params, n->file, n->line, n->col,
-                        c->err) < 0)
+    if (ws_expr_compile(&e, n->value, &params, n->file, n->line, n->col, c->err)
+        < 0)
         return -1;
     rc = ws_expr_eval(&e, c->w->param_value, out, c->err);
     ws_expr_free(&e);
@@ -87,36 +89,37 @@ static int ws_wl_params(struct ws_wl_ctx *c, const char *const *sets, int nsets)
         int slot = ws_wl_add_name(c, n, n->key);
         if (slot < 0)
             return -1;
-        w->nparams = (uint32_t)slot;    /* earlier params only */
+        w->nparams = (uint32_t)slot; /* earlier params only */
         if (ws_wl_const(c, n, &w->param_value[slot]) < 0)
             return -1;
         w->nparams = (uint32_t)slot + 1;
     }
     for (int i = 0; i < nsets; i++) {
         const char *eq = strchr(sets[i], '=');
-        int slot = eq ? ws_expr_find(&w->names, sets[i],
-                                     (size_t)(eq - sets[i])) : -1;
+        int slot = eq ? ws_expr_find(&w->names, sets[i], (size_t)(eq - sets[i]))
+                      : -1;
         int64_t v;
         if (slot < 0 || (uint32_t)slot >= w->nparams) {
             struct ws_clip q, qp;
-            return ws_err_arg(c->err, sets[i], 0, i + 1, "--param '%s' "
-                             "names no parameter of %s (expected name=value "
-                             "for a key under params:)", ws_clip(&q, sets[i]),
-                             ws_clip_path(&qp, w->path));
+            return ws_err_arg(c->err, sets[i], 0, i + 1,
+                              "--param '%s' "
+                              "names no parameter of %s (expected name=value "
+                              "for a key under params:)",
+                              ws_clip(&q, sets[i]), ws_clip_path(&qp, w->path));
         }
         if (ws_num_i64(eq + 1, strlen(eq + 1), &v) < 0) {
             uint64_t h;
             struct ws_clip q;
             /* Hexadecimal needs its 0x: "ff" or "1e3" are typos, not
              * numbers. */
-            if (strncmp(eq + 1, "0x", 2) != 0 || ws_num_hex(eq + 1,
-                                                            strlen(eq + 1),
-                                                            &h) < 0
-                || h > INT64_MAX)
+            if (strncmp(eq + 1, "0x", 2) != 0
+                || ws_num_hex(eq + 1, strlen(eq + 1), &h) < 0 || h > INT64_MAX)
                 return ws_err_arg(c->err, sets[i], (long)(eq - sets[i]) + 1,
-                                 i + 1, "--param value "
-                                 "'%s' is not an integer (expected a decimal "
-                                 "or 0x number)", ws_clip(&q, eq + 1));
+                                  i + 1,
+                                  "--param value "
+                                  "'%s' is not an integer (expected a decimal "
+                                  "or 0x number)",
+                                  ws_clip(&q, eq + 1));
             v = (int64_t)h;
         }
         w->param_value[slot] = v;
@@ -157,16 +160,16 @@ static int ws_wl_dim3(struct ws_wl_ctx *c, const struct ws_ynode *n,
             snprintf(msg, sizeof msg, "%s has %d value%s", what, k,
                      k == 1 ? "" : "s");
         if (n->kind == WS_YNODE_MAP || i || k < 3)
-            return ws_wl_bad(c, i ? i : n, msg, "[x, y, z], or one number "
+            return ws_wl_bad(c, i ? i : n, msg,
+                             "[x, y, z], or one number "
                              "n for [n, 1, 1]");
     }
     for (k = 0; k < 3; k++) {
         if (v[k] < 1 || v[k] > max[k]) {
             snprintf(msg, sizeof msg, "%s %c of %lld is out of range", what,
                      "xyz"[k], (long long)v[k]);
-            return ws_err_at(c->err, item[k]->file, item[k]->line,
-                             item[k]->col, "%s (expected 1 to %lld)", msg,
-                             (long long)max[k]);
+            return ws_err_at(c->err, item[k]->file, item[k]->line, item[k]->col,
+                             "%s (expected 1 to %lld)", msg, (long long)max[k]);
         }
         out[k] = (uint32_t)v[k];
     }
@@ -186,7 +189,8 @@ static int ws_wl_grid(struct ws_wl_ctx *c, const struct ws_ynode *l)
         return -1;
     ctas = ws_launch_ctas(&w->launch);
     if (ctas > w->opts.max_ctas)
-        return ws_err_at(c->err, n->file, n->line, n->col, "grid of %llu "
+        return ws_err_at(c->err, n->file, n->line, n->col,
+                         "grid of %llu "
                          "CTAs is over the limit of %llu (expected at most "
                          "--max-ctas CTAs; raise it with --max-ctas N)",
                          (unsigned long long)ctas,
@@ -204,7 +208,8 @@ static int ws_wl_block(struct ws_wl_ctx *c, const struct ws_ynode *l)
     if (ws_wl_dim3(c, n, "block", ws_block_max, w->launch.block) < 0)
         return -1;
     if (ws_launch_threads(&w->launch) > WS_CUDA_MAX_BLOCK_THREADS)
-        return ws_err_at(c->err, n->file, n->line, n->col, "block of %u "
+        return ws_err_at(c->err, n->file, n->line, n->col,
+                         "block of %u "
                          "threads (expected at most %d, as CUDA launches)",
                          ws_launch_threads(&w->launch),
                          WS_CUDA_MAX_BLOCK_THREADS);
@@ -217,16 +222,17 @@ static int ws_wl_launch_num(struct ws_wl_ctx *c, const struct ws_ynode *l,
                             uint32_t *out)
 {
     const struct ws_ynode *n = ws_yaml_get(l, key);
-    int64_t v = 0;      /* for the analyser: ws_wl_const fails with -1 */
+    int64_t v = 0; /* for the analyser: ws_wl_const fails with -1 */
 
     if (!n)
         return 0;
     if (ws_wl_const(c, n, &v) < 0)
         return -1;
     if (v < min || v > max)
-        return ws_err_at(c->err, n->file, n->line, n->col, "%s of %lld is "
-                         "out of range (expected %lld to %lld)", key,
-                         (long long)v, (long long)min, (long long)max);
+        return ws_err_at(c->err, n->file, n->line, n->col,
+                         "%s of %lld is "
+                         "out of range (expected %lld to %lld)",
+                         key, (long long)v, (long long)min, (long long)max);
     *out = (uint32_t)v;
     return 0;
 }
@@ -262,16 +268,23 @@ static int ws_wl_launch(struct ws_wl_ctx *c)
 
     if (!l || l->kind != WS_YNODE_MAP)
         return ws_err_at(c->err, l ? l->file : w->path, l ? l->line : w->line,
-                         l ? l->col : w->col, "no launch: mapping (expected "
+                         l ? l->col : w->col,
+                         "no launch: mapping (expected "
                          "launch: {grid: ..., block: ...})");
-    if (ws_wl_only_keys(c, l, ws_wl_launch_keys, "launch", "grid, block, "
-                        "shared or registers") < 0)
+    if (ws_wl_only_keys(c, l, ws_wl_launch_keys, "launch",
+                        "grid, block, "
+                        "shared or registers")
+        < 0)
         return -1;
     return ws_wl_grid(c, l) < 0 || ws_wl_block(c, l) < 0
-           || ws_wl_launch_num(c, l, "shared", 0, 4 << 20,
-                               &w->launch.shmem) < 0
-           || ws_wl_launch_num(c, l, "registers", 1, 255,
-                               &w->launch.nregs) < 0 ? -1 : 0;
+                   || ws_wl_launch_num(c, l, "shared", 0, 4 << 20,
+                                       &w->launch.shmem)
+                          < 0
+                   || ws_wl_launch_num(c, l, "registers", 1, 255,
+                                       &w->launch.nregs)
+                          < 0
+               ? -1
+               : 0;
 }
 
 static int ws_wl_buffers(struct ws_wl_ctx *c)
@@ -282,8 +295,9 @@ static int ws_wl_buffers(struct ws_wl_ctx *c)
 
     for (struct ws_ynode *n = b ? b->child : NULL; n; n = n->next) {
         struct ws_wl_buffer *buf = &w->buffers[w->nbuffers];
-        struct ws_ynode *base = ws_yaml_get(n, "base"), *size = ws_yaml_get(n, "size");
-        int64_t v = 0;  /* for the analyser, as in ws_wl_launch_num */
+        struct ws_ynode *base = ws_yaml_get(n, "base"),
+                        *size = ws_yaml_get(n, "size");
+        int64_t v = 0; /* for the analyser, as in ws_wl_launch_num */
         if (w->nbuffers == sizeof w->buffers / sizeof w->buffers[0])
             return ws_wl_bad(c, n, "too many buffers", "at most 32");
         if (n->kind != WS_YNODE_MAP || !base || !size)
@@ -297,7 +311,8 @@ static int ws_wl_buffers(struct ws_wl_ctx *c)
         /* Addresses are signed 64-bit values, and negative ones are never
          * inside a buffer: base and base + size must both fit. */
         if (v < 0)
-            return ws_wl_bad(c, base, "buffer base is negative", "an "
+            return ws_wl_bad(c, base, "buffer base is negative",
+                             "an "
                              "address from 0 to 2^63 - 1");
         buf->base = (uint64_t)v;
         if (ws_wl_const(c, size, &v) < 0)
@@ -306,7 +321,8 @@ static int ws_wl_buffers(struct ws_wl_ctx *c)
             return ws_wl_bad(c, size, "buffer size not positive",
                              "a size in bytes");
         if ((uint64_t)v > (uint64_t)INT64_MAX - buf->base)
-            return ws_wl_bad(c, size, "buffer ends past 2^63", "base + size "
+            return ws_wl_bad(c, size, "buffer ends past 2^63",
+                             "base + size "
                              "below 2^63");
         buf->size = (uint64_t)v;
         w->nbuffers++;
@@ -323,7 +339,8 @@ static int ws_wl_counters(struct ws_wl_ctx *c)
 
     for (struct ws_ynode *n = l ? l->child : NULL; n; n = n->next) {
         struct ws_ynode *cn = n->kind == WS_YNODE_MAP
-                              ? ws_yaml_get(n, "counter") : NULL;
+                                  ? ws_yaml_get(n, "counter")
+                                  : NULL;
         int slot;
         if (!cn || cn->kind != WS_YNODE_SCALAR || !ws_yaml_get(n, "trips"))
             return ws_wl_bad(c, n, "bad loop", "{counter: name, trips: expr}");
@@ -350,7 +367,8 @@ static int ws_wl_lets(struct ws_wl_ctx *c)
             return ws_wl_bad(c, n, "a let is not a value", "name: expression");
         /* A let sees earlier lets, not itself or later ones. */
         if (ws_expr_compile(&w->lets[w->nlets], n->value, &w->names, n->file,
-                            n->line, n->col, c->err) < 0)
+                            n->line, n->col, c->err)
+            < 0)
             return -1;
         if ((w->let_slot[w->nlets] = ws_wl_add_name(c, n, n->key)) < 0) {
             ws_expr_free(&w->lets[w->nlets]);
@@ -366,18 +384,19 @@ static int ws_wl_lets(struct ws_wl_ctx *c)
 /* An empty section ("loops:" with nothing under it) reads as a null. */
 static int ws_is_null(const struct ws_ynode *n)
 {
-    return n->kind == WS_YNODE_SCALAR && (!*n->value || !strcmp(n->value, "~")
-                                          || !strcmp(n->value, "null"));
+    return n->kind == WS_YNODE_SCALAR
+           && (!*n->value || !strcmp(n->value, "~")
+               || !strcmp(n->value, "null"));
 }
 
 /* Every top-level key known, and of its kind: a section written as a list
  * or a value would otherwise be read as an empty one. */
 static int ws_wl_keys(struct ws_wl_ctx *c)
 {
-    static const char *const keys[] = {
-        "listing", "function", "params", "launch", "buffers", "let", "when",
-        "loops", "memory", "listings"
-    };
+    static const char *const keys[] = {"listing", "function", "params",
+                                       "launch",  "buffers",  "let",
+                                       "when",    "loops",    "memory",
+                                       "listings"};
     for (const struct ws_ynode *n = c->root->child; n; n = n->next) {
         size_t k;
         for (k = 0; k < sizeof keys / sizeof keys[0]; k++)
@@ -387,13 +406,19 @@ static int ws_wl_keys(struct ws_wl_ctx *c)
             return ws_err_at(c->err, n->file, n->key_line, n->key_col,
                              "unknown workload key '%s' (expected listing, "
                              "function, params, launch, buffers, let, when, "
-                             "loops, memory or listings)", n->key);
+                             "loops, memory or listings)",
+                             n->key);
         if (k < 2 && n->kind != WS_YNODE_SCALAR)
-            return ws_err_at(c->err, n->file, n->line, n->col, "%s: is not "
-                             "a name (expected %s)", n->key, k == 0 ? "the "
-                             "listing's file name" : "a function's name");
+            return ws_err_at(c->err, n->file, n->line, n->col,
+                             "%s: is not "
+                             "a name (expected %s)",
+                             n->key,
+                             k == 0 ? "the "
+                                      "listing's file name"
+                                    : "a function's name");
         if (k >= 2 && n->kind != WS_YNODE_MAP && !ws_is_null(n))
-            return ws_err_at(c->err, n->file, n->line, n->col, "%s: is not "
+            return ws_err_at(c->err, n->file, n->line, n->col,
+                             "%s: is not "
                              "a mapping (expected %s: {name: value, ...})",
                              n->key, n->key);
     }
@@ -411,22 +436,26 @@ static int ws_wl_listing_path(struct ws_wl_ctx *c, const struct ws_ynode *l,
     if (override)
         n = (size_t)snprintf(path, cap, "%s", override);
     else if (!l)
-        return ws_err_at(c->err, w->path, w->line, w->col, "no listing: "
+        return ws_err_at(c->err, w->path, w->line, w->col,
+                         "no listing: "
                          "(expected the cuobjdump or nvdisasm listing to "
                          "expand)");
     else if (!*l->value)
-        return ws_wl_bad(c, l, "listing: is empty", "the file name of a "
+        return ws_wl_bad(c, l, "listing: is empty",
+                         "the file name of a "
                          "cuobjdump or nvdisasm listing");
     else if (l->value[0] == '/' || !*c->dir)
         n = (size_t)snprintf(path, cap, "%s", l->value);
     else
         n = (size_t)snprintf(path, cap, "%s/%s", c->dir, l->value);
     if (n >= cap)
-        return override ? ws_err_arg(c->err, override, 0, 1, "listing path "
-                                     "longer than %zu bytes (expected a "
-                                     "shorter path)", cap - 1)
-                        : ws_wl_bad(c, l, "listing path too long",
-                                    "a shorter path");
+        return override
+                   ? ws_err_arg(c->err, override, 0, 1,
+                                "listing path "
+                                "longer than %zu bytes (expected a "
+                                "shorter path)",
+                                cap - 1)
+                   : ws_wl_bad(c, l, "listing path too long", "a shorter path");
     return 0;
 }
 
@@ -455,7 +484,8 @@ static int ws_wl_listing(struct ws_wl_ctx *c, const char *override,
     } else if (w->sass.nfuncs == 1) {
         w->func = &w->sass.funcs[0];
     } else {
-        return ws_err_at(c->err, w->path, w->line, w->col, "the listing has "
+        return ws_err_at(c->err, w->path, w->line, w->col,
+                         "the listing has "
                          "%zu functions (expected function: naming one)",
                          w->sass.nfuncs);
     }
@@ -478,14 +508,16 @@ static int ws_wl_from_listing(struct ws_wl_ctx *c)
     /* The listing's static shared memory adds to launch: shared (dynamic);
      * the sum is bounded like launch: shared alone. */
     if (f->shared > 4 << 20 || w->launch.shmem + shared > 4 << 20)
-        return ws_err_at(c->err, w->path, w->line, w->col, "%s uses %d bytes "
+        return ws_err_at(c->err, w->path, w->line, w->col,
+                         "%s uses %d bytes "
                          "of static shared memory and launch: shared adds %u "
                          "(expected at most 4 MiB in all)",
                          ws_clip(&q, f->name), f->shared, w->launch.shmem);
     w->launch.shmem += shared;
     if (w->launch.nregs == 0) {
         if (f->regs <= 0 || f->regs > 255)
-            return ws_err_at(c->err, w->path, w->line, w->col, "the listing "
+            return ws_err_at(c->err, w->path, w->line, w->col,
+                             "the listing "
                              "gives %s %d registers per thread (expected 1 "
                              "to 255, or launch: {registers: n})",
                              ws_clip(&q, f->name), f->regs);
@@ -517,14 +549,16 @@ static int ws_wl_listing_overrides(struct ws_wl_ctx *c, const char *listing)
         return 0;
     for (o = all->child; o; o = o->next) {
         if (o->kind != WS_YNODE_MAP)
-            return ws_wl_bad(c, o, "not a mapping", "when:, loops: or memory: "
+            return ws_wl_bad(c, o, "not a mapping",
+                             "when:, loops: or memory: "
                              "entries for that listing");
         for (const struct ws_ynode *k = o->child; k; k = k->next)
             if (strcmp(k->key, "when") && strcmp(k->key, "loops")
                 && strcmp(k->key, "memory"))
                 return ws_err_at(c->err, k->file, k->key_line, k->key_col,
                                  "unknown key '%s' under listings: (expected "
-                                 "when, loops or memory)", k->key);
+                                 "when, loops or memory)",
+                                 k->key);
     }
     snprintf(sm, sizeof sm, "sm_%u", c->w->func->sm);
     if (!(o = ws_yaml_get(all, base)) && !(o = ws_yaml_get(all, sm)))
@@ -535,13 +569,15 @@ static int ws_wl_listing_overrides(struct ws_wl_ctx *c, const char *listing)
         if (!src)
             continue;
         if (src->kind != WS_YNODE_MAP && !ws_is_null(src))
-            return ws_wl_bad(c, src, "not a mapping", "name: rule entries, "
+            return ws_wl_bad(c, src, "not a mapping",
+                             "name: rule entries, "
                              "as at the top level");
         if (dst && ws_is_null(dst))
-            dst->kind = WS_YNODE_MAP;       /* "when:" left empty above */
+            dst->kind = WS_YNODE_MAP; /* "when:" left empty above */
         if (!dst) {
             if (ws_yaml_set(c->root, sections[s], "", src->file, src->line,
-                            src->col) < 0)
+                            src->col)
+                < 0)
                 return ws_err_oom(c->err);
             dst = ws_yaml_get(c->root, sections[s]);
             dst->kind = WS_YNODE_MAP;
@@ -571,11 +607,13 @@ static int ws_wl_build(struct ws_wl_ctx *c, const char *const *sets, int nsets,
         if (ws_expr_name(&w->names, ws_fixed_names[k]) < 0)
             return ws_err_oom(c->err);
     return ws_wl_launch(c) < 0 || ws_wl_buffers(c) < 0
-           || ws_wl_listing(c, listing, opts) < 0
-           || ws_wl_listing_overrides(c, w->sass.path) < 0
-           || ws_wl_counters(c) < 0 || ws_wl_lets(c) < 0
-           || ws_wl_from_listing(c) < 0
-           || ws_wl_rules(c) < 0 || ws_wl_complete(c) < 0 ? -1 : 0;
+                   || ws_wl_listing(c, listing, opts) < 0
+                   || ws_wl_listing_overrides(c, w->sass.path) < 0
+                   || ws_wl_counters(c) < 0 || ws_wl_lets(c) < 0
+                   || ws_wl_from_listing(c) < 0 || ws_wl_rules(c) < 0
+                   || ws_wl_complete(c) < 0
+               ? -1
+               : 0;
 }
 
 int ws_workload_load(struct ws_workload *w, const char *path,

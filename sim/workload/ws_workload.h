@@ -37,12 +37,21 @@
 
 /* Names every expression can use, in slot order. */
 enum ws_wl_slot {
-    WS_SLOT_TID_X, WS_SLOT_TID_Y, WS_SLOT_TID_Z,
-    WS_SLOT_CTAID_X, WS_SLOT_CTAID_Y, WS_SLOT_CTAID_Z,
-    WS_SLOT_NTID_X, WS_SLOT_NTID_Y, WS_SLOT_NTID_Z,
-    WS_SLOT_NCTAID_X, WS_SLOT_NCTAID_Y, WS_SLOT_NCTAID_Z,
-    WS_SLOT_LANE, WS_SLOT_WARP,
-    WS_SLOT_OFF,      /* the memory operand's constant offset, in bytes */
+    WS_SLOT_TID_X,
+    WS_SLOT_TID_Y,
+    WS_SLOT_TID_Z,
+    WS_SLOT_CTAID_X,
+    WS_SLOT_CTAID_Y,
+    WS_SLOT_CTAID_Z,
+    WS_SLOT_NTID_X,
+    WS_SLOT_NTID_Y,
+    WS_SLOT_NTID_Z,
+    WS_SLOT_NCTAID_X,
+    WS_SLOT_NCTAID_Y,
+    WS_SLOT_NCTAID_Z,
+    WS_SLOT_LANE,
+    WS_SLOT_WARP,
+    WS_SLOT_OFF, /* the memory operand's constant offset, in bytes */
     WS_SLOT_FIXED
 };
 
@@ -54,10 +63,10 @@ enum ws_wl_rule_kind {
 
 struct ws_wl_rule {
     enum ws_wl_rule_kind kind;
-    uint32_t inst;            /* index in the function */
-    struct ws_expr expr;      /* condition, trip count or address */
-    int counter;              /* loops: the counter's slot */
-    long line;                /* where the rule is written */
+    uint32_t inst;       /* index in the function */
+    struct ws_expr expr; /* condition, trip count or address */
+    int counter;         /* loops: the counter's slot */
+    long line;           /* where the rule is written */
 };
 
 #define WS_WL_MAX_LETS 32
@@ -70,14 +79,14 @@ struct ws_wl_buffer {
 
 struct ws_workload {
     char *path;
-    long line, col;           /* of the description's top mapping */
-    struct ws_trace_opts opts;    /* limits: CTAs, instructions */
+    long line, col;            /* of the description's top mapping */
+    struct ws_trace_opts opts; /* limits: CTAs, instructions */
     struct ws_sass sass;
     const struct ws_sass_func *func;
     struct ws_launch launch;
     struct ws_expr_names names;
     char *name_store[WS_EXPR_MAX_NAMES];
-    uint32_t nparams;         /* names[0..nparams) are the params, then the rest */
+    uint32_t nparams; /* names[0..nparams) are the params, then the rest */
     int64_t param_value[WS_EXPR_MAX_NAMES];
     struct ws_wl_buffer buffers[32];
     uint32_t nbuffers;
@@ -86,7 +95,7 @@ struct ws_workload {
     uint32_t nlets;
     struct ws_wl_rule *rules;
     uint32_t nrules;
-    int *rule_of;             /* per instruction: [kind * ninst + inst] -> rule or -1 */
+    int *rule_of; /* per instruction: [kind * ninst + inst] -> rule or -1 */
     int counters[WS_WL_MAX_COUNTERS];
     uint32_t ncounters;
 };

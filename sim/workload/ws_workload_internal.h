@@ -16,8 +16,8 @@ struct ws_wl_ctx {
 };
 
 /* An error at node n: "what (expected expected)". */
-int ws_wl_bad(struct ws_wl_ctx *c, const struct ws_ynode *n,
-              const char *what, const char *expected);
+int ws_wl_bad(struct ws_wl_ctx *c, const struct ws_ynode *n, const char *what,
+              const char *expected);
 
 /* Compiles when:, loops:, memory: and the opcode patterns. */
 int ws_wl_rules(struct ws_wl_ctx *c);

@@ -24,7 +24,8 @@ static long ws_wl_lookup(const struct ws_workload *w, const char *key,
     const char *hash = memchr(key, '#', len);
     uint64_t v;
 
-    if (len > 2 && strncmp(key, "0x", 2) == 0 && ws_num_hex(key, len, &v) == 0) {
+    if (len > 2 && strncmp(key, "0x", 2) == 0
+        && ws_num_hex(key, len, &v) == 0) {
         for (uint32_t i = 0; i < f->ninst; i++)
             if (w->sass.insts[f->first + i].pc == v)
                 return (long)i;
@@ -59,7 +60,8 @@ static int ws_wl_find_inst(struct ws_wl_ctx *c, const struct ws_ynode *n,
         size_t len = strcspn(key, "|");
         long i = len ? ws_wl_lookup(c->w, key, len) : -2;
         if (i == -2)
-            return ws_err_at(c->err, n->file, n->key_line, n->key_col, "bad "
+            return ws_err_at(c->err, n->file, n->key_line, n->key_col,
+                             "bad "
                              "instruction name '%.*s' (expected an offset "
                              "such as 0x00a0 or MNEMONIC#n such as LDG#2)",
                              (int)len, key);
@@ -73,16 +75,17 @@ static int ws_wl_find_inst(struct ws_wl_ctx *c, const struct ws_ynode *n,
         *out = (uint32_t)found;
         return 0;
     }
-    return ws_err_at(c->err, n->file, n->key_line, n->key_col, "no "
+    return ws_err_at(c->err, n->file, n->key_line, n->key_col,
+                     "no "
                      "instruction '%s' in %s (expected an offset or a "
-                     "mnemonic occurrence that the listing has)", n->key,
-                     ws_clip(&q, c->w->func->name));
+                     "mnemonic occurrence that the listing has)",
+                     n->key, ws_clip(&q, c->w->func->name));
 }
 
 /* A jump: BRA or JMP with a target.  BSSY, SSY, PBK and PCNT also name an
  * offset, but only to say where paths reconverge; they do not jump. */
 int ws_workload_is_jump(const struct ws_workload *w,
-                         const struct ws_sass_inst *in)
+                        const struct ws_sass_inst *in)
 {
     const char *op = ws_strtab_str(&w->sass.strs, in->op);
     size_t blen = ws_opcode_base_len(op);
@@ -115,25 +118,33 @@ static int ws_wl_check_rule(struct ws_wl_ctx *c, const struct ws_ynode *n,
     const struct ws_workload *w = c->w;
 
     if (kind == WS_RULE_WHEN && !ws_is_conditional(in))
-        return ws_err_at(c->err, n->file, n->key_line, n->key_col, "%s is not "
+        return ws_err_at(c->err, n->file, n->key_line, n->key_col,
+                         "%s is not "
                          "guarded by a predicate (expected when: entries for "
-                         "@P instructions only)", n->key);
-    if (kind == WS_RULE_LOOP && (!ws_is_conditional(in) || !ws_workload_is_jump(w, in)))
-        return ws_err_at(c->err, n->file, n->key_line, n->key_col, "%s is not "
+                         "@P instructions only)",
+                         n->key);
+    if (kind == WS_RULE_LOOP
+        && (!ws_is_conditional(in) || !ws_workload_is_jump(w, in)))
+        return ws_err_at(c->err, n->file, n->key_line, n->key_col,
+                         "%s is not "
                          "a conditional branch (expected loops: entries for "
-                         "the branch that closes a loop)", n->key);
+                         "the branch that closes a loop)",
+                         n->key);
     if (kind == WS_RULE_MEMORY && !ws_is_memory(in))
-        return ws_err_at(c->err, n->file, n->key_line, n->key_col, "%s does "
+        return ws_err_at(c->err, n->file, n->key_line, n->key_col,
+                         "%s does "
                          "not access global, local, shared or texture memory "
                          "(expected memory: entries for loads, stores and "
-                         "atomics)", n->key);
+                         "atomics)",
+                         n->key);
     return 0;
 }
 
 /* An opcode pattern "LDS.128*" matches LDS.128 and LDS.128.anything. */
 static int ws_wl_pattern_match(const char *pattern, size_t len, const char *op)
 {
-    return strncmp(op, pattern, len) == 0 && (op[len] == '\0' || op[len] == '.');
+    return strncmp(op, pattern, len) == 0
+           && (op[len] == '\0' || op[len] == '.');
 }
 
 /* A trip count written as a number alone ("-1", "0") is wrong wherever
@@ -150,15 +161,17 @@ static int ws_wl_literal_trips(struct ws_wl_ctx *c, const struct ws_ynode *t)
 
     memset(&none, 0, sizeof none);
     ws_err_clear(&scratch);
-    if (ws_expr_compile(&e, t->value, &none, t->file, t->line, t->col,
-                        &scratch) < 0)
+    if (ws_expr_compile(&e, t->value, &none, t->file, t->line, t->col, &scratch)
+        < 0)
         return 0;
     rc = ws_expr_eval(&e, NULL, &v, c->err);
     ws_expr_free(&e);
     if (rc == 0 && v < 1)
-        return ws_err_at(c->err, t->file, t->line, t->col, "loop trip count "
+        return ws_err_at(c->err, t->file, t->line, t->col,
+                         "loop trip count "
                          "of %lld (expected at least 1: the body has run once "
-                         "when its closing branch is reached)", (long long)v);
+                         "when its closing branch is reached)",
+                         (long long)v);
     return rc;
 }
 
@@ -167,7 +180,8 @@ static int ws_wl_compile_rule(struct ws_wl_ctx *c, const struct ws_ynode *n,
                               uint32_t inst)
 {
     struct ws_workload *w = c->w;
-    const struct ws_ynode *text = kind == WS_RULE_LOOP ? ws_yaml_get(n, "trips") : n;
+    const struct ws_ynode *text = kind == WS_RULE_LOOP ? ws_yaml_get(n, "trips")
+                                                       : n;
     struct ws_wl_rule *r = &w->rules[w->nrules];
 
     if (text->kind != WS_YNODE_SCALAR)
@@ -175,7 +189,8 @@ static int ws_wl_compile_rule(struct ws_wl_ctx *c, const struct ws_ynode *n,
     if (kind == WS_RULE_LOOP && ws_wl_literal_trips(c, text) < 0)
         return -1;
     if (ws_expr_compile(&r->expr, text->value, &w->names, text->file,
-                        text->line, text->col, c->err) < 0)
+                        text->line, text->col, c->err)
+        < 0)
         return -1;
     r->kind = kind;
     r->inst = inst;
@@ -198,8 +213,8 @@ static int ws_wl_pattern_rule(struct ws_wl_ctx *c, const struct ws_ynode *n)
     for (uint32_t i = 0; i < f->ninst; i++) {
         const struct ws_sass_inst *in = &w->sass.insts[f->first + i];
         int *slot = &w->rule_of[WS_RULE_MEMORY * f->ninst + i];
-        if (!ws_wl_pattern_match(n->key, len, ws_strtab_str(&w->sass.strs,
-                                                            in->op)))
+        if (!ws_wl_pattern_match(n->key, len,
+                                 ws_strtab_str(&w->sass.strs, in->op)))
             continue;
         if (ws_wl_check_rule(c, n, WS_RULE_MEMORY, in) < 0)
             return -1;
@@ -212,7 +227,8 @@ static int ws_wl_pattern_rule(struct ws_wl_ctx *c, const struct ws_ynode *n)
             *slot = rule;
     }
     if (rule < 0)
-        return ws_err_at(c->err, n->file, n->key_line, n->key_col, "no "
+        return ws_err_at(c->err, n->file, n->key_line, n->key_col,
+                         "no "
                          "instruction of %s matches %s (expected an opcode "
                          "the listing has, such as LDS.64*)",
                          ws_clip(&q, f->name), n->key);
@@ -233,8 +249,10 @@ static int ws_wl_rule(struct ws_wl_ctx *c, const struct ws_ynode *n,
     /* rule_of[] is all -1 before the first rule (ws_wl_rules).
      * NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult) */
     if (*slot >= 0)
-        return ws_err_at(c->err, n->file, n->key_line, n->key_col, "a second "
-                         "rule for %s (expected one per instruction)", n->key);
+        return ws_err_at(c->err, n->file, n->key_line, n->key_col,
+                         "a second "
+                         "rule for %s (expected one per instruction)",
+                         n->key);
     *slot = (int)w->nrules;
     return ws_wl_compile_rule(c, n, kind, counter, i);
 }
@@ -259,7 +277,8 @@ int ws_wl_rules(struct ws_wl_ctx *c)
             count++;
     }
     w->rules = calloc(count ? count : 1, sizeof *w->rules);
-    w->rule_of = malloc(3 * (w->func->ninst ? w->func->ninst : 1) * sizeof(int));
+    w->rule_of = malloc(3 * (w->func->ninst ? w->func->ninst : 1)
+                        * sizeof(int));
     if (!w->rules || !w->rule_of)
         return ws_err_oom(c->err);
     for (uint32_t i = 0; i < 3 * w->func->ninst; i++)
@@ -270,10 +289,12 @@ int ws_wl_rules(struct ws_wl_ctx *c)
             if (ws_is_pattern(n) && s != WS_RULE_MEMORY)
                 return ws_err_at(c->err, n->file, n->key_line, n->key_col,
                                  "an opcode pattern under %s (expected "
-                                 "patterns under memory: only)", sections[s]);
+                                 "patterns under memory: only)",
+                                 sections[s]);
             if (!ws_is_pattern(n)
                 && ws_wl_rule(c, n, (enum ws_wl_rule_kind)s,
-                              s == WS_RULE_LOOP ? w->counters[loop++] : -1) < 0)
+                              s == WS_RULE_LOOP ? w->counters[loop++] : -1)
+                       < 0)
                 return -1;
         }
     }
@@ -299,18 +320,21 @@ int ws_wl_complete(struct ws_wl_ctx *c)
         int control = in->cls == WS_OPC_EXIT || ws_workload_is_jump(w, in);
         if (control && ws_is_conditional(in) && w->rule_of[i] < 0
             && w->rule_of[f->ninst + i] < 0)
-            return ws_err_at(c->err, w->path, w->line, w->col, "%s at "
+            return ws_err_at(c->err, w->path, w->line, w->col,
+                             "%s at "
                              "offset 0x%04x is a guarded %s with no rule "
                              "(expected an entry for it under when: or "
-                             "loops:)", op, in->pc,
+                             "loops:)",
+                             op, in->pc,
                              in->cls == WS_OPC_EXIT ? "EXIT" : "branch");
         if (ws_is_memory(in) && w->rule_of[2 * f->ninst + i] < 0)
-            return ws_err_at(c->err, w->path, w->line, w->col, "%s at "
+            return ws_err_at(c->err, w->path, w->line, w->col,
+                             "%s at "
                              "offset 0x%04x has no address (expected an "
-                             "entry for it under memory:)", op, in->pc);
+                             "entry for it under memory:)",
+                             op, in->pc);
     }
     return 0;
 }
 
 /* ---- the whole file ---------------------------------------------------- */
-

@@ -78,9 +78,11 @@ static int read_report(const char *path, struct bench_result *r)
         return fprintf(stderr, "%s: %s\n", path, e.text), -1;
     r->insts = 0;
     ks = json_object_get(root, "kernels");
-    json_array_foreach(ks, i, k) {
+    json_array_foreach(ks, i, k)
+    {
         json_t *v = json_object_get(json_object_get(json_object_get(k,
-                                    "counters"), "smsp__inst_executed.sum"),
+                                                                    "counters"),
+                                                    "smsp__inst_executed.sum"),
                                     "value");
         r->insts += json_integer_value(v);
     }
@@ -147,8 +149,8 @@ static int bench_vecadd(const char *warpsim, const char *gen, const char *work)
     char dir[4096], packed[4200], nbuf[32] = "1048576";
     char *gen_argv[] = {(char *)gen, dir, nbuf, NULL};
     char *info_argv[] = {(char *)warpsim, "trace", "info", dir, NULL};
-    char *pack_argv[] = {(char *)warpsim, "trace", "pack", dir, "-o", packed,
-                         NULL};
+    char *pack_argv[] = {(char *)warpsim, "trace", "pack", dir, "-o",
+                         packed,          NULL};
     struct bench_result text, parse, wst;
     char note[128];
     double wall;
@@ -186,7 +188,8 @@ int main(int argc, char **argv)
 
     if (argc != 5)
         return fprintf(stderr, "usage: bench WARPSIM GEN_VECADD SOURCE_DIR "
-                       "WORKDIR\n"), 2;
+                               "WORKDIR\n"),
+               2;
     warpsim = argv[1];
     gen = argv[2];
     src = argv[3];

@@ -75,7 +75,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct ws_err err;
         ws_err_clear(&err);
         if (ws_csv_parse(&t, "fuzz", (const char *)data, size, mode & 1,
-                         mode >> 1, &err) < 0) {
+                         mode >> 1, &err)
+            < 0) {
             if (!err.set || strchr(err.text, '\n'))
                 __builtin_trap();
             continue;

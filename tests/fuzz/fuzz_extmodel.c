@@ -42,8 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             || !strstr(err.text, "external model fuzz"))
             __builtin_trap();
     } else {
-        if (r.applies && (!isfinite(r.cycles) || r.cycles < 0
-                          || r.cycles > 1e18))
+        if (r.applies
+            && (!isfinite(r.cycles) || r.cycles < 0 || r.cycles > 1e18))
             __builtin_trap();
         if (r.nvars > 40)
             __builtin_trap();

@@ -42,8 +42,8 @@ static const char fuzz_run[] =
 static void fuzz_measured_ids(const struct ws_measured *m)
 {
     for (size_t i = 0; i < m->nkernels && i < 4096; i++)
-        for (size_t j = i + 1; m->kernels[i].id >= 0 && j < m->nkernels
-                               && j < 4096; j++)
+        for (size_t j = i + 1;
+             m->kernels[i].id >= 0 && j < m->nkernels && j < 4096; j++)
             if (m->kernels[j].id == m->kernels[i].id)
                 abort();
 }
@@ -63,9 +63,8 @@ static void fuzz_measured_check(const struct ws_measured *m)
     }
     for (size_t i = 0; i < m->nbad; i++)
         if (m->bad[i].kernel >= m->nkernels || m->bad[i].metric >= m->nmetrics
-            || m->bad[i].from >= m->nmetrics
-            || m->bad[i].line < 1 || m->bad[i].col < 1
-            || m->bad[i].why >= WS_MEAS_UNKNOWN_UNIT)
+            || m->bad[i].from >= m->nmetrics || m->bad[i].line < 1
+            || m->bad[i].col < 1 || m->bad[i].why >= WS_MEAS_UNKNOWN_UNIT)
             abort();
     for (size_t i = 0; i < m->nunit_bad; i++)
         if (m->unit_bad[i].metric >= m->nmetrics || m->unit_bad[i].line < 1
@@ -93,8 +92,8 @@ static void fuzz_measured_compare(const struct ws_measured *m)
     struct ws_err err;
 
     ws_err_clear(&err);
-    if (ws_simrun_parse(&s, "run.json", fuzz_run, sizeof fuzz_run - 1,
-                        &err) < 0)
+    if (ws_simrun_parse(&s, "run.json", fuzz_run, sizeof fuzz_run - 1, &err)
+        < 0)
         abort();
     if (ws_compare_run(&c, &s, m, NULL, &err) == 0) {
         for (size_t j = 0; j < c.nmetrics; j++)
@@ -120,8 +119,8 @@ static void fuzz_measured_unit(const char *line)
     double scale = ws_meas_unit_scale(line);
     enum ws_meas_dim d = ws_meas_unit_dim(line);
 
-    if (isnan(scale) != (d == WS_DIM_UNKNOWN) || (!isnan(scale)
-                                                  && !(scale > 0)))
+    if (isnan(scale) != (d == WS_DIM_UNKNOWN)
+        || (!isnan(scale) && !(scale > 0)))
         abort();
     if (!ws_meas_dim_name(ws_meas_metric_dim(line))
         || !ws_meas_dim_units(ws_meas_sim_unit_dim(line)))

@@ -35,11 +35,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct ws_err err;
 
     ws_err_clear(&err);
-    if (ws_csv_parse(&t, "fuzz.csv", (const char *)data, size, 0, 0,
-                     &err) < 0)
+    if (ws_csv_parse(&t, "fuzz.csv", (const char *)data, size, 0, 0, &err) < 0)
         return 0;
     for (int k = 0; k < 3; k++) {
-        struct ws_rsm_args a = {(enum ws_rsm_target)k, {0.1, 0.5, 0.8},
+        struct ws_rsm_args a = {(enum ws_rsm_target)k,
+                                {0.1, 0.5, 0.8},
                                 {5, 0.5, 4, 0.8, 1.386, 1}};
         char *md;
         ws_err_clear(&err);

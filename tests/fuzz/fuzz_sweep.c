@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             __builtin_trap();
         fuzz_sweep_points(&s);
     } else if (!err.set || strchr(err.text, '\n')) {
-        __builtin_trap();       /* a failure always says why, on one line */
+        __builtin_trap(); /* a failure always says why, on one line */
     }
     ws_sweep_free(&s);
     remove(path);

@@ -34,8 +34,13 @@ static char fz_cells[FZ_MAX_ROWS][FZ_COLS][FZ_CELL];
 static size_t fz_nrows, fz_split;
 
 static const char *const fz_values[] = {
-    "0", "1", "2", "3", "4", "-1", "", "1e3", "99999999999999999999", "nan",
-    "ok", "failed", "s", "t", "1000001", "0x1", " 1", "1,2", "\"",
+    "0",   "1",   "2",
+    "3",   "4",   "-1",
+    "",    "1e3", "99999999999999999999",
+    "nan", "ok",  "failed",
+    "s",   "t",   "1000001",
+    "0x1", " 1",  "1,2",
+    "\"",
 };
 
 static void fz_reset(void)
@@ -78,16 +83,16 @@ static size_t fz_edit(const uint8_t *d, size_t n)
     a = d[1] % fz_nrows;
     b = d[2] % FZ_MAX_ROWS;
     switch (d[0] % 6) {
-    case 0:                     /* double a row */
+    case 0: /* double a row */
         if (fz_nrows < FZ_MAX_ROWS)
             memcpy(fz_cells[fz_nrows++], fz_cells[a], sizeof fz_cells[a]);
         break;
-    case 1:                     /* drop a row */
+    case 1: /* drop a row */
         memmove(fz_cells[a], fz_cells[a + 1],
                 (fz_nrows - a - 1) * sizeof fz_cells[0]);
         fz_nrows--;
         break;
-    case 2: {                   /* swap two rows */
+    case 2: { /* swap two rows */
         char tmp[FZ_COLS][FZ_CELL];
         b %= fz_nrows;
         memcpy(tmp, fz_cells[a], sizeof tmp);
@@ -95,14 +100,14 @@ static size_t fz_edit(const uint8_t *d, size_t n)
         memcpy(fz_cells[b], tmp, sizeof tmp);
         break;
     }
-    case 3:                     /* a fixed cell to a listed value */
+    case 3: /* a fixed cell to a listed value */
         snprintf(fz_cells[a][b % 8], FZ_CELL, "%s",
                  fz_values[d[2] / 8 % (sizeof fz_values / sizeof *fz_values)]);
         break;
-    case 4:                     /* a key to another point's */
+    case 4: /* a key to another point's */
         snprintf(fz_cells[a][2], FZ_CELL, "%s", fz_keys[b % FZ_POINTS]);
         break;
-    default:                    /* where the second share starts */
+    default: /* where the second share starts */
         fz_split = b % (fz_nrows + 1);
         break;
     }
@@ -152,8 +157,9 @@ static void fz_resume(const char *text, size_t len, int retry)
         return;
     memset(done, 0, sizeof done);
     ws_err_clear(&err);
-    if (t.ncols < 8 || ws_sweep_held_scan(&h, &t, FZ_POINTS, fz_keys, retry,
-                                          done, &err) < 0) {
+    if (t.ncols < 8
+        || ws_sweep_held_scan(&h, &t, FZ_POINTS, fz_keys, retry, done, &err)
+               < 0) {
         ws_csv_free(&t);
         return;
     }
@@ -161,10 +167,10 @@ static void fz_resume(const char *text, size_t len, int retry)
     if (out && fz_parse(&u, "r2.csv", out, strlen(out)) == 0) {
         size_t held = 0;
         memset(again, 0, sizeof again);
-        if (ws_sweep_held_scan(&h2, &u, FZ_POINTS, fz_keys, 0, again,
-                               &err) == 0) {
-            if (memcmp(done, again, sizeof done) != 0 || h2.stale
-                || h2.torn || h2.doubled)
+        if (ws_sweep_held_scan(&h2, &u, FZ_POINTS, fz_keys, 0, again, &err)
+            == 0) {
+            if (memcmp(done, again, sizeof done) != 0 || h2.stale || h2.torn
+                || h2.doubled)
                 abort();
             for (size_t r = 0; r < u.nrows; r++)
                 held += h2.point[r] >= 0;

@@ -20,7 +20,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const char *listing = WS_SOURCE_DIR "/traces/kernels/saxpy/saxpy.sm_80.sass";
+    const char *listing = WS_SOURCE_DIR
+        "/traces/kernels/saxpy/saxpy.sm_80.sass";
     char path[64];
     struct ws_workload w;
     struct ws_expander x;

@@ -132,64 +132,77 @@ struct fuzz_wst_field {
     uint8_t off, size;
 };
 
-#define F(type, m) {offsetof(type, m), sizeof(((type *)0)->m)}
-#define FA(type, m, i, n) {offsetof(type, m) + (i) * (n), (n)}
+#define F(type, m) \
+    { \
+        offsetof(type, m), sizeof(((type *)0)->m) \
+    }
+#define FA(type, m, i, n) \
+    { \
+        offsetof(type, m) + (i) * (n), (n) \
+    }
 
 static const struct fuzz_wst_field fuzz_wst_hdr_f[] = {
-    FA(struct ws_pack_header, magic, 0, 8),
-    F(struct ws_pack_header, version), F(struct ws_pack_header, bom),
-    F(struct ws_pack_header, inst_size), F(struct ws_pack_header, header_size),
-    F(struct ws_pack_header, file_size), F(struct ws_pack_header, cmd_off),
-    F(struct ws_pack_header, ncmds), F(struct ws_pack_header, nkernels),
-    F(struct ws_pack_header, zero)
-};
+    FA(struct ws_pack_header, magic, 0, 8), F(struct ws_pack_header, version),
+    F(struct ws_pack_header, bom),          F(struct ws_pack_header, inst_size),
+    F(struct ws_pack_header, header_size),  F(struct ws_pack_header, file_size),
+    F(struct ws_pack_header, cmd_off),      F(struct ws_pack_header, ncmds),
+    F(struct ws_pack_header, nkernels),     F(struct ws_pack_header, zero)};
 static const struct fuzz_wst_field fuzz_wst_cmd_f[] = {
     F(struct ws_pack_cmd, kind), F(struct ws_pack_cmd, zero),
-    F(struct ws_pack_cmd, a), F(struct ws_pack_cmd, b)
-};
+    F(struct ws_pack_cmd, a), F(struct ws_pack_cmd, b)};
 static const struct fuzz_wst_field fuzz_wst_kh_f[] = {
-    F(struct ws_pack_kernel_hdr, id), FA(struct ws_pack_kernel_hdr, grid, 0, 4),
+    F(struct ws_pack_kernel_hdr, id),
+    FA(struct ws_pack_kernel_hdr, grid, 0, 4),
     FA(struct ws_pack_kernel_hdr, grid, 1, 4),
     FA(struct ws_pack_kernel_hdr, block, 0, 4),
     FA(struct ws_pack_kernel_hdr, block, 1, 4),
-    F(struct ws_pack_kernel_hdr, shmem), F(struct ws_pack_kernel_hdr, nregs),
+    F(struct ws_pack_kernel_hdr, shmem),
+    F(struct ws_pack_kernel_hdr, nregs),
     F(struct ws_pack_kernel_hdr, sm_version),
     F(struct ws_pack_kernel_hdr, trace_version),
-    F(struct ws_pack_kernel_hdr, lineinfo), F(struct ws_pack_kernel_hdr, nctas),
-    F(struct ws_pack_kernel_hdr, nwarps), F(struct ws_pack_kernel_hdr, nops),
-    F(struct ws_pack_kernel_hdr, zero), F(struct ws_pack_kernel_hdr, ninst),
-    F(struct ws_pack_kernel_hdr, naddrs), F(struct ws_pack_kernel_hdr, name_off),
+    F(struct ws_pack_kernel_hdr, lineinfo),
+    F(struct ws_pack_kernel_hdr, nctas),
+    F(struct ws_pack_kernel_hdr, nwarps),
+    F(struct ws_pack_kernel_hdr, nops),
+    F(struct ws_pack_kernel_hdr, zero),
+    F(struct ws_pack_kernel_hdr, ninst),
+    F(struct ws_pack_kernel_hdr, naddrs),
+    F(struct ws_pack_kernel_hdr, name_off),
     F(struct ws_pack_kernel_hdr, nvbit_off),
-    F(struct ws_pack_kernel_hdr, ops_off), F(struct ws_pack_kernel_hdr, ctas_off),
+    F(struct ws_pack_kernel_hdr, ops_off),
+    F(struct ws_pack_kernel_hdr, ctas_off),
     F(struct ws_pack_kernel_hdr, blocks_off),
     F(struct ws_pack_kernel_hdr, strings_off),
     F(struct ws_pack_kernel_hdr, addrs_off),
     FA(struct ws_pack_kernel_hdr, reserved, 0, 8),
-    FA(struct ws_pack_kernel_hdr, reserved, 3, 8)
-};
+    FA(struct ws_pack_kernel_hdr, reserved, 3, 8)};
 static const struct fuzz_wst_field fuzz_wst_cta_f[] = {
-    FA(struct ws_pack_cta, ctaid, 0, 4), FA(struct ws_pack_cta, ctaid, 1, 4),
-    F(struct ws_pack_cta, has_cluster), FA(struct ws_pack_cta, cluster_id, 0, 4),
-    F(struct ws_pack_cta, cluster_rank), F(struct ws_pack_cta, ninst),
-    F(struct ws_pack_cta, naddrs), F(struct ws_pack_cta, zero),
-    F(struct ws_pack_cta, inst_off), F(struct ws_pack_cta, first_addr)
-};
+    FA(struct ws_pack_cta, ctaid, 0, 4),
+    FA(struct ws_pack_cta, ctaid, 1, 4),
+    F(struct ws_pack_cta, has_cluster),
+    FA(struct ws_pack_cta, cluster_id, 0, 4),
+    F(struct ws_pack_cta, cluster_rank),
+    F(struct ws_pack_cta, ninst),
+    F(struct ws_pack_cta, naddrs),
+    F(struct ws_pack_cta, zero),
+    F(struct ws_pack_cta, inst_off),
+    F(struct ws_pack_cta, first_addr)};
 static const struct fuzz_wst_field fuzz_wst_warp_f[] = {
     F(struct ws_pack_warp, ninst), F(struct ws_pack_warp, first_inst),
-    F(struct ws_pack_warp, first_addr), F(struct ws_pack_warp, naddrs)
-};
-static const struct fuzz_wst_field fuzz_wst_op_f[] = {
-    F(struct ws_pack_op, off), F(struct ws_pack_op, len),
-    F(struct ws_pack_op, zero)
-};
+    F(struct ws_pack_warp, first_addr), F(struct ws_pack_warp, naddrs)};
+static const struct fuzz_wst_field fuzz_wst_op_f[] = {F(struct ws_pack_op, off),
+                                                      F(struct ws_pack_op, len),
+                                                      F(struct ws_pack_op,
+                                                        zero)};
 static const struct fuzz_wst_field fuzz_wst_inst_f[] = {
-    F(struct ws_inst, pc), F(struct ws_inst, mask), F(struct ws_inst, op),
-    F(struct ws_inst, addr), F(struct ws_inst, imm), F(struct ws_inst, cls),
-    F(struct ws_inst, memop), F(struct ws_inst, space), F(struct ws_inst, width),
-    F(struct ws_inst, flags), F(struct ws_inst, ndst), F(struct ws_inst, nsrc),
+    F(struct ws_inst, pc),         F(struct ws_inst, mask),
+    F(struct ws_inst, op),         F(struct ws_inst, addr),
+    F(struct ws_inst, imm),        F(struct ws_inst, cls),
+    F(struct ws_inst, memop),      F(struct ws_inst, space),
+    F(struct ws_inst, width),      F(struct ws_inst, flags),
+    F(struct ws_inst, ndst),       F(struct ws_inst, nsrc),
     FA(struct ws_inst, dst, 0, 1), FA(struct ws_inst, dst, 3, 1),
-    FA(struct ws_inst, src, 0, 1), FA(struct ws_inst, src, 4, 1)
-};
+    FA(struct ws_inst, src, 0, 1), FA(struct ws_inst, src, 4, 1)};
 
 #define FUZZ_WST_N(a) (sizeof a / sizeof a[0])
 
@@ -286,7 +299,7 @@ static uint64_t fuzz_wst_where(const struct fuzz_wst_base *b, unsigned target,
     switch (target) {
     case 0:
         *f = fuzz_wst_hdr_f, *nf = FUZZ_WST_N(fuzz_wst_hdr_f), *stride = 0;
-        return 1;                       /* at 0 */
+        return 1; /* at 0 */
     case 1:
         *f = fuzz_wst_cmd_f, *nf = FUZZ_WST_N(fuzz_wst_cmd_f);
         *stride = sizeof(struct ws_pack_cmd);
@@ -303,7 +316,8 @@ static uint64_t fuzz_wst_where(const struct fuzz_wst_base *b, unsigned target,
         *f = fuzz_wst_warp_f, *nf = FUZZ_WST_N(fuzz_wst_warp_f);
         *stride = sizeof(struct ws_pack_warp);
         return cta_off && k->nwarps ? cta_off + sizeof(struct ws_pack_cta)
-                                      + *stride * (rest % k->nwarps) + 1 : 0;
+                                          + *stride * (rest % k->nwarps) + 1
+                                    : 0;
     case 5: {
         static const struct fuzz_wst_field whole = {0, 8};
         *f = &whole, *nf = 1, *stride = 8;
@@ -314,14 +328,15 @@ static uint64_t fuzz_wst_where(const struct fuzz_wst_base *b, unsigned target,
         *stride = sizeof(struct ws_pack_op);
         return k->nops ? k->ops_off + *stride * (rest % k->nops) + 1 : 0;
     default: {
-        uint32_t n = fuzz_wst_u32(b, cta_off + offsetof(struct ws_pack_cta,
-                                                        ninst));
+        uint32_t n = fuzz_wst_u32(b, cta_off
+                                         + offsetof(struct ws_pack_cta, ninst));
         *f = fuzz_wst_inst_f, *nf = FUZZ_WST_N(fuzz_wst_inst_f);
         *stride = sizeof(struct ws_inst);
         return cta_off && n ? fuzz_wst_u64(b, cta_off
-                                           + offsetof(struct ws_pack_cta,
-                                                      inst_off))
-                              + *stride * (rest % n) + 1 : 0;
+                                                  + offsetof(struct ws_pack_cta,
+                                                             inst_off))
+                                  + *stride * (rest % n) + 1
+                            : 0;
     }
     }
 }
@@ -346,8 +361,8 @@ static uint64_t fuzz_wst_get(const uint8_t *buf, size_t len, uint64_t off,
     return v;
 }
 
-static void fuzz_wst_put(uint8_t *buf, size_t len, uint64_t off,
-                         unsigned size, uint64_t v)
+static void fuzz_wst_put(uint8_t *buf, size_t len, uint64_t off, unsigned size,
+                         uint64_t v)
 {
     uint32_t v32 = (uint32_t)v;
 
@@ -392,8 +407,7 @@ static int fuzz_wst_edit(const struct fuzz_wst_base *b, uint8_t *buf,
     else if (how == 3)
         v = stride ? fuzz_wst_get(b->buf, b->len, at + stride, f->size) : old;
     fuzz_wst_put(buf, *len, at, f->size, v);
-    return target == 0 && f->off == offsetof(struct ws_pack_header,
-                                              file_size);
+    return target == 0 && f->off == offsetof(struct ws_pack_header, file_size);
 }
 
 static void fuzz_wst_script(const uint8_t *data, size_t size)
@@ -423,7 +437,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_wst_script(data, size);
         return 0;
     }
-    if (!(buf = malloc(size)))      /* aligned, as a mapping is */
+    if (!(buf = malloc(size))) /* aligned, as a mapping is */
         return 0;
     memcpy(buf, data, size);
     fuzz_wst_read(buf, size, 0);

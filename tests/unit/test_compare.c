@@ -54,12 +54,12 @@ static void test_number(void **state)
     number_bad("", 1);
     number_bad("n/a", 1);
     number_bad("N/A", 1);
-    number_bad("1,23", -1);         /* a group of two */
+    number_bad("1,23", -1); /* a group of two */
     number_bad("12,34,567", -1);
-    number_bad("1234,567", -1);     /* a first group of four */
+    number_bad("1234,567", -1); /* a first group of four */
     number_bad(",123", -1);
     number_bad("1,", -1);
-    number_bad("1,234e5", -1);      /* no exponent with separators */
+    number_bad("1,234e5", -1); /* no exponent with separators */
     number_bad("1.", -1);
     number_bad(".5", -1);
     number_bad("1.2.3", -1);
@@ -73,20 +73,47 @@ static void test_number(void **state)
 
 static void test_units(void **state)
 {
-    static const struct { const char *unit; double scale; } cases[] = {
-        {"", 1}, {"byte", 1}, {"Kbyte", 1e3}, {"Mbyte", 1e6}, {"Gbyte", 1e9},
-        {"Tbyte", 1e12}, {"KiB", 1024}, {"Mibyte", 1048576},
-        {"second", 1}, {"msecond", 1e-3}, {"usecond", 1e-6},
-        {"nsecond", 1e-9}, {"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3},
-        {"hz", 1}, {"Khz", 1e3}, {"Mhz", 1e6}, {"Ghz", 1e9},
-        {"cycle/nsecond", 1e9}, {"cycle/usecond", 1e6},
-        {"Gbyte/second", 1e9}, {"byte/block", 1}, {"%", 1},
-        {"%/register", 1}, {"cycle", 1}, {"Kcycle", 1e3}, {"Minst", 1e6},
-        {"sector", 1}, {"SM", 1}, {"register/thread", 1}, {"warp", 1},
+    static const struct {
+        const char *unit;
+        double scale;
+    } cases[] = {
+        {"", 1},
+        {"byte", 1},
+        {"Kbyte", 1e3},
+        {"Mbyte", 1e6},
+        {"Gbyte", 1e9},
+        {"Tbyte", 1e12},
+        {"KiB", 1024},
+        {"Mibyte", 1048576},
+        {"second", 1},
+        {"msecond", 1e-3},
+        {"usecond", 1e-6},
+        {"nsecond", 1e-9},
+        {"ns", 1e-9},
+        {"us", 1e-6},
+        {"ms", 1e-3},
+        {"hz", 1},
+        {"Khz", 1e3},
+        {"Mhz", 1e6},
+        {"Ghz", 1e9},
+        {"cycle/nsecond", 1e9},
+        {"cycle/usecond", 1e6},
+        {"Gbyte/second", 1e9},
+        {"byte/block", 1},
+        {"%", 1},
+        {"%/register", 1},
+        {"cycle", 1},
+        {"Kcycle", 1e3},
+        {"Minst", 1e6},
+        {"sector", 1},
+        {"SM", 1},
+        {"register/thread", 1},
+        {"warp", 1},
     };
     static const char *const unknown[] = {
-        "furlong", "K%", "Kfurlong", "byte/", "/second", "byte/cycle/warp",
-        "Kinst/", "Kibyte/KiB/", "Kiinst", "kbyte", "bytes", " byte",
+        "furlong",         "K%",     "Kfurlong",    "byte/",  "/second",
+        "byte/cycle/warp", "Kinst/", "Kibyte/KiB/", "Kiinst", "kbyte",
+        "bytes",           " byte",
     };
 
     (void)state;
@@ -129,9 +156,9 @@ static void test_kname(void **state)
     base_is("_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11"
             "FillFunctorIfEENS_6detail5ArrayIPcLi1EEEEEviT0_T1_",
             "at::native::vectorized_elementwise_kernel");
-    base_is("_ZN2ns1kIJifEE3runEv", "ns::k::run");      /* a pack */
-    base_is("_ZN2ns1kIXadL_Z1fvEEE3runEv", "ns::k");    /* an expression */
-    base_is("_ZN2ns1kC1Ev", "ns::k");                   /* a constructor */
+    base_is("_ZN2ns1kIJifEE3runEv", "ns::k::run");   /* a pack */
+    base_is("_ZN2ns1kIXadL_Z1fvEEE3runEv", "ns::k"); /* an expression */
+    base_is("_ZN2ns1kC1Ev", "ns::k");                /* a constructor */
     /* demangled, as Nsight prints them */
     base_is("apsp(const float *, float *, int, int)", "apsp");
     base_is("void reduce<256>(const float *, float *, int)", "reduce");
@@ -163,7 +190,7 @@ static void test_kname_hostile(void **state)
     b = ws_kname_base(s);
     assert_non_null(b);
     free(b);
-    for (size_t i = 2; i < n; i += 2)   /* "StStSt...": std:: again and again */
+    for (size_t i = 2; i < n; i += 2) /* "StStSt...": std:: again and again */
         s[i] = 'S', s[i + 1] = 't';
     s[1] = 'Z';
     memcpy(s, "_ZN", 3);
@@ -175,7 +202,8 @@ static void test_kname_hostile(void **state)
 
 /* ---- the Nsight CSV reader --------------------------------------------------- */
 
-#define NCU_HEAD "\"ID\",\"Process ID\",\"Kernel Name\",\"launch__func_cache_config\"," \
+#define NCU_HEAD \
+    "\"ID\",\"Process ID\",\"Kernel Name\",\"launch__func_cache_config\"," \
     "\"dram__bytes_read.sum\",\"gpc__cycles_elapsed.max\"," \
     "\"sm__cycles_elapsed.avg.per_second\",\"gpu__time_duration.sum\"\n"
 
@@ -188,8 +216,7 @@ static int ncu(struct ws_measured *m, const char *text, struct ws_err *err)
 static void test_ncu_units(void **state)
 {
     static const char text[] =
-        "==PROF== Connected to process 1 (/tmp/a)\n"
-        NCU_HEAD
+        "==PROF== Connected to process 1 (/tmp/a)\n" NCU_HEAD
         "\"\",\"\",\"\",\"\",\"Kbyte\",\"Kcycle\",\"cycle/nsecond\",\"usecond\"\n"
         "\"0\",\"7\",\"apsp(const float *, float *, int, int)\",\"CachePreferNone\","
         "\"268.03\",\"114.52\",\"1.60\",\"71.39\"\n"
@@ -239,10 +266,13 @@ static void test_ncu_derived(void **state)
 
     (void)state;
     assert_int_equal(ncu(&m, text, &err), 0);
-    ws_test_near(ws_measured_value(&m, 0, (size_t)ws_measured_metric(
-                 &m, "gpc__cycles_elapsed.max")), 6165.86, "alias");
-    ws_test_near(ws_measured_value(&m, 0, (size_t)ws_measured_metric(
-                 &m, "time_us")), 3.872, "duration");
+    ws_test_near(ws_measured_value(
+                     &m, 0,
+                     (size_t)ws_measured_metric(&m, "gpc__cycles_elapsed.max")),
+                 6165.86, "alias");
+    ws_test_near(ws_measured_value(&m, 0,
+                                   (size_t)ws_measured_metric(&m, "time_us")),
+                 3.872, "duration");
     assert_int_equal(m.kernels[0].id, 5);
     ws_measured_free(&m);
 }
@@ -261,14 +291,17 @@ static void test_ncu_errors(void **state)
     (void)state;
     /* a truncated row, after ncu's log lines: the file's line number */
     ncu_fails("==PROF== a\n==PROF== b\n" NCU_HEAD
-              "\"0\",\"1\",\"k\",\"x\",\"1\"\n", 4, "row has 5 fields");
+              "\"0\",\"1\",\"k\",\"x\",\"1\"\n",
+              4, "row has 5 fields");
     ncu_fails(NCU_HEAD "\"0\",\"1\",\"k", 2, "ends inside a quoted field");
-    ncu_fails("\"ID\",\"Process ID\",\"dram__bytes_read.sum\"\n\"0\",\"1\",\"2\"\n",
-              1, "no column \"Kernel Name\"");
+    ncu_fails(
+        "\"ID\",\"Process ID\",\"dram__bytes_read.sum\"\n\"0\",\"1\",\"2\"\n",
+        1, "no column \"Kernel Name\"");
     ncu_fails(NCU_HEAD "\"\",\"\",\"\",\"\",\"byte\",\"cycle\",\"hz\",\"ns\"\n",
               3, "no kernel rows");
-    ncu_fails("\"ID\",\"Kernel Name\",\"a__b.sum\",\"a__b.sum\"\n\"0\",\"k\",\"1\",\"2\"\n",
-              1, "column 'a__b.sum' named twice");
+    ncu_fails(
+        "\"ID\",\"Kernel Name\",\"a__b.sum\",\"a__b.sum\"\n\"0\",\"k\",\"1\",\"2\"\n",
+        1, "column 'a__b.sum' named twice");
     ncu_fails("\"ID\",\"Kernel Name\"\n\"x\",\"k\"\n", 2, "ID 'x'");
     ncu_fails("\"ID\",\"Kernel Name\"\n\"0\",\"\"\n", 2, "empty kernel name");
     ncu_fails("==PROF== only\n", 1, "no data");
@@ -284,7 +317,8 @@ static void test_ncu_h100(void **state)
     (void)state;
     ws_err_clear(&err);
     assert_int_equal(ws_measured_load(&m, "validate/measured/h100/ncu_raw.csv",
-                                      &err), 0);
+                                      &err),
+                     0);
     assert_int_equal(m.nkernels, 23);
     assert_string_equal(m.kernels[0].name,
                         "apsp(const float *, float *, int, int)");
@@ -302,8 +336,11 @@ static void test_ncu_h100(void **state)
     ws_measured_free(&m);
     /* the 515 columns of the extended metrics too */
     ws_err_clear(&err);
-    assert_int_equal(ws_measured_load(&m, "validate/measured/h100/"
-                                      "ncu_extra.csv", &err), 0);
+    assert_int_equal(ws_measured_load(&m,
+                                      "validate/measured/h100/"
+                                      "ncu_extra.csv",
+                                      &err),
+                     0);
     assert_true(m.nmetrics > 400);
     assert_int_equal(m.nunit_bad, 0);
     ws_measured_free(&m);
@@ -327,12 +364,12 @@ static void test_ncu_h100(void **state)
 
 static const char as_log[] =
     "-gpgpu_clock_domains 1000.0:1000.0:1000.0:850.0 # Clock Domain\n"
-    "launching kernel name: _Z1kv uid: 1\n"
-    AS_BLOCK("_Z1kv", "1", "2000", "6400", "50.0000", "100", "25", "200",
-             "10", "2", "400", "100")
-    AS_BLOCK("_Z1kv", "2", "3000", "9600", "nan", "300", "75", "500",
-             "30", "2", "400", "100")
-    "GPGPU-Sim: *** exit detected ***\n";
+    "launching kernel name: _Z1kv uid: 1\n" AS_BLOCK("_Z1kv", "1", "2000",
+                                                     "6400", "50.0000", "100",
+                                                     "25", "200", "10", "2",
+                                                     "400", "100")
+        AS_BLOCK("_Z1kv", "2", "3000", "9600", "nan", "300", "75", "500", "30",
+                 "2", "400", "100") "GPGPU-Sim: *** exit detected ***\n";
 
 static long metric(const struct ws_measured *m, const char *name)
 {
@@ -351,41 +388,62 @@ static void test_accelsim(void **state)
     (void)state;
     ws_err_clear(&err);
     assert_int_equal(ws_measured_parse(&m, "a.log", as_log, strlen(as_log),
-                                       &err), 0);
+                                       &err),
+                     0);
     assert_int_equal(m.format, WS_MEAS_ACCELSIM);
     assert_int_equal(m.nkernels, 2);
     assert_int_equal(m.kernels[1].id, 2);
     assert_int_equal(m.kernels[0].line, 3);
     assert_string_equal(m.kernels[0].base, "k");
-    ws_test_near(ws_measured_value(&m, 0, (size_t)metric(
-                 &m, "gpc__cycles_elapsed.max")), 2000, "cycles");
+    ws_test_near(
+        ws_measured_value(&m, 0, (size_t)metric(&m, "gpc__cycles_elapsed.max")),
+        2000, "cycles");
     ws_test_near(ws_measured_value(&m, 1, (size_t)metric(&m, "time_us")), 3,
                  "time at 1000 MHz");
-    ws_test_near(ws_measured_value(&m, 1, (size_t)metric(
-                 &m, "smsp__thread_inst_executed.sum")), 9600, "insn");
+    ws_test_near(
+        ws_measured_value(&m, 1,
+                          (size_t)metric(&m, "smsp__thread_inst_executed.sum")),
+        9600, "insn");
     /* running totals: the second kernel's share is the rise */
-    ws_test_near(ws_measured_value(&m, 1, (size_t)metric(
-                 &m, "smsp__inst_executed.sum")), 300, "warp insts");
-    ws_test_near(ws_measured_value(&m, 0, (size_t)metric(
-                 &m, "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct")),
-                 75, "L1 hit rate");
-    ws_test_near(ws_measured_value(&m, 1, (size_t)metric(
-                 &m, "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct")),
-                 75, "L1 hit rate of the rises");
+    ws_test_near(
+        ws_measured_value(&m, 1, (size_t)metric(&m, "smsp__inst_executed.sum")),
+        300, "warp insts");
+    ws_test_near(
+        ws_measured_value(
+            &m, 0,
+            (size_t)metric(
+                &m, "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct")),
+        75, "L1 hit rate");
+    ws_test_near(
+        ws_measured_value(
+            &m, 1,
+            (size_t)metric(
+                &m, "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct")),
+        75, "L1 hit rate of the rises");
     /* no L2 access in the second kernel: no hit rate */
-    assert_true(isnan(ws_measured_value(&m, 1, (size_t)metric(
-                &m, "lts__t_sector_hit_rate.pct"))));
-    ws_test_near(ws_measured_value(&m, 0, (size_t)metric(
-                 &m, "lts__t_sector_hit_rate.pct")), 75, "L2 hit rate");
+    assert_true(isnan(
+        ws_measured_value(&m, 1,
+                          (size_t)metric(&m, "lts__t_sector_hit_rate.pct"))));
+    ws_test_near(ws_measured_value(
+                     &m, 0, (size_t)metric(&m, "lts__t_sector_hit_rate.pct")),
+                 75, "L2 hit rate");
     /* DRAM accesses x the 64-byte atom of busW=8 BL=8 */
-    ws_test_near(ws_measured_value(&m, 1, (size_t)metric(
-                 &m, "dram__bytes_read.sum")), 20 * 64, "DRAM read");
-    ws_test_near(ws_measured_value(&m, 1, (size_t)metric(
-                 &m, "dram__bytes_write.sum")), 0, "DRAM write");
-    ws_test_near(ws_measured_value(&m, 0, (size_t)metric(
-        &m, "sm__warps_active.avg.pct_of_peak_sustained_active")), 50, "occ");
-    assert_true(isnan(ws_measured_value(&m, 1, (size_t)metric(
-        &m, "sm__warps_active.avg.pct_of_peak_sustained_active"))));
+    ws_test_near(ws_measured_value(&m, 1,
+                                   (size_t)metric(&m, "dram__bytes_read.sum")),
+                 20 * 64, "DRAM read");
+    ws_test_near(ws_measured_value(&m, 1,
+                                   (size_t)metric(&m, "dram__bytes_write.sum")),
+                 0, "DRAM write");
+    ws_test_near(ws_measured_value(
+                     &m, 0,
+                     (size_t)metric(
+                         &m,
+                         "sm__warps_active.avg.pct_of_peak_sustained_active")),
+                 50, "occ");
+    assert_true(isnan(ws_measured_value(
+        &m, 1,
+        (size_t)metric(&m,
+                       "sm__warps_active.avg.pct_of_peak_sustained_active"))));
     ws_measured_free(&m);
 }
 
@@ -407,7 +465,7 @@ static void accelsim_fails(const char *text, long line, const char *want)
 static void test_accelsim_cut(void **state)
 {
     const char *second = strstr(as_log + 1, "kernel_name = _Z1kv \n"
-                                "kernel_launch_uid = 2");
+                                            "kernel_launch_uid = 2");
     const char *end2 = strstr(second, "icnt_total_pkts_simt_to_mem=");
     size_t first_end = (size_t)(strstr(as_log, "icnt_total_pkts_simt_to_mem=")
                                 - as_log);
@@ -423,41 +481,45 @@ static void test_accelsim_cut(void **state)
         if (ws_measured_parse(&m, "a.log", as_log, cut, &err) == 0)
             fail_msg("the log cut at byte %zu is read", cut);
         /* a figure cut in its middle ("kernel_launch_uid = ") is bad */
-        if (!strstr(err.text, "cut short") && !strstr(err.text,
-                                                      "no gpu_sim_cycle")
+        if (!strstr(err.text, "cut short")
+            && !strstr(err.text, "no gpu_sim_cycle")
             && !strstr(err.text, ": bad "))
             fail_msg("cut at byte %zu: %s", cut, err.text);
     }
     /* the end line itself is there: "icnt_total_pkts_simt_to_mem=5" */
     ws_err_clear(&err);
     assert_int_equal(ws_measured_parse(&m, "a.log", as_log,
-                                       (size_t)(end2 - as_log) + 29, &err), 0);
+                                       (size_t)(end2 - as_log) + 29, &err),
+                     0);
     assert_int_equal(m.nkernels, 2);
     ws_measured_free(&m);
     /* cut between the blocks: the first is read whole */
     ws_err_clear(&err);
     assert_int_equal(ws_measured_parse(&m, "a.log", as_log, first_end + 30,
-                                       &err), 0);
+                                       &err),
+                     0);
     assert_int_equal(m.nkernels, 1);
     ws_measured_free(&m);
     /* where the message puts it: the log's last line */
     ws_err_clear(&err);
     assert_int_equal(ws_measured_parse(&m, "a.log", as_log,
-                                       (size_t)(end2 - as_log), &err), -1);
-    ws_test_err(&err, "a.log", 45, "the statistics block of _Z1kv (from "
+                                       (size_t)(end2 - as_log), &err),
+                     -1);
+    ws_test_err(&err, "a.log", 45,
+                "the statistics block of _Z1kv (from "
                 "line 25) ends with the log, cut short (expected");
 }
 
 /* A block with its end line cut out, followed by another. */
 static void test_accelsim_cut_by_next(void **state)
 {
-    static const char text[] =
-        "kernel_name = _Z1kv \ngpu_sim_cycle = 5\n"
-        "kernel_name = _Z1kv \ngpu_sim_cycle = 6\n"
-        "icnt_total_pkts_simt_to_mem=1\n";
+    static const char text[] = "kernel_name = _Z1kv \ngpu_sim_cycle = 5\n"
+                               "kernel_name = _Z1kv \ngpu_sim_cycle = 6\n"
+                               "icnt_total_pkts_simt_to_mem=1\n";
 
     (void)state;
-    accelsim_fails(text, 3, "(from line 1) ends at another kernel_name, cut "
+    accelsim_fails(text, 3,
+                   "(from line 1) ends at another kernel_name, cut "
                    "short (expected");
 }
 
@@ -466,8 +528,8 @@ static void test_accelsim_errors(void **state)
     (void)state;
     accelsim_fails(AS_BLOCK("_Z1kv", "1", "2000", "6400", "50", "100", "25",
                             "200", "10", "2", "400", "100")
-                   AS_BLOCK("_Z1kv", "2", "3000", "9600", "50", "300", "75",
-                            "199", "30", "2", "400", "100"),
+                       AS_BLOCK("_Z1kv", "2", "3000", "9600", "50", "300", "75",
+                                "199", "30", "2", "400", "100"),
                    36, "gpgpu_n_tot_w_icount falls from 200 to 199");
     accelsim_fails("kernel_name = _Z1kv \nkernel_launch_uid = 1 \n", 1,
                    "has no gpu_sim_cycle");
@@ -485,15 +547,21 @@ static void test_accelsim_refused(void **state)
 {
     (void)state;
     accelsim_fails("kernel_name = k\ngpu_sim_cycle = 5\ngpu_sim_insn = 9\n"
-                   "gpu_sim_cycle = 7\n", 4, "a second gpu_sim_cycle in the "
+                   "gpu_sim_cycle = 7\n",
+                   4,
+                   "a second gpu_sim_cycle in the "
                    "statistics block of k (from line 1)");
     accelsim_fails("kernel_name = k\ngpu_occupancy = 21.5% \n"
-                   "gpu_occupancy = 21.5% \n", 3, "a second gpu_occupancy");
+                   "gpu_occupancy = 21.5% \n",
+                   3, "a second gpu_occupancy");
     accelsim_fails("kernel_name = k\ngpu_sim_cycle = 5\n"
-                   "gpu_occupancy = 250% \n", 3, "gpu_occupancy 250% is "
+                   "gpu_occupancy = 250% \n",
+                   3,
+                   "gpu_occupancy 250% is "
                    "above 100%");
     accelsim_fails("kernel_name = k\ngpu_sim_cycle = 5\n"
-                   "gpu_occupancy = 100.5%\n", 3, "is above 100%");
+                   "gpu_occupancy = 100.5%\n",
+                   3, "is above 100%");
     accelsim_fails("kernel_name = k\ngpu_sim_cycle = -5\n", 2,
                    "bad gpu_sim_cycle value");
     accelsim_fails("-gpgpu_clock_domains 0:0:0:0 # x\n", 1,
@@ -508,13 +576,11 @@ static void test_accelsim_refused(void **state)
                    "bad core clock 'inf'");
     accelsim_fails("-gpgpu_clock_domains 1e9:1:1:1 # x\n", 1,
                    "bad core clock '1e9'");
-    accelsim_fails("-gpgpu_clock_domains 1132.0 # x\n", 1,
-                   "bad core clock");
+    accelsim_fails("-gpgpu_clock_domains 1132.0 # x\n", 1, "bad core clock");
     accelsim_fails("-gpgpu_clock_domains # x\n", 1, "bad core clock");
     accelsim_fails("DRAM[0]: 16 bks, busW=0 BL=0 CL=12,\n", 1,
                    "bad DRAM atom 'busW=0 BL=0 CL=12'");
-    accelsim_fails("DRAM[0]: 16 bks, busW=4 BL=0 CL=12,\n", 1,
-                   "bad DRAM atom");
+    accelsim_fails("DRAM[0]: 16 bks, busW=4 BL=0 CL=12,\n", 1, "bad DRAM atom");
     accelsim_fails("DRAM[0]: 16 bks, busW=99999999999 BL=99999999999 CL=1,\n",
                    1, "bad DRAM atom");
     accelsim_fails("DRAM[0]: 16 bks, busW=128 BL=64 CL=12,\n", 1,
@@ -524,8 +590,8 @@ static void test_accelsim_refused(void **state)
     accelsim_fails("DRAM[0]: 16 bks, busW=4 CL=12,\n", 1, "bad DRAM atom");
     /* a later channel's line is checked too */
     accelsim_fails("DRAM[0]: 16 bks, busW=4 BL=8 CL=12,\n"
-                   "DRAM[1]: 16 bks, busW=0 BL=8 CL=12,\n", 2,
-                   "bad DRAM atom");
+                   "DRAM[1]: 16 bks, busW=0 BL=8 CL=12,\n",
+                   2, "bad DRAM atom");
 }
 
 /* The clock and the atom the log gives, at their limits. */
@@ -545,8 +611,9 @@ static void test_accelsim_limits(void **state)
                      0);
     ws_test_near(ws_measured_value(&m, 0, (size_t)metric(&m, "time_us")), 2,
                  "time at 2000 MHz");
-    ws_test_near(ws_measured_value(&m, 0, (size_t)metric(
-                 &m, "dram__bytes_read.sum")), 2 * 4096, "4096-byte atom");
+    ws_test_near(ws_measured_value(&m, 0,
+                                   (size_t)metric(&m, "dram__bytes_read.sum")),
+                 2 * 4096, "4096-byte atom");
     ws_measured_free(&m);
 }
 
@@ -577,8 +644,8 @@ static void test_simrun(void **state)
         " \"gpc__cycles_elapsed.max\": {\"value\": 10, \"unit\": \"cycle\"},\n"
         " \"ws__own.sum\": {\"value\": 1}}}]}\n";
     static const char *const order[] = {
-        "sm__x.sum", "gpc__cycles_elapsed.max", "time_us", "ws__own.sum",
-        "lts__t_sector_hit_rate.pct",
+        "sm__x.sum",   "gpc__cycles_elapsed.max",    "time_us",
+        "ws__own.sum", "lts__t_sector_hit_rate.pct",
     };
     struct ws_simrun s;
     struct ws_err err;
@@ -603,23 +670,30 @@ static void test_simrun(void **state)
     simrun_fails("{\"schema_version\": 1}", 1, "no \"kernels\" array");
     simrun_fails("{\"schema_version\": 1,\n\"kernels\": []}", 2, "no kernels");
     simrun_fails("{\"schema_version\": 1, \"kernels\": [\n{\"id\": 1, "
-                 "\"name\": \"k\"}]}", 2, "has no \"counters\"");
+                 "\"name\": \"k\"}]}",
+                 2, "has no \"counters\"");
     simrun_fails("{\"schema_version\": 1, \"kernels\": [\n{\"id\": 1, "
                  "\"name\": \"k\", \"counters\": {\n\"a\": {\"value\": "
-                 "\"x\"}}}]}", 3, "counter 'a' has no number \"value\"");
+                 "\"x\"}}}]}",
+                 3, "counter 'a' has no number \"value\"");
     simrun_fails("{\"schema_version\": 1, \"kernels\": [\n{\"id\": 0, "
-                 "\"name\": \"k\", \"counters\": {}}]}", 2, "no launch \"id\"");
+                 "\"name\": \"k\", \"counters\": {}}]}",
+                 2, "no launch \"id\"");
     simrun_fails("{\"schema_version\": 1, \"a\": 1, \"a\": 2}", 1,
                  "JSON error");
     simrun_fails("{\"schema_version\": 1, \"kernels\": [\n{\"id\": 1, "
                  "\"name\": \"k\", \"counters\": {\n\"a\": {\"value\":\n"
-                 "-5}}}]}", 4, "counter 'a' is negative, -5");
+                 "-5}}}]}",
+                 4, "counter 'a' is negative, -5");
     simrun_fails("{\"schema_version\": 1, \"kernels\": [\n{\"id\": 1, "
                  "\"name\": \"k\", \"counters\": {}, \"derived\": {\n"
-                 "\"time_us\": -1}}]}", 3, "derived 'time_us' is negative");
+                 "\"time_us\": -1}}]}",
+                 3, "derived 'time_us' is negative");
     simrun_fails("{\"schema_version\": 1, \"kernels\": [\n{\"id\": 1, "
                  "\"name\": \"k\", \"counters\": {}, \"derived\": {\n"
-                 "\"a__b.pct\": -0.5}}]}", 3, "derived 'a__b.pct' is "
+                 "\"a__b.pct\": -0.5}}]}",
+                 3,
+                 "derived 'a__b.pct' is "
                  "negative");
     simrun_fails("{\"schema_version\": 1,\n \"kernels\": [", 2, "JSON error");
 }
@@ -659,8 +733,8 @@ static void pair_load(struct pair_fix *f, const char *csv)
 
     assert_int_equal(simrun(&f->s, pair_json, &err), 0);
     ws_err_clear(&err);
-    assert_int_equal(ws_measured_parse(&f->m, "p.csv", csv, strlen(csv),
-                                       &err), 0);
+    assert_int_equal(ws_measured_parse(&f->m, "p.csv", csv, strlen(csv), &err),
+                     0);
 }
 
 static void pair_free(struct pair_fix *f)
@@ -681,13 +755,13 @@ static void test_pairing(void **state)
     assert_int_equal(ws_compare_run(&c, &f.s, &f.m, NULL, &err), 0);
     assert_int_equal(c.npairs, 4);
     assert_int_equal(c.pairs[0].meas, 0);
-    assert_int_equal(c.pairs[1].meas, 2);        /* b with b */
-    assert_int_equal(c.pairs[2].meas, 1);        /* second a, second a */
+    assert_int_equal(c.pairs[1].meas, 2); /* b with b */
+    assert_int_equal(c.pairs[2].meas, 1); /* second a, second a */
     assert_int_equal(c.pairs[2].launch, 2);
     assert_int_equal(c.pairs[3].meas, 4);
     assert_int_equal(c.pairs[3].launch, 3);
     assert_int_equal(c.nsim_only, 0);
-    assert_int_equal(c.nmeas_only, 1);           /* c */
+    assert_int_equal(c.nmeas_only, 1); /* c */
     assert_int_equal(c.meas_only[0].index, 3);
     assert_int_equal(c.nmetrics, 1);
     assert_string_equal(c.metrics[0].name, "c__x.sum");
@@ -737,10 +811,9 @@ static void test_pairing_regex(void **state)
 /* A measured cell that is not a number fails where it is compared. */
 static void test_pairing_bad_cell(void **state)
 {
-    static const char csv[] =
-        "\"ID\",\"Kernel Name\",\"c__x.sum\"\n"
-        "\"0\",\"a()\",\"100\"\n"
-        "\"1\",\"a()\",\"2,00\"\n";
+    static const char csv[] = "\"ID\",\"Kernel Name\",\"c__x.sum\"\n"
+                              "\"0\",\"a()\",\"100\"\n"
+                              "\"1\",\"a()\",\"2,00\"\n";
     struct pair_fix f;
     struct ws_compare c;
     struct ws_err err;
@@ -774,8 +847,7 @@ static void unit_fails(const char *csv, long line, long col, const char *want)
 
     assert_int_equal(simrun(&s, unit_json, &err), 0);
     ws_err_clear(&err);
-    assert_int_equal(ws_measured_parse(&m, "u.csv", csv, strlen(csv), &err),
-                     0);
+    assert_int_equal(ws_measured_parse(&m, "u.csv", csv, strlen(csv), &err), 0);
     ws_err_clear(&err);
     assert_int_equal(ws_compare_run(&c, &s, &m, NULL, &err), -1);
     ws_test_err(&err, "u.csv", line, want);
@@ -786,7 +858,8 @@ static void unit_fails(const char *csv, long line, long col, const char *want)
     ws_simrun_free(&s);
 }
 
-#define UNIT_HEAD "\"ID\",\"Kernel Name\",\"c__x.sum\",\"c__h.pct\"," \
+#define UNIT_HEAD \
+    "\"ID\",\"Kernel Name\",\"c__x.sum\",\"c__h.pct\"," \
     "\"sm__cycles_elapsed.avg\",\"sm__cycles_elapsed.avg.per_second\"\n"
 
 static void test_pairing_refused(void **state)
@@ -811,37 +884,39 @@ static void test_pairing_refused(void **state)
     ws_simrun_free(&s);
 
     unit_fails(UNIT_HEAD "\"\",\"\",\"inst\",\"%\",\"cycle\",\"hz\"\n"
-               "\"0\",\"a()\",\"-1,000\",\"40\",\"2\",\"1\"\n", 3, 11,
-               "'-1,000' for c__x.sum is negative");
+                         "\"0\",\"a()\",\"-1,000\",\"40\",\"2\",\"1\"\n",
+               3, 11, "'-1,000' for c__x.sum is negative");
     unit_fails(UNIT_HEAD "\"\",\"\",\"furlong\",\"%\",\"cycle\",\"hz\"\n"
-               "\"0\",\"a()\",\"1\",\"40\",\"2\",\"1\"\n", 2, 7,
-               "unknown unit 'furlong' for c__x.sum (expected");
+                         "\"0\",\"a()\",\"1\",\"40\",\"2\",\"1\"\n",
+               2, 7, "unknown unit 'furlong' for c__x.sum (expected");
     unit_fails(UNIT_HEAD "\"\",\"\",\"inst\",\"Kbyte\",\"cycle\",\"hz\"\n"
-               "\"0\",\"a()\",\"1\",\"40\",\"2\",\"1\"\n", 2, 14,
+                         "\"0\",\"a()\",\"1\",\"40\",\"2\",\"1\"\n",
+               2, 14,
                "metric c__h.pct in unit 'Kbyte' is a byte count (expected "
                "a percentage: %)");
     /* a clock in furlongs: the cycles are fine, the time is not */
     unit_fails(UNIT_HEAD "\"\",\"\",\"inst\",\"%\",\"cycle\",\"furlong\"\n"
-               "\"0\",\"a()\",\"1\",\"40\",\"2\",\"1\"\n", 2, 26,
-               "unknown unit 'furlong' for time_us");
+                         "\"0\",\"a()\",\"1\",\"40\",\"2\",\"1\"\n",
+               2, 26, "unknown unit 'furlong' for time_us");
     /* the same with a duration: the time is still refused */
-    unit_fails("\"ID\",\"Kernel Name\",\"c__x.sum\",\"c__h.pct\","
-               "\"sm__cycles_elapsed.avg\",\"sm__cycles_elapsed.avg.per_second\","
-               "\"gpu__time_duration.sum\"\n"
-               "\"\",\"\",\"inst\",\"%\",\"cycle\",\"furlong\",\"ns\"\n"
-               "\"0\",\"a()\",\"1\",\"40\",\"2\",\"1\",\"1\"\n", 2, 26,
-               "unknown unit 'furlong' for time_us");
+    unit_fails(
+        "\"ID\",\"Kernel Name\",\"c__x.sum\",\"c__h.pct\","
+        "\"sm__cycles_elapsed.avg\",\"sm__cycles_elapsed.avg.per_second\","
+        "\"gpu__time_duration.sum\"\n"
+        "\"\",\"\",\"inst\",\"%\",\"cycle\",\"furlong\",\"ns\"\n"
+        "\"0\",\"a()\",\"1\",\"40\",\"2\",\"1\",\"1\"\n",
+        2, 26, "unknown unit 'furlong' for time_us");
     /* cycles in furlongs: both derived metrics refuse */
     unit_fails(UNIT_HEAD "\"\",\"\",\"inst\",\"%\",\"furlong\",\"hz\"\n"
-               "\"0\",\"a()\",\"1\",\"40\",\"2\",\"1\"\n", 2, 18,
-               "unknown unit 'furlong' for gpc__cycles_elapsed.max");
+                         "\"0\",\"a()\",\"1\",\"40\",\"2\",\"1\"\n",
+               2, 18, "unknown unit 'furlong' for gpc__cycles_elapsed.max");
     unit_fails(UNIT_HEAD "\"\",\"\",\"inst\",\"%\",\"cycle\",\"hz\"\n"
-               "\"0\",\"a()\",\"1\",\"40\",\"-2\",\"1\"\n", 3, 20,
-               "'-2' for gpc__cycles_elapsed.max is negative");
+                         "\"0\",\"a()\",\"1\",\"40\",\"-2\",\"1\"\n",
+               3, 20, "'-2' for gpc__cycles_elapsed.max is negative");
     /* a number that the unit takes past a double */
     unit_fails(UNIT_HEAD "\"\",\"\",\"Pinst\",\"%\",\"cycle\",\"hz\"\n"
-               "\"0\",\"a()\",\"1e308\",\"40\",\"2\",\"1\"\n", 3, 11,
-               "'1e308' for c__x.sum is not a number");
+                         "\"0\",\"a()\",\"1e308\",\"40\",\"2\",\"1\"\n",
+               3, 11, "'1e308' for c__x.sum is not a number");
 }
 
 static void test_pairing_none(void **state)

@@ -36,8 +36,7 @@ static int parse(struct ws_measured *m, const char *name, const char *text,
 }
 
 /* Parses text, which must fail at name:line:col with want. */
-static void parse_fails(const char *text, long line, long col,
-                        const char *want)
+static void parse_fails(const char *text, long line, long col, const char *want)
 {
     struct ws_measured m;
     struct ws_err err;
@@ -59,26 +58,38 @@ static void test_unit_dims(void **state)
         enum ws_meas_dim dim;
         double scale;
     } cases[] = {
-        {"", WS_DIM_PLAIN, 1}, {"byte", WS_DIM_BYTES, 1},
-        {"B", WS_DIM_BYTES, 1}, {"KB", WS_DIM_BYTES, 1e3},
-        {"Kbyte", WS_DIM_BYTES, 1e3}, {"KiB", WS_DIM_BYTES, 1024},
-        {"Mibyte", WS_DIM_BYTES, 1048576}, {"bit", WS_DIM_BYTES, 0.125},
-        {"Kbit", WS_DIM_BYTES, 125}, {"%", WS_DIM_PCT, 1},
-        {"cycle", WS_DIM_CYCLES, 1}, {"Kcycle", WS_DIM_CYCLES, 1e3},
-        {"msecond", WS_DIM_TIME, 1e-3}, {"ns", WS_DIM_TIME, 1e-9},
-        {"second", WS_DIM_TIME, 1}, {"hz", WS_DIM_CLOCK, 1},
-        {"Ghz", WS_DIM_CLOCK, 1e9}, {"cycle/nsecond", WS_DIM_CLOCK, 1e9},
+        {"", WS_DIM_PLAIN, 1},
+        {"byte", WS_DIM_BYTES, 1},
+        {"B", WS_DIM_BYTES, 1},
+        {"KB", WS_DIM_BYTES, 1e3},
+        {"Kbyte", WS_DIM_BYTES, 1e3},
+        {"KiB", WS_DIM_BYTES, 1024},
+        {"Mibyte", WS_DIM_BYTES, 1048576},
+        {"bit", WS_DIM_BYTES, 0.125},
+        {"Kbit", WS_DIM_BYTES, 125},
+        {"%", WS_DIM_PCT, 1},
+        {"cycle", WS_DIM_CYCLES, 1},
+        {"Kcycle", WS_DIM_CYCLES, 1e3},
+        {"msecond", WS_DIM_TIME, 1e-3},
+        {"ns", WS_DIM_TIME, 1e-9},
+        {"second", WS_DIM_TIME, 1},
+        {"hz", WS_DIM_CLOCK, 1},
+        {"Ghz", WS_DIM_CLOCK, 1e9},
+        {"cycle/nsecond", WS_DIM_CLOCK, 1e9},
         {"byte/second", WS_DIM_BYTE_RATE, 1},
         {"Gbyte/second", WS_DIM_BYTE_RATE, 1e9},
         {"inst/second", WS_DIM_COUNT_RATE, 1},
-        {"byte/block", WS_DIM_RATIO, 1}, {"%/register", WS_DIM_RATIO, 1},
-        {"inst/cycle", WS_DIM_RATIO, 1}, {"Minst", WS_DIM_COUNT, 1e6},
-        {"sector", WS_DIM_COUNT, 1}, {"warp", WS_DIM_COUNT, 1},
+        {"byte/block", WS_DIM_RATIO, 1},
+        {"%/register", WS_DIM_RATIO, 1},
+        {"inst/cycle", WS_DIM_RATIO, 1},
+        {"Minst", WS_DIM_COUNT, 1e6},
+        {"sector", WS_DIM_COUNT, 1},
+        {"warp", WS_DIM_COUNT, 1},
     };
     /* spellings Nsight never prints: no dimension, no scale */
     static const char *const odd[] = {
-        "Byte", "bytes", "percent", "kbyte", "Kib", "KiInst", "ms/",
-        "%%", "K%", " byte", "byte ", "Bytes/s",
+        "Byte", "bytes", "percent", "kbyte", "Kib",   "KiInst",
+        "ms/",  "%%",    "K%",      " byte", "byte ", "Bytes/s",
     };
 
     (void)state;
@@ -132,18 +143,21 @@ static void test_metric_dims(void **state)
         {"dram__bytes_per_cycles.sum", WS_DIM_UNKNOWN},
         {"launch__grid_size", WS_DIM_UNKNOWN},
         {"c__x.sum", WS_DIM_UNKNOWN},
-        {"ipc", WS_DIM_UNKNOWN}, {"", WS_DIM_UNKNOWN}, {"__", WS_DIM_UNKNOWN},
+        {"ipc", WS_DIM_UNKNOWN},
+        {"", WS_DIM_UNKNOWN},
+        {"__", WS_DIM_UNKNOWN},
         {"a__.pct", WS_DIM_PCT},
     };
 
     (void)state;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         if (ws_meas_metric_dim(cases[i].name) != cases[i].dim)
-            fail_msg("metric '%s' is %s", cases[i].name, ws_meas_dim_name(
-                     ws_meas_metric_dim(cases[i].name)));
+            fail_msg("metric '%s' is %s", cases[i].name,
+                     ws_meas_dim_name(ws_meas_metric_dim(cases[i].name)));
 }
 
-#define DIM_HEAD "\"ID\",\"Kernel Name\",\"dram__bytes_read.sum\"," \
+#define DIM_HEAD \
+    "\"ID\",\"Kernel Name\",\"dram__bytes_read.sum\"," \
     "\"gpc__cycles_elapsed.max\",\"gpc__cycles_elapsed.avg.per_second\"," \
     "\"smsp__issue_active.sum\"\n"
 
@@ -164,8 +178,9 @@ static int dim_compare(const char *csv, struct ws_err *err)
     int rc;
 
     ws_err_clear(err);
-    assert_int_equal(ws_simrun_parse(&s, "s.json", dim_json,
-                                     strlen(dim_json), err), 0);
+    assert_int_equal(ws_simrun_parse(&s, "s.json", dim_json, strlen(dim_json),
+                                     err),
+                     0);
     assert_int_equal(parse(&m, "d.csv", csv, err), 0);
     rc = ws_compare_run(&c, &s, &m, NULL, err);
     if (rc == 0)
@@ -181,8 +196,10 @@ static void dim_fails(const char *units, long col, const char *want)
     struct ws_err err;
     char at[32];
 
-    snprintf(csv, sizeof csv, DIM_HEAD "%s\n\"0\",\"a()\",\"1\",\"2\","
-             "\"3\",\"4\"\n", units);
+    snprintf(csv, sizeof csv,
+             DIM_HEAD "%s\n\"0\",\"a()\",\"1\",\"2\","
+                      "\"3\",\"4\"\n",
+             units);
     assert_int_equal(dim_compare(csv, &err), -1);
     ws_test_err(&err, "d.csv", 2, want);
     snprintf(at, sizeof at, "d.csv:2:%ld: ", col);
@@ -196,16 +213,23 @@ static void test_ncu_dims(void **state)
 
     (void)state;
     /* units that scale within their dimension compare */
-    assert_int_equal(dim_compare(DIM_HEAD "\"\",\"\",\"KiB\",\"Kcycle\","
+    assert_int_equal(dim_compare(DIM_HEAD
+                                 "\"\",\"\",\"KiB\",\"Kcycle\","
                                  "\"cycle/nsecond\",\"cycle\"\n"
                                  "\"0\",\"a()\",\"1\",\"2\",\"3\",\"4\"\n",
-                                 &err), 0);
-    assert_int_equal(dim_compare(DIM_HEAD "\"\",\"\",\"B\",\"\",\"Ghz\","
+                                 &err),
+                     0);
+    assert_int_equal(dim_compare(DIM_HEAD
+                                 "\"\",\"\",\"B\",\"\",\"Ghz\","
                                  "\"\"\n\"0\",\"a()\",\"1\",\"2\",\"3\","
-                                 "\"4\"\n", &err), 0);
+                                 "\"4\"\n",
+                                 &err),
+                     0);
     /* no units row: plain numbers in base units */
     assert_int_equal(dim_compare(DIM_HEAD "\"0\",\"a()\",\"1\",\"2\","
-                                 "\"3\",\"4\"\n", &err), 0);
+                                          "\"3\",\"4\"\n",
+                                 &err),
+                     0);
     /* a byte counter in a time unit: by its Nsight name */
     dim_fails("\"\",\"\",\"msecond\",\"cycle\",\"hz\",\"cycle\"", 7,
               "metric dram__bytes_read.sum in unit 'msecond' is a time "
@@ -233,10 +257,14 @@ static void test_ncu_zero_clock(void **state)
     struct ws_err err;
 
     (void)state;
-    assert_int_equal(dim_compare(DIM_HEAD "\"\",\"\",\"byte\",\"cycle\","
+    assert_int_equal(dim_compare(DIM_HEAD
+                                 "\"\",\"\",\"byte\",\"cycle\","
                                  "\"hz\",\"cycle\"\n\"0\",\"a()\",\"1\","
-                                 "\"2\",\"0\",\"4\"\n", &err), -1);
-    ws_test_err(&err, "d.csv", 3, "metric time_us comes from the clock "
+                                 "\"2\",\"0\",\"4\"\n",
+                                 &err),
+                     -1);
+    ws_test_err(&err, "d.csv", 3,
+                "metric time_us comes from the clock "
                 "gpc__cycles_elapsed.avg.per_second, which is '0'");
     assert_non_null(strstr(err.text, "d.csv:3:19: "));
 }
@@ -253,38 +281,46 @@ static void test_ncu_identity(void **state)
     (void)state;
     /* a row twice, byte for byte: refused at the second */
     parse_fails(ID_HEAD "\"0\",\"a()\",\"1\"\n\"1\",\"b()\",\"2\"\n"
-                "\"1\",\"b()\",\"2\"\n", 4, 1, "launch ID 1 of b() again, as "
+                        "\"1\",\"b()\",\"2\"\n",
+                4, 1,
+                "launch ID 1 of b() again, as "
                 "at line 3 (expected each launch once");
     /* one ID, two kernels: both named */
     parse_fails(ID_HEAD "\"0\",\"a()\",\"1\"\n\"7\",\"b()\",\"2\"\n"
-                "\"3\",\"c()\",\"2\"\n\"7\",\"a()\",\"2\"\n", 5, 1,
+                        "\"3\",\"c()\",\"2\"\n\"7\",\"a()\",\"2\"\n",
+                5, 1,
                 "launch ID 7 is a() here but b() at line 3 (expected one "
                 "kernel per launch ID");
     /* the same kernel under several IDs, and rows without an ID, read */
-    assert_int_equal(parse(&m, "x", ID_HEAD "\"0\",\"a()\",\"1\"\n"
-                           "\"1\",\"a()\",\"2\"\n\"\",\"a()\",\"3\"\n"
-                           "\"\",\"a()\",\"3\"\n", &err), 0);
+    assert_int_equal(parse(&m, "x",
+                           ID_HEAD "\"0\",\"a()\",\"1\"\n"
+                                   "\"1\",\"a()\",\"2\"\n\"\",\"a()\",\"3\"\n"
+                                   "\"\",\"a()\",\"3\"\n",
+                           &err),
+                     0);
     assert_int_equal(m.nkernels, 4);
     ws_measured_free(&m);
 }
 
 /* An Accel-Sim block: uid (or none when NULL), cycles, thread and warp
  * instructions (running), L1D accesses, misses (running), miss rate. */
-static char *as_block(char *buf, size_t size, const char *name,
-                      const char *uid, const char *insn, const char *winsn,
-                      const char *l1a, const char *l1m, const char *rate)
+static char *as_block(char *buf, size_t size, const char *name, const char *uid,
+                      const char *insn, const char *winsn, const char *l1a,
+                      const char *l1m, const char *rate)
 {
     char uidline[64] = "";
 
     if (uid)
         snprintf(uidline, sizeof uidline, "kernel_launch_uid = %s \n", uid);
-    snprintf(buf, size, "kernel_name = %s \n%sgpu_sim_cycle = 100\n"
+    snprintf(buf, size,
+             "kernel_name = %s \n%sgpu_sim_cycle = 100\n"
              "gpu_sim_insn = %s\n\tL1D_total_cache_accesses = %s\n"
              "\tL1D_total_cache_misses = %s\n%s%s%s"
              "gpgpu_n_tot_w_icount = %s\n"
-             "icnt_total_pkts_simt_to_mem=1\n", name, uidline, insn, l1a,
-             l1m, rate ? "\tL1D_total_cache_miss_rate = " : "",
-             rate ? rate : "", rate ? "\n" : "", winsn);
+             "icnt_total_pkts_simt_to_mem=1\n",
+             name, uidline, insn, l1a, l1m,
+             rate ? "\tL1D_total_cache_miss_rate = " : "", rate ? rate : "",
+             rate ? "\n" : "", winsn);
     return buf;
 }
 
@@ -305,24 +341,31 @@ static void test_accelsim_identity(void **state)
     (void)state;
     as_block(a, sizeof a, "_Z1av", "1", "64", "2", "10", "5", "0.5000");
     /* the same block twice */
-    as_two_fail(a, a, 11, 21, "kernel_launch_uid 1 of _Z1av again, as at "
+    as_two_fail(a, a, 11, 21,
+                "kernel_launch_uid 1 of _Z1av again, as at "
                 "line 2 (expected each launch once");
     /* one uid for two kernels */
-    as_two_fail(a, as_block(b, sizeof b, "_Z1bv", "1", "64", "4", "20", "10",
-                            "0.5000"), 11, 21, "kernel_launch_uid 1 is _Z1bv "
+    as_two_fail(a,
+                as_block(b, sizeof b, "_Z1bv", "1", "64", "4", "20", "10",
+                         "0.5000"),
+                11, 21,
+                "kernel_launch_uid 1 is _Z1bv "
                 "here but _Z1av at line 2");
     /* without uids, a repeat shows as warp instructions that do not rise */
     as_block(a, sizeof a, "_Z1av", NULL, "64", "2", "10", "5", "0.5000");
-    as_two_fail(a, a, 15, 1, "gpgpu_n_tot_w_icount does not rise in the "
+    as_two_fail(a, a, 15, 1,
+                "gpgpu_n_tot_w_icount does not rise in the "
                 "statistics block of _Z1av, though its gpu_sim_insn is 64");
     /* a total twice in one block: again is fine, another value is not */
     parse_fails("kernel_name = k\nL2_total_cache_accesses = 5\n"
                 "L2_total_cache_accesses = 5\nL2_total_cache_accesses = 6\n",
-                4, 1, "a second L2_total_cache_accesses in the statistics "
+                4, 1,
+                "a second L2_total_cache_accesses in the statistics "
                 "block of k");
     /* two uids in one block */
     parse_fails("kernel_name = k\nkernel_launch_uid = 1\n"
-                "kernel_launch_uid = 2\n", 3, 1, "a second kernel_launch_uid");
+                "kernel_launch_uid = 2\n",
+                3, 1, "a second kernel_launch_uid");
 }
 
 /* ---- cache totals ------------------------------------------------------------ */
@@ -334,35 +377,46 @@ static void test_accelsim_totals(void **state)
     (void)state;
     as_block(a, sizeof a, "_Z1av", "1", "64", "2", "10", "5", "0.5000");
     /* misses that rise past the accesses */
-    as_two_fail(a, as_block(b, sizeof b, "_Z1bv", "2", "64", "4", "12", "9",
-                            "0.7500"), 15, 2, "the L1D totals rise by 4 "
+    as_two_fail(a,
+                as_block(b, sizeof b, "_Z1bv", "2", "64", "4", "12", "9",
+                         "0.7500"),
+                15, 2,
+                "the L1D totals rise by 4 "
                 "misses and 0 pending hits in the statistics block of _Z1bv,"
                 " past their 2 accesses");
     /* in the first block: against the accesses themselves */
     parse_fails(as_block(b, sizeof b, "_Z1bv", "2", "64", "4", "12", "13",
-                         NULL), 6, 2, "rise by 13 misses");
+                         NULL),
+                6, 2, "rise by 13 misses");
     /* a miss rate that is not misses / accesses (to 4 decimals) */
     parse_fails(as_block(b, sizeof b, "_Z1bv", "2", "64", "4", "12", "4",
-                         "0.3334"), 7, 2, "L1D_total_cache_miss_rate 0.3334 "
+                         "0.3334"),
+                7, 2,
+                "L1D_total_cache_miss_rate 0.3334 "
                 "is not L1D_total_cache_misses / L1D_total_cache_accesses, "
                 "4 / 12 = 0.3333");
     parse_fails(as_block(b, sizeof b, "_Z1bv", "2", "64", "4", "0", "0",
-                         "0.0000"), 7, 2, "with no access in "
+                         "0.0000"),
+                7, 2,
+                "with no access in "
                 "L1D_total_cache_accesses");
     /* pending hits count too */
     parse_fails("kernel_name = k\ngpu_sim_cycle = 1\n"
                 "L2_total_cache_accesses = 10\nL2_total_cache_misses = 6\n"
                 "L2_total_cache_pending_hits = 5\n"
-                "icnt_total_pkts_simt_to_mem=1\n", 5, 1, "the L2 totals rise "
+                "icnt_total_pkts_simt_to_mem=1\n",
+                5, 1,
+                "the L2 totals rise "
                 "by 6 misses and 5 pending hits");
     /* one of a pair without the other */
     parse_fails("kernel_name = k\ngpu_sim_cycle = 1\n"
                 "L2_total_cache_accesses = 10\n"
-                "icnt_total_pkts_simt_to_mem=1\n", 3, 1,
-                "L2_total_cache_accesses without L2_total_cache_misses");
+                "icnt_total_pkts_simt_to_mem=1\n",
+                3, 1, "L2_total_cache_accesses without L2_total_cache_misses");
     parse_fails("kernel_name = k\ngpu_sim_cycle = 1\n"
                 "L2_total_cache_miss_rate = 0.1\n"
-                "icnt_total_pkts_simt_to_mem=1\n", 3, 1,
+                "icnt_total_pkts_simt_to_mem=1\n",
+                3, 1,
                 "L2_total_cache_miss_rate without L2_total_cache_accesses");
     /* totals are whole numbers, never nan */
     parse_fails("kernel_name = k\nL2_total_cache_accesses = nan\n", 2, 26,
@@ -371,19 +425,24 @@ static void test_accelsim_totals(void **state)
                 "bad gpu_sim_insn value");
     /* a total one block lacks, or only a later block has */
     as_block(a, sizeof a, "_Z1av", "1", "64", "2", "10", "5", NULL);
-    as_two_fail(a, "kernel_name = _Z1bv \ngpu_sim_cycle = 5\n"
+    as_two_fail(a,
+                "kernel_name = _Z1bv \ngpu_sim_cycle = 5\n"
                 "gpu_sim_insn = 5\ngpgpu_n_tot_w_icount = 9\n"
-                "icnt_total_pkts_simt_to_mem=1\n", 9, 1, "the statistics "
+                "icnt_total_pkts_simt_to_mem=1\n",
+                9, 1,
+                "the statistics "
                 "block of _Z1bv has no L1D_total_cache_accesses, which the "
                 "block from line 1 has");
     as_two_fail("kernel_name = _Z1bv \ngpu_sim_cycle = 5\n"
                 "gpu_sim_insn = 5\ngpgpu_n_tot_w_icount = 1\n"
-                "icnt_total_pkts_simt_to_mem=1\n", a, 10, 2,
+                "icnt_total_pkts_simt_to_mem=1\n",
+                a, 10, 2,
                 "L1D_total_cache_accesses in the statistics block of _Z1av, "
                 "but not in the block from line 1");
     /* a second core clock: a second run's option echo */
     parse_fails("-gpgpu_clock_domains 1000:1:1:1 # x\n"
-                "-gpgpu_clock_domains 1500:1:1:1 # x\n", 2, 22,
+                "-gpgpu_clock_domains 1500:1:1:1 # x\n",
+                2, 22,
                 "a second core clock, 1500 MHz, after 1000 MHz at line 1");
 }
 
@@ -418,8 +477,9 @@ static void test_accelsim_notes(void **state)
     ws_test_near(ws_measured_value(&m, 0, (size_t)l2), 50, "L2 hit rate");
     assert_true(isnan(ws_measured_value(&m, 1, (size_t)l2)));
     /* the clock echoed after the blocks still times them */
-    ws_test_near(ws_measured_value(&m, 0, (size_t)ws_measured_metric(
-                 &m, "time_us")), 0.1, "time");
+    ws_test_near(ws_measured_value(&m, 0,
+                                   (size_t)ws_measured_metric(&m, "time_us")),
+                 0.1, "time");
     for (size_t i = 0; i < m.nnotes; i++) {
         const struct ws_meas_note *n = &m.notes[i];
         if (n->metric == (size_t)l2) {
@@ -434,8 +494,7 @@ static void test_accelsim_notes(void **state)
      * kernels, none for the time */
     assert_int_equal(m.nnotes, 1 + 1 + 5);
     ws_err_clear(&err);
-    assert_int_equal(ws_simrun_parse(&s, "s.json", run, strlen(run), &err),
-                     0);
+    assert_int_equal(ws_simrun_parse(&s, "s.json", run, strlen(run), &err), 0);
     assert_int_equal(ws_compare_run(&c, &s, &m, NULL, &err), 0);
     /* of the compared metrics (time_us, the L2 hit rate) only the L2's */
     assert_int_equal(c.nnotes, 1);
@@ -459,37 +518,52 @@ static void simrun_fails(const char *text, long line, const char *want)
     ws_test_err(&err, "s.json", line, want);
 }
 
-#define SR_KERNEL(id, name, unit) "{\"id\": " id ", \"name\": \"" name "\", " \
-    "\"counters\": {\"dram__bytes_read.sum\": {\"value\": 1, \"unit\": \"" \
-    unit "\"}}}"
+#define SR_KERNEL(id, name, unit) \
+    "{\"id\": " id ", \"name\": \"" name "\", " \
+    "\"counters\": {\"dram__bytes_read.sum\": {\"value\": 1, \"unit\": \"" unit \
+    "\"}}}"
 
 static void test_simrun_checks(void **state)
 {
     (void)state;
-    simrun_fails("{\"schema_version\": 1, \"kernels\": [\n"
-                 SR_KERNEL("1", "_Z1av", "byte") ",\n"
-                 SR_KERNEL("1", "_Z1av", "byte") "]}", 3, "kernel 2 repeats "
+    simrun_fails("{\"schema_version\": 1, \"kernels\": [\n" SR_KERNEL(
+                     "1", "_Z1av", "byte") ",\n" SR_KERNEL("1", "_Z1av",
+                                                           "byte") "]}",
+                 3,
+                 "kernel 2 repeats "
                  "launch id 1 of kernel 1, _Z1av (expected each launch once");
-    simrun_fails("{\"schema_version\": 1, \"kernels\": [\n"
-                 SR_KERNEL("4", "_Z1av", "byte") ",\n"
-                 SR_KERNEL("5", "_Z1bv", "byte") ",\n"
-                 SR_KERNEL("4", "_Z1bv", "byte") "]}", 4, "launch id 4 is "
-                 "_Z1bv in kernel 3 but _Z1av in kernel 1");
-    simrun_fails("{\"schema_version\": 1, \"kernels\": [\n"
-                 SR_KERNEL("1", "_Z1av", "msecond") "]}", 2, "counter "
+    simrun_fails(
+        "{\"schema_version\": 1, \"kernels\": [\n" SR_KERNEL(
+            "4", "_Z1av",
+            "byte") ",\n" SR_KERNEL("5", "_Z1bv",
+                                    "byte") ",\n" SR_KERNEL("4", "_Z1bv",
+                                                            "byte") "]}",
+        4,
+        "launch id 4 is "
+        "_Z1bv in kernel 3 but _Z1av in kernel 1");
+    simrun_fails("{\"schema_version\": 1, \"kernels\": [\n" SR_KERNEL(
+                     "1", "_Z1av", "msecond") "]}",
+                 2,
+                 "counter "
                  "'dram__bytes_read.sum' in unit 'msecond' is a time "
                  "(expected a byte unit");
-    simrun_fails("{\"schema_version\": 1, \"kernels\": [\n"
-                 SR_KERNEL("1", "_Z1av", "byte") ",\n"
-                 SR_KERNEL("2", "_Z1av", "B") "]}", 3, "counter "
+    simrun_fails("{\"schema_version\": 1, \"kernels\": [\n" SR_KERNEL(
+                     "1", "_Z1av", "byte") ",\n" SR_KERNEL("2", "_Z1av",
+                                                           "B") "]}",
+                 3,
+                 "counter "
                  "'dram__bytes_read.sum' is in 'B' here but in 'byte' "
                  "in kernel 1");
     /* simulated values are compared as they are: in base units */
-    simrun_fails("{\"schema_version\": 1, \"kernels\": [\n"
-                 SR_KERNEL("1", "_Z1av", "Kbyte") "]}", 2, "counter "
+    simrun_fails("{\"schema_version\": 1, \"kernels\": [\n" SR_KERNEL(
+                     "1", "_Z1av", "Kbyte") "]}",
+                 2,
+                 "counter "
                  "'dram__bytes_read.sum' is in the scaled unit 'Kbyte'");
-    simrun_fails("{\"schema_version\": 1, \"kernels\": [\n"
-                 SR_KERNEL("1", "_Z1av", "bit") "]}", 2, "the scaled unit "
+    simrun_fails("{\"schema_version\": 1, \"kernels\": [\n" SR_KERNEL(
+                     "1", "_Z1av", "bit") "]}",
+                 2,
+                 "the scaled unit "
                  "'bit'");
 }
 
@@ -502,12 +576,16 @@ static void test_accelsim_hostile(void **state)
     parse_fails("kernel_name = k\ngpu_sim_cycle = 1\n"
                 "DRAM[0]: 16 bks, busW=64 BL=64 CL=12,\n"
                 "total dram reads = 1e306\n"
-                "icnt_total_pkts_simt_to_mem=1\n", 4, 1, "total dram reads "
+                "icnt_total_pkts_simt_to_mem=1\n",
+                4, 1,
+                "total dram reads "
                 "rises by 1e+306, which at 4096 bytes an access passes a "
                 "double");
     parse_fails("-gpgpu_clock_domains 0.001:1:1:1 # x\n"
                 "kernel_name = k\ngpu_sim_cycle = 1e306\n"
-                "icnt_total_pkts_simt_to_mem=1\n", 2, 1, "the gpu_sim_cycle "
+                "icnt_total_pkts_simt_to_mem=1\n",
+                2, 1,
+                "the gpu_sim_cycle "
                 "of k over the core clock, 0.001 MHz, passes a double");
 }
 

@@ -198,20 +198,21 @@ static void test_bad_files(void **state)
         {"base: gtx480\nl1:\n  size: 32KiB\n", 3, "unified SRAM"},
         {"base: v100\nsm:\n  carveouts: 0, 8KiB, 256KiB\n", 3,
          "exceeds the unified SRAM"},
-        {"base: v100\nsm:\n  shared_mem: 64KiB\n  shared_per_block: 64KiB\n",
-         3, "not the largest carveout"},
+        {"base: v100\nsm:\n  shared_mem: 64KiB\n  shared_per_block: 64KiB\n", 3,
+         "not the largest carveout"},
         {"base: v100\nunits:\n  sfu: {lanes: 1, latency: 4}\n", 1,
          "issue interval 32 longer than the latency 4"},
         {"base: v100\nl2:\n  slices: 48\n", 3, "do not divide"},
-        {"base: nothing-like-this\n", 1, "base config 'nothing-like-this' not found"},
+        {"base: nothing-like-this\n", 1,
+         "base config 'nothing-like-this' not found"},
         {"name: \"x\"\n", 1, "missing key 'sm_version'"},
         {"- a\n- b\n", 1, "not a YAML mapping"},
         {"base: v100\nname: \"V\\0X\"\n", 2, "a NUL character in a value"},
         {"base: v100\nsched:\n  policy: two_level\n  active_warps: 17\n", 4,
          "larger than the 16 warps of a sub-core"},
         {"base: v100\nsched: {policy: two_level}\n"
-         "sm: {sub_cores: 1, max_warps: 2048, max_threads: 65536}\n", 3,
-         "two_level scheduling of 2048 warps per sub-core"},
+         "sm: {sub_cores: 1, max_warps: 2048, max_threads: 65536}\n",
+         3, "two_level scheduling of 2048 warps per sub-core"},
         {"base: v100\nunknown_opcode_class: fp128\n", 2, "an opcode class"},
         /* libyaml's reader gives an offset, not a line: still placed. */
         {"base: v100\nname: \"ok\"\nsource: x\001\n", 3,
@@ -322,7 +323,7 @@ static void test_deep_nesting(void **state)
         tail[32] = '\0';
         path = write_repeat("sm: ", "[", 31, tail);
         expect_load_error(path, path, "a list is not a config value");
-        tail[31] = '}';        /* the mapping under sm: is a level */
+        tail[31] = '}'; /* the mapping under sm: is a level */
         path = write_repeat("sm: {count: ", "[", 30, tail);
         expect_load_error(path, path, "a list is not a config value");
     }
@@ -344,18 +345,20 @@ static void test_yaml_limits(void **state)
         p += sprintf(p, "k%d: 1\n", i);
     ws_err_clear(&err);
     assert_int_equal(ws_yaml_parse(&root, "wide.yaml", text, strlen(text),
-                                   &err), 0);
+                                   &err),
+                     0);
     ws_yaml_free(root);
     strcpy(p, "k59999: 2\n");
     assert_int_equal(ws_yaml_parse(&root, "wide.yaml", text, strlen(text),
-                                   &err), -1);
+                                   &err),
+                     -1);
     ws_test_err(&err, "wide.yaml", 60001, "duplicate key 'k59999'");
     free(text);
     memset(key, 'k', sizeof key);
     strcpy(key + 260, ": 1\n");
     ws_err_clear(&err);
-    assert_int_equal(ws_yaml_parse(&root, "long.yaml", key, strlen(key),
-                                   &err), -1);
+    assert_int_equal(ws_yaml_parse(&root, "long.yaml", key, strlen(key), &err),
+                     -1);
     ws_test_err(&err, "long.yaml", 1, "a key of 260 bytes (expected at most");
 }
 
@@ -372,9 +375,11 @@ static void test_merge(void **state)
     (void)state;
     ws_err_clear(&err);
     assert_int_equal(ws_yaml_parse(&dst, "d.yaml", dst_text,
-                                   sizeof dst_text - 1, &err), 0);
+                                   sizeof dst_text - 1, &err),
+                     0);
     assert_int_equal(ws_yaml_parse(&src, "s.yaml", src_text,
-                                   sizeof src_text - 1, &err), 0);
+                                   sizeof src_text - 1, &err),
+                     0);
     assert_int_equal(ws_yaml_merge(dst, src), 0);
     for (n = dst->child; n; n = n->next, order++)
         assert_int_equal(n->key[0], *order);
@@ -422,7 +427,8 @@ static void test_bad_paths(void **state)
     ws_err_set_argv(3, argv);
     ws_err_clear(&err);
     assert_int_equal(ws_cfg_load(&g, argv[2], NULL, 0, &err), -1);
-    ws_test_err(&err, "command line", 2, "'nosuch-gpu': no such file or "
+    ws_test_err(&err, "command line", 2,
+                "'nosuch-gpu': no such file or "
                 "built-in GPU config");
     assert_non_null(strstr(err.text, "v100-sxm2"));
     ws_err_set_argv(0, NULL);
@@ -544,11 +550,11 @@ static void test_carveout(void **state)
 static void test_older_config(void **state)
 {
     static const char *const added[] = {
-        "banked:", "bank_groups:", "burst:", "write_batch:", "t_rcd:",
-        "t_rp:", "t_ras:", "t_ccd_l:", "t_wtr:", "t_rtw:", "t_rfc:",
-        "refresh_per_bank:", "t_refi:", "miss_queue:", "input_queue:",
-        "carveouts:", "carveout:"
-    };
+        "banked:",  "bank_groups:", "burst:",       "write_batch:",
+        "t_rcd:",   "t_rp:",        "t_ras:",       "t_ccd_l:",
+        "t_wtr:",   "t_rtw:",       "t_rfc:",       "refresh_per_bank:",
+        "t_refi:",  "miss_queue:",  "input_queue:", "carveouts:",
+        "carveout:"};
     struct ws_gpu g = load_ok("gtx480", NULL, 0), old;
     char *text = NULL, line[512];
     size_t len = 0;

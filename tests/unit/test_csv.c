@@ -21,11 +21,10 @@ static int parse(struct ws_csv *t, const char *text, int torn, int empty,
 
 static void test_csv_quoted(void **state)
 {
-    static const char text[] =
-        "name,value,note\r\n"
-        "\"a,b\",1,\"say \"\"hi\"\"\"\r\n"
-        "plain,,\"two\nlines\"\n"
-        "x,\"\",\"\"\"\"\n";
+    static const char text[] = "name,value,note\r\n"
+                               "\"a,b\",1,\"say \"\"hi\"\"\"\r\n"
+                               "plain,,\"two\nlines\"\n"
+                               "x,\"\",\"\"\"\"\n";
     struct ws_csv t;
     struct ws_err err;
 
@@ -42,7 +41,7 @@ static void test_csv_quoted(void **state)
     assert_string_equal(ws_csv_cell(&t, 2, 2), "\"");
     assert_int_equal(t.row_line[0], 2);
     assert_int_equal(t.row_line[1], 3);
-    assert_int_equal(t.row_line[2], 5);     /* after the quoted break */
+    assert_int_equal(t.row_line[2], 5); /* after the quoted break */
     assert_int_equal(ws_csv_col(&t, "value"), 1);
     assert_int_equal(ws_csv_col(&t, "nope"), -1);
     assert_int_equal(t.valid_len, strlen(text));
@@ -85,11 +84,13 @@ static void test_csv_field_count(void **state)
 
     (void)state;
     assert_int_equal(parse(&t, "a,b\n1,2\n1,2,3\n", 0, 0, &err), -1);
-    ws_test_err(&err, "t.csv", 3, "row has 3 fields (expected 2, as the "
+    ws_test_err(&err, "t.csv", 3,
+                "row has 3 fields (expected 2, as the "
                 "header)");
     assert_non_null(strstr(err.text, "t.csv:3:5:"));
     assert_int_equal(parse(&t, "a,b,c\n\"x\ny\",2\n", 0, 0, &err), -1);
-    ws_test_err(&err, "t.csv", 3, "row has 2 fields (expected 3, as the "
+    ws_test_err(&err, "t.csv", 3,
+                "row has 2 fields (expected 3, as the "
                 "header)");
     assert_non_null(strstr(err.text, "t.csv:3:5:"));
     assert_int_equal(parse(&t, "a,b\n1\n", 0, 0, &err), -1);
@@ -115,8 +116,8 @@ static void test_csv_nul_and_wide(void **state)
 
     (void)state;
     ws_err_clear(&err);
-    assert_int_equal(ws_csv_parse(&t, "t.csv", nul, sizeof nul - 1, 0, 0,
-                                  &err), -1);
+    assert_int_equal(ws_csv_parse(&t, "t.csv", nul, sizeof nul - 1, 0, 0, &err),
+                     -1);
     ws_test_err(&err, "t.csv", 2, "NUL byte");
     assert_non_null(wide);
     for (size_t i = 0; i < n; i += 2) {
@@ -157,11 +158,12 @@ static void test_csv_empty(void **state)
 
 static void test_csv_put_round_trip(void **state)
 {
-    static const char *const fields[] = {
-        "plain", "", "a,b", "say \"hi\"", "two\nlines", "cr\r\nlf", " pad ",
-        "\"", "x"
+    static const char *const fields[] = {"plain",      "",           "a,b",
+                                         "say \"hi\"", "two\nlines", "cr\r\nlf",
+                                         " pad ",      "\"",         "x"};
+    enum {
+        N = sizeof fields / sizeof *fields
     };
-    enum { N = sizeof fields / sizeof *fields };
     char *buf = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);

@@ -28,7 +28,9 @@ static int test_ev_cmp(const void *a, const void *b)
  * checked against a sorted reference. */
 static void test_event_order(void **state)
 {
-    enum { N = 20000 };
+    enum {
+        N = 20000
+    };
     static struct test_ev pending[N];
     struct ws_event_queue q;
     struct ws_event ev;
@@ -40,12 +42,12 @@ static void test_event_order(void **state)
     while (seq < N) {
         int burst = (int)(rng >> 60) + 1;
         for (int i = 0; i < burst && seq < N; i++) {
-            union ws_event_payload p = { .wake = { (uint32_t)seq, 0 } };
+            union ws_event_payload p = {.wake = {(uint32_t)seq, 0}};
             uint64_t d;
             rng = rng * 6364136223846793005u + 1442695040888963407u;
             d = (rng >> 33) % 8 == 0 ? (rng >> 40) % 5000 : (rng >> 40) % 4;
-            assert_int_equal(ws_event_push(&q, now + d, WS_EV_SUBCORE_WAKE,
-                                           p), 0);
+            assert_int_equal(ws_event_push(&q, now + d, WS_EV_SUBCORE_WAKE, p),
+                             0);
             pending[npending].cycle = now + d;
             pending[npending].seq = seq++;
             npending++;

@@ -16,9 +16,9 @@ static struct ws_expr_names names(void)
     struct ws_expr_names t;
 
     memset(&t, 0, sizeof t);
-    ws_expr_name(&t, "tid.x");     /* slot 0 */
-    ws_expr_name(&t, "n");         /* slot 1 */
-    ws_expr_name(&t, "stride");    /* slot 2 */
+    ws_expr_name(&t, "tid.x");  /* slot 0 */
+    ws_expr_name(&t, "n");      /* slot 1 */
+    ws_expr_name(&t, "stride"); /* slot 2 */
     return t;
 }
 
@@ -90,8 +90,9 @@ static void test_errors(void **state)
         struct ws_err err;
         char where[32];
         ws_err_clear(&err);
-        assert_int_equal(ws_expr_compile(&e, cases[i].text, &t, "w.yaml", 3,
-                                         10, &err), -1);
+        assert_int_equal(ws_expr_compile(&e, cases[i].text, &t, "w.yaml", 3, 10,
+                                         &err),
+                         -1);
         ws_test_err(&err, "w.yaml", 3, cases[i].want);
         snprintf(where, sizeof where, "w.yaml:3:%ld:", cases[i].col);
         if (strncmp(err.text, where, strlen(where)) != 0)
@@ -110,15 +111,16 @@ static void test_runtime_errors(void **state)
 
     (void)state;
     ws_err_clear(&err);
-    assert_int_equal(ws_expr_compile(&e, "n / tid.x", &t, "w.yaml", 7, 5,
-                                     &err), 0);
+    assert_int_equal(ws_expr_compile(&e, "n / tid.x", &t, "w.yaml", 7, 5, &err),
+                     0);
     assert_int_equal(ws_expr_eval(&e, vals, &v, &err), -1);
     ws_test_err(&err, "w.yaml", 7, "division by zero");
     assert_non_null(strstr(err.text, "w.yaml:7:7:"));
     ws_expr_free(&e);
     ws_err_clear(&err);
     assert_int_equal(ws_expr_compile(&e, "9223372036854775807 + 1", &t,
-                                     "w.yaml", 1, 1, &err), 0);
+                                     "w.yaml", 1, 1, &err),
+                     0);
     assert_int_equal(ws_expr_eval(&e, vals, &v, &err), -1);
     ws_test_err(&err, "w.yaml", 1, "integer overflow");
     ws_expr_free(&e);
@@ -162,8 +164,7 @@ static void eval_fails(const char *text, long col, const char *want)
 }
 
 /* n copies of unit, then tail: the long inputs a hostile file holds. */
-static char *repeat(const char *head, const char *unit, int n,
-                    const char *tail)
+static char *repeat(const char *head, const char *unit, int n, const char *tail)
 {
     size_t u = strlen(unit), h = strlen(head);
     char *s = malloc(h + u * (size_t)n + strlen(tail) + 1);
@@ -180,8 +181,8 @@ static char *repeat(const char *head, const char *unit, int n,
  * stack when only parentheses counted. */
 static void test_depth(void **state)
 {
-    static const char *const units[] = {"- ", "!~", "+", "~", "(", "1 ? 1 : ",
-                                        "abs(", "select(1, 1, "};
+    static const char *const units[] = {
+        "- ", "!~", "+", "~", "(", "1 ? 1 : ", "abs(", "select(1, 1, "};
     char *s;
 
     (void)state;
@@ -277,11 +278,29 @@ static uint32_t rnd(uint32_t n)
  * the extremes, powers of two. */
 static int64_t rnd_value(void)
 {
-    static const int64_t edge[] = {
-        0, 1, -1, 2, -2, 3, 7, -8, 16, 31, 62, 63, 64, -64, 1000, -1000,
-        INT64_C(1) << 31, -(INT64_C(1) << 31), INT64_C(1) << 32,
-        INT64_C(4611686018427387904), INT64_MAX, INT64_MIN, INT64_MIN + 1
-    };
+    static const int64_t edge[] = {0,
+                                   1,
+                                   -1,
+                                   2,
+                                   -2,
+                                   3,
+                                   7,
+                                   -8,
+                                   16,
+                                   31,
+                                   62,
+                                   63,
+                                   64,
+                                   -64,
+                                   1000,
+                                   -1000,
+                                   INT64_C(1) << 31,
+                                   -(INT64_C(1) << 31),
+                                   INT64_C(1) << 32,
+                                   INT64_C(4611686018427387904),
+                                   INT64_MAX,
+                                   INT64_MIN,
+                                   INT64_MIN + 1};
 
     if (rnd(3) == 0)
         return (int64_t)rnd(200) - 100;
@@ -309,15 +328,22 @@ static void put(struct rnd_text *t, const char *s)
 /* A random expression of every operator, function and literal form. */
 static void rnd_expr(struct rnd_text *t, int depth)
 {
-    static const char *const bin[] = {
-        " + ", " - ", " * ", " / ", " % ", " << ", " >> ", " < ", " <= ",
-        " > ", " >= ", " == ", " != ", " & ", " ^ ", " | ", " && ", " || "
-    };
+    static const char *const bin[] = {" + ",  " - ",  " * ",  " / ",  " % ",
+                                      " << ", " >> ", " < ",  " <= ", " > ",
+                                      " >= ", " == ", " != ", " & ",  " ^ ",
+                                      " | ",  " && ", " || "};
     static const char *const un[] = {"-", "!", "~", "abs", "log2"};
-    static const char *const lit[] = {
-        "0", "1", "2", "4", "8", "63", "64", "0x10", "9223372036854775807",
-        "4611686018427387904", "1024"
-    };
+    static const char *const lit[] = {"0",
+                                      "1",
+                                      "2",
+                                      "4",
+                                      "8",
+                                      "63",
+                                      "64",
+                                      "0x10",
+                                      "9223372036854775807",
+                                      "4611686018427387904",
+                                      "1024"};
     uint32_t k = depth <= 0 ? rnd(2) : rnd(8);
 
     switch (k) {
@@ -327,7 +353,9 @@ static void rnd_expr(struct rnd_text *t, int depth)
     case 1:
         put(t, lit[rnd(sizeof lit / sizeof lit[0])]);
         break;
-    case 2: case 3: case 4:
+    case 2:
+    case 3:
+    case 4:
         put(t, "(");
         rnd_expr(t, depth - 1);
         put(t, bin[rnd(sizeof bin / sizeof bin[0])]);
@@ -365,9 +393,12 @@ static void rnd_expr(struct rnd_text *t, int depth)
 static uint32_t rnd_mask(void)
 {
     switch (rnd(3)) {
-    case 0: return 0xffffffffu;
-    case 1: return 1u << rnd(32);
-    default: return (uint32_t)rnd(0xffffffffu) | 1u;
+    case 0:
+        return 0xffffffffu;
+    case 1:
+        return 1u << rnd(32);
+    default:
+        return (uint32_t)rnd(0xffffffffu) | 1u;
     }
 }
 
@@ -453,17 +484,17 @@ static void test_lanes_fold(void **state)
 {
     static const struct {
         const char *text;
-        uint32_t nops;     /* of the lane program */
+        uint32_t nops; /* of the lane program */
     } cases[] = {
         {"n * 4 + 1", 1},
-        {"n > 0 ? stride : 1 / 0", 1},  /* the arm not taken goes */
-        {"tid.x + n * 2", 2},           /* a literal right operand joins */
-        {"tid.x / 16", 2},              /* a shift */
-        {"tid.x % stride", 2},          /* stride = 4 */
+        {"n > 0 ? stride : 1 / 0", 1}, /* the arm not taken goes */
+        {"tid.x + n * 2", 2},          /* a literal right operand joins */
+        {"tid.x / 16", 2},             /* a shift */
+        {"tid.x % stride", 2},         /* stride = 4 */
         {"tid.x / 3", 2},
-        {"2 * tid.x", 2},               /* and a left one that commutes */
+        {"2 * tid.x", 2}, /* and a left one that commutes */
         {"2 - tid.x", 3},
-        {"1 << 64", 2},                 /* faults: kept */
+        {"1 << 64", 2}, /* faults: kept */
         {"n < 1 || tid.x > 3", 3},
         {"tid.x > 2 ? n : stride", 6},
     };
@@ -481,12 +512,13 @@ static void test_lanes_fold(void **state)
         struct ws_err err;
         int64_t v;
         ws_err_clear(&err);
-        assert_int_equal(ws_expr_compile(&e, cases[i].text, &t, "w.yaml", 1,
-                                          1, &err), 0);
+        assert_int_equal(ws_expr_compile(&e, cases[i].text, &t, "w.yaml", 1, 1,
+                                         &err),
+                         0);
         assert_int_equal(ws_expr_lanes_build(&p, &e, &c, &err), 0);
         if (p.nops != cases[i].nops)
-            fail_msg("'%s': %u operations, expected %u", cases[i].text,
-                     p.nops, cases[i].nops);
+            fail_msg("'%s': %u operations, expected %u", cases[i].text, p.nops,
+                     cases[i].nops);
         assert_int_equal(ws_expr_lanes_const(&p, &v), cases[i].nops == 1);
         ws_expr_lanes_free(&p);
         ws_expr_free(&e);

@@ -66,19 +66,19 @@ static void test_syntax(void **state)
 
     (void)state;
     parse_ok(&g, "# comment\n\n-a 1   # trailing\n\t-b  two -c 3\n-a 4\n"
-             "-q \"x:y:\n   z\"\n-n -1\n-e \"\" -f \"one\"\n");
+                 "-q \"x:y:\n   z\"\n-n -1\n-e \"\" -f \"one\"\n");
     o = ws_gpgpusim_get(&g, "-a");
     assert_non_null(o);
-    assert_string_equal(o->value, "4");          /* the last one counts */
+    assert_string_equal(o->value, "4"); /* the last one counts */
     assert_int_equal(o->line, 5);
     assert_string_equal(ws_gpgpusim_peek(&g, "-b")->value, "two");
     assert_string_equal(ws_gpgpusim_peek(&g, "-c")->value, "3");
     o = ws_gpgpusim_peek(&g, "-q");
-    assert_string_equal(o->value, "x:y: z");     /* joined by one blank */
-    ws_gpgpusim_pos(o, 5, &line, &col);          /* the 'z' */
+    assert_string_equal(o->value, "x:y: z"); /* joined by one blank */
+    ws_gpgpusim_pos(o, 5, &line, &col);      /* the 'z' */
     assert_int_equal(line, 7);
     assert_int_equal(col, 4);
-    ws_gpgpusim_pos(o, 0, &line, &col);          /* after the quote */
+    ws_gpgpusim_pos(o, 0, &line, &col); /* after the quote */
     assert_int_equal(line, 6);
     assert_int_equal(col, 5);
     assert_string_equal(ws_gpgpusim_peek(&g, "-n")->value, "-1");
@@ -115,42 +115,49 @@ static void test_numbers(void **state)
 
     (void)state;
     parse_ok(&g, "-h 0x10\n-z 010\n-w 32abc\n-l \"1,2, 3\"\n-c 1.5:2:3e2:4.0\n"
-             "-b 1\n-bad 2\n-big 99999999999999999999\n-f 1.0:inf:1:1\n");
+                 "-b 1\n-bad 2\n-big 99999999999999999999\n-f 1.0:inf:1:1\n");
     ws_err_clear(&err);
-    assert_int_equal(ws_gpgpusim_uint(ws_gpgpusim_peek(&g, "-h"), 0, 100,
-                                      v, &err), 0);
+    assert_int_equal(ws_gpgpusim_uint(ws_gpgpusim_peek(&g, "-h"), 0, 100, v,
+                                      &err),
+                     0);
     assert_true(v[0] == 16);
     assert_int_equal(ws_gpgpusim_uint(ws_gpgpusim_peek(&g, "-z"), 0, 100, v,
-                                      &err), -1);
+                                      &err),
+                     -1);
     ws_test_err(&err, "t.config", 2, "octal");
     ws_err_clear(&err);
     assert_int_equal(ws_gpgpusim_uint(ws_gpgpusim_peek(&g, "-w"), 0, 100, v,
-                                      &err), -1);
+                                      &err),
+                     -1);
     ws_test_err(&err, "t.config", 3, "not a whole number");
     ws_err_clear(&err);
     assert_int_equal(ws_gpgpusim_uint(ws_gpgpusim_peek(&g, "-big"), 0,
-                                      UINT64_MAX, v, &err), -1);
+                                      UINT64_MAX, v, &err),
+                     -1);
     ws_test_err(&err, "t.config", 8, "too large");
     ws_err_clear(&err);
-    assert_int_equal(ws_gpgpusim_uints(ws_gpgpusim_peek(&g, "-l"), ',', 3, 3,
-                                       0, 10, v, &n, &err), 0);
+    assert_int_equal(ws_gpgpusim_uints(ws_gpgpusim_peek(&g, "-l"), ',', 3, 3, 0,
+                                       10, v, &n, &err),
+                     0);
     assert_true(n == 3 && v[2] == 3);
-    assert_int_equal(ws_gpgpusim_uints(ws_gpgpusim_peek(&g, "-l"), ',', 4, 8,
-                                       0, 10, v, &n, &err), -1);
+    assert_int_equal(ws_gpgpusim_uints(ws_gpgpusim_peek(&g, "-l"), ',', 4, 8, 0,
+                                       10, v, &n, &err),
+                     -1);
     ws_test_err(&err, "t.config", 4, "at least 4");
     ws_err_clear(&err);
-    assert_int_equal(ws_gpgpusim_reals(ws_gpgpusim_peek(&g, "-c"), ':', 4,
-                                       1e5, r, &err), 0);
+    assert_int_equal(ws_gpgpusim_reals(ws_gpgpusim_peek(&g, "-c"), ':', 4, 1e5,
+                                       r, &err),
+                     0);
     assert_true(r[0] == 1.5 && r[2] == 300.0);
-    assert_int_equal(ws_gpgpusim_reals(ws_gpgpusim_peek(&g, "-f"), ':', 4,
-                                       1e5, r, &err), -1);
+    assert_int_equal(ws_gpgpusim_reals(ws_gpgpusim_peek(&g, "-f"), ':', 4, 1e5,
+                                       r, &err),
+                     -1);
     ws_test_err(&err, "t.config", 9, "field 2");
     ws_err_clear(&err);
-    assert_int_equal(ws_gpgpusim_bool(ws_gpgpusim_peek(&g, "-b"), &b, &err),
-                     0);
+    assert_int_equal(ws_gpgpusim_bool(ws_gpgpusim_peek(&g, "-b"), &b, &err), 0);
     assert_int_equal(b, 1);
-    assert_int_equal(ws_gpgpusim_bool(ws_gpgpusim_peek(&g, "-bad"), &b,
-                                      &err), -1);
+    assert_int_equal(ws_gpgpusim_bool(ws_gpgpusim_peek(&g, "-bad"), &b, &err),
+                     -1);
     ws_test_err(&err, "t.config", 7, "0 or 1");
     ws_gpgpusim_free(&g);
 }
@@ -213,10 +220,8 @@ static void test_cache_strings(void **state)
     cache_of("S:4:128:64,L:T:m:L,A:512:8", &c, 22, "missing after");
     cache_of("S:4:128:64,L:T:m:L:L,A:512", &c, 30, "missing after");
     cache_of("S:4:128:64,L:T:m:L:L,A:512:8,16:0,48", &c, 38, "divide");
-    cache_of("S:4:128:64,L:T:m:L:L,A:512:8,16:0,32x", &c, 40,
-             "unexpected 'x'");
-    cache_of("S:1099511627776:128:24,L:B:m:L:P,A:192:4", &c, 6,
-             "out of range");
+    cache_of("S:4:128:64,L:T:m:L:L,A:512:8,16:0,32x", &c, 40, "unexpected 'x'");
+    cache_of("S:1099511627776:128:24,L:B:m:L:P,A:192:4", &c, 6, "out of range");
 }
 
 static void test_dram_timing(void **state)
@@ -227,37 +232,43 @@ static void test_dram_timing(void **state)
 
     (void)state;
     parse_ok(&g, "-n \"nbk=16:CCD=1:RRD=3:RCD=12:RAS=28:RP=12:RC=40:\n"
-             "    CL=12:WL=2:CDLR=3:WR=10:nbkgrp=4:CCDL=2:RTPL=3\"\n"
-             "-p 16:2:8:12:21:13:34:10:7:1:9\n"
-             "-u nbk=16:CCD=1:RRD=3:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=2\n"
-             "-x \"nbk=16:CCD=1:RRD=3:RCD=12:RAS=28:RP=12:RC=40:\n"
-             "    CL=twelve:WL=2:CDLR=3:WR=10\"\n"
-             "-g nbk=16:CCD=1:RRD=3:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=2:"
-             "CDLR=3:WR=10:nbkgrp=3\n-y nbk=16:tFAW=4\n");
+                 "    CL=12:WL=2:CDLR=3:WR=10:nbkgrp=4:CCDL=2:RTPL=3\"\n"
+                 "-p 16:2:8:12:21:13:34:10:7:1:9\n"
+                 "-u nbk=16:CCD=1:RRD=3:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=2\n"
+                 "-x \"nbk=16:CCD=1:RRD=3:RCD=12:RAS=28:RP=12:RC=40:\n"
+                 "    CL=twelve:WL=2:CDLR=3:WR=10\"\n"
+                 "-g nbk=16:CCD=1:RRD=3:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=2:"
+                 "CDLR=3:WR=10:nbkgrp=3\n-y nbk=16:tFAW=4\n");
     ws_err_clear(&err);
     assert_int_equal(ws_gpgpusim_dram_timing(ws_gpgpusim_peek(&g, "-n"), &d,
-                                             &err), 0);
+                                             &err),
+                     0);
     assert_true(d.nbk == 16 && d.rcd == 12 && d.cl == 12 && d.nbkgrp == 4
                 && d.ccdl == 2);
     assert_int_equal(ws_gpgpusim_dram_timing(ws_gpgpusim_peek(&g, "-p"), &d,
-                                             &err), 0);
+                                             &err),
+                     0);
     assert_true(d.nbk == 16 && d.wr == 9 && d.nbkgrp == 1 && d.ccdl == 0);
     assert_int_equal(ws_gpgpusim_dram_timing(ws_gpgpusim_peek(&g, "-u"), &d,
-                                             &err), -1);
+                                             &err),
+                     -1);
     ws_test_err(&err, "t.config", 4, "no CDLR");
     ws_err_clear(&err);
     /* Placed on the value's second line, at the bad field. */
     assert_int_equal(ws_gpgpusim_dram_timing(ws_gpgpusim_peek(&g, "-x"), &d,
-                                             &err), -1);
+                                             &err),
+                     -1);
     ws_test_err(&err, "t.config", 6, "'twelve'");
     assert_non_null(strstr(err.text, "t.config:6:8:"));
     ws_err_clear(&err);
     assert_int_equal(ws_gpgpusim_dram_timing(ws_gpgpusim_peek(&g, "-g"), &d,
-                                             &err), -1);
+                                             &err),
+                     -1);
     ws_test_err(&err, "t.config", 7, "does not divide");
     ws_err_clear(&err);
     assert_int_equal(ws_gpgpusim_dram_timing(ws_gpgpusim_peek(&g, "-y"), &d,
-                                             &err), -1);
+                                             &err),
+                     -1);
     ws_test_err(&err, "t.config", 8, "unknown DRAM timing 'tFAW'");
     ws_gpgpusim_free(&g);
 }
@@ -271,31 +282,37 @@ static void test_addr_map_and_spec(void **state)
 
     (void)state;
     parse_ok(&g, "-m dramid@8;00000000.00000000.00000000.00000000.0000RRRR."
-             "RRRRRRRR.RBBBCCCB.CCCSSSSS\n-s 0000RRRR.RBBBCCCB.CCCSSSSS\n"
-             "-x 00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR."
-             "RBBBCCCB.CCCSSSSQ\n-u 1,4,4,4,4,BRA\n-v 1,4,4,BRA\n"
-             "-w 2,4,4,4,4,BRA\n");
+                 "RRRRRRRR.RBBBCCCB.CCCSSSSS\n-s 0000RRRR.RBBBCCCB.CCCSSSSS\n"
+                 "-x 00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR."
+                 "RBBBCCCB.CCCSSSSQ\n-u 1,4,4,4,4,BRA\n-v 1,4,4,BRA\n"
+                 "-w 2,4,4,4,4,BRA\n");
     ws_err_clear(&err);
     assert_int_equal(ws_gpgpusim_addr_map(ws_gpgpusim_peek(&g, "-m"), &bits,
-                                          &err), 0);
+                                          &err),
+                     0);
     assert_int_equal(bits, 11);
     assert_int_equal(ws_gpgpusim_addr_map(ws_gpgpusim_peek(&g, "-s"), &bits,
-                                          &err), -1);
+                                          &err),
+                     -1);
     ws_test_err(&err, "t.config", 2, "expected 64 letters");
     ws_err_clear(&err);
     assert_int_equal(ws_gpgpusim_addr_map(ws_gpgpusim_peek(&g, "-x"), &bits,
-                                          &err), -1);
+                                          &err),
+                     -1);
     ws_test_err(&err, "t.config", 3, "'Q'");
     ws_err_clear(&err);
     assert_int_equal(ws_gpgpusim_spec_unit(ws_gpgpusim_peek(&g, "-u"), &s,
-                                           &err), 0);
+                                           &err),
+                     0);
     assert_true(s.enabled && s.units == 4);
     assert_string_equal(s.name, "BRA");
     assert_int_equal(ws_gpgpusim_spec_unit(ws_gpgpusim_peek(&g, "-v"), &s,
-                                           &err), -1);
+                                           &err),
+                     -1);
     ws_err_clear(&err);
     assert_int_equal(ws_gpgpusim_spec_unit(ws_gpgpusim_peek(&g, "-w"), &s,
-                                           &err), -1);
+                                           &err),
+                     -1);
     ws_test_err(&err, "t.config", 6, "enabled 2");
     ws_gpgpusim_free(&g);
 }
@@ -333,8 +350,7 @@ static struct imported import_ok(const char *config, const char *trace,
     ws_err_clear(&err);
     if (ws_gpgpusim_import(&in, &r.yaml, &err) < 0)
         fail_msg("%s: %s", config, err.text);
-    snprintf(path, sizeof path, "/tmp/ws-test-import-%ld.yaml",
-             (long)getpid());
+    snprintf(path, sizeof path, "/tmp/ws-test-import-%ld.yaml", (long)getpid());
     fp = fopen(path, "w");
     assert_non_null(fp);
     fputs(r.yaml, fp);
@@ -363,8 +379,8 @@ static void assert_comment(const char *yaml, const char *leaf_line,
     const char *end = strchr(p, '\n');
     /* The comment may wrap onto the next lines. */
     const char *stop = end;
-    while (stop && stop[1] == ' ' && strncmp(stop + 1 + strspn(stop + 1, " "),
-                                             "#", 1) == 0)
+    while (stop && stop[1] == ' '
+           && strncmp(stop + 1 + strspn(stop + 1, " "), "#", 1) == 0)
         stop = strchr(stop + 1, '\n');
     {
         size_t n = stop ? (size_t)(stop - p) : strlen(p);
@@ -404,7 +420,7 @@ static void test_qv100(void **state)
     assert_int_equal(g->unit[WS_UNIT_SFU].latency, 21);
     assert_int_equal(g->unit[WS_UNIT_SFU].lanes, 4);
     assert_int_equal(g->unit[WS_UNIT_FP64].lanes, 8);
-    assert_int_equal(g->unit[WS_UNIT_TENSOR].latency, 8);    /* spec unit 3 */
+    assert_int_equal(g->unit[WS_UNIT_TENSOR].latency, 8); /* spec unit 3 */
     assert_int_equal(g->unit[WS_UNIT_BRANCH].interval, 4);
     assert_true(g->l1.enabled);
     assert_true(g->l1.size == 128 * 1024);
@@ -420,7 +436,7 @@ static void test_qv100(void **state)
     assert_int_equal(g->l2.assoc, 24);
     assert_int_equal(g->l2.mshrs, 192);
     assert_int_equal(g->l2.input_queue, 64);
-    assert_int_equal(g->l2.latency, 180);                    /* 20 + 160 */
+    assert_int_equal(g->l2.latency, 180); /* 20 + 160 */
     ws_test_near(g->l2.bandwidth, 2318.336, "l2.bandwidth");
     assert_int_equal(g->l2.hash, WS_L2_HASH_XOR);
     assert_int_equal(g->dram.channels, 32);
@@ -432,8 +448,8 @@ static void test_qv100(void **state)
     assert_true(g->dram.burst == 32);
     ws_test_near(g->dram.t_rcd, 14.118, "t_rcd");
     ws_test_near(g->dram.t_ras, 32.941, "t_ras");
-    ws_test_near(g->dram.t_wtr, 7.059, "t_wtr");            /* 2 + 1 + 3 */
-    ws_test_near(g->dram.t_rtw, 15.294, "t_rtw");           /* 12 + 1 + 2 - 2 */
+    ws_test_near(g->dram.t_wtr, 7.059, "t_wtr");  /* 2 + 1 + 3 */
+    ws_test_near(g->dram.t_rtw, 15.294, "t_rtw"); /* 12 + 1 + 2 - 2 */
     /* 180 + 100 + (12 + 12 + 1) x 1132 / 850, rounded up */
     assert_int_equal(g->dram.latency, 314);
     ws_test_near(g->icnt.bandwidth_per_sm, 45.28, "icnt");
@@ -482,7 +498,7 @@ static void test_families(void **state)
 
     (void)state;
     r = import_ok(DATA "syntax.config", NULL, NULL);
-    assert_int_equal(r.gpu.sm.count, 84);                /* 42 x 2 */
+    assert_int_equal(r.gpu.sm.count, 84); /* 42 x 2 */
     assert_int_equal(r.gpu.sm.max_blocks, 16);
     assert_int_equal(r.gpu.sm.registers, 32768);
     assert_int_equal(r.gpu.sched.policy, WS_SCHED_TWO_LEVEL);
@@ -492,22 +508,22 @@ static void test_families(void **state)
     free(r.yaml);
 
     r = import_ok(DATA "cache.config", NULL, NULL);
-    assert_false(r.gpu.l1.enabled);                      /* skip_L1D */
+    assert_false(r.gpu.l1.enabled); /* skip_L1D */
     assert_true(r.gpu.l1.size == 48 * 1024 && r.gpu.l1.assoc == 6);
     assert_true(r.gpu.l1.sector == 128 && r.gpu.l2.sector == 128);
     assert_true(r.gpu.l2.size == 2u << 20 && r.gpu.l2.slices == 32);
-    assert_int_equal(r.gpu.l2.latency, 148);             /* 28 + 120 */
+    assert_int_equal(r.gpu.l2.latency, 148); /* 28 + 120 */
     ws_test_near(r.gpu.l2.bandwidth, 32 * 64 * 1000 / 1000.0, "l2 bw");
-    assert_int_equal(r.gpu.sm.ncarveouts, 0);            /* fixed split */
+    assert_int_equal(r.gpu.sm.ncarveouts, 0); /* fixed split */
     assert_true(r.gpu.sm.shared_per_block == 48 * 1024);
     free(r.yaml);
 
     r = import_ok(DATA "legacy_cache.config", NULL, NULL);
     assert_int_equal(r.gpu.sm.sub_cores, 2);
     assert_int_equal(r.gpu.sm.max_warps, 48);
-    assert_int_equal(r.gpu.unit[WS_UNIT_FP32].latency, 5);      /* MAD */
+    assert_int_equal(r.gpu.unit[WS_UNIT_FP32].latency, 5); /* MAD */
     assert_int_equal(r.gpu.unit[WS_UNIT_FP32].interval, 1);
-    assert_int_equal(r.gpu.unit[WS_UNIT_SFU].lanes, 2);        /* half */
+    assert_int_equal(r.gpu.unit[WS_UNIT_SFU].lanes, 2); /* half */
     assert_int_equal(r.gpu.unit[WS_UNIT_SFU].interval, 16);
     ws_test_near(r.gpu.dram.bandwidth, 177.408, "GTX 480 DRAM");
     assert_true(r.gpu.dram.burst == 64);
@@ -516,10 +532,10 @@ static void test_families(void **state)
     free(r.yaml);
 
     r = import_ok(DATA "split.config", NULL, NULL);
-    assert_int_equal(r.gpu.sm.ncarveouts, 8);            /* sorted */
+    assert_int_equal(r.gpu.sm.ncarveouts, 8); /* sorted */
     assert_true(r.gpu.sm.carveout[0] == 0
                 && r.gpu.sm.carveout[7] == 164 * 1024);
-    assert_true(r.gpu.l1.size == 128 * 1024);            /* 4 x 32 KB cap */
+    assert_true(r.gpu.l1.size == 128 * 1024); /* 4 x 32 KB cap */
     assert_true(r.gpu.sm.l1_shared == 192 * 1024);
     free(r.yaml);
 
@@ -528,14 +544,14 @@ static void test_families(void **state)
     ws_test_near(r.gpu.dram.bandwidth, 40 * 32 * 1215 / 1000.0, "A100 DRAM");
     assert_int_equal(r.gpu.dram.write_batch, 24);
     assert_int_equal(r.gpu.l2.slices, 80);
-    assert_true(r.gpu.l2.size == 80 * 96 * 1024);        /* base per slice */
+    assert_true(r.gpu.l2.size == 80 * 96 * 1024); /* base per slice */
     assert_int_equal(r.gpu.l2.latency, 220);
     free(r.yaml);
 
     r = import_ok(DATA "units.trace.config", NULL, NULL);
     assert_int_equal(r.gpu.unit[WS_UNIT_UNIFORM].lanes, 32);
     assert_int_equal(r.gpu.unit[WS_UNIT_TENSOR].latency, 16);
-    assert_int_equal(r.gpu.unit[WS_UNIT_FP64].interval, 54);  /* capped */
+    assert_int_equal(r.gpu.unit[WS_UNIT_FP64].interval, 54); /* capped */
     assert_non_null(strstr(r.yaml, "-specialized_unit_5 0,4,4,4,4,SPARE: "
                                    "disabled"));
     free(r.yaml);
@@ -586,14 +602,13 @@ static void test_translation_errors(void **state)
 {
     (void)state;
     translate_bad("-gpgpu_n_clusters 0\n", 1, "out of range");
-    translate_bad("-gpgpu_n_clusters 100000\n-gpgpu_n_cores_per_cluster 2\n",
-                  1, "sm.count 200000");
+    translate_bad("-gpgpu_n_clusters 100000\n-gpgpu_n_cores_per_cluster 2\n", 1,
+                  "sm.count 200000");
     translate_bad("-gpgpu_shader_core_pipeline 2048:64\n", 1, "warp size 64");
     translate_bad("-gpgpu_scheduler fifo\n", 1, "unknown scheduler");
     translate_bad("-gpgpu_cache:dl2 none\n", 1, "no L2");
     translate_bad("-gpgpu_memlatency_stat abc\n", 1, "not a whole number");
-    translate_bad("-gpgpu_clock_domains 1132.0:1132.0:1132.0\n", 1,
-                  "3 fields");
+    translate_bad("-gpgpu_clock_domains 1132.0:1132.0:1132.0\n", 1, "3 fields");
     translate_bad("-dram_write_queue_size 32:16:28\n", 1, "high watermark");
     /* A high mark the queue never reaches; placed at that field. */
     translate_bad_at("# size:high:low\n-dram_write_queue_size 64:80:32\n", 2,
@@ -602,8 +617,8 @@ static void test_translation_errors(void **state)
     translate_bad("-gpgpu_adaptive_cache_config 1\n"
                   "-gpgpu_unified_l1d_size 128\n"
                   "-gpgpu_shmem_option 0,8,16,32,64,96\n"
-                  "-gpgpu_shmem_size 65536\n", 4,
-                  "sm.shared_mem is not the largest carveout");
+                  "-gpgpu_shmem_size 65536\n",
+                  4, "sm.shared_mem is not the largest carveout");
     translate_bad("-gpgpu_cache:dl1 N:64:128:6,L:L:m:N:L,A:32:8,8\n"
                   "-gpgpu_cache:dl2 S:32:128:24,L:B:m:L:P,A:192:4,32:0,32\n",
                   1, "l1.sector differs from l2.sector");
@@ -614,7 +629,8 @@ static void test_translation_errors(void **state)
                      "-gpgpu_unified_l1d_size: translated to sm.l1_shared, "
                      "which warpsim refuses with l1.size kept from the base");
     translate_bad_at("# c\n\n-gpgpu_cache:dl2 N:64:128:8,L:B:m:W:L,A:32:4,4\n",
-                     3, 18, "translated to l2.sector, which warpsim refuses "
+                     3, 18,
+                     "translated to l2.sector, which warpsim refuses "
                      "with l1.sector kept from the base");
 }
 
@@ -629,8 +645,8 @@ static int names_option(const char *text, const char *name)
         if (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
             continue;
         if (isalnum((unsigned char)after) || after == '_'
-            || (after == ':' && (isalnum((unsigned char)p[n + 1])
-                                 || p[n + 1] == '_')))
+            || (after == ':'
+                && (isalnum((unsigned char)p[n + 1]) || p[n + 1] == '_')))
             continue;
         return 1;
     }
@@ -655,8 +671,8 @@ static void assert_names_all(const char *yaml, const char *path)
              w = strtok_r(NULL, " \t\r\n", &save))
             if (w[0] == '-' && (isalpha((unsigned char)w[1]) || w[1] == '_')
                 && !names_option(yaml, w))
-                fail_msg("%s: option %s is named nowhere in the output",
-                         path, w);
+                fail_msg("%s: option %s is named nowhere in the output", path,
+                         w);
     }
     fclose(fp);
 }
@@ -667,8 +683,7 @@ static void test_every_option_named(void **state)
 {
     static const char *const one[] = {
         "syntax.config", "cache.config", "legacy_cache.config",
-        "split.config", "dram.config", "units.trace.config"
-    };
+        "split.config",  "dram.config",  "units.trace.config"};
     struct imported r = import_ok(DATA "qv100.config",
                                   DATA "qv100.trace.config", NULL);
 
@@ -728,20 +743,22 @@ static void test_options_alone(void **state)
         {"-gpgpu_dual_issue_diff_exec_units 1\n",
          "-gpgpu_dual_issue_diff_exec_units 1: qualifies"},
         {"-gpgpu_gmem_skip_L1D 0\n", "-gpgpu_gmem_skip_L1D 0: global "
-         "loads through L1"},
+                                     "loads through L1"},
         {"-gpgpu_tensor_core_avail 1\n", "-gpgpu_tensor_core_avail 1: no "
-         "tensor-core latency"},
+                                         "tensor-core latency"},
         {"-gpgpu_num_sp_units 4\n", "-gpgpu_num_sp_units 4: given "
-         "without the unit's latency"},
+                                    "without the unit's latency"},
         {"-gpgpu_num_sfu_units 4\n", "-gpgpu_num_sfu_units 4: given"},
         {"-gpgpu_num_dp_units 4\n", "-gpgpu_num_dp_units 4: given"},
         {"-gpgpu_num_int_units 4\n", "-gpgpu_num_int_units 4: given"},
-        {"-gpgpu_num_tensor_core_units 4\n", ""
+        {"-gpgpu_num_tensor_core_units 4\n",
+         ""
          "-gpgpu_num_tensor_core_units 4: given"},
-        {"-ptx_opcode_initiation_fp 1,2,1,1,4\n", ""
+        {"-ptx_opcode_initiation_fp 1,2,1,1,4\n",
+         ""
          "-ptx_opcode_initiation_fp 1,2,1,1,4: given"},
         {"-gpgpu_sub_core_model 1\n", "-gpgpu_sub_core_model 1: "
-         "qualifies -gpgpu_num_sched_per_core"},
+                                      "qualifies -gpgpu_num_sched_per_core"},
         {"-gpgpu_compute_capability_minor 5\n",
          "-gpgpu_compute_capability_minor 5: qualifies"},
         {"-gpgpu_ptx_force_max_capability 75\n"
@@ -753,7 +770,7 @@ static void test_options_alone(void **state)
         {"-dram_elimnate_rw_turnaround 0\n",
          "-dram_elimnate_rw_turnaround 0: applies to the turnarounds"},
         {"-network_mode 1\n", "-network_mode 1: not the built-in "
-         "crossbar"},
+                              "crossbar"},
         {"-trace_opcode_latency_initiation_spec_op_4 4,1\n",
          "-trace_opcode_latency_initiation_spec_op_4 4,1: latency of a "
          "specialized unit the input does not define"},
@@ -775,8 +792,8 @@ static void test_options_alone(void **state)
             fail_msg("%s: %s", cases[i].text, err.text);
         for (size_t j = 0; j < g.n; j++)
             if (!names_option(yaml, g.opt[j].name))
-                fail_msg("%s: %s is named nowhere in the output",
-                         cases[i].text, g.opt[j].name);
+                fail_msg("%s: %s is named nowhere in the output", cases[i].text,
+                         g.opt[j].name);
         flat = unwrapped(yaml);
         if (!strstr(flat, cases[i].want))
             fail_msg("%s: the output does not say '%s':\n%s", cases[i].text,
@@ -802,7 +819,8 @@ static void test_skip_l1_alone(void **state)
     ws_err_clear(&err);
     if (ws_gpgpusim_translate(&g, NULL, &yaml, &err) < 0)
         fail_msg("%s", err.text);
-    assert_comment(yaml, "  enabled: false", "-gpgpu_gmem_skip_L1D 1: global "
+    assert_comment(yaml, "  enabled: false",
+                   "-gpgpu_gmem_skip_L1D 1: global "
                    "loads skip L1");
     snprintf(path, sizeof path, "/tmp/ws-test-skip-%ld.yaml", (long)getpid());
     fp = fopen(path, "w");

@@ -26,7 +26,9 @@ static int test_item_cmp(const void *a, const void *b)
  * the least pending (cycle, seq) with its own payload. */
 static void test_heap_order(void **state)
 {
-    enum { N = 5000 };
+    enum {
+        N = 5000
+    };
     static struct test_item ref[N];
     struct ws_heap h;
     struct test_item it;
@@ -65,7 +67,7 @@ static void test_heap_order(void **state)
 static void test_heap_fixed(void **state)
 {
     struct ws_heap h;
-    struct ws_heap_key k = { 5, 0 };
+    struct ws_heap_key k = {5, 0};
 
     (void)state;
     assert_int_equal(ws_heap_init(&h, sizeof k, 2, 1), 0);

@@ -13,11 +13,11 @@
 #include "trace/ws_traceg.h"
 #include "ws_test.h"
 
-static void ws_test_open_fails(const char *path, const char *name,
-                               long line, const char *want)
+static void ws_test_open_fails(const char *path, const char *name, long line,
+                               const char *want)
 {
     struct ws_input_params ip;
-    struct ws_input *in = (struct ws_input *)&ip;   /* not NULL before */
+    struct ws_input *in = (struct ws_input *)&ip; /* not NULL before */
     struct ws_err err;
 
     memset(&ip, 0, sizeof ip);
@@ -29,7 +29,7 @@ static void ws_test_open_fails(const char *path, const char *name,
         ws_test_err(&err, name, line, want);
     else
         assert_non_null(strstr(err.text, want));
-    ws_input_close(in);         /* harmless after a failure */
+    ws_input_close(in); /* harmless after a failure */
 }
 
 /* Deliberately not closed: only ws_input_open may free what it took. */
@@ -43,8 +43,8 @@ static void test_folder_missing_kernel(void **state)
     memset(&ip, 0, sizeof ip);
     ws_trace_opts_default(&ip.opts);
     ws_err_clear(&err);
-    assert_int_equal(ws_input_open(&in, "tests/data/hard3/missing", &ip,
-                                   &err), -1);
+    assert_int_equal(ws_input_open(&in, "tests/data/hard3/missing", &ip, &err),
+                     -1);
     assert_null(in);
     assert_non_null(strstr(err.text, "kernel-9.traceg: cannot open"));
 }

@@ -13,19 +13,19 @@
 
 static void test_commands(void **state)
 {
-    static const char text[] =
-        "MemcpyHtoD,0x00007f4a1e000000,16384\n"
-        "kernel-1.traceg\n"
-        "MemcpyDtoH,0x00007f4a1e000000,16384\n"
-        "\n"
-        "kernel-2-ctx_0x55d1.traceg.xz \n";
+    static const char text[] = "MemcpyHtoD,0x00007f4a1e000000,16384\n"
+                               "kernel-1.traceg\n"
+                               "MemcpyDtoH,0x00007f4a1e000000,16384\n"
+                               "\n"
+                               "kernel-2-ctx_0x55d1.traceg.xz \n";
     struct ws_cmdlist l;
     struct ws_err err;
 
     (void)state;
     ws_err_clear(&err);
     assert_int_equal(ws_kernelslist_parse_mem(&l, "kl", "dir", text,
-                                              strlen(text), &err), 0);
+                                              strlen(text), &err),
+                     0);
     assert_int_equal(l.n, 3);
     assert_int_equal(l.nkernels, 2);
     assert_int_equal(l.cmds[0].kind, WS_CMD_MEMCPY_HTOD);
@@ -44,8 +44,10 @@ static void test_bundled(void **state)
 
     (void)state;
     ws_err_clear(&err);
-    assert_int_equal(ws_kernelslist_load(&l, "traces/accelsim/multi/kernelslist.g",
-                                         &err), 0);
+    assert_int_equal(ws_kernelslist_load(&l,
+                                         "traces/accelsim/multi/kernelslist.g",
+                                         &err),
+                     0);
     assert_int_equal(l.nkernels, 3);
     assert_string_equal(l.cmds[1].path,
                         "traces/accelsim/multi/kernel-1.traceg.xz");
@@ -65,7 +67,8 @@ static void test_bad(void **state)
         {"kernel 1.traceg\n", 1, "bad kernel line"},
         {"# nothing\n", 1, "no kernel in the list"},
         {"# see kernel-1.traceg\n", 1, "no kernel in the list"},
-        {"MemcpyHtoD,0xffffffffffffff00,512\n", 1, "copy of 512 bytes at "
+        {"MemcpyHtoD,0xffffffffffffff00,512\n", 1,
+         "copy of 512 bytes at "
          "0xffffffffffffff00 runs past the end of the address space "
          "(expected a copy below 2^64)"},
         {"kernel-1.traceg\n/data/my run/kernel-2.traceg\n", 2,
@@ -88,19 +91,19 @@ static void test_bad(void **state)
  * the list's folder, and each entry keeps the line that named it. */
 static void test_paths(void **state)
 {
-    static const char text[] =
-        "/abs/run/kernel-1.traceg\n"
-        "../other/kernel-2.traceg.xz\n"
-        "# kernel-9.traceg is not run\n"
-        "sub/k3.traceg\n"
-        "MemcpyHtoD,0xfffffffffffffff0,16\n";
+    static const char text[] = "/abs/run/kernel-1.traceg\n"
+                               "../other/kernel-2.traceg.xz\n"
+                               "# kernel-9.traceg is not run\n"
+                               "sub/k3.traceg\n"
+                               "MemcpyHtoD,0xfffffffffffffff0,16\n";
     struct ws_cmdlist l;
     struct ws_err err;
 
     (void)state;
     ws_err_clear(&err);
     assert_int_equal(ws_kernelslist_parse_mem(&l, "kl", "dir", text,
-                                              strlen(text), &err), 0);
+                                              strlen(text), &err),
+                     0);
     assert_int_equal(l.nkernels, 3);
     assert_string_equal(l.cmds[0].path, "/abs/run/kernel-1.traceg");
     assert_int_equal(l.cmds[0].line, 1);
@@ -126,8 +129,7 @@ static void test_load_checks(void **state)
     (void)state;
     assert_non_null(mkdtemp(tmpl));
     assert_non_null(getcwd(cwd, sizeof cwd));
-    snprintf(abs, sizeof abs, "%s/traces/accelsim/vecadd/kernel-1.traceg",
-             cwd);
+    snprintf(abs, sizeof abs, "%s/traces/accelsim/vecadd/kernel-1.traceg", cwd);
     snprintf(list, sizeof list, "%s/sub/kernelslist.g", tmpl);
     snprintf(sub, sizeof sub, "%s/sub", tmpl);
     snprintf(fifo, sizeof fifo, "%s/kernel-fifo.traceg", tmpl);
@@ -154,7 +156,8 @@ static void test_load_checks(void **state)
     fclose(fp);
     ws_err_clear(&err);
     assert_int_equal(ws_kernelslist_load(&l, list, &err), -1);
-    ws_test_err(&err, list, 2, "kernel-fifo.traceg: not a regular file "
+    ws_test_err(&err, list, 2,
+                "kernel-fifo.traceg: not a regular file "
                 "(expected a trace or listing file)");
 
     /* A missing kernel, named on line 1. */
@@ -163,8 +166,10 @@ static void test_load_checks(void **state)
     fclose(fp);
     ws_err_clear(&err);
     assert_int_equal(ws_kernelslist_load(&l, list, &err), -1);
-    snprintf(want, sizeof want, "%s/sub/kernel-9.traceg: cannot open: No such "
-             "file or directory (expected a readable file)", tmpl);
+    snprintf(want, sizeof want,
+             "%s/sub/kernel-9.traceg: cannot open: No such "
+             "file or directory (expected a readable file)",
+             tmpl);
     ws_test_err(&err, list, 1, want);
 
     unlink(list);
@@ -195,12 +200,9 @@ static void test_single(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_commands),
-        cmocka_unit_test(test_bundled),
-        cmocka_unit_test(test_bad),
-        cmocka_unit_test(test_paths),
-        cmocka_unit_test(test_load_checks),
-        cmocka_unit_test(test_single),
+        cmocka_unit_test(test_commands),    cmocka_unit_test(test_bundled),
+        cmocka_unit_test(test_bad),         cmocka_unit_test(test_paths),
+        cmocka_unit_test(test_load_checks), cmocka_unit_test(test_single),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

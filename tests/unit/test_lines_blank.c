@@ -28,7 +28,8 @@ static uint8_t *ws_test_xz(const char *pat, size_t n, size_t *len)
     *len = 0;
     assert_int_equal(lzma_easy_buffer_encode(0, LZMA_CHECK_CRC32, NULL,
                                              (const uint8_t *)plain, n, out,
-                                             len, cap), LZMA_OK);
+                                             len, cap),
+                     LZMA_OK);
     free(plain);
     return out;
 }
@@ -43,8 +44,7 @@ static long ws_test_read_all(const void *data, size_t len, struct ws_err *err)
     int rc;
 
     ws_err_clear(err);
-    assert_int_equal(ws_lines_open_mem(&in, "t.traceg.xz", data, len, err),
-                     0);
+    assert_int_equal(ws_lines_open_mem(&in, "t.traceg.xz", data, len, err), 0);
     while ((rc = ws_lines_next(&in, &line, &n, err)) == 1)
         lines++;
     ws_lines_close(&in);
@@ -65,7 +65,8 @@ static void test_newlines_xz(void **state)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
     /* the run passes the bound on line 2^22 + 1 */
-    ws_test_err(&err, "t.traceg.xz", (1L << 22) + 1, "more than 4 MiB of "
+    ws_test_err(&err, "t.traceg.xz", (1L << 22) + 1,
+                "more than 4 MiB of "
                 "blank lines in a row");
     assert_true(s < 0.5);
     free(xz);
@@ -93,8 +94,8 @@ static void test_runs_reset(void **state)
     (void)state;
     /* 40 blank lines, then one with text: 4 MiB read through */
     xz = ws_test_xz("\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n"
-                    "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\nx\n", (size_t)4 << 20,
-                    &len);
+                    "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\nx\n",
+                    (size_t)4 << 20, &len);
     assert_true(ws_test_read_all(xz, len, &err) > 0);
     free(xz);
     /* exactly the bound of blank bytes, then text: read through */

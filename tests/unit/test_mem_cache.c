@@ -9,15 +9,14 @@
 
 /* A 4-way, 1-set cache holding lines 10..13 filled in that order, then
  * line 10 used again. */
-static void fill_four_then_hit_first(struct ws_cache *c,
-                                     enum ws_repl_policy p)
+static void fill_four_then_hit_first(struct ws_cache *c, enum ws_repl_policy p)
 {
     struct ws_cache_victim v;
 
     assert_int_equal(ws_cache_init(c, 1, 4, 4, p), 0);
     for (uint64_t line = 10; line < 14; line++) {
         assert_non_null(ws_cache_fetch(c, 0, line, &v));
-        assert_int_equal(v.line, 0);    /* an empty way, nothing evicted */
+        assert_int_equal(v.line, 0); /* an empty way, nothing evicted */
         assert_int_equal(v.dirty, 0);
     }
     assert_non_null(ws_cache_find(c, 0, 10));
@@ -31,10 +30,10 @@ static void test_lru_victim(void **state)
     (void)state;
     fill_four_then_hit_first(&c, WS_REPL_LRU);
     ws_cache_fetch(&c, 0, 20, &v);
-    assert_int_equal(v.line, 11);       /* 10 was used since */
+    assert_int_equal(v.line, 11); /* 10 was used since */
     assert_non_null(ws_cache_find(&c, 0, 10));
     assert_null(ws_cache_find(&c, 0, 11));
-    ws_cache_fetch(&c, 0, 12, &v);      /* a hit via fetch refreshes too */
+    ws_cache_fetch(&c, 0, 12, &v); /* a hit via fetch refreshes too */
     ws_cache_fetch(&c, 0, 21, &v);
     assert_int_equal(v.line, 13);
     assert_string_equal(c.repl->name, "lru");
@@ -49,7 +48,7 @@ static void test_fifo_victim(void **state)
     (void)state;
     fill_four_then_hit_first(&c, WS_REPL_FIFO);
     ws_cache_fetch(&c, 0, 20, &v);
-    assert_int_equal(v.line, 10);       /* first in, its hit does not count */
+    assert_int_equal(v.line, 10); /* first in, its hit does not count */
     ws_cache_find(&c, 0, 11);
     ws_cache_fetch(&c, 0, 21, &v);
     assert_int_equal(v.line, 11);
@@ -71,7 +70,7 @@ static void test_dirty_victim_and_reshape(void **state)
     assert_int_equal(ws_cache_init(&c, 2, 1, 4, WS_REPL_LRU), 0);
     cl = ws_cache_fetch(&c, 1, 7, &v);
     cl->valid = 0x5;
-    cl->dirty = 0x7;                    /* sector 1 dirty but not valid */
+    cl->dirty = 0x7; /* sector 1 dirty but not valid */
     cl = ws_cache_fetch(&c, 1, 9, &v);
     assert_int_equal(v.line, 7);
     assert_int_equal(v.dirty, 0x5);

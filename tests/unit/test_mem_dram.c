@@ -19,19 +19,16 @@ struct dram_fixture {
     struct ws_counters ctr;
 };
 
-static void dram_setup(struct dram_fixture *f, const char *const *sets,
-                       int n)
+static void dram_setup(struct dram_fixture *f, const char *const *sets, int n)
 {
     memset(&f->ctr, 0, sizeof f->ctr);
     f->g = ws_memtest_gpu(sets, n);
-    assert_int_equal(ws_dram_init(&f->d, &f->g, 128, 32,
-                                  f->g.icnt.latency), 0);
+    assert_int_equal(ws_dram_init(&f->d, &f->g, 128, 32, f->g.icnt.latency), 0);
 }
 
 static uint64_t dram_read(struct dram_fixture *f, uint64_t line, uint64_t t)
 {
-    struct ws_line_req r = ws_memtest_req(line, 0x1, WS_LINE_READ, t,
-                                          &f->ctr);
+    struct ws_line_req r = ws_memtest_req(line, 0x1, WS_LINE_READ, t, &f->ctr);
 
     return ws_dram_access(&f->d, 0, &r);
 }
@@ -63,7 +60,7 @@ static void test_dram_row_hit_closed_conflict(void **state)
 
     (void)state;
     dram_setup(&f, sets, 1);
-    same_row = (uint64_t)f.d.groups * f.d.nchan;    /* next column */
+    same_row = (uint64_t)f.d.groups * f.d.nchan; /* next column */
     other_row = line_at_row(&f.d, f.d.groups);
     closed = dram_read(&f, 0, 0);
     assert_int_equal(closed, ceil_cycles(f.d.t_rcd) + f.d.access);
@@ -113,7 +110,7 @@ static void test_dram_refresh(void **state)
     dram_setup(&f, sets, 1);
     assert_true(f.d.t_refi > 0 && f.d.t_rfc > 2);
     t = ceil_cycles(f.d.t_refi) + 1;
-    dram_read(&f, 0, 1);     /* opens row 0, after the first window */
+    dram_read(&f, 0, 1); /* opens row 0, after the first window */
     end = ceil_cycles(f.d.t_refi + f.d.t_rfc + f.d.t_rcd) + f.d.access;
     assert_int_equal(dram_read(&f, 0, t), end);
     assert_int_equal(f.ctr.v[WS_CTR_DRAM_ROW_HITS], 0);

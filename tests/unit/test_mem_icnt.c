@@ -11,7 +11,7 @@
 #include "mem/ws_icnt.h"
 #include "ws_memtest.h"
 
-#define L2 50           /* the stub's answer: taken + L2 */
+#define L2 50 /* the stub's answer: taken + L2 */
 
 struct icnt_fixture {
     struct ws_gpu g;
@@ -27,13 +27,13 @@ static void icnt_setup(struct icnt_fixture *f)
 
     memset(&f->ctr, 0, sizeof f->ctr);
     f->g = ws_memtest_gpu(sets, 1);
-    assert_int_equal(ws_icnt_init(&f->n, &f->g, ws_memtest_port(&f->stub,
-                                                                L2)), 0);
+    assert_int_equal(ws_icnt_init(&f->n, &f->g, ws_memtest_port(&f->stub, L2)),
+                     0);
     f->lat = 40;
 }
 
-static uint64_t send(struct icnt_fixture *f, int op, uint8_t mask,
-                     uint64_t t, uint64_t *left)
+static uint64_t send(struct icnt_fixture *f, int op, uint8_t mask, uint64_t t,
+                     uint64_t *left)
 {
     struct ws_line_req r = ws_memtest_req(1, mask, op, t, &f->ctr);
 

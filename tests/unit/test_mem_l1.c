@@ -8,7 +8,7 @@
 #include "mem/ws_l1.h"
 #include "ws_memtest.h"
 
-#define BELOW 300       /* the stub's answer: taken + BELOW */
+#define BELOW 300 /* the stub's answer: taken + BELOW */
 
 struct l1_fixture {
     struct ws_gpu g;
@@ -22,14 +22,14 @@ static void l1_setup(struct l1_fixture *f, const char *const *sets, int n)
     memset(&f->ctr, 0, sizeof f->ctr);
     f->g = ws_memtest_gpu(sets, n);
     assert_int_equal(ws_l1_init(&f->l1, &f->g,
-                                ws_memtest_port(&f->stub, BELOW)), 0);
+                                ws_memtest_port(&f->stub, BELOW)),
+                     0);
 }
 
 static uint64_t load(struct l1_fixture *f, uint64_t line, uint8_t mask,
                      uint64_t t)
 {
-    struct ws_line_req r = ws_memtest_req(line, mask, WS_LINE_READ, t,
-                                          &f->ctr);
+    struct ws_line_req r = ws_memtest_req(line, mask, WS_LINE_READ, t, &f->ctr);
 
     return ws_l1_load(&f->l1, &r, 1);
 }
@@ -144,7 +144,7 @@ static void test_l1_miss_queue_back_pressure(void **state)
     (void)state;
     l1_setup(&f, sets, 1);
     f.stub.latency = 10;
-    assert_int_equal(load(&f, 100, 0x1, 0), 10);        /* warm line 100 */
+    assert_int_equal(load(&f, 100, 0x1, 0), 10); /* warm line 100 */
     f.stub.hold = 100;
     for (uint64_t i = 0; i < 4; i++)
         load(&f, 200 + i, 0x1, 20);

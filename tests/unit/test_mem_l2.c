@@ -10,14 +10,14 @@
 #include "mem/ws_l2.h"
 #include "ws_memtest.h"
 
-#define DRAM 1000       /* the stub's answer: taken + DRAM */
+#define DRAM 1000 /* the stub's answer: taken + DRAM */
 
 struct l2_fixture {
     struct ws_gpu g;
     struct ws_memtest_stub stub;
     struct ws_l2 l2;
     struct ws_counters ctr;
-    uint64_t hit;       /* a hit's time in the slice */
+    uint64_t hit; /* a hit's time in the slice */
 };
 
 static void l2_setup(struct l2_fixture *f, const char *const *extra, int n)
@@ -29,8 +29,8 @@ static void l2_setup(struct l2_fixture *f, const char *const *extra, int n)
         sets[k++] = extra[i];
     memset(&f->ctr, 0, sizeof f->ctr);
     f->g = ws_memtest_gpu(sets, k);
-    assert_int_equal(ws_l2_init(&f->l2, &f->g,
-                                ws_memtest_port(&f->stub, DRAM)), 0);
+    assert_int_equal(ws_l2_init(&f->l2, &f->g, ws_memtest_port(&f->stub, DRAM)),
+                     0);
     f->hit = f->g.l2.latency - 2 * f->g.icnt.latency;
 }
 
@@ -86,8 +86,7 @@ static void test_l2_mshr_full(void **state)
     (void)state;
     l2_setup(&f, one, 1);
     access_l2(&f, 1, 0x1, WS_LINE_READ, 0, NULL);
-    assert_int_equal(access_l2(&f, 2, 0x1, WS_LINE_READ, 10, NULL),
-                     2 * DRAM);
+    assert_int_equal(access_l2(&f, 2, 0x1, WS_LINE_READ, 10, NULL), 2 * DRAM);
     assert_int_equal(f.stub.req[1].t, DRAM);
     ws_l2_free(&f.l2);
 }
@@ -116,7 +115,7 @@ static void test_l2_write_back(void **state)
             assert_int_equal(f.stub.req[i].line, w);
             assert_int_equal(f.stub.req[i].mask, 0x6);
             assert_int_equal(f.stub.req[i].src, 0);
-            assert_int_equal(i, f.g.l2.assoc - 1);  /* before the fill */
+            assert_int_equal(i, f.g.l2.assoc - 1); /* before the fill */
         }
     assert_int_equal(f.stub.req[f.g.l2.assoc - 1].op, WS_LINE_WRITE);
     ws_l2_free(&f.l2);

@@ -17,9 +17,8 @@
 #include "ws_profile.h"
 #include "ws_test.h"
 
-static void profile(const char *path, const char *gpu,
-                    const char *const *sets, int nsets, struct ws_profile *p,
-                    struct ws_gpu *g)
+static void profile(const char *path, const char *gpu, const char *const *sets,
+                    int nsets, struct ws_profile *p, struct ws_gpu *g)
 {
     ws_test_profile(path, gpu, sets, nsets, p, g);
 }

@@ -413,7 +413,7 @@ static void test_l2_compute_bound(void **state)
     ws_test_model_var(&r, "Last_warp_cycles", 442, -1);
     ws_test_model_var(&r, "Exec", 2456, -1);
     regime(&r, "compute bound (MWP > CWP), first warp binds; "
-           "MWP bound by peak bandwidth");
+               "MWP bound by peak bandwidth");
     p.first_comp_period_insts = 50;
     applies(ws_model_mwp_l2_reuse(&p, &r), &r, 9316.5);
     ws_test_model_var(&r, "Last_warp_cycles", 4042, -1);
@@ -469,7 +469,7 @@ static void test_l2_skips(void **state)
     p.mem_l2_hit = 500;
     skips(ws_model_mwp_l2(&p, &r), &r, "exceeds Mem_L2_cache_miss");
     p = golden();
-    p.first_comp_period_insts = 40;     /* 27 + 6 + 6 = 39 in all */
+    p.first_comp_period_insts = 40; /* 27 + 6 + 6 = 39 in all */
     skips(ws_model_mwp_l2(&p, &r), &r, "First_comp_period_insts (40)");
     /* The L2 inputs mean nothing to Hong & Kim's form. */
     assert_int_equal(ws_model_mwp(&p, &r), 1);

@@ -70,13 +70,13 @@ static void test_memory_roofs(void **state)
 
     (void)state;
     p = base();
-    p.dram_bytes = 2e5;                 /* 2e5 / 100 = 2000 cycles */
+    p.dram_bytes = 2e5; /* 2e5 / 100 = 2000 cycles */
     bound(&p, 2000, "DRAM bound");
     p = base();
-    p.l2_bytes = 6e5;                   /* 6e5 / 200 = 3000 */
+    p.l2_bytes = 6e5; /* 6e5 / 200 = 3000 */
     bound(&p, 3000, "L2 bound");
     p = base();
-    p.l1_bytes = 5e6;                   /* 5e6 / 1000 = 5000 */
+    p.l1_bytes = 5e6; /* 5e6 / 1000 = 5000 */
     bound(&p, 5000, "L1 bound");
 
     /* A level without a peak is no roof, however many bytes cross it. */
@@ -174,10 +174,8 @@ static void test_skips(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_compute),
-        cmocka_unit_test(test_memory_roofs),
-        cmocka_unit_test(test_pipes),
-        cmocka_unit_test(test_port),
+        cmocka_unit_test(test_compute), cmocka_unit_test(test_memory_roofs),
+        cmocka_unit_test(test_pipes),   cmocka_unit_test(test_port),
         cmocka_unit_test(test_skips),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,7 +17,7 @@
  * profile's parameters: existing results files depend on it, so these
  * keep their places and a new model goes after them. */
 static const char *const want_order[] = {
-    "mwp_cwp", "mwp_cwp_l2", "mwp_cwp_l2_reuse", "tmm", "roofline",
+    "mwp_cwp",   "mwp_cwp_l2", "mwp_cwp_l2_reuse", "tmm", "roofline",
     "qroofline", "aiq",
 };
 #define NWANT ((int)(sizeof want_order / sizeof want_order[0]))
@@ -38,8 +38,7 @@ static void test_order_and_lookup(void **state)
     assert_null(ws_model_nth(ws_model_count()));
     assert_null(ws_model_find("mwp"));
     assert_null(ws_model_find(""));
-    assert_true(strncmp(ws_model_names(), want_names,
-                        strlen(want_names)) == 0);
+    assert_true(strncmp(ws_model_names(), want_names, strlen(want_names)) == 0);
 }
 
 /* Every input is a whole double inside the buffer, named once. */
@@ -59,8 +58,7 @@ static void test_fields(void **state)
                         <= sizeof(union ws_model_params));
             assert_non_null(m->fields[f].what);
             for (int g = 0; g < f; g++)
-                assert_string_not_equal(m->fields[f].name,
-                                        m->fields[g].name);
+                assert_string_not_equal(m->fields[f].name, m->fields[g].name);
         }
     }
 }

@@ -75,7 +75,7 @@ static void test_work(void **state)
     ws_test_model_var(&r, "B_a_regs", 8, -1);
     ws_test_model_var(&r, "B_a_max", 8, -1);
     ws_test_model_var(&r, "B_a_threads", 6, -1);
-    assert_true(isnan(ws_model_get(&r, "B_a_smem")));   /* S_B = 0 */
+    assert_true(isnan(ws_model_get(&r, "B_a_smem"))); /* S_B = 0 */
     ws_test_model_var(&r, "B_a", 6, -1);
     ws_test_model_var(&r, "SMs", 15, -1);
     ws_test_model_var(&r, "T1/P", 1000, -1);
@@ -177,13 +177,11 @@ static void test_active_limits(void **state)
  *   B_r = 1500: 100 * 15 / 1500             = 1 */
 static void test_zigzag(void **state)
 {
-    static const struct { double b_r, passes, f; } cases[] = {
-        {15, 1, 1.0},
-        {16, 2, 30.0 / 16},
-        {31, 3, 45.0 / 31},
-        {151, 11, 165.0 / 151},
-        {1501, 101, 1515.0 / 1501},
-        {1500, 100, 1.0},
+    static const struct {
+        double b_r, passes, f;
+    } cases[] = {
+        {15, 1, 1.0},           {16, 2, 30.0 / 16},         {31, 3, 45.0 / 31},
+        {151, 11, 165.0 / 151}, {1501, 101, 1515.0 / 1501}, {1500, 100, 1.0},
     };
     struct ws_tmm_params p = base();
     struct ws_model_result r;
@@ -203,7 +201,7 @@ static void test_zigzag(void **state)
         /* eq 8's own form: ceil(32*B_r/480) * 1/(32*B_r) * 480 = f_sched */
         ws_test_model_var(&r, "eq8", cases[i].f, -1);
         ws_test_near(r.cycles, cases[i].f, "cycles");
-        if (cases[i].f > 1) {           /* the teeth shrink as B_r grows */
+        if (cases[i].f > 1) { /* the teeth shrink as B_r grows */
             assert_true(cases[i].f < prev);
             prev = cases[i].f;
         }
@@ -224,7 +222,7 @@ static void test_skips(void **state)
     p.s_b = 65536;
     skips(&p, "65536 bytes of shared memory exceed the SM's 49152");
     p = base();
-    p.r_t = 255;                /* 255 * 256 = 65280 > 32768 */
+    p.r_t = 255; /* 255 * 256 = 65280 > 32768 */
     skips(&p, "65280 registers exceed the SM's 32768");
     p = base();
     p.b_max = 0;
@@ -269,12 +267,9 @@ static void test_skips(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_work),
-        cmocka_unit_test(test_memory),
-        cmocka_unit_test(test_span),
-        cmocka_unit_test(test_active_limits),
-        cmocka_unit_test(test_zigzag),
-        cmocka_unit_test(test_skips),
+        cmocka_unit_test(test_work),   cmocka_unit_test(test_memory),
+        cmocka_unit_test(test_span),   cmocka_unit_test(test_active_limits),
+        cmocka_unit_test(test_zigzag), cmocka_unit_test(test_skips),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

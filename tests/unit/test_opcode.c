@@ -78,7 +78,8 @@ static void test_class_names(void **state)
     (void)state;
     for (int c = 0; c < WS_OPC_COUNT; c++)
         assert_int_equal(ws_opcode_class_parse(
-            ws_opcode_class_name((enum ws_op_class)c)), c);
+                             ws_opcode_class_name((enum ws_op_class)c)),
+                         c);
     assert_int_equal(ws_opcode_class_parse("fp128"), -1);
 }
 
@@ -207,7 +208,7 @@ static void test_coalesce_random(void **state)
             a[i] = kind == 3 ? base + ((rng >> (i % 32)) % 300)
                              : base + i * stride;
         if (kind == 0 && (rng >> 3) % 4 == 0 && n > 1)
-            a[n / 2] += 1;              /* a run broken by one lane */
+            a[n / 2] += 1; /* a run broken by one lane */
         ws_coalesce(a, n, width, 32, 128, &r);
         assert_int_equal(r.nsectors, ref_sectors(a, n, width, 32, ref));
         assert_int_equal(ws_shared_wavefronts(a, n, width, banks, bw),

@@ -29,8 +29,7 @@ static void same_cta(const struct ws_cta_stream *a,
     assert_int_equal(a->linear_id, b->linear_id);
     assert_int_equal(a->has_cluster, b->has_cluster);
     if (a->has_cluster) {
-        assert_memory_equal(a->cluster_id, b->cluster_id,
-                            sizeof a->cluster_id);
+        assert_memory_equal(a->cluster_id, b->cluster_id, sizeof a->cluster_id);
         assert_memory_equal(a->cluster_cta, b->cluster_cta,
                             sizeof a->cluster_cta);
         assert_int_equal(a->cluster_rank, b->cluster_rank);
@@ -137,11 +136,12 @@ static uint64_t roundtrip(const char *path, const struct ws_trace_opts *read)
 static void test_bundled_roundtrip(void **state)
 {
     static const char *const traces[] = {
-        "traces/accelsim/vecadd", "traces/accelsim/multi",
-        "traces/accelsim/hopper", "traces/accelsim/legacy",
+        "traces/accelsim/vecadd",
+        "traces/accelsim/multi",
+        "traces/accelsim/hopper",
+        "traces/accelsim/legacy",
         "traces/accelsim/saxpy_stride8",
-        "traces/accelsim/multi/kernel-2.traceg.xz"
-    };
+        "traces/accelsim/multi/kernel-2.traceg.xz"};
 
     (void)state;
     for (size_t i = 0; i < sizeof traces / sizeof traces[0]; i++)
@@ -174,7 +174,8 @@ static void test_corrupt_header(void **state)
     assert_false(err.set);
     f.buf[f.len / 2] ^= 1;
     err = read_all(&f, f.len, NULL);
-    ws_test_err(&err, "t.wst", 1, "checksum mismatch (expected an intact "
+    ws_test_err(&err, "t.wst", 1,
+                "checksum mismatch (expected an intact "
                 "file; repack it)");
     f.buf[f.len / 2] ^= 1;
     err = read_all(&f, f.len - 8, NULL);
@@ -238,8 +239,7 @@ static void test_corrupt_body(void **state)
         ws_pack_reader_counts(r, &mapped, &copied);
         assert_int_equal(copied, 1);
         for (uint32_t w = 0; w < cta->nwarps; w++)
-            if (cta->warps[w].ninst
-                && cta->warps[w].inst[0].pc == in.pc)
+            if (cta->warps[w].ninst && cta->warps[w].inst[0].pc == in.pc)
                 assert_int_equal(cta->warps[w].inst[0].cls, in.cls);
         ws_pack_reader_close(r);
         ws_pack_close(p);

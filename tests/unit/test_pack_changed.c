@@ -38,8 +38,9 @@
 #endif
 #endif
 
-#define CHANGED "the file changed while it was being read (truncated or "\
-                "rewritten)"
+#define CHANGED \
+    "the file changed while it was being read (truncated or " \
+    "rewritten)"
 
 static const char *tmp_path(const char *what)
 {
@@ -47,8 +48,8 @@ static const char *tmp_path(const char *what)
     static int n;
 
     n ^= 1;
-    snprintf(path[n], sizeof path[n], "/tmp/ws-test-changed-%s-%ld.wst",
-             what, (long)getpid());
+    snprintf(path[n], sizeof path[n], "/tmp/ws-test-changed-%s-%ld.wst", what,
+             (long)getpid());
     return path[n];
 }
 
@@ -81,7 +82,7 @@ static void expect_changed(const struct ws_err *err, const char *path,
         fail_msg("a changed file read without an error");
     ws_test_err(err, path, 1, CHANGED);
     assert_non_null(strstr(err->text, "(expected a trace left alone while "
-                           "warpsim runs)"));
+                                      "warpsim runs)"));
     assert_false(err->internal);
     if (how)
         assert_non_null(strstr(err->text, how));
@@ -206,7 +207,7 @@ static void test_replace_by_rename(void **state)
         ctas++;
     if (err.set)
         fail_msg("%s", err.text);
-    assert_int_equal(ctas, 4);          /* hopper's, not legacy's 3 */
+    assert_int_equal(ctas, 4); /* hopper's, not legacy's 3 */
     ws_pack_reader_close(r);
     ws_pack_close(p);
     unlink(path);
@@ -240,7 +241,7 @@ static int child_faults(const char *pack, int sent)
     unlink(path);
     if (m == MAP_FAILED || ftruncate(fd, 0) != 0)
         return 3;
-    (void)m[page];                      /* SIGBUS */
+    (void)m[page]; /* SIGBUS */
     return 0;
 }
 

@@ -22,8 +22,8 @@
 
 /* Sets the size-byte field at off to v, reseals, and expects want from a
  * whole read and a streamed one; puts the field back. */
-static void expect_bad(struct packed *f, uint64_t off, size_t size,
-                       uint64_t v, const char *want)
+static void expect_bad(struct packed *f, uint64_t off, size_t size, uint64_t v,
+                       const char *want)
 {
     uint64_t old = packfix_get(f, off, size);
     struct ws_err err;
@@ -62,11 +62,12 @@ static uint64_t warp_at(const struct packed *f, uint32_t i, uint32_t w)
 /* Every bundled trace packed, and the committed packs, read through. */
 static void test_layout_intact(void **state)
 {
-    static const char *const traces[] = {
-        "traces/accelsim/vecadd", "traces/accelsim/multi",
-        "traces/accelsim/hopper", "traces/accelsim/legacy",
-        "traces/accelsim/saxpy_stride8", "tests/data/bad/unknownop.traceg"
-    };
+    static const char *const traces[] = {"traces/accelsim/vecadd",
+                                         "traces/accelsim/multi",
+                                         "traces/accelsim/hopper",
+                                         "traces/accelsim/legacy",
+                                         "traces/accelsim/saxpy_stride8",
+                                         "tests/data/bad/unknownop.traceg"};
     static const char *const corpus[] = {"good", "multi", "legacy", "hopper",
                                          "unknownop"};
 
@@ -87,8 +88,7 @@ static void test_layout_intact(void **state)
         size_t len;
         char *buf;
         struct ws_err err;
-        snprintf(path, sizeof path, "tests/fuzz/corpus/wst/%s.wst",
-                 corpus[i]);
+        snprintf(path, sizeof path, "tests/fuzz/corpus/wst/%s.wst", corpus[i]);
         buf = ws_test_read(path, &len);
         for (int s = 0; s < 2; s++) {
             err = packfix_read(buf, len, NULL, s);
@@ -113,9 +113,10 @@ static void test_layout_reserved(void **state)
     expect_bad(&f, KH(reserved) + 24, 8, 9, "kernel 1: reserved[3] is 9");
     expect_bad(&f, CTA(1, zero), 4, 2, "kernel 1, CTA 2: zero is 2");
     expect_bad(&f, CTA(0, has_cluster), 4, 2, "CTA 1: has_cluster is 2");
-    expect_bad(&f, f.k.ops_off + sizeof(struct ws_pack_op)
-                   + offsetof(struct ws_pack_op, zero), 4, 1,
-               "opcode 1's zero is 1");
+    expect_bad(&f,
+               f.k.ops_off + sizeof(struct ws_pack_op)
+                   + offsetof(struct ws_pack_op, zero),
+               4, 1, "opcode 1's zero is 1");
     /* Padding: between the CTA index and the 64-aligned kernel header. */
     index_end = f.k.ctas_off + 8u * f.k.nctas;
     assert_true(index_end < f.k_off);
@@ -137,23 +138,24 @@ static void test_layout_offsets(void **state)
                packfix_get(&f, CTA(1, inst_off), 8) + sizeof(struct ws_inst),
                "CTA 2: inst_off is");
     expect_bad(&f, KH(blocks_off), 8, 72, "blocks_off is 72");
-    expect_bad(&f, KH(strings_off), 8, f.k.strings_off + 8,
-               "strings_off is");
+    expect_bad(&f, KH(strings_off), 8, f.k.strings_off + 8, "strings_off is");
     expect_bad(&f, KH(name_off), 8, f.k.name_off + 1, "name_off is");
     if (f.k.nvbit_off)
         expect_bad(&f, KH(nvbit_off), 8, f.k.nvbit_off + 1, "nvbit_off is");
     expect_bad(&f, KH(ops_off), 8, f.k.ops_off + 8, "ctas_off is");
     expect_bad(&f, f.k.ops_off + sizeof(struct ws_pack_op), 8,
-               packfix_get(&f, f.k.ops_off + sizeof(struct ws_pack_op), 8)
-               + 1, "opcode 1's text offset is");
+               packfix_get(&f, f.k.ops_off + sizeof(struct ws_pack_op), 8) + 1,
+               "opcode 1's text offset is");
     free(f.buf);
 
     /* Kernels back to back, the command table filling the file. */
     load_packed(&f, "traces/accelsim/multi");
     k2 = packfix_kernel_at(&f, 1);
     expect_bad(&f, k2 + offsetof(struct ws_pack_kernel_hdr, blocks_off), 8,
-               packfix_get(&f, k2 + offsetof(struct ws_pack_kernel_hdr,
-                                             blocks_off), 8) + 8,
+               packfix_get(&f,
+                           k2 + offsetof(struct ws_pack_kernel_hdr, blocks_off),
+                           8)
+                   + 8,
                "kernel 2: blocks_off is");
     expect_bad(&f, 48, 4, f.h.ncmds - 1, "ncmds is");
     free(f.buf);
@@ -192,10 +194,9 @@ static void test_layout_totals(void **state)
     ninst = (uint32_t)packfix_get(&f, CTA(0, ninst), 4);
     expect_bad(&f, CTA(0, ninst), 4, ninst + 1, "CTA 1: ninst is");
     expect_bad(&f, CTA(0, ninst), 4, ninst - 1, "past the CTA's");
-    expect_bad(&f, CTA(0, naddrs), 4,
-               packfix_get(&f, CTA(0, naddrs), 4) + 1, "CTA 1: naddrs is");
-    expect_bad(&f, CTA(0, naddrs), 4,
-               packfix_get(&f, CTA(0, naddrs), 4) - 1,
+    expect_bad(&f, CTA(0, naddrs), 4, packfix_get(&f, CTA(0, naddrs), 4) + 1,
+               "CTA 1: naddrs is");
+    expect_bad(&f, CTA(0, naddrs), 4, packfix_get(&f, CTA(0, naddrs), 4) - 1,
                "addresses outside the CTA's");
     expect_bad(&f, KH(nctas), 4, f.k.nctas - 1, "nctas is");
     expect_bad(&f, KH(nops), 4, f.k.nops - 1, "ctas_off is");
@@ -206,8 +207,8 @@ static void test_layout_totals(void **state)
  * memory access, after skip others of its kind. */
 static uint64_t find_inst(const struct packed *f, int mem, int skip)
 {
-    uint64_t at = packfix_get(f, cta_at(f, 0)
-                              + offsetof(struct ws_pack_cta, inst_off), 8);
+    uint64_t at = packfix_get(
+        f, cta_at(f, 0) + offsetof(struct ws_pack_cta, inst_off), 8);
     uint32_t n = (uint32_t)packfix_get(f, warp_at(f, 0, 0), 4);
 
     for (uint32_t i = 0; i < n; i++, at += sizeof(struct ws_inst)) {

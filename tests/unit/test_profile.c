@@ -82,8 +82,7 @@ static void test_vecadd(void **state)
      * EXIT carries the lanes that leave (22 in the partial warp, all 32 in
      * the two idle warps); nine more for the lanes that stay. */
     assert_int_equal(p.thread_insts,
-                     128 * 5 * 32 + (32 - 10) + 2 * 32
-                     + 125 * 9 * 32 + 9 * 10);
+                     128 * 5 * 32 + (32 - 10) + 2 * 32 + 125 * 9 * 32 + 9 * 10);
     ws_profile_free(&p);
 }
 
@@ -92,8 +91,8 @@ static void test_vecadd(void **state)
 static void profile_workload(const char *const *sets, int nsets,
                              struct ws_profile *p, struct ws_gpu *gpu)
 {
-    ws_test_profile("traces/kernels/saxpy/workload.yaml", NULL, sets, nsets,
-                    p, gpu);
+    ws_test_profile("traces/kernels/saxpy/workload.yaml", NULL, sets, nsets, p,
+                    gpu);
 }
 
 /* Wang & Lou's worked example (their section 3.3): saxpy has "3 memory

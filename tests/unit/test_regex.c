@@ -38,33 +38,33 @@ static void test_estimate_exact(void **state)
         const char *pattern;
         uint64_t states;
     } cases[] = {
-        {"", 1},             /* the end node */
+        {"", 1}, /* the end node */
         {"a", 2},
         {"abc", 4},
-        {"a|b", 4},          /* and the alternation */
+        {"a|b", 4}, /* and the alternation */
         {"a*", 3},
         {"a?", 3},
-        {"a+", 4},           /* a, then a starred copy */
-        {"(a)", 4},          /* the group's open and close */
+        {"a+", 4},  /* a, then a starred copy */
+        {"(a)", 4}, /* the group's open and close */
         {"a{3}", 4},
-        {"a{2,5}", 9},       /* 5 copies, 3 optional ones */
+        {"a{2,5}", 9}, /* 5 copies, 3 optional ones */
         {"a{,3}", 7},
-        {"a{2,}", 5},        /* 2 copies and a starred one */
-        {"a{0}", 2},         /* built, then dropped: counted */
+        {"a{2,}", 5}, /* 2 copies and a starred one */
+        {"a{0}", 2},  /* built, then dropped: counted */
         {".", 2},
-        {"[{]", 2},          /* a brace in a bracket is a member */
+        {"[{]", 2}, /* a brace in a bracket is a member */
         {"[{]{3}", 4},
-        {"[]{]", 2},         /* ']' first is a member */
+        {"[]{]", 2}, /* ']' first is a member */
         {"[^]{]", 2},
         {"[[:alpha:]{]", 2},
         {"[[:alpha:]]{9}{9}", 82},
-        {"a\\{3}", 5},       /* an escaped brace opens no interval */
-        {"a{", 3},           /* nor one left open */
+        {"a\\{3}", 5}, /* an escaped brace opens no interval */
+        {"a{", 3},     /* nor one left open */
         {"a{x}", 5},
-        {"*a", 3},           /* nothing to repeat: a literal */
-        {"a)", 3},           /* unmatched ')': a literal */
-        {"^a$", 12},         /* 4 nodes, twice per anchor */
-        {"\\ba", 15},        /* \b: two anchors and their alternation */
+        {"*a", 3},    /* nothing to repeat: a literal */
+        {"a)", 3},    /* unmatched ')': a literal */
+        {"^a$", 12},  /* 4 nodes, twice per anchor */
+        {"\\ba", 15}, /* \b: two anchors and their alternation */
     };
 
     (void)state;
@@ -86,7 +86,8 @@ static void test_estimate_nested(void **state)
     assert_true(ws_regex_states("a{99}") < WS_REGEX_MAX_STATES);
     /* "+" doubles: 2^21 copies */
     assert_true(ws_regex_states("(((((((((((((((((((((a+)+)+)+)+)+)+)+)+)+)"
-                                ")+)+)+)+)+)+)+)+)+)+)+") > 2000000);
+                                ")+)+)+)+)+)+)+)+)+)+)+")
+                > 2000000);
     /* saturates rather than wrapping */
     assert_true(ws_regex_states("((((((((a{32767}){32767}){32767}){32767})"
                                 "{32767}){32767}){32767}){32767})")
@@ -98,9 +99,20 @@ static void test_estimate_nested(void **state)
 static void test_check_accepts(void **state)
 {
     static const char *const good[] = {
-        "saxpy", "^_Z.*gemm", "vecAdd|spill", "a{0,}", "[[:alpha:]]{9}{9}",
-        "^_Z[0-9]+(gemm|conv)_kernel.*$", "(a+)*", "a*?", "(ab?)*",
-        "(a?){3}", "[\\1]", "[{]+", "a\\{3}", "\\w+",
+        "saxpy",
+        "^_Z.*gemm",
+        "vecAdd|spill",
+        "a{0,}",
+        "[[:alpha:]]{9}{9}",
+        "^_Z[0-9]+(gemm|conv)_kernel.*$",
+        "(a+)*",
+        "a*?",
+        "(ab?)*",
+        "(a?){3}",
+        "[\\1]",
+        "[{]+",
+        "a\\{3}",
+        "\\w+",
     };
     char why[200];
 
@@ -187,8 +199,8 @@ static int ws_test_capped_child(void)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (t1.tv_sec - t0.tv_sec > 1)
         return 12;
-    if (ws_regex_compile(&re, "(a?|b?|c?|d?){157}x", REG_NOSUB, why,
-                         sizeof why) != 0)
+    if (ws_regex_compile(&re, "(a?|b?|c?|d?){157}x", REG_NOSUB, why, sizeof why)
+        != 0)
         return 13;
     regfree(&re);
     return 0;

@@ -15,12 +15,13 @@
 #include "report/ws_rsm_table.h"
 #include "ws_test.h"
 
-#define HEAD "status,kernel,time_us,sm_util_pct,smsp__inst_executed.sum," \
-             "l1tex__t_requests_pipe_lsu_mem_global.sum\n"
+#define HEAD \
+    "status,kernel,time_us,sm_util_pct,smsp__inst_executed.sum," \
+    "l1tex__t_requests_pipe_lsu_mem_global.sum\n"
 
-static const struct ws_rsm_args ws_test_args = {
-    WS_RSM_TS, {0.1, 0.5, 0.8}, {5, 0.5, 20, 0.8, 1.386, 1}
-};
+static const struct ws_rsm_args ws_test_args = {WS_RSM_TS,
+                                                {0.1, 0.5, 0.8},
+                                                {5, 0.5, 20, 0.8, 1.386, 1}};
 
 /* The report of CSV text, or NULL with err set. */
 static char *ws_test_report(const char *text, struct ws_err *err)
@@ -74,7 +75,9 @@ static void test_kernel_order(void **state)
 
 static void test_many_kernels(void **state)
 {
-    enum { N = 60000 };
+    enum {
+        N = 60000
+    };
     size_t cap = sizeof HEAD + (size_t)N * 40, n;
     char *text = malloc(cap);
     struct timespec t0, t1;
@@ -90,7 +93,7 @@ static void test_many_kernels(void **state)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     md = ws_test_report(text, &err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    assert_null(md);            /* no kernel has 3 rows */
+    assert_null(md); /* no kernel has 3 rows */
     assert_non_null(strstr(err.text, "no kernel with 3 ok rows"));
     assert_true(t1.tv_sec - t0.tv_sec < 3);
     free(text);
@@ -102,17 +105,21 @@ static void test_negative(void **state)
 
     (void)state;
     assert_null(ws_test_report(HEAD "ok,k,1,50,10,3\nok,k,2,60,-25,1\n"
-                               "ok,k,3,70,31,4\n", &err));
-    ws_test_err(&err, "t.csv", 3, "column 'smsp__inst_executed.sum' "
+                                    "ok,k,3,70,31,4\n",
+                               &err));
+    ws_test_err(&err, "t.csv", 3,
+                "column 'smsp__inst_executed.sum' "
                 "holds -25");
     assert_non_null(strstr(err.text, "t.csv:3:11:"));
     assert_null(ws_test_report(HEAD "ok,k,1,-0.5,10,3\nok,k,2,60,25,1\n"
-                               "ok,k,3,70,31,4\n", &err));
+                                    "ok,k,3,70,31,4\n",
+                               &err));
     ws_test_err(&err, "t.csv", 2, "column 'sm_util_pct' holds -0.5");
     /* a failed row's cells are not read */
     {
         char *md = ws_test_report(HEAD "ok,k,1,50,10,3\nfailed,k,,,-1,\n"
-                                  "ok,k,2,60,25,1\nok,k,3,70,31,4\n", &err);
+                                       "ok,k,2,60,25,1\nok,k,3,70,31,4\n",
+                                  &err);
         if (!md)
             fail_msg("%s", err.text);
         free(md);

@@ -92,7 +92,7 @@ static void test_run_select(void **state)
     assert_int_equal(ws_run_input(&rq, &rep, &err), -1);
     assert_null(rep.kernels);
     assert_non_null(strstr(err.text, "no kernel of traces/accelsim/multi "
-                           "has launch id '99'"));
+                                     "has launch id '99'"));
 }
 
 static void test_run_listing_refused(void **state)

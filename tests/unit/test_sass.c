@@ -82,12 +82,15 @@ static void test_operands(void **state)
     o = parse("B0");
     assert_int_equal(o.kind, WS_OPND_OTHER);
     assert_int_equal(ws_sass_operand_parse("`(.L_x_3)", 9, &o, &label, &llen,
-                                           &why), 0);
+                                           &why),
+                     0);
     assert_int_equal(o.kind, WS_OPND_TARGET);
     assert_int_equal(llen, 6);
     assert_memory_equal(label, ".L_x_3", 6);
-    assert_int_equal(ws_sass_operand_parse("R256", 4, &o, &label, &llen, &why), -1);
-    assert_int_equal(ws_sass_operand_parse("[R2", 3, &o, &label, &llen, &why), -1);
+    assert_int_equal(ws_sass_operand_parse("R256", 4, &o, &label, &llen, &why),
+                     -1);
+    assert_int_equal(ws_sass_operand_parse("[R2", 3, &o, &label, &llen, &why),
+                     -1);
 }
 
 static struct ws_sass load(const char *path)
@@ -101,9 +104,8 @@ static struct ws_sass load(const char *path)
     return s;
 }
 
-static const struct ws_sass_inst *at_pc(const struct ws_sass *s,
-                                        const struct ws_sass_func *f,
-                                        uint32_t pc)
+static const struct ws_sass_inst *
+at_pc(const struct ws_sass *s, const struct ws_sass_func *f, uint32_t pc)
 {
     for (uint32_t i = 0; i < f->ninst; i++)
         if (s->insts[f->first + i].pc == pc)
@@ -144,7 +146,7 @@ static void test_cuobjdump_sm80(void **state)
         if (i > 0)
             assert_int_equal(in->pc - s.insts[f->first + i - 1].pc, 16);
     }
-    assert_int_equal(bars, 2);   /* __syncthreads before and inside the loop */
+    assert_int_equal(bars, 2); /* __syncthreads before and inside the loop */
     assert_true(branches >= 2);
     ws_sass_free(&s);
 }
@@ -158,7 +160,7 @@ static void test_nvdisasm_sm90(void **state)
     (void)state;
     assert_string_equal(f->name, "_Z6reducePKfPfi");
     assert_int_equal(f->sm, 90);
-    assert_true(f->regs > 0);              /* from EIATTR_REGCOUNT */
+    assert_true(f->regs > 0); /* from EIATTR_REGCOUNT */
     for (uint32_t i = 0; i < f->ninst; i++) {
         const struct ws_sass_inst *in = &s.insts[f->first + i];
         if (in->cls == WS_OPC_EXIT && in->guard == 0 && !in->guard_neg)
@@ -230,7 +232,8 @@ static void test_bad_listings(void **state)
         {"code for sm_80\nFunction : k\n/*0000*/ MOV R1, R2\n", 3,
          "statement without ';'"},
         {"code for sm_80\nFunction : k\n/*0010*/ MOV R1, R2 ;\n"
-         "/*0000*/ MOV R1, R2 ;\n", 4, "does not follow"},
+         "/*0000*/ MOV R1, R2 ;\n",
+         4, "does not follow"},
         {"code for sm_80\nFunction : k\n/*00zz*/ MOV R1, R2 ;\n", 3,
          "bad offset"},
         {"code for sm_80\nFunction : k\n/*0000*/ BRA `(.L_x_9) ;\n....\n", 3,
@@ -238,31 +241,38 @@ static void test_bad_listings(void **state)
         {"code for sm_80\nFunction : k\n/*0000*/ BRA 0x40 ;\n....\n", 3,
          "branch target 0x40 is not an instruction"},
         /* Used to be cut to 32 bits and land on offset 0. */
-        {"code for sm_80\nFunction : k\n/*0000*/ BRA 0x100000000 ;\n....\n",
-         3, "branch target 0x100000000 is not an instruction"},
+        {"code for sm_80\nFunction : k\n/*0000*/ BRA 0x100000000 ;\n....\n", 3,
+         "branch target 0x100000000 is not an instruction"},
         {".target sm_90\n.text.k:\n.L_x_0:\n/*0000*/ EXIT ;\n.L_x_0:\n"
-         "/*0010*/ BRA `(.L_x_0);\n", 5, "label '.L_x_0' is defined twice in "
+         "/*0010*/ BRA `(.L_x_0);\n",
+         5,
+         "label '.L_x_0' is defined twice in "
          "k (expected each label once; line 3 has it first)"},
         /* Cut short: the last line, or the line starting the next one. */
         {"code for sm_80\nFunction : k\n/*0000*/ MOV R1, R2 ;\n"
-         "/*0010*/ EXIT ;\n", 4, "function k is cut short after offset "
+         "/*0010*/ EXIT ;\n",
+         4,
+         "function k is cut short after offset "
          "0x0010 (expected the rest of it: a function ends with a BRA to "
          "itself, then cuobjdump's '.....' line or nvdisasm's end label)"},
         {"code for sm_80\nFunction : k\n/*0000*/ EXIT ;\nFunction : j\n"
-         "/*0000*/ EXIT ;\n/*0010*/ BRA 0x10 ;\n", 4,
-         "function k is cut short"},
+         "/*0000*/ EXIT ;\n/*0010*/ BRA 0x10 ;\n",
+         4, "function k is cut short"},
         {"code for sm_80\nFunction : k\n/*0000*/ EXIT ;\n"
-         "/*0010*/ @P0 BRA 0x10 ;\n", 4, "function k is cut short"},
+         "/*0010*/ @P0 BRA 0x10 ;\n",
+         4, "function k is cut short"},
         {".target sm_90\n\t.size\t\tk,(.L_x_1 - k)\n.text.k:\n"
-         "/*0000*/ EXIT ;\n.L_x_0:\n\n", 6, "function k is cut short"},
+         "/*0000*/ EXIT ;\n.L_x_0:\n\n",
+         6, "function k is cut short"},
         {".target sm_90\n.text.k:\n/*0000*/ EXIT ;\n"
-         "\t.section\t.nv.constant0.k,\"a\",@progbits\n", 4,
-         "function k is cut short"},
+         "\t.section\t.nv.constant0.k,\"a\",@progbits\n",
+         4, "function k is cut short"},
         /* An offset comment whose closing star-slash overlaps its opening
          * one used to give the offset a length of SIZE_MAX. */
         {"code for sm_80\nFunction : k\n/*/*/ MOV R1 ;\n", 3, "bad offset"},
         {"code for sm_80\nFunction : k\n/*0000*/ LDG R1, "
-         "[R2+0x7fffffffffffffff+0x1] ;\n", 3, "bad operand"},
+         "[R2+0x7fffffffffffffff+0x1] ;\n",
+         3, "bad operand"},
         {"code for sm_80\nFunction : k\n/*0000*/ MOV R300, R2 ;\n", 3,
          "bad operand 'R300'"},
         {"code for sm_80\nFunction : k\n/*0000*/ @Q0 MOV R1, R2 ;\n", 3,
@@ -278,7 +288,8 @@ static void test_bad_listings(void **state)
         struct ws_err err;
         ws_err_clear(&err);
         if (ws_sass_parse_mem(&s, "l.sass", cases[i].text,
-                              strlen(cases[i].text), NULL, &err) == 0)
+                              strlen(cases[i].text), NULL, &err)
+            == 0)
             fail_msg("case %zu parsed", i);
         ws_test_err(&err, "l.sass", cases[i].line, cases[i].want);
     }
@@ -307,7 +318,8 @@ static void test_function_ends(void **state)
         struct ws_err err;
         ws_err_clear(&err);
         if (ws_sass_parse_mem(&s, "l.sass", good[i], strlen(good[i]), NULL,
-                              &err) < 0)
+                              &err)
+            < 0)
             fail_msg("case %zu: %s", i, err.text);
         ws_sass_free(&s);
     }

@@ -75,7 +75,8 @@ static void test_planted(void **state)
     (void)state;
     ws_err_clear(&err);
     assert_int_equal(ws_csv_parse(&t, "out/study/plant.csv", planted,
-                                  sizeof planted - 1, 0, 0, &err), 0);
+                                  sizeof planted - 1, 0, 0, &err),
+                     0);
     tp[0] = &t;
     assert_int_equal(ws_sb_collect(&sb, tp, 1, NULL, &err), 0);
     assert_int_equal(sb.nmodels, 2);
@@ -95,14 +96,21 @@ static void test_planted(void **state)
     assert_non_null(m);
     /* The run 50x off is reported apart, not pooled: the in-domain
      * metrics are test_metrics'. */
-    ws_test_near(json_real_value(json_object_get(
-        json_object_get(m, "in_domain"), "median_ape")), 0.1, "in");
-    ws_test_near(json_real_value(json_object_get(
-        json_object_get(m, "in_domain"), "mape")), 0.175, "in MAPE");
-    assert_int_equal(json_integer_value(json_object_get(
-        json_object_get(m, "out_of_domain"), "runs")), 1);
-    ws_test_near(json_real_value(json_object_get(
-        json_object_get(m, "out_of_domain"), "median_ape")), 49, "out");
+    ws_test_near(json_real_value(
+                     json_object_get(json_object_get(m, "in_domain"),
+                                     "median_ape")),
+                 0.1, "in");
+    ws_test_near(json_real_value(
+                     json_object_get(json_object_get(m, "in_domain"), "mape")),
+                 0.175, "in MAPE");
+    assert_int_equal(json_integer_value(
+                         json_object_get(json_object_get(m, "out_of_domain"),
+                                         "runs")),
+                     1);
+    ws_test_near(json_real_value(
+                     json_object_get(json_object_get(m, "out_of_domain"),
+                                     "median_ape")),
+                 49, "out");
     assert_non_null(strstr(o.report, "runs below it: 0"));
     assert_non_null(strstr(o.report, "| m | in its domain | 4 | 10.0 %"));
     ws_study_out_free(&o);

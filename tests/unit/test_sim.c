@@ -159,7 +159,7 @@ static void test_pointer_chase(void **state)
 /* ---- streaming copy ------------------------------------------------------ */
 
 struct stream {
-    unsigned iters;       /* lines per warp, 4 in flight at a time */
+    unsigned iters; /* lines per warp, 4 in flight at a time */
     uint64_t warps;
 };
 
@@ -174,11 +174,13 @@ static void gen_copy(struct ws_synth *k, uint32_t cta)
         for (unsigned i = 0; i < s->iters; i += 4) {
             for (unsigned u = 0; u < 4; u++) {
                 uint64_t line = (uint64_t)(i + u) * s->warps + gw;
-                ws_synth_mem(k, "LDG.E", 4 + (int)u, 2, 32, src + 128 * line, 4, 4);
+                ws_synth_mem(k, "LDG.E", 4 + (int)u, 2, 32, src + 128 * line, 4,
+                             4);
             }
             for (unsigned u = 0; u < 4; u++) {
                 uint64_t line = (uint64_t)(i + u) * s->warps + gw;
-                ws_synth_mem(k, "STG.E", -1, 4 + (int)u, 32, dst + 128 * line, 4, 4);
+                ws_synth_mem(k, "STG.E", -1, 4 + (int)u, 32, dst + 128 * line,
+                             4, 4);
             }
         }
         ws_synth_op(k, "EXIT", -1, -1, -1);
@@ -252,7 +254,7 @@ static void test_more_warps(void **state)
         if (blocks == 1)
             first = cycles;
         if (blocks == 2)
-            assert_true(cycles * 10 < first * 6);   /* latency bound: ~halves */
+            assert_true(cycles * 10 < first * 6); /* latency bound: ~halves */
         prev = cycles;
         ws_kernel_stats_free(&st);
         ws_synth_free(&k);
@@ -286,16 +288,17 @@ static void test_loaded_latency(void **state)
         hop = (double)cycles / c.hops;
         moved = (double)st.ctr.v[WS_CTR_DRAM_BYTES_READ] / (double)cycles;
         print_message("loaded latency: %2u warps/SM, %4.0f cycles a round "
-                      "trip, %5.1f of %.1f DRAM bytes/cycle\n", warps, hop,
-                      moved, peak);
+                      "trip, %5.1f of %.1f DRAM bytes/cycle\n",
+                      warps, hop, moved, peak);
         if (moved > peak)
-            fail_msg("%u warps/SM: %.1f bytes/cycle beat the %.1f peak",
-                     warps, moved, peak);
+            fail_msg("%u warps/SM: %.1f bytes/cycle beat the %.1f peak", warps,
+                     moved, peak);
         if (warps == 1)
             first = hop;
         else if (hop < prev * 0.98)
             fail_msg("%u warps/SM: %.0f cycles a round trip, less than %.0f "
-                     "with half the warps", warps, hop, prev);
+                     "with half the warps",
+                     warps, hop, prev);
         prev = hop;
         ws_kernel_stats_free(&st);
         ws_synth_free(&k);
@@ -319,7 +322,8 @@ static void gen_mixed(struct ws_synth *k, uint32_t cta)
             ws_synth_mem(k, "LDG.E", 4, 2, 32, base + 128 * (uint64_t)i, 4, 4);
             ws_synth_op(k, "FFMA", 5, 4, 5);
             ws_synth_op(k, "FFMA", 5, 5, 5);
-            ws_synth_mem(k, "STG.E", -1, 5, 32, base + 2048 + 128 * (uint64_t)i, 4, 4);
+            ws_synth_mem(k, "STG.E", -1, 5, 32, base + 2048 + 128 * (uint64_t)i,
+                         4, 4);
         }
         ws_synth_op(k, "EXIT", -1, -1, -1);
     }
@@ -373,7 +377,8 @@ static void gen_shared(struct ws_synth *k, uint32_t cta)
     (void)cta;
     ws_synth_warp(k, 0);
     for (int i = 0; i < 16; i++)
-        ws_synth_mem(k, "LDS", 2 + i % 8, 1, 32, 0, 4 * (int64_t)*stride_words, 4);
+        ws_synth_mem(k, "LDS", 2 + i % 8, 1, 32, 0, 4 * (int64_t)*stride_words,
+                     4);
     ws_synth_op(k, "EXIT", -1, -1, -1);
 }
 
@@ -446,7 +451,8 @@ static void test_barriers(void **state)
 
     (void)state;
     ws_synth_init(&k, 1, 64, gen_good_barrier, NULL);
-    assert_true(ws_synth_run(&k, &g, &st) >= 40 * g.unit[WS_UNIT_FP32].interval);
+    assert_true(ws_synth_run(&k, &g, &st)
+                >= 40 * g.unit[WS_UNIT_FP32].interval);
     assert_true(st.ctr.v[WS_CTR_STALL_BARRIER]
                 >= 30 * g.unit[WS_UNIT_FP32].interval - 2);
     ws_kernel_stats_free(&st);

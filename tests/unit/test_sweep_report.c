@@ -25,7 +25,7 @@ static void test_fit_power_law(void **state)
         for (int k = 0; k < 5; k++) {
             x[n] = pow(2.0, k) * (double)(grp + 1);
             y[n] = c[grp] * pow(x[n], -0.5);
-            g[n] = 100 * grp + 7;   /* any integers name a group */
+            g[n] = 100 * grp + 7; /* any integers name a group */
             n++;
         }
     }
@@ -47,7 +47,7 @@ static void test_fit_single_x_group(void **state)
     (void)state;
     for (int i = 0; i < 7; i++)
         y[i] = (double)(g[i] + 1) * x[i] * x[i];
-    y[6] = 99;      /* in group 2, which is left out */
+    y[6] = 99; /* in group 2, which is left out */
     assert_int_equal(ws_elasticity_fit(x, y, g, 7, &e), 0);
     assert_true(fabs(e.slope - 2) < 1e-12);
     assert_int_equal(e.n, 5);
@@ -68,16 +68,15 @@ static void parse(struct ws_csv *t, const char *text)
 
 /* cycles = 1000 * a^1 * b^0; the failed point has a wrong number that
  * must not count. */
-static const char ws_table_ab[] =
-    "point,status,error,a,b,cycles\n"
-    "0,ok,,1,1,1000\n"
-    "1,ok,,1,2,1000\n"
-    "2,ok,,2,1,2000\n"
-    "3,ok,,2,2,2000\n"
-    "4,failed,\"run: bad | thing\",4,1,1\n"
-    "5,ok,,4,2,4000\n"
-    "6,ok,,8,1,8000\n"
-    "7,ok,,8,2,8000\n";
+static const char ws_table_ab[] = "point,status,error,a,b,cycles\n"
+                                  "0,ok,,1,1,1000\n"
+                                  "1,ok,,1,2,1000\n"
+                                  "2,ok,,2,1,2000\n"
+                                  "3,ok,,2,2,2000\n"
+                                  "4,failed,\"run: bad | thing\",4,1,1\n"
+                                  "5,ok,,4,2,4000\n"
+                                  "6,ok,,8,1,8000\n"
+                                  "7,ok,,8,2,8000\n";
 
 static void test_report_axes(void **state)
 {
@@ -101,14 +100,14 @@ static void test_report_axes(void **state)
     assert_non_null(rb);
     assert_true(ra < rb);
     assert_non_null(strstr(md, "Reading: doubling a changes cycles by "
-                           "+100 %"));
+                               "+100 %"));
     /* The failed point's 1 cycle is not the best. */
     assert_non_null(strstr(md, "## Best 3 points (lowest cycles)\n\n"
-                           "| point | cycles | b | a |\n"
-                           "|---|---:|---|---|\n| 0 | 1000 | 1 | 1 |\n"));
+                               "| point | cycles | b | a |\n"
+                               "|---|---:|---|---|\n| 0 | 1000 | 1 | 1 |\n"));
     assert_non_null(strstr(md, "## Worst 3 points (highest cycles)\n\n"
-                           "| point | cycles | b | a |\n"
-                           "|---|---:|---|---|\n| 7 | 8000 | 2 | 8 |\n"));
+                               "| point | cycles | b | a |\n"
+                               "|---|---:|---|---|\n| 7 | 8000 | 2 | 8 |\n"));
     free(md);
     ws_csv_free(&t);
 }
@@ -116,16 +115,15 @@ static void test_report_axes(void **state)
 /* Two kernels of one point add up; a GPU axis is not a number. */
 static void test_report_kernels_and_text_axis(void **state)
 {
-    static const char text[] =
-        "point,status,kernel,gpu,n,cycles\n"
-        "0,ok,k1,v100,1,100\n"
-        "0,ok,k2,v100,1,200\n"
-        "1,ok,k1,v100,4,400\n"
-        "1,ok,k2,v100,4,800\n"
-        "2,ok,k1,a100,1,50\n"
-        "2,ok,k2,a100,1,100\n"
-        "3,ok,k1,a100,4,200\n"
-        "3,ok,k2,a100,4,400\n";
+    static const char text[] = "point,status,kernel,gpu,n,cycles\n"
+                               "0,ok,k1,v100,1,100\n"
+                               "0,ok,k2,v100,1,200\n"
+                               "1,ok,k1,v100,4,400\n"
+                               "1,ok,k2,v100,4,800\n"
+                               "2,ok,k1,a100,1,50\n"
+                               "2,ok,k2,a100,1,100\n"
+                               "3,ok,k1,a100,4,200\n"
+                               "3,ok,k2,a100,4,400\n";
     static const char *const axes[] = {"gpu", "n"};
     struct ws_csv t;
     struct ws_err err;
@@ -157,7 +155,7 @@ static void test_report_errors(void **state)
     assert_null(ws_sweep_report(&t, axes, NULL, 1, "ipc", &err));
     assert_true(err.set && !err.placed);
     assert_non_null(strstr(err.text, "no column 'ipc' in r.csv (expected "
-                           "one of: point, status"));
+                                     "one of: point, status"));
     ws_err_clear(&err);
     assert_null(ws_sweep_report(&t, bad_axes, NULL, 1, "cycles", &err));
     assert_non_null(strstr(err.text, "no column 'z'"));

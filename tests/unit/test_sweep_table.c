@@ -30,8 +30,8 @@ static void add_row(char *buf, int p, int k, const char *s, int r, int rows,
 {
     char line[200];
 
-    snprintf(line, sizeof line, "%d,3,%s,ok,,%s,%d,%d,%s\n", p, keys[k], s,
-             r, rows, v);
+    snprintf(line, sizeof line, "%d,3,%s,ok,,%s,%d,%d,%s\n", p, keys[k], s, r,
+             rows, v);
     strcat(buf, line);
 }
 
@@ -67,7 +67,7 @@ static void test_held_by_key(void **state)
 
     (void)state;
     make_keys();
-    add_row(text, 7, 2, "1111111111111111", 0, 1, "x");    /* was point 7 */
+    add_row(text, 7, 2, "1111111111111111", 0, 1, "x"); /* was point 7 */
     add_row(text, 0, 0, "1111111111111111", 0, 2, "a0");
     add_row(text, 0, 0, "1111111111111111", 1, 2, "a1");
     scan(text, 0, &h, done, &t);
@@ -96,11 +96,11 @@ static void test_held_torn_and_doubled(void **state)
 
     (void)state;
     make_keys();
-    add_row(text, 0, 0, "s", 0, 2, "a0");          /* row 1 missing */
+    add_row(text, 0, 0, "s", 0, 2, "a0"); /* row 1 missing */
     add_row(text, 1, 1, "s", 0, 1, "b");
-    add_row(text, 1, 1, "t", 0, 1, "b");           /* same row, again */
+    add_row(text, 1, 1, "t", 0, 1, "b"); /* same row, again */
     add_row(text, 2, 2, "s", 0, 1, "c");
-    add_row(text, 2, 2, "s", 0, 1, "C");           /* conflicting */
+    add_row(text, 2, 2, "s", 0, 1, "C"); /* conflicting */
     scan(text, 0, &h, done, &t);
     assert_true(!done[0] && done[1] && !done[2]);
     assert_int_equal(h.torn, 2);
@@ -124,7 +124,7 @@ static void test_held_stale_bad_retry(void **state)
     (void)state;
     make_keys();
     strcat(text, "0,3,zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz,ok,,s,0,1,q\n");
-    add_row(text, 1, 1, "s", 3, 2, "b");           /* row past rows */
+    add_row(text, 1, 1, "s", 3, 2, "b"); /* row past rows */
     strcat(text, "2,3,cccccccccccccccccccccccccccccccc,failed,why,s,0,1,\n");
     strcat(text, "0,3,aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa,garbage,,s,0,1,\n");
     scan(text, 1, &h, done, &t);
@@ -165,42 +165,42 @@ static void test_merge(void **state)
     add_row(b, 1, 1, s, 0, 1, "b");
     out = merge2(a, b, &err);
     assert_non_null(out);
-    assert_non_null(strstr(out, ",a1\n1,3,"));     /* sorted by point */
+    assert_non_null(strstr(out, ",a1\n1,3,")); /* sorted by point */
     free(out);
 
     strcpy(c, a);
-    add_row(c, 0, 0, s, 1, 2, "a1");               /* doubled */
+    add_row(c, 0, 0, s, 1, 2, "a1"); /* doubled */
     assert_null(merge2(c, b, &err));
     ws_test_err(&err, "s0.csv", 5, "point 0 row 1 appears twice");
 
     strcpy(c, HDR);
-    add_row(c, 0, 0, s, 0, 2, "a0");               /* row 1 missing */
+    add_row(c, 0, 0, s, 0, 2, "a0"); /* row 1 missing */
     add_row(c, 2, 2, s, 0, 1, "c");
     assert_null(merge2(c, b, &err));
     ws_test_err(&err, "s0.csv", 2, "point 0 has 1 of its 2 rows");
 
     strcpy(d, HDR);
-    add_row(d, 1, 1, "t", 0, 1, "b");              /* another sweep */
+    add_row(d, 1, 1, "t", 0, 1, "b"); /* another sweep */
     assert_null(merge2(a, d, &err));
     ws_test_err(&err, "s1.csv", 2, "this row is of sweep 't'");
 
     strcpy(d, HDR);
-    add_row(d, 0, 0, s, 0, 2, "a0");               /* point in two shares */
+    add_row(d, 0, 0, s, 0, 2, "a0"); /* point in two shares */
     assert_null(merge2(a, d, &err));
     ws_test_err(&err, "s1.csv", 2, "point 0 is also in s0.csv");
 
-    strcpy(d, HDR);                                /* point 1 nowhere */
+    strcpy(d, HDR); /* point 1 nowhere */
     assert_null(merge2(a, d, &err));
     ws_test_err(&err, "s0.csv", 1, "point 1 of 3 is in no share");
 
-    strcpy(d, HDR);                                /* a key edited */
+    strcpy(d, HDR); /* a key edited */
     strcat(d, "1,3,dddddddddddddddddddddddddddddddd,ok,,");
     strcat(d, s);
     strcat(d, ",0,1,b\n");
     assert_null(merge2(a, d, &err));
     ws_test_err(&err, "s0.csv", 2, "the points' keys make sweep");
 
-    strcpy(d, HDR);                                /* not a sweep's status */
+    strcpy(d, HDR); /* not a sweep's status */
     strcat(d, "1,3,bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb,maybe,,");
     strcat(d, s);
     strcat(d, ",0,1,b\n");

@@ -16,8 +16,8 @@
     "-kernel name = k\n-kernel id = 1\n-grid dim = (2,1,1)\n" \
     "-block dim = (64,1,1)\n-shmem = 0\n-nregs = 16\n-binary version = 70\n" \
     "-cuda stream id = 0\n-shmem base_addr = 0x00007f0000000000\n" \
-    "-local mem base_addr = 0x00007e0000000000\n-nvbit version = 1.5.5\n" \
-    ver extra "\n#traces format = whatever\n\n"
+    "-local mem base_addr = 0x00007e0000000000\n-nvbit version = 1.5.5\n" ver \
+        extra "\n#traces format = whatever\n\n"
 
 struct trace_fixture {
     struct ws_traceg *r;
@@ -48,14 +48,14 @@ static const char *opname(struct trace_fixture *f, const struct ws_inst *in)
 
 static void test_v4_fields(void **state)
 {
-    static const char text[] = HDR("-accelsim tracer version = 4\n",
-                                    "-enable lineinfo = 0\n")
-        "#BEGIN_TB\n\nthread block = 1,0,0\n\nwarp = 0\ninsts = 4\n"
-        "0000 ffffffff 1 R1 MOV 0 0 \n"
-        "0010 0000ffff 1 R4 IMAD.WIDE 3 R2 RZ R255 0 \n"
-        "0020 ffffffff 1 R8 LDG.E.128.SYS 1 R4 16 1 0x0000000000001000 16 \n"
-        "0030 00000000 0 STG.E 2 R4 R9 4 0 \n"
-        "warp = 1\ninsts = 0\n#END_TB\n";
+    static const char text[] = HDR(
+        "-accelsim tracer version = 4\n",
+        "-enable lineinfo = 0\n") "#BEGIN_TB\n\nthread block = 1,0,0\n\nwarp = 0\ninsts = 4\n"
+                                  "0000 ffffffff 1 R1 MOV 0 0 \n"
+                                  "0010 0000ffff 1 R4 IMAD.WIDE 3 R2 RZ R255 0 \n"
+                                  "0020 ffffffff 1 R8 LDG.E.128.SYS 1 R4 16 1 0x0000000000001000 16 \n"
+                                  "0030 00000000 0 STG.E 2 R4 R9 4 0 \n"
+                                  "warp = 1\ninsts = 0\n#END_TB\n";
     struct trace_fixture f;
     const struct ws_cta_stream *cta;
     const struct ws_inst *in;
@@ -96,17 +96,17 @@ static void test_v4_fields(void **state)
 
 static void test_v5_modes(void **state)
 {
-    static const char text[] = HDR("-accelsim tracer version = 5\n",
-                                    "-enable lineinfo = 1\n")
-        "#BEGIN_TB\nthread block = 0,0,0\nwarp = 1\ninsts = 4\n"
-        /* Mode 2: popcount - 1 = 3 deltas, then the immediate 7. */
-        "12 0000 0000000f 1 R2 LDG.E 1 R4 4 2 0x100 4 -8 100 7 \n"
-        /* Mode 0: one address per active lane (lanes 1 and 3). */
-        "13 0010 0000000a 0 STG.E 2 R4 R5 4 0 0x200 0x300 0 \n"
-        /* Mode 2 with one active lane: no delta, immediate 9. */
-        "14 0020 00000004 1 R6 LDG.E.64 1 R4 8 2 0x400 9 \n"
-        "15 0030 ffffffff 0 DEPBAR.LE 0 0 3 \n"
-        "#END_TB\n";
+    static const char text[] = HDR(
+        "-accelsim tracer version = 5\n",
+        "-enable lineinfo = 1\n") "#BEGIN_TB\nthread block = 0,0,0\nwarp = 1\ninsts = 4\n"
+                                  /* Mode 2: popcount - 1 = 3 deltas, then the immediate 7. */
+                                  "12 0000 0000000f 1 R2 LDG.E 1 R4 4 2 0x100 4 -8 100 7 \n"
+                                  /* Mode 0: one address per active lane (lanes 1 and 3). */
+                                  "13 0010 0000000a 0 STG.E 2 R4 R5 4 0 0x200 0x300 0 \n"
+                                  /* Mode 2 with one active lane: no delta, immediate 9. */
+                                  "14 0020 00000004 1 R6 LDG.E.64 1 R4 8 2 0x400 9 \n"
+                                  "15 0030 ffffffff 0 DEPBAR.LE 0 0 3 \n"
+                                  "#END_TB\n";
     struct trace_fixture f;
     const struct ws_cta_stream *cta;
     const struct ws_inst *in;
@@ -132,14 +132,14 @@ static void test_v5_modes(void **state)
 
 static void test_pre_v3(void **state)
 {
-    static const char text[] = HDR("", "")
-        "#BEGIN_TB\nthread block = 1,0,0\nwarp = 0\ninsts = 2\n"
-        "1 0 0 0 0000 ffffffff 1 R1 MOV 0 0\n"
-        "1 0 0 0 0010 00000003 1 R2 LDG.E 1 R4 4 0 0x10 0x14\n"
-        "#END_TB\n";
-    static const char wrong_warp[] = HDR("", "")
-        "#BEGIN_TB\nthread block = 1,0,0\nwarp = 0\ninsts = 1\n"
-        "1 0 0 1 0000 ffffffff 1 R1 MOV 0 0\n#END_TB\n";
+    static const char text[] =
+        HDR("", "") "#BEGIN_TB\nthread block = 1,0,0\nwarp = 0\ninsts = 2\n"
+                    "1 0 0 0 0000 ffffffff 1 R1 MOV 0 0\n"
+                    "1 0 0 0 0010 00000003 1 R2 LDG.E 1 R4 4 0 0x10 0x14\n"
+                    "#END_TB\n";
+    static const char wrong_warp[] =
+        HDR("", "") "#BEGIN_TB\nthread block = 1,0,0\nwarp = 0\ninsts = 1\n"
+                    "1 0 0 1 0000 ffffffff 1 R1 MOV 0 0\n#END_TB\n";
     struct trace_fixture f;
     const struct ws_cta_stream *cta;
 
@@ -157,14 +157,15 @@ static void test_pre_v3(void **state)
 
 static void test_generic_spaces(void **state)
 {
-    static const char text[] = HDR("-accelsim tracer version = 5\n", "")
-        "#BEGIN_TB\nthread block = 0,0,0\ncluster id = 0,0,0\n"
-        "cluster cta = 0,0,0\ncluster rank = 0\nwarp = 0\ninsts = 4\n"
-        "0000 00000001 1 R1 LD.E 1 R2 4 0 0x00007f0000000040 0 \n"
-        "0010 00000001 1 R1 LD.E 1 R2 4 0 0x00007e0000000040 0 \n"
-        "0020 00000001 0 ST.E 2 R2 R3 4 0 0x00000000deadbeef 0 \n"
-        "0030 00000001 1 R5 LDS 1 R2 4 0 0x40 0 \n"
-        "#END_TB\n";
+    static const char text[] =
+        HDR("-accelsim tracer version = 5\n",
+            "") "#BEGIN_TB\nthread block = 0,0,0\ncluster id = 0,0,0\n"
+                "cluster cta = 0,0,0\ncluster rank = 0\nwarp = 0\ninsts = 4\n"
+                "0000 00000001 1 R1 LD.E 1 R2 4 0 0x00007f0000000040 0 \n"
+                "0010 00000001 1 R1 LD.E 1 R2 4 0 0x00007e0000000040 0 \n"
+                "0020 00000001 0 ST.E 2 R2 R3 4 0 0x00000000deadbeef 0 \n"
+                "0030 00000001 1 R5 LDS 1 R2 4 0 0x40 0 \n"
+                "#END_TB\n";
     struct trace_fixture f;
     const struct ws_cta_stream *cta;
     const struct ws_inst *in;
@@ -185,9 +186,10 @@ static void test_generic_spaces(void **state)
 
 static void test_unknown_opcode(void **state)
 {
-    static const char text[] = HDR("-accelsim tracer version = 5\n", "")
-        "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
-        "0000 ffffffff 0 FROBNICATE.X 0 0 0 \n#END_TB\n";
+    static const char text[] =
+        HDR("-accelsim tracer version = 5\n",
+            "") "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
+                "0000 ffffffff 0 FROBNICATE.X 0 0 0 \n#END_TB\n";
     struct ws_trace_opts opts;
     struct ws_traceg *r;
     struct ws_err err;
@@ -198,7 +200,8 @@ static void test_unknown_opcode(void **state)
     opts.unknown_class = WS_OPC_SFU;
     ws_err_clear(&err);
     assert_int_equal(ws_traceg_open_mem(&r, "u", text, strlen(text), &opts,
-                                        &err), 0);
+                                        &err),
+                     0);
     assert_int_equal(ws_traceg_next_cta(r, &cta, &err), 1);
     assert_int_equal(cta->warps[0].inst[0].cls, WS_OPC_SFU);
     assert_true(cta->warps[0].inst[0].flags & WS_INST_UNKNOWN);
@@ -209,13 +212,13 @@ static void test_unknown_opcode(void **state)
  * the first remains visible. */
 static void test_streaming(void **state)
 {
-    static const char text[] = HDR("-accelsim tracer version = 4\n",
-                                    "-enable lineinfo = 0\n")
-        "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 2\n"
-        "0000 ffffffff 1 R1 MOV 0 0\n0010 ffffffff 0 EXIT 0 0\n"
-        "warp = 1\ninsts = 1\n0010 ffffffff 0 EXIT 0 0\n#END_TB\n"
-        "#BEGIN_TB\nthread block = 1,0,0\nwarp = 1\ninsts = 1\n"
-        "0010 ffffffff 0 EXIT 0 0\n#END_TB\n";
+    static const char text[] = HDR(
+        "-accelsim tracer version = 4\n",
+        "-enable lineinfo = 0\n") "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 2\n"
+                                  "0000 ffffffff 1 R1 MOV 0 0\n0010 ffffffff 0 EXIT 0 0\n"
+                                  "warp = 1\ninsts = 1\n0010 ffffffff 0 EXIT 0 0\n#END_TB\n"
+                                  "#BEGIN_TB\nthread block = 1,0,0\nwarp = 1\ninsts = 1\n"
+                                  "0010 ffffffff 0 EXIT 0 0\n#END_TB\n";
     struct trace_fixture f;
     const struct ws_cta_stream *cta;
 
@@ -235,8 +238,8 @@ static void test_streaming(void **state)
 }
 
 struct bad_case {
-    const char *body;    /* after a version-4 header and "#BEGIN_TB" */
-    long line;           /* expected line, 0 = don't check */
+    const char *body; /* after a version-4 header and "#BEGIN_TB" */
+    long line;        /* expected line, 0 = don't check */
     const char *want;
 };
 
@@ -252,20 +255,25 @@ static void test_corrupt(void **state)
          "file ends inside a thread block"},
         {V4 TB "insts = 2\n0000 ffffffff 1 R1 MOV 0 0\n#END_TB\n", 22,
          "has 1 instruction lines (expected 2"},
-        {V4 TB "insts = 1\n0000 ffffffff 1 R1 MOV 0 0\n0010 ffffffff 0 EXIT 0 0\n"
-         "#END_TB\n", 22, "more instruction lines"},
+        {V4 TB
+         "insts = 1\n0000 ffffffff 1 R1 MOV 0 0\n0010 ffffffff 0 EXIT 0 0\n"
+         "#END_TB\n",
+         22, "more instruction lines"},
         {V4 TB "insts = 1\n00g0 ffffffff 1 R1 MOV 0 0\n#END_TB\n", 21,
          "bad PC '00g0'"},
-        {V4 TB "insts = 1\n0000 ffffffff 1 R1 LDG.E 1 R2 4 0 0x10 0xZZ\n#END_TB\n",
+        {V4 TB
+         "insts = 1\n0000 ffffffff 1 R1 LDG.E 1 R2 4 0 0x10 0xZZ\n#END_TB\n",
          21, "bad lane address"},
-        {V4 TB "insts = 1\n0000 00000007 1 R1 LDG.E 1 R2 4 0 0x10 0x14\n#END_TB\n",
+        {V4 TB
+         "insts = 1\n0000 00000007 1 R1 LDG.E 1 R2 4 0 0x10 0x14\n#END_TB\n",
          21, "ends early (expected lane address)"},
         {HDR("-accelsim tracer version = 3\n", "") TB
          "insts = 1\n0000 00000003 1 R1 LDG.E 1 R2 4 2 0x10 4 4\n#END_TB\n",
          20, "unexpected '4' after the instruction"},
         {V4 TB "insts = 1\n0000 ffffffff 1 R1 MOV 0 0\n", 0, "#END_TB"},
         {V4 TB "insts = 10000000000\n", 20, "bad instruction count"},
-        {V4 TB "insts = 4000000000\n", 20, "insts = 4000000000 is over the "
+        {V4 TB "insts = 4000000000\n", 20,
+         "insts = 4000000000 is over the "
          "limit of 16777216 instructions per warp (expected at most "
          "--max-warp-insts; raise it with --max-warp-insts N)"},
         {V4 TB "insts = 1\n0000 1ffffffff 1 R1 MOV 0 0\n#END_TB\n", 21,
@@ -276,8 +284,10 @@ static void test_corrupt(void **state)
          21, "5 destination registers (expected at most 4)"},
         {V4 TB "insts = 1\n0000 ffffffff 1 R1 LDG.E 1 R2 4 3 0x10\n#END_TB\n",
          21, "unknown address mode 3"},
-        {HDR("", "") TB "insts = 1\n0 0 0 0 0000 00000001 1 R1 LDG.E 1 R2 4 2 0x10\n"
-         "#END_TB\n", 19, "unknown address mode 2"},
+        {HDR("", "") TB
+         "insts = 1\n0 0 0 0 0000 00000001 1 R1 LDG.E 1 R2 4 2 0x10\n"
+         "#END_TB\n",
+         19, "unknown address mode 2"},
         {V4 "#BEGIN_TB\nthread block = 0,0,0\nwarp = 2\n", 19,
          "warp 2 does not exist"},
         {V4 "#BEGIN_TB\nthread block = 5,0,0\n", 18, "lies outside the grid"},
@@ -287,42 +297,49 @@ static void test_corrupt(void **state)
         {V4 TB "warp = 1\n", 20, "warp 0 has no 'insts =' line"},
         {V4 "thread block = 0,0,0\n", 17, "outside a thread block"},
         {V4 "#BEGIN_TB\n#BEGIN_TB\n", 18, "'#BEGIN_TB' inside"},
-        {V4 TB "insts = 1\n0000 ffffffff 1 R1 UTMALDG.2D 0 16 0 0x10\n#END_TB\n",
+        {V4 TB
+         "insts = 1\n0000 ffffffff 1 R1 UTMALDG.2D 0 16 0 0x10\n#END_TB\n",
          21, "bulk-copy instruction"},
         {V4 TB "insts = 1\n0000 ffffffff 1 R1 mov 0 0\n#END_TB\n", 21,
          "bad opcode 'mov'"},
         /* No thread block at all: a header and then only blank lines or
          * comments is not a kernel that ran. */
-        {V4, 17, "the trace has no thread block (expected at least one "
+        {V4, 17,
+         "the trace has no thread block (expected at least one "
          "'#BEGIN_TB' ... '#END_TB' block after the header)"},
         {V4 "\n\n# nothing\n\n", 21, "has no thread block"},
-        {V4 "#END_TB\n", 17, "'#END_TB' outside a thread block (expected "
+        {V4 "#END_TB\n", 17,
+         "'#END_TB' outside a thread block (expected "
          "'#BEGIN_TB' first)"},
         {V4 TB "insts = 0\n#END_TB\n#END_TB\n", 22, "'#END_TB' outside"},
         {V4 "#BEGIN_TB\nthread block = 1,0,0\n#END_TB\n"
-         "#BEGIN_TB\nthread block = 0,0,0\n#END_TB\n"
-         "#BEGIN_TB\nthread block = 1,0,0\n#END_TB\n", 24,
+            "#BEGIN_TB\nthread block = 0,0,0\n#END_TB\n"
+            "#BEGIN_TB\nthread block = 1,0,0\n#END_TB\n",
+         24,
          "thread block (1,0,0) appears a second time (expected each CTA of "
          "the grid once)"},
         {V4 "#BEGIN_TB\nthread block = -1,0,0\n", 18, "bad thread block line"},
-        {V4 "#BEGIN_TB\nthread block = 0,0,0,0\n", 18,
-         "bad thread block line"},
+        {V4 "#BEGIN_TB\nthread block = 0,0,0,0\n", 18, "bad thread block line"},
         {V4 "#BEGIN_TB\nthread block = 4294967296,0,0\n", 18,
          "bad thread block line"},
         /* Address arithmetic that leaves the 64-bit space. */
         {V4 TB "insts = 1\n0000 00000003 1 R1 LDG.E 1 R2 4 1 "
-         "0xfffffffffffffffc 4\n#END_TB\n", 21,
+               "0xfffffffffffffffc 4\n#END_TB\n",
+         21,
          "address of active lane 1 wraps past 2^64 (expected addresses "
          "between 0 and 2^64 - 1)"},
         {V4 TB "insts = 1\n0000 00000003 1 R1 LDG.E 1 R2 4 1 0x4 -8\n"
-         "#END_TB\n", 21, "address of active lane 1 wraps below 0"},
+               "#END_TB\n",
+         21, "address of active lane 1 wraps below 0"},
         {V4 TB "insts = 1\n0000 ffffffff 1 R1 LDG.E 1 R2 4 1 0x0 "
-         "9223372036854775807\n#END_TB\n", 21,
-         "address of active lane 3 wraps past 2^64"},
+               "9223372036854775807\n#END_TB\n",
+         21, "address of active lane 3 wraps past 2^64"},
         {V4 TB "insts = 1\n0000 00000007 1 R1 LDG.E 1 R2 4 2 0x10 4 -24\n"
-         "#END_TB\n", 21, "address of active lane 2 wraps below 0"},
+               "#END_TB\n",
+         21, "address of active lane 2 wraps below 0"},
         {V4 TB "insts = 1\n0000 00000003 1 R1 LDG.E 1 R2 4 2 0x10 "
-         "-9223372036854775808\n#END_TB\n", 21, "wraps below 0"},
+               "-9223372036854775808\n#END_TB\n",
+         21, "wraps below 0"},
         {V4 TB "insts = 1\n0000 ffffffff 0 DEPBAR.LE 0 0 x\n#END_TB\n", 21,
          "bad immediate 'x'"},
     };
@@ -347,13 +364,14 @@ static void test_corrupt_header(void **state)
         {"-kernel name = k\n-frobs = 3\n#t\n", 2, "unknown header key 'frobs'"},
         {"-kernel name = k\n-grid dim = (1,0,1)\n#t\n", 2, "bad dimensions"},
         {"-kernel name = k\n-grid dim = (1,1,1)\n-block dim = (32,1,1)\n"
-         "-shmem = 0\n-nregs = 8\n#t\n", 6, "no '-binary version'"},
+         "-shmem = 0\n-nregs = 8\n#t\n",
+         6, "no '-binary version'"},
         {"-kernel name = k\n-accelsim tracer version = 6\n#t\n", 2,
          "unsupported tracer version"},
         {"-kernel name = k\n-nregs = 300\n#t\n", 2, "registers per thread"},
         {"-kernel name = k\n-grid dim = (1,1,1)\n-block dim = (2048,1,1)\n"
-         "-shmem = 0\n-nregs = 8\n-binary version = 70\n#t\n", 3,
-         "more threads than CUDA allows"},
+         "-shmem = 0\n-nregs = 8\n-binary version = 70\n#t\n",
+         3, "more threads than CUDA allows"},
         {"-kernel name = k\n-block dim = (1024,2,1)\n#t\n", 2,
          "more threads than CUDA allows"},
         /* Each key once: a second grid line used to win silently. */
@@ -377,7 +395,9 @@ static void test_corrupt_header(void **state)
         {"-kernel name = k\nkernel id = 3\n#t\n", 2, "unexpected text"},
         {"-kernel name = k\n-kernel id\n#t\n", 2, "without '='"},
         {"-kernel name = k\n", 0, "file ends inside the kernel header"},
-        {"\x7f" "ELF\x02\x01\x01garbage", 1, "unexpected text"},
+        {"\x7f"
+         "ELF\x02\x01\x01garbage",
+         1, "unexpected text"},
     };
     (void)state;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -391,8 +411,8 @@ static void test_corrupt_header(void **state)
 static void test_allow_unknown_keys(void **state)
 {
     static const char text[] = "-future key = 1\n" HDR(
-        "-accelsim tracer version = 5\n", "")
-        "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 0\n#END_TB\n";
+        "-accelsim tracer version = 5\n",
+        "") "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 0\n#END_TB\n";
     struct ws_trace_opts opts;
     struct ws_traceg *r;
     struct ws_err err;
@@ -402,7 +422,8 @@ static void test_allow_unknown_keys(void **state)
     opts.allow_unknown_keys = 1;
     ws_err_clear(&err);
     assert_int_equal(ws_traceg_open_mem(&r, "k", text, strlen(text), &opts,
-                                        &err), 0);
+                                        &err),
+                     0);
     ws_traceg_close(r);
 }
 
@@ -412,7 +433,8 @@ static void test_allow_unknown_keys(void **state)
 static void test_limits(void **state)
 {
     static const char grid8[] = "-kernel name = k\n-grid dim = (8,1,1)\n#t\n";
-    static const char two_warps[] = V4 TB "insts = 3\n"
+    static const char two_warps[] = V4 TB
+        "insts = 3\n"
         "0000 ffffffff 0 NOP 0 0\n0010 ffffffff 0 NOP 0 0\n"
         "0020 ffffffff 0 EXIT 0 0\nwarp = 1\ninsts = 3\n#END_TB\n";
     static const char big[] = V4 TB "insts = 40000000\n";
@@ -426,8 +448,10 @@ static void test_limits(void **state)
     opts.max_ctas = 4;
     ws_err_clear(&err);
     assert_int_equal(ws_traceg_open_mem(&r, "t.traceg", grid8, strlen(grid8),
-                                        &opts, &err), -1);
-    ws_test_err(&err, "t.traceg", 2, "grid of 8 CTAs is over the limit of 4 "
+                                        &opts, &err),
+                     -1);
+    ws_test_err(&err, "t.traceg", 2,
+                "grid of 8 CTAs is over the limit of 4 "
                 "(expected at most --max-ctas CTAs; raise it with --max-ctas "
                 "N)");
 
@@ -435,9 +459,11 @@ static void test_limits(void **state)
     opts.max_warp_insts = 2;
     ws_err_clear(&err);
     assert_int_equal(ws_traceg_open_mem(&r, "t.traceg", two_warps,
-                                        strlen(two_warps), &opts, &err), 0);
+                                        strlen(two_warps), &opts, &err),
+                     0);
     assert_int_equal(ws_traceg_next_cta(r, &cta, &err), -1);
-    ws_test_err(&err, "t.traceg", 20, "insts = 3 is over the limit of 2 "
+    ws_test_err(&err, "t.traceg", 20,
+                "insts = 3 is over the limit of 2 "
                 "instructions per warp (expected at most --max-warp-insts; "
                 "raise it with --max-warp-insts N)");
     ws_traceg_close(r);
@@ -446,9 +472,11 @@ static void test_limits(void **state)
     opts.max_insts = 5;
     ws_err_clear(&err);
     assert_int_equal(ws_traceg_open_mem(&r, "t.traceg", two_warps,
-                                        strlen(two_warps), &opts, &err), 0);
+                                        strlen(two_warps), &opts, &err),
+                     0);
     assert_int_equal(ws_traceg_next_cta(r, &cta, &err), -1);
-    ws_test_err(&err, "t.traceg", 25, "insts = 3 takes the kernel past the "
+    ws_test_err(&err, "t.traceg", 25,
+                "insts = 3 takes the kernel past the "
                 "limit of 5 warp instructions (expected at most --max-insts "
                 "in all; raise it with --max-insts N)");
     ws_traceg_close(r);
@@ -456,8 +484,9 @@ static void test_limits(void **state)
     ws_trace_opts_default(&opts);
     opts.max_warp_insts = UINT64_MAX;
     ws_err_clear(&err);
-    assert_int_equal(ws_traceg_open_mem(&r, "t.traceg", big, strlen(big),
-                                        &opts, &err), 0);
+    assert_int_equal(ws_traceg_open_mem(&r, "t.traceg", big, strlen(big), &opts,
+                                        &err),
+                     0);
     assert_int_equal(ws_traceg_next_cta(r, &cta, &err), -1);
     ws_test_err(&err, "t.traceg", 20, "makes the block larger than");
     ws_traceg_close(r);
@@ -477,7 +506,8 @@ static void catch_warning(const char *line)
 static void test_short_grid_warning(void **state)
 {
     static const char text[] = V4 TB "insts = 0\n#END_TB\n";
-    static const char full[] = V4 TB "insts = 0\n#END_TB\n"
+    static const char full[] = V4 TB
+        "insts = 0\n#END_TB\n"
         "#BEGIN_TB\nthread block = 1,0,0\n#END_TB\n";
     struct trace_fixture f;
     const struct ws_cta_stream *cta;
@@ -491,7 +521,8 @@ static void test_short_grid_warning(void **state)
     assert_int_equal(ws_traceg_next_cta(f.r, &cta, &f.err), 0);
     assert_int_equal(ws_traceg_next_cta(f.r, &cta, &f.err), 0);
     assert_int_equal(nwarned, 1);
-    assert_string_equal(warned[0], "t.traceg:22:1: warning: 1 of 2 CTAs in "
+    assert_string_equal(warned[0],
+                        "t.traceg:22:1: warning: 1 of 2 CTAs in "
                         "the trace; the rest are taken to be empty (the "
                         "tracer skips CTAs with no instructions)");
     ws_traceg_close(f.r);
@@ -509,12 +540,14 @@ static void test_short_grid_warning(void **state)
  * '#' line, and when that is "#BEGIN_TB" it opens the first block. */
 static void test_no_format_line(void **state)
 {
-    static const char straight[] = "-kernel name = k\n-grid dim = (1,1,1)\n"
+    static const char straight[] =
+        "-kernel name = k\n-grid dim = (1,1,1)\n"
         "-block dim = (32,1,1)\n-shmem = 0\n-nregs = 8\n"
         "-binary version = 70\n-accelsim tracer version = 4\n"
         "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
         "0000 ffffffff 0 EXIT 0 0\n#END_TB\n";
-    static const char comment[] = "-kernel name = k\n-grid dim = (1,1,1)\n"
+    static const char comment[] =
+        "-kernel name = k\n-grid dim = (1,1,1)\n"
         "-block dim = (32,1,1)\n-shmem = 0\n-nregs = 8\n"
         "-binary version = 70\n# written by hand\n"
         "#BEGIN_TB\nthread block = 0,0,0\n#END_TB\n";
@@ -537,7 +570,8 @@ static void test_no_format_line(void **state)
  * read, keeping the low 32 bits. */
 static void test_immediates(void **state)
 {
-    static const char text[] = V4 TB "insts = 4\n"
+    static const char text[] = V4 TB
+        "insts = 4\n"
         "0000 ffffffff 0 DEPBAR.LE 0 0 4294967295\n"
         "0010 ffffffff 0 DEPBAR.LE 0 0 18446744073709551615\n"
         "0020 ffffffff 0 DEPBAR.LE 0 0 -5\n"
@@ -570,8 +604,10 @@ static void test_bundled_vecadd(void **state)
 
     (void)state;
     ws_err_clear(&err);
-    assert_int_equal(ws_traceg_open(&r, "traces/accelsim/vecadd/kernel-1.traceg",
-                                    NULL, &err), 0);
+    assert_int_equal(ws_traceg_open(&r,
+                                    "traces/accelsim/vecadd/kernel-1.traceg",
+                                    NULL, &err),
+                     0);
     for (uint64_t g = 0; g < 128; g++)
         want_insts += g * 32 < n ? 15 : 6;
     while ((rc = ws_traceg_next_cta(r, &cta, &err)) == 1) {

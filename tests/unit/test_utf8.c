@@ -15,14 +15,30 @@
 static void test_valid(void **state)
 {
     static const char *const good[] = {
-        "", "saxpy", "_Z6vecAddPKfS0_Pfi", "caf\xC3\xA9", "\xE2\x82\xAC",
-        "\xF0\x9F\x98\x80", "\xED\x9F\xBF", "\xF4\x8F\xBF\xBF", "\x7F",
+        "",
+        "saxpy",
+        "_Z6vecAddPKfS0_Pfi",
+        "caf\xC3\xA9",
+        "\xE2\x82\xAC",
+        "\xF0\x9F\x98\x80",
+        "\xED\x9F\xBF",
+        "\xF4\x8F\xBF\xBF",
+        "\x7F",
     };
     static const char *const bad[] = {
-        "\x80", "a\xFF", "\xC0\xAF", "\xC1\xBF", "\xE0\x80\xAF",
-        "\xED\xA0\x80", "\xF0\x80\x80\xAF", "\xF4\x90\x80\x80",
+        "\x80",
+        "a\xFF",
+        "\xC0\xAF",
+        "\xC1\xBF",
+        "\xE0\x80\xAF",
+        "\xED\xA0\x80",
+        "\xF0\x80\x80\xAF",
+        "\xF4\x90\x80\x80",
         "\xF5\x80\x80\x80",
-        "\xC3", "\xE2\x82", "\xF0\x9F\x98", "\xE2\x28\xA1",
+        "\xC3",
+        "\xE2\x82",
+        "\xF0\x9F\x98",
+        "\xE2\x28\xA1",
     };
 
     (void)state;
@@ -46,10 +62,12 @@ static void test_sanitize(void **state)
         {"plain", "plain"},
         {"caf\xC3\xA9", "caf\xC3\xA9"},
         {"k\xFF", "k" FFFD},
-        {"\xC3(", FFFD "("},                         /* lead byte cut short */
-        {"\xED\xA0\x80x", FFFD FFFD FFFD "x"},       /* surrogate: each byte */
-        {"\xE2\x82", FFFD FFFD},                     /* truncated at the end */
-        {"a\xC0\xAF" "b\xE2\x82\xAC", "a" FFFD FFFD "b\xE2\x82\xAC"},
+        {"\xC3(", FFFD "("},                   /* lead byte cut short */
+        {"\xED\xA0\x80x", FFFD FFFD FFFD "x"}, /* surrogate: each byte */
+        {"\xE2\x82", FFFD FFFD},               /* truncated at the end */
+        {"a\xC0\xAF"
+         "b\xE2\x82\xAC",
+         "a" FFFD FFFD "b\xE2\x82\xAC"},
     };
 
     (void)state;
@@ -65,11 +83,13 @@ static void test_sanitize(void **state)
 /* The JSON keeps every key, with U+FFFD where the bad bytes were. */
 static void test_json(void **state)
 {
-    json_t *o = json_object(), *name = ws_utf8_json_string("vec\xFF" "add");
+    json_t *o = json_object(), *name = ws_utf8_json_string("vec\xFF"
+                                                           "add");
     char *text;
 
     (void)state;
-    assert_null(json_string("vec\xFF" "add"));   /* what went wrong before */
+    assert_null(json_string("vec\xFF"
+                            "add")); /* what went wrong before */
     assert_non_null(name);
     assert_string_equal(json_string_value(name), "vec" FFFD "add");
     json_object_set_new(o, "name", name);
@@ -80,7 +100,7 @@ static void test_json(void **state)
     assert_true(json_is_null(ws_utf8_json_string(NULL)));
     text = json_dumps(o, JSON_SORT_KEYS | JSON_ENSURE_ASCII);
     assert_string_equal(text, "{\"FFMA\": 1, \"FROB\\uFFFD\": 3, "
-                        "\"name\": \"vec\\uFFFDadd\"}");
+                              "\"name\": \"vec\\uFFFDadd\"}");
     free(text);
     json_decref(o);
 }
@@ -96,12 +116,15 @@ static void test_copy_shown(void **state)
     assert_string_equal(big, "caf\xC3\xA9");
     ws_utf8_copy_shown(big, sizeof big, "x \xE2\x82\xAC", '?');
     assert_string_equal(big, "x \xE2\x82\xAC");
-    ws_utf8_copy_shown(big, sizeof big, "a\nb\x7f" "c\td", ' ');
+    ws_utf8_copy_shown(big, sizeof big,
+                       "a\nb\x7f"
+                       "c\td",
+                       ' ');
     assert_string_equal(big, "a b c d");
     ws_utf8_copy_shown(buf, sizeof buf, "ab\x01\xC3\xA9z", '?');
-    assert_string_equal(buf, "ab?\xC3\xA9");         /* 5 bytes: it fits */
+    assert_string_equal(buf, "ab?\xC3\xA9"); /* 5 bytes: it fits */
     ws_utf8_copy_shown(buf, sizeof buf, "abc\xE2\x82\xAC", '?');
-    assert_string_equal(buf, "abc");                  /* the euro would not */
+    assert_string_equal(buf, "abc"); /* the euro would not */
     ws_utf8_copy_shown(buf, sizeof buf, "abcde\xC3\xA9", '?');
     assert_string_equal(buf, "abcde");
     ws_utf8_copy_shown(buf, 1, "abc", '?');

@@ -123,7 +123,8 @@ static void test_lines_plain(void **state)
 
     (void)state;
     ws_err_clear(&err);
-    assert_int_equal(ws_lines_open_mem(&r, "m", text, sizeof text - 1, &err), 0);
+    assert_int_equal(ws_lines_open_mem(&r, "m", text, sizeof text - 1, &err),
+                     0);
     assert_int_equal(read_all(&r, got, 8), 4);
     assert_string_equal(got[0], "a");
     assert_string_equal(got[1], "bb");
@@ -143,7 +144,8 @@ static void test_lines_binary(void **state)
 
     (void)state;
     ws_err_clear(&err);
-    assert_int_equal(ws_lines_open_mem(&r, "bin", text, sizeof text - 1, &err), 0);
+    assert_int_equal(ws_lines_open_mem(&r, "bin", text, sizeof text - 1, &err),
+                     0);
     assert_int_equal(ws_lines_next(&r, &line, &len, &err), 1);
     assert_int_equal(ws_lines_next(&r, &line, &len, &err), -1);
     ws_test_err(&err, "bin", 2, "NUL byte");
@@ -176,7 +178,8 @@ static uint8_t *xz_compress(const char *text, size_t len, size_t *out_len)
 
     assert_int_equal(lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, NULL,
                                              (const uint8_t *)text, len, out,
-                                             &pos, cap), LZMA_OK);
+                                             &pos, cap),
+                     LZMA_OK);
     *out_len = pos;
     return out;
 }
@@ -232,10 +235,11 @@ static void test_lines_missing_file(void **state)
     /* Unplaced, so that the caller who knows where the name was written can
      * place it; it still says what was expected. */
     assert_string_equal(err.text, "no/such/file: cannot open: No such file or "
-                        "directory (expected a readable file)");
+                                  "directory (expected a readable file)");
     assert_false(err.placed);
     ws_err_place(&err, "kernelslist.g", 3, 1);
-    assert_string_equal(err.text, "kernelslist.g:3:1: no/such/file: cannot "
+    assert_string_equal(err.text,
+                        "kernelslist.g:3:1: no/such/file: cannot "
                         "open: No such file or directory (expected a readable "
                         "file)");
 }
@@ -257,16 +261,20 @@ static void test_lines_not_regular(void **state)
     assert_int_equal(mkfifo(fifo, 0600), 0);
     ws_err_clear(&err);
     assert_int_equal(ws_lines_open(&r, fifo, &err), -1);
-    snprintf(want, sizeof want, "%s: not a regular file (expected a trace or "
-             "listing file)", fifo);
+    snprintf(want, sizeof want,
+             "%s: not a regular file (expected a trace or "
+             "listing file)",
+             fifo);
     assert_string_equal(err.text, want);
     ws_err_clear(&err);
     assert_int_equal(ws_lines_check(fifo, &err), -1);
     assert_string_equal(err.text, want);
     ws_err_clear(&err);
     assert_int_equal(ws_lines_open(&r, dir, &err), -1);
-    snprintf(want, sizeof want, "%s: not a regular file (expected a trace or "
-             "listing file)", dir);
+    snprintf(want, sizeof want,
+             "%s: not a regular file (expected a trace or "
+             "listing file)",
+             dir);
     assert_string_equal(err.text, want);
     /* A regular file passes, and reads normally after O_NONBLOCK is gone. */
     assert_non_null(fp = fopen(file, "w"));
@@ -287,8 +295,10 @@ static void test_lines_not_regular(void **state)
         assert_int_equal(chmod(file, 0), 0);
         ws_err_clear(&err);
         assert_int_equal(ws_lines_open(&r, file, &err), -1);
-        snprintf(want, sizeof want, "%s: cannot open: Permission denied "
-                 "(expected a readable file)", file);
+        snprintf(want, sizeof want,
+                 "%s: cannot open: Permission denied "
+                 "(expected a readable file)",
+                 file);
         assert_string_equal(err.text, want);
     }
     unlink(file);
@@ -322,7 +332,7 @@ static void test_u64set(void **state)
         if (i % 3 == 0)
             vb[nb++] = va[na - 1];
     }
-    vb[nb++] = UINT64_MAX;      /* the largest value is a value too */
+    vb[nb++] = UINT64_MAX; /* the largest value is a value too */
     for (size_t i = 0; i < na; i++)
         ws_u64set_add(&a, va[i]);
     for (size_t i = 0; i < nb; i++)

@@ -19,12 +19,10 @@
 
 static const char *const saxpy_listings[] = {
     "traces/kernels/saxpy/saxpy.sm_80.sass",
-    "traces/kernels/saxpy/saxpy.sm_90.nvdisasm"
-};
+    "traces/kernels/saxpy/saxpy.sm_90.nvdisasm"};
 static const char *const reduce_listings[] = {
     "traces/kernels/reduce/reduce.sm_80.sass",
-    "traces/kernels/reduce/reduce.sm_90.nvdisasm"
-};
+    "traces/kernels/reduce/reduce.sm_90.nvdisasm"};
 
 static void load(struct ws_workload *w, const char *path, const char **sets,
                  int nsets, const char *listing)
@@ -43,7 +41,8 @@ static uint32_t upto(const struct ws_workload *w, const char *mnemonic, int n)
     const struct ws_sass_func *f = w->func;
 
     for (uint32_t i = 0; i < f->ninst; i++) {
-        const char *op = ws_strtab_str(&w->sass.strs, w->sass.insts[f->first + i].op);
+        const char *op = ws_strtab_str(&w->sass.strs,
+                                       w->sass.insts[f->first + i].op);
         if (ws_opcode_base_len(op) == strlen(mnemonic)
             && strncmp(op, mnemonic, strlen(mnemonic)) == 0 && --n == 0)
             return i + 1;
@@ -109,7 +108,7 @@ static void check_elementwise(const struct elementwise *e)
         }
     }
     assert_int_equal(warps, (uint64_t)((e->n + e->threads - 1) / e->threads)
-                            * (uint64_t)(e->threads / 32));
+                                * (uint64_t)(e->threads / 32));
     ws_expand_free(&x);
     ws_workload_free(&w);
 }
@@ -120,8 +119,12 @@ static void test_saxpy(void **state)
     for (int l = 0; l < 2; l++)
         for (long s = 1; s <= 16; s *= s == 1 ? 4 : 2) {
             struct elementwise e = {"traces/kernels/saxpy/workload.yaml",
-                                    saxpy_listings[l], 1000 + 333 * s, 256, s,
-                                    2, {0x7f0000000000ull, 0x7f1000000000ull}};
+                                    saxpy_listings[l],
+                                    1000 + 333 * s,
+                                    256,
+                                    s,
+                                    2,
+                                    {0x7f0000000000ull, 0x7f1000000000ull}};
             check_elementwise(&e);
         }
 }
@@ -132,11 +135,15 @@ static void test_stream(void **state)
     for (int l = 0; l < 2; l++) {
         const char *listing = l ? "traces/kernels/stream/stream.sm_90.nvdisasm"
                                 : "traces/kernels/stream/stream.sm_80.sass";
-        struct elementwise copy = {"traces/kernels/stream/copy.yaml", listing,
-                                   5000, 128, 0, 2,
-                                   {0x7f0000000000ull, 0x7f1000000000ull}};
+        struct elementwise copy = {
+            "traces/kernels/stream/copy.yaml",     listing, 5000, 128, 0, 2,
+            {0x7f0000000000ull, 0x7f1000000000ull}};
         struct elementwise triad = {"traces/kernels/stream/triad.yaml",
-                                    listing, 7777, 256, 0, 3,
+                                    listing,
+                                    7777,
+                                    256,
+                                    0,
+                                    3,
                                     {0x7f0000000000ull, 0x7f1000000000ull,
                                      0x7f2000000000ull}};
         check_elementwise(&copy);
@@ -167,7 +174,8 @@ static void check_reduce(const char *listing, long threads)
     loop_len = upto(&w, "BRA", 2);
     loop_first = 0;
     {
-        const struct ws_sass_inst *b = &w.sass.insts[w.func->first + loop_len - 1];
+        const struct ws_sass_inst *b =
+            &w.sass.insts[w.func->first + loop_len - 1];
         uint64_t target = (uint64_t)w.sass.opnds[b->opnd].value;
         while (w.sass.insts[w.func->first + loop_first].pc != target)
             loop_first++;
@@ -191,7 +199,8 @@ static void check_reduce(const char *listing, long threads)
                 if ((long)wi * 32 + l < s)
                     lanes |= 1u << l;
             for (uint32_t i = 0; i < loop_len; i++)
-                if (body[i].space == WS_SPACE_SHARED && body[i].memop == WS_MEMOP_LOAD) {
+                if (body[i].space == WS_SPACE_SHARED
+                    && body[i].memop == WS_MEMOP_LOAD) {
                     assert_int_equal(body[i].mask, lanes);
                     if (lanes)
                         assert_true(cta->addrs[body[i].addr] % 4 == 0);
@@ -230,7 +239,8 @@ static void test_pchase(void **state)
         load(&w, "traces/kernels/pchase/workload.yaml", sets, 3, listings[l]);
         close = upto(&w, "BRA", 2);
         {
-            const struct ws_sass_inst *b = &w.sass.insts[w.func->first + close - 1];
+            const struct ws_sass_inst *b =
+                &w.sass.insts[w.func->first + close - 1];
             for (uint32_t o = 0; o < b->nopnd; o++)
                 if (w.sass.opnds[b->opnd + o].kind == WS_OPND_TARGET)
                     while (w.sass.insts[w.func->first + first].pc
@@ -242,7 +252,7 @@ static void test_pchase(void **state)
         assert_int_equal(ws_expand_next(&x, &cta, &err), 1);
         assert_int_equal(cta->warps[0].ninst,
                          first + 37 * (close - first)
-                         + (upto(&w, "EXIT", 1) - close));
+                             + (upto(&w, "EXIT", 1) - close));
         for (uint32_t i = 0; i < cta->warps[0].ninst; i++) {
             in = &cta->warps[0].inst[i];
             if (in->memop != WS_MEMOP_LOAD || !in->width)
@@ -288,21 +298,30 @@ static void check_apsp(const char *listing, long n, long sd, long threads)
                 unsigned lanes = (unsigned)__builtin_popcount(in->mask);
                 if (!in->width)
                     continue;
-                if (in->space == WS_SPACE_GLOBAL && in->memop == WS_MEMOP_LOAD) {
+                if (in->space == WS_SPACE_GLOBAL
+                    && in->memop == WS_MEMOP_LOAD) {
                     /* Warp 0's first load: A(by, kb = 0), element 0. */
                     if (wi == 0 && first_ldg)
-                        assert_true(cta->addrs[in->addr] == 0x7f0000000000ull
-                                    + 4ull * (cta->ctaid[1] * (uint64_t)sd
-                                              * (uint64_t)n));
+                        assert_true(cta->addrs[in->addr]
+                                    == 0x7f0000000000ull
+                                           + 4ull
+                                                 * (cta->ctaid[1] * (uint64_t)sd
+                                                    * (uint64_t)n));
                     first_ldg = 0;
                     ldg += lanes;
                 }
-                stg += in->space == WS_SPACE_GLOBAL && in->memop == WS_MEMOP_STORE
-                       ? lanes : 0;
-                lds += in->space == WS_SPACE_SHARED && in->memop == WS_MEMOP_LOAD
-                       ? lanes : 0;
-                sts += in->space == WS_SPACE_SHARED && in->memop == WS_MEMOP_STORE
-                       ? lanes : 0;
+                stg += in->space == WS_SPACE_GLOBAL
+                               && in->memop == WS_MEMOP_STORE
+                           ? lanes
+                           : 0;
+                lds += in->space == WS_SPACE_SHARED
+                               && in->memop == WS_MEMOP_LOAD
+                           ? lanes
+                           : 0;
+                sts += in->space == WS_SPACE_SHARED
+                               && in->memop == WS_MEMOP_STORE
+                           ? lanes
+                           : 0;
             }
     }
     assert_int_equal(ctas, nb * nb);
@@ -322,8 +341,8 @@ static void test_apsp(void **state)
     (void)state;
     for (int l = 0; l < 2; l++) {
         check_apsp(listings[l], 64, 16, 64);
-        check_apsp(listings[l], 64, 8, 96);     /* 64 elements, 96 threads */
-        check_apsp(listings[l], 96, 16, 96);    /* uneven ownership */
+        check_apsp(listings[l], 64, 8, 96);  /* 64 elements, 96 threads */
+        check_apsp(listings[l], 96, 16, 96); /* uneven ownership */
     }
 }
 
@@ -370,7 +389,8 @@ static void test_matmul_unroll(void **state)
                     b_seen |= 1ull << ((a - 0x800) / 128);
                 } else {
                     assert_int_equal(in->width, 16);
-                    assert_true(a % 16 == 0 && (a < 0x100 || (a >= 0x400 && a < 0x500)));
+                    assert_true(a % 16 == 0
+                                && (a < 0x100 || (a >= 0x400 && a < 0x500)));
                     a_seen |= 1ull << ((a % 0x400) / 16 + (a >= 0x400 ? 8 : 0));
                 }
             }
@@ -452,8 +472,7 @@ static void check_matmul(const char *version, int l)
     static const char *const listings[] = {
         "traces/kernels/matmul/matmul.sm_80.sass",
         "traces/kernels/matmul/matmul.sm_90.nvdisasm",
-        "traces/kernels/matmul/matmul.sm_90.sass"
-    };
+        "traces/kernels/matmul/matmul.sm_90.sass"};
     const uint64_t n = 48, tiles = n / 16;
     char path[128];
     const char *sets[] = {"n=48"};
@@ -489,7 +508,8 @@ static void check_matmul(const char *version, int l)
          * of Bs (16 + 16 doubles); two per thread share the Bs column. */
         uint64_t per_thread = two ? 2 * 16 + 16 : 2 * 16;
         uint64_t threads = two ? 128 : 256;
-        assert_int_equal(c.sh_load_bytes, ctas * tiles * threads * per_thread * 8);
+        assert_int_equal(c.sh_load_bytes,
+                         ctas * tiles * threads * per_thread * 8);
         assert_int_equal(c.sh_stores, ctas * tiles * 512);
     }
     free(seen);
@@ -499,10 +519,10 @@ static void check_matmul(const char *version, int l)
 
 static void test_matmul(void **state)
 {
-    static const char *const versions[] = {
-        "baseline", "tiling", "coalescing", "nobankconflict", "computeopt",
-        "unroll", "prefetch"
-    };
+    static const char *const versions[] = {"baseline",   "tiling",
+                                           "coalescing", "nobankconflict",
+                                           "computeopt", "unroll",
+                                           "prefetch"};
 
     (void)state;
     /* sm_90 twice: cuobjdump and nvdisasm print the same code. */
@@ -539,7 +559,7 @@ static void check_line_tail(const char *line, unsigned mask)
             after++;
     }
     if (!width)
-        assert_int_equal(after, 1);             /* the immediate */
+        assert_int_equal(after, 1); /* the immediate */
     else if (mode == 0)
         assert_int_equal(after, lanes + 1);
     else if (mode == 1)
@@ -581,8 +601,8 @@ static void check_line_limits(const char *path)
 
 /* Writes the expansion of workload (with sets, under listing) as a text
  * trace, reads it back and compares each instruction field by field. */
-static void check_round_trip(const char *workload, const char **sets,
-                             int nsets, const char *listing)
+static void check_round_trip(const char *workload, const char **sets, int nsets,
+                             const char *listing)
 {
     char path[64];
     struct ws_workload w;
@@ -626,7 +646,8 @@ static void check_round_trip(const char *workload, const char **sets,
                 assert_memory_equal(p->dst, q->dst, p->ndst);
                 assert_int_equal(p->nsrc, q->nsrc);
                 assert_memory_equal(p->src, q->src, p->nsrc);
-                for (unsigned k = 0; p->width && k < (unsigned)__builtin_popcount(p->mask); k++)
+                for (unsigned k = 0;
+                     p->width && k < (unsigned)__builtin_popcount(p->mask); k++)
                     assert_true(a->addrs[p->addr + k] == b->addrs[q->addr + k]);
             }
         }
@@ -732,23 +753,27 @@ static void test_bad_workloads(void **state)
     expect_error(buf, 8, "no instruction '0x0999'");
     snprintf(buf, sizeof buf, "when: {\"EXIT#1\": \"j >= n\"}\n%s", mem);
     expect_error(buf, 8, "unbound name 'j'");
-    expect_error("when: {\"EXIT#1\": \"i >= n\"}\nmemory: {\"LDG#1\": \"x + 4 * i "
-                 "/ (i - i)\", \"LDG#2\": \"y\", \"STG#1\": \"y\"}\n", 9,
-                 "division by zero");
-    expect_error("when: {\"EXIT#1\": \"i >= n\"}\nmemory: {\"LDG#1\": \"x + 4 * "
-                 "n\", \"LDG#2\": \"y\", \"STG#1\": \"y\"}\n", 9,
-                 "lies outside every declared buffer");
+    expect_error(
+        "when: {\"EXIT#1\": \"i >= n\"}\nmemory: {\"LDG#1\": \"x + 4 * i "
+        "/ (i - i)\", \"LDG#2\": \"y\", \"STG#1\": \"y\"}\n",
+        9, "division by zero");
+    expect_error(
+        "when: {\"EXIT#1\": \"i >= n\"}\nmemory: {\"LDG#1\": \"x + 4 * "
+        "n\", \"LDG#2\": \"y\", \"STG#1\": \"y\"}\n",
+        9, "lies outside every declared buffer");
     expect_error("when: {\"EXIT#1\": \"i >= n\"}\nmemory: {\"LDG#1\": \"x\"}\n",
                  1, "has no address");
     snprintf(buf, sizeof buf, "%s", mem);
     expect_error(buf, 1, "a guarded EXIT with no rule");
     snprintf(buf, sizeof buf, "when: {\"LDG#1\": \"1\"}\n%s", mem);
     expect_error(buf, 8, "not guarded by a predicate");
-    snprintf(buf, sizeof buf, "colour: blue\nwhen: {\"EXIT#1\": \"i >= n\"}\n%s", mem);
+    snprintf(buf, sizeof buf,
+             "colour: blue\nwhen: {\"EXIT#1\": \"i >= n\"}\n%s", mem);
     expect_error(buf, 8, "unknown workload key 'colour'");
     snprintf(buf, sizeof buf, "when: {\"EXIT#1\": \"i >= n +\"}\n%s", mem);
     expect_error(buf, 8, "expression ends early");
-    snprintf(buf, sizeof buf, "when: {\"EXIT#1\": \"i >= n\"}\nmemory: "
+    snprintf(buf, sizeof buf,
+             "when: {\"EXIT#1\": \"i >= n\"}\nmemory: "
              "{\"LDG.256*\": \"x\", \"LDG#1\": \"x\", \"LDG#2\": \"y\", "
              "\"STG#1\": \"y\"}\n");
     expect_error(buf, 9, "matches LDG.256*");
@@ -760,8 +785,7 @@ static const char saxpy_rules[] =
     "\"STG#1\": \"y + 4 * i\"}\n";
 
 /* saxpy with this launch: line, the rest as in saxpy_head. */
-static void expect_launch_error(const char *launch, long line,
-                                const char *want)
+static void expect_launch_error(const char *launch, long line, const char *want)
 {
     char text[4096];
 
@@ -770,7 +794,8 @@ static void expect_launch_error(const char *launch, long line,
              "params: {n: 100, stride: 1}\n%s\nbuffers:\n"
              "  x: {base: 0x1000, size: \"4 * n\"}\n"
              "  y: {base: 0x100000, size: \"4 * n\"}\n"
-             "let: {i: \"tid.x\"}\n%s", launch, saxpy_rules);
+             "let: {i: \"tid.x\"}\n%s",
+             launch, saxpy_rules);
     expect_error_in(text, line, want, NULL);
 }
 
@@ -783,8 +808,8 @@ static void test_bad_launches(void **state)
                         "grid has 2 values (expected [x, y, z], or one number");
     expect_launch_error("launch: {grid: [], block: [128, 1, 1]}", 3,
                         "grid has 0 values");
-    expect_launch_error("launch: {grid: [1, 1, 1, 1], block: [128, 1, 1]}",
-                        3, "grid has more than 3 values");
+    expect_launch_error("launch: {grid: [1, 1, 1, 1], block: [128, 1, 1]}", 3,
+                        "grid has more than 3 values");
     expect_launch_error("launch: {grid: {x: 1}, block: [128, 1, 1]}", 3,
                         "grid is a mapping");
     expect_launch_error("launch: {grid: [1, 1, 1], block: [128, 1]}", 3,
@@ -798,11 +823,14 @@ static void test_bad_launches(void **state)
     expect_launch_error("launch: {grid: [1, 1, 1], block: [32, 32, 2]}", 3,
                         "block of 2048 threads");
     expect_launch_error("launch: {grid: [1, 1, 1], block: [128, 1, 1], "
-                        "shared: -1}", 3, "shared of -1 is out of range");
+                        "shared: -1}",
+                        3, "shared of -1 is out of range");
     expect_launch_error("launch: {grid: [1, 1, 1], block: [128, 1, 1], "
-                        "registers: 0}", 3, "registers of 0 is out of range");
+                        "registers: 0}",
+                        3, "registers of 0 is out of range");
     expect_launch_error("launch: {grid: [65535, 65535, 2], block: [128, 1, 1]}",
-                        3, "grid of 8589672450 CTAs is over the limit of "
+                        3,
+                        "grid of 8589672450 CTAs is over the limit of "
                         "16777216 (expected at most --max-ctas CTAs; raise "
                         "it with --max-ctas N)");
     expect_launch_error("launch: [1, 1, 1]", 3, "launch: is not a mapping");
@@ -818,12 +846,13 @@ static void test_bad_launches(void **state)
               "launch: {grid: 3, block: 128}\n"
               "buffers:\n  x: {base: 0x1000, size: \"4 * n\"}\n"
               "  y: {base: 0x100000, size: \"4 * n\"}\n"
-              "let: {i: \"tid.x\"}\n", fp);
+              "let: {i: \"tid.x\"}\n",
+              fp);
         fputs(saxpy_rules, fp);
         fclose(fp);
         ws_err_clear(&err);
-        assert_int_equal(ws_workload_load(&w, path, NULL, 0, NULL, NULL,
-                                          &err), 0);
+        assert_int_equal(ws_workload_load(&w, path, NULL, 0, NULL, NULL, &err),
+                         0);
         assert_int_equal(w.launch.grid[0], 3);
         assert_int_equal(w.launch.grid[1], 1);
         assert_int_equal(w.launch.block[0], 128);
@@ -847,8 +876,8 @@ static void test_bad_descriptions(void **state)
                     "{base: 0x9000, size: 4}}\n"
                     "when: {\"BRA#1\": \"0\"}\n"
                     "loops: {\"BRA#2\": {counter: h, trips: \"-1\"}}\n"
-                    "memory: {\"LDG#1\": \"next\", \"STG#1\": \"out\"}\n", 5,
-                    "loop trip count of -1 (expected at least 1", NULL);
+                    "memory: {\"LDG#1\": \"next\", \"STG#1\": \"out\"}\n",
+                    5, "loop trip count of -1 (expected at least 1", NULL);
     expect_error_in("listing: ../traces/kernels/pchase/pchase.sm_80.sass\n"
                     "params: {hops: 3}\n"
                     "launch: {grid: [1, 1, 1], block: [1, 1, 1]}\n"
@@ -856,18 +885,21 @@ static void test_bad_descriptions(void **state)
                     "{base: 0x9000, size: 4}}\n"
                     "when: {\"BRA#1\": \"0\"}\n"
                     "loops: {\"BRA#2\": {counter: h, trips: \"hops - 5\"}}\n"
-                    "memory: {\"LDG#1\": \"next\", \"STG#1\": \"out\"}\n", 6,
+                    "memory: {\"LDG#1\": \"next\", \"STG#1\": \"out\"}\n",
+                    6,
                     "loop trip count of -2 for lane 0 of warp 0, CTA (0,0,0)",
                     NULL);
     /* No listing: placed at the description's first key. */
     expect_error_in("# a workload\n\nlaunch: {grid: [1, 1, 1], block: [1, 1, "
-                    "1]}\n", 3, "no listing:", NULL);
+                    "1]}\n",
+                    3, "no listing:", NULL);
     expect_error_in("listing: \"\"\nlaunch: {grid: [1, 1, 1], block: [1, 1, "
-                    "1]}\n", 1, "listing: is empty", NULL);
+                    "1]}\n",
+                    1, "listing: is empty", NULL);
     /* A listing that cannot be read is placed at its name. */
     expect_error_in("\nlisting: no-such.sass\nlaunch: {grid: [1, 1, 1], "
-                    "block: [1, 1, 1]}\n", 2, "no-such.sass: cannot open",
-                    NULL);
+                    "block: [1, 1, 1]}\n",
+                    2, "no-such.sass: cannot open", NULL);
     expect_error_in("listing: [a, b]\n", 1, "listing: is not a name", NULL);
     snprintf(buf, sizeof buf, "%sloops: [1]\n", saxpy_rules);
     expect_error(buf, 10, "loops: is not a mapping");
@@ -884,21 +916,22 @@ static void test_bad_descriptions(void **state)
         fprintf(fp, "%s%s", saxpy_head, buf);
         fclose(fp);
         ws_err_clear(&err);
-        assert_int_equal(ws_workload_load(&w, path, NULL, 0, NULL, NULL,
-                                          &err), 0);
+        assert_int_equal(ws_workload_load(&w, path, NULL, 0, NULL, NULL, &err),
+                         0);
         ws_workload_free(&w);
         remove(path);
     }
     expect_error_in("listing: ../traces/kernels/saxpy/saxpy.sm_80.sass\n"
                     "params: {n: 100, stride: 1}\n"
                     "launch: {grid: [1, 1, 1], block: [128, 1, 1]}\n"
-                    "buffers:\n  x: {base: -4096, size: \"4 * n\"}\n", 5,
-                    "buffer base is negative", NULL);
+                    "buffers:\n  x: {base: -4096, size: \"4 * n\"}\n",
+                    5, "buffer base is negative", NULL);
     expect_error_in("listing: ../traces/kernels/saxpy/saxpy.sm_80.sass\n"
                     "params: {n: 100, stride: 1}\n"
                     "launch: {grid: [1, 1, 1], block: [128, 1, 1]}\n"
                     "buffers:\n  x: {base: 0x7fffffffffff0000, size: "
-                    "0x100000}\n", 5, "buffer ends past 2^63", NULL);
+                    "0x100000}\n",
+                    5, "buffer ends past 2^63", NULL);
     /* Expression errors surface with the rule's position. */
     deep = malloc(20000 * 2 + 200);
     assert_non_null(deep);
@@ -907,14 +940,16 @@ static void test_bad_descriptions(void **state)
         memcpy(deep + 18 + 2 * i, "- ", 3);
     strcat(deep, "i >= n\"}\n");
     strcat(deep, "memory: {\"LDG#1\": \"x\", \"LDG#2\": \"y\", \"STG#1\": "
-           "\"y\"}\n");
+                 "\"y\"}\n");
     expect_error(deep, 8, "expression nested too deeply");
     free(deep);
-    snprintf(buf, sizeof buf, "when: {\"EXIT#1\": \"log2(i - i) > 0\"}\n"
+    snprintf(buf, sizeof buf,
+             "when: {\"EXIT#1\": \"log2(i - i) > 0\"}\n"
              "memory: {\"LDG#1\": \"x\", \"LDG#2\": \"y\", \"STG#1\": "
              "\"y\"}\n");
     expect_error(buf, 8, "log2 of 0");
-    snprintf(buf, sizeof buf, "when: {\"EXIT#1\": \"i >= n << 64\"}\n"
+    snprintf(buf, sizeof buf,
+             "when: {\"EXIT#1\": \"i >= n << 64\"}\n"
              "memory: {\"LDG#1\": \"x\", \"LDG#2\": \"y\", \"STG#1\": "
              "\"y\"}\n");
     expect_error(buf, 8, "shift by 64");
@@ -939,17 +974,23 @@ static void test_limits(void **state)
     (void)state;
     ws_trace_opts_default(&opts);
     opts.max_warp_insts = 5000;
-    expect_error_in(endless, 1, "warp 0 of CTA (0,0,0) ran past 5000 "
+    expect_error_in(endless, 1,
+                    "warp 0 of CTA (0,0,0) ran past 5000 "
                     "instructions, the per-warp limit (expected fewer; raise "
-                    "it with --max-warp-insts N)", &opts);
+                    "it with --max-warp-insts N)",
+                    &opts);
     ws_trace_opts_default(&opts);
     opts.max_insts = 100000;
-    expect_error_in(endless, 1, "ran past 100000 warp instructions, the limit "
-                    "(expected fewer; raise it with --max-insts N)", &opts);
+    expect_error_in(endless, 1,
+                    "ran past 100000 warp instructions, the limit "
+                    "(expected fewer; raise it with --max-insts N)",
+                    &opts);
     ws_trace_opts_default(&opts);
     opts.max_ctas = 1;
-    expect_error_in(endless, 3, "grid of 2 CTAs is over the limit of 1 "
-                    "(expected at most --max-ctas CTAs", &opts);
+    expect_error_in(endless, 3,
+                    "grid of 2 CTAs is over the limit of 1 "
+                    "(expected at most --max-ctas CTAs",
+                    &opts);
 }
 
 /* A bounded loop of a million trips is not mistaken for an endless one
@@ -1069,8 +1110,10 @@ static void test_lane_errors(void **state)
 
     (void)state;
     snprintf(text, sizeof text, lanes_saxpy, "", "x + 4 * i + 0 / (12 - i)");
-    expect_error_in(text, 7, "address 4132 of lane 9 of warp 0, CTA (0,0,0) "
-                    "lies outside every declared buffer", NULL);
+    expect_error_in(text, 7,
+                    "address 4132 of lane 9 of warp 0, CTA (0,0,0) "
+                    "lies outside every declared buffer",
+                    NULL);
     snprintf(text, sizeof text, lanes_saxpy, "", "x + 4 * i + 0 / (3 - i)");
     expect_error_in(text, 7, "division by zero", NULL);
     /* Lanes in the same buffer share one search: the first is still made. */
@@ -1083,8 +1126,10 @@ static void test_lane_errors(void **state)
     expect_error_in(text, 5, "division by zero", NULL);
     snprintf(text, sizeof text, lanes_pchase, "",
              "tid.x == 7 ? 0 : 1 + 0 / (20 - tid.x)");
-    expect_error_in(text, 7, "loop trip count of 0 for lane 7 of warp 0, "
-                    "CTA (0,0,0)", NULL);
+    expect_error_in(text, 7,
+                    "loop trip count of 0 for lane 7 of warp 0, "
+                    "CTA (0,0,0)",
+                    NULL);
     snprintf(text, sizeof text, lanes_pchase, "",
              "tid.x == 27 ? 0 : 1 + 0 / (20 - tid.x)");
     expect_error_in(text, 7, "division by zero", NULL);
@@ -1147,19 +1192,19 @@ static void check_streamed(const char *path, const char **sets, int nsets,
         assert_int_equal(ws_expand_next(&whole, &cta, &err), 1);
         for (uint32_t k = 0; k < nw; k++)
             for (uint32_t i = 0; i < cta->warps[k].ninst; i++)
-                copy_append(&a[c * nw + k], &cta->warps[k].inst[i],
-                            cta->addrs);
+                copy_append(&a[c * nw + k], &cta->warps[k].inst[i], cta->addrs);
         assert_int_equal(ws_expand_next_header(&part, &cta, &err), 1);
         for (uint32_t k = 0; k < nw; k++)
             assert_int_equal(ws_expand_warp_open(&part, cta, k, &r[open++],
-                                                 &err), 0);
+                                                 &err),
+                             0);
     }
     for (uint32_t done = 0; done < open;) {
         done = 0;
         for (uint32_t k = 0; k < open; k++) {
             long n = r[k].read ? r[k].read(r[k].ctx, inst, win, addrs,
-                                           sizeof addrs / sizeof addrs[0],
-                                           &err) : 0;
+                                           sizeof addrs / sizeof addrs[0], &err)
+                               : 0;
             assert_true(n >= 0);
             for (long i = 0; i < n; i++)
                 copy_append(&b[k], &inst[i], addrs);

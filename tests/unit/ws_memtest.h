@@ -25,8 +25,7 @@ struct ws_memtest_stub {
     uint64_t latency, hold, free;
 };
 
-static inline uint64_t ws_memtest_access(void *ctx,
-                                         const struct ws_line_req *r,
+static inline uint64_t ws_memtest_access(void *ctx, const struct ws_line_req *r,
                                          uint64_t *left)
 {
     struct ws_memtest_stub *s = ctx;
@@ -42,7 +41,7 @@ static inline uint64_t ws_memtest_access(void *ctx,
 static inline struct ws_mem_port ws_memtest_port(struct ws_memtest_stub *s,
                                                  uint64_t latency)
 {
-    struct ws_mem_port p = { ws_memtest_access, s };
+    struct ws_mem_port p = {ws_memtest_access, s};
 
     memset(s, 0, sizeof *s);
     s->latency = latency;
@@ -65,7 +64,7 @@ static inline struct ws_line_req ws_memtest_req(uint64_t line, uint8_t mask,
                                                 int op, uint64_t t,
                                                 struct ws_counters *ctr)
 {
-    struct ws_line_req r = { line, t, 0, mask, (uint8_t)op, 0, ctr };
+    struct ws_line_req r = {line, t, 0, mask, (uint8_t)op, 0, ctr};
 
     return r;
 }

@@ -84,7 +84,7 @@ struct packed {
     char *buf;
     size_t len;
     struct ws_pack_header h;
-    uint64_t k_off;             /* the first kernel's header */
+    uint64_t k_off; /* the first kernel's header */
     struct ws_pack_kernel_hdr k;
 };
 

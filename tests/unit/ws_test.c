@@ -78,9 +78,8 @@ void ws_test_model_var(const struct ws_model_result *r, const char *name,
                  want, tol);
 }
 
-void ws_test_profile(const char *path, const char *gpu,
-                     const char *const *sets, int nsets, struct ws_profile *p,
-                     struct ws_gpu *g)
+void ws_test_profile(const char *path, const char *gpu, const char *const *sets,
+                     int nsets, struct ws_profile *p, struct ws_gpu *g)
 {
     struct ws_input_params ip;
     struct ws_input *in;
@@ -90,8 +89,7 @@ void ws_test_profile(const char *path, const char *gpu,
     int rc;
 
     ws_err_clear(&err);
-    if (ws_cfg_load(g, gpu, NULL, 0, &err) < 0
-        || ws_probe_model(g, &err) < 0)
+    if (ws_cfg_load(g, gpu, NULL, 0, &err) < 0 || ws_probe_model(g, &err) < 0)
         fail_msg("%s", err.text);
     memset(&ip, 0, sizeof ip);
     ip.sets = sets;

@@ -39,8 +39,7 @@ char *ws_test_read(const char *path, size_t *len);
  * with the departure delays measured by the probe, as a run has them. */
 struct ws_profile;
 struct ws_gpu;
-void ws_test_profile(const char *path, const char *gpu,
-                     const char *const *sets, int nsets, struct ws_profile *p,
-                     struct ws_gpu *g);
+void ws_test_profile(const char *path, const char *gpu, const char *const *sets,
+                     int nsets, struct ws_profile *p, struct ws_gpu *g);
 
 #endif
