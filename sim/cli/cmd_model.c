@@ -34,11 +34,7 @@ static void ws_model_help(FILE *out)
         "kernel's parameters come from its profile and the GPU config.\n"
         "\n"
         "options:\n"
-        "      --params FILE         explicit parameters instead of a TRACE\n"
-        "  -g, --gpu CONFIG          GPU config file or built-in name (default %s)\n"
-        "  -s, --set KEY=VALUE       override one config key (repeatable)\n"
-        "  -p, --param NAME=VALUE    override a workload parameter (repeatable)\n"
-        "      --listing FILE        expand the workload over another listing\n"
+        "      --params FILE         explicit parameters instead of a TRACE\n" WS_CLI_INPUT_HELP
         "      --json FILE           parameters and results as JSON\n"
         "      --allow-unknown-keys  skip unknown trace header keys\n" WS_CLI_LIMIT_HELP
         "  -h, --help                this text\n"

@@ -33,11 +33,7 @@ static void ws_profile_help(FILE *out)
         "tmm, roofline, qroofline, aiq) as derived from them and the GPU.\n"
         "Per-warp numbers are averages over the kernel's warps.\n"
         "\n"
-        "options:\n"
-        "  -g, --gpu CONFIG          GPU config file or built-in name (default %s)\n"
-        "  -s, --set KEY=VALUE       override one config key (repeatable)\n"
-        "  -p, --param NAME=VALUE    override a workload parameter (repeatable)\n"
-        "      --listing FILE        expand the workload over another listing\n"
+        "options:\n" WS_CLI_INPUT_HELP
         "      --json FILE           the same as JSON\n"
         "      --allow-unknown-keys  skip unknown trace header keys\n" WS_CLI_LIMIT_HELP
         "  -h, --help                this text\n",

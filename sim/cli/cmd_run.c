@@ -73,11 +73,7 @@ static void ws_run_help(FILE *out)
         "cycles, time at the SM clock, warp instructions, IPC, occupancy and what\n"
         "limits it, the top stall reasons, L1/L2 hit rates and DRAM bandwidth.\n"
         "\n"
-        "options:\n"
-        "  -g, --gpu CONFIG          GPU config file or built-in name (default %s)\n"
-        "  -s, --set KEY=VALUE       override one config key (repeatable)\n"
-        "  -p, --param NAME=VALUE    override a workload parameter (repeatable)\n"
-        "      --listing FILE        expand the workload over another listing\n"
+        "options:\n" WS_CLI_INPUT_HELP
         "      --json FILE           everything, every counter, as JSON\n"
         "      --csv FILE            one row per kernel\n"
         "      --timeline FILE       Chrome/Perfetto trace-event JSON of CTA residency\n"

@@ -98,6 +98,15 @@ int ws_cli_limit_option(struct ws_trace_opts *t, const char *cmd, int opt,
     { \
         "max-warp-insts", required_argument, NULL, WS_OPT_MAX_WARP_INSTS \
     }
+/* The help lines of the options every command that opens an input takes
+ * (ws_cli_input_option); the %s is the default GPU. */
+#define WS_CLI_INPUT_HELP \
+    "  -g, --gpu CONFIG          GPU config file or built-in name (default " \
+    "%s)\n" \
+    "  -s, --set KEY=VALUE       override one config key (repeatable)\n" \
+    "  -p, --param NAME=VALUE    override a workload parameter (repeatable)\n" \
+    "      --listing FILE        expand the workload over another listing\n"
+
 #define WS_CLI_LIMIT_HELP \
     "      --max-ctas N          refuse launches of more CTAs (default 16777216)\n" \
     "      --max-insts N         refuse kernels of more warp instructions\n" \

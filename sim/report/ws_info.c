@@ -9,6 +9,7 @@
 
 #include "trace/ws_opcode.h"
 #include "util/ws_utf8.h"
+#include "ws_report.h"
 
 static void ws_info_mix(FILE *out, const uint64_t *by_class, uint64_t total)
 {
@@ -160,16 +161,7 @@ static json_t *ws_json_kernel(const struct ws_profile *p)
     const struct ws_launch *l = &p->launch;
     json_t *o = json_object(), *mem = json_object(), *unk = json_object();
 
-    json_object_set_new(o, "id", ws_json_u(l->id));
-    json_object_set_new(o, "name", ws_utf8_json_string(p->name));
-    json_object_set_new(o, "grid",
-                        json_pack("[III]", (json_int_t)l->grid[0],
-                                  (json_int_t)l->grid[1],
-                                  (json_int_t)l->grid[2]));
-    json_object_set_new(o, "block",
-                        json_pack("[III]", (json_int_t)l->block[0],
-                                  (json_int_t)l->block[1],
-                                  (json_int_t)l->block[2]));
+    ws_report_json_launch(o, ws_json_u(l->id), p->name, l);
     json_object_set_new(o, "registers", ws_json_u(l->nregs));
     json_object_set_new(o, "shared_bytes", ws_json_u(l->shmem));
     json_object_set_new(o, "sm_version", ws_json_u(l->sm_version));

@@ -247,14 +247,11 @@ static json_t *ws_json_models(const struct ws_kernel_stats *k)
     return a;
 }
 
-static json_t *ws_json_kernel(const struct ws_gpu *g,
-                              const struct ws_kernel_stats *k)
+void ws_report_json_launch(struct json_t *o, struct json_t *id,
+                           const char *name, const struct ws_launch *l)
 {
-    const struct ws_launch *l = &k->launch;
-    json_t *o = json_object();
-
-    json_object_set_new(o, "id", json_integer(l->id));
-    json_object_set_new(o, "name", ws_utf8_json_string(k->name));
+    json_object_set_new(o, "id", id);
+    json_object_set_new(o, "name", ws_utf8_json_string(name));
     json_object_set_new(o, "grid",
                         json_pack("[III]", (json_int_t)l->grid[0],
                                   (json_int_t)l->grid[1],
@@ -263,6 +260,15 @@ static json_t *ws_json_kernel(const struct ws_gpu *g,
                         json_pack("[III]", (json_int_t)l->block[0],
                                   (json_int_t)l->block[1],
                                   (json_int_t)l->block[2]));
+}
+
+static json_t *ws_json_kernel(const struct ws_gpu *g,
+                              const struct ws_kernel_stats *k)
+{
+    const struct ws_launch *l = &k->launch;
+    json_t *o = json_object();
+
+    ws_report_json_launch(o, json_integer(l->id), k->name, l);
     json_object_set_new(o, "start_cycle", json_integer((json_int_t)k->start));
     json_object_set_new(
         o, "occupancy",

@@ -47,4 +47,11 @@ void ws_report_text(FILE *out, const struct ws_run_report *r);
 char *ws_report_json(const struct ws_run_report *r);
 char *ws_report_csv(const struct ws_run_report *r);
 
+/* A kernel's id (taken), name and launch shape into the JSON object o, as
+ * run reports and trace info both write them. */
+struct json_t;
+struct ws_launch;
+void ws_report_json_launch(struct json_t *o, struct json_t *id,
+                           const char *name, const struct ws_launch *l);
+
 #endif
