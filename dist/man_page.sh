@@ -1,8 +1,9 @@
 #!/bin/sh
 # Writes warpsim's man page from its own help text, so that the page and
 # 'warpsim --help' never disagree: help2man turns 'warpsim --help' (made
-# from the command table, sim/cli/ws_commands.c) and '--version' into NAME,
-# SYNOPSIS and DESCRIPTION, and the COMMANDS section holds each command's
+# from the command table, sim/cli/ws_commands.c) and '--version' into NAME
+# and DESCRIPTION (the usage line stays in DESCRIPTION: help2man makes a
+# SYNOPSIS only of a "Usage:" line), and the COMMANDS section holds each command's
 # 'warpsim CMD --help' verbatim, in the table's order ('warpsim --commands'
 # lists its rows), plus 'warpsim CMD SUB --help' where a subcommand has a
 # help of its own (sweep merge).

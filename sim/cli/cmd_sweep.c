@@ -183,8 +183,26 @@ static int ws_cmd_sweep_merge(int argc, char **argv)
                "into OUT.csv, sorted by point, after checking that they\n"
                "are shares of one sweep (their sweep column), that every\n"
                "point is whole (all of its rows, once) in exactly one\n"
-               "share, and that no sweep is still writing one.\n");
+               "share, and that no sweep is still writing one.\n\n"
+               "options:\n"
+               "  -h, --help                this help\n"
+               "      --                    the names that follow are files,\n"
+               "                            even those that start with '-'\n");
         return WS_EXIT_OK;
+    }
+    /* Names that start with '-' follow a "--"; any other such word is an
+     * option merge does not have, not a file to write. */
+    if (argc >= 2 && strcmp(argv[1], "--") == 0) {
+        argv++;
+        argc--;
+    } else {
+        for (int i = 1; i < argc; i++)
+            if (argv[i][0] == '-' && argv[i][1])
+                return ws_cli_usage("sweep merge",
+                                    "unknown option '%s' (expected OUT.csv "
+                                    "SHARE.csv..., '--' before a name that "
+                                    "starts with '-')",
+                                    argv[i]);
     }
     if (argc < 3)
         return ws_cli_usage("sweep merge",

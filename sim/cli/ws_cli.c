@@ -107,11 +107,12 @@ int ws_cli_usage(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
 
-    fprintf(stderr, "warpsim %s: ", cmd);
+    /* cmd "" is warpsim itself: no blank before the colon or the option. */
+    fprintf(stderr, "warpsim%s%s: ", *cmd ? " " : "", cmd);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
-    fprintf(stderr, " (see 'warpsim %s --help')\n", cmd);
+    fprintf(stderr, " (see 'warpsim%s%s --help')\n", *cmd ? " " : "", cmd);
     return WS_EXIT_INPUT;
 }
 

@@ -229,7 +229,8 @@ void ws_cli_help(FILE *out)
     fprintf(
         out,
         "\n"
-        "Run 'warpsim COMMAND --help' for a command's options.\n"
+        "Run 'warpsim COMMAND --help' for a command's options;\n"
+        "'warpsim --completion bash' prints a bash completion script.\n"
         "Exit status: 0 success, 2 bad input or usage, 1 internal failure.\n");
 }
 

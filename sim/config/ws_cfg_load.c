@@ -293,10 +293,9 @@ static int ws_cfg_apply_sets(struct ws_ynode *root, const char *const *sets,
         if (!eq || eq == sets[i]) {
             struct ws_clip q;
             return ws_err_arg(err, sets[i], 0, i + 1,
-                              "--set '%s' has "
-                              "no key (expected --set key=value, e.g. "
-                              "l2.size=12MiB)",
-                              ws_clip(&q, sets[i]));
+                              "--set '%s' has no %s (expected --set "
+                              "key=value, e.g. l2.size=12MiB)",
+                              ws_clip(&q, sets[i]), eq ? "key" : "'='");
         }
         n = (size_t)(eq - sets[i]);
         if (n >= sizeof key)

@@ -155,4 +155,21 @@ holds "$tmp/got" "$tmp/want" "completion of 'model' lacks models"
 [ -s "$tmp/want" ] || fail "'validate --help' lists no studies"
 complete_line validate "" >"$tmp/got"
 holds "$tmp/got" "$tmp/want" "completion of 'validate' lacks studies"
+
+# Words bash splits at '=' and ':' are one word to warpsim: after them the
+# operand still completes, and --opt=VALUE completes VALUE.
+complete_line run --set l2.size = 4MiB --timeline-window 0 : 9 \
+    traces/accelsim/vec >"$tmp/got"
+grep -qx 'traces/accelsim/vecadd' "$tmp/got" \
+    || fail "completion after '--set K=V' and 'A:B' lost the operand"
+complete_line run --gpu = v100-s >"$tmp/got"
+grep -qx 'v100-sxm2' "$tmp/got" || fail "completion of '--gpu=' lacks configs"
+# A file name with a blank or a glob character is one candidate, as is.
+mkdir -p "$tmp/names/a b" && : >"$tmp/names/st*" && : >"$tmp/names/stx"
+complete_line run "$tmp/names/a" >"$tmp/got"
+grep -qx "$tmp/names/a b" "$tmp/got" \
+    || fail "completion split a file name at its blank"
+complete_line run "$tmp/names/st" >"$tmp/got"
+[ "$(wc -l <"$tmp/got")" -eq 2 ] \
+    || fail "completion expanded a file name's glob character"
 echo "ok commands"

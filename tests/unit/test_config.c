@@ -252,7 +252,11 @@ static void test_bad_sets(void **state)
     assert_non_null(strstr(err.text, "command line:1:9:"));
     ws_err_clear(&err);
     assert_int_equal(ws_cfg_load(&g, NULL, no_eq, 1, &err), -1);
-    ws_test_err(&err, "command line", 1, "no key");
+    ws_test_err(&err, "command line", 1, "has no '='");
+    ws_err_clear(&err);
+    assert_int_equal(ws_cfg_load(&g, NULL, (const char *[]){"=4MiB"}, 1, &err),
+                     -1);
+    ws_test_err(&err, "command line", 1, "has no key");
     ws_err_clear(&err);
     assert_int_equal(ws_cfg_load(&g, "no-such-gpu", NULL, 0, &err), -1);
     ws_test_err(&err, "command line", 1, "no such file or built-in GPU config");
