@@ -167,6 +167,7 @@ static int ws_sweep_triple(struct ws_axis *a, const struct ws_ynode *seq,
 
     for (; n && i < 3; n = n->next, i++) {
         int factor = i == 2 && strcmp(form, "geom") == 0;
+        out[i] = 0; /* set by either parser; zeroed for the analyser */
         if (ws_sweep_item(n, form, "a number", err) < 0)
             return -1;
         /* A step is a signed amount of the axis's unit: the config
@@ -207,7 +208,7 @@ static int ws_sweep_generate(struct ws_axis *a, const struct ws_ynode *spec,
 {
     const struct ws_ynode *n = spec->child;
     int geom;
-    double t[3], v;
+    double t[3] = {0, 0, 0}, v; /* zeroed for the analyser */
     char text[64];
 
     if (!n || n->next
