@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "run/ws_sweep_run.h"
-#include "util/ws_num.h"
 #include "ws_cli.h"
 
 enum {
@@ -64,19 +63,6 @@ static void ws_sweep_help(FILE *out)
         "(finished points are kept; rerun to go on).\n");
 }
 
-static int ws_sweep_count(const char *opt, const char *v, long min, long *out)
-{
-    uint64_t n;
-
-    if (ws_num_u64(v, strlen(v), &n) < 0 || n > 1000000 || (long)n < min)
-        return ws_cli_usage("sweep",
-                            "bad %s '%s' (expected a whole number "
-                            "from %ld)",
-                            opt, v, min);
-    *out = (long)n;
-    return 0;
-}
-
 /* A job array's index given twice is a script's mistake (two shares'
  * options pasted together): which share would run is a guess. */
 static int ws_sweep_array_option(struct ws_sweep_request *a, int opt,
@@ -88,7 +74,7 @@ static int ws_sweep_array_option(struct ws_sweep_request *a, int opt,
 
     if (*out >= 0)
         return ws_cli_usage("sweep", "%s given twice (expected it once)", name);
-    return ws_sweep_count(name, v, index ? 0 : 1, out);
+    return ws_cli_count("sweep", name, v, index ? 0 : 1, out);
 }
 
 static int ws_sweep_option(struct ws_sweep_request *a, int opt, char **argv)
@@ -102,7 +88,7 @@ static int ws_sweep_option(struct ws_sweep_request *a, int opt, char **argv)
         if (a->jobs)
             return ws_cli_usage("sweep", "--jobs given twice (expected it "
                                          "once)");
-        return ws_sweep_count("--jobs", optarg, 1, &a->jobs);
+        return ws_cli_count("sweep", "--jobs", optarg, 1, &a->jobs);
     case 'o':
         return ws_cli_once("sweep", &a->out, optarg, "--output") < 0
                    ? WS_EXIT_INPUT

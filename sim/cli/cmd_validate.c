@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "run/ws_study_run.h"
-#include "util/ws_num.h"
 #include "validate/ws_study.h"
 #include "ws_cli.h"
 
@@ -145,23 +144,6 @@ static int ws_validate_parse(struct ws_validate_args *a, int argc, char **argv)
     return ws_validate_names(a, argc, argv);
 }
 
-/* -j N, checked as the sweeps it is passed to check their --jobs (the
- * same message, which the tests know). */
-static int ws_validate_jobs(const char *v, long *jobs)
-{
-    uint64_t n;
-
-    if (!v)
-        return 0;
-    if (ws_num_u64(v, strlen(v), &n) < 0 || n > 1000000 || n < 1)
-        return ws_cli_usage("sweep",
-                            "bad %s '%s' (expected a whole number "
-                            "from %ld)",
-                            "--jobs", v, 1L);
-    *jobs = (long)n;
-    return 0;
-}
-
 static int ws_validate_main(struct ws_validate_args *a)
 {
     struct ws_study_request rq;
@@ -181,7 +163,10 @@ static int ws_validate_main(struct ws_validate_args *a)
     rq.progress = isatty(2);
     if (ws_study_check_root(&rq, &err) < 0)
         return ws_cli_fail(&err);
-    if ((rc = ws_validate_jobs(a->jobs, &rq.jobs)) != 0)
+    /* -j is checked as the sweeps it goes to check their --jobs, with
+     * their message, which the tests know. */
+    if (a->jobs
+        && (rc = ws_cli_count("sweep", "--jobs", a->jobs, 1, &rq.jobs)) != 0)
         return rc;
     for (size_t i = 0; i < a->nrun; i++) {
         rc = ws_study_run(&rq, a->run[i], &err);

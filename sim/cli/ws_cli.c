@@ -76,23 +76,26 @@ int ws_cli_load_gpu(const struct ws_cli_gpu_opts *o, struct ws_gpu *gpu,
     return ws_cfg_load(gpu, o->gpu, o->sets, o->nsets, err);
 }
 
-void ws_cli_probe(struct ws_gpu *gpu)
-{
-    struct ws_err scratch;
-
-    /* A probe that cannot run (a config too large to simulate) leaves the
-     * delays unset: the models then take estimates and say so, and a run
-     * reports the config's own error when it simulates. */
-    ws_err_clear(&scratch);
-    ws_probe_model(gpu, &scratch);
-}
-
 int ws_cli_load_gpu_probed(const struct ws_cli_gpu_opts *o, struct ws_gpu *gpu,
                            struct ws_err *err)
 {
     if (ws_cli_load_gpu(o, gpu, err) < 0)
         return -1;
-    ws_cli_probe(gpu);
+    ws_probe_model_or_estimate(gpu);
+    return 0;
+}
+
+int ws_cli_count(const char *cmd, const char *opt, const char *v, long min,
+                 long *out)
+{
+    uint64_t n;
+
+    if (ws_num_u64(v, strlen(v), &n) < 0 || n > 1000000 || (long)n < min)
+        return ws_cli_usage(cmd,
+                            "bad %s '%s' (expected a whole number from "
+                            "%ld)",
+                            opt, v, min);
+    *out = (long)n;
     return 0;
 }
 

@@ -32,6 +32,11 @@ struct ws_cli_gpu_opts {
 int ws_cli_gpu_option(struct ws_cli_gpu_opts *o, const char *cmd, int opt,
                       const char *arg);
 
+/* A count option's value (opt: its name) as a whole number from min to
+ * 10^6; else a usage error of command cmd, and WS_EXIT_INPUT. */
+int ws_cli_count(const char *cmd, const char *opt, const char *v, long min,
+                 long *out);
+
 /* Stores a single-valued option's argument in *slot; -1 after reporting a
  * usage error when it was given before (the last one silently winning
  * would leave an output unwritten or a config unused). */
@@ -45,7 +50,6 @@ int ws_cli_load_gpu(const struct ws_cli_gpu_opts *o, struct ws_gpu *gpu,
  * simulator's probe for this config (timing/ws_probe.h). */
 int ws_cli_load_gpu_probed(const struct ws_cli_gpu_opts *o, struct ws_gpu *gpu,
                            struct ws_err *err);
-void ws_cli_probe(struct ws_gpu *gpu);
 
 /* Prints the error line to stderr; returns WS_EXIT_INPUT, or
  * WS_EXIT_INTERNAL for an internal failure such as out of memory. */

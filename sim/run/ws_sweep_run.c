@@ -285,18 +285,6 @@ static void ws_sweep_unpack_error(const struct ws_sweep_state *r,
 
 /* ---- running ---------------------------------------------------------- */
 
-/* The departure delays the models take, measured by the simulator's probe
- * for the point's config.  A probe that cannot run (a config too large to
- * simulate) leaves them unset: the models then take estimates and say so,
- * and the point reports the config's own error when it simulates. */
-static void ws_sweep_probe(struct ws_gpu *gpu)
-{
-    struct ws_err scratch;
-
-    ws_err_clear(&scratch);
-    ws_probe_model(gpu, &scratch);
-}
-
 static char *ws_sweep_run_point(void *ctx, size_t index, struct ws_err *err)
 {
     struct ws_sweep_state *r = ctx;
@@ -312,7 +300,7 @@ static char *ws_sweep_run_point(void *ctx, size_t index, struct ws_err *err)
     } else {
         ws_sweep_point_get(&r->s, index, p);
         if (ws_sweep_open_point(&r->ctx, p, gpu, &in, err) == 0) {
-            ws_sweep_probe(gpu);
+            ws_probe_model_or_estimate(gpu);
             rep.input = r->s.input;
             rep.gpu = gpu;
             rep.ext = &r->ext;

@@ -173,3 +173,11 @@ int ws_probe_model(struct ws_gpu *g, struct ws_err *err)
         g->model.departure_del_coal = coal > 0 ? coal : 1;
     return 0;
 }
+
+void ws_probe_model_or_estimate(struct ws_gpu *g)
+{
+    struct ws_err scratch;
+
+    ws_err_clear(&scratch);
+    ws_probe_model(g, &scratch);
+}

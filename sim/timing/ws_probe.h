@@ -46,4 +46,10 @@ int ws_probe_departure(const struct ws_gpu *g, double *uncoal, double *coal,
  * models say their inputs are estimates). */
 int ws_probe_model(struct ws_gpu *g, struct ws_err *err);
 
+/* ws_probe_model where a failure is not an error: a probe that cannot run
+ * (a config too large to simulate) leaves the delays unset, the models
+ * then take estimates and say so, and a run reports the config's own error
+ * when it simulates.  What run, profile, model and sweep points call. */
+void ws_probe_model_or_estimate(struct ws_gpu *g);
+
 #endif
