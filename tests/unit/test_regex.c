@@ -18,17 +18,6 @@
 #include "util/ws_regex.h"
 #include "ws_test.h"
 
-/* AddressSanitizer reserves terabytes of address space: no cap under it. */
-#if defined(__SANITIZE_ADDRESS__)
-#define WS_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define WS_TEST_ASAN 1
-#endif
-#endif
-#ifndef WS_TEST_ASAN
-#define WS_TEST_ASAN 0
-#endif
 
 #define NESTED "((a{1,99}){1,99}){1,99}"
 
@@ -190,6 +179,8 @@ static int ws_test_capped_child(void)
     char why[200];
     regex_t re;
 
+    /* AddressSanitizer reserves terabytes of address space: no cap
+     * under it. */
     if (!WS_TEST_ASAN && setrlimit(RLIMIT_AS, &rl) != 0)
         return 10;
     clock_gettime(CLOCK_MONOTONIC, &t0);

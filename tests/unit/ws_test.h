@@ -15,6 +15,19 @@
 
 #include "util/ws_err.h"
 
+/* 1 in a build with AddressSanitizer, whose own signal handlers and
+ * address-space reservation some tests must allow for; else 0. */
+#if defined(__SANITIZE_ADDRESS__)
+#define WS_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WS_TEST_ASAN 1
+#endif
+#endif
+#ifndef WS_TEST_ASAN
+#define WS_TEST_ASAN 0
+#endif
+
 /* Asserts err holds one line that starts with "name:line:" (line > 0
  * checked when given), has a column, contains want, and ends with an
  * "(expected ...)" clause. */
