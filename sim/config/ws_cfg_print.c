@@ -61,7 +61,8 @@ void ws_cfg_print(FILE *out, const struct ws_gpu *gpu)
         const char *leaf = strrchr(k->path, '.');
         char value[256];
         /* A fixed L1/shared split has no list to print (or read back). */
-        if (k->type == WS_KT_SIZES && gpu->sm.ncarveouts == 0)
+        if ((k->type == WS_KT_SIZES && gpu->sm.ncarveouts == 0)
+            || ws_cfg_key_absent(k, gpu))
             continue;
         ws_cfg_print_groups(out, prev, k->path);
         ws_cfg_key_format(k, gpu, value, sizeof value);

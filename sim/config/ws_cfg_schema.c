@@ -78,6 +78,8 @@ static const struct ws_key ws_cfg_keys[] = {
      WS_KF_ZERO_OK},
     {"sm.carveouts", WS_KT_SIZES, F(sm.carveout), 0, 0, 1073741824.0,
      WS_KF_OPTIONAL},
+    {"sm.gpcs", WS_KT_COUNT, F(sm.gpcs), 0, 0, 1024,
+     WS_KF_OPTIONAL | WS_KF_ZERO_OK | WS_KF_IF_SET},
     {"sched.policy", WS_KT_ENUM, F(sched.policy), &ws_cfg_policy, 0, 0, 0},
     {"sched.active_warps", WS_KT_COUNT, F(sched.active_warps), 0, 1, 2048,
      WS_KF_OPTIONAL},
@@ -200,6 +202,20 @@ static const struct ws_key ws_cfg_keys[] = {
      WS_KF_ZERO_OK},
     {"icnt.bandwidth_per_sm", WS_KT_BW, F(icnt.bandwidth_per_sm), 0, 0.001, 1e6,
      0},
+    {"wgmma.macs", WS_KT_REAL, F(wgmma.macs), 0, 0, 1e6,
+     WS_KF_OPTIONAL | WS_KF_ZERO_OK | WS_KF_IF_SET},
+    {"wgmma.latency", WS_KT_CYCLES, F(wgmma.latency), 0, 0, 100000,
+     WS_KF_OPTIONAL | WS_KF_ZERO_OK | WS_KF_IF_SET},
+    {"wgmma.min_interval", WS_KT_CYCLES, F(wgmma.min_interval), 0, 0, 100000,
+     WS_KF_OPTIONAL | WS_KF_ZERO_OK | WS_KF_IF_SET},
+    {"tma.bytes_per_clk", WS_KT_REAL, F(tma.bytes_per_clk), 0, 0, 1e6,
+     WS_KF_OPTIONAL | WS_KF_ZERO_OK | WS_KF_IF_SET},
+    {"tma.latency", WS_KT_CYCLES, F(tma.latency), 0, 0, 100000,
+     WS_KF_OPTIONAL | WS_KF_ZERO_OK | WS_KF_IF_SET},
+    {"dsmem.latency", WS_KT_CYCLES, F(dsmem.latency), 0, 0, 100000,
+     WS_KF_OPTIONAL | WS_KF_ZERO_OK | WS_KF_IF_SET},
+    {"dsmem.bytes_per_clk", WS_KT_REAL, F(dsmem.bytes_per_clk), 0, 0, 1e6,
+     WS_KF_OPTIONAL | WS_KF_ZERO_OK | WS_KF_IF_SET},
     {"launch_overhead", WS_KT_CYCLES, F(launch_overhead), 0, 0, 100000000,
      WS_KF_ZERO_OK},
     {"memcpy_warms_l2", WS_KT_BOOL, F(memcpy_warms_l2), 0, 0, 0, 0},
@@ -217,6 +233,14 @@ static const struct ws_key ws_cfg_keys[] = {
 #define WS_CFG_NKEYS (sizeof ws_cfg_keys / sizeof ws_cfg_keys[0])
 _Static_assert(WS_CFG_NKEYS <= WS_CFG_MAX_KEYS,
                "struct ws_gpu's loc[] must hold every key");
+
+int ws_cfg_key_absent(const struct ws_key *k, const struct ws_gpu *gpu)
+{
+    double v;
+
+    return (k->flags & WS_KF_IF_SET) && ws_cfg_key_number(k, gpu, &v) == 0
+           && v == 0;
+}
 
 size_t ws_cfg_key_count(void)
 {

@@ -35,7 +35,9 @@ enum ws_ktype {
 enum {
     WS_KF_POW2 = 1,     /* the hardware indexes with it: power of two */
     WS_KF_OPTIONAL = 2, /* may be absent; 0 / default then */
-    WS_KF_ZERO_OK = 4   /* 0 is meaningful (e.g. "no unified SRAM") */
+    WS_KF_ZERO_OK = 4,  /* 0 is meaningful (e.g. "no unified SRAM") */
+    WS_KF_IF_SET = 8    /* a unit the part may lack (wgmma, TMA): written
+                           out only when not 0 */
 };
 
 /* An enum key's values: a new enum key is one of these plus a schema row.
@@ -83,6 +85,11 @@ void ws_cfg_key_format(const struct ws_key *k, const struct ws_gpu *gpu,
 /* The key's value from gpu as a number in its base unit (count, cycles,
  * bytes, MHz, GB/s, 0/1 for booleans): 0, or -1 for keys that hold names
  * (strings, enums). */
+/* 1 when k is a WS_KF_IF_SET key left at 0: config show, import and the
+ * external-model contract leave it out, so that parts without the unit
+ * read as before it existed. */
+int ws_cfg_key_absent(const struct ws_key *k, const struct ws_gpu *gpu);
+
 int ws_cfg_key_number(const struct ws_key *k, const struct ws_gpu *gpu,
                       double *v);
 

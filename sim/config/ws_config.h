@@ -98,6 +98,9 @@ struct ws_gpu {
          * none: the split is fixed (l1.size and shared_mem hold). */
         uint64_t carveout[WS_MAX_CARVEOUTS];
         uint32_t ncarveouts;
+        /* GPCs the SMs are split into, evenly: a cluster's CTAs are
+         * co-scheduled within one (0: one GPC of every SM). */
+        uint32_t gpcs;
     } sm;
 
     struct {
@@ -146,6 +149,23 @@ struct ws_gpu {
         uint32_t latency;
         double bandwidth_per_sm; /* GB/s each way */
     } icnt;
+
+    /* Hopper's asynchronous units (timing/ws_async.h); 0 on parts without
+     * them, whose opcode table refuses the instructions anyway. */
+    struct {
+        double macs;           /* dense fp16 multiply-adds per SM per cycle
+                                  (tf32 half, fp8/int8 twice that) */
+        uint32_t latency;      /* a wgmma's pipeline depth after its turn */
+        uint32_t min_interval; /* cycles a quarter holds the pipe at least */
+    } wgmma;
+    struct {
+        double bytes_per_clk; /* the SM's copy engine, both directions */
+        uint32_t latency;     /* issue to the first request leaving */
+    } tma;
+    struct {
+        uint32_t latency;     /* SM-to-SM, one way */
+        double bytes_per_clk; /* per SM, each way */
+    } dsmem;
 
     uint32_t launch_overhead; /* cycles between dependent kernels */
     int memcpy_warms_l2;

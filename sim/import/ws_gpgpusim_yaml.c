@@ -251,7 +251,10 @@ static void ws_gs_header(struct ws_gs_map *m, struct ws_gs_out *w)
 
 int ws_gs_key_shown(const struct ws_gs_map *m, size_t i)
 {
-    return ws_cfg_key(i)->type != WS_KT_SIZES || m->out.sm.ncarveouts > 0;
+    const struct ws_key *k = ws_cfg_key(i);
+
+    return (k->type != WS_KT_SIZES || m->out.sm.ncarveouts > 0)
+           && !ws_cfg_key_absent(k, &m->out);
 }
 
 static void ws_gs_keys(struct ws_gs_map *m, struct ws_gs_out *w)

@@ -165,6 +165,33 @@ uint64_t ws_mem_load(struct ws_memsys *m, const struct ws_mem_req *q,
     return done;
 }
 
+uint64_t ws_mem_bulk(struct ws_memsys *m, uint32_t sm, uint64_t t,
+                     uint64_t addr, uint32_t bytes, int write,
+                     struct ws_counters *ctr)
+{
+    struct ws_line_req r;
+    uint64_t first = addr / m->sector_bytes;
+    uint64_t last = (addr + bytes - 1) / m->sector_bytes;
+    uint64_t done;
+
+    r.line = addr / m->line_bytes;
+    r.t = t;
+    r.src = sm;
+    r.mask = 0;
+    r.op = (uint8_t)(write ? WS_LINE_WRITE : WS_LINE_READ);
+    r.ops = 0;
+    r.ctr = ctr;
+    for (uint64_t sec = first; sec <= last; sec++) {
+        uint64_t k = sec - r.line * (m->line_bytes / m->sector_bytes);
+        r.mask |= (uint8_t)(1u << k);
+    }
+    if (!write)
+        return ws_l1_load(&m->l1[sm], &r, 0);
+    done = ws_l1_store(&m->l1[sm], &r);
+    ws_max_into(&m->last_done, done);
+    return done;
+}
+
 uint64_t ws_mem_store(struct ws_memsys *m, const struct ws_mem_req *q)
 {
     const struct ws_coalesce_result *c = ws_mem_coalesce(m, q);

@@ -77,6 +77,13 @@ uint64_t ws_mem_mshr_ready(struct ws_memsys *m, uint32_t sm, uint64_t t);
 uint64_t ws_mem_load(struct ws_memsys *m, const struct ws_mem_req *r,
                      int cached);
 
+/* One line's part of a bulk (TMA) copy: bytes from addr, inside one line,
+ * read into shared memory or written from it, past L1 without allocating.
+ * Returns when a read's data is in, or a write has reached L2. */
+uint64_t ws_mem_bulk(struct ws_memsys *m, uint32_t sm, uint64_t t,
+                     uint64_t addr, uint32_t bytes, int write,
+                     struct ws_counters *ctr);
+
 /* A store: write-through to L2.  Nothing waits on it; returns when the
  * data has reached L2. */
 uint64_t ws_mem_store(struct ws_memsys *m, const struct ws_mem_req *r);

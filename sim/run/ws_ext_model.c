@@ -82,6 +82,8 @@ static json_t *ws_ext_config(const struct ws_gpu *g)
         const struct ws_key *k = ws_cfg_key(i);
         char text[256];
         double v;
+        if (ws_cfg_key_absent(k, g))
+            continue;
         if (ws_cfg_key_number(k, g, &v) == 0) {
             json_object_set_new(o, k->path, json_real(v));
             continue;

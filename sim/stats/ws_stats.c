@@ -172,6 +172,31 @@ static const struct ws_ctr_info ws_ctr_table[WS_CTR_COUNT] = {
                             "cycles from the first CTA slot left empty for "
                             "want of CTAs to the kernel's end (the last "
                             "wave's tail)"},
+    [WS_CTR_WGMMA_INST] = {"ws__inst_executed_pipe_gmma.sum", "inst",
+                           WS_GRP_TENSOR,
+                           "warpgroup MMA instructions (HGMMA, QGMMA, IGMMA, "
+                           "BGMMA), one per warp"},
+    [WS_CTR_WGMMA_PIPE_CYCLES] =
+        {"ws__pipe_tensor_gmma_quarter_cycles.sum", "cycle", WS_GRP_TENSOR,
+         "cycles the SM tensor pipe's quarters were held by wgmma, summed "
+         "over quarters (4 per SM-cycle at full use)"},
+    [WS_CTR_TMA_OPS] = {"ws__tma_ops.sum", "inst", WS_GRP_LSU,
+                        "bulk copies (TMA loads, stores, prefetches)"},
+    [WS_CTR_TMA_BYTES] = {"ws__tma_bytes.sum", "byte", WS_GRP_LSU,
+                          "bytes the TMA engines moved (boxes, once per "
+                          "multicast)"},
+    [WS_CTR_MBAR_WAITS] = {"ws__mbarrier_waits_blocked.sum", "inst",
+                           WS_GRP_STALL,
+                           "mbarrier waits that held their warp until the "
+                           "phase completed"},
+    [WS_CTR_MBAR_WAIT_CYCLES] = {"ws__mbarrier_wait_cycles.sum",
+                                 "warp-cycle", WS_GRP_STALL,
+                                 "warp-cycles held at mbarrier waits"},
+    [WS_CTR_MBAR_REPLAYED] = {"ws__mbarrier_waits_replayed.sum", "inst",
+                              WS_GRP_STALL,
+                              "mbarrier waits whose parity the input does "
+                              "not give: timed as the trace recorded them "
+                              "(their spin iterations issue), not re-timed"},
 };
 
 static const char *const ws_group_names[WS_GRP_COUNT] = {

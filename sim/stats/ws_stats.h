@@ -76,6 +76,14 @@ enum ws_ctr {
     WS_CTR_SM_MEM_CYCLES,    /* SM-cycles with a load outstanding */
     WS_CTR_TAIL_CYCLES,      /* from the first CTA slot left empty
                                       for want of CTAs to the end */
+    /* Hopper's asynchronous units (timing/ws_async.h) */
+    WS_CTR_WGMMA_INST,        /* warp-level wgmma instructions */
+    WS_CTR_WGMMA_PIPE_CYCLES, /* tensor-pipe quarter-cycles they held */
+    WS_CTR_TMA_OPS,
+    WS_CTR_TMA_BYTES,
+    WS_CTR_MBAR_WAITS,       /* mbarrier waits that held their warp */
+    WS_CTR_MBAR_WAIT_CYCLES, /* warp-cycles held by them */
+    WS_CTR_MBAR_REPLAYED,    /* waits without a parity, replayed */
     WS_CTR_COUNT
 };
 

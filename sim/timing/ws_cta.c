@@ -80,6 +80,8 @@ static void ws_warp_start(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
     w->mem_until = t;
     w->async_groups = 0;
     w->async_open = 0;
+    w->wg_groups = w->wg_open_n = 0;
+    w->wg_open = 0;
     /* The scoreboard is not cleared: every value a warp slot's last warp
      * left is ready by the time its CTA retired (a CTA retires when its
      * warps' last results are in: busy_until covers every destination),
@@ -134,6 +136,8 @@ int ws_cta_dispatch(struct ws_sim *s, struct ws_sm *sm,
     memcpy(slot->ctaid, cta->ctaid, sizeof slot->ctaid);
     slot->linear_id = cta->linear_id;
     slot->nwarps = slot->at_barrier = slot->done = 0;
+    slot->nmbar = 0;
+    memset(slot->wg_arrived, 0, sizeof slot->wg_arrived);
     slot->dispatched = t;
     slot->retire_at = t;
     for (uint32_t w = 0; w < cta->nwarps && w < 32; w++) {
@@ -164,6 +168,20 @@ int ws_cta_dispatch(struct ws_sim *s, struct ws_sm *sm,
     return 0;
 }
 
+int ws_cta_wake(struct ws_sim *s, struct ws_sm *sm, uint32_t wi, uint64_t at)
+{
+    struct ws_warp *x = &sm->warps[wi];
+
+    x->state = WS_WARP_ACTIVE;
+    if (at > x->ready_after_barrier)
+        x->ready_after_barrier = at;
+    ws_sm_activate(sm, wi, s->gpu->sm.sub_cores);
+    ws_issue_refresh(sm, s->gpu->sm.sub_cores, wi);
+    if (ws_sim_wake(s, sm->id, wi % s->gpu->sm.sub_cores, at) < 0)
+        return ws_err_oom(s->err);
+    return 0;
+}
+
 /* Releases the warps waiting at the CTA's barrier.  A barrier waits for
  * the CTA's warps that have not exited: the PTX ISA defines exit to release
  * a barrier that only the exiting threads were holding up, and GPGPU-Sim and
@@ -178,12 +196,9 @@ static int ws_cta_release(struct ws_sim *s, struct ws_sm *sm,
         struct ws_warp *x = &sm->warps[wi];
         if (x->state != WS_WARP_AT_BARRIER)
             continue;
-        x->state = WS_WARP_ACTIVE;
         x->ready_after_barrier = t + 1;
-        ws_sm_activate(sm, wi, s->gpu->sm.sub_cores);
-        ws_issue_refresh(sm, s->gpu->sm.sub_cores, wi);
-        if (ws_sim_wake(s, sm->id, wi % s->gpu->sm.sub_cores, t + 1) < 0)
-            return ws_err_oom(s->err);
+        if (ws_cta_wake(s, sm, wi, t + 1) < 0)
+            return -1;
     }
     return 0;
 }

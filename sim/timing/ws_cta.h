@@ -29,6 +29,9 @@ int ws_cta_refill(struct ws_sim *s, struct ws_warp *w);
 int ws_cta_barrier(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
                    uint64_t t);
 
+/* Makes warp slot wi, held by a wait, a candidate again from cycle at. */
+int ws_cta_wake(struct ws_sim *s, struct ws_sm *sm, uint32_t wi, uint64_t at);
+
 /* A warp issued its last instruction at t and its results are in by
  * `finish`. */
 int ws_cta_warp_done(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,

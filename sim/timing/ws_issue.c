@@ -17,6 +17,7 @@
 #include "stats/ws_timeline.h"
 #include "trace/ws_opcode.h"
 #include "util/ws_bits.h"
+#include "ws_async.h"
 #include "ws_cta.h"
 
 /* When a warp's next instruction can issue, and what holds it until then. */
@@ -29,6 +30,7 @@ struct ws_ready {
 static int ws_needs_mshr(const struct ws_gpu *g, const struct ws_inst *in)
 {
     return g->l1.enabled && in->mask && in->width
+           && !(in->flags & WS_INST_ASYNC) /* TMA bypasses L1's MSHRs */
            && (in->space == WS_SPACE_GLOBAL || in->space == WS_SPACE_LOCAL
                || in->space == WS_SPACE_TEX)
            && (in->memop == WS_MEMOP_LOAD || in->memop == WS_MEMOP_ASYNC_COPY);
@@ -77,6 +79,13 @@ void ws_issue_prepare(const struct ws_gpu *g, struct ws_warp *w)
         if (a > r.dep) {
             r.dep = a;
             r.dep_ctr = WS_CTR_STALL_MEM_DEP;
+        }
+    }
+    if (in->flags & WS_INST_WG_WAIT) {
+        uint64_t a = ws_async_wg_wait(w, in->imm);
+        if (a > r.dep) {
+            r.dep = a;
+            r.dep_ctr = WS_CTR_STALL_ALU_DEP;
         }
     }
     w->next_dep = r.dep;
@@ -399,6 +408,28 @@ static enum ws_ctr ws_issue_dep_ctr(const struct ws_inst *in, int from_mem)
     return WS_CTR_STALL_MEM_DEP;
 }
 
+/* What an asynchronous instruction needs after its own issue: its kind,
+ * and what the window refill below may overwrite. */
+struct ws_async_ctx {
+    const struct ws_async_op *op; /* NULL: not asynchronous */
+    uint64_t mbar;                /* first active lane's address */
+    int32_t imm;
+};
+
+static int ws_issue_async(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
+                          const struct ws_inst *in, uint64_t t,
+                          struct ws_async_ctx *ac, uint64_t *done)
+{
+    const struct ws_warp *w = &sm->warps[wi];
+
+    ac->op = ws_async_lookup(s, in->op);
+    if (!ac->op)
+        return -1;
+    ac->mbar = in->mask && w->addrs ? w->addrs[in->addr] : 0;
+    ac->imm = in->imm;
+    return ws_async_exec(s, sm, wi, in, ac->op, t, done);
+}
+
 static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
                     const struct ws_pick *pick, uint64_t t)
 {
@@ -410,17 +441,25 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
     int from_mem = ws_opcode_class_is_memory((enum ws_op_class)in->cls);
     enum ws_ctr stall = ws_issue_dep_ctr(in, from_mem);
     uint8_t flags = in->flags; /* in's window may be refilled below */
-    uint64_t done;
+    struct ws_async_ctx ac = {NULL, 0, 0};
+    int timed = 0;
+    uint64_t done = t;
 
     ws_stall_account(s, sm, pick->warp, &pick->ready, t);
     sm->sub[sub].unit_free[unit] = t + g->unit[unit].interval;
     sm->sub[sub].last = pick->warp;
     sm->sub[sub].last_cand = w->cand;
     c->v[WS_CTR_INST]++;
-    c->v[WS_CTR_THREAD_INST] += ws_popcount32(in->mask);
     c->v[ws_class_ctr[in->cls]]++;
-    done = from_mem ? ws_issue_memory(s, sm, w, in, t)
-                    : t + g->unit[unit].latency;
+    if ((flags & WS_INST_ASYNC)
+        && (timed = ws_issue_async(s, sm, pick->warp, in, t, &ac, &done)) < 0)
+        return -1;
+    /* A bulk copy's "lanes" are its box words: one thread issues it. */
+    c->v[WS_CTR_THREAD_INST] += timed && in->width ? 1u
+                                                   : ws_popcount32(in->mask);
+    if (!timed)
+        done = from_mem ? ws_issue_memory(s, sm, w, in, t)
+                        : t + g->unit[unit].latency;
     for (uint8_t i = 0; i < in->ndst; i++) {
         w->reg_ready[in->dst[i]] = done;
         w->reg_stall[in->dst[i]] = (uint8_t)stall;
@@ -439,6 +478,9 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
         ws_timeline_issue(s->tl, sm->id, pick->warp, t);
     if (w->next == w->ninst)
         return ws_cta_warp_done(s, sm, w, t, w->busy_until);
+    if (ac.op
+        && ws_async_block(s, sm, pick->warp, ac.op, ac.mbar, ac.imm, t) < 0)
+        return -1;
     if (flags & WS_INST_BAR_SYNC)
         return ws_cta_barrier(s, sm, w, t);
     return 0;

@@ -64,7 +64,9 @@ static struct ws_inst *ws_kgen_push(struct ws_kgen *k, const char *opcode)
         || ws_grow((void **)&k->inst, &k->inst_cap, (size_t)k->ninst + 1,
                    sizeof *k->inst, 1024)
                < 0
-        || ws_opcode_lookup(opcode, ws_opcode_base_len(opcode), 70, &info) != 1)
+        || ws_opcode_lookup(opcode, ws_opcode_base_len(opcode),
+                            k->launch.sm_version, &info)
+               != 1)
         return ws_kgen_fail(k);
     in = &k->inst[k->ninst++];
     memset(in, 0, sizeof *in);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ws_async.h"
 #include "ws_cta.h"
 #include "ws_issue.h"
 #include "mem/ws_cache.h"
@@ -113,6 +114,7 @@ void ws_sim_free(struct ws_sim *s)
     free(s->sms);
     ws_memsys_free(&s->mem);
     ws_event_free(&s->q);
+    ws_async_free(s);
     s->sms = NULL;
 }
 
@@ -237,6 +239,8 @@ static int ws_sim_setup_kernel(struct ws_sim *s, struct ws_cta_source *src,
     for (uint32_t i = 0; i < s->gpu->sm.count; i++) {
         s->sms[i].nslots = k->occ.ctas_per_sm;
         s->sms[i].mem_until = 0;
+        s->sms[i].tma_free = 0;
+        memset(s->sms[i].wg_pipe, 0, sizeof s->sms[i].wg_pipe);
     }
     ws_memsys_new_kernel(&s->mem, k->occ.l1_size);
     return 0;
@@ -251,6 +255,7 @@ int ws_sim_kernel(struct ws_sim *s, struct ws_cta_source *src,
     s->err = err;
     if (ws_sim_setup_kernel(s, src, k) < 0)
         return -1;
+    ws_async_kernel_reset(s);
     start = s->now;
     k->start = start;
     if (s->tl)

@@ -22,6 +22,7 @@
 #include "trace/ws_trace.h"
 #include "util/ws_err.h"
 #include "ws_event.h"
+#include "trace/ws_async_op.h"
 #include "ws_sm.h"
 
 struct ws_timeline;
@@ -49,6 +50,10 @@ struct ws_sim {
     ws_sim_progress_fn progress;
     void *progress_ctx;
     uint64_t events;
+    /* Decoded async opcodes of this kernel, by opcode id (ws_async.h). */
+    struct ws_async_op *aops;
+    uint8_t *aop_known;
+    uint32_t naops;
 };
 
 /* What a caller may attach to a simulation; all optional. */

@@ -33,6 +33,7 @@ enum ws_warp_state {
     WS_WARP_FREE,
     WS_WARP_ACTIVE,
     WS_WARP_AT_BARRIER,
+    WS_WARP_WAITING, /* held by an mbarrier, warpgroup or cluster wait */
     WS_WARP_DONE
 };
 
@@ -42,6 +43,13 @@ enum ws_warp_state {
  * length of their streams. */
 #define WS_WARP_WINDOW 32
 #define WS_WARP_WINDOW_ADDRS 256
+
+enum ws_wait_on {
+    WS_WAIT_NONE,
+    WS_WAIT_MBAR,     /* an mbarrier phase */
+    WS_WAIT_WG,       /* its warpgroup at WARPGROUP.ARRIVE */
+    WS_WAIT_CLUSTER   /* its cluster at UCGABAR_WAIT */
+};
 
 struct ws_warp {
     /* Instructions: the warp's whole stream (a CTA read whole, copied into
@@ -64,6 +72,12 @@ struct ws_warp {
     uint64_t async_done[WS_ASYNC_GROUPS]; /* committed LDGSTS groups */
     uint32_t async_groups;
     uint64_t async_open; /* LDGSTS issued since the last commit */
+    /* wgmma commit groups, as async_done for LDGSTS (ws_async.h) */
+    uint64_t wg_done[WS_ASYNC_GROUPS];
+    uint32_t wg_groups, wg_open_n;
+    uint64_t wg_open;
+    uint64_t wait_from; /* cycle a WS_WARP_WAITING wait began */
+    uint8_t waiting_on; /* enum ws_wait_on, while WS_WARP_WAITING */
     /* Readiness of the next instruction that only this warp can change,
      * recomputed when it issues or leaves a barrier (ws_issue_prepare). */
     uint64_t next_dep;
@@ -76,8 +90,26 @@ struct ws_warp {
                                        register's producer counts as */
 };
 
+/* An mbarrier (ws_async.h), found by its shared address. */
+struct ws_mbar {
+    uint64_t addr;
+    int64_t pending; /* arrivals the current phase still needs */
+    int64_t tx;      /* bytes expected less bytes landed */
+    uint32_t count;  /* arrivals per phase */
+    uint32_t phase;  /* phases completed */
+    uint64_t last_at; /* when phase (phase - 1) completed */
+    uint64_t cur_at;  /* latest arrival or landing of the current phase */
+    uint32_t waiters; /* warps of the CTA (bit = warp) held for it */
+};
+
+#define WS_CTA_MBARS 32
+#define WS_CTA_WARPGROUPS 8
+
 struct ws_cta_slot {
     int used;
+    struct ws_mbar mbar[WS_CTA_MBARS];
+    uint32_t nmbar;
+    uint32_t wg_arrived[WS_CTA_WARPGROUPS]; /* bit = warp of the CTA */
     uint32_t ctaid[3];
     uint64_t linear_id;
     uint32_t nwarps; /* warps of the CTA with instructions */
@@ -126,6 +158,8 @@ struct ws_sm {
     struct ws_subcore *sub; /* [sm.sub_cores] */
     uint32_t nsub;
     uint32_t resident; /* CTAs resident now */
+    uint64_t wg_pipe[4]; /* tensor-pipe quarters: free from (wgmma) */
+    uint64_t tma_free;   /* the copy engine: free from */
     uint64_t active_since;
     uint64_t mem_until; /* last global/local load's data */
 };

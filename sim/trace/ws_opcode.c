@@ -13,6 +13,7 @@
 
 #include <string.h>
 
+#include "ws_async_op.h"
 #include "ws_trace.h"
 
 struct ws_opcode_entry {
@@ -133,6 +134,7 @@ static const struct ws_opcode_entry ws_opcode_table[] = {
     {"LOP", 30, 69, WS_OPC_INT, WS_MEMOP_NONE},
     {"LOP3", 30, 999, WS_OPC_INT, WS_MEMOP_NONE},
     {"LOP32I", 30, 69, WS_OPC_INT, WS_MEMOP_NONE},
+    {"MAPA", 90, 999, WS_OPC_INT, WS_MEMOP_NONE},
     {"MATCH", 30, 999, WS_OPC_MISC, WS_MEMOP_NONE},
     {"MEMBAR", 30, 999, WS_OPC_BARRIER, WS_MEMOP_NONE},
     {"MOV", 30, 999, WS_OPC_MISC, WS_MEMOP_NONE},
@@ -176,7 +178,7 @@ static const struct ws_opcode_entry ws_opcode_table[] = {
     {"SURED", 30, 999, WS_OPC_TEX, WS_MEMOP_REDUCTION},
     {"SUST", 30, 999, WS_OPC_TEX, WS_MEMOP_STORE},
     {"SYNC", 30, 69, WS_OPC_BRANCH, WS_MEMOP_NONE},
-    {"SYNCS", 90, 999, WS_OPC_BARRIER, WS_MEMOP_NONE},
+    {"SYNCS", 90, 999, WS_OPC_SHARED, WS_MEMOP_ATOMIC},
     {"TEX", 30, 999, WS_OPC_TEX, WS_MEMOP_LOAD},
     {"TEXS", 30, 999, WS_OPC_TEX, WS_MEMOP_LOAD},
     {"TLD", 30, 999, WS_OPC_TEX, WS_MEMOP_LOAD},
@@ -186,6 +188,9 @@ static const struct ws_opcode_entry ws_opcode_table[] = {
     {"TMML", 30, 999, WS_OPC_TEX, WS_MEMOP_LOAD},
     {"TXD", 30, 999, WS_OPC_TEX, WS_MEMOP_LOAD},
     {"TXQ", 30, 999, WS_OPC_TEX, WS_MEMOP_LOAD},
+    {"UBLKCP", 90, 999, WS_OPC_GLOBAL, WS_MEMOP_LOAD},
+    {"UBLKPF", 90, 999, WS_OPC_GLOBAL, WS_MEMOP_LOAD},
+    {"UBLKRED", 90, 999, WS_OPC_GLOBAL, WS_MEMOP_REDUCTION},
     {"UBMSK", 75, 999, WS_OPC_UNIFORM, WS_MEMOP_NONE},
     {"UBREV", 75, 999, WS_OPC_UNIFORM, WS_MEMOP_NONE},
     {"UCGABAR_ARV", 90, 999, WS_OPC_BARRIER, WS_MEMOP_NONE},
@@ -212,13 +217,19 @@ static const struct ws_opcode_entry ws_opcode_table[] = {
     {"USETMAXREG", 75, 999, WS_OPC_UNIFORM, WS_MEMOP_NONE},
     {"USGXT", 75, 999, WS_OPC_UNIFORM, WS_MEMOP_NONE},
     {"USHF", 75, 999, WS_OPC_UNIFORM, WS_MEMOP_NONE},
+    {"UTMALDG", 90, 999, WS_OPC_GLOBAL, WS_MEMOP_LOAD},
+    {"UTMAPF", 90, 999, WS_OPC_GLOBAL, WS_MEMOP_LOAD},
+    {"UTMAREDG", 90, 999, WS_OPC_GLOBAL, WS_MEMOP_REDUCTION},
+    {"UTMASTG", 90, 999, WS_OPC_GLOBAL, WS_MEMOP_STORE},
     {"VABSDIFF", 30, 999, WS_OPC_INT, WS_MEMOP_NONE},
     {"VABSDIFF4", 30, 999, WS_OPC_INT, WS_MEMOP_NONE},
+    {"VIADD", 90, 999, WS_OPC_INT, WS_MEMOP_NONE},
     {"VIMNMX", 90, 999, WS_OPC_INT, WS_MEMOP_NONE},
     {"VIMNMX3", 90, 999, WS_OPC_INT, WS_MEMOP_NONE},
     {"VMNMX", 30, 69, WS_OPC_INT, WS_MEMOP_NONE},
     {"VOTE", 30, 999, WS_OPC_MISC, WS_MEMOP_NONE},
     {"VOTEU", 75, 999, WS_OPC_UNIFORM, WS_MEMOP_NONE},
+    {"WARPGROUP", 90, 999, WS_OPC_BARRIER, WS_MEMOP_NONE},
     {"WARPSYNC", 30, 999, WS_OPC_BRANCH, WS_MEMOP_NONE},
     {"XMAD", 50, 62, WS_OPC_INT, WS_MEMOP_NONE},
     {"YIELD", 30, 999, WS_OPC_BRANCH, WS_MEMOP_NONE},
@@ -330,6 +341,11 @@ int ws_opcode_table_check(void)
 unsigned ws_opcode_semantics(const char *op)
 {
     size_t blen = ws_opcode_base_len(op);
+    struct ws_async_op a;
+
+    if (ws_async_op_decode(op, &a) == 0 && a.kind != WS_ASYNC_NONE)
+        return WS_INST_ASYNC
+               | (a.kind == WS_ASYNC_WG_WAIT ? (unsigned)WS_INST_WG_WAIT : 0u);
 
     /* BAR.ARV only arrives; BAR.SYNC, BAR.RED and a bare BAR wait. */
     if (blen == 3 && strncmp(op, "BAR", 3) == 0)

@@ -30,7 +30,7 @@ struct ws_opinfo {
     uint8_t width;       /* bytes per lane from the modifiers */
     uint8_t generic;     /* LD, ST, ATOM or RED: space from the address */
     uint8_t result_regs; /* registers a named destination fills (1-4) */
-    uint8_t bulk;        /* UTMA* / UBLK*: refused by the readers */
+    uint8_t bulk;        /* UTMA* / UBLK*: a box as addresses */
 };
 
 /* Derives info for opcode text op in a kernel for SM version sm, giving an

@@ -201,12 +201,6 @@ static int ws_packr_op(struct ws_pack_reader *r, uint32_t i, uint64_t at,
     s = r->ops.strs[i];
     ws_opinfo_derive(&r->opinfo[i], s, r->k.sm_version, r->opts.unknown_class);
     ws_packr_expect_op(r, i);
-    if (r->opinfo[i].bulk)
-        return ws_err_at(err, p->name, 1, 1,
-                         "kernel %zu: bulk-copy "
-                         "instruction '%s' is not supported (expected a "
-                         "trace without TMA transfers)",
-                         r->index + 1, s);
     return 0;
 }
 

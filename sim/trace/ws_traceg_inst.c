@@ -27,6 +27,7 @@
 
 #include "util/ws_grow.h"
 #include "util/ws_num.h"
+#include "ws_async_op.h"
 #include "ws_opcode.h"
 
 /* ---- fields ------------------------------------------------------------ */
@@ -298,13 +299,6 @@ static const struct ws_opinfo *ws_parse_opcode(struct ws_traceg *r,
         return NULL;
     }
     in->op = id;
-    if (info->bulk) {
-        ws_err_at(err, ws_traceg_name(r), r->lines.lineno, ws_cur_col(c),
-                  "bulk-copy instruction '%.*s' is not supported (expected "
-                  "a trace without TMA transfers)",
-                  (int)c->len, c->s);
-        return NULL;
-    }
     return info;
 }
 
@@ -565,6 +559,27 @@ static int ws_parse_pc_mask(struct ws_traceg *r, struct ws_cur *c,
     return 0;
 }
 
+/* A bulk copy (UTMALDG, UBLKCP...) names its box as WS_BOX_WORDS
+ * addresses of the low lanes (trace/ws_async_op.h), as `trace gen`
+ * writes it; anything else cannot be timed. */
+static int ws_check_box(struct ws_traceg *r, const struct ws_cur *c,
+                        const struct ws_inst *in, struct ws_err *err)
+{
+    struct ws_box b;
+
+    if (in->mask == 0)
+        return 0;
+    if (in->mask == WS_BOX_MASK && in->width != 0
+        && ws_box_unpack(r->addrs + in->addr, WS_BOX_MAX_BYTES, &b) == 0)
+        return 0;
+    return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, ws_cur_col(c),
+                     "bulk-copy instruction '%s' without a box (expected "
+                     "mask %08x and its %d box words as addresses, as "
+                     "`warpsim trace gen` writes them)",
+                     ws_strtab_str(&r->ops, in->op), WS_BOX_MASK,
+                     WS_BOX_WORDS);
+}
+
 static int ws_parse_fields(struct ws_traceg *r, struct ws_cur *c, uint32_t warp,
                            struct ws_inst *in, struct ws_err *err)
 {
@@ -596,6 +611,8 @@ static int ws_parse_fields(struct ws_traceg *r, struct ws_cur *c, uint32_t warp,
         if (ws_parse_addrs(r, c, in, err) < 0)
             return -1;
     }
+    if (info->bulk && ws_check_box(r, c, in, err) < 0)
+        return -1;
     ws_opinfo_apply(info, &r->launch, r->addrs, in);
     ws_opinfo_widen(info, in);
     if (!ws_cur_take(c))

@@ -298,8 +298,8 @@ static void test_corrupt(void **state)
         {V4 "thread block = 0,0,0\n", 17, "outside a thread block"},
         {V4 "#BEGIN_TB\n#BEGIN_TB\n", 18, "'#BEGIN_TB' inside"},
         {V4 TB
-         "insts = 1\n0000 ffffffff 1 R1 UTMALDG.2D 0 16 0 0x10\n#END_TB\n",
-         21, "bulk-copy instruction"},
+         "insts = 1\n0000 00000001 1 R1 UTMALDG.2D 0 16 0 0x10\n#END_TB\n",
+         21, "without a box"},
         {V4 TB "insts = 1\n0000 ffffffff 1 R1 mov 0 0\n#END_TB\n", 21,
          "bad opcode 'mov'"},
         /* No thread block at all: a header and then only blank lines or

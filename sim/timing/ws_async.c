@@ -1,0 +1,436 @@
+/*
+ * ws_async: Hopper's asynchronous pipeline (see ws_async.h).
+ */
+#include "ws_async.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/ws_bits.h"
+#include "util/ws_strtab.h"
+#include "ws_cta.h"
+#include "ws_issue.h"
+
+/* ---- the opcode cache ---------------------------------------------------- */
+
+const struct ws_async_op *ws_async_lookup(struct ws_sim *s, uint32_t op)
+{
+    if (op >= s->naops) {
+        uint32_t n = op + 64;
+        struct ws_async_op *a = realloc(s->aops, n * sizeof *a);
+        uint8_t *k;
+        if (!a) {
+            ws_err_oom(s->err);
+            return NULL;
+        }
+        s->aops = a;
+        k = realloc(s->aop_known, n);
+        if (!k) {
+            ws_err_oom(s->err);
+            return NULL;
+        }
+        memset(k + s->naops, 0, n - s->naops);
+        s->aop_known = k;
+        s->naops = n;
+    }
+    if (!s->aop_known[op]) {
+        /* A malformed wgmma shape decodes as no kind: it is then timed as
+         * the tensor unit times any other MMA. */
+        (void)ws_async_op_decode(ws_strtab_str(s->src->ops, op), &s->aops[op]);
+        s->aop_known[op] = 1;
+    }
+    return &s->aops[op];
+}
+
+void ws_async_kernel_reset(struct ws_sim *s)
+{
+    if (s->aop_known)
+        memset(s->aop_known, 0, s->naops);
+}
+
+void ws_async_free(struct ws_sim *s)
+{
+    free(s->aops);
+    free(s->aop_known);
+    s->aops = NULL;
+    s->aop_known = NULL;
+    s->naops = 0;
+}
+
+/* ---- wgmma --------------------------------------------------------------- */
+
+static void ws_wg_commit(struct ws_warp *w)
+{
+    uint64_t prev = w->wg_groups
+                        ? w->wg_done[(w->wg_groups - 1) % WS_ASYNC_GROUPS]
+                        : 0;
+
+    if (w->wg_open_n == 0)
+        return;
+    w->wg_done[w->wg_groups % WS_ASYNC_GROUPS] = w->wg_open > prev
+                                                     ? w->wg_open
+                                                     : prev;
+    w->wg_groups++;
+    w->wg_open_n = 0;
+    w->wg_open = 0;
+}
+
+uint64_t ws_async_wg_wait(const struct ws_warp *w, int32_t keep)
+{
+    uint32_t k = keep < 0 ? 0u : (uint32_t)keep;
+    uint32_t groups = w->wg_groups + (w->wg_open_n ? 1u : 0u);
+    uint32_t idx;
+    uint64_t prev;
+
+    if (groups <= k)
+        return 0;
+    idx = groups - 1 - k;
+    if (idx < w->wg_groups)
+        return w->wg_done[idx % WS_ASYNC_GROUPS];
+    prev = w->wg_groups ? w->wg_done[(w->wg_groups - 1) % WS_ASYNC_GROUPS]
+                        : 0;
+    return w->wg_open > prev ? w->wg_open : prev;
+}
+
+/* Cycles one warp's share of a wgmma holds its quarter of the pipe: its
+ * 16 x N x K multiply-adds at a quarter of the SM's rate for the type. */
+static uint64_t ws_wgmma_cycles(const struct ws_gpu *g,
+                                const struct ws_async_op *a)
+{
+    /* Rates relative to fp16: the H100 whitepaper's dense peaks, tf32
+     * 494.7, fp16 989.4, fp8/int8 1978.9 TFLOP/s; binary [EST] as A100's
+     * 16x of fp16. */
+    static const double rate[] = {1.0, 0.5, 2.0, 16.0};
+    double macs = 16.0 * a->n * a->k;
+    double per_clk = g->wgmma.macs / 4.0 * rate[a->type];
+    uint64_t c = (uint64_t)(macs / per_clk + 0.999999);
+
+    return c > g->wgmma.min_interval ? c : g->wgmma.min_interval;
+}
+
+static int ws_async_wgmma(struct ws_sim *s, struct ws_sm *sm,
+                          struct ws_warp *w, const struct ws_async_op *a,
+                          uint64_t t)
+{
+    const struct ws_gpu *g = s->gpu;
+    uint32_t q = w->warp_in_cta % 4;
+    uint64_t start, cycles, done;
+
+    if (g->wgmma.macs <= 0)
+        return ws_err_msg(s->err,
+                          "this GPU has no warpgroup MMA pipe (wgmma.macs is "
+                          "0), expected a Hopper config such as h100 for "
+                          "HGMMA/QGMMA/IGMMA");
+    cycles = ws_wgmma_cycles(g, a);
+    start = sm->wg_pipe[q] > t ? sm->wg_pipe[q] : t;
+    sm->wg_pipe[q] = start + cycles;
+    done = start + cycles + g->wgmma.latency;
+    if (done > w->wg_open)
+        w->wg_open = done;
+    w->wg_open_n++;
+    s->k->ctr.v[WS_CTR_WGMMA_INST]++;
+    s->k->ctr.v[WS_CTR_WGMMA_PIPE_CYCLES] += cycles;
+    return 0;
+}
+
+/* ---- mbarriers ----------------------------------------------------------- */
+
+static struct ws_mbar *ws_mbar_find(struct ws_cta_slot *slot, uint64_t addr)
+{
+    for (uint32_t i = 0; i < slot->nmbar; i++)
+        if (slot->mbar[i].addr == addr)
+            return &slot->mbar[i];
+    return NULL;
+}
+
+/* The barrier at addr, made with count arrivals per phase if the CTA has
+ * none there yet; NULL with s->err set when the CTA's table is full. */
+static struct ws_mbar *ws_mbar_get(struct ws_sim *s, struct ws_cta_slot *slot,
+                                   uint64_t addr, uint32_t count, uint64_t t)
+{
+    struct ws_mbar *mb = ws_mbar_find(slot, addr);
+
+    if (mb)
+        return mb;
+    if (slot->nmbar == WS_CTA_MBARS) {
+        ws_err_msg(s->err,
+                   "a CTA uses more than %d mbarriers, expected at most %d "
+                   "(the simulator's table per CTA)",
+                   WS_CTA_MBARS, WS_CTA_MBARS);
+        return NULL;
+    }
+    mb = &slot->mbar[slot->nmbar++];
+    memset(mb, 0, sizeof *mb);
+    mb->addr = addr;
+    mb->count = count ? count : 1;
+    mb->pending = mb->count;
+    mb->cur_at = t;
+    return mb;
+}
+
+/* The CTA's warp slot of warp `warp` of the CTA, or UINT32_MAX. */
+static uint32_t ws_cta_warp_slot(const struct ws_sm *sm,
+                                 const struct ws_cta_slot *slot, uint32_t warp)
+{
+    for (uint32_t i = 0; i < slot->nwarps; i++)
+        if (sm->warps[slot->warp_slots[i]].warp_in_cta == warp)
+            return slot->warp_slots[i];
+    return UINT32_MAX;
+}
+
+/* Releases the warps of the CTA in `bits` that wait on `on`, from `at`. */
+static int ws_async_release(struct ws_sim *s, struct ws_sm *sm,
+                            const struct ws_cta_slot *slot, uint32_t bits,
+                            enum ws_wait_on on, uint64_t at)
+{
+    for (uint32_t warp = 0; bits; warp++, bits >>= 1) {
+        uint32_t wi;
+        struct ws_warp *x;
+        uint64_t from;
+        if (!(bits & 1u))
+            continue;
+        wi = ws_cta_warp_slot(sm, slot, warp);
+        if (wi == UINT32_MAX)
+            continue;
+        x = &sm->warps[wi];
+        if (x->state != WS_WARP_WAITING || x->waiting_on != on)
+            continue;
+        from = x->wait_from + 1;
+        if (at < from)
+            at = from;
+        if (at < s->now)
+            at = s->now;
+        if (on == WS_WAIT_MBAR)
+            s->k->ctr.v[WS_CTR_MBAR_WAIT_CYCLES] += at - from;
+        x->waiting_on = WS_WAIT_NONE;
+        if (ws_cta_wake(s, sm, wi, at) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The current phase completes once it has every arrival and every byte. */
+static int ws_mbar_check(struct ws_sim *s, struct ws_sm *sm,
+                         const struct ws_cta_slot *slot, struct ws_mbar *mb)
+{
+    uint32_t waiters = mb->waiters;
+
+    if (mb->pending > 0 || mb->tx != 0)
+        return 0;
+    mb->last_at = mb->cur_at;
+    mb->phase++;
+    mb->pending = mb->count;
+    mb->tx = 0;
+    mb->cur_at = 0;
+    mb->waiters = 0;
+    return ws_async_release(s, sm, slot, waiters, WS_WAIT_MBAR, mb->last_at);
+}
+
+static int ws_mbar_arrive(struct ws_sim *s, struct ws_sm *sm,
+                          struct ws_cta_slot *slot, uint64_t addr,
+                          uint32_t arrivals, int64_t tx, uint64_t at)
+{
+    struct ws_mbar *mb = ws_mbar_get(s, slot, addr, 1, at);
+
+    if (!mb)
+        return -1;
+    mb->pending -= arrivals;
+    mb->tx += tx;
+    if (at > mb->cur_at)
+        mb->cur_at = at;
+    return ws_mbar_check(s, sm, slot, mb);
+}
+
+static int ws_mbar_init(struct ws_sim *s, struct ws_cta_slot *slot,
+                        uint64_t addr, int32_t count, uint64_t t)
+{
+    struct ws_mbar *mb = ws_mbar_get(s, slot, addr, 1, t);
+
+    if (!mb)
+        return -1;
+    memset(mb, 0, sizeof *mb);
+    mb->addr = addr;
+    mb->count = count > 0 ? (uint32_t)count : 1u;
+    mb->pending = mb->count;
+    mb->cur_at = t;
+    return 0;
+}
+
+/* ---- TMA ----------------------------------------------------------------- */
+
+/* Sends a box's lines from the copy engine; returns when the last one is
+ * done. */
+static uint64_t ws_tma_lines(struct ws_sim *s, struct ws_sm *sm,
+                             const struct ws_box *b, int write, uint64_t t)
+{
+    const struct ws_gpu *g = s->gpu;
+    uint64_t line = g->l2.line, sent = 0, done = t;
+    double rate = g->tma.bytes_per_clk > 0 ? g->tma.bytes_per_clk : 1e9;
+    uint64_t start = t + g->tma.latency;
+
+    if (sm->tma_free > start)
+        start = sm->tma_free;
+    for (uint32_t p = 0; p < b->planes; p++)
+        for (uint32_t r = 0; r < b->rows; r++) {
+            uint64_t a = b->base + p * b->plane_pitch + r * b->pitch;
+            uint64_t end = a + b->row_bytes;
+            while (a < end) {
+                uint64_t next = (a / line + 1) * line;
+                uint32_t n = (uint32_t)((next < end ? next : end) - a);
+                uint64_t at = start + (uint64_t)((double)sent / rate);
+                uint64_t d = ws_mem_bulk(&s->mem, sm->id, at, a, n, write,
+                                         &s->k->ctr);
+                if (d > done)
+                    done = d;
+                sent += n;
+                a += n;
+            }
+        }
+    sm->tma_free = start + (uint64_t)((double)sent / rate + 0.999999);
+    s->k->ctr.v[WS_CTR_TMA_OPS]++;
+    s->k->ctr.v[WS_CTR_TMA_BYTES] += sent;
+    return done;
+}
+
+static int ws_async_bulk(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
+                         const struct ws_inst *in, const struct ws_async_op *a,
+                         uint64_t t)
+{
+    struct ws_box b;
+    uint64_t done;
+
+    if (in->mask == 0)
+        return 0;
+    if (in->mask != WS_BOX_MASK || !w->addrs
+        || ws_box_unpack(w->addrs + in->addr, WS_BOX_MAX_BYTES, &b) < 0)
+        return ws_err_msg(s->err,
+                          "bulk copy at pc 0x%x without a valid box, expected "
+                          "%d box words as its addresses (trace/ws_async_op.h)",
+                          in->pc, WS_BOX_WORDS);
+    done = ws_tma_lines(s, sm, &b, a->kind == WS_ASYNC_BULK_STORE, t);
+    if (a->kind == WS_ASYNC_BULK_STORE) {
+        if (done > w->busy_until)
+            w->busy_until = done;
+        return 0;
+    }
+    if (a->kind != WS_ASYNC_BULK_LOAD || b.mbar == 0)
+        return 0;
+    /* The bytes land on this CTA's barrier; a multicast's other CTAs get
+     * theirs at the same cycle (ws_async.h leaves their DSMEM hop out). */
+    return ws_mbar_arrive(s, sm, &sm->slots[w->slot], b.mbar, 0,
+                          -(int64_t)ws_box_bytes(&b), done);
+}
+
+/* ---- issue and wait ------------------------------------------------------ */
+
+int ws_async_exec(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
+                  const struct ws_inst *in, const struct ws_async_op *a,
+                  uint64_t t, uint64_t *done)
+{
+    struct ws_warp *w = &sm->warps[wi];
+    struct ws_cta_slot *slot = &sm->slots[w->slot];
+    uint64_t addr = in->mask && w->addrs ? w->addrs[in->addr] : 0;
+
+    *done = t;
+    switch (a->kind) {
+    case WS_ASYNC_WGMMA:
+        return ws_async_wgmma(s, sm, w, a, t) < 0 ? -1 : 1;
+    case WS_ASYNC_WG_ARRIVE:
+    case WS_ASYNC_WG_WAIT:
+        ws_wg_commit(w);
+        return 0;
+    case WS_ASYNC_MBAR_INIT:
+        return in->mask ? ws_mbar_init(s, slot, addr, in->imm, t) : 0;
+    case WS_ASYNC_MBAR_ARRIVE:
+        if (!in->mask)
+            return 0;
+        return ws_mbar_arrive(s, sm, slot, addr, ws_popcount32(in->mask),
+                              in->imm > 0 ? in->imm : 0, t);
+    case WS_ASYNC_BULK_LOAD:
+    case WS_ASYNC_BULK_STORE:
+    case WS_ASYNC_BULK_PREFETCH:
+        return ws_async_bulk(s, sm, w, in, a, t) < 0 ? -1 : 1;
+    default:
+        return 0;
+    }
+}
+
+static void ws_async_hold(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
+                          enum ws_wait_on on, uint64_t t)
+{
+    struct ws_warp *w = &sm->warps[wi];
+
+    w->state = WS_WARP_WAITING;
+    w->waiting_on = (uint8_t)on;
+    w->wait_from = t;
+    ws_sm_deactivate(sm, wi, s->gpu->sm.sub_cores);
+}
+
+/* An mbarrier wait on parity imm & 1 (known when imm & 2). */
+static int ws_mbar_wait(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
+                        uint64_t addr, int32_t imm, uint64_t t)
+{
+    struct ws_warp *w = &sm->warps[wi];
+    struct ws_cta_slot *slot = &sm->slots[w->slot];
+    struct ws_mbar *mb;
+    uint32_t parity = (uint32_t)imm & 1u;
+
+    if (!((uint32_t)imm & 2u)) {
+        s->k->ctr.v[WS_CTR_MBAR_REPLAYED]++;
+        return 0;
+    }
+    mb = ws_mbar_find(slot, addr);
+    if (!mb)
+        return 0; /* never initialised: nothing to wait for */
+    if ((mb->phase & 1u) != parity) {
+        /* The phase waited for is the last one completed. */
+        if (mb->last_at > t + 1 && mb->last_at > w->ready_after_barrier) {
+            w->ready_after_barrier = mb->last_at;
+            ws_issue_refresh(sm, s->gpu->sm.sub_cores, wi);
+        }
+        return 0;
+    }
+    s->k->ctr.v[WS_CTR_MBAR_WAITS]++;
+    mb->waiters |= 1u << (w->warp_in_cta & 31u);
+    ws_async_hold(s, sm, wi, WS_WAIT_MBAR, t);
+    return 0;
+}
+
+/* WARPGROUP.ARRIVE: the warpgroup's warps that have not exited meet. */
+static int ws_wg_arrive(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
+                        uint64_t t)
+{
+    struct ws_warp *w = &sm->warps[wi];
+    struct ws_cta_slot *slot = &sm->slots[w->slot];
+    uint32_t g = (w->warp_in_cta / 4) % WS_CTA_WARPGROUPS;
+    uint32_t members = 0;
+
+    slot->wg_arrived[g] |= 1u << (w->warp_in_cta & 31u);
+    for (uint32_t i = 0; i < slot->nwarps; i++) {
+        const struct ws_warp *x = &sm->warps[slot->warp_slots[i]];
+        if (x->warp_in_cta / 4 == w->warp_in_cta / 4
+            && x->state != WS_WARP_DONE)
+            members |= 1u << (x->warp_in_cta & 31u);
+    }
+    if ((slot->wg_arrived[g] & members) != members) {
+        ws_async_hold(s, sm, wi, WS_WAIT_WG, t);
+        return 0;
+    }
+    members = slot->wg_arrived[g];
+    slot->wg_arrived[g] = 0;
+    return ws_async_release(s, sm, slot, members, WS_WAIT_WG, t + 1);
+}
+
+int ws_async_block(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
+                   const struct ws_async_op *a, uint64_t mbar, int32_t imm,
+                   uint64_t t)
+{
+    switch (a->kind) {
+    case WS_ASYNC_MBAR_WAIT:
+        return ws_mbar_wait(s, sm, wi, mbar, imm, t);
+    case WS_ASYNC_WG_ARRIVE:
+        return ws_wg_arrive(s, sm, wi, t);
+    default:
+        return 0;
+    }
+}
