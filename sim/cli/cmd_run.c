@@ -20,6 +20,7 @@
 #include "report/ws_report.h"
 #include "report/ws_timeline_json.h"
 #include "stats/ws_timeline.h"
+#include "trace/ws_opcode.h"
 #include "util/ws_num.h"
 #include "util/ws_regex.h"
 #include "ws_cli.h"
@@ -202,6 +203,15 @@ static int ws_run_go(struct ws_run_args *a, const struct ws_run_request *req,
         else
             ws_output_abort(tlo);
     }
+    for (size_t i = 0; rc == 0 && i < rep.nkernels; i++)
+        if (rep.kernels[i].unknown_ops[0])
+            fprintf(stderr,
+                    "warpsim: warning: kernel %u: unknown opcodes simulated "
+                    "as %s: %s\n",
+                    rep.kernels[i].launch.id,
+                    ws_opcode_class_name(
+                        (enum ws_op_class)rq->gpu->unknown_class),
+                    rep.kernels[i].unknown_ops);
     if (rc == 0)
         rc = ws_run_outputs(outs, &rep, err);
     if (rc == 0)

@@ -10,6 +10,7 @@
 
 #include "util/ws_utf8.h"
 #include "stats/ws_terms.h"
+#include "trace/ws_opcode.h"
 
 static double ws_pct(uint64_t num, uint64_t den)
 {
@@ -115,6 +116,13 @@ static void ws_text_kernel(FILE *out, const struct ws_gpu *g,
             k->occ.l1_size / 1024.0, k->occ.carveout / 1024.0,
             ws_carveout_why(&k->occ));
     ws_text_stalls(out, &k->ctr);
+    if (v[WS_CTR_INST_UNKNOWN])
+        fprintf(out,
+                "  warning: %llu warp instructions of unknown opcodes "
+                "simulated as %s: %s\n",
+                (unsigned long long)v[WS_CTR_INST_UNKNOWN],
+                ws_opcode_class_name((enum ws_op_class)g->unknown_class),
+                k->unknown_ops);
     fprintf(out,
             "  L1 hit rate %.1f%%  L2 hit rate %.1f%%  shared bank "
             "conflicts %llu\n",
@@ -281,6 +289,9 @@ static json_t *ws_json_kernel(const struct ws_gpu *g,
                   (json_int_t)k->occ.carveout, "l1_bytes",
                   (json_int_t)k->occ.l1_size, "carveout_chosen_by",
                   k->occ.carveout_by));
+    if (k->unknown_ops[0])
+        json_object_set_new(o, "unknown_opcodes",
+                            ws_utf8_json_string(k->unknown_ops));
     json_object_set_new(o, "derived", ws_json_derived(g, &k->ctr));
     json_object_set_new(o, "counters", ws_json_counters(&k->ctr));
     if (k->nmodels) {

@@ -22,6 +22,9 @@ struct ws_kernel_stats {
     uint64_t start, end; /* global clock */
     uint64_t ctas_total;
     struct ws_counters ctr;
+    /* Distinct mnemonics the opcode table did not know, simulated with the
+     * config's unknown_opcode_class: "A, B, ..." (cut short with "..."). */
+    char unknown_ops[160];
     /* The closed-form models on the same kernel (model/), NULL when none
      * were run; nmodels of them, owned. */
     struct ws_model_result *models;

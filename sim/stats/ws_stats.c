@@ -192,6 +192,11 @@ static const struct ws_ctr_info ws_ctr_table[WS_CTR_COUNT] = {
     [WS_CTR_MBAR_WAIT_CYCLES] = {"ws__mbarrier_wait_cycles.sum",
                                  "warp-cycle", WS_GRP_STALL,
                                  "warp-cycles held at mbarrier waits"},
+    [WS_CTR_INST_UNKNOWN] = {"ws__inst_executed_unknown_opcode.sum", "inst",
+                             WS_GRP_ISSUE,
+                             "warp instructions whose mnemonic the opcode "
+                             "table does not know, simulated with the "
+                             "config's unknown_opcode_class"},
     [WS_CTR_MBAR_REPLAYED] = {"ws__mbarrier_waits_replayed.sum", "inst",
                               WS_GRP_STALL,
                               "mbarrier waits whose parity the input does "

@@ -3,6 +3,7 @@
  */
 #include "ws_async.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,12 +47,44 @@ void ws_async_kernel_reset(struct ws_sim *s)
 {
     if (s->aop_known)
         memset(s->aop_known, 0, s->naops);
+    if (s->unk_seen)
+        memset(s->unk_seen, 0, s->nunk);
+}
+
+int ws_async_unknown(struct ws_sim *s, uint32_t op)
+{
+    char *list = s->k->unknown_ops;
+    size_t len = strlen(list), cap = sizeof s->k->unknown_ops;
+    const char *name;
+
+    s->k->ctr.v[WS_CTR_INST_UNKNOWN]++;
+    if (op >= s->nunk) {
+        uint32_t n = op + 64;
+        uint8_t *u = realloc(s->unk_seen, n);
+        if (!u)
+            return ws_err_oom(s->err);
+        memset(u + s->nunk, 0, n - s->nunk);
+        s->unk_seen = u;
+        s->nunk = n;
+    }
+    if (s->unk_seen[op])
+        return 0;
+    s->unk_seen[op] = 1;
+    name = ws_strtab_str(s->src->ops, op);
+    if (len + strlen(name) + 6 < cap)
+        snprintf(list + len, cap - len, "%s%s", len ? ", " : "", name);
+    else if (len + 5 < cap && strcmp(list + len - 3, "...") != 0)
+        snprintf(list + len, cap - len, ", ...");
+    return 0;
 }
 
 void ws_async_free(struct ws_sim *s)
 {
     free(s->aops);
     free(s->aop_known);
+    free(s->unk_seen);
+    s->unk_seen = NULL;
+    s->nunk = 0;
     s->aops = NULL;
     s->aop_known = NULL;
     s->naops = 0;

@@ -77,6 +77,10 @@ int ws_async_block(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
                    const struct ws_async_op *a, uint64_t mbar, int32_t imm,
                    uint64_t t);
 
+/* Counts an instruction of an unknown mnemonic and names it once in the
+ * kernel's unknown_ops.  0 or -1 (out of memory). */
+int ws_async_unknown(struct ws_sim *s, uint32_t op);
+
 /* Per-kernel state: the opcode cache. */
 void ws_async_kernel_reset(struct ws_sim *s);
 void ws_async_free(struct ws_sim *s);

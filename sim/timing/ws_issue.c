@@ -451,6 +451,8 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
     sm->sub[sub].last_cand = w->cand;
     c->v[WS_CTR_INST]++;
     c->v[ws_class_ctr[in->cls]]++;
+    if ((flags & WS_INST_UNKNOWN) && ws_async_unknown(s, in->op) < 0)
+        return -1;
     if ((flags & WS_INST_ASYNC)
         && (timed = ws_issue_async(s, sm, pick->warp, in, t, &ac, &done)) < 0)
         return -1;

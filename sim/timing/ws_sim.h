@@ -54,6 +54,8 @@ struct ws_sim {
     struct ws_async_op *aops;
     uint8_t *aop_known;
     uint32_t naops;
+    uint8_t *unk_seen; /* by opcode id: named in unknown_ops already */
+    uint32_t nunk;
 };
 
 /* What a caller may attach to a simulation; all optional. */

@@ -5,7 +5,11 @@
  * instruction-set tables.  SM ranges are the architectures that print the
  * mnemonic: pre-Volta-only forms (IADD, XMAD, SSY...) end at 69, Volta-on
  * forms start at 70, Turing's uniform datapath at 75, Ampere's LDGSTS and
- * DMMA at 80, Hopper's GMMA, REDG and cluster barriers at 90.  The table is
+ * DMMA at 80, Hopper's GMMA, REDG, cluster barriers, TMA (UTMA*, UBLK*)
+ * and mbarriers (SYNCS) at 90: every mnemonic of the sm_90a listings under
+ * traces/kernels/hopper/ is here.  SYNCS is a shared-memory class (its
+ * operand is the mbarrier's address); UTMACCTL (descriptor prefetch) and
+ * UTMACMDFLUSH move no data the simulator times.  The table is
  * kept sorted by name then SM range so lookup is a binary search; a unit test
  * checks that order.
  */
@@ -24,6 +28,7 @@ struct ws_opcode_entry {
 };
 
 static const struct ws_opcode_entry ws_opcode_table[] = {
+    {"ACQBULK", 90, 999, WS_OPC_MISC, WS_MEMOP_NONE},
     {"ARRIVES", 30, 999, WS_OPC_BARRIER, WS_MEMOP_NONE},
     {"ATOM", 30, 999, WS_OPC_GLOBAL, WS_MEMOP_ATOMIC},
     {"ATOMG", 30, 999, WS_OPC_GLOBAL, WS_MEMOP_ATOMIC},
@@ -48,6 +53,7 @@ static const struct ws_opcode_entry ws_opcode_table[] = {
     {"CALL", 30, 999, WS_OPC_BRANCH, WS_MEMOP_NONE},
     {"CCTL", 30, 999, WS_OPC_MISC, WS_MEMOP_NONE},
     {"CCTLL", 30, 999, WS_OPC_MISC, WS_MEMOP_NONE},
+    {"CGAERRBAR", 90, 999, WS_OPC_BARRIER, WS_MEMOP_NONE},
     {"CONT", 30, 69, WS_OPC_BRANCH, WS_MEMOP_NONE},
     {"CS2R", 30, 999, WS_OPC_MISC, WS_MEMOP_NONE},
     {"CSET", 30, 69, WS_OPC_MISC, WS_MEMOP_NONE},
@@ -147,6 +153,7 @@ static const struct ws_opcode_entry ws_opcode_table[] = {
     {"PLOP3", 30, 999, WS_OPC_INT, WS_MEMOP_NONE},
     {"PMTRIG", 30, 999, WS_OPC_MISC, WS_MEMOP_NONE},
     {"POPC", 30, 999, WS_OPC_INT, WS_MEMOP_NONE},
+    {"PREEXIT", 90, 999, WS_OPC_MISC, WS_MEMOP_NONE},
     {"PRET", 30, 69, WS_OPC_BRANCH, WS_MEMOP_NONE},
     {"PRMT", 30, 999, WS_OPC_INT, WS_MEMOP_NONE},
     {"PSETP", 30, 999, WS_OPC_INT, WS_MEMOP_NONE},
@@ -215,8 +222,11 @@ static const struct ws_opcode_entry ws_opcode_table[] = {
     {"UPSETP", 75, 999, WS_OPC_UNIFORM, WS_MEMOP_NONE},
     {"USEL", 75, 999, WS_OPC_UNIFORM, WS_MEMOP_NONE},
     {"USETMAXREG", 75, 999, WS_OPC_UNIFORM, WS_MEMOP_NONE},
+    {"USETSHMSZ", 90, 999, WS_OPC_UNIFORM, WS_MEMOP_NONE},
     {"USGXT", 75, 999, WS_OPC_UNIFORM, WS_MEMOP_NONE},
     {"USHF", 75, 999, WS_OPC_UNIFORM, WS_MEMOP_NONE},
+    {"UTMACCTL", 90, 999, WS_OPC_MISC, WS_MEMOP_NONE},
+    {"UTMACMDFLUSH", 90, 999, WS_OPC_MISC, WS_MEMOP_NONE},
     {"UTMALDG", 90, 999, WS_OPC_GLOBAL, WS_MEMOP_LOAD},
     {"UTMAPF", 90, 999, WS_OPC_GLOBAL, WS_MEMOP_LOAD},
     {"UTMAREDG", 90, 999, WS_OPC_GLOBAL, WS_MEMOP_REDUCTION},

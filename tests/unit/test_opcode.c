@@ -2,10 +2,13 @@
  * Unit tests of the opcode table and of coalescing / bank-conflict counting
  * (sim/trace/ws_opcode.c, sim/mem/ws_coalesce.c).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "mem/ws_coalesce.h"
+#include "trace/ws_async_op.h"
 #include "trace/ws_opcode.h"
+#include "trace/ws_trace.h"
 #include "ws_test.h"
 
 static int cls_of(const char *op, unsigned sm)
@@ -216,6 +219,102 @@ static void test_coalesce_random(void **state)
     }
 }
 
+/* Every mnemonic of the bundled sm_90a listings is known for SM 90, and
+ * the Hopper ones decode to their kinds (trace/ws_async_op.h). */
+static void test_hopper_listings_known(void **state)
+{
+    const char *files[] = {
+        "traces/kernels/hopper/gemm_tma_wgmma.sm_90a.sass",
+        "traces/kernels/hopper/gemm_cluster.sm_90a.sass"};
+    unsigned checked = 0, hopper = 0;
+
+    (void)state;
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        FILE *fp = fopen(files[f], "r");
+        char line[512];
+        assert_non_null(fp);
+        while (fgets(line, sizeof line, fp)) {
+            char op[128];
+            struct ws_opcode_info info;
+            struct ws_async_op a;
+            const char *p = strstr(line, "*/");
+            if (!strstr(line, "/*") || !p || !strchr(line, ';'))
+                continue;
+            p += 2;
+            while (*p == ' ')
+                p++;
+            if (*p == '@')
+                p = strchr(p, ' ');
+            if (!p || sscanf(p, " %127[A-Z0-9_.x]", op) != 1)
+                continue;
+            if (!ws_opcode_lookup(op, ws_opcode_base_len(op), 90, &info))
+                fail_msg("%s: %s is not in the opcode table", files[f], op);
+            assert_int_equal(ws_async_op_decode(op, &a), 0);
+            hopper += a.kind != WS_ASYNC_NONE;
+            checked++;
+        }
+        fclose(fp);
+    }
+    assert_true(checked > 400);
+    assert_true(hopper > 20);
+}
+
+static void test_async_decode(void **state)
+{
+    struct ws_async_op a;
+
+    (void)state;
+    assert_int_equal(ws_async_op_decode("HGMMA.64x256x16.F32", &a), 0);
+    assert_int_equal(a.kind, WS_ASYNC_WGMMA);
+    assert_int_equal(a.n, 256);
+    assert_int_equal(a.k, 16);
+    assert_int_equal(a.type, WS_WGMMA_F16);
+    assert_int_equal(ws_async_op_decode("HGMMA.64x64x8.F32.TF32", &a), 0);
+    assert_int_equal(a.type, WS_WGMMA_TF32);
+    assert_int_equal(ws_async_op_decode("QGMMA.64x128x32.F32.E4M3.E4M3", &a),
+                     0);
+    assert_int_equal(a.type, WS_WGMMA_F8);
+    /* Shapes PTX does not allow are refused, not guessed. */
+    assert_int_equal(ws_async_op_decode("HGMMA.64x250x16.F32", &a), -1);
+    assert_int_equal(ws_async_op_decode("HGMMA.128x256x16.F32", &a), -1);
+    assert_int_equal(ws_async_op_decode("HGMMA.64x256x16x3", &a), -1);
+    assert_int_equal(ws_async_op_decode("HGMMA.F32", &a), -1);
+    assert_int_equal(ws_async_op_decode("SYNCS.ARRIVE.TRANS64.RED.A1T0", &a),
+                     0);
+    assert_int_equal(a.kind, WS_ASYNC_MBAR_ARRIVE);
+    assert_int_equal(a.remote, 1);
+    assert_int_equal(ws_async_op_decode("SYNCS.PHASECHK.TRANS64.TRYWAIT", &a),
+                     0);
+    assert_int_equal(a.kind, WS_ASYNC_MBAR_WAIT);
+    assert_int_equal(ws_async_op_decode("UTMALDG.2D.MULTICAST", &a), 0);
+    assert_int_equal(a.kind, WS_ASYNC_BULK_LOAD);
+    assert_int_equal(ws_async_op_decode("WARPGROUP.DEPBAR.LE", &a), 0);
+    assert_int_equal(a.kind, WS_ASYNC_WG_WAIT);
+    assert_int_equal(ws_opcode_semantics("WARPGROUP.DEPBAR.LE"),
+                     WS_INST_ASYNC | WS_INST_WG_WAIT);
+    assert_int_equal(ws_async_op_decode("FFMA", &a), 0);
+    assert_int_equal(a.kind, WS_ASYNC_NONE);
+}
+
+static void test_box_words(void **state)
+{
+    struct ws_box b = {0x7f0000000000ull, 4096, 8192, 0x100, 128, 64, 2, 3};
+    struct ws_box c;
+    uint64_t w[WS_BOX_WORDS];
+
+    (void)state;
+    ws_box_pack(&b, w);
+    assert_int_equal(ws_box_unpack(w, WS_BOX_MAX_BYTES, &c), 0);
+    assert_true(c.base == b.base && c.pitch == b.pitch
+                && c.plane_pitch == b.plane_pitch && c.mbar == b.mbar
+                && c.row_bytes == b.row_bytes && c.rows == b.rows
+                && c.planes == b.planes && c.multicast == b.multicast);
+    assert_int_equal(ws_box_bytes(&c), 128 * 64 * 2);
+    assert_int_equal(ws_box_unpack(w, 1000, &c), -1);
+    w[WS_BOX_ROW] = 0; /* no rows: not a box */
+    assert_int_equal(ws_box_unpack(w, WS_BOX_MAX_BYTES, &c), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -226,6 +325,9 @@ int main(void)
         cmocka_unit_test(test_coalesce),
         cmocka_unit_test(test_bank_conflicts),
         cmocka_unit_test(test_coalesce_random),
+        cmocka_unit_test(test_hopper_listings_known),
+        cmocka_unit_test(test_async_decode),
+        cmocka_unit_test(test_box_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
