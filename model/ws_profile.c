@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mem/ws_coalesce.h"
+#include "trace/ws_async_op.h"
 #include "util/ws_bits.h"
 
 int ws_profile_init(struct ws_profile *p, const struct ws_launch *launch,
@@ -148,6 +149,62 @@ static void ws_profile_coalescing(struct ws_profile *p,
     ws_profile_sectors(p, in, r);
 }
 
+/* One piece of a box row, inside one line: its sectors into the reuse
+ * sets, counted in *sectors. */
+static void ws_profile_box_piece(struct ws_profile *p, const struct ws_inst *in,
+                                 uint64_t a, uint64_t n, uint64_t *sectors)
+{
+    struct ws_coalesce_result r;
+    uint64_t first = a / p->sector_bytes;
+    uint64_t last = (a + n - 1) / p->sector_bytes;
+
+    r.nsectors = 0;
+    r.nlines = 1;
+    for (uint64_t s = first; s <= last && r.nsectors < WS_COALESCE_MAX_SECTORS;
+         s++)
+        r.sectors[r.nsectors++] = s * p->sector_bytes;
+    ws_profile_sectors(p, in, &r);
+    *sectors += r.nsectors;
+}
+
+/* A bulk (TMA) copy: its box's bytes, sectors and lines, as one perfectly
+ * coalesced access (the copy engine asks for whole rows). */
+static void ws_profile_box(struct ws_profile *p, const struct ws_inst *in,
+                           const uint64_t *addrs, struct ws_space_stats *s)
+{
+    struct ws_profile_model *m = &p->model;
+    struct ws_box b;
+    uint64_t sectors = 0, lines = 0, bytes;
+
+    if (ws_box_unpack(addrs + in->addr, WS_BOX_MAX_BYTES, &b) < 0)
+        return;
+    bytes = ws_box_bytes(&b);
+    for (uint32_t pl = 0; pl < b.planes; pl++)
+        for (uint32_t row = 0; row < b.rows; row++) {
+            uint64_t a = b.base + pl * b.plane_pitch + row * b.pitch;
+            uint64_t end = a + b.row_bytes;
+            while (a < end) {
+                uint64_t next = (a / p->line_bytes + 1) * p->line_bytes;
+                uint64_t n = (next < end ? next : end) - a;
+                ws_profile_box_piece(p, in, a, n, &sectors);
+                lines++;
+                a += n;
+            }
+        }
+    s->lanes++;
+    s->bytes += bytes;
+    s->sectors += sectors;
+    s->lines += lines;
+    m->mem_insts++;
+    m->coal_insts++;
+    m->coal_sectors += sectors;
+    m->coal_lines += lines;
+    if (in->memop == WS_MEMOP_LOAD) {
+        m->load_insts++;
+        m->load_bytes += bytes;
+    }
+}
+
 static void ws_profile_memory(struct ws_profile *p, const struct ws_inst *in,
                               const uint64_t *addrs)
 {
@@ -161,6 +218,11 @@ static void ws_profile_memory(struct ws_profile *p, const struct ws_inst *in,
                   || in->memop == WS_MEMOP_REDUCTION;
     if (lanes == 0 || in->width == 0) {
         s->predicated_off += lanes == 0;
+        return;
+    }
+    if ((in->flags & WS_INST_ASYNC) && in->mask == WS_BOX_MASK
+        && in->space == WS_SPACE_GLOBAL) {
+        ws_profile_box(p, in, addrs, s);
         return;
     }
     s->lanes += lanes;

@@ -192,6 +192,13 @@ static const struct ws_ctr_info ws_ctr_table[WS_CTR_COUNT] = {
     [WS_CTR_MBAR_WAIT_CYCLES] = {"ws__mbarrier_wait_cycles.sum",
                                  "warp-cycle", WS_GRP_STALL,
                                  "warp-cycles held at mbarrier waits"},
+    [WS_CTR_CLUSTER_REPLAYED] = {"ws__cluster_waits_replayed.sum", "inst",
+                                 WS_GRP_STALL,
+                                 "cluster barrier waits not held because the "
+                                 "input does not give the cluster's size"},
+    [WS_CTR_DSMEM_BYTES] = {"ws__dsmem_bytes.sum", "byte", WS_GRP_SMEM,
+                            "distributed shared memory: bytes loaded from or "
+                            "stored to another CTA of the cluster"},
     [WS_CTR_INST_UNKNOWN] = {"ws__inst_executed_unknown_opcode.sum", "inst",
                              WS_GRP_ISSUE,
                              "warp instructions whose mnemonic the opcode "

@@ -9,6 +9,7 @@
 
 #include "util/ws_bits.h"
 #include "util/ws_strtab.h"
+#include "ws_cluster.h"
 #include "ws_cta.h"
 #include "ws_issue.h"
 
@@ -325,6 +326,21 @@ static uint64_t ws_tma_lines(struct ws_sim *s, struct ws_sm *sm,
     return done;
 }
 
+static int ws_async_no_peer(struct ws_sim *s, const struct ws_inst *in,
+                            uint32_t rank)
+{
+    return ws_err_msg(s->err,
+                      "instruction at pc 0x%x names cluster rank %u, which "
+                      "is not a CTA of its cluster (expected a rank below "
+                      "the cluster's size)",
+                      in->pc, rank);
+}
+
+/* A cluster-scope shared address: the rank in bits 24..31, the offset
+ * below (ws_cluster.h).  Only a CTA in a cluster has them. */
+#define WS_DSMEM_RANK_SHIFT 24
+#define WS_DSMEM_OFFSET_MASK ((1ull << WS_DSMEM_RANK_SHIFT) - 1)
+
 static int ws_async_bulk(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
                          const struct ws_inst *in, const struct ws_async_op *a,
                          uint64_t t)
@@ -348,10 +364,69 @@ static int ws_async_bulk(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
     }
     if (a->kind != WS_ASYNC_BULK_LOAD || b.mbar == 0)
         return 0;
-    /* The bytes land on this CTA's barrier; a multicast's other CTAs get
-     * theirs at the same cycle (ws_async.h leaves their DSMEM hop out). */
-    return ws_mbar_arrive(s, sm, &sm->slots[w->slot], b.mbar, 0,
-                          -(int64_t)ws_box_bytes(&b), done);
+    if (!b.multicast)
+        return ws_mbar_arrive(s, sm, &sm->slots[w->slot], b.mbar, 0,
+                              -(int64_t)ws_box_bytes(&b), done);
+    /* A multicast's bytes land in every CTA of the mask, on each CTA's
+     * barrier at the same offset; another SM's copy crosses the SM-to-SM
+     * network. */
+    for (uint32_t r = 0; r < WS_CLUSTER_MAX_CTAS; r++) {
+        struct ws_sm *psm;
+        uint32_t pslot;
+        if (!(b.multicast & (1u << r)))
+            continue;
+        if (ws_cluster_peer(s, sm, w->slot, r, &psm, &pslot) < 0)
+            return ws_async_no_peer(s, in, r);
+        if (ws_mbar_arrive(s, psm, &psm->slots[pslot], b.mbar, 0,
+                           -(int64_t)ws_box_bytes(&b),
+                           done + (psm != sm ? s->gpu->dsmem.latency : 0))
+            < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* SYNCS.ARRIVE...RED: an arrive on the barrier of the CTA the address's
+ * rank names, one network hop away when that CTA is on another SM. */
+static int ws_mbar_remote(struct ws_sim *s, struct ws_sm *sm,
+                          const struct ws_warp *w, const struct ws_inst *in,
+                          uint64_t addr, uint64_t t)
+{
+    uint32_t rank = (uint32_t)(addr >> WS_DSMEM_RANK_SHIFT) & 0xffu;
+    struct ws_sm *psm;
+    uint32_t pslot;
+
+    if (ws_cluster_peer(s, sm, w->slot, rank, &psm, &pslot) < 0)
+        return ws_async_no_peer(s, in, rank);
+    return ws_mbar_arrive(s, psm, &psm->slots[pslot],
+                          addr & WS_DSMEM_OFFSET_MASK,
+                          ws_popcount32(in->mask), in->imm > 0 ? in->imm : 0,
+                          t + (psm != sm ? s->gpu->dsmem.latency : 0));
+}
+
+int ws_async_dsmem(struct ws_sim *s, struct ws_sm *sm, const struct ws_warp *w,
+                   const struct ws_inst *in, uint64_t addr, uint64_t t,
+                   uint64_t *done)
+{
+    const struct ws_cta_slot *slot = &sm->slots[w->slot];
+    uint32_t rank = (uint32_t)(addr >> WS_DSMEM_RANK_SHIFT) & 0xffu;
+    struct ws_sm *psm;
+    uint32_t pslot;
+    uint64_t start, bytes;
+    double rate = s->gpu->dsmem.bytes_per_clk;
+
+    if (slot->cluster == WS_NO_CLUSTER || rank == slot->rank)
+        return 0;
+    if (ws_cluster_peer(s, sm, w->slot, rank, &psm, &pslot) < 0)
+        return ws_async_no_peer(s, in, rank);
+    bytes = (uint64_t)ws_popcount32(in->mask) * in->width;
+    start = sm->dsmem_free > t ? sm->dsmem_free : t;
+    sm->dsmem_free = start
+                     + (rate > 0 ? (uint64_t)((double)bytes / rate + 0.999999)
+                                 : 0);
+    *done = start + s->gpu->dsmem.latency;
+    s->k->ctr.v[WS_CTR_DSMEM_BYTES] += bytes;
+    return 1;
 }
 
 /* ---- issue and wait ------------------------------------------------------ */
@@ -377,8 +452,12 @@ int ws_async_exec(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
     case WS_ASYNC_MBAR_ARRIVE:
         if (!in->mask)
             return 0;
+        if (a->remote && slot->cluster != WS_NO_CLUSTER)
+            return ws_mbar_remote(s, sm, w, in, addr, t);
         return ws_mbar_arrive(s, sm, slot, addr, ws_popcount32(in->mask),
                               in->imm > 0 ? in->imm : 0, t);
+    case WS_ASYNC_CLUSTER_ARRIVE:
+        return ws_cluster_arrive(s, sm, wi, t);
     case WS_ASYNC_BULK_LOAD:
     case WS_ASYNC_BULK_STORE:
     case WS_ASYNC_BULK_PREFETCH:
@@ -463,6 +542,8 @@ int ws_async_block(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
         return ws_mbar_wait(s, sm, wi, mbar, imm, t);
     case WS_ASYNC_WG_ARRIVE:
         return ws_wg_arrive(s, sm, wi, t);
+    case WS_ASYNC_CLUSTER_WAIT:
+        return ws_cluster_wait(s, sm, wi, t);
     default:
         return 0;
     }

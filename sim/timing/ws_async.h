@@ -77,6 +77,13 @@ int ws_async_block(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
                    const struct ws_async_op *a, uint64_t mbar, int32_t imm,
                    uint64_t t);
 
+/* A shared-memory access of warp w at t to another CTA of its cluster
+ * (distributed shared memory, ws_cluster.h): 1 with *done set, 0 when the
+ * address is the CTA's own, -1 on a rank outside the cluster. */
+int ws_async_dsmem(struct ws_sim *s, struct ws_sm *sm, const struct ws_warp *w,
+                   const struct ws_inst *in, uint64_t addr, uint64_t t,
+                   uint64_t *done);
+
 /* Counts an instruction of an unknown mnemonic and names it once in the
  * kernel's unknown_ops.  0 or -1 (out of memory). */
 int ws_async_unknown(struct ws_sim *s, uint32_t op);

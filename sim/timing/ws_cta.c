@@ -8,6 +8,7 @@
 
 #include "stats/ws_timeline.h"
 #include "util/ws_grow.h"
+#include "ws_cluster.h"
 #include "ws_issue.h"
 
 static int ws_cta_copy(struct ws_cta_slot *slot,
@@ -81,6 +82,7 @@ static void ws_warp_start(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
     w->async_groups = 0;
     w->async_open = 0;
     w->wg_groups = w->wg_open_n = 0;
+    w->cga_arrives = 0;
     w->wg_open = 0;
     /* The scoreboard is not cleared: every value a warp slot's last warp
      * left is ready by the time its CTA retired (a CTA retires when its
@@ -137,6 +139,7 @@ int ws_cta_dispatch(struct ws_sim *s, struct ws_sm *sm,
     slot->linear_id = cta->linear_id;
     slot->nwarps = slot->at_barrier = slot->done = 0;
     slot->nmbar = 0;
+    ws_cluster_dispatched(s, cta, sm, si);
     memset(slot->wg_arrived, 0, sizeof slot->wg_arrived);
     slot->dispatched = t;
     slot->retire_at = t;
@@ -250,6 +253,7 @@ void ws_cta_retire(struct ws_sim *s, struct ws_sm *sm, uint32_t si, uint64_t t)
     if (s->tl)
         ws_timeline_cta(s->tl, sm->id, si, slot->ctaid, slot->dispatched, t,
                         slot->warp_slots, slot->nwarps);
+    ws_cluster_retired(s, sm, si);
     slot->used = 0;
     if (--sm->resident == 0)
         c->v[WS_CTR_SM_CYCLES_ACTIVE] += t - sm->active_since;

@@ -18,6 +18,7 @@
 #include "trace/ws_opcode.h"
 #include "util/ws_bits.h"
 #include "ws_async.h"
+#include "ws_cluster.h"
 #include "ws_cta.h"
 
 /* When a warp's next instruction can issue, and what holds it until then. */
@@ -457,8 +458,17 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
         && (timed = ws_issue_async(s, sm, pick->warp, in, t, &ac, &done)) < 0)
         return -1;
     /* A bulk copy's "lanes" are its box words: one thread issues it. */
-    c->v[WS_CTR_THREAD_INST] += timed && in->width ? 1u
-                                                   : ws_popcount32(in->mask);
+    c->v[WS_CTR_THREAD_INST] += ac.op && in->mask == WS_BOX_MASK
+                                        && ac.op->kind >= WS_ASYNC_BULK_LOAD
+                                        && ac.op->kind
+                                               <= WS_ASYNC_BULK_PREFETCH
+                                    ? 1u
+                                    : ws_popcount32(in->mask);
+    if (!timed && in->space == WS_SPACE_SHARED && in->mask && in->width
+        && sm->slots[w->slot].cluster != WS_NO_CLUSTER
+        && (timed = ws_async_dsmem(s, sm, w, in, w->addrs[in->addr], t, &done))
+               < 0)
+        return -1;
     if (!timed)
         done = from_mem ? ws_issue_memory(s, sm, w, in, t)
                         : t + g->unit[unit].latency;

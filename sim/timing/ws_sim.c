@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ws_async.h"
+#include "ws_cluster.h"
 #include "ws_cta.h"
 #include "ws_issue.h"
 #include "mem/ws_cache.h"
@@ -115,6 +116,7 @@ void ws_sim_free(struct ws_sim *s)
     ws_memsys_free(&s->mem);
     ws_event_free(&s->q);
     ws_async_free(s);
+    ws_cluster_free(s);
     s->sms = NULL;
 }
 
@@ -152,33 +154,60 @@ void ws_sim_memcpy(struct ws_sim *s, uint64_t addr, uint64_t bytes)
         ws_mem_warm_l2(&s->mem, addr, bytes);
 }
 
-/* Dispatches the trace's next CTA to sm at t; 0 when none is left. */
+static int ws_sim_has_slot(const struct ws_sm *sm)
+{
+    return sm->resident < sm->nslots;
+}
+
+/* Fills a free slot of sm at t with the input's next CTA (or the CTA held
+ * for sm's GPC); a cluster's CTA may go to another SM of its GPC instead
+ * (ws_cluster.h), and then sm asks again.  0 when the input is done or
+ * nothing can go to sm now, -1 on error. */
 static int ws_sim_feed(struct ws_sim *s, struct ws_sm *sm, uint64_t t)
 {
-    const struct ws_cta_stream *cta;
-    int rc;
-
-    if (s->src_done)
-        return 0;
-    rc = s->streamed ? s->src->next_header(s->src->ctx, &cta, s->err)
-                     : s->src->next(s->src->ctx, &cta, s->err);
-    if (rc <= 0) {
-        s->src_done = 1;
-        if (rc == 0)
-            s->tail_from = t;
-        return rc;
+    while (ws_sim_has_slot(sm)) {
+        const struct ws_cta_stream *cta;
+        struct ws_sm *to;
+        int rc;
+        if (s->held) {
+            if (!ws_cluster_held_fits(s, sm))
+                return 0;
+            cta = s->held;
+            s->held = NULL;
+            to = sm;
+        } else {
+            if (s->src_done)
+                return 0;
+            rc = s->streamed ? s->src->next_header(s->src->ctx, &cta, s->err)
+                             : s->src->next(s->src->ctx, &cta, s->err);
+            if (rc <= 0) {
+                s->src_done = 1;
+                if (rc == 0)
+                    s->tail_from = t;
+                return rc;
+            }
+            s->ctas_dispatched++;
+            if (ws_cluster_place(s, cta, sm, &to) < 0)
+                return -1;
+            if (!to)
+                return 0; /* held until its GPC has a free slot */
+        }
+        if (ws_cta_dispatch(s, to, cta, t) < 0)
+            return -1;
+        if (to == sm)
+            return 0;
     }
-    s->ctas_dispatched++;
-    return ws_cta_dispatch(s, sm, cta, t) < 0 ? -1 : 1;
+    return 0;
 }
 
 static int ws_sim_first_wave(struct ws_sim *s, uint64_t t)
 {
     for (uint32_t round = 0; round < s->k->occ.ctas_per_sm; round++)
         for (uint32_t i = 0; i < s->gpu->sm.count; i++) {
-            int rc = ws_sim_feed(s, &s->sms[i], t);
-            if (rc <= 0)
-                return rc;
+            if (ws_sim_feed(s, &s->sms[i], t) < 0)
+                return -1;
+            if (s->src_done)
+                return 0;
         }
     return 0;
 }
@@ -240,6 +269,7 @@ static int ws_sim_setup_kernel(struct ws_sim *s, struct ws_cta_source *src,
         s->sms[i].nslots = k->occ.ctas_per_sm;
         s->sms[i].mem_until = 0;
         s->sms[i].tma_free = 0;
+        s->sms[i].dsmem_free = 0;
         memset(s->sms[i].wg_pipe, 0, sizeof s->sms[i].wg_pipe);
     }
     ws_memsys_new_kernel(&s->mem, k->occ.l1_size);
@@ -256,6 +286,7 @@ int ws_sim_kernel(struct ws_sim *s, struct ws_cta_source *src,
     if (ws_sim_setup_kernel(s, src, k) < 0)
         return -1;
     ws_async_kernel_reset(s);
+    ws_cluster_kernel(s);
     start = s->now;
     k->start = start;
     if (s->tl)

@@ -26,6 +26,7 @@
 #include "ws_sm.h"
 
 struct ws_timeline;
+struct ws_cluster;
 
 /* Called now and then during a long kernel (progress display). */
 typedef void (*ws_sim_progress_fn)(void *ctx, const struct ws_kernel_stats *k,
@@ -56,6 +57,13 @@ struct ws_sim {
     uint32_t naops;
     uint8_t *unk_seen; /* by opcode id: named in unknown_ops already */
     uint32_t nunk;
+    /* Thread-block clusters resident now (ws_cluster.h), and the CTA held
+     * until its cluster's GPC has a free slot (NULL: none). */
+    struct ws_cluster *clusters;
+    uint32_t nclusters;
+    int clusters_on; /* the table is this kernel's */
+    const struct ws_cta_stream *held;
+    uint32_t held_gpc;
 };
 
 /* What a caller may attach to a simulation; all optional. */

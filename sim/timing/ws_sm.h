@@ -78,6 +78,7 @@ struct ws_warp {
     uint64_t wg_open;
     uint64_t wait_from; /* cycle a WS_WARP_WAITING wait began */
     uint8_t waiting_on; /* enum ws_wait_on, while WS_WARP_WAITING */
+    uint32_t cga_arrives; /* UCGABAR_ARV issued (ws_cluster.h) */
     /* Readiness of the next instruction that only this warp can change,
      * recomputed when it issues or leaves a barrier (ws_issue_prepare). */
     uint64_t next_dep;
@@ -110,6 +111,7 @@ struct ws_cta_slot {
     struct ws_mbar mbar[WS_CTA_MBARS];
     uint32_t nmbar;
     uint32_t wg_arrived[WS_CTA_WARPGROUPS]; /* bit = warp of the CTA */
+    uint32_t cluster, rank; /* ws_cluster.h: table index, or WS_NO_CLUSTER */
     uint32_t ctaid[3];
     uint64_t linear_id;
     uint32_t nwarps; /* warps of the CTA with instructions */
@@ -160,6 +162,7 @@ struct ws_sm {
     uint32_t resident; /* CTAs resident now */
     uint64_t wg_pipe[4]; /* tensor-pipe quarters: free from (wgmma) */
     uint64_t tma_free;   /* the copy engine: free from */
+    uint64_t dsmem_free; /* the SM-to-SM port: free from */
     uint64_t active_since;
     uint64_t mem_until; /* last global/local load's data */
 };

@@ -103,6 +103,10 @@ struct ws_launch {
     uint64_t stream_id;
     uint64_t shmem_base, local_base;
     uint32_t trace_version; /* 0 = before version 3 */
+    /* Thread-block cluster dimensions (Hopper); 0,0,0: no clusters, or
+     * a source that does not say (the simulator then co-schedules what
+     * the CTAs' cluster lines say but cannot size a cluster barrier). */
+    uint32_t cluster[3];
     int lineinfo;
     char *nvbit_version;
 };

@@ -231,6 +231,144 @@ static void test_tma_below_dram_peak(void **state)
     ws_kernel_stats_free(&st);
 }
 
+/* ---- clusters ------------------------------------------------------------ */
+
+struct clus {
+    unsigned chain;  /* dependent FFMAs rank 0 runs before it arrives */
+    int remote;      /* rank 1 arrives on rank 0's mbarrier instead */
+    int multicast;   /* rank 0 multicasts one line to both CTAs */
+};
+
+static void gen_cluster(struct ws_synth *k, uint32_t cta)
+{
+    const struct clus *c = k->user;
+    uint32_t rank = cta % 2;
+
+    k->g.cta.has_cluster = 1;
+    k->g.cta.cluster_id[0] = cta / 2;
+    k->g.cta.cluster_rank = rank;
+    ws_synth_warp(k, 0);
+    if (c->remote || c->multicast) {
+        ws_synth_mem(k, "SYNCS.EXCH.64", -1, -1, 1, MBAR, 0, 8)->imm = 1;
+        ws_synth_op(k, "UCGABAR_ARV", -1, -1, -1);
+        ws_synth_op(k, "UCGABAR_WAIT", -1, -1, -1);
+    }
+    if (c->multicast) {
+        ws_synth_mem(k, "SYNCS.ARRIVE.TRANS64.A1T0", -1, -1, 1, MBAR, 0,
+                     8)->imm = 128;
+        if (rank == 0) {
+            struct ws_inst *in = ws_synth_mem(k, "UTMALDG.2D.MULTICAST", -1,
+                                              -1, WS_BOX_WORDS, 0, 0, 4);
+            struct ws_box b = {GBASE, 128, 0, MBAR, 128, 1, 1, 3};
+            ws_box_pack(&b, k->g.addrs + in->addr);
+        }
+        ws_synth_mem(k, "SYNCS.PHASECHK.TRANS64.TRYWAIT", -1, -1, 1, MBAR, 0,
+                     8)->imm = 2;
+    } else if (c->remote) {
+        if (rank == 1)
+            ws_synth_mem(k, "SYNCS.ARRIVE.TRANS64.RED.A1T0", -1, -1, 1,
+                         (0ull << 24) | MBAR, 0, 8);
+        else
+            ws_synth_mem(k, "SYNCS.PHASECHK.TRANS64.TRYWAIT", -1, -1, 1,
+                         MBAR, 0, 8)->imm = 2;
+    } else {
+        for (unsigned i = 0; rank == 0 && i < c->chain; i++)
+            ws_synth_op(k, "FFMA", 1, 1, 2);
+        ws_synth_op(k, "UCGABAR_ARV", -1, -1, -1);
+        ws_synth_op(k, "UCGABAR_WAIT", -1, -1, -1);
+        for (unsigned i = 0; rank == 1 && i < c->chain; i++)
+            ws_synth_op(k, "FFMA", 1, 1, 2);
+    }
+    ws_synth_op(k, "EXIT", -1, -1, -1);
+}
+
+static int run_cluster(const struct ws_gpu *g, const struct clus *c,
+                       uint32_t clusters, struct ws_kernel_stats *st,
+                       struct ws_err *err)
+{
+    struct ws_synth k;
+    struct ws_sim sim;
+    struct ws_cta_source src;
+    int rc;
+
+    synth_init90(&k, 2 * clusters, 32, gen_cluster, c);
+    k.g.launch.cluster[0] = 2;
+    src = ws_synth_source(&k);
+    ws_err_clear(err);
+    assert_int_equal(ws_sim_init(&sim, g, NULL, err), 0);
+    rc = ws_sim_kernel(&sim, &src, st, err);
+    ws_sim_close_readers(&sim);
+    ws_sim_free(&sim);
+    ws_synth_free(&k);
+    return rc;
+}
+
+static void test_cluster_barrier(void **state)
+{
+    struct ws_gpu g = h100();
+    struct clus c = {100, 0, 0};
+    struct ws_kernel_stats st;
+    struct ws_err err;
+    uint64_t lat = g.unit[WS_UNIT_FP32].latency;
+
+    (void)state;
+    /* Rank 1 runs its chain only after rank 0 ran its own and arrived:
+     * both chains, one after the other
+     * (rank 0 arrives when its last FFMA issues, not when it is done). */
+    assert_int_equal(run_cluster(&g, &c, 1, &st, &err), 0);
+    assert_int_equal(st.ctr.v[WS_CTR_CLUSTER_REPLAYED], 0);
+    assert_true(st.ctr.v[WS_CTR_CYCLES] >= (2 * 100 - 1) * lat);
+    assert_true(st.ctr.v[WS_CTR_CYCLES] < 2 * 100 * lat + 64);
+    ws_kernel_stats_free(&st);
+}
+
+static void test_cluster_remote_arrive(void **state)
+{
+    struct ws_gpu g = h100();
+    struct clus c = {0, 1, 0};
+    struct ws_kernel_stats st;
+    struct ws_err err;
+
+    (void)state;
+    /* Rank 0's wait ends when rank 1's arrive has crossed the network. */
+    assert_int_equal(run_cluster(&g, &c, 4, &st, &err), 0);
+    assert_int_equal(st.ctr.v[WS_CTR_MBAR_WAITS], 4);
+    assert_true(st.ctr.v[WS_CTR_CYCLES] > g.dsmem.latency);
+    ws_kernel_stats_free(&st);
+}
+
+static void test_cluster_multicast(void **state)
+{
+    struct ws_gpu g = h100();
+    struct clus c = {0, 0, 1};
+    struct ws_kernel_stats st;
+    struct ws_err err;
+
+    (void)state;
+    /* One copy feeds both CTAs' barriers: a line fetched once. */
+    assert_int_equal(run_cluster(&g, &c, 1, &st, &err), 0);
+    assert_int_equal(st.ctr.v[WS_CTR_TMA_BYTES], 128);
+    assert_true(st.ctr.v[WS_CTR_CYCLES]
+                >= g.tma.latency + g.dram.latency + g.dsmem.latency);
+    ws_kernel_stats_free(&st);
+}
+
+static void test_cluster_too_big_for_gpc(void **state)
+{
+    /* One SM per GPC and one CTA per SM: a cluster of 2 cannot run. */
+    const char *sets[] = {"sm.count=4", "sm.gpcs=4", "sm.max_blocks=1"};
+    struct ws_gpu g;
+    struct clus c = {10, 0, 0};
+    struct ws_kernel_stats st;
+    struct ws_err err;
+
+    (void)state;
+    ws_err_clear(&err);
+    assert_int_equal(ws_cfg_load(&g, "h100", sets, 3, &err), 0);
+    assert_int_equal(run_cluster(&g, &c, 2, &st, &err), -1);
+    assert_non_null(strstr(err.text, "never finished"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -239,6 +377,10 @@ int main(void)
         cmocka_unit_test(test_mbarrier_waits_for_last_byte),
         cmocka_unit_test(test_mbarrier_missing_bytes),
         cmocka_unit_test(test_tma_below_dram_peak),
+        cmocka_unit_test(test_cluster_barrier),
+        cmocka_unit_test(test_cluster_remote_arrive),
+        cmocka_unit_test(test_cluster_multicast),
+        cmocka_unit_test(test_cluster_too_big_for_gpc),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
