@@ -177,6 +177,11 @@ static int ws_cfg_check_sm(const struct ws_gpu *g, const struct ws_cfg_ctx *c)
                           "register allocation unit "
                           "larger than the register file (expected at most "
                           "sm.registers)");
+    if (g->sm.gpcs > g->sm.count)
+        return ws_cfg_bad(c, "sm.gpcs",
+                          "%u GPCs for %u SMs (expected at most one GPC per "
+                          "SM)",
+                          g->sm.gpcs, g->sm.count);
     return ws_cfg_check_sched(g, c);
 }
 

@@ -163,8 +163,9 @@ struct ws_gpu {
         uint32_t latency;     /* issue to the first request leaving */
     } tma;
     struct {
-        uint32_t latency;     /* SM-to-SM, one way */
-        double bytes_per_clk; /* per SM, each way */
+        uint32_t latency;     /* SM to SM: a DSMEM load's, and what a
+                                 remote arrive or multicast copy adds */
+        double bytes_per_clk; /* per SM */
     } dsmem;
 
     uint32_t launch_overhead; /* cycles between dependent kernels */

@@ -386,22 +386,30 @@ static int ws_async_bulk(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
     return 0;
 }
 
-/* SYNCS.ARRIVE...RED: an arrive on the barrier of the CTA the address's
- * rank names, one network hop away when that CTA is on another SM. */
+/* SYNCS.ARRIVE...RED: each active lane arrives on the barrier of the CTA
+ * its address's rank names, one network hop away when that CTA is on
+ * another SM; the expected bytes go with the first lane's arrival. */
 static int ws_mbar_remote(struct ws_sim *s, struct ws_sm *sm,
                           const struct ws_warp *w, const struct ws_inst *in,
-                          uint64_t addr, uint64_t t)
+                          uint64_t t)
 {
-    uint32_t rank = (uint32_t)(addr >> WS_DSMEM_RANK_SHIFT) & 0xffu;
-    struct ws_sm *psm;
-    uint32_t pslot;
+    uint32_t lanes = ws_popcount32(in->mask);
 
-    if (ws_cluster_peer(s, sm, w->slot, rank, &psm, &pslot) < 0)
-        return ws_async_no_peer(s, in, rank);
-    return ws_mbar_arrive(s, psm, &psm->slots[pslot],
-                          addr & WS_DSMEM_OFFSET_MASK,
-                          ws_popcount32(in->mask), in->imm > 0 ? in->imm : 0,
-                          t + (psm != sm ? s->gpu->dsmem.latency : 0));
+    for (uint32_t i = 0; i < lanes; i++) {
+        uint64_t addr = w->addrs[in->addr + i];
+        uint32_t rank = (uint32_t)(addr >> WS_DSMEM_RANK_SHIFT) & 0xffu;
+        struct ws_sm *psm;
+        uint32_t pslot;
+        if (ws_cluster_peer(s, sm, w->slot, rank, &psm, &pslot) < 0)
+            return ws_async_no_peer(s, in, rank);
+        if (ws_mbar_arrive(s, psm, &psm->slots[pslot],
+                           addr & WS_DSMEM_OFFSET_MASK, 1,
+                           i == 0 && in->imm > 0 ? in->imm : 0,
+                           t + (psm != sm ? s->gpu->dsmem.latency : 0))
+            < 0)
+            return -1;
+    }
+    return 0;
 }
 
 int ws_async_dsmem(struct ws_sim *s, struct ws_sm *sm, const struct ws_warp *w,
@@ -452,8 +460,8 @@ int ws_async_exec(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
     case WS_ASYNC_MBAR_ARRIVE:
         if (!in->mask)
             return 0;
-        if (a->remote && slot->cluster != WS_NO_CLUSTER)
-            return ws_mbar_remote(s, sm, w, in, addr, t);
+        if (a->remote && slot->cluster != WS_NO_CLUSTER && w->addrs)
+            return ws_mbar_remote(s, sm, w, in, t);
         return ws_mbar_arrive(s, sm, slot, addr, ws_popcount32(in->mask),
                               in->imm > 0 ? in->imm : 0, t);
     case WS_ASYNC_CLUSTER_ARRIVE:

@@ -70,53 +70,99 @@ static int ws_sm_has_slot(const struct ws_sm *sm)
     return 0;
 }
 
+/* Free CTA slots on the SMs of GPC gpc. */
+static uint32_t ws_gpc_room(const struct ws_sim *s, uint32_t gpc)
+{
+    uint32_t room = 0;
+
+    for (uint32_t i = 0; i < s->gpu->sm.count; i++)
+        if (ws_gpc_of(s->gpu, i) == gpc)
+            room += s->sms[i].nslots - s->sms[i].resident;
+    return room;
+}
+
+/* The GPC a new cluster of `need` CTAs starts in: the asker's if the whole
+ * cluster fits there, else the one with the most room if it fits there,
+ * else none (UINT32_MAX): a cluster launches whole or not at all. */
+static uint32_t ws_cluster_gpc(const struct ws_sim *s, uint32_t asker,
+                               uint32_t need)
+{
+    uint32_t gpcs = s->gpu->sm.gpcs ? s->gpu->sm.gpcs : 1;
+    uint32_t best = UINT32_MAX, best_room = 0;
+
+    if (ws_gpc_room(s, ws_gpc_of(s->gpu, asker)) >= need)
+        return ws_gpc_of(s->gpu, asker);
+    for (uint32_t g = 0; g < gpcs; g++) {
+        uint32_t room = ws_gpc_room(s, g);
+        if (room >= need && room > best_room) {
+            best = g;
+            best_room = room;
+        }
+    }
+    return best;
+}
+
+static struct ws_cluster *ws_cluster_new(struct ws_sim *s,
+                                         const struct ws_cta_stream *cta,
+                                         uint32_t gpc)
+{
+    struct ws_cluster *c = NULL;
+
+    for (uint32_t i = 0; i < s->nclusters && !c; i++)
+        if (!s->clusters[i].used)
+            c = &s->clusters[i];
+    if (!c) {
+        ws_err_msg(s->err, "internal: cluster table full");
+        return NULL;
+    }
+    memset(c, 0, sizeof *c);
+    c->used = 1;
+    memcpy(c->id, cta->cluster_id, sizeof c->id);
+    c->size = ws_cluster_size(s->src->launch);
+    c->gpc = gpc;
+    return c;
+}
+
 int ws_cluster_place(struct ws_sim *s, const struct ws_cta_stream *cta,
                      struct ws_sm *asker, struct ws_sm **to)
 {
     const struct ws_gpu *g = s->gpu;
     struct ws_cluster *c;
+    uint32_t size = ws_cluster_size(s->src->launch);
 
     *to = asker;
+    s->held = NULL;
     if (!cta->has_cluster)
         return 0;
     if (ws_cluster_table(s) < 0)
         return -1;
-    c = ws_cluster_find(s, cta->cluster_id);
-    if (!c) {
-        for (uint32_t i = 0; i < s->nclusters && !c; i++)
-            if (!s->clusters[i].used)
-                c = &s->clusters[i];
-        if (!c)
-            return ws_err_msg(s->err, "internal: cluster table full");
-        memset(c, 0, sizeof *c);
-        c->used = 1;
-        memcpy(c->id, cta->cluster_id, sizeof c->id);
-        c->size = ws_cluster_size(s->src->launch);
-        c->gpc = ws_gpc_of(g, asker->id);
-    }
     if (cta->cluster_rank >= WS_CLUSTER_MAX_CTAS
-        || (c->size && cta->cluster_rank >= c->size))
+        || (size && cta->cluster_rank >= size))
         return ws_err_at(s->err, s->src->origin, 1, 1,
                          "kernel %s: cluster rank %u out of range (expected "
                          "below the cluster's %u CTAs, at most %d)",
-                         s->k->name, cta->cluster_rank, c->size,
+                         s->k->name, cta->cluster_rank, size,
                          WS_CLUSTER_MAX_CTAS);
-    if (ws_gpc_of(g, asker->id) == c->gpc)
+    c = ws_cluster_find(s, cta->cluster_id);
+    if (!c) {
+        uint32_t gpc = ws_cluster_gpc(s, asker->id, size ? size : 1);
+        if (gpc == UINT32_MAX) {
+            *to = NULL;
+            s->held = cta;
+            return 0;
+        }
+        if (!(c = ws_cluster_new(s, cta, gpc)))
+            return -1;
+    }
+    if (ws_gpc_of(g, asker->id) == c->gpc && ws_sm_has_slot(asker))
         return 0;
     *to = NULL;
     for (uint32_t i = 0; i < g->sm.count && !*to; i++)
         if (ws_gpc_of(g, i) == c->gpc && ws_sm_has_slot(&s->sms[i]))
             *to = &s->sms[i];
-    if (!*to) {
+    if (!*to)
         s->held = cta;
-        s->held_gpc = c->gpc;
-    }
     return 0;
-}
-
-int ws_cluster_held_fits(const struct ws_sim *s, const struct ws_sm *sm)
-{
-    return s->held && ws_gpc_of(s->gpu, sm->id) == s->held_gpc;
 }
 
 void ws_cluster_dispatched(struct ws_sim *s, const struct ws_cta_stream *cta,

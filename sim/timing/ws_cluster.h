@@ -5,10 +5,12 @@
  *
  * Placement: a cluster's CTAs run on the SMs of one GPC (sm.gpcs splits
  * the SMs into that many equal ranges), as the hardware's cluster launch
- * guarantees.  CTAs come from the input one at a time, a cluster's
- * consecutively; the first goes where a slot asked for work and fixes the
- * GPC, and each of its peers goes to a free slot of that GPC, or waits,
- * held, until one frees (the input is not read past it meanwhile).
+ * guarantees, and a cluster starts only where all of it fits.  CTAs come
+ * from the input one at a time, a cluster's consecutively; the first picks
+ * the GPC (the asking slot's if the cluster fits there, else the roomiest),
+ * and each of its peers goes to a free slot of that GPC.  A CTA that
+ * cannot go anywhere yet is held until a slot frees (the input is not read
+ * past it meanwhile).
  *
  * Barrier: UCGABAR_ARV counts a warp's arrival, UCGABAR_WAIT holds it
  * until every warp of every CTA of the cluster that has not exited has
@@ -51,14 +53,14 @@ struct ws_cluster {
 void ws_cluster_kernel(struct ws_sim *s);
 void ws_cluster_free(struct ws_sim *s);
 
-/* The SM the next CTA goes to, cta having been read for a free slot of
- * `asker`: asker, another SM of the cluster's GPC, or NULL when none has a
- * free slot (the CTA is then held: s->held).  -1 on error. */
+/* The SM the next CTA goes to, cta having been read (or held) for a free
+ * slot of `asker`: asker, another SM of the cluster's GPC, or NULL when it
+ * cannot run yet (the CTA is then held: s->held, offered again at the next
+ * free slot).  A cluster's first CTA starts it in the asker's GPC if the
+ * whole cluster fits there, else in the GPC with the most room.  -1 on
+ * error. */
 int ws_cluster_place(struct ws_sim *s, const struct ws_cta_stream *cta,
                      struct ws_sm *asker, struct ws_sm **to);
-
-/* Whether the held CTA may go to sm now. */
-int ws_cluster_held_fits(const struct ws_sim *s, const struct ws_sm *sm);
 
 /* Records that cta now runs in slot si of sm (after ws_cta_dispatch). */
 void ws_cluster_dispatched(struct ws_sim *s, const struct ws_cta_stream *cta,

@@ -464,8 +464,8 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
                                                <= WS_ASYNC_BULK_PREFETCH
                                     ? 1u
                                     : ws_popcount32(in->mask);
-    if (!timed && in->space == WS_SPACE_SHARED && in->mask && in->width
-        && sm->slots[w->slot].cluster != WS_NO_CLUSTER
+    if (!timed && (flags & WS_INST_GENERIC) && in->space == WS_SPACE_SHARED
+        && in->mask && in->width && sm->slots[w->slot].cluster != WS_NO_CLUSTER
         && (timed = ws_async_dsmem(s, sm, w, in, w->addrs[in->addr], t, &done))
                < 0)
         return -1;

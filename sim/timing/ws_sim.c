@@ -170,11 +170,11 @@ static int ws_sim_feed(struct ws_sim *s, struct ws_sm *sm, uint64_t t)
         struct ws_sm *to;
         int rc;
         if (s->held) {
-            if (!ws_cluster_held_fits(s, sm))
-                return 0;
             cta = s->held;
-            s->held = NULL;
-            to = sm;
+            if (ws_cluster_place(s, cta, sm, &to) < 0)
+                return -1;
+            if (!to)
+                return 0;
         } else {
             if (s->src_done)
                 return 0;

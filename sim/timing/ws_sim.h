@@ -63,7 +63,6 @@ struct ws_sim {
     uint32_t nclusters;
     int clusters_on; /* the table is this kernel's */
     const struct ws_cta_stream *held;
-    uint32_t held_gpc;
 };
 
 /* What a caller may attach to a simulation; all optional. */

@@ -116,6 +116,14 @@ int ws_async_op_decode(const char *op, struct ws_async_op *out)
     return 0;
 }
 
+int ws_async_op_is_bulk(const char *op)
+{
+    struct ws_async_op a;
+
+    return ws_async_op_decode(op, &a) == 0 && a.kind >= WS_ASYNC_BULK_LOAD
+           && a.kind <= WS_ASYNC_BULK_PREFETCH;
+}
+
 void ws_box_pack(const struct ws_box *b, uint64_t words[WS_BOX_WORDS])
 {
     words[WS_BOX_BASE] = b->base;

@@ -55,6 +55,10 @@ struct ws_async_op {
  * read (out->kind is then WS_ASYNC_NONE). */
 int ws_async_op_decode(const char *op, struct ws_async_op *out);
 
+/* Whether op is a bulk copy that carries a box (UTMALDG, UBLKCP ...; not
+ * UTMACCTL or UTMACMDFLUSH, which move no data). */
+int ws_async_op_is_bulk(const char *op);
+
 /* The name of a kind, for messages and counters. */
 const char *ws_async_kind_name(enum ws_async_kind kind);
 

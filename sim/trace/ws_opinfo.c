@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "ws_async_op.h"
 #include "ws_opcode.h"
 
 /* Generic LD/ST addresses are classified by window.  The tracer gives each
@@ -36,7 +37,7 @@ void ws_opinfo_derive(struct ws_opinfo *info, const char *op, unsigned sm,
     info->result_regs = (uint8_t)ws_opinfo_result_regs(op, info->cls,
                                                        info->memop,
                                                        info->width);
-    info->bulk = strncmp(op, "UTMA", 4) == 0 || strncmp(op, "UBLK", 4) == 0;
+    info->bulk = ws_async_op_is_bulk(op);
 }
 
 /* The space of a generic access at address a. */

@@ -69,7 +69,7 @@ static int ws_tmpl_build(struct ws_expander *x, struct ws_err *err)
         t->memop = in->memop;
         t->flags = (uint8_t)(ws_opcode_semantics(op)
                              | (in->known ? 0u : (unsigned)WS_INST_UNKNOWN));
-        if (ws_workload_rule(w, WS_RULE_MEMORY, i)) {
+        if (ws_workload_rule(w, WS_RULE_MEMORY, i) || ws_workload_tma(w, i)) {
             t->width = (uint8_t)ws_opcode_width(op);
             t->space = in->cls == WS_OPC_SHARED  ? WS_SPACE_SHARED
                        : in->cls == WS_OPC_LOCAL ? WS_SPACE_LOCAL
@@ -273,7 +273,7 @@ void ws_expand_warp_init(struct ws_expander *x, uint32_t warp,
 
 /* A slot changed for some lanes: the lets that read it are out of date
  * there. */
-static void ws_lets_stale(struct ws_expander *x, int slot, uint32_t lanes)
+void ws_expand_lets_stale(struct ws_expander *x, int slot, uint32_t lanes)
 {
     for (uint32_t m = x->slot_lets[slot]; m; m &= m - 1)
         x->let_valid[__builtin_ctz(m)] &= ~lanes;
@@ -303,7 +303,7 @@ static uint32_t ws_lets_update(struct ws_expander *x, uint32_t lanes)
 
 /* A rule's expression for the lanes given, into v; returns the lanes for
  * which it, or a let, faults (their v is meaningless). */
-static uint32_t ws_rule_lanes(struct ws_expander *x, const struct ws_wl_rule *r,
+uint32_t ws_expand_rule_lanes(struct ws_expander *x, const struct ws_wl_rule *r,
                               uint32_t lanes, int64_t *v)
 {
     uint32_t bad = ws_lets_update(x, lanes);
@@ -333,7 +333,7 @@ static int ws_lane_eval(struct ws_expander *x, uint32_t lane,
 /* Called for each lane in turn, lowest first: a lane the lane programs
  * found faulting is evaluated alone, which fails with the message, so the
  * error is the lowest failing lane's whether it faults or fails a check. */
-static int ws_lane_check(struct ws_expander *x, uint32_t bad, uint32_t lane,
+int ws_expand_lane_check(struct ws_expander *x, uint32_t bad, uint32_t lane,
                          const struct ws_expr *e, int64_t *v,
                          struct ws_err *err)
 {
@@ -346,12 +346,12 @@ static int ws_lane_mask(struct ws_expander *x, uint32_t lanes,
                         struct ws_err *err)
 {
     int64_t v[WS_EXPR_LANES];
-    uint32_t bad = ws_rule_lanes(x, r, lanes, v);
+    uint32_t bad = ws_expand_rule_lanes(x, r, lanes, v);
 
     *out = 0;
     for (uint32_t m = lanes; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(m);
-        if (ws_lane_check(x, bad, l, &r->expr, &v[l], err) < 0)
+        if (ws_expand_lane_check(x, bad, l, &r->expr, &v[l], err) < 0)
             return -1;
         if (v[l])
             *out |= 1u << l;
@@ -372,6 +372,15 @@ static int ws_region(const struct ws_workload *w, const struct ws_inst *t,
     if (a < 0)
         return 0;
     if (t->space == WS_SPACE_SHARED) {
+        const uint32_t *d = w->launch.cluster;
+        /* A cluster-scope address: the rank in bits 24..31 (MAPA), the
+         * offset in that CTA's allocation below. */
+        uint64_t rank = u >> 24;
+        if (rank && d[0] && rank < (uint64_t)d[0] * d[1] * d[2]) {
+            *lo = rank << 24;
+            *span = w->launch.shmem - width;
+            return (u & 0xffffff) + width <= w->launch.shmem;
+        }
         *lo = 0;
         *span = w->launch.shmem - width;
         return u + width <= w->launch.shmem;
@@ -424,12 +433,12 @@ static int ws_emit_addrs(struct ws_expander *x, uint32_t idx, uint32_t mask,
         return ws_err_oom(err);
     for (uint32_t m = x->reads_off ? mask : 0; m; m &= m - 1)
         x->vals[off][__builtin_ctz(m)] = x->mem_off[idx];
-    ws_lets_stale(x, off, mask);
-    bad = ws_rule_lanes(x, r, mask, a);
+    ws_expand_lets_stale(x, off, mask);
+    bad = ws_expand_rule_lanes(x, r, mask, a);
     out = x->addrs + x->naddr;
     for (uint32_t m = mask; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(m);
-        if (ws_lane_check(x, bad, l, &r->expr, &a[l], err) < 0)
+        if (ws_expand_lane_check(x, bad, l, &r->expr, &a[l], err) < 0)
             return -1;
         if (!hit || (uint64_t)a[l] - lo > span) {
             if (!ws_region(x->w, in, a[l], &lo, &span))
@@ -457,8 +466,14 @@ static int ws_emit(struct ws_expander *x, uint32_t idx, uint32_t mask,
     x->total++;
     *in = x->tmpl[idx];
     in->mask = mask;
-    if (in->width && mask)
-        return ws_emit_addrs(x, idx, mask, in, err);
+    if (!mask)
+        return 0;
+    if (x->w->tma_of[idx] >= 0)
+        return ws_expand_box(x, idx, in, err);
+    if (in->width && ws_emit_addrs(x, idx, mask, in, err) < 0)
+        return -1;
+    if (ws_workload_rule(x->w, WS_RULE_IMM, idx))
+        return ws_expand_imm(x, idx, in, err);
     return 0;
 }
 
@@ -499,12 +514,12 @@ static int ws_loop(struct ws_expander *x, const struct ws_wl_rule *r,
                    uint32_t exec, uint32_t *cond, struct ws_err *err)
 {
     int64_t trips[WS_EXPR_LANES], *k = x->vals[r->counter];
-    uint32_t bad = ws_rule_lanes(x, r, exec, trips);
+    uint32_t bad = ws_expand_rule_lanes(x, r, exec, trips);
 
     *cond = 0;
     for (uint32_t m = exec; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(m);
-        if (ws_lane_check(x, bad, l, &r->expr, &trips[l], err) < 0)
+        if (ws_expand_lane_check(x, bad, l, &r->expr, &trips[l], err) < 0)
             return -1;
         if (trips[l] < 1)
             return ws_err_at(err, r->expr.file, r->expr.line, r->expr.col,
@@ -523,7 +538,7 @@ static int ws_loop(struct ws_expander *x, const struct ws_wl_rule *r,
             k[l] = 0;
         }
     }
-    ws_lets_stale(x, r->counter, exec);
+    ws_expand_lets_stale(x, r->counter, exec);
     return 0;
 }
 
@@ -666,6 +681,33 @@ int ws_expand_estimate(const struct ws_expander *x, uint64_t cta0,
                      (unsigned long long)w->opts.max_insts);
 }
 
+/* With clusters, CTAs go out cluster by cluster (the timing model places a
+ * cluster's CTAs as they come, together), ranks x fastest within one, as
+ * %cluster_ctarank counts them. */
+static void ws_expand_cluster_cta(struct ws_expander *x, uint64_t id)
+{
+    const struct ws_launch *l = &x->w->launch;
+    const uint32_t *d = l->cluster;
+    uint32_t size = d[0] * d[1] * d[2], r = (uint32_t)(id % size);
+    uint64_t q = id / size;
+    uint32_t n[3] = {l->grid[0] / d[0], l->grid[1] / d[1], l->grid[2] / d[2]};
+
+    x->cta.has_cluster = 1;
+    x->cta.cluster_id[0] = (uint32_t)(q % n[0]);
+    x->cta.cluster_id[1] = (uint32_t)(q / n[0] % n[1]);
+    x->cta.cluster_id[2] = (uint32_t)(q / n[0] / n[1]);
+    x->cta.cluster_cta[0] = r % d[0];
+    x->cta.cluster_cta[1] = r / d[0] % d[1];
+    x->cta.cluster_cta[2] = r / d[0] / d[1];
+    x->cta.cluster_rank = r;
+    for (int k = 0; k < 3; k++)
+        x->cta.ctaid[k] = x->cta.cluster_id[k] * d[k] + x->cta.cluster_cta[k];
+    x->cta.linear_id = ((uint64_t)x->cta.ctaid[2] * l->grid[1]
+                        + x->cta.ctaid[1])
+                           * l->grid[0]
+                       + x->cta.ctaid[0];
+}
+
 int ws_expand_take_cta(struct ws_expander *x)
 {
     const struct ws_launch *l = &x->w->launch;
@@ -678,6 +720,8 @@ int ws_expand_take_cta(struct ws_expander *x)
     x->cta.ctaid[1] = (uint32_t)(id / l->grid[0] % l->grid[1]);
     x->cta.ctaid[2] = (uint32_t)(id / l->grid[0] / l->grid[1]);
     x->cta.linear_id = id;
+    if (l->cluster[0])
+        ws_expand_cluster_cta(x, id);
     x->cta.nwarps = ws_launch_warps_per_cta(l);
     x->cta.warps = x->warps;
     return 1;

@@ -53,6 +53,25 @@ int ws_expand_take_cta(struct ws_expander *x);
 int ws_expand_estimate(const struct ws_expander *x, uint64_t cta0,
                        struct ws_err *err);
 
+/* Lane values (ws_expand.c): a slot changed for some lanes, so the lets
+ * reading it are out of date there; a rule's value for some lanes, and
+ * which of them faulted; the message of a lane that faulted. */
+void ws_expand_lets_stale(struct ws_expander *x, int slot, uint32_t lanes);
+uint32_t ws_expand_rule_lanes(struct ws_expander *x, const struct ws_wl_rule *r,
+                              uint32_t lanes, int64_t *v);
+int ws_expand_lane_check(struct ws_expander *x, uint32_t bad, uint32_t lane,
+                         const struct ws_expr *e, int64_t *v,
+                         struct ws_err *err);
+
+/* Hopper's asynchronous instructions (ws_expand_async.c), for an emitted
+ * instruction in with active lanes: a bulk copy's box words (or the copy
+ * predicated off, when its box lies wholly outside the tensor), and an
+ * mbarrier instruction's immediate. */
+int ws_expand_box(struct ws_expander *x, uint32_t idx, struct ws_inst *in,
+                  struct ws_err *err);
+int ws_expand_imm(struct ws_expander *x, uint32_t idx, struct ws_inst *in,
+                  struct ws_err *err);
+
 /* Streaming (ws_expand_stream.c), as ws_cta_source.next_header and
  * ws_cta_source.warp_open. */
 int ws_expand_next_header(void *ctx, const struct ws_cta_stream **cta,

@@ -59,9 +59,7 @@ static int ws_wl_add_name(struct ws_wl_ctx *c, const struct ws_ynode *at,
     return slot;
 }
 
-/* Evaluates a parameter-only expression (launch shape, buffer sizes). */
-static int ws_wl_const(struct ws_wl_ctx *c, const struct ws_ynode *n,
-                       int64_t *out)
+int ws_wl_const(struct ws_wl_ctx *c, const struct ws_ynode *n, int64_t *out)
 {
     struct ws_expr_names params = c->w->names;
     struct ws_expr e;
@@ -240,9 +238,9 @@ static int ws_wl_launch_num(struct ws_wl_ctx *c, const struct ws_ynode *l,
 
 /* A typo in a key ("sizee", "tripz") would otherwise be read as the key
  * being absent, and the workload expanded with a default or not at all. */
-static int ws_wl_only_keys(struct ws_wl_ctx *c, const struct ws_ynode *map,
-                           const char *const *keys, const char *what,
-                           const char *expected)
+int ws_wl_only_keys(struct ws_wl_ctx *c, const struct ws_ynode *map,
+                    const char *const *keys, const char *what,
+                    const char *expected)
 {
     for (const struct ws_ynode *n = map->child; n; n = n->next) {
         int known = 0;
@@ -258,8 +256,38 @@ static int ws_wl_only_keys(struct ws_wl_ctx *c, const struct ws_ynode *map,
     return 0;
 }
 
-static const char *const ws_wl_launch_keys[] = {"grid", "block", "shared",
-                                                "registers", NULL};
+static const char *const ws_wl_launch_keys[] = {
+    "grid", "block", "shared", "registers", "cluster", NULL};
+
+/* PTX: a cluster of at most 8 CTAs portably, 16 where the kernel allows
+ * non-portable sizes; the grid must tile into clusters. */
+#define WS_WL_CLUSTER_MAX 16
+
+static int ws_wl_cluster(struct ws_wl_ctx *c, const struct ws_ynode *l)
+{
+    static const int64_t max[3] = {WS_WL_CLUSTER_MAX, WS_WL_CLUSTER_MAX,
+                                   WS_WL_CLUSTER_MAX};
+    struct ws_workload *w = c->w;
+    const struct ws_ynode *n = ws_yaml_get(l, "cluster");
+    uint32_t *d = w->launch.cluster;
+
+    if (!n)
+        return 0;
+    if (ws_wl_dim3(c, n, "cluster", max, d) < 0)
+        return -1;
+    if (d[0] * d[1] * d[2] > WS_WL_CLUSTER_MAX)
+        return ws_err_at(c->err, n->file, n->line, n->col,
+                         "cluster of %u CTAs (expected at most %d)",
+                         d[0] * d[1] * d[2], WS_WL_CLUSTER_MAX);
+    for (int k = 0; k < 3; k++)
+        if (w->launch.grid[k] % d[k] != 0)
+            return ws_err_at(c->err, n->file, n->line, n->col,
+                             "grid %c of %u is not a multiple of the "
+                             "cluster's %u (expected a grid of whole "
+                             "clusters)",
+                             "xyz"[k], w->launch.grid[k], d[k]);
+    return 0;
+}
 
 static int ws_wl_launch(struct ws_wl_ctx *c)
 {
@@ -273,7 +301,7 @@ static int ws_wl_launch(struct ws_wl_ctx *c)
                          "launch: {grid: ..., block: ...})");
     if (ws_wl_only_keys(c, l, ws_wl_launch_keys, "launch",
                         "grid, block, "
-                        "shared or registers")
+                        "shared, registers or cluster")
         < 0)
         return -1;
     return ws_wl_grid(c, l) < 0 || ws_wl_block(c, l) < 0
@@ -283,6 +311,7 @@ static int ws_wl_launch(struct ws_wl_ctx *c)
                    || ws_wl_launch_num(c, l, "registers", 1, 255,
                                        &w->launch.nregs)
                           < 0
+                   || ws_wl_cluster(c, l) < 0
                ? -1
                : 0;
 }
@@ -393,10 +422,10 @@ static int ws_is_null(const struct ws_ynode *n)
  * or a value would otherwise be read as an empty one. */
 static int ws_wl_keys(struct ws_wl_ctx *c)
 {
-    static const char *const keys[] = {"listing", "function", "params",
-                                       "launch",  "buffers",  "let",
-                                       "when",    "loops",    "memory",
-                                       "listings"};
+    static const char *const keys[] = {
+        "listing", "function", "params", "launch",    "buffers", "let",
+        "when",    "loops",    "memory", "listings", "tensors",  "tma",
+        "mbarriers"};
     for (const struct ws_ynode *n = c->root->child; n; n = n->next) {
         size_t k;
         for (k = 0; k < sizeof keys / sizeof keys[0]; k++)
@@ -406,7 +435,8 @@ static int ws_wl_keys(struct ws_wl_ctx *c)
             return ws_err_at(c->err, n->file, n->key_line, n->key_col,
                              "unknown workload key '%s' (expected listing, "
                              "function, params, launch, buffers, let, when, "
-                             "loops, memory or listings)",
+                             "loops, memory, listings, tensors, tma or "
+                             "mbarriers)",
                              n->key);
         if (k < 2 && n->kind != WS_YNODE_SCALAR)
             return ws_err_at(c->err, n->file, n->line, n->col,
@@ -533,13 +563,15 @@ static char *ws_wl_read(const char *path, size_t *len, struct ws_err *err)
     return ws_file_read(path, "workload", WS_WL_MAX_FILE, len, NULL, err);
 }
 
-/* listings: {KEY: {when: ..., loops: ..., memory: ...}} adapts the rules
+/* listings: {KEY: {when: ..., loops: ..., memory: ..., mbarriers: ...,
+ * tma: ...}} adapts the rules
  * to another SM version's listing of the same source: when KEY is the file
  * name of the listing in use, or its SM version ("sm_90"), its entries are
  * merged over the top-level ones (same names replaced, new ones added). */
 static int ws_wl_listing_overrides(struct ws_wl_ctx *c, const char *listing)
 {
-    static const char *const sections[] = {"when", "loops", "memory"};
+    static const char *const sections[] = {"when", "loops", "memory",
+                                           "mbarriers", "tma"};
     struct ws_ynode *all = ws_yaml_get(c->root, "listings"), *o;
     const char *slash = strrchr(listing, '/');
     const char *base = slash ? slash + 1 : listing;
@@ -550,20 +582,23 @@ static int ws_wl_listing_overrides(struct ws_wl_ctx *c, const char *listing)
     for (o = all->child; o; o = o->next) {
         if (o->kind != WS_YNODE_MAP)
             return ws_wl_bad(c, o, "not a mapping",
-                             "when:, loops: or memory: "
+                             "when:, loops:, memory:, mbarriers: or tma: "
                              "entries for that listing");
-        for (const struct ws_ynode *k = o->child; k; k = k->next)
-            if (strcmp(k->key, "when") && strcmp(k->key, "loops")
-                && strcmp(k->key, "memory"))
+        for (const struct ws_ynode *k = o->child; k; k = k->next) {
+            int s = 0;
+            while (s < 5 && strcmp(k->key, sections[s]) != 0)
+                s++;
+            if (s == 5)
                 return ws_err_at(c->err, k->file, k->key_line, k->key_col,
                                  "unknown key '%s' under listings: (expected "
-                                 "when, loops or memory)",
+                                 "when, loops, memory, mbarriers or tma)",
                                  k->key);
+        }
     }
     snprintf(sm, sizeof sm, "sm_%u", c->w->func->sm);
     if (!(o = ws_yaml_get(all, base)) && !(o = ws_yaml_get(all, sm)))
         return 0;
-    for (int s = 0; s < 3; s++) {
+    for (int s = 0; s < 5; s++) {
         struct ws_ynode *src = ws_yaml_get(o, sections[s]);
         struct ws_ynode *dst = ws_yaml_get(c->root, sections[s]);
         if (!src)
@@ -607,6 +642,7 @@ static int ws_wl_build(struct ws_wl_ctx *c, const char *const *sets, int nsets,
         if (ws_expr_name(&w->names, ws_fixed_names[k]) < 0)
             return ws_err_oom(c->err);
     return ws_wl_launch(c) < 0 || ws_wl_buffers(c) < 0
+                   || ws_wl_tensors(c) < 0
                    || ws_wl_listing(c, listing, opts) < 0
                    || ws_wl_listing_overrides(c, w->sass.path) < 0
                    || ws_wl_counters(c) < 0 || ws_wl_lets(c) < 0
@@ -667,8 +703,12 @@ void ws_workload_free(struct ws_workload *w)
         ws_expr_free(&w->lets[i]);
     for (uint32_t i = 0; i < WS_EXPR_MAX_NAMES; i++)
         free(w->name_store[i]);
+    for (uint32_t i = 0; i < w->ntensors; i++)
+        free(w->tensors[i].name);
     free(w->rules);
     free(w->rule_of);
+    free(w->tmas);
+    free(w->tma_of);
     if (w->sass.path)
         ws_sass_free(&w->sass);
     free(w->path);

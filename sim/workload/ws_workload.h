@@ -10,7 +10,10 @@
  *   function: _Z5saxpy...              # optional with one function
  *   params: {n: 65536, stride: 1}      # defaults; --param n=... overrides
  *   launch: {grid: ["(n + 255) / 256", 1, 1], block: [256, 1, 1],
- *            shared: 0, registers: 16}
+ *            shared: 0, registers: 16, cluster: [2, 1, 1]}
+ *   # cluster: optional (Hopper); CTAs are then handed out cluster by
+ *   # cluster, and shared addresses may name a CTA of the cluster by its
+ *   # rank in bits 24..31, as MAPA does
  *   buffers: {x: {base: 0x7f0000000000, size: "4 * n * stride"}}
  *   let: {i: "ctaid.x * ntid.x + tid.x"}          # per-lane helpers
  *   when: {"EXIT#1": "i >= n"}                    # guarded instructions
@@ -18,10 +21,19 @@
  *   memory: {"LDG#1": "x + 4 * i * stride"}       # per-lane addresses
  *
  * Instructions are named by offset ("0x00a0") or by the n-th occurrence of
- * a base mnemonic ("LDG#2"), which survives recompiling for another SM.
- * A memory rule may also name every instruction of an opcode ("LDS.128*"):
- * unrolled loops repeat one access with different constant offsets, which
- * its expression reads as `off`.
+ * a mnemonic ("LDG#2") or of an opcode with its leading modifiers
+ * ("SYNCS.EXCH#3": the third SYNCS.EXCH.anything), which survives
+ * recompiling for another SM.  A memory or mbarrier rule may also name
+ * every instruction of an opcode ("LDS.128*"): unrolled loops repeat one
+ * access with different constant offsets, which its expression reads as
+ * `off`.
+ *
+ * Hopper's asynchronous instructions (ws_workload_tma.c has the syntax):
+ * tensors: are TMA tensor maps over buffers, tma: gives each bulk copy
+ * (UTMALDG, UTMASTG, UBLKCP ...) its tensor, box coordinates, mbarrier and
+ * multicast mask, expanded into the box words of trace/ws_async_op.h;
+ * mbarriers: gives SYNCS instructions their immediate (arrival count,
+ * transaction bytes, phase parity), as timing/ws_async.h reads it.
  *
  * Leaves out: the expansion itself (ws_expand.c).
  */
@@ -55,18 +67,58 @@ enum ws_wl_slot {
     WS_SLOT_FIXED
 };
 
+/* The first WS_RULE_INDEXED kinds have at most one rule per instruction,
+ * found through rule_of; a TMA rule's expressions (WS_RULE_PART) are
+ * found through its struct ws_wl_tma. */
 enum ws_wl_rule_kind {
     WS_RULE_WHEN,
     WS_RULE_LOOP,
-    WS_RULE_MEMORY
+    WS_RULE_MEMORY,
+    WS_RULE_IMM, /* mbarriers: the instruction's immediate */
+    WS_RULE_INDEXED,
+    WS_RULE_PART = WS_RULE_INDEXED
+};
+
+/* What an mbarrier rule's value means, and so how it becomes the imm that
+ * timing/ws_async.h reads. */
+enum ws_wl_imm {
+    WS_IMM_COUNT, /* SYNCS.EXCH: arrivals per phase */
+    WS_IMM_TX,    /* SYNCS.ARRIVE: expected transaction bytes */
+    WS_IMM_PARITY /* SYNCS.PHASECHK: 2 | parity (bit 1: parity known) */
 };
 
 struct ws_wl_rule {
     enum ws_wl_rule_kind kind;
     uint32_t inst;       /* index in the function */
-    struct ws_expr expr; /* condition, trip count or address */
+    struct ws_expr expr; /* condition, trip count, address or value */
     int counter;         /* loops: the counter's slot */
+    uint8_t imm;         /* WS_RULE_IMM: enum ws_wl_imm */
     long line;           /* where the rule is written */
+};
+
+/* A TMA tensor map (cuTensorMapEncodeTiled's arguments), innermost
+ * dimension first; the box is what one copy moves. */
+#define WS_WL_MAX_TENSORS 16
+#define WS_WL_TENSOR_DIMS 3
+
+struct ws_wl_tensor {
+    char *name;
+    uint32_t buffer; /* index in buffers */
+    uint32_t elem, ndims;
+    int64_t dim[WS_WL_TENSOR_DIMS];    /* elements */
+    uint64_t stride[WS_WL_TENSOR_DIMS]; /* bytes; stride[0] is elem */
+    uint32_t box[WS_WL_TENSOR_DIMS];   /* elements, 1 past ndims */
+};
+
+/* A bulk copy's rule: its tensor and the indices in rules of the
+ * expressions giving the box's coordinates, mbarrier and multicast mask
+ * (-1 when absent). */
+struct ws_wl_tma {
+    uint32_t inst, tensor;
+    int coord[WS_WL_TENSOR_DIMS];
+    int mbar, multicast;
+    uint8_t kind; /* enum ws_async_kind: a bulk load, store or prefetch */
+    long line;
 };
 
 #define WS_WL_MAX_LETS 32
@@ -96,6 +148,11 @@ struct ws_workload {
     struct ws_wl_rule *rules;
     uint32_t nrules;
     int *rule_of; /* per instruction: [kind * ninst + inst] -> rule or -1 */
+    struct ws_wl_tensor tensors[WS_WL_MAX_TENSORS];
+    uint32_t ntensors;
+    struct ws_wl_tma *tmas;
+    uint32_t ntmas;
+    int *tma_of; /* per instruction: index in tmas or -1 */
     int counters[WS_WL_MAX_COUNTERS];
     uint32_t ncounters;
 };
@@ -120,6 +177,15 @@ ws_workload_rule(const struct ws_workload *w, enum ws_wl_rule_kind kind,
     int r = w->rule_of[kind * w->func->ninst + i];
 
     return r >= 0 ? &w->rules[r] : NULL;
+}
+
+/* The TMA rule of instruction i, or NULL. */
+static inline const struct ws_wl_tma *ws_workload_tma(const struct ws_workload *w,
+                                                      uint32_t i)
+{
+    int t = w->tma_of[i];
+
+    return t >= 0 ? &w->tmas[t] : NULL;
 }
 
 #endif

@@ -1,20 +1,38 @@
 /*
  * ws_workload_rules: the per-instruction half of a workload description:
- * naming an instruction of the listing (an offset, MNEMONIC#n, or
- * alternatives for other SM versions), and compiling its rules (when:,
- * loops:, memory:, and opcode patterns such as "LDS.128*") against the
- * instruction they govern; then checking that every instruction that
- * needs a rule has one.  The rest of the description (parameters, launch,
- * buffers, lets, the listing itself) is ws_workload.c's.
+ * naming an instruction of the listing (an offset, MNEMONIC#n or
+ * OPCODE.MODIFIERS#n, or alternatives for other SM versions), and
+ * compiling its rules (when:, loops:, memory:, mbarriers:, and opcode
+ * patterns such as "LDS.128*") against the instruction they govern; then
+ * checking that every instruction that needs a rule has one.  The rest of
+ * the description (parameters, launch, buffers, lets, the listing itself)
+ * is ws_workload.c's; tensors: and tma: are ws_workload_tma.c's.
+ *
+ * mbarriers: {NAME: {count|tx|parity: expr}} sets the immediate of a SYNCS
+ * instruction (timing/ws_async.h): count, the arrivals per phase, for
+ * SYNCS.EXCH (mbarrier.init); tx, the transaction bytes an arrive expects,
+ * for SYNCS.ARRIVE; parity, the phase parity waited for, for
+ * SYNCS.PHASECHK (imm 2 | parity).  Without a rule the listing's
+ * immediate stays (0 in nvcc's SYNCS forms): count 1, no bytes, and a
+ * wait of unknown parity, which the simulator replays as traced (it does
+ * not wait).
  */
 #include "ws_workload_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace/ws_async_op.h"
 #include "trace/ws_opcode.h"
 #include "util/ws_clip.h"
 #include "util/ws_num.h"
+
+/* An opcode pattern "LDS.128" matches LDS.128 and LDS.128.anything. */
+static int ws_wl_pattern_match(const char *pattern, size_t len, const char *op)
+{
+    return strncmp(op, pattern, len) == 0
+           && (op[len] == '\0' || op[len] == '.');
+}
 
 /* Index of the instruction one name (key[0..len)) designates, or -1. */
 static long ws_wl_lookup(const struct ws_workload *w, const char *key,
@@ -37,8 +55,7 @@ static long ws_wl_lookup(const struct ws_workload *w, const char *key,
     for (uint32_t i = 0; i < f->ninst; i++) {
         const char *op = ws_strtab_str(&w->sass.strs,
                                        w->sass.insts[f->first + i].op);
-        size_t blen = (size_t)(hash - key);
-        if (ws_opcode_base_len(op) == blen && strncmp(op, key, blen) == 0
+        if (hash > key && ws_wl_pattern_match(key, (size_t)(hash - key), op)
             && --v == 0)
             return (long)i;
     }
@@ -47,8 +64,8 @@ static long ws_wl_lookup(const struct ws_workload *w, const char *key,
 
 /* Names: "0x00a0", "LDG#2", or alternatives "RED#1|REDG#1" for mnemonics
  * that differ between SM versions (the first that exists wins). */
-static int ws_wl_find_inst(struct ws_wl_ctx *c, const struct ws_ynode *n,
-                           uint32_t *out)
+int ws_wl_find_inst(struct ws_wl_ctx *c, const struct ws_ynode *n,
+                    uint32_t *out)
 {
     const char *key;
     struct ws_clip q;
@@ -105,10 +122,70 @@ static int ws_is_conditional(const struct ws_sass_inst *in)
     return in->guard >= 0 && in->guard != 7;
 }
 
-static int ws_is_memory(const struct ws_sass_inst *in)
+/* The asynchronous kind of a listing's instruction (WS_ASYNC_NONE for
+ * the others). */
+static enum ws_async_kind ws_wl_async_kind(const struct ws_workload *w,
+                                           const struct ws_sass_inst *in)
 {
-    return in->cls == WS_OPC_GLOBAL || in->cls == WS_OPC_SHARED
-           || in->cls == WS_OPC_LOCAL || in->cls == WS_OPC_TEX;
+    struct ws_async_op a;
+
+    if (ws_async_op_decode(ws_strtab_str(&w->sass.strs, in->op), &a) < 0)
+        return WS_ASYNC_NONE;
+    return (enum ws_async_kind)a.kind;
+}
+
+int ws_wl_is_bulk(const struct ws_workload *w, const struct ws_sass_inst *in)
+{
+    enum ws_async_kind k = ws_wl_async_kind(w, in);
+
+    return k == WS_ASYNC_BULK_LOAD || k == WS_ASYNC_BULK_STORE
+           || k == WS_ASYNC_BULK_PREFETCH;
+}
+
+/* Takes lane addresses: a bulk copy takes a box (tma:) instead. */
+static int ws_is_memory(const struct ws_workload *w,
+                        const struct ws_sass_inst *in)
+{
+    return (in->cls == WS_OPC_GLOBAL || in->cls == WS_OPC_SHARED
+            || in->cls == WS_OPC_LOCAL || in->cls == WS_OPC_TEX)
+           && !ws_wl_is_bulk(w, in);
+}
+
+/* mbarriers: entries are {count|tx|parity: expr}, each for the SYNCS form
+ * whose immediate it is. */
+static const char *const ws_wl_imm_keys[] = {"count", "tx", "parity"};
+static const enum ws_async_kind ws_wl_imm_kinds[] = {
+    WS_ASYNC_MBAR_INIT, WS_ASYNC_MBAR_ARRIVE, WS_ASYNC_MBAR_WAIT};
+static const char *const ws_wl_imm_ops[] = {
+    "SYNCS.EXCH (mbarrier.init)", "SYNCS.ARRIVE (an arrive)",
+    "SYNCS.PHASECHK (a wait)"};
+
+/* Which of count, tx or parity the entry n gives; -1 with the error. */
+static int ws_wl_imm_key(struct ws_wl_ctx *c, const struct ws_ynode *n)
+{
+    const struct ws_ynode *v = n->kind == WS_YNODE_MAP ? n->child : NULL;
+
+    if (v && !v->next)
+        for (int k = 0; k < 3; k++)
+            if (strcmp(v->key, ws_wl_imm_keys[k]) == 0)
+                return k;
+    return ws_wl_bad(c, v && !v->next ? v : n, "bad mbarrier rule",
+                     "one of {count: expr}, {tx: expr} or {parity: expr}");
+}
+
+static int ws_wl_check_imm(struct ws_wl_ctx *c, const struct ws_ynode *n,
+                           const struct ws_sass_inst *in)
+{
+    int k = ws_wl_imm_key(c, n);
+
+    if (k < 0)
+        return -1;
+    if (ws_wl_async_kind(c->w, in) != ws_wl_imm_kinds[k])
+        return ws_err_at(c->err, n->file, n->key_line, n->key_col,
+                         "%s is not an mbarrier instruction that takes a %s "
+                         "(expected %s)",
+                         n->key, ws_wl_imm_keys[k], ws_wl_imm_ops[k]);
+    return 0;
 }
 
 static int ws_wl_check_rule(struct ws_wl_ctx *c, const struct ws_ynode *n,
@@ -130,21 +207,21 @@ static int ws_wl_check_rule(struct ws_wl_ctx *c, const struct ws_ynode *n,
                          "a conditional branch (expected loops: entries for "
                          "the branch that closes a loop)",
                          n->key);
-    if (kind == WS_RULE_MEMORY && !ws_is_memory(in))
+    if (kind == WS_RULE_MEMORY && ws_wl_is_bulk(w, in))
+        return ws_err_at(c->err, n->file, n->key_line, n->key_col,
+                         "%s is a bulk copy (expected a tma: entry naming its "
+                         "tensor and coordinates, not lane addresses)",
+                         n->key);
+    if (kind == WS_RULE_MEMORY && !ws_is_memory(w, in))
         return ws_err_at(c->err, n->file, n->key_line, n->key_col,
                          "%s does "
                          "not access global, local, shared or texture memory "
                          "(expected memory: entries for loads, stores and "
                          "atomics)",
                          n->key);
+    if (kind == WS_RULE_IMM)
+        return ws_wl_check_imm(c, n, in);
     return 0;
-}
-
-/* An opcode pattern "LDS.128*" matches LDS.128 and LDS.128.anything. */
-static int ws_wl_pattern_match(const char *pattern, size_t len, const char *op)
-{
-    return strncmp(op, pattern, len) == 0
-           && (op[len] == '\0' || op[len] == '.');
 }
 
 /* A trip count written as a number alone ("-1", "0") is wrong wherever
@@ -180,10 +257,14 @@ static int ws_wl_compile_rule(struct ws_wl_ctx *c, const struct ws_ynode *n,
                               uint32_t inst)
 {
     struct ws_workload *w = c->w;
-    const struct ws_ynode *text = kind == WS_RULE_LOOP ? ws_yaml_get(n, "trips")
-                                                       : n;
+    const struct ws_ynode *text = kind == WS_RULE_LOOP  ? ws_yaml_get(n, "trips")
+                                  : kind == WS_RULE_IMM ? n->child
+                                                        : n;
     struct ws_wl_rule *r = &w->rules[w->nrules];
 
+    if (kind == WS_RULE_IMM) /* checked: one key of ws_wl_imm_keys */
+        for (r->imm = 0; strcmp(text->key, ws_wl_imm_keys[r->imm]) != 0;)
+            r->imm++;
     if (text->kind != WS_YNODE_SCALAR)
         return ws_wl_bad(c, text, "not an expression", "a quoted expression");
     if (kind == WS_RULE_LOOP && ws_wl_literal_trips(c, text) < 0)
@@ -200,9 +281,18 @@ static int ws_wl_compile_rule(struct ws_wl_ctx *c, const struct ws_ynode *n,
     return 0;
 }
 
-/* A memory rule for every instruction of an opcode that no exact rule
- * names. */
-static int ws_wl_pattern_rule(struct ws_wl_ctx *c, const struct ws_ynode *n)
+int ws_wl_add_part(struct ws_wl_ctx *c, const struct ws_ynode *text,
+                   uint32_t inst)
+{
+    int r = (int)c->w->nrules;
+
+    return ws_wl_compile_rule(c, text, WS_RULE_PART, -1, inst) < 0 ? -1 : r;
+}
+
+/* A memory or mbarrier rule for every instruction of an opcode that no
+ * exact rule names. */
+static int ws_wl_pattern_rule(struct ws_wl_ctx *c, const struct ws_ynode *n,
+                              enum ws_wl_rule_kind kind)
 {
     struct ws_workload *w = c->w;
     const struct ws_sass_func *f = w->func;
@@ -212,15 +302,15 @@ static int ws_wl_pattern_rule(struct ws_wl_ctx *c, const struct ws_ynode *n)
 
     for (uint32_t i = 0; i < f->ninst; i++) {
         const struct ws_sass_inst *in = &w->sass.insts[f->first + i];
-        int *slot = &w->rule_of[WS_RULE_MEMORY * f->ninst + i];
+        int *slot = &w->rule_of[kind * f->ninst + i];
         if (!ws_wl_pattern_match(n->key, len,
                                  ws_strtab_str(&w->sass.strs, in->op)))
             continue;
-        if (ws_wl_check_rule(c, n, WS_RULE_MEMORY, in) < 0)
+        if (ws_wl_check_rule(c, n, kind, in) < 0)
             return -1;
         if (rule < 0) {
             rule = (int)w->nrules;
-            if (ws_wl_compile_rule(c, n, WS_RULE_MEMORY, -1, i) < 0)
+            if (ws_wl_compile_rule(c, n, kind, -1, i) < 0)
                 return -1;
         }
         if (*slot < 0)
@@ -264,32 +354,40 @@ static int ws_is_pattern(const struct ws_ynode *n)
     return len > 1 && n->key[len - 1] == '*';
 }
 
+/* A TMA rule compiles up to WS_WL_TMA_PARTS expressions into rules. */
+#define WS_WL_TMA_PARTS (WS_WL_TENSOR_DIMS + 2)
+
 int ws_wl_rules(struct ws_wl_ctx *c)
 {
-    static const char *const sections[] = {"when", "loops", "memory"};
+    static const char *const sections[] = {"when", "loops", "memory",
+                                           "mbarriers", "tma"};
     struct ws_workload *w = c->w;
+    uint32_t ninst = w->func->ninst ? w->func->ninst : 1;
     size_t count = 0;
     uint32_t loop = 0;
 
-    for (int s = 0; s < 3; s++) {
+    for (int s = 0; s < 5; s++) {
         struct ws_ynode *sec = ws_yaml_get(c->root, sections[s]);
         for (struct ws_ynode *n = sec ? sec->child : NULL; n; n = n->next)
-            count++;
+            count += s == 4 ? WS_WL_TMA_PARTS : 1;
     }
     w->rules = calloc(count ? count : 1, sizeof *w->rules);
-    w->rule_of = malloc(3 * (w->func->ninst ? w->func->ninst : 1)
-                        * sizeof(int));
-    if (!w->rules || !w->rule_of)
+    w->rule_of = malloc(WS_RULE_INDEXED * ninst * sizeof(int));
+    w->tma_of = malloc(ninst * sizeof(int));
+    if (!w->rules || !w->rule_of || !w->tma_of)
         return ws_err_oom(c->err);
-    for (uint32_t i = 0; i < 3 * w->func->ninst; i++)
+    for (uint32_t i = 0; i < WS_RULE_INDEXED * w->func->ninst; i++)
         w->rule_of[i] = -1;
-    for (int s = 0; s < 3; s++) {
+    for (uint32_t i = 0; i < w->func->ninst; i++)
+        w->tma_of[i] = -1;
+    for (int s = 0; s < WS_RULE_INDEXED; s++) {
         struct ws_ynode *sec = ws_yaml_get(c->root, sections[s]);
         for (struct ws_ynode *n = sec ? sec->child : NULL; n; n = n->next) {
-            if (ws_is_pattern(n) && s != WS_RULE_MEMORY)
+            if (ws_is_pattern(n) && s != WS_RULE_MEMORY && s != WS_RULE_IMM)
                 return ws_err_at(c->err, n->file, n->key_line, n->key_col,
                                  "an opcode pattern under %s (expected "
-                                 "patterns under memory: only)",
+                                 "patterns under memory: and mbarriers: "
+                                 "only)",
                                  sections[s]);
             if (!ws_is_pattern(n)
                 && ws_wl_rule(c, n, (enum ws_wl_rule_kind)s,
@@ -299,13 +397,14 @@ int ws_wl_rules(struct ws_wl_ctx *c)
         }
     }
     /* Patterns last: exact names win over them. */
-    {
-        struct ws_ynode *sec = ws_yaml_get(c->root, "memory");
+    for (int s = WS_RULE_MEMORY; s <= WS_RULE_IMM; s++) {
+        struct ws_ynode *sec = ws_yaml_get(c->root, sections[s]);
         for (struct ws_ynode *n = sec ? sec->child : NULL; n; n = n->next)
-            if (ws_is_pattern(n) && ws_wl_pattern_rule(c, n) < 0)
+            if (ws_is_pattern(n)
+                && ws_wl_pattern_rule(c, n, (enum ws_wl_rule_kind)s) < 0)
                 return -1;
     }
-    return 0;
+    return ws_wl_tma_rules(c);
 }
 
 /* Every instruction the expander cannot decide alone must have its rule. */
@@ -327,11 +426,17 @@ int ws_wl_complete(struct ws_wl_ctx *c)
                              "loops:)",
                              op, in->pc,
                              in->cls == WS_OPC_EXIT ? "EXIT" : "branch");
-        if (ws_is_memory(in) && w->rule_of[2 * f->ninst + i] < 0)
+        if (ws_is_memory(w, in) && w->rule_of[2 * f->ninst + i] < 0)
             return ws_err_at(c->err, w->path, w->line, w->col,
                              "%s at "
                              "offset 0x%04x has no address (expected an "
                              "entry for it under memory:)",
+                             op, in->pc);
+        if (ws_wl_is_bulk(w, in) && w->tma_of[i] < 0)
+            return ws_err_at(c->err, w->path, w->line, w->col,
+                             "%s at offset 0x%04x is a bulk copy with no "
+                             "box (expected a tma rule naming its tensor and "
+                             "coordinates)",
                              op, in->pc);
     }
     return 0;
