@@ -110,8 +110,9 @@ static int ws_close_warp(struct ws_traceg *r, struct ws_cta_state *st,
                          "warp %u has %u instruction lines (expected %u from "
                          "its 'insts =' line)",
                          st->warp, st->got, st->want);
-    if (st->phase == WS_WARP_BODY)
-        r->warps[st->warp].ninst = st->got;
+    if (st->phase == WS_WARP_BODY) /* lines less markers and repeats */
+        r->warps[st->warp].ninst = (uint32_t)(r->ninst
+                                              - r->warp_first[st->warp]);
     st->phase = WS_WARP_NONE;
     return 0;
 }
@@ -205,6 +206,8 @@ static int ws_insts_begin(struct ws_traceg *r, struct ws_cta_state *st,
 static int ws_inst_line(struct ws_traceg *r, struct ws_cta_state *st,
                         const char *line, size_t len, struct ws_err *err)
 {
+    int rc;
+
     if (st->phase != WS_WARP_BODY)
         return ws_traceg_fail(r, err, 1, "instruction line outside a warp",
                               "'warp = n' and 'insts = n' first");
@@ -218,10 +221,10 @@ static int ws_inst_line(struct ws_traceg *r, struct ws_cta_state *st,
                    sizeof *r->inst, 1024)
                < 0)
         return ws_err_oom(err);
-    if (ws_traceg_parse_inst(r, line, len, st->warp, &r->inst[r->ninst], err)
-        < 0)
+    rc = ws_traceg_parse_inst(r, line, len, st->warp, &r->inst[r->ninst], err);
+    if (rc < 0)
         return -1;
-    r->ninst++;
+    r->ninst += rc == 0; /* 1: a spin-loop marker or repeat, no instruction */
     st->got++;
     return 0;
 }

@@ -12,11 +12,16 @@
  * nothing) and gets a warning (ws_warn_at) when the trace ends.
  *
  * Versions: before 3 (four-token tb/warp prefix, no mode 2), 3, 4 (line
- * numbers when -enable lineinfo = 1) and 5 (trailing immediate).  Address
- * modes 0 (list), 1 (base + stride) and 2 (base + popcount - 1 deltas).
+ * numbers when -enable lineinfo = 1), 5 (trailing immediate) and 6
+ * (Accel-Sim 2.0's Hopper tracer: GMMA commit fields, TMA address blocks
+ * turned into boxes, register values giving mbarrier immediates,
+ * REPLAY_START/REPLAY_END spin regions; ws_traceg_hopper.c).  Address
+ * modes 0 (list), 1 (base + stride) and 2 (base + popcount - 1 deltas);
+ * TMA blocks 3 (list) and 4 (base + deltas).  A bulk copy in versions
+ * 2-5 carries its box as six lane addresses, as `trace gen` writes it.
  *
- * Leaves out: TMA/bulk-copy address formats (UTMALDG, UBLKCP), which the
- * reader rejects with an error naming the opcode.
+ * Leaves out: imm2 and out-of-bounds byte counts of version 6, register
+ * values other than the mbarrier operands.
  */
 #ifndef WS_TRACEG_H
 #define WS_TRACEG_H

@@ -195,9 +195,9 @@ static int ws_header_value(struct ws_traceg *r, enum ws_hkey key, const char *v,
         l->local_base = u;
         break;
     case WS_HK_TRACER:
-        if (u < 3 || u > 5)
+        if (u < 3 || u > WS_TRACEG_VERSION_MAX)
             return ws_traceg_fail(r, err, col, "unsupported tracer version",
-                                  "3, 4 or 5; older traces have no such line");
+                                  "3 to 6; older traces have no such line");
         l->trace_version = (uint32_t)u;
         break;
     case WS_HK_LINEINFO:

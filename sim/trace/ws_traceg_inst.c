@@ -2,7 +2,8 @@
  * ws_traceg_inst: one instruction line of an Accel-Sim trace:
  *   [tb_x tb_y tb_z warp] [line] PC mask ndst [Rd..] OPCODE nsrc [Rs..]
  *   width [mode addresses...] [immediate]
- * read field by field and checked with each field's column.  Also
+ * read field by field and checked with each field's column (version 6,
+ * Accel-Sim 2.0, adds fields that ws_traceg_hopper.c reads).  Also
  * classifies the instruction (ws_opinfo, derived once per distinct opcode
  * text) and widens a destination named by its first register
  * (ws_opinfo_widen).
@@ -17,8 +18,9 @@
  * result copied; only a line that parsed cleanly is kept there.
  *
  * A line of more than WS_TRACEG_MAX_TOKENS fields is reported as such,
- * whatever else is wrong with it.  No valid line comes near that count (54
- * fields at most), so the count is taken only once a line has failed.
+ * whatever else is wrong with it.  No valid line before version 6 comes
+ * near that count (54 fields at most), so the count is taken only once a
+ * line has failed; version 6 lines may be far longer and are not counted.
  */
 #include "ws_traceg_internal.h"
 
@@ -32,75 +34,15 @@
 
 /* ---- fields ------------------------------------------------------------ */
 
-/* A cursor over the blank-separated fields of one line. */
-struct ws_cur {
-    const char *line;
-    const char *p; /* just past the field taken last */
-    const char *s; /* the field taken last */
-    size_t len;
-    int n; /* fields taken */
-};
+const uint8_t ws_traceg_field_end[256] = {[0] = 1, [' '] = 1, ['\t'] = 1};
 
-/* The bytes that end a field: blank, tab, and the NUL that ends the line. */
-static const uint8_t ws_field_end[256] = {[0] = 1, [' '] = 1, ['\t'] = 1};
-
-/* A hexadecimal digit's value plus one; 0 for any other byte. */
-static const uint8_t ws_hex1[256] = {
+const uint8_t ws_traceg_hex1[256] = {
     ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,
     ['6'] = 7,  ['7'] = 8,  ['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12,
     ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12,
     ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16};
 
-/* Where the next field starts, or the line's NUL when there is none. */
-static const char *ws_cur_skip(const struct ws_cur *c)
-{
-    const char *p = c->p;
-
-    while (*p == ' ' || *p == '\t')
-        p++;
-    return p;
-}
-
-/* Takes the field from s, whose bytes before p are known to belong to it. */
-static inline void ws_cur_end(struct ws_cur *c, const char *s, const char *p)
-{
-    while (!ws_field_end[(uint8_t)*p])
-        p++;
-    c->s = s;
-    c->len = (size_t)(p - s);
-    c->p = p;
-    c->n++;
-}
-
-/* 1 and the next field, or 0 at the end of the line. */
-static inline int ws_cur_take(struct ws_cur *c)
-{
-    const char *p = ws_cur_skip(c);
-
-    if (*p == '\0')
-        return 0;
-    ws_cur_end(c, p, p);
-    return 1;
-}
-
-static inline long ws_cur_col(const struct ws_cur *c)
-{
-    return (long)(c->s - c->line) + 1;
-}
-
-/* The next field, or an error naming what was expected there. */
-static inline int ws_cur_next(struct ws_traceg *r, struct ws_cur *c,
-                              const char *expected, struct ws_err *err)
-{
-    if (ws_cur_take(c))
-        return 0;
-    return ws_err_at(err, ws_traceg_name(r), r->lines.lineno,
-                     c->n ? ws_cur_col(c) + (long)c->len : 1,
-                     "instruction line ends early (expected %s)", expected);
-}
-
-/* "bad WHAT 'FIELD' (expected ...)" at the field taken last. */
-static int ws_cur_bad(struct ws_traceg *r, const struct ws_cur *c,
+int ws_traceg_cur_bad(struct ws_traceg *r, const struct ws_cur *c,
                       const char *what, const char *expected,
                       struct ws_err *err)
 {
@@ -145,7 +87,7 @@ static int ws_dec64(const char *s, size_t len, uint64_t *out)
 }
 
 /* ws_num_hex by table: [0x]hex of at most 16 digits after leading zeros. */
-static int ws_hex64(const char *s, size_t len, uint64_t *out)
+int ws_traceg_hex64(const char *s, size_t len, uint64_t *out)
 {
     uint64_t v = 0;
 
@@ -162,7 +104,7 @@ static int ws_hex64(const char *s, size_t len, uint64_t *out)
     if (len > 16)
         return -1;
     for (size_t i = 0; i < len; i++) {
-        unsigned d = ws_hex1[(uint8_t)s[i]];
+        unsigned d = ws_traceg_hex1[(uint8_t)s[i]];
         if (d == 0)
             return -1;
         v = (v << 4) | (d - 1);
@@ -171,62 +113,13 @@ static int ws_hex64(const char *s, size_t len, uint64_t *out)
     return 0;
 }
 
-/* The next field as a decimal number below 2^32, converted in the pass
- * that finds its end; a field of ten digits or more goes to ws_num_u32. */
-static inline int ws_field_dec32(struct ws_traceg *r, struct ws_cur *c,
-                                 const char *what, uint32_t *out,
-                                 struct ws_err *err)
-{
-    const char *s = ws_cur_skip(c), *p = s;
-    uint32_t v = 0;
-    unsigned d;
-
-    if (*s == '\0')
-        return ws_cur_next(r, c, what, err);
-    while (p - s < 9 && (d = (unsigned)((uint8_t)*p - '0')) <= 9) {
-        v = v * 10 + d;
-        p++;
-    }
-    ws_cur_end(c, s, p);
-    if (c->s + c->len != p ? ws_num_u32(c->s, c->len, &v) < 0 : p == s)
-        return ws_cur_bad(r, c, what, "a decimal number", err);
-    *out = v;
-    return 0;
-}
-
-/* The next field as [0x]hex, converted in the pass that finds its end; a
- * field of more than 16 digits (leading zeros, or too large) or with other
- * bytes in it goes to ws_hex64 for the verdict. */
-static inline int ws_field_hex(struct ws_traceg *r, struct ws_cur *c,
-                               const char *what, uint64_t *out,
-                               struct ws_err *err)
-{
-    const char *s = ws_cur_skip(c), *d = s, *p;
-    uint64_t v = 0;
-    unsigned x;
-
-    if (*s == '\0')
-        return ws_cur_next(r, c, what, err);
-    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-        d = s + 2;
-    for (p = d; (x = ws_hex1[(uint8_t)*p]) != 0; p++)
-        v = (v << 4) | (x - 1);
-    ws_cur_end(c, s, p);
-    if (c->s + c->len != p || p - d > 16 || p == d)
-        return ws_hex64(c->s, c->len, out) < 0
-                   ? ws_cur_bad(r, c, what, "a hexadecimal number", err)
-                   : 0;
-    *out = v;
-    return 0;
-}
-
-static int ws_field_signed(struct ws_traceg *r, struct ws_cur *c,
+int ws_traceg_field_signed(struct ws_traceg *r, struct ws_cur *c,
                            const char *what, int64_t *out, struct ws_err *err)
 {
     if (ws_cur_next(r, c, what, err) < 0)
         return -1;
     if (ws_num_i64(c->s, c->len, out) < 0)
-        return ws_cur_bad(r, c, what, "a signed decimal number", err);
+        return ws_traceg_cur_bad(r, c, what, "a signed decimal number", err);
     return 0;
 }
 
@@ -289,8 +182,8 @@ static const struct ws_opinfo *ws_parse_opcode(struct ws_traceg *r,
     if (ws_cur_next(r, c, "an opcode", err) < 0)
         return NULL;
     if (!((c->s[0] >= 'A' && c->s[0] <= 'Z') || c->s[0] == '_')) {
-        ws_cur_bad(r, c, "opcode", "a SASS mnemonic such as FFMA or LDG.E",
-                   err);
+        ws_traceg_cur_bad(r, c, "opcode",
+                          "a SASS mnemonic such as FFMA or LDG.E", err);
         return NULL;
     }
     id = ws_opcode_id(r, c->s, c->len);
@@ -298,11 +191,30 @@ static const struct ws_opinfo *ws_parse_opcode(struct ws_traceg *r,
         ws_err_oom(err);
         return NULL;
     }
+    if (c->s[0] == 'R')
+        ws_traceg_replay_note(r, id, c->s, c->len);
     in->op = id;
     return info;
 }
 
 /* ---- registers -------------------------------------------------------- */
+
+/* A version-6 register that is not a general one: predicate, uniform
+ * predicate, URZ. */
+static int ws_reg_other(const char *s, size_t len)
+{
+    uint32_t n;
+
+    if (len >= 2 && s[0] == 'U' && s[1] != 'R') {
+        s++;
+        len--;
+    } else if (len == 3 && s[0] == 'U' && s[1] == 'R' && s[2] == 'Z')
+        return 1;
+    if (len < 2 || s[0] != 'P')
+        return 0;
+    return (len == 2 && s[1] == 'T')
+           || (ws_dec32(s + 1, len - 1, &n) == 0 && n < 8);
+}
 
 /* The register field taken last: R0..R255 (*reg), RZ (WS_REG_RZ) or a
  * uniform register (-1). */
@@ -324,8 +236,14 @@ static int ws_reg_text(struct ws_traceg *r, const struct ws_cur *c, int *reg,
         *reg = -1;
         return 0;
     }
+    /* Accel-Sim 2.0 lists every operand register, predicates (P0..P6, PT,
+     * UP0..UP6, UPT) and URZ included; none is a general register. */
+    if (r->launch.trace_version >= 6 && ws_reg_other(s, len)) {
+        *reg = -1;
+        return 0;
+    }
     if (len < 2 || s[0] != 'R' || ws_dec32(s + 1, len - 1, &n) < 0 || n > 255)
-        return ws_cur_bad(r, c, "register", "R0 to R255 or RZ", err);
+        return ws_traceg_cur_bad(r, c, "register", "R0 to R255 or RZ", err);
     *reg = (int)n;
     return 0;
 }
@@ -345,7 +263,7 @@ static inline int ws_field_reg(struct ws_traceg *r, struct ws_cur *c, int *reg,
             n = n * 10 + d;
             p++;
         }
-        if (p > s + 1 && ws_field_end[(uint8_t)*p] && n <= 255) {
+        if (p > s + 1 && ws_traceg_field_end[(uint8_t)*p] && n <= 255) {
             ws_cur_end(c, s, p);
             *reg = (int)n;
             return 0;
@@ -355,9 +273,11 @@ static inline int ws_field_reg(struct ws_traceg *r, struct ws_cur *c, int *reg,
     return ws_reg_text(r, c, reg, err);
 }
 
+/* The register list: its count, then the registers; the general ones go
+ * to regs[*count], and *listed says how many the line named. */
 static int ws_parse_regs(struct ws_traceg *r, struct ws_cur *c, uint8_t *regs,
-                         uint8_t *count, unsigned max, const char *what,
-                         struct ws_err *err)
+                         uint8_t *count, unsigned *listed, unsigned max,
+                         const char *what, struct ws_err *err)
 {
     uint32_t n = 0;
 
@@ -367,6 +287,7 @@ static int ws_parse_regs(struct ws_traceg *r, struct ws_cur *c, uint8_t *regs,
         return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, ws_cur_col(c),
                          "%u %s (expected at most %u)", n, what, max);
     *count = 0;
+    *listed = n;
     for (uint32_t i = 0; i < n; i++) {
         int reg = -1;
         if (ws_field_reg(r, c, &reg, err) < 0)
@@ -379,7 +300,7 @@ static int ws_parse_regs(struct ws_traceg *r, struct ws_cur *c, uint8_t *regs,
 
 /* ---- addresses -------------------------------------------------------- */
 
-static int ws_push_addr(struct ws_traceg *r, uint64_t a, struct ws_err *err)
+int ws_traceg_push_addr(struct ws_traceg *r, uint64_t a, struct ws_err *err)
 {
     if (r->naddr == WS_TRACEG_MAX_CTA_ADDRS)
         return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, 1,
@@ -399,7 +320,7 @@ static int ws_push_addr(struct ws_traceg *r, uint64_t a, struct ws_err *err)
 /* *a + step, or an error at the step's field when the sum leaves the
  * 64-bit address space: a wrapped address would be a plausible-looking
  * lie. */
-static int ws_step_addr(struct ws_traceg *r, const struct ws_cur *c,
+int ws_traceg_step_addr(struct ws_traceg *r, const struct ws_cur *c,
                         uint64_t *a, int64_t step, unsigned lane,
                         struct ws_err *err)
 {
@@ -435,8 +356,8 @@ static int ws_stride_addrs(struct ws_traceg *r, const struct ws_cur *c,
         return 0;
     }
     for (unsigned k = 0; k < active; k++)
-        if ((k > 0 && ws_step_addr(r, c, &base, step, k, err) < 0)
-            || ws_push_addr(r, base, err) < 0)
+        if ((k > 0 && ws_traceg_step_addr(r, c, &base, step, k, err) < 0)
+            || ws_traceg_push_addr(r, base, err) < 0)
             return -1;
     return 0;
 }
@@ -463,7 +384,7 @@ static int ws_parse_addrs(struct ws_traceg *r, struct ws_cur *c,
     if (mode == 0) {
         for (unsigned k = 0; k < active; k++)
             if (ws_field_hex(r, c, "lane address", &base, err) < 0
-                || ws_push_addr(r, base, err) < 0)
+                || ws_traceg_push_addr(r, base, err) < 0)
                 return -1;
         return 0;
     }
@@ -472,19 +393,19 @@ static int ws_parse_addrs(struct ws_traceg *r, struct ws_cur *c,
     if (mode == 1) {
         /* Stride applies per active lane in order; the tracer only uses
          * this mode when the active lanes form one run. */
-        if (ws_field_signed(r, c, "stride", &step, err) < 0)
+        if (ws_traceg_field_signed(r, c, "stride", &step, err) < 0)
             return -1;
         return ws_stride_addrs(r, c, base, step, active, err);
     }
     /* Mode 2: exactly popcount - 1 deltas, each from the previous active
      * lane.  Reading popcount of them (as the reference parser does) would
      * swallow the trailing immediate. */
-    if (active > 0 && ws_push_addr(r, base, err) < 0)
+    if (active > 0 && ws_traceg_push_addr(r, base, err) < 0)
         return -1;
     for (unsigned k = 1; k < active; k++) {
-        if (ws_field_signed(r, c, "address delta", &step, err) < 0
-            || ws_step_addr(r, c, &base, step, k, err) < 0
-            || ws_push_addr(r, base, err) < 0)
+        if (ws_traceg_field_signed(r, c, "address delta", &step, err) < 0
+            || ws_traceg_step_addr(r, c, &base, step, k, err) < 0
+            || ws_traceg_push_addr(r, base, err) < 0)
             return -1;
     }
     return 0;
@@ -497,7 +418,7 @@ static int ws_parse_addrs(struct ws_traceg *r, struct ws_cur *c,
  * -2^63 to 2^64 - 1 is accepted and its low 32 bits kept as a signed
  * value, which is what the "%d" tracers wrote and all that DEPBAR's count
  * needs. */
-static int ws_parse_imm(struct ws_traceg *r, const struct ws_cur *c,
+int ws_traceg_parse_imm(struct ws_traceg *r, const struct ws_cur *c,
                         int32_t *imm, struct ws_err *err)
 {
     uint64_t u = 0;
@@ -506,7 +427,7 @@ static int ws_parse_imm(struct ws_traceg *r, const struct ws_cur *c,
 
     if (c->s[0] == '-' ? ws_num_i64(c->s, c->len, &v) < 0
                        : ws_dec64(c->s, c->len, &u) < 0)
-        return ws_cur_bad(r, c, "immediate", "a decimal number", err);
+        return ws_traceg_cur_bad(r, c, "immediate", "a decimal number", err);
     if (c->s[0] == '-')
         u = (uint64_t)v;
     lo = (uint32_t)u;
@@ -576,31 +497,45 @@ static int ws_check_box(struct ws_traceg *r, const struct ws_cur *c,
                      "bulk-copy instruction '%s' without a box (expected "
                      "mask %08x and its %d box words as addresses, as "
                      "`warpsim trace gen` writes them)",
-                     ws_strtab_str(&r->ops, in->op), WS_BOX_MASK,
-                     WS_BOX_WORDS);
+                     ws_strtab_str(&r->ops, in->op), WS_BOX_MASK, WS_BOX_WORDS);
 }
 
-static int ws_parse_fields(struct ws_traceg *r, struct ws_cur *c, uint32_t warp,
-                           struct ws_inst *in, struct ws_err *err)
+/* Accel-Sim 2.0's TMA opcodes (its parser's list, matched anywhere in
+ * the text as it does): UTMACCTL and UTMACMDFLUSH are not copies. */
+static int ws_is_tma_v6(const char *op)
 {
-    const struct ws_opinfo *info;
-    uint32_t width = 0, v = 0;
+    static const char *const tma[] = {"UTMALDG",  "UTMASTG", "UTMAPF",
+                                      "UTMAREDG", "UBLKCP",  "UBLKPF",
+                                      "UBLKRED"};
 
-    if (r->launch.trace_version < 3
-        && ws_parse_legacy_prefix(r, c, warp, err) < 0)
+    for (size_t i = 0; i < sizeof tma / sizeof tma[0]; i++)
+        if (strstr(op, tma[i]))
+            return 1;
+    return 0;
+}
+
+/* "GMMA" anywhere in the opcode field taken last, as the reference tests. */
+static int ws_is_gmma(const char *s, size_t len)
+{
+    for (size_t i = 0; i + 4 <= len; i++)
+        if (s[i] == 'G' && memcmp(s + i, "GMMA", 4) == 0)
+            return 1;
+    return 0;
+}
+
+/* The memory width and what follows it: lane addresses, or from version 6
+ * a TMA block. */
+static int ws_parse_mem(struct ws_traceg *r, struct ws_cur *c,
+                        const struct ws_opinfo *info, struct ws_inst *in,
+                        struct ws_err *err)
+{
+    uint32_t width = 0;
+
+    if (ws_field_dec32(r, c, "memory width", &width, err) < 0)
         return -1;
-    if (r->launch.lineinfo && ws_field_dec32(r, c, "source line", &v, err) < 0)
-        return -1;
-    if (ws_parse_pc_mask(r, c, in, err) < 0
-        || ws_parse_regs(r, c, in->dst, &in->ndst, WS_INST_MAX_DST,
-                         "destination registers", err)
-               < 0
-        || !(info = ws_parse_opcode(r, c, in, err))
-        || ws_parse_regs(r, c, in->src, &in->nsrc, WS_INST_MAX_SRC,
-                         "source registers", err)
-               < 0
-        || ws_field_dec32(r, c, "memory width", &width, err) < 0)
-        return -1;
+    if (r->launch.trace_version >= 6 && info->bulk
+        && ws_is_tma_v6(ws_strtab_str(&r->ops, in->op)))
+        return ws_traceg_tma_block(r, c, in, err);
     if (width > 0) {
         if (width > 64)
             return ws_traceg_fail(r, err, ws_cur_col(c),
@@ -611,14 +546,22 @@ static int ws_parse_fields(struct ws_traceg *r, struct ws_cur *c, uint32_t warp,
         if (ws_parse_addrs(r, c, in, err) < 0)
             return -1;
     }
-    if (info->bulk && ws_check_box(r, c, in, err) < 0)
+    /* Version 6 names its copies above; before it, a copy is `trace gen`'s
+     * box form. */
+    if (info->bulk && r->launch.trace_version < 6
+        && ws_check_box(r, c, in, err) < 0)
         return -1;
-    ws_opinfo_apply(info, &r->launch, r->addrs, in);
-    ws_opinfo_widen(info, in);
+    return 0;
+}
+
+/* What follows the addresses before version 6: [immediate]. */
+static int ws_parse_tail(struct ws_traceg *r, struct ws_cur *c,
+                         struct ws_inst *in, struct ws_err *err)
+{
     if (!ws_cur_take(c))
         return 0;
     if (r->launch.trace_version >= 4) {
-        if (ws_parse_imm(r, c, &in->imm, err) < 0)
+        if (ws_traceg_parse_imm(r, c, &in->imm, err) < 0)
             return -1;
         if (!ws_cur_take(c))
             return 0;
@@ -627,6 +570,39 @@ static int ws_parse_fields(struct ws_traceg *r, struct ws_cur *c, uint32_t warp,
                      "unexpected '%.*s' after the instruction (expected the "
                      "end of the line; as many addresses as active lanes)",
                      (int)c->len, c->s);
+}
+
+static int ws_parse_fields(struct ws_traceg *r, struct ws_cur *c, uint32_t warp,
+                           struct ws_inst *in, struct ws_err *err)
+{
+    const struct ws_opinfo *info;
+    unsigned ndst = 0, nsrc = 0;
+    uint32_t v = 0;
+    int gmma;
+
+    if (r->launch.trace_version < 3
+        && ws_parse_legacy_prefix(r, c, warp, err) < 0)
+        return -1;
+    if (r->launch.lineinfo && ws_field_dec32(r, c, "source line", &v, err) < 0)
+        return -1;
+    if (ws_parse_pc_mask(r, c, in, err) < 0
+        || ws_parse_regs(r, c, in->dst, &in->ndst, &ndst, WS_INST_MAX_DST,
+                         "destination registers", err)
+               < 0
+        || !(info = ws_parse_opcode(r, c, in, err)))
+        return -1;
+    gmma = r->launch.trace_version >= 6 && ws_is_gmma(c->s, c->len);
+    if (ws_parse_regs(r, c, in->src, &in->nsrc, &nsrc, WS_INST_MAX_SRC,
+                      "source registers", err)
+            < 0
+        || (gmma && ws_traceg_gmma_commit(r, c, err) < 0)
+        || ws_parse_mem(r, c, info, in, err) < 0)
+        return -1;
+    ws_opinfo_apply(info, &r->launch, r->addrs, in);
+    ws_opinfo_widen(info, in);
+    if (r->launch.trace_version >= 6)
+        return ws_traceg_v6_tail(r, c, in, ndst, nsrc, err);
+    return ws_parse_tail(r, c, in, err);
 }
 
 /* A failed line with too many fields is reported as that, the first thing
@@ -663,19 +639,39 @@ ws_linecache_slot(struct ws_traceg *r, const char *line, size_t len)
     return &r->linecache[(a >> 40) & (WS_TRACEG_LINECACHE - 1)];
 }
 
+/* 0 to keep instruction in, or 1 (its addresses given back) when it is
+ * not one of the stream: a marker, or a spin-loop repeat. */
+static int ws_replay_filter(struct ws_traceg *r, uint32_t warp,
+                            const struct ws_inst *in, size_t naddr)
+{
+    if (!r->replay.active && in->op + 1 != r->replay_op[0]
+        && in->op + 1 != r->replay_op[1])
+        return 0;
+    if (!ws_traceg_replay_step(r, warp, in))
+        return 0;
+    r->naddr = naddr;
+    return 1;
+}
+
 int ws_traceg_parse_inst(struct ws_traceg *r, const char *line, size_t len,
                          uint32_t warp, struct ws_inst *in, struct ws_err *err)
 {
     struct ws_linecache_entry *e = ws_linecache_slot(r, line, len);
     struct ws_cur c = {line, line, line, 0, 0};
+    size_t naddr = r->naddr;
 
+    r->parity_known = 0;
+    if (line[0] == 'R' && ws_traceg_replay_bare(r, line, len, warp))
+        return 1;
     if (e && e->len == len && memcmp(e->text, line, len) == 0) {
         *in = e->inst;
-        return 0;
+        return ws_replay_filter(r, warp, in, naddr);
     }
     memset(in, 0, sizeof *in);
     if (ws_parse_fields(r, &c, warp, in, err) < 0) {
-        ws_check_field_count(r, line, err);
+        /* Version 6 lines may be long (TMA lists, 32 values a register). */
+        if (r->launch.trace_version < 6)
+            ws_check_field_count(r, line, err);
         return -1;
     }
     if (e && in->width == 0) {
@@ -683,5 +679,5 @@ int ws_traceg_parse_inst(struct ws_traceg *r, const char *line, size_t len,
         memcpy(e->text, line, len);
         e->inst = *in;
     }
-    return 0;
+    return ws_replay_filter(r, warp, in, naddr);
 }

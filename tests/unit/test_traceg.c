@@ -8,43 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace/ws_async_op.h"
 #include "trace/ws_opcode.h"
 #include "trace/ws_traceg.h"
 #include "ws_test.h"
 
-#define HDR(ver, extra) \
-    "-kernel name = k\n-kernel id = 1\n-grid dim = (2,1,1)\n" \
-    "-block dim = (64,1,1)\n-shmem = 0\n-nregs = 16\n-binary version = 70\n" \
-    "-cuda stream id = 0\n-shmem base_addr = 0x00007f0000000000\n" \
-    "-local mem base_addr = 0x00007e0000000000\n-nvbit version = 1.5.5\n" ver \
-        extra "\n#traces format = whatever\n\n"
-
-struct trace_fixture {
-    struct ws_traceg *r;
-    struct ws_err err;
-};
-
-static int open_text(struct trace_fixture *f, const char *text)
-{
-    ws_err_clear(&f->err);
-    return ws_traceg_open_mem(&f->r, "t.traceg", text, strlen(text), NULL,
-                              &f->err);
-}
-
-static const struct ws_cta_stream *next_cta(struct trace_fixture *f)
-{
-    const struct ws_cta_stream *cta = NULL;
-    int rc = ws_traceg_next_cta(f->r, &cta, &f->err);
-
-    if (rc != 1)
-        fail_msg("expected a CTA, got %d: %s", rc, f->err.text);
-    return cta;
-}
-
-static const char *opname(struct trace_fixture *f, const struct ws_inst *in)
-{
-    return ws_strtab_str(ws_traceg_opcodes(f->r), in->op);
-}
+#include "ws_tracefix.h"
 
 static void test_v4_fields(void **state)
 {
@@ -237,14 +206,6 @@ static void test_streaming(void **state)
     ws_traceg_close(f.r);
 }
 
-struct bad_case {
-    const char *body; /* after a version-4 header and "#BEGIN_TB" */
-    long line;        /* expected line, 0 = don't check */
-    const char *want;
-};
-
-#define V4 HDR("-accelsim tracer version = 4\n", "-enable lineinfo = 0\n")
-#define TB "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\n"
 /* With V4 the header ends at line 16: "#BEGIN_TB" is line 17, "warp = 0"
  * line 19, "insts =" line 20, the first instruction line 21. */
 
@@ -366,7 +327,7 @@ static void test_corrupt_header(void **state)
         {"-kernel name = k\n-grid dim = (1,1,1)\n-block dim = (32,1,1)\n"
          "-shmem = 0\n-nregs = 8\n#t\n",
          6, "no '-binary version'"},
-        {"-kernel name = k\n-accelsim tracer version = 6\n#t\n", 2,
+        {"-kernel name = k\n-accelsim tracer version = 7\n#t\n", 2,
          "unsupported tracer version"},
         {"-kernel name = k\n-nregs = 300\n#t\n", 2, "registers per thread"},
         {"-kernel name = k\n-grid dim = (1,1,1)\n-block dim = (2048,1,1)\n"
