@@ -89,6 +89,30 @@ static void ws_text_stalls(FILE *out, const struct ws_counters *c)
 static void ws_text_models(FILE *out, const struct ws_gpu *g,
                            const struct ws_kernel_stats *k);
 
+/* Hopper's asynchronous units, when the kernel used them: the tensor
+ * pipe's share of the SMs' active cycles held by wgmma (its four quarters
+ * each count a quarter), the copy engines' traffic, the mbarrier waits. */
+static void ws_text_async(FILE *out, const uint64_t *v)
+{
+    double quarters = 4.0 * (double)v[WS_CTR_SM_CYCLES_ACTIVE];
+
+    if (!v[WS_CTR_WGMMA_INST] && !v[WS_CTR_TMA_OPS] && !v[WS_CTR_MBAR_WAITS]
+        && !v[WS_CTR_MBAR_REPLAYED])
+        return;
+    fprintf(out,
+            "  async: wgmma %llu (tensor pipe busy %.1f%% of active SM "
+            "cycles), TMA %llu copies of %llu B, mbarrier waits %llu held "
+            "(%llu warp-cycles), %llu replayed as traced\n",
+            (unsigned long long)v[WS_CTR_WGMMA_INST],
+            quarters > 0 ? 100.0 * (double)v[WS_CTR_WGMMA_PIPE_CYCLES] / quarters
+                         : 0.0,
+            (unsigned long long)v[WS_CTR_TMA_OPS],
+            (unsigned long long)v[WS_CTR_TMA_BYTES],
+            (unsigned long long)v[WS_CTR_MBAR_WAITS],
+            (unsigned long long)v[WS_CTR_MBAR_WAIT_CYCLES],
+            (unsigned long long)v[WS_CTR_MBAR_REPLAYED]);
+}
+
 static void ws_text_kernel(FILE *out, const struct ws_gpu *g,
                            const struct ws_kernel_stats *k)
 {
@@ -134,6 +158,7 @@ static void ws_text_kernel(FILE *out, const struct ws_gpu *g,
             (unsigned long long)v[WS_CTR_DRAM_BYTES_READ],
             (unsigned long long)v[WS_CTR_DRAM_BYTES_WRITE], d.dram_gbps,
             d.dram_pct_of_peak, g->dram.bandwidth);
+    ws_text_async(out, v);
     ws_text_models(out, g, k);
 }
 

@@ -187,8 +187,8 @@ static const struct ws_ctr_info ws_ctr_table[WS_CTR_COUNT] = {
                           "multicast)"},
     [WS_CTR_MBAR_WAITS] = {"ws__mbarrier_waits_blocked.sum", "inst",
                            WS_GRP_STALL,
-                           "mbarrier waits that held their warp until the "
-                           "phase completed"},
+                           "mbarrier waits that held their warp: the phase "
+                           "waited for completed after the wait issued"},
     [WS_CTR_MBAR_WAIT_CYCLES] = {"ws__mbarrier_wait_cycles.sum",
                                  "warp-cycle", WS_GRP_STALL,
                                  "warp-cycles held at mbarrier waits"},
@@ -199,6 +199,12 @@ static const struct ws_ctr_info ws_ctr_table[WS_CTR_COUNT] = {
     [WS_CTR_DSMEM_BYTES] = {"ws__dsmem_bytes.sum", "byte", WS_GRP_SMEM,
                             "distributed shared memory: bytes loaded from or "
                             "stored to another CTA of the cluster"},
+    [WS_CTR_CLUSTER_UNMATCHED] = {"ws__cluster_accesses_unmatched.sum", "inst",
+                                  WS_GRP_SMEM,
+                                  "remote arrives, multicast deliveries and "
+                                  "DSMEM accesses whose cluster rank names "
+                                  "no running CTA (a trace of part of a "
+                                  "grid): not simulated"},
     [WS_CTR_INST_UNKNOWN] = {"ws__inst_executed_unknown_opcode.sum", "inst",
                              WS_GRP_ISSUE,
                              "warp instructions whose mnemonic the opcode "

@@ -85,7 +85,8 @@ enum ws_ctr {
     WS_CTR_MBAR_WAIT_CYCLES, /* warp-cycles held by them */
     WS_CTR_MBAR_REPLAYED,    /* waits without a parity, replayed */
     WS_CTR_CLUSTER_REPLAYED,
-    WS_CTR_DSMEM_BYTES,      /* shared-memory bytes to other CTAs */ /* cluster waits of a cluster of unknown size */
+    WS_CTR_DSMEM_BYTES,      /* shared-memory bytes to other CTAs */
+    WS_CTR_CLUSTER_UNMATCHED, /* cluster accesses to no running CTA */ /* cluster waits of a cluster of unknown size */
     WS_CTR_INST_UNKNOWN,     /* of unknown opcodes (ws_kernel_stats) */
     WS_CTR_COUNT
 };

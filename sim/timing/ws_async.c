@@ -326,20 +326,20 @@ static uint64_t ws_tma_lines(struct ws_sim *s, struct ws_sm *sm,
     return done;
 }
 
-static int ws_async_no_peer(struct ws_sim *s, const struct ws_inst *in,
-                            uint32_t rank)
-{
-    return ws_err_msg(s->err,
-                      "instruction at pc 0x%x names cluster rank %u, which "
-                      "is not a CTA of its cluster (expected a rank below "
-                      "the cluster's size)",
-                      in->pc, rank);
-}
-
-/* A cluster-scope shared address: the rank in bits 24..31, the offset
- * below (ws_cluster.h).  Only a CTA in a cluster has them. */
+/* A cluster-scope shared address: the rank in bits 24..31 (ws_cluster.h);
+ * the rest, the window's high half included, is the CTA's own address.
+ * Only a CTA in a cluster has them. */
 #define WS_DSMEM_RANK_SHIFT 24
-#define WS_DSMEM_OFFSET_MASK ((1ull << WS_DSMEM_RANK_SHIFT) - 1)
+#define WS_DSMEM_RANK_MASK (0xffull << WS_DSMEM_RANK_SHIFT)
+
+/* The CTA a cluster-scope access names is not running (a trace of part of
+ * a grid, a rank beyond the cluster): the access reaches nobody, and the
+ * output says how often. */
+static int ws_async_no_peer(struct ws_sim *s)
+{
+    s->k->ctr.v[WS_CTR_CLUSTER_UNMATCHED]++;
+    return 0;
+}
 
 static int ws_async_bulk(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
                          const struct ws_inst *in, const struct ws_async_op *a,
@@ -375,8 +375,10 @@ static int ws_async_bulk(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
         uint32_t pslot;
         if (!(b.multicast & (1u << r)))
             continue;
-        if (ws_cluster_peer(s, sm, w->slot, r, &psm, &pslot) < 0)
-            return ws_async_no_peer(s, in, r);
+        if (ws_cluster_peer(s, sm, w->slot, r, &psm, &pslot) < 0) {
+            ws_async_no_peer(s);
+            continue;
+        }
         if (ws_mbar_arrive(s, psm, &psm->slots[pslot], b.mbar, 0,
                            -(int64_t)ws_box_bytes(&b),
                            done + (psm != sm ? s->gpu->dsmem.latency : 0))
@@ -400,10 +402,12 @@ static int ws_mbar_remote(struct ws_sim *s, struct ws_sm *sm,
         uint32_t rank = (uint32_t)(addr >> WS_DSMEM_RANK_SHIFT) & 0xffu;
         struct ws_sm *psm;
         uint32_t pslot;
-        if (ws_cluster_peer(s, sm, w->slot, rank, &psm, &pslot) < 0)
-            return ws_async_no_peer(s, in, rank);
+        if (ws_cluster_peer(s, sm, w->slot, rank, &psm, &pslot) < 0) {
+            ws_async_no_peer(s);
+            continue;
+        }
         if (ws_mbar_arrive(s, psm, &psm->slots[pslot],
-                           addr & WS_DSMEM_OFFSET_MASK, 1,
+                           addr & ~WS_DSMEM_RANK_MASK, 1,
                            i == 0 && in->imm > 0 ? in->imm : 0,
                            t + (psm != sm ? s->gpu->dsmem.latency : 0))
             < 0)
@@ -426,7 +430,7 @@ int ws_async_dsmem(struct ws_sim *s, struct ws_sm *sm, const struct ws_warp *w,
     if (slot->cluster == WS_NO_CLUSTER || rank == slot->rank)
         return 0;
     if (ws_cluster_peer(s, sm, w->slot, rank, &psm, &pslot) < 0)
-        return ws_async_no_peer(s, in, rank);
+        return ws_async_no_peer(s);
     bytes = (uint64_t)ws_popcount32(in->mask) * in->width;
     start = sm->dsmem_free > t ? sm->dsmem_free : t;
     sm->dsmem_free = start
@@ -503,8 +507,11 @@ static int ws_mbar_wait(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
     if (!mb)
         return 0; /* never initialised: nothing to wait for */
     if ((mb->phase & 1u) != parity) {
-        /* The phase waited for is the last one completed. */
+        /* The phase waited for is the last one completed, maybe at a
+         * cycle still to come (its bytes land then). */
         if (mb->last_at > t + 1 && mb->last_at > w->ready_after_barrier) {
+            s->k->ctr.v[WS_CTR_MBAR_WAITS]++;
+            s->k->ctr.v[WS_CTR_MBAR_WAIT_CYCLES] += mb->last_at - (t + 1);
             w->ready_after_barrier = mb->last_at;
             ws_issue_refresh(sm, s->gpu->sm.sub_cores, wi);
         }

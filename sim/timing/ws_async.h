@@ -79,7 +79,7 @@ int ws_async_block(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
 
 /* A shared-memory access of warp w at t to another CTA of its cluster
  * (distributed shared memory, ws_cluster.h): 1 with *done set, 0 when the
- * address is the CTA's own, -1 on a rank outside the cluster. */
+ * address is the CTA's own or names no running CTA (then counted). */
 int ws_async_dsmem(struct ws_sim *s, struct ws_sm *sm, const struct ws_warp *w,
                    const struct ws_inst *in, uint64_t addr, uint64_t t,
                    uint64_t *done);

@@ -301,6 +301,11 @@ static void ws_pack_launch(struct ws_pack_kernel_hdr *h,
     h->local_base = l->local_base;
     h->trace_version = l->trace_version;
     h->lineinfo = l->lineinfo ? 1 : 0;
+    if (l->cluster[0]) {
+        h->cluster[0] = l->cluster[0];
+        h->cluster[1] = l->cluster[1] ? l->cluster[1] : 1;
+        h->cluster[2] = l->cluster[2] ? l->cluster[2] : 1;
+    }
     h->nwarps = ws_launch_warps_per_cta(l);
 }
 

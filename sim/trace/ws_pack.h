@@ -62,7 +62,8 @@
  *       of the NVBit version (0: none), 120 u64 offset of the opcode
  *       table, 128 u64 offset of the CTA index, 136 u64 offset of the
  *       first CTA block, 144 u64 offset of the strings, 152 u64 offset of
- *       the address table, 160..191 zero
+ *       the address table, 160 u32[3] cluster dims (0,0,0: none; files
+       before clusters had zero here), 172..191 zero
  *   command table, 64-aligned, commands x 24 bytes (struct ws_pack_cmd):
  *     0 u32 kind (0 kernel, 1 host-to-device copy), 4 u32 zero,
  *     8 u64 kernel: offset of its kernel header; copy: destination,
@@ -153,7 +154,8 @@ struct ws_pack_kernel_hdr {
     uint64_t ninst, naddrs;
     uint64_t name_off, nvbit_off, ops_off, ctas_off;
     uint64_t blocks_off, strings_off, addrs_off;
-    uint64_t reserved[4];
+    uint32_t cluster[3], zero2; /* cluster dims, 0,0,0: none */
+    uint64_t reserved[2];
 };
 
 /* ---- writing ----------------------------------------------------------- */

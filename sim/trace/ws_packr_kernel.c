@@ -106,7 +106,11 @@ static int ws_packr_launch_ranges(struct ws_pack_reader *r, struct ws_err *err)
     if (k->shmem > (4u << 20) || k->nregs > 255 || k->sm_version < 10
         || k->sm_version > 199 || k->lineinfo > 1
         || (k->trace_version != 0
-            && (k->trace_version < 3 || k->trace_version > 5)))
+            && (k->trace_version < 3 || k->trace_version > 6))
+        || ((k->cluster[0] | k->cluster[1] | k->cluster[2])
+            && (!k->cluster[0] || !k->cluster[1] || !k->cluster[2]
+                || (uint64_t)k->cluster[0] * k->cluster[1] * k->cluster[2]
+                       > 16)))
         return ws_packr_kbad(r, err, offsetof(struct ws_pack_kernel_hdr, shmem),
                              "the ranges of an Accel-Sim header; repack it",
                              "launch values out of range");
@@ -129,6 +133,7 @@ static void ws_packr_fill_launch(struct ws_pack_reader *r)
     l->local_base = k->local_base;
     l->trace_version = k->trace_version;
     l->lineinfo = (int)k->lineinfo;
+    memcpy(l->cluster, k->cluster, sizeof l->cluster);
 }
 
 static int ws_packr_strings(struct ws_pack_reader *r, struct ws_err *err)

@@ -159,7 +159,11 @@ static int ws_packr_reserved(const struct ws_pack_reader *r, struct ws_err *err)
         return ws_packr_kfield(r, err,
                                offsetof(struct ws_pack_kernel_hdr, zero),
                                "zero", k->zero, 0, "a reserved field");
-    for (int i = 0; i < 4; i++)
+    if (k->zero2 != 0)
+        return ws_packr_kfield(r, err,
+                               offsetof(struct ws_pack_kernel_hdr, zero2),
+                               "zero2", k->zero2, 0, "a reserved field");
+    for (int i = 0; i < 2; i++)
         if (k->reserved[i] != 0)
             return ws_packr_lfield(
                 r, err, UINT64_MAX,

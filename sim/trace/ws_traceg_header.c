@@ -116,6 +116,20 @@ static int ws_header_block(struct ws_traceg *r, const uint32_t b[3], long col,
     return 0;
 }
 
+/* PTX allows clusters of up to 16 CTAs (8 portable). */
+static int ws_header_cluster(struct ws_traceg *r, const uint32_t c[3],
+                             long col, struct ws_err *err)
+{
+    if (c[0] == 0 || c[1] == 0 || c[2] == 0
+        || (uint64_t)c[0] * c[1] * c[2] > 16)
+        return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, col,
+                         "cluster (%u,%u,%u) is not one CUDA allows "
+                         "(expected 1 to 16 CTAs)",
+                         c[0], c[1], c[2]);
+    memcpy(r->launch.cluster, c, sizeof r->launch.cluster);
+    return 0;
+}
+
 static int ws_header_value(struct ws_traceg *r, enum ws_hkey key, const char *v,
                            long col, struct ws_err *err)
 {
@@ -148,7 +162,7 @@ static int ws_header_value(struct ws_traceg *r, enum ws_hkey key, const char *v,
             return ws_header_grid(r, dim, col, err);
         if (key == WS_HK_BLOCK)
             return ws_header_block(r, dim, col, err);
-        return 0;
+        return ws_header_cluster(r, dim, col, err);
     default:
         break;
     }

@@ -280,6 +280,7 @@ int ws_traceg_tma_block(struct ws_traceg *r, struct ws_cur *c,
     if (in->mask == 0 || n == 0) {
         /* Predicated off, or nothing to move: issued, no box. */
         r->naddr = in->addr;
+        in->addr = 0; /* no access: as the text reader leaves it */
         in->mask = 0;
         in->width = 0;
         return 0;

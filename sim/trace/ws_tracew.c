@@ -7,6 +7,12 @@
 
 void ws_tracew_header(FILE *fp, const struct ws_launch *l)
 {
+    char cluster[64] = "";
+
+    if (l->cluster[0])
+        snprintf(cluster, sizeof cluster, "-cluster dim = (%u,%u,%u)\n",
+                 l->cluster[0], l->cluster[1] ? l->cluster[1] : 1,
+                 l->cluster[2] ? l->cluster[2] : 1);
     fprintf(fp,
             "-kernel name = %s\n-kernel id = %u\n-grid dim = (%u,%u,%u)\n"
             "-block dim = (%u,%u,%u)\n-shmem = %u\n-nregs = %u\n"
@@ -14,12 +20,12 @@ void ws_tracew_header(FILE *fp, const struct ws_launch *l)
             "-shmem base_addr = 0x%016" PRIx64 "\n"
             "-local mem base_addr = 0x%016" PRIx64 "\n"
             "-nvbit version = warpsim\n-accelsim tracer version = 4\n"
-            "-enable lineinfo = 0\n\n#traces format = [line_num] PC mask "
+            "-enable lineinfo = 0\n%s\n#traces format = [line_num] PC mask "
             "dest_num [reg_dests] opcode src_num [reg_srcs] mem_width "
             "[adrrescompress?] [mem_addresses] [immediate]\n\n",
             l->name, l->id, l->grid[0], l->grid[1], l->grid[2], l->block[0],
             l->block[1], l->block[2], l->shmem, l->nregs, l->sm_version,
-            l->shmem_base, l->local_base);
+            l->shmem_base, l->local_base, cluster);
 }
 
 /* One run of lanes and one stride: mode 1 reproduces it exactly. */
@@ -83,8 +89,16 @@ static void ws_tracew_inst(FILE *fp, const struct ws_inst *in,
 void ws_tracew_cta(FILE *fp, const struct ws_cta_stream *cta,
                    const struct ws_strtab *ops)
 {
-    fprintf(fp, "#BEGIN_TB\n\nthread block = %u,%u,%u\n\n", cta->ctaid[0],
+    fprintf(fp, "#BEGIN_TB\n\nthread block = %u,%u,%u\n", cta->ctaid[0],
             cta->ctaid[1], cta->ctaid[2]);
+    if (cta->has_cluster)
+        fprintf(fp,
+                "cluster id = %u,%u,%u\ncluster cta = %u,%u,%u\n"
+                "cluster rank = %u\n",
+                cta->cluster_id[0], cta->cluster_id[1], cta->cluster_id[2],
+                cta->cluster_cta[0], cta->cluster_cta[1], cta->cluster_cta[2],
+                cta->cluster_rank);
+    fputc('\n', fp);
     for (uint32_t w = 0; w < cta->nwarps; w++) {
         const struct ws_warp_stream *ws = &cta->warps[w];
         fprintf(fp, "warp = %u\ninsts = %u\n", w, ws->ninst);

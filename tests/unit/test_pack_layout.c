@@ -110,7 +110,11 @@ static void test_layout_reserved(void **state)
     expect_bad(&f, f.h.cmd_off + 4, 4, 1, "command 0's zero is 1");
     expect_bad(&f, f.h.cmd_off + 16, 8, 7, "second field is 7");
     expect_bad(&f, KH(zero), 4, 3, "kernel 1: zero is 3");
-    expect_bad(&f, KH(reserved) + 24, 8, 9, "kernel 1: reserved[3] is 9");
+    expect_bad(&f, KH(reserved) + 8, 8, 9, "kernel 1: reserved[1] is 9");
+    expect_bad(&f, KH(zero2), 4, 5, "kernel 1: zero2 is 5");
+    /* Cluster dims: none, or 1 to 16 CTAs in all three dimensions. */
+    expect_bad(&f, KH(cluster), 4, 2, "launch values out of range");
+    expect_bad(&f, KH(cluster) + 4, 4, 17, "launch values out of range");
     expect_bad(&f, CTA(1, zero), 4, 2, "kernel 1, CTA 2: zero is 2");
     expect_bad(&f, CTA(0, has_cluster), 4, 2, "CTA 1: has_cluster is 2");
     expect_bad(&f,

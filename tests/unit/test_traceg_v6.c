@@ -56,7 +56,7 @@ static void test_v6_bundled(void **state)
     /* Warp 0: 13 lines, two markers and two repeats of the loop gone. */
     assert_int_equal(cta->warps[0].ninst, 8);
     in = cta->warps[0].inst;
-    assert_int_equal(in[0].imm, 256); /* (0x100000 - 256) << 1 */
+    assert_int_equal(in[0].imm, 1); /* (0x100000 - 1) << 1 */
     assert_true(cta->addrs[in[0].addr] == mbar);
     want_box(cta, &in[1],
              &(struct ws_box){.base = 0x10000,
