@@ -104,8 +104,9 @@ static void ws_text_async(FILE *out, const uint64_t *v)
             "cycles), TMA %llu copies of %llu B, mbarrier waits %llu held "
             "(%llu warp-cycles), %llu replayed as traced\n",
             (unsigned long long)v[WS_CTR_WGMMA_INST],
-            quarters > 0 ? 100.0 * (double)v[WS_CTR_WGMMA_PIPE_CYCLES] / quarters
-                         : 0.0,
+            quarters > 0
+                ? 100.0 * (double)v[WS_CTR_WGMMA_PIPE_CYCLES] / quarters
+                : 0.0,
             (unsigned long long)v[WS_CTR_TMA_OPS],
             (unsigned long long)v[WS_CTR_TMA_BYTES],
             (unsigned long long)v[WS_CTR_MBAR_WAITS],

@@ -189,8 +189,8 @@ static const struct ws_ctr_info ws_ctr_table[WS_CTR_COUNT] = {
                            WS_GRP_STALL,
                            "mbarrier waits that held their warp: the phase "
                            "waited for completed after the wait issued"},
-    [WS_CTR_MBAR_WAIT_CYCLES] = {"ws__mbarrier_wait_cycles.sum",
-                                 "warp-cycle", WS_GRP_STALL,
+    [WS_CTR_MBAR_WAIT_CYCLES] = {"ws__mbarrier_wait_cycles.sum", "warp-cycle",
+                                 WS_GRP_STALL,
                                  "warp-cycles held at mbarrier waits"},
     [WS_CTR_CLUSTER_REPLAYED] = {"ws__cluster_waits_replayed.sum", "inst",
                                  WS_GRP_STALL,

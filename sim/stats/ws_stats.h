@@ -81,13 +81,13 @@ enum ws_ctr {
     WS_CTR_WGMMA_PIPE_CYCLES, /* tensor-pipe quarter-cycles they held */
     WS_CTR_TMA_OPS,
     WS_CTR_TMA_BYTES,
-    WS_CTR_MBAR_WAITS,       /* mbarrier waits that held their warp */
-    WS_CTR_MBAR_WAIT_CYCLES, /* warp-cycles held by them */
-    WS_CTR_MBAR_REPLAYED,    /* waits without a parity, replayed */
-    WS_CTR_CLUSTER_REPLAYED,
-    WS_CTR_DSMEM_BYTES,      /* shared-memory bytes to other CTAs */
-    WS_CTR_CLUSTER_UNMATCHED, /* cluster accesses to no running CTA */ /* cluster waits of a cluster of unknown size */
-    WS_CTR_INST_UNKNOWN,     /* of unknown opcodes (ws_kernel_stats) */
+    WS_CTR_MBAR_WAITS,        /* mbarrier waits that held their warp */
+    WS_CTR_MBAR_WAIT_CYCLES,  /* warp-cycles held by them */
+    WS_CTR_MBAR_REPLAYED,     /* waits without a parity, replayed */
+    WS_CTR_CLUSTER_REPLAYED,  /* cluster waits of a cluster of unknown size */
+    WS_CTR_DSMEM_BYTES,       /* shared-memory bytes to other CTAs */
+    WS_CTR_CLUSTER_UNMATCHED, /* cluster accesses to no running CTA */
+    WS_CTR_INST_UNKNOWN,      /* of unknown opcodes (ws_kernel_stats) */
     WS_CTR_COUNT
 };
 

@@ -101,9 +101,8 @@ static void ws_wg_commit(struct ws_warp *w)
 
     if (w->wg_open_n == 0)
         return;
-    w->wg_done[w->wg_groups % WS_ASYNC_GROUPS] = w->wg_open > prev
-                                                     ? w->wg_open
-                                                     : prev;
+    w->wg_done[w->wg_groups % WS_ASYNC_GROUPS] = w->wg_open > prev ? w->wg_open
+                                                                   : prev;
     w->wg_groups++;
     w->wg_open_n = 0;
     w->wg_open = 0;
@@ -121,8 +120,7 @@ uint64_t ws_async_wg_wait(const struct ws_warp *w, int32_t keep)
     idx = groups - 1 - k;
     if (idx < w->wg_groups)
         return w->wg_done[idx % WS_ASYNC_GROUPS];
-    prev = w->wg_groups ? w->wg_done[(w->wg_groups - 1) % WS_ASYNC_GROUPS]
-                        : 0;
+    prev = w->wg_groups ? w->wg_done[(w->wg_groups - 1) % WS_ASYNC_GROUPS] : 0;
     return w->wg_open > prev ? w->wg_open : prev;
 }
 
@@ -142,9 +140,8 @@ static uint64_t ws_wgmma_cycles(const struct ws_gpu *g,
     return c > g->wgmma.min_interval ? c : g->wgmma.min_interval;
 }
 
-static int ws_async_wgmma(struct ws_sim *s, struct ws_sm *sm,
-                          struct ws_warp *w, const struct ws_async_op *a,
-                          uint64_t t)
+static int ws_async_wgmma(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
+                          const struct ws_async_op *a, uint64_t t)
 {
     const struct ws_gpu *g = s->gpu;
     uint32_t q = w->warp_in_cta % 4;

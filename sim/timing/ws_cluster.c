@@ -102,9 +102,8 @@ static uint32_t ws_cluster_gpc(const struct ws_sim *s, uint32_t asker,
     return best;
 }
 
-static struct ws_cluster *ws_cluster_new(struct ws_sim *s,
-                                         const struct ws_cta_stream *cta,
-                                         uint32_t gpc)
+static struct ws_cluster *
+ws_cluster_new(struct ws_sim *s, const struct ws_cta_stream *cta, uint32_t gpc)
 {
     struct ws_cluster *c = NULL;
 
@@ -236,8 +235,8 @@ static int ws_cluster_release(struct ws_sim *s, struct ws_cluster *c,
     return 0;
 }
 
-static struct ws_cluster *ws_cluster_of(struct ws_sim *s, const struct ws_sm *sm,
-                                        const struct ws_warp *w)
+static struct ws_cluster *
+ws_cluster_of(struct ws_sim *s, const struct ws_sm *sm, const struct ws_warp *w)
 {
     uint32_t ci = sm->slots[w->slot].cluster;
 
@@ -260,8 +259,7 @@ int ws_cluster_arrive(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
     return 0;
 }
 
-int ws_cluster_wait(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
-                    uint64_t t)
+int ws_cluster_wait(struct ws_sim *s, struct ws_sm *sm, uint32_t wi, uint64_t t)
 {
     struct ws_warp *w = &sm->warps[wi];
     struct ws_cluster *c = ws_cluster_of(s, sm, w);
@@ -279,9 +277,8 @@ int ws_cluster_wait(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
     return 0;
 }
 
-int ws_cluster_peer(const struct ws_sim *s, const struct ws_sm *sm,
-                    uint32_t si, uint32_t rank, struct ws_sm **peer_sm,
-                    uint32_t *peer_slot)
+int ws_cluster_peer(const struct ws_sim *s, const struct ws_sm *sm, uint32_t si,
+                    uint32_t rank, struct ws_sm **peer_sm, uint32_t *peer_slot)
 {
     const struct ws_cta_slot *slot = &sm->slots[si];
     const struct ws_cluster *c;

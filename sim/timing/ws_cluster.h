@@ -77,8 +77,7 @@ int ws_cluster_wait(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
  * slot si of sm: 0 with peer_sm and peer_slot set (the CTA itself when the
  * rank is its own or the CTA is in no cluster), -1 when the rank names no
  * CTA of the cluster. */
-int ws_cluster_peer(const struct ws_sim *s, const struct ws_sm *sm,
-                    uint32_t si, uint32_t rank, struct ws_sm **peer_sm,
-                    uint32_t *peer_slot);
+int ws_cluster_peer(const struct ws_sim *s, const struct ws_sm *sm, uint32_t si,
+                    uint32_t rank, struct ws_sm **peer_sm, uint32_t *peer_slot);
 
 #endif

@@ -460,8 +460,7 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
     /* A bulk copy's "lanes" are its box words: one thread issues it. */
     c->v[WS_CTR_THREAD_INST] += ac.op && in->mask == WS_BOX_MASK
                                         && ac.op->kind >= WS_ASYNC_BULK_LOAD
-                                        && ac.op->kind
-                                               <= WS_ASYNC_BULK_PREFETCH
+                                        && ac.op->kind <= WS_ASYNC_BULK_PREFETCH
                                     ? 1u
                                     : ws_popcount32(in->mask);
     if (!timed && (flags & WS_INST_GENERIC) && in->space == WS_SPACE_SHARED

@@ -46,9 +46,9 @@ enum ws_warp_state {
 
 enum ws_wait_on {
     WS_WAIT_NONE,
-    WS_WAIT_MBAR,     /* an mbarrier phase */
-    WS_WAIT_WG,       /* its warpgroup at WARPGROUP.ARRIVE */
-    WS_WAIT_CLUSTER   /* its cluster at UCGABAR_WAIT */
+    WS_WAIT_MBAR,   /* an mbarrier phase */
+    WS_WAIT_WG,     /* its warpgroup at WARPGROUP.ARRIVE */
+    WS_WAIT_CLUSTER /* its cluster at UCGABAR_WAIT */
 };
 
 struct ws_warp {
@@ -76,8 +76,8 @@ struct ws_warp {
     uint64_t wg_done[WS_ASYNC_GROUPS];
     uint32_t wg_groups, wg_open_n;
     uint64_t wg_open;
-    uint64_t wait_from; /* cycle a WS_WARP_WAITING wait began */
-    uint8_t waiting_on; /* enum ws_wait_on, while WS_WARP_WAITING */
+    uint64_t wait_from;   /* cycle a WS_WARP_WAITING wait began */
+    uint8_t waiting_on;   /* enum ws_wait_on, while WS_WARP_WAITING */
     uint32_t cga_arrives; /* UCGABAR_ARV issued (ws_cluster.h) */
     /* Readiness of the next instruction that only this warp can change,
      * recomputed when it issues or leaves a barrier (ws_issue_prepare). */
@@ -94,10 +94,10 @@ struct ws_warp {
 /* An mbarrier (ws_async.h), found by its shared address. */
 struct ws_mbar {
     uint64_t addr;
-    int64_t pending; /* arrivals the current phase still needs */
-    int64_t tx;      /* bytes expected less bytes landed */
-    uint32_t count;  /* arrivals per phase */
-    uint32_t phase;  /* phases completed */
+    int64_t pending;  /* arrivals the current phase still needs */
+    int64_t tx;       /* bytes expected less bytes landed */
+    uint32_t count;   /* arrivals per phase */
+    uint32_t phase;   /* phases completed */
     uint64_t last_at; /* when phase (phase - 1) completed */
     uint64_t cur_at;  /* latest arrival or landing of the current phase */
     uint32_t waiters; /* warps of the CTA (bit = warp) held for it */
@@ -159,7 +159,7 @@ struct ws_sm {
     uint32_t nslots, free_warps;
     struct ws_subcore *sub; /* [sm.sub_cores] */
     uint32_t nsub;
-    uint32_t resident; /* CTAs resident now */
+    uint32_t resident;   /* CTAs resident now */
     uint64_t wg_pipe[4]; /* tensor-pipe quarters: free from (wgmma) */
     uint64_t tma_free;   /* the copy engine: free from */
     uint64_t dsmem_free; /* the SM-to-SM port: free from */

@@ -14,9 +14,9 @@
 #include <string.h>
 
 static const char *const ws_async_kind_names[WS_ASYNC_KIND_COUNT] = {
-    "none",        "wgmma",        "wg_arrive",     "wg_wait",
-    "mbar_init",   "mbar_arrive",  "mbar_wait",     "bulk_load",
-    "bulk_store",  "bulk_prefetch", "cluster_arrive", "cluster_wait"};
+    "none",       "wgmma",         "wg_arrive",      "wg_wait",
+    "mbar_init",  "mbar_arrive",   "mbar_wait",      "bulk_load",
+    "bulk_store", "bulk_prefetch", "cluster_arrive", "cluster_wait"};
 
 const char *ws_async_kind_name(enum ws_async_kind kind)
 {

@@ -68,12 +68,12 @@ const char *ws_async_kind_name(enum ws_async_kind kind);
  * any format.  Rows are the innermost box dimension, contiguous in global
  * memory; planes are the third dimension (1 for a 2-D box). */
 enum {
-    WS_BOX_BASE,    /* global address of the box's first element */
-    WS_BOX_ROW,     /* bytes per row | rows << 32 */
-    WS_BOX_PITCH,   /* bytes from one row to the next */
-    WS_BOX_MBAR,    /* shared address of the mbarrier completed, or 0 */
-    WS_BOX_PLANES,  /* planes | multicast CTA mask << 32 */
-    WS_BOX_PPITCH,  /* bytes from one plane to the next */
+    WS_BOX_BASE,   /* global address of the box's first element */
+    WS_BOX_ROW,    /* bytes per row | rows << 32 */
+    WS_BOX_PITCH,  /* bytes from one row to the next */
+    WS_BOX_MBAR,   /* shared address of the mbarrier completed, or 0 */
+    WS_BOX_PLANES, /* planes | multicast CTA mask << 32 */
+    WS_BOX_PPITCH, /* bytes from one plane to the next */
     WS_BOX_WORDS
 };
 #define WS_BOX_MASK ((1u << WS_BOX_WORDS) - 1u)

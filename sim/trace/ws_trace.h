@@ -54,7 +54,7 @@ enum {
     WS_INST_BAR_SYNC = 1u << 2, /* BAR.SYNC / BAR.RED: wait for the CTA */
     WS_INST_FENCE = 1u << 3,    /* MEMBAR / FENCE: wait for own memory ops */
     WS_INST_ASYNC_COMMIT = 1u << 4, /* LDGDEPBAR: close an LDGSTS group */
-    WS_INST_ASYNC_WAIT = 1u << 5, /* DEPBAR.LE SB0, imm: wait for groups */
+    WS_INST_ASYNC_WAIT = 1u << 5,   /* DEPBAR.LE SB0, imm: wait for groups */
     /* Hopper's asynchronous instructions (trace/ws_async_op.h): the timing
      * model decodes the opcode once and acts on its kind. */
     WS_INST_ASYNC = 1u << 6,

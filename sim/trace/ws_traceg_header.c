@@ -117,8 +117,8 @@ static int ws_header_block(struct ws_traceg *r, const uint32_t b[3], long col,
 }
 
 /* PTX allows clusters of up to 16 CTAs (8 portable). */
-static int ws_header_cluster(struct ws_traceg *r, const uint32_t c[3],
-                             long col, struct ws_err *err)
+static int ws_header_cluster(struct ws_traceg *r, const uint32_t c[3], long col,
+                             struct ws_err *err)
 {
     if (c[0] == 0 || c[1] == 0 || c[2] == 0
         || (uint64_t)c[0] * c[1] * c[2] > 16)

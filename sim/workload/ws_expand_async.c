@@ -101,8 +101,7 @@ static int ws_async_targets(struct ws_expander *x, uint32_t idx,
             return -1;
         /* An mbarrier is 8 bytes, 8-aligned, in the CTA's shared memory;
          * 0 means "none" in a box. */
-        if (v <= 0 || v % 8 != 0
-            || (uint64_t)v + 8 > x->w->launch.shmem)
+        if (v <= 0 || v % 8 != 0 || (uint64_t)v + 8 > x->w->launch.shmem)
             return ws_async_fail(x, t->mbar, lane, "mbarrier address", v,
                                  "an 8-byte aligned address above 0 inside "
                                  "the CTA's shared allocation",
@@ -126,7 +125,7 @@ int ws_expand_box(struct ws_expander *x, uint32_t idx, struct ws_inst *in,
     const struct ws_wl_tma *t = ws_workload_tma(x->w, idx);
     const struct ws_wl_tensor *ten = &x->w->tensors[t->tensor];
     uint32_t lane = (uint32_t)__builtin_ctz(in->mask);
-    int64_t lo[WS_WL_TENSOR_DIMS], hi[WS_WL_TENSOR_DIMS];
+    int64_t lo[WS_WL_TENSOR_DIMS] = {0}, hi[WS_WL_TENSOR_DIMS] = {0};
     struct ws_box b;
     int inside;
 
@@ -140,7 +139,7 @@ int ws_expand_box(struct ws_expander *x, uint32_t idx, struct ws_inst *in,
     if (ws_async_targets(x, idx, t, lane, &b, err) < 0)
         return -1;
     b.base = x->w->buffers[ten->buffer].base;
-    for (uint32_t k = 0; k < ten->ndims; k++)
+    for (uint32_t k = 0; k < ten->ndims && k < WS_WL_TENSOR_DIMS; k++)
         b.base += (uint64_t)lo[k] * ten->stride[k];
     b.row_bytes = (uint32_t)(hi[0] - lo[0]) * ten->elem;
     b.rows = (uint32_t)(hi[1] - lo[1]);

@@ -256,8 +256,9 @@ int ws_wl_only_keys(struct ws_wl_ctx *c, const struct ws_ynode *map,
     return 0;
 }
 
-static const char *const ws_wl_launch_keys[] = {
-    "grid", "block", "shared", "registers", "cluster", NULL};
+static const char *const ws_wl_launch_keys[] = {"grid",    "block",
+                                                "shared",  "registers",
+                                                "cluster", NULL};
 
 /* PTX: a cluster of at most 8 CTAs portably, 16 where the kernel allows
  * non-portable sizes; the grid must tile into clusters. */
@@ -285,7 +286,7 @@ static int ws_wl_cluster(struct ws_wl_ctx *c, const struct ws_ynode *l)
                              "grid %c of %u is not a multiple of the "
                              "cluster's %u (expected a grid of whole "
                              "clusters)",
-                             "xyz"[k], w->launch.grid[k], d[k]);
+                             "xyz"[k], w -> launch.grid[k], d[k]);
     return 0;
 }
 
@@ -422,10 +423,11 @@ static int ws_is_null(const struct ws_ynode *n)
  * or a value would otherwise be read as an empty one. */
 static int ws_wl_keys(struct ws_wl_ctx *c)
 {
-    static const char *const keys[] = {
-        "listing", "function", "params", "launch",    "buffers", "let",
-        "when",    "loops",    "memory", "listings", "tensors",  "tma",
-        "mbarriers"};
+    static const char *const keys[] = {"listing",  "function", "params",
+                                       "launch",   "buffers",  "let",
+                                       "when",     "loops",    "memory",
+                                       "listings", "tensors",  "tma",
+                                       "mbarriers"};
     for (const struct ws_ynode *n = c->root->child; n; n = n->next) {
         size_t k;
         for (k = 0; k < sizeof keys / sizeof keys[0]; k++)
@@ -641,8 +643,7 @@ static int ws_wl_build(struct ws_wl_ctx *c, const char *const *sets, int nsets,
     for (int k = 0; k < WS_SLOT_FIXED; k++)
         if (ws_expr_name(&w->names, ws_fixed_names[k]) < 0)
             return ws_err_oom(c->err);
-    return ws_wl_launch(c) < 0 || ws_wl_buffers(c) < 0
-                   || ws_wl_tensors(c) < 0
+    return ws_wl_launch(c) < 0 || ws_wl_buffers(c) < 0 || ws_wl_tensors(c) < 0
                    || ws_wl_listing(c, listing, opts) < 0
                    || ws_wl_listing_overrides(c, w->sass.path) < 0
                    || ws_wl_counters(c) < 0 || ws_wl_lets(c) < 0

@@ -105,9 +105,9 @@ struct ws_wl_tensor {
     char *name;
     uint32_t buffer; /* index in buffers */
     uint32_t elem, ndims;
-    int64_t dim[WS_WL_TENSOR_DIMS];    /* elements */
+    int64_t dim[WS_WL_TENSOR_DIMS];     /* elements */
     uint64_t stride[WS_WL_TENSOR_DIMS]; /* bytes; stride[0] is elem */
-    uint32_t box[WS_WL_TENSOR_DIMS];   /* elements, 1 past ndims */
+    uint32_t box[WS_WL_TENSOR_DIMS];    /* elements, 1 past ndims */
 };
 
 /* A bulk copy's rule: its tensor and the indices in rules of the
@@ -180,8 +180,8 @@ ws_workload_rule(const struct ws_workload *w, enum ws_wl_rule_kind kind,
 }
 
 /* The TMA rule of instruction i, or NULL. */
-static inline const struct ws_wl_tma *ws_workload_tma(const struct ws_workload *w,
-                                                      uint32_t i)
+static inline const struct ws_wl_tma *
+ws_workload_tma(const struct ws_workload *w, uint32_t i)
 {
     int t = w->tma_of[i];
 

@@ -154,11 +154,12 @@ static int ws_is_memory(const struct ws_workload *w,
 /* mbarriers: entries are {count|tx|parity: expr}, each for the SYNCS form
  * whose immediate it is. */
 static const char *const ws_wl_imm_keys[] = {"count", "tx", "parity"};
-static const enum ws_async_kind ws_wl_imm_kinds[] = {
-    WS_ASYNC_MBAR_INIT, WS_ASYNC_MBAR_ARRIVE, WS_ASYNC_MBAR_WAIT};
-static const char *const ws_wl_imm_ops[] = {
-    "SYNCS.EXCH (mbarrier.init)", "SYNCS.ARRIVE (an arrive)",
-    "SYNCS.PHASECHK (a wait)"};
+static const enum ws_async_kind ws_wl_imm_kinds[] = {WS_ASYNC_MBAR_INIT,
+                                                     WS_ASYNC_MBAR_ARRIVE,
+                                                     WS_ASYNC_MBAR_WAIT};
+static const char *const ws_wl_imm_ops[] = {"SYNCS.EXCH (mbarrier.init)",
+                                            "SYNCS.ARRIVE (an arrive)",
+                                            "SYNCS.PHASECHK (a wait)"};
 
 /* Which of count, tx or parity the entry n gives; -1 with the error. */
 static int ws_wl_imm_key(struct ws_wl_ctx *c, const struct ws_ynode *n)
@@ -252,19 +253,30 @@ static int ws_wl_literal_trips(struct ws_wl_ctx *c, const struct ws_ynode *t)
     return rc;
 }
 
+/* The index of an mbarriers rule's key, checked already to be one of
+ * ws_wl_imm_keys. */
+static uint8_t ws_wl_imm_index(const char *key)
+{
+    uint8_t k = 0;
+
+    while (k + 1u < sizeof ws_wl_imm_keys / sizeof ws_wl_imm_keys[0]
+           && strcmp(key, ws_wl_imm_keys[k]) != 0)
+        k++;
+    return k;
+}
+
 static int ws_wl_compile_rule(struct ws_wl_ctx *c, const struct ws_ynode *n,
                               enum ws_wl_rule_kind kind, int counter,
                               uint32_t inst)
 {
     struct ws_workload *w = c->w;
-    const struct ws_ynode *text = kind == WS_RULE_LOOP  ? ws_yaml_get(n, "trips")
+    const struct ws_ynode *text = kind == WS_RULE_LOOP ? ws_yaml_get(n, "trips")
                                   : kind == WS_RULE_IMM ? n->child
                                                         : n;
     struct ws_wl_rule *r = &w->rules[w->nrules];
 
-    if (kind == WS_RULE_IMM) /* checked: one key of ws_wl_imm_keys */
-        for (r->imm = 0; strcmp(text->key, ws_wl_imm_keys[r->imm]) != 0;)
-            r->imm++;
+    if (kind == WS_RULE_IMM)
+        r->imm = ws_wl_imm_index(text->key);
     if (text->kind != WS_YNODE_SCALAR)
         return ws_wl_bad(c, text, "not an expression", "a quoted expression");
     if (kind == WS_RULE_LOOP && ws_wl_literal_trips(c, text) < 0)

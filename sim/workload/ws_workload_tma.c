@@ -86,8 +86,7 @@ static int ws_wl_tensor_shape(struct ws_wl_ctx *c, const struct ws_ynode *n,
     int64_t v[WS_WL_TENSOR_DIMS];
     uint32_t k, nbox, nstr = 0;
 
-    if (ws_wl_list(c, dims, "dimension", 1, INT64_C(1) << 32, t->dim,
-                   &t->ndims)
+    if (ws_wl_list(c, dims, "dimension", 1, INT64_C(1) << 32, t->dim, &t->ndims)
             < 0
         || ws_wl_list(c, box, "box dimension", 1, WS_WL_BOX_MAX, v, &nbox) < 0)
         return -1;
@@ -103,8 +102,7 @@ static int ws_wl_tensor_shape(struct ws_wl_ctx *c, const struct ws_ynode *n,
         if (t->ndims == 1)
             return ws_wl_bad(c, strides, "strides for a 1-D tensor",
                              "no strides: (dimension 0 is dense)");
-        if (ws_wl_list(c, strides, "stride", 1, WS_WL_STRIDE_MAX, v, &nstr)
-            < 0)
+        if (ws_wl_list(c, strides, "stride", 1, WS_WL_STRIDE_MAX, v, &nstr) < 0)
             return -1;
         if (nstr != t->ndims - 1)
             return ws_wl_bad(c, strides, "wrong number of strides",
@@ -174,8 +172,7 @@ static int ws_wl_tensor(struct ws_wl_ctx *c, const struct ws_ynode *n,
     if (ws_wl_const(c, elem, &e) < 0)
         return -1;
     if (e != 1 && e != 2 && e != 4 && e != 8 && e != 16)
-        return ws_wl_bad(c, elem, "bad element size",
-                         "1, 2, 4, 8 or 16 bytes");
+        return ws_wl_bad(c, elem, "bad element size", "1, 2, 4, 8 or 16 bytes");
     t->elem = (uint32_t)e;
     if (ws_wl_tensor_shape(c, n, t) < 0 || ws_wl_tensor_fits(c, n, t) < 0)
         return -1;
@@ -235,7 +232,7 @@ static int ws_wl_tma_parts(struct ws_wl_ctx *c, const struct ws_ynode *n,
     const struct ws_ynode *mbar = ws_yaml_get(n, "mbar");
     const struct ws_ynode *mc = ws_yaml_get(n, "multicast");
     const struct ws_ynode *i = co && co->kind == WS_YNODE_SEQ ? co->child
-                                                               : NULL;
+                                                              : NULL;
     uint32_t k = 0;
     char msg[64];
 
@@ -293,8 +290,7 @@ static int ws_wl_tma_rule(struct ws_wl_ctx *c, const struct ws_ynode *n)
     if (n->kind != WS_YNODE_MAP)
         return ws_wl_bad(c, n, "bad tma rule",
                          "{tensor: name, coords: [...], mbar: expr}");
-    if (ws_wl_only_keys(c, n, keys, "tma",
-                        "tensor, coords, mbar or multicast")
+    if (ws_wl_only_keys(c, n, keys, "tma", "tensor, coords, mbar or multicast")
             < 0
         || ws_wl_tma_tensor(c, n, &t->tensor) < 0)
         return -1;

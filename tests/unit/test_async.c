@@ -121,15 +121,15 @@ static void test_wgmma_shared_pipe(void **state)
 #define GBASE 0x10000000ull
 
 struct tma {
-    unsigned boxes;    /* per CTA */
-    uint32_t rows;     /* per box, 128 bytes each */
-    int64_t extra_tx;  /* expected beyond the bytes sent */
+    unsigned boxes;   /* per CTA */
+    uint32_t rows;    /* per box, 128 bytes each */
+    int64_t extra_tx; /* expected beyond the bytes sent */
 };
 
 static void put_box(struct ws_synth *k, uint64_t base, uint32_t rows)
 {
-    struct ws_inst *in = ws_synth_mem(k, "UTMALDG.2D", -1, -1, WS_BOX_WORDS,
-                                      0, 0, 4);
+    struct ws_inst *in = ws_synth_mem(k, "UTMALDG.2D", -1, -1, WS_BOX_WORDS, 0,
+                                      0, 4);
     struct ws_box b = {base, 128, 0, MBAR, 128, rows, 1, 0};
 
     ws_box_pack(&b, k->g.addrs + in->addr);
@@ -151,8 +151,8 @@ static void gen_tma(struct ws_synth *k, uint32_t cta)
         put_box(k, base + (uint64_t)i * t->rows * 128, t->rows);
     ws_synth_op(k, "EXIT", -1, -1, -1);
     ws_synth_warp(k, 1);
-    ws_synth_mem(k, "SYNCS.PHASECHK.TRANS64.TRYWAIT", -1, -1, 1, MBAR, 0,
-                 8)->imm = 2 | 0;
+    ws_synth_mem(k, "SYNCS.PHASECHK.TRANS64.TRYWAIT", -1, -1, 1, MBAR, 0, 8)
+        ->imm = 2 | 0;
     ws_synth_op(k, "EXIT", -1, -1, -1);
 }
 
@@ -234,9 +234,9 @@ static void test_tma_below_dram_peak(void **state)
 /* ---- clusters ------------------------------------------------------------ */
 
 struct clus {
-    unsigned chain;  /* dependent FFMAs rank 0 runs before it arrives */
-    int remote;      /* rank 1 arrives on rank 0's mbarrier instead */
-    int multicast;   /* rank 0 multicasts one line to both CTAs */
+    unsigned chain; /* dependent FFMAs rank 0 runs before it arrives */
+    int remote;     /* rank 1 arrives on rank 0's mbarrier instead */
+    int multicast;  /* rank 0 multicasts one line to both CTAs */
 };
 
 static void gen_cluster(struct ws_synth *k, uint32_t cta)
@@ -254,23 +254,24 @@ static void gen_cluster(struct ws_synth *k, uint32_t cta)
         ws_synth_op(k, "UCGABAR_WAIT", -1, -1, -1);
     }
     if (c->multicast) {
-        ws_synth_mem(k, "SYNCS.ARRIVE.TRANS64.A1T0", -1, -1, 1, MBAR, 0,
-                     8)->imm = 128;
+        ws_synth_mem(k, "SYNCS.ARRIVE.TRANS64.A1T0", -1, -1, 1, MBAR, 0, 8)
+            ->imm = 128;
         if (rank == 0) {
-            struct ws_inst *in = ws_synth_mem(k, "UTMALDG.2D.MULTICAST", -1,
-                                              -1, WS_BOX_WORDS, 0, 0, 4);
+            struct ws_inst *in = ws_synth_mem(k, "UTMALDG.2D.MULTICAST", -1, -1,
+                                              WS_BOX_WORDS, 0, 0, 4);
             struct ws_box b = {GBASE, 128, 0, MBAR, 128, 1, 1, 3};
             ws_box_pack(&b, k->g.addrs + in->addr);
         }
-        ws_synth_mem(k, "SYNCS.PHASECHK.TRANS64.TRYWAIT", -1, -1, 1, MBAR, 0,
-                     8)->imm = 2;
+        ws_synth_mem(k, "SYNCS.PHASECHK.TRANS64.TRYWAIT", -1, -1, 1, MBAR, 0, 8)
+            ->imm = 2;
     } else if (c->remote) {
         if (rank == 1)
             ws_synth_mem(k, "SYNCS.ARRIVE.TRANS64.RED.A1T0", -1, -1, 1,
                          (0ull << 24) | MBAR, 0, 8);
         else
-            ws_synth_mem(k, "SYNCS.PHASECHK.TRANS64.TRYWAIT", -1, -1, 1,
-                         MBAR, 0, 8)->imm = 2;
+            ws_synth_mem(k, "SYNCS.PHASECHK.TRANS64.TRYWAIT", -1, -1, 1, MBAR,
+                         0, 8)
+                ->imm = 2;
     } else {
         for (unsigned i = 0; rank == 0 && i < c->chain; i++)
             ws_synth_op(k, "FFMA", 1, 1, 2);

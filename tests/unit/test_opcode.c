@@ -223,9 +223,8 @@ static void test_coalesce_random(void **state)
  * the Hopper ones decode to their kinds (trace/ws_async_op.h). */
 static void test_hopper_listings_known(void **state)
 {
-    const char *files[] = {
-        "traces/kernels/hopper/gemm_tma_wgmma.sm_90a.sass",
-        "traces/kernels/hopper/gemm_cluster.sm_90a.sass"};
+    const char *files[] = {"traces/kernels/hopper/gemm_tma_wgmma.sm_90a.sass",
+                           "traces/kernels/hopper/gemm_cluster.sm_90a.sass"};
     unsigned checked = 0, hopper = 0;
 
     (void)state;

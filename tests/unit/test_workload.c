@@ -1329,9 +1329,8 @@ static void expect_box(const struct ws_cta_stream *cta,
 
 /* Expands text with M = N = 256 and K = 128 (grid 1 x 2, two K tiles)
  * into w, x; returns CTA (0, 1). */
-static const struct ws_cta_stream *hopper_cta1(struct ws_workload *w,
-                                               struct ws_expander *x,
-                                               const char *text)
+static const struct ws_cta_stream *
+hopper_cta1(struct ws_workload *w, struct ws_expander *x, const char *text)
 {
     const char *sets[] = {"M=256", "N=256", "K=128"};
     const char *path = tmp_workload();
@@ -1366,12 +1365,12 @@ static void test_hopper_boxes(void **state)
     prod = &cta->warps[0];
     cons = &cta->warps[4];
     /* K tile 0 onto full[0], tile 1 onto full[1]; A rows from 128. */
-    expect_box(cta, nth_op(&w, prod, "UTMALDG", 1), HOPPER_A + 128 * arow,
-               128, 128, arow, HOPPER_FULL);
+    expect_box(cta, nth_op(&w, prod, "UTMALDG", 1), HOPPER_A + 128 * arow, 128,
+               128, arow, HOPPER_FULL);
     expect_box(cta, nth_op(&w, prod, "UTMALDG", 2), HOPPER_B, 128, 256, arow,
                HOPPER_FULL);
-    expect_box(cta, nth_op(&w, prod, "UTMALDG", 3),
-               HOPPER_A + 128 * arow + 128, 128, 128, arow, HOPPER_FULL + 8);
+    expect_box(cta, nth_op(&w, prod, "UTMALDG", 3), HOPPER_A + 128 * arow + 128,
+               128, 128, arow, HOPPER_FULL + 8);
     /* mbarrier.init: full[s] counts 1, empty[s] 8 consumer warps. */
     assert_int_equal(nth_op(&w, prod, "SYNCS.EXCH", 1)->imm, 1);
     assert_int_equal(nth_op(&w, prod, "SYNCS.EXCH", 2)->imm, 8);
@@ -1447,7 +1446,8 @@ static void test_hopper_errors(void **state)
                         "box (expected a tma rule naming its tensor and "
                         "coordinates)");
     expect_hopper_error("  \"STG.E*\"", "  \"UTMALDG#1\": \"A\"\n  \"STG.E*\"",
-                        "\"UTMALDG#1\": \"A\"", "is a bulk copy (expected a tma");
+                        "\"UTMALDG#1\": \"A\"",
+                        "is a bulk copy (expected a tma");
     expect_hopper_error("{tx: \"2 * (128 + 256) * 64\"}", "{count: \"1\"}",
                         "{count: \"1\"}",
                         "SYNCS.ARRIVE.TRANS64#2 is not an mbarrier instruction "
@@ -1505,8 +1505,9 @@ static void test_hopper_cluster(void **state)
     ws_expand_free(&x);
     ws_workload_free(&w);
     ws_err_clear(&err);
-    assert_int_equal(ws_workload_load(&w, "traces/kernels/hopper/"
-                                          "gemm_cluster.yaml",
+    assert_int_equal(ws_workload_load(&w,
+                                      "traces/kernels/hopper/"
+                                      "gemm_cluster.yaml",
                                       odd, 1, NULL, NULL, &err),
                      -1);
     assert_non_null(strstr(err.text, "grid x of 1 is not a multiple of the "

@@ -39,7 +39,8 @@ static inline const struct ws_cta_stream *next_cta(struct trace_fixture *f)
     return cta;
 }
 
-static inline const char *opname(struct trace_fixture *f, const struct ws_inst *in)
+static inline const char *opname(struct trace_fixture *f,
+                                 const struct ws_inst *in)
 {
     return ws_strtab_str(ws_traceg_opcodes(f->r), in->op);
 }
