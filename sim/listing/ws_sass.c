@@ -215,8 +215,8 @@ static int ws_sass_opcode(struct ws_sass_parser *p, char **q,
     if (id == UINT32_MAX)
         return ws_err_oom(err);
     in->op = id;
-    in->known = (uint8_t)ws_opcode_lookup(
-        t, ws_opcode_base_len(ws_strtab_str(&p->s->strs, id)), p->sm, &info);
+    in->known = (uint8_t)ws_opcode_known(ws_strtab_str(&p->s->strs, id), p->sm,
+                                         &info);
     in->cls = in->known ? info.cls : (uint8_t)p->opts.unknown_class;
     in->memop = in->known ? info.memop : WS_MEMOP_NONE;
     *q = ws_skip_blank(t + n);

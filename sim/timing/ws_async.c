@@ -363,7 +363,7 @@ static int ws_async_bulk(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
         return 0;
     if (!b.multicast)
         return ws_mbar_arrive(s, sm, &sm->slots[w->slot], b.mbar, 0,
-                              -(int64_t)ws_box_bytes(&b), done);
+                              -(int64_t)(ws_box_bytes(&b) + b.fill), done);
     /* A multicast's bytes land in every CTA of the mask, on each CTA's
      * barrier at the same offset; another SM's copy crosses the SM-to-SM
      * network. */
@@ -377,7 +377,7 @@ static int ws_async_bulk(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
             continue;
         }
         if (ws_mbar_arrive(s, psm, &psm->slots[pslot], b.mbar, 0,
-                           -(int64_t)ws_box_bytes(&b),
+                           -(int64_t)(ws_box_bytes(&b) + b.fill),
                            done + (psm != sm ? s->gpu->dsmem.latency : 0))
             < 0)
             return -1;
@@ -503,6 +503,10 @@ static int ws_mbar_wait(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
     mb = ws_mbar_find(slot, addr);
     if (!mb)
         return 0; /* never initialised: nothing to wait for */
+    if (mb->phase > 0 && mb->last_at > t + 1
+        && ((mb->phase - 1) & 1u) != parity)
+        return 0; /* at t the barrier is still in the phase that completes
+                     at last_at: the one before it, waited for, is done */
     if ((mb->phase & 1u) != parity) {
         /* The phase waited for is the last one completed, maybe at a
          * cycle still to come (its bytes land then). */
@@ -516,6 +520,7 @@ static int ws_mbar_wait(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
     }
     s->k->ctr.v[WS_CTR_MBAR_WAITS]++;
     mb->waiters |= 1u << (w->warp_in_cta & 31u);
+    w->wait_mbar = addr;
     ws_async_hold(s, sm, wi, WS_WAIT_MBAR, t);
     return 0;
 }

@@ -11,6 +11,7 @@
 void ws_cluster_kernel(struct ws_sim *s)
 {
     s->held = NULL;
+    s->starved = 0;
     s->clusters_on = 0;
 }
 
@@ -68,6 +69,15 @@ static int ws_sm_has_slot(const struct ws_sm *sm)
         if (!sm->slots[i].used)
             return 1;
     return 0;
+}
+
+/* CTA slots of the smallest GPC, all free: the largest cluster that can
+ * ever run. */
+static uint32_t ws_gpc_capacity(const struct ws_sim *s)
+{
+    uint32_t gpcs = s->gpu->sm.gpcs ? s->gpu->sm.gpcs : 1;
+
+    return s->gpu->sm.count / gpcs * s->k->occ.ctas_per_sm;
 }
 
 /* Free CTA slots on the SMs of GPC gpc. */
@@ -142,6 +152,14 @@ int ws_cluster_place(struct ws_sim *s, const struct ws_cta_stream *cta,
                          "below the cluster's %u CTAs, at most %d)",
                          s->k->name, cta->cluster_rank, size,
                          WS_CLUSTER_MAX_CTAS);
+    if (size > ws_gpc_capacity(s))
+        return ws_err_at(s->err, s->src->origin, 1, 1,
+                         "kernel %s: a cluster of %u CTAs cannot run on %s "
+                         "(expected at most %u: %u CTAs per SM on the %u SMs "
+                         "of its smallest GPC)",
+                         s->k->name, size, g->name, ws_gpc_capacity(s),
+                         s->k->occ.ctas_per_sm,
+                         ws_gpc_capacity(s) / s->k->occ.ctas_per_sm);
     c = ws_cluster_find(s, cta->cluster_id);
     if (!c) {
         uint32_t gpc = ws_cluster_gpc(s, asker->id, size ? size : 1);
@@ -191,6 +209,7 @@ void ws_cluster_retired(struct ws_sim *s, struct ws_sm *sm, uint32_t si)
     if (slot->cluster == WS_NO_CLUSTER)
         return;
     c = &s->clusters[slot->cluster];
+    c->ended |= 1u << slot->rank;
     slot->cluster = WS_NO_CLUSTER;
     if (++c->retired == c->placed && (!c->size || c->placed == c->size))
         c->used = 0;
@@ -209,7 +228,8 @@ static uint32_t ws_cluster_need(const struct ws_sim *s,
         return UINT32_MAX;
     for (uint32_t r = 0; r < c->size; r++) {
         const struct ws_cta_slot *slot = &s->sms[c->sm[r]].slots[c->slot[r]];
-        need += slot->nwarps - slot->done;
+        if (!(c->ended & (1u << r))) /* else its slot may hold another CTA */
+            need += slot->nwarps - slot->done;
     }
     return need;
 }
@@ -222,6 +242,8 @@ static int ws_cluster_release(struct ws_sim *s, struct ws_cluster *c,
     for (uint32_t r = 0; r < c->size; r++) {
         struct ws_sm *sm = &s->sms[c->sm[r]];
         const struct ws_cta_slot *slot = &sm->slots[c->slot[r]];
+        if (c->ended & (1u << r))
+            continue;
         for (uint32_t i = 0; i < slot->nwarps; i++) {
             struct ws_warp *x = &sm->warps[slot->warp_slots[i]];
             if (x->state != WS_WARP_WAITING || x->waiting_on != WS_WAIT_CLUSTER
@@ -259,6 +281,20 @@ int ws_cluster_arrive(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
     return 0;
 }
 
+int ws_cluster_warp_exited(struct ws_sim *s, struct ws_sm *sm, uint32_t si,
+                           uint64_t t)
+{
+    uint32_t ci = sm->slots[si].cluster;
+    struct ws_cluster *c;
+
+    if (ci == WS_NO_CLUSTER)
+        return 0;
+    c = &s->clusters[ci];
+    if (!c->size || c->arrived == 0 || c->arrived < ws_cluster_need(s, c))
+        return 0;
+    return ws_cluster_release(s, c, t);
+}
+
 int ws_cluster_wait(struct ws_sim *s, struct ws_sm *sm, uint32_t wi, uint64_t t)
 {
     struct ws_warp *w = &sm->warps[wi];
@@ -285,7 +321,9 @@ int ws_cluster_peer(const struct ws_sim *s, const struct ws_sm *sm, uint32_t si,
 
     *peer_sm = (struct ws_sm *)sm;
     *peer_slot = si;
-    if (slot->cluster == WS_NO_CLUSTER || rank == slot->rank)
+    if (slot->cluster == WS_NO_CLUSTER)
+        return rank == 0 ? 0 : -1; /* a CTA alone is its cluster's rank 0 */
+    if (rank == slot->rank)
         return 0;
     c = &s->clusters[slot->cluster];
     if (rank >= WS_CLUSTER_MAX_CTAS || !(c->present & (1u << rank)))

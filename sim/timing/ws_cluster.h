@@ -44,6 +44,7 @@ struct ws_cluster {
     uint32_t gpc;
     uint32_t placed, retired;
     uint32_t present; /* ranks placed, bit = rank */
+    uint32_t ended;   /* ranks retired, bit = rank */
     uint32_t sm[WS_CLUSTER_MAX_CTAS], slot[WS_CLUSTER_MAX_CTAS];
     uint32_t arrived; /* warp arrivals in the current barrier phase */
     uint32_t phase;   /* barrier phases completed */
@@ -72,6 +73,10 @@ int ws_cluster_arrive(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
                       uint64_t t);
 int ws_cluster_wait(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
                     uint64_t t);
+/* A warp of the CTA in slot si exited at t: the cluster barrier no longer
+ * waits for it (as a CTA barrier does not). */
+int ws_cluster_warp_exited(struct ws_sim *s, struct ws_sm *sm, uint32_t si,
+                           uint64_t t);
 
 /* The SM and slot of the CTA a cluster-scope address names, for a CTA in
  * slot si of sm: 0 with peer_sm and peer_slot set (the CTA itself when the

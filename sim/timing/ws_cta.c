@@ -229,6 +229,8 @@ int ws_cta_warp_done(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
     if (slot->at_barrier > 0 && slot->at_barrier == slot->nwarps - slot->done
         && ws_cta_release(s, sm, slot, t) < 0)
         return -1;
+    if (ws_cluster_warp_exited(s, sm, w->slot, t) < 0)
+        return -1;
     if (finish < t + 1)
         finish = t + 1;
     if (finish > slot->retire_at)

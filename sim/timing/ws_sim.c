@@ -8,6 +8,7 @@
  */
 #include "ws_sim.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,8 +174,10 @@ static int ws_sim_feed(struct ws_sim *s, struct ws_sm *sm, uint64_t t)
             cta = s->held;
             if (ws_cluster_place(s, cta, sm, &to) < 0)
                 return -1;
-            if (!to)
+            if (!to) {
+                s->starved = 1;
                 return 0;
+            }
         } else {
             if (s->src_done)
                 return 0;
@@ -189,14 +192,29 @@ static int ws_sim_feed(struct ws_sim *s, struct ws_sm *sm, uint64_t t)
             s->ctas_dispatched++;
             if (ws_cluster_place(s, cta, sm, &to) < 0)
                 return -1;
-            if (!to)
-                return 0; /* held until its GPC has a free slot */
+            if (!to) { /* held until its GPC has a free slot */
+                s->starved = 1;
+                return 0;
+            }
         }
         if (ws_cta_dispatch(s, to, cta, t) < 0)
             return -1;
         if (to == sm)
             return 0;
     }
+    return 0;
+}
+
+/* A CTA was held while SMs had free slots: once it runs, every SM with a
+ * free slot asks again, as the ones that asked meanwhile got nothing. */
+static int ws_sim_feed_starved(struct ws_sim *s, uint64_t t)
+{
+    if (!s->starved || s->held)
+        return 0;
+    s->starved = 0;
+    for (uint32_t i = 0; i < s->gpu->sm.count && !s->held; i++)
+        if (ws_sim_has_slot(&s->sms[i]) && ws_sim_feed(s, &s->sms[i], t) < 0)
+            return -1;
     return 0;
 }
 
@@ -220,7 +238,9 @@ static int ws_sim_event(struct ws_sim *s, const struct ws_event *ev)
     if (ev->kind == WS_EV_CTA_RETIRE) {
         sm = &s->sms[ev->u.retire.sm];
         ws_cta_retire(s, sm, ev->u.retire.slot, ev->cycle);
-        return ws_sim_feed(s, sm, ev->cycle) < 0 ? -1 : 0;
+        if (ws_sim_feed(s, sm, ev->cycle) < 0)
+            return -1;
+        return ws_sim_feed_starved(s, ev->cycle);
     }
     sm = &s->sms[ev->u.wake.sm];
     if (sm->sub[ev->u.wake.sub].wake != ev->cycle)
@@ -276,6 +296,41 @@ static int ws_sim_setup_kernel(struct ws_sim *s, struct ws_cta_source *src,
     return 0;
 }
 
+/* What the first warp still waiting waits for, for the message of a
+ * kernel that never finished: ", warp W of CTA (x,y,z) waits ...". */
+static void ws_sim_stuck(const struct ws_sim *s, char *why, size_t n)
+{
+    static const char *const on[] = {"", "on the mbarrier at shared 0x%llx",
+                                     "for its warpgroup at WARPGROUP.ARRIVE",
+                                     "at a cluster barrier"};
+
+    why[0] = '\0';
+    if (s->held) {
+        snprintf(why, n, "; CTA (%u,%u,%u) of a cluster never found room",
+                 s->held->ctaid[0], s->held->ctaid[1], s->held->ctaid[2]);
+        return;
+    }
+    for (uint32_t i = 0; i < s->gpu->sm.count; i++) {
+        const struct ws_sm *sm = &s->sms[i];
+        for (uint32_t w = 0; w < sm->nwarps; w++) {
+            const struct ws_warp *x = &sm->warps[w];
+            const struct ws_cta_slot *slot = &sm->slots[x->slot];
+            char what[64];
+            if (x->state != WS_WARP_WAITING && x->state != WS_WARP_AT_BARRIER)
+                continue;
+            if (x->state == WS_WARP_AT_BARRIER)
+                snprintf(what, sizeof what, "at a CTA barrier");
+            else
+                snprintf(what, sizeof what, on[x->waiting_on & 3u],
+                         (unsigned long long)x->wait_mbar);
+            snprintf(why, n, "; warp %u of CTA (%u,%u,%u) waits %s",
+                     x->warp_in_cta, slot->ctaid[0], slot->ctaid[1],
+                     slot->ctaid[2], what);
+            return;
+        }
+    }
+}
+
 int ws_sim_kernel(struct ws_sim *s, struct ws_cta_source *src,
                   struct ws_kernel_stats *k, struct ws_err *err)
 {
@@ -300,14 +355,18 @@ int ws_sim_kernel(struct ws_sim *s, struct ws_cta_source *src,
         if (s->progress && (s->events & 0xffff) == 0)
             s->progress(s->progress_ctx, k, s->ctas_done, s->now);
     }
-    if (s->ctas_done != s->ctas_dispatched)
+    if (s->ctas_done != s->ctas_dispatched) {
+        char why[160];
+        ws_sim_stuck(s, why, sizeof why);
         return ws_err_at(err, src->origin, 1, 1,
                          "kernel %s: %llu CTAs "
-                         "never finished (expected every CTA to run to its "
+                         "never finished%s (expected every CTA to run to its "
                          "end)",
                          k->name,
                          (unsigned long long)(s->ctas_dispatched
-                                              - s->ctas_done));
+                                              - s->ctas_done),
+                         why);
+    }
     /* The kernel is over when its last SM event is and memory is drained
      * (its stores and atomics included). */
     drained = ws_mem_drained(&s->mem);

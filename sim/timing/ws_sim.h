@@ -63,6 +63,7 @@ struct ws_sim {
     uint32_t nclusters;
     int clusters_on; /* the table is this kernel's */
     const struct ws_cta_stream *held;
+    int starved; /* an SM asked for work and got none while one was held */
 };
 
 /* What a caller may attach to a simulation; all optional. */

@@ -78,6 +78,7 @@ struct ws_warp {
     uint64_t wg_open;
     uint64_t wait_from;   /* cycle a WS_WARP_WAITING wait began */
     uint8_t waiting_on;   /* enum ws_wait_on, while WS_WARP_WAITING */
+    uint64_t wait_mbar;   /* the mbarrier waited on, for WS_WAIT_MBAR */
     uint32_t cga_arrives; /* UCGABAR_ARV issued (ws_cluster.h) */
     /* Readiness of the next instruction that only this warp can change,
      * recomputed when it issues or leaves a barrier (ws_issue_prepare). */

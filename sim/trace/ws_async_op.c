@@ -130,7 +130,8 @@ void ws_box_pack(const struct ws_box *b, uint64_t words[WS_BOX_WORDS])
     words[WS_BOX_ROW] = (uint64_t)b->row_bytes | (uint64_t)b->rows << 32;
     words[WS_BOX_PITCH] = b->pitch;
     words[WS_BOX_MBAR] = b->mbar;
-    words[WS_BOX_PLANES] = (uint64_t)b->planes | (uint64_t)b->multicast << 32;
+    words[WS_BOX_PLANES] = (uint64_t)b->planes | (uint64_t)b->multicast << 20
+                           | (uint64_t)b->fill << 36;
     words[WS_BOX_PPITCH] = b->plane_pitch;
 }
 
@@ -142,21 +143,24 @@ uint64_t ws_box_bytes(const struct ws_box *b)
 int ws_box_unpack(const uint64_t words[WS_BOX_WORDS], uint64_t max_bytes,
                   struct ws_box *b)
 {
-    uint64_t mc = words[WS_BOX_PLANES] >> 32;
+    uint64_t planes = words[WS_BOX_PLANES] & 0xfffffu;
 
     b->base = words[WS_BOX_BASE];
     b->row_bytes = (uint32_t)words[WS_BOX_ROW];
     b->rows = (uint32_t)(words[WS_BOX_ROW] >> 32);
     b->pitch = words[WS_BOX_PITCH];
     b->mbar = words[WS_BOX_MBAR];
-    b->planes = (uint32_t)words[WS_BOX_PLANES];
+    b->planes = (uint32_t)planes;
     b->plane_pitch = words[WS_BOX_PPITCH];
-    b->multicast = (uint16_t)mc;
+    b->multicast = (uint16_t)(words[WS_BOX_PLANES] >> 20);
+    b->fill = (uint32_t)(words[WS_BOX_PLANES] >> 36);
     /* A TMA box is at most 256 elements per dimension (PTX), so these
      * bounds refuse words that were never a box before they can make the
      * engine loop for ever. */
-    if (b->row_bytes == 0 || b->rows == 0 || b->planes == 0 || mc > 0xffff
-        || b->row_bytes > 256u * 16u || b->rows > 65536 || b->planes > 65536)
+    /* A box wholly outside its tensor reads nothing: all of it is fill. */
+    if ((b->row_bytes == 0 || b->rows == 0 || b->planes == 0) && b->fill == 0)
         return -1;
-    return ws_box_bytes(b) <= max_bytes ? 0 : -1;
+    if (b->row_bytes > 256u * 16u || b->rows > 65536 || b->planes > 65536)
+        return -1;
+    return ws_box_bytes(b) + b->fill <= max_bytes ? 0 : -1;
 }

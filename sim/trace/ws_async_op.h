@@ -72,7 +72,7 @@ enum {
     WS_BOX_ROW,    /* bytes per row | rows << 32 */
     WS_BOX_PITCH,  /* bytes from one row to the next */
     WS_BOX_MBAR,   /* shared address of the mbarrier completed, or 0 */
-    WS_BOX_PLANES, /* planes | multicast CTA mask << 32 */
+    WS_BOX_PLANES, /* planes | multicast CTA mask << 20 | fill << 36 */
     WS_BOX_PPITCH, /* bytes from one plane to the next */
     WS_BOX_WORDS
 };
@@ -85,6 +85,10 @@ struct ws_box {
     uint64_t base, pitch, plane_pitch, mbar;
     uint32_t row_bytes, rows, planes;
     uint16_t multicast; /* CTAs of the cluster, bit = rank; 0: own CTA */
+    /* Bytes of the box outside the tensor, which TMA fills (with zeros or
+     * NaN) instead of reading: they count towards the mbarrier's
+     * transaction bytes like those read. */
+    uint32_t fill;
 };
 
 void ws_box_pack(const struct ws_box *b, uint64_t words[WS_BOX_WORDS]);

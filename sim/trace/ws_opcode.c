@@ -281,6 +281,14 @@ int ws_opcode_lookup(const char *base, size_t len, unsigned sm,
     return 0;
 }
 
+int ws_opcode_known(const char *op, unsigned sm, struct ws_opcode_info *info)
+{
+    struct ws_async_op a;
+
+    return ws_opcode_lookup(op, ws_opcode_base_len(op), sm, info)
+           && ws_async_op_decode(op, &a) == 0;
+}
+
 size_t ws_opcode_base_len(const char *opcode)
 {
     const char *dot = strchr(opcode, '.');

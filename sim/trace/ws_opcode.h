@@ -56,6 +56,11 @@ struct ws_opcode_info {
 int ws_opcode_lookup(const char *base, size_t len, unsigned sm,
                      struct ws_opcode_info *info);
 
+/* ws_opcode_lookup for a whole opcode text, which must also be well formed
+ * where its modifiers carry what the timing model needs (a wgmma's shape:
+ * HGMMA.64x999x16 is unknown, not an MMA of no work). */
+int ws_opcode_known(const char *op, unsigned sm, struct ws_opcode_info *info);
+
 /* Length of the base mnemonic: the text before the first '.'. */
 size_t ws_opcode_base_len(const char *opcode);
 

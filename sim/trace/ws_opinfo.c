@@ -20,7 +20,7 @@ void ws_opinfo_derive(struct ws_opinfo *info, const char *op, unsigned sm,
     struct ws_opcode_info oi;
     size_t blen = ws_opcode_base_len(op);
 
-    info->known = ws_opcode_lookup(op, blen, sm, &oi) ? 1 : 2;
+    info->known = ws_opcode_known(op, sm, &oi) ? 1 : 2;
     info->flags = (uint8_t)ws_opcode_semantics(op);
     if (info->known == 1) {
         info->cls = oi.cls;

@@ -47,7 +47,7 @@
  * REPLAY_END, or a PC outside the first iteration's range) are dropped;
  * otherwise every line is kept and the loop is replayed as recorded.
  *
- * Leaves out: oob_bytes and imm2 (checked, not kept), per-lane differences
+ * Leaves out: imm2 (checked, not kept), per-lane differences
  * in a register value (the first active lane's is used), BAR's values.
  */
 #include "ws_traceg_internal.h"
@@ -214,6 +214,7 @@ static int ws_tma_place(struct ws_traceg *r, long col, struct ws_inst *in,
                          "at a constant pitch)");
     b->mbar = head->mbar;
     b->multicast = head->multicast;
+    b->fill = head->fill;
     ws_box_pack(b, words);
     if (ws_box_unpack(words, WS_BOX_MAX_BYTES, &check) < 0)
         return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, col,
@@ -252,8 +253,12 @@ static int ws_tma_head(struct ws_traceg *r, struct ws_cur *c, struct ws_box *b,
     if (ws_field_dec32(r, c, "TMA byte count", bytes, err) < 0
         || ws_field_dec32(r, c, "TMA out-of-bounds byte count", &oob, err) < 0)
         return -1;
+    if (oob > WS_BOX_MAX_BYTES)
+        return ws_traceg_cur_bad(r, c, "TMA out-of-bounds byte count",
+                                 "at most a box's bytes", err);
     b->mbar = ws_shared_generic(r, mbar);
     b->multicast = (uint16_t)ctas;
+    b->fill = oob;
     return 0;
 }
 

@@ -133,8 +133,10 @@ int ws_expand_box(struct ws_expander *x, uint32_t idx, struct ws_inst *in,
     if (ws_async_extent(x, idx, t, lane, lo, hi, &inside, err) < 0)
         return -1;
     if (!inside) {
-        in->mask = 0;
-        return 0;
+        /* Wholly outside the tensor: TMA reads nothing and fills the whole
+         * box, whose bytes still complete the mbarrier. */
+        memset(lo, 0, sizeof lo);
+        memset(hi, 0, sizeof hi);
     }
     if (ws_async_targets(x, idx, t, lane, &b, err) < 0)
         return -1;
@@ -144,6 +146,11 @@ int ws_expand_box(struct ws_expander *x, uint32_t idx, struct ws_inst *in,
     b.row_bytes = (uint32_t)(hi[0] - lo[0]) * ten->elem;
     b.rows = (uint32_t)(hi[1] - lo[1]);
     b.planes = (uint32_t)(hi[2] - lo[2]);
+    /* What the clipping left out TMA fills, and counts as delivered. */
+    b.fill = (uint32_t)((uint64_t)ten->box[0] * ten->elem
+                            * (ten->ndims > 1 ? ten->box[1] : 1)
+                            * (ten->ndims > 2 ? ten->box[2] : 1)
+                        - ws_box_bytes(&b));
     b.pitch = ten->ndims > 1 ? ten->stride[1] : 0;
     b.plane_pitch = ten->ndims > 2 ? ten->stride[2] : 0;
     if (x->naddr + WS_BOX_WORDS > x->addr_cap

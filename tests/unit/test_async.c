@@ -130,7 +130,7 @@ static void put_box(struct ws_synth *k, uint64_t base, uint32_t rows)
 {
     struct ws_inst *in = ws_synth_mem(k, "UTMALDG.2D", -1, -1, WS_BOX_WORDS, 0,
                                       0, 4);
-    struct ws_box b = {base, 128, 0, MBAR, 128, rows, 1, 0};
+    struct ws_box b = {base, 128, 0, MBAR, 128, rows, 1, 0, 0};
 
     ws_box_pack(&b, k->g.addrs + in->addr);
 }
@@ -259,7 +259,7 @@ static void gen_cluster(struct ws_synth *k, uint32_t cta)
         if (rank == 0) {
             struct ws_inst *in = ws_synth_mem(k, "UTMALDG.2D.MULTICAST", -1, -1,
                                               WS_BOX_WORDS, 0, 0, 4);
-            struct ws_box b = {GBASE, 128, 0, MBAR, 128, 1, 1, 3};
+            struct ws_box b = {GBASE, 128, 0, MBAR, 128, 1, 1, 3, 0};
             ws_box_pack(&b, k->g.addrs + in->addr);
         }
         ws_synth_mem(k, "SYNCS.PHASECHK.TRANS64.TRYWAIT", -1, -1, 1, MBAR, 0, 8)
@@ -356,7 +356,8 @@ static void test_cluster_multicast(void **state)
 
 static void test_cluster_too_big_for_gpc(void **state)
 {
-    /* One SM per GPC and one CTA per SM: a cluster of 2 cannot run. */
+    /* One SM per GPC and one CTA per SM: a cluster of 2 cannot run, and the
+     * simulator says so before it starts. */
     const char *sets[] = {"sm.count=4", "sm.gpcs=4", "sm.max_blocks=1"};
     struct ws_gpu g;
     struct clus c = {10, 0, 0};
@@ -367,7 +368,7 @@ static void test_cluster_too_big_for_gpc(void **state)
     ws_err_clear(&err);
     assert_int_equal(ws_cfg_load(&g, "h100", sets, 3, &err), 0);
     assert_int_equal(run_cluster(&g, &c, 2, &st, &err), -1);
-    assert_non_null(strstr(err.text, "never finished"));
+    assert_non_null(strstr(err.text, "a cluster of 2 CTAs cannot run"));
 }
 
 int main(void)

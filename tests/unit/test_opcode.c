@@ -297,7 +297,8 @@ static void test_async_decode(void **state)
 
 static void test_box_words(void **state)
 {
-    struct ws_box b = {0x7f0000000000ull, 4096, 8192, 0x100, 128, 64, 2, 3};
+    struct ws_box b = {
+        0x7f0000000000ull, 4096, 8192, 0x100, 128, 64, 2, 3, 512};
     struct ws_box c;
     uint64_t w[WS_BOX_WORDS];
 
@@ -307,10 +308,16 @@ static void test_box_words(void **state)
     assert_true(c.base == b.base && c.pitch == b.pitch
                 && c.plane_pitch == b.plane_pitch && c.mbar == b.mbar
                 && c.row_bytes == b.row_bytes && c.rows == b.rows
-                && c.planes == b.planes && c.multicast == b.multicast);
+                && c.planes == b.planes && c.multicast == b.multicast
+                && c.fill == b.fill);
     assert_int_equal(ws_box_bytes(&c), 128 * 64 * 2);
     assert_int_equal(ws_box_unpack(w, 1000, &c), -1);
-    w[WS_BOX_ROW] = 0; /* no rows: not a box */
+    w[WS_BOX_ROW] = 0; /* no rows: all fill, as a box outside its tensor */
+    assert_int_equal(ws_box_unpack(w, WS_BOX_MAX_BYTES, &c), 0);
+    assert_int_equal(ws_box_bytes(&c), 0);
+    b.fill = 0;
+    ws_box_pack(&b, w);
+    w[WS_BOX_ROW] = 0; /* no rows and no fill: not a box */
     assert_int_equal(ws_box_unpack(w, WS_BOX_MAX_BYTES, &c), -1);
 }
 

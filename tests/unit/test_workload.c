@@ -1417,7 +1417,18 @@ static void test_hopper_clip(void **state)
     /* B's K is 64: tile 1's box starts past it. */
     expect_box(cta, nth_op(&w, &cta->warps[0], "UTMALDG", 2), HOPPER_B, 128,
                256, 128, HOPPER_FULL);
-    assert_int_equal(nth_op(&w, &cta->warps[0], "UTMALDG", 4)->mask, 0);
+    {
+        /* Wholly outside: nothing read, the whole box filled (its bytes
+         * still complete the mbarrier). */
+        const struct ws_inst *in = nth_op(&w, &cta->warps[0], "UTMALDG", 4);
+        struct ws_box b;
+        assert_int_equal(in->mask, WS_BOX_MASK);
+        assert_int_equal(ws_box_unpack(cta->addrs + in->addr, WS_BOX_MAX_BYTES,
+                                       &b),
+                         0);
+        assert_int_equal(ws_box_bytes(&b), 0);
+        assert_int_equal(b.fill, 2 * 64 * 256);
+    }
     ws_expand_free(&x);
     ws_workload_free(&w);
     free(text);
