@@ -305,18 +305,7 @@ static void test_corrupt(void **state)
          "bad immediate 'x'"},
     };
     (void)state;
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        struct trace_fixture f;
-        const struct ws_cta_stream *cta;
-        int rc;
-        assert_int_equal(open_text(&f, cases[i].body), 0);
-        while ((rc = ws_traceg_next_cta(f.r, &cta, &f.err)) == 1)
-            ;
-        if (rc != -1)
-            fail_msg("case %zu: no error, expected '%s'", i, cases[i].want);
-        ws_test_err(&f.err, "t.traceg", cases[i].line, cases[i].want);
-        ws_traceg_close(f.r);
-    }
+    expect_bad_lines(cases, sizeof cases / sizeof cases[0]);
 }
 
 static void test_corrupt_header(void **state)

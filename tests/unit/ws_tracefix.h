@@ -55,4 +55,22 @@ struct bad_case {
 #define V4 HDR("-accelsim tracer version = 4\n", "-enable lineinfo = 0\n")
 #define TB "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\n"
 
+/* Each case opens, then reads CTAs until the error it must give: the
+ * expected text at the expected line of t.traceg. */
+static inline void expect_bad_lines(const struct bad_case *cases, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct trace_fixture f;
+        const struct ws_cta_stream *cta;
+        int rc;
+        assert_int_equal(open_text(&f, cases[i].body), 0);
+        while ((rc = ws_traceg_next_cta(f.r, &cta, &f.err)) == 1)
+            ;
+        if (rc != -1)
+            fail_msg("case %zu: no error, expected '%s'", i, cases[i].want);
+        ws_test_err(&f.err, "t.traceg", cases[i].line, cases[i].want);
+        ws_traceg_close(f.r);
+    }
+}
+
 #endif
