@@ -201,6 +201,7 @@ static void test_mbarrier_missing_bytes(void **state)
      * simulator says so instead of hanging. */
     assert_int_equal(ws_sim_kernel(&sim, &src, &st, &err), -1);
     assert_non_null(strstr(err.text, "never finished"));
+    ws_kernel_stats_free(&st);
     ws_sim_close_readers(&sim);
     ws_sim_free(&sim);
     ws_synth_free(&k);
@@ -298,6 +299,8 @@ static int run_cluster(const struct ws_gpu *g, const struct clus *c,
     ws_err_clear(err);
     assert_int_equal(ws_sim_init(&sim, g, NULL, err), 0);
     rc = ws_sim_kernel(&sim, &src, st, err);
+    if (rc < 0)
+        ws_kernel_stats_free(st); /* the caller frees a run's only */
     ws_sim_close_readers(&sim);
     ws_sim_free(&sim);
     ws_synth_free(&k);
