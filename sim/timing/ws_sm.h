@@ -72,14 +72,6 @@ struct ws_warp {
     uint64_t async_done[WS_ASYNC_GROUPS]; /* committed LDGSTS groups */
     uint32_t async_groups;
     uint64_t async_open; /* LDGSTS issued since the last commit */
-    /* wgmma commit groups, as async_done for LDGSTS (ws_async.h) */
-    uint64_t wg_done[WS_ASYNC_GROUPS];
-    uint32_t wg_groups, wg_open_n;
-    uint64_t wg_open;
-    uint64_t wait_from;   /* cycle a WS_WARP_WAITING wait began */
-    uint8_t waiting_on;   /* enum ws_wait_on, while WS_WARP_WAITING */
-    uint64_t wait_mbar;   /* the mbarrier waited on, for WS_WAIT_MBAR */
-    uint32_t cga_arrives; /* UCGABAR_ARV issued (ws_cluster.h) */
     /* Readiness of the next instruction that only this warp can change,
      * recomputed when it issues or leaves a barrier (ws_issue_prepare). */
     uint64_t next_dep;
@@ -90,6 +82,15 @@ struct ws_warp {
     uint64_t reg_ready[WS_NREGS];
     uint8_t reg_stall[WS_NREGS]; /* enum ws_ctr: what waiting on the
                                        register's producer counts as */
+    /* Hopper's asynchronous state (ws_async.h), last: kernels without it
+     * keep the fields above in the cache lines they had. */
+    uint64_t wg_done[WS_ASYNC_GROUPS]; /* wgmma groups, as async_done */
+    uint32_t wg_groups, wg_open_n;
+    uint64_t wg_open;
+    uint64_t wait_from;   /* cycle a WS_WARP_WAITING wait began */
+    uint64_t wait_mbar;   /* the mbarrier waited on, for WS_WAIT_MBAR */
+    uint32_t cga_arrives; /* UCGABAR_ARV issued (ws_cluster.h) */
+    uint8_t waiting_on;   /* enum ws_wait_on, while WS_WARP_WAITING */
 };
 
 /* An mbarrier (ws_async.h), found by its shared address. */
