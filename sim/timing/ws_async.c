@@ -438,6 +438,19 @@ int ws_async_dsmem(struct ws_sim *s, struct ws_sm *sm, const struct ws_warp *w,
     return 1;
 }
 
+/* When every LDGSTS the warp issued before t is done (cp.async.mbarrier.
+ * arrive's trigger): the open group and the last committed one, whose
+ * completion is the running maximum of all before it. */
+static uint64_t ws_ldgsts_done(const struct ws_warp *w, uint64_t t)
+{
+    uint64_t at = t > w->async_open ? t : w->async_open;
+    uint64_t last = w->async_groups
+                        ? w->async_done[(w->async_groups - 1) % WS_ASYNC_GROUPS]
+                        : 0;
+
+    return at > last ? at : last;
+}
+
 /* ---- issue and wait ------------------------------------------------------ */
 
 int ws_async_exec(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
@@ -446,7 +459,7 @@ int ws_async_exec(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
 {
     struct ws_warp *w = &sm->warps[wi];
     struct ws_cta_slot *slot = &sm->slots[w->slot];
-    uint64_t addr = in->mask && w->addrs ? w->addrs[in->addr] : 0;
+    uint64_t addr = in->mask && in->width && w->addrs ? w->addrs[in->addr] : 0;
 
     *done = t;
     switch (a->kind) {
@@ -467,6 +480,11 @@ int ws_async_exec(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
                               in->imm > 0 ? in->imm : 0, t);
     case WS_ASYNC_CLUSTER_ARRIVE:
         return ws_cluster_arrive(s, sm, wi, t);
+    case WS_ASYNC_MBAR_ARRIVE_LDGSTS:
+        if (!in->mask || !in->width)
+            return 0;
+        return ws_mbar_arrive(s, sm, slot, addr, ws_popcount32(in->mask), 0,
+                              ws_ldgsts_done(w, t));
     case WS_ASYNC_BULK_LOAD:
     case WS_ASYNC_BULK_STORE:
     case WS_ASYNC_BULK_PREFETCH:

@@ -426,7 +426,7 @@ static int ws_issue_async(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
     ac->op = ws_async_lookup(s, in->op);
     if (!ac->op)
         return -1;
-    ac->mbar = in->mask && w->addrs ? w->addrs[in->addr] : 0;
+    ac->mbar = in->mask && in->width && w->addrs ? w->addrs[in->addr] : 0;
     ac->imm = in->imm;
     return ws_async_exec(s, sm, wi, in, ac->op, t, done);
 }

@@ -14,9 +14,19 @@
 #include <string.h>
 
 static const char *const ws_async_kind_names[WS_ASYNC_KIND_COUNT] = {
-    "none",       "wgmma",         "wg_arrive",      "wg_wait",
-    "mbar_init",  "mbar_arrive",   "mbar_wait",      "bulk_load",
-    "bulk_store", "bulk_prefetch", "cluster_arrive", "cluster_wait"};
+    "none",
+    "wgmma",
+    "wg_arrive",
+    "wg_wait",
+    "mbar_init",
+    "mbar_arrive",
+    "mbar_wait",
+    "bulk_load",
+    "bulk_store",
+    "bulk_prefetch",
+    "cluster_arrive",
+    "cluster_wait",
+    "mbar_arrive_ldgsts"};
 
 const char *ws_async_kind_name(enum ws_async_kind kind)
 {
@@ -113,6 +123,8 @@ int ws_async_op_decode(const char *op, struct ws_async_op *out)
         out->kind = WS_ASYNC_CLUSTER_ARRIVE;
     else if (ws_prefix(op, "UCGABAR_WAIT"))
         out->kind = WS_ASYNC_CLUSTER_WAIT;
+    else if (ws_prefix(op, "ARRIVES.LDGSTSBAR"))
+        out->kind = WS_ASYNC_MBAR_ARRIVE_LDGSTS;
     return 0;
 }
 

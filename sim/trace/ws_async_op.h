@@ -31,6 +31,8 @@ enum ws_async_kind {
     WS_ASYNC_BULK_PREFETCH,  /* UTMAPF, UBLKPF: into L2, nothing waits */
     WS_ASYNC_CLUSTER_ARRIVE, /* UCGABAR_ARV */
     WS_ASYNC_CLUSTER_WAIT,   /* UCGABAR_WAIT */
+    WS_ASYNC_MBAR_ARRIVE_LDGSTS, /* ARRIVES.LDGSTSBAR: arrive once the
+                                    warp's earlier LDGSTS are done */
     WS_ASYNC_KIND_COUNT
 };
 

@@ -29,7 +29,7 @@ struct ws_opcode_entry {
 
 static const struct ws_opcode_entry ws_opcode_table[] = {
     {"ACQBULK", 90, 999, WS_OPC_MISC, WS_MEMOP_NONE},
-    {"ARRIVES", 30, 999, WS_OPC_BARRIER, WS_MEMOP_NONE},
+    {"ARRIVES", 30, 999, WS_OPC_SHARED, WS_MEMOP_NONE},
     {"ATOM", 30, 999, WS_OPC_GLOBAL, WS_MEMOP_ATOMIC},
     {"ATOMG", 30, 999, WS_OPC_GLOBAL, WS_MEMOP_ATOMIC},
     {"ATOMS", 30, 999, WS_OPC_SHARED, WS_MEMOP_ATOMIC},

@@ -232,6 +232,41 @@ static void test_tma_below_dram_peak(void **state)
     ws_kernel_stats_free(&st);
 }
 
+/* cp.async.mbarrier.arrive: ARRIVES.LDGSTSBAR arrives once the warp's
+ * earlier LDGSTS have landed, so the waiter is released then. */
+static void gen_ldgsts_arrive(struct ws_synth *k, uint32_t cta)
+{
+    (void)cta;
+    ws_synth_warp(k, 0);
+    ws_synth_mem(k, "SYNCS.EXCH.64", -1, -1, 1, MBAR, 0, 8)->imm = 1;
+    ws_synth_mem(k, "LDGSTS.E.128", -1, 2, 1, GBASE, 0, 16);
+    ws_synth_mem(k, "ARRIVES.LDGSTSBAR.64", -1, -1, 1, MBAR, 0, 8);
+    ws_synth_op(k, "EXIT", -1, -1, -1);
+    ws_synth_warp(k, 1);
+    ws_synth_mem(k, "SYNCS.PHASECHK.TRANS64.TRYWAIT", -1, -1, 1, MBAR, 0, 8)
+        ->imm = 2;
+    ws_synth_op(k, "EXIT", -1, -1, -1);
+}
+
+static void test_ldgsts_arrive(void **state)
+{
+    struct ws_gpu g = h100();
+    struct ws_synth k;
+    struct ws_kernel_stats st;
+
+    (void)state;
+    synth_init90(&k, 1, 64, gen_ldgsts_arrive, NULL);
+    (void)ws_synth_run(&k, &g, &st);
+    ws_synth_free(&k);
+    /* The LDGSTS issues one LD/ST interval after the EXCH and misses to a
+     * closed DRAM bank: its data is in dram.latency later; the waiter,
+     * held from cycle 0, is released exactly then. */
+    assert_int_equal(st.ctr.v[WS_CTR_MBAR_WAITS], 1);
+    assert_int_equal(st.ctr.v[WS_CTR_MBAR_WAIT_CYCLES] + 1,
+                     g.unit[WS_UNIT_LDST].interval + g.dram.latency);
+    ws_kernel_stats_free(&st);
+}
+
 /* ---- clusters ------------------------------------------------------------ */
 
 struct clus {
@@ -382,6 +417,7 @@ int main(void)
         cmocka_unit_test(test_mbarrier_waits_for_last_byte),
         cmocka_unit_test(test_mbarrier_missing_bytes),
         cmocka_unit_test(test_tma_below_dram_peak),
+        cmocka_unit_test(test_ldgsts_arrive),
         cmocka_unit_test(test_cluster_barrier),
         cmocka_unit_test(test_cluster_remote_arrive),
         cmocka_unit_test(test_cluster_multicast),
