@@ -174,23 +174,18 @@ static void ws_profile_box(struct ws_profile *p, const struct ws_inst *in,
 {
     struct ws_profile_model *m = &p->model;
     struct ws_box b;
-    uint64_t sectors = 0, lines = 0, bytes;
+    struct ws_box_walk it;
+    uint64_t sectors = 0, lines = 0, bytes, a;
+    uint32_t n;
 
     if (ws_box_unpack(addrs + in->addr, WS_BOX_MAX_BYTES, &b) < 0)
         return;
     bytes = ws_box_bytes(&b);
-    for (uint32_t pl = 0; pl < b.planes; pl++)
-        for (uint32_t row = 0; row < b.rows; row++) {
-            uint64_t a = b.base + pl * b.plane_pitch + row * b.pitch;
-            uint64_t end = a + b.row_bytes;
-            while (a < end) {
-                uint64_t next = (a / p->line_bytes + 1) * p->line_bytes;
-                uint64_t n = (next < end ? next : end) - a;
-                ws_profile_box_piece(p, in, a, n, &sectors);
-                lines++;
-                a += n;
-            }
-        }
+    ws_box_walk_init(&it, &b, p->line_bytes);
+    while (ws_box_walk_next(&it, &a, &n)) {
+        ws_profile_box_piece(p, in, a, n, &sectors);
+        lines++;
+    }
     s->lanes++;
     s->bytes += bytes;
     s->sectors += sectors;

@@ -19,6 +19,7 @@
 #include "config/ws_cfg_schema.h"
 #include "ws_gpgpusim_int.h"
 #include "config/ws_units.h"
+#include "util/ws_u64set.h"
 
 /* ---- L1, shared memory and their split ---------------------------------- */
 
@@ -56,6 +57,28 @@ static int ws_gs_cache_policies(struct ws_gs_map *m, const char *level,
                      "%s: replacement policy %c", o->name, c->repl);
 }
 
+/* A cache's line and its sectors (S: GPGPU-Sim's 32 bytes, N: the whole
+ * line), for level "l1" or "l2"; geo is the option's geometry group as
+ * comments cite it. */
+static int ws_gs_line_sector(struct ws_gs_map *m, const char *level,
+                             const struct ws_gpgpusim_opt *o,
+                             const struct ws_gpgpusim_cache *c, const char *geo)
+{
+    char key[24], why[600];
+
+    snprintf(why, sizeof why, "%s %s: %llu-byte lines", o->name, geo,
+             (unsigned long long)c->line);
+    snprintf(key, sizeof key, "%s.line", level);
+    if (ws_gs_set_size(m, key, o, c->off_geometry, c->line, why) < 0)
+        return -1;
+    snprintf(key, sizeof key, "%s.sector", level);
+    return ws_gs_set_size(m, key, o, 0, c->type == 'S' ? 32 : c->line,
+                          c->type == 'S' ? "sectored (S): "
+                                           "GPGPU-Sim's 32-byte sectors"
+                                         : "normal (N): "
+                                           "whole lines");
+}
+
 /* The options of L1, shared memory and their split, as read. */
 struct ws_gs_l1 {
     struct ws_gs_val d, u, a, shm, pb, skip;
@@ -90,15 +113,7 @@ static int ws_gs_map_l1_cache(struct ws_gs_map *m, const struct ws_gs_l1 *l)
     if (ws_gs_cache_policies(m, "l1", o, c) < 0)
         return -1;
     ws_gs_group(geo, sizeof geo, o, 0);
-    snprintf(why, sizeof why, "%s %s: %llu-byte lines", o->name, geo,
-             (unsigned long long)c->line);
-    if (ws_gs_set_size(m, "l1.line", o, c->off_geometry, c->line, why) < 0
-        || ws_gs_set_size(m, "l1.sector", o, 0, c->type == 'S' ? 32 : c->line,
-                          c->type == 'S' ? "sectored (S): "
-                                           "GPGPU-Sim's 32-byte sectors"
-                                         : "normal (N): "
-                                           "whole lines")
-               < 0)
+    if (ws_gs_line_sector(m, "l1", o, c, geo) < 0)
         return -1;
     snprintf(why, sizeof why,
              "%s %s: %llu ways (GPGPU-Sim widens the ways "
@@ -148,13 +163,6 @@ static void ws_gs_sizes_text(char *buf, size_t cap, const uint64_t *kb,
     }
 }
 
-static int ws_gs_cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-    return x < y ? -1 : x > y;
-}
-
 /* GPGPU-Sim's adaptive split: the kernel gets the smallest shared-memory
  * option that holds it and L1 the rest of the unified SRAM, up to four
  * times the dl1 string's size. */
@@ -172,7 +180,7 @@ static int ws_gs_map_adaptive(struct ws_gs_map *m, const struct ws_gs_l1 *l)
                           m->err)
         < 0)
         return -1;
-    qsort(kb, n, sizeof kb[0], ws_gs_cmp_u64);
+    ws_u64_sort(kb, n);
     for (size_t i = 0; i < n; i++) /* as GPGPU-Sim: sorted, once */
         if (k == 0 || kb[i] != kb[k - 1])
             kb[k++] = kb[i];
@@ -361,16 +369,7 @@ static int ws_gs_map_l2_geometry(struct ws_gs_map *m, const struct ws_gs_val *d,
                     why)
         < 0)
         return -1;
-    snprintf(why, sizeof why, "%s %s: %llu-byte lines", d->o->name, geo,
-             (unsigned long long)c->line);
-    if (ws_gs_set_size(m, "l2.line", d->o, c->off_geometry, c->line, why) < 0
-        || ws_gs_set_size(m, "l2.sector", d->o, 0,
-                          c->type == 'S' ? 32 : c->line,
-                          c->type == 'S' ? "sectored (S): "
-                                           "GPGPU-Sim's 32-byte sectors"
-                                         : "normal (N): "
-                                           "whole lines")
-               < 0)
+    if (ws_gs_line_sector(m, "l2", d->o, c, geo) < 0)
         return -1;
     snprintf(why, sizeof why, "%s %s: ways per sub-partition", d->o->name, geo);
     if (ws_gs_set_u(m, "l2.assoc", d->o, c->off_geometry, c->assoc, why) < 0)

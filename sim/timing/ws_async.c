@@ -15,62 +15,58 @@
 
 /* ---- the opcode cache ---------------------------------------------------- */
 
-const struct ws_async_op *ws_async_lookup(struct ws_sim *s, uint32_t op)
+/* The note of opcode id op, the table grown to hold it; NULL with s->err
+ * set when memory runs out. */
+static struct ws_op_note *ws_async_note(struct ws_sim *s, uint32_t op)
 {
-    if (op >= s->naops) {
+    if (op >= s->nnotes) {
         uint32_t n = op + 64;
-        struct ws_async_op *a = realloc(s->aops, n * sizeof *a);
-        uint8_t *k;
+        struct ws_op_note *a = realloc(s->notes, n * sizeof *a);
         if (!a) {
             ws_err_oom(s->err);
             return NULL;
         }
-        s->aops = a;
-        k = realloc(s->aop_known, n);
-        if (!k) {
-            ws_err_oom(s->err);
-            return NULL;
-        }
-        memset(k + s->naops, 0, n - s->naops);
-        s->aop_known = k;
-        s->naops = n;
+        memset(a + s->nnotes, 0, (n - s->nnotes) * sizeof *a);
+        s->notes = a;
+        s->nnotes = n;
     }
-    if (!s->aop_known[op]) {
+    return &s->notes[op];
+}
+
+const struct ws_async_op *ws_async_lookup(struct ws_sim *s, uint32_t op)
+{
+    struct ws_op_note *n = ws_async_note(s, op);
+
+    if (!n)
+        return NULL;
+    if (!n->decoded) {
         /* A malformed wgmma shape decodes as no kind: it is then timed as
          * the tensor unit times any other MMA. */
-        (void)ws_async_op_decode(ws_strtab_str(s->src->ops, op), &s->aops[op]);
-        s->aop_known[op] = 1;
+        (void)ws_async_op_decode(ws_strtab_str(s->src->ops, op), &n->op);
+        n->decoded = 1;
     }
-    return &s->aops[op];
+    return &n->op;
 }
 
 void ws_async_kernel_reset(struct ws_sim *s)
 {
-    if (s->aop_known)
-        memset(s->aop_known, 0, s->naops);
-    if (s->unk_seen)
-        memset(s->unk_seen, 0, s->nunk);
+    if (s->notes)
+        memset(s->notes, 0, s->nnotes * sizeof *s->notes);
 }
 
 int ws_async_unknown(struct ws_sim *s, uint32_t op)
 {
     char *list = s->k->unknown_ops;
     size_t len = strlen(list), cap = sizeof s->k->unknown_ops;
+    struct ws_op_note *n;
     const char *name;
 
     s->k->ctr.v[WS_CTR_INST_UNKNOWN]++;
-    if (op >= s->nunk) {
-        uint32_t n = op + 64;
-        uint8_t *u = realloc(s->unk_seen, n);
-        if (!u)
-            return ws_err_oom(s->err);
-        memset(u + s->nunk, 0, n - s->nunk);
-        s->unk_seen = u;
-        s->nunk = n;
-    }
-    if (s->unk_seen[op])
+    if (!(n = ws_async_note(s, op)))
+        return -1;
+    if (n->named)
         return 0;
-    s->unk_seen[op] = 1;
+    n->named = 1;
     name = ws_strtab_str(s->src->ops, op);
     if (len + strlen(name) + 6 < cap)
         snprintf(list + len, cap - len, "%s%s", len ? ", " : "", name);
@@ -81,48 +77,12 @@ int ws_async_unknown(struct ws_sim *s, uint32_t op)
 
 void ws_async_free(struct ws_sim *s)
 {
-    free(s->aops);
-    free(s->aop_known);
-    free(s->unk_seen);
-    s->unk_seen = NULL;
-    s->nunk = 0;
-    s->aops = NULL;
-    s->aop_known = NULL;
-    s->naops = 0;
+    free(s->notes);
+    s->notes = NULL;
+    s->nnotes = 0;
 }
 
 /* ---- wgmma --------------------------------------------------------------- */
-
-static void ws_wg_commit(struct ws_warp *w)
-{
-    uint64_t prev = w->wg_groups
-                        ? w->wg_done[(w->wg_groups - 1) % WS_ASYNC_GROUPS]
-                        : 0;
-
-    if (w->wg_open_n == 0)
-        return;
-    w->wg_done[w->wg_groups % WS_ASYNC_GROUPS] = w->wg_open > prev ? w->wg_open
-                                                                   : prev;
-    w->wg_groups++;
-    w->wg_open_n = 0;
-    w->wg_open = 0;
-}
-
-uint64_t ws_async_wg_wait(const struct ws_warp *w, int32_t keep)
-{
-    uint32_t k = keep < 0 ? 0u : (uint32_t)keep;
-    uint32_t groups = w->wg_groups + (w->wg_open_n ? 1u : 0u);
-    uint32_t idx;
-    uint64_t prev;
-
-    if (groups <= k)
-        return 0;
-    idx = groups - 1 - k;
-    if (idx < w->wg_groups)
-        return w->wg_done[idx % WS_ASYNC_GROUPS];
-    prev = w->wg_groups ? w->wg_done[(w->wg_groups - 1) % WS_ASYNC_GROUPS] : 0;
-    return w->wg_open > prev ? w->wg_open : prev;
-}
 
 /* Cycles one warp's share of a wgmma holds its quarter of the pipe: its
  * 16 x N x K multiply-adds at a quarter of the SM's rate for the type. */
@@ -156,9 +116,7 @@ static int ws_async_wgmma(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
     start = sm->wg_pipe[q] > t ? sm->wg_pipe[q] : t;
     sm->wg_pipe[q] = start + cycles;
     done = start + cycles + g->wgmma.latency;
-    if (done > w->wg_open)
-        w->wg_open = done;
-    w->wg_open_n++;
+    ws_groups_add(&w->wgmma, done);
     s->k->ctr.v[WS_CTR_WGMMA_INST]++;
     s->k->ctr.v[WS_CTR_WGMMA_PIPE_CYCLES] += cycles;
     return 0;
@@ -174,10 +132,23 @@ static struct ws_mbar *ws_mbar_find(struct ws_cta_slot *slot, uint64_t addr)
     return NULL;
 }
 
-/* The barrier at addr, made with count arrivals per phase if the CTA has
- * none there yet; NULL with s->err set when the CTA's table is full. */
+/* A fresh barrier at addr in its first phase, count arrivals per phase
+ * (0 taken as 1). */
+static void ws_mbar_reset(struct ws_mbar *mb, uint64_t addr, uint32_t count,
+                          uint64_t t)
+{
+    memset(mb, 0, sizeof *mb);
+    mb->addr = addr;
+    mb->count = count ? count : 1;
+    mb->pending = mb->count;
+    mb->cur_at = t;
+}
+
+/* The barrier at addr, made with one arrival per phase if the CTA has
+ * none there yet (an arrive before any init); NULL with s->err set when
+ * the CTA's table is full. */
 static struct ws_mbar *ws_mbar_get(struct ws_sim *s, struct ws_cta_slot *slot,
-                                   uint64_t addr, uint32_t count, uint64_t t)
+                                   uint64_t addr, uint64_t t)
 {
     struct ws_mbar *mb = ws_mbar_find(slot, addr);
 
@@ -191,11 +162,7 @@ static struct ws_mbar *ws_mbar_get(struct ws_sim *s, struct ws_cta_slot *slot,
         return NULL;
     }
     mb = &slot->mbar[slot->nmbar++];
-    memset(mb, 0, sizeof *mb);
-    mb->addr = addr;
-    mb->count = count ? count : 1;
-    mb->pending = mb->count;
-    mb->cur_at = t;
+    ws_mbar_reset(mb, addr, 1, t);
     return mb;
 }
 
@@ -261,7 +228,7 @@ static int ws_mbar_arrive(struct ws_sim *s, struct ws_sm *sm,
                           struct ws_cta_slot *slot, uint64_t addr,
                           uint32_t arrivals, int64_t tx, uint64_t at)
 {
-    struct ws_mbar *mb = ws_mbar_get(s, slot, addr, 1, at);
+    struct ws_mbar *mb = ws_mbar_get(s, slot, addr, at);
 
     if (!mb)
         return -1;
@@ -275,15 +242,11 @@ static int ws_mbar_arrive(struct ws_sim *s, struct ws_sm *sm,
 static int ws_mbar_init(struct ws_sim *s, struct ws_cta_slot *slot,
                         uint64_t addr, int32_t count, uint64_t t)
 {
-    struct ws_mbar *mb = ws_mbar_get(s, slot, addr, 1, t);
+    struct ws_mbar *mb = ws_mbar_get(s, slot, addr, t);
 
     if (!mb)
         return -1;
-    memset(mb, 0, sizeof *mb);
-    mb->addr = addr;
-    mb->count = count > 0 ? (uint32_t)count : 1u;
-    mb->pending = mb->count;
-    mb->cur_at = t;
+    ws_mbar_reset(mb, addr, count > 0 ? (uint32_t)count : 1u, t);
     return 0;
 }
 
@@ -295,28 +258,22 @@ static uint64_t ws_tma_lines(struct ws_sim *s, struct ws_sm *sm,
                              const struct ws_box *b, int write, uint64_t t)
 {
     const struct ws_gpu *g = s->gpu;
-    uint64_t line = g->l2.line, sent = 0, done = t;
+    uint64_t sent = 0, done = t, a;
     double rate = g->tma.bytes_per_clk > 0 ? g->tma.bytes_per_clk : 1e9;
     uint64_t start = t + g->tma.latency;
+    struct ws_box_walk it;
+    uint32_t n;
 
     if (sm->tma_free > start)
         start = sm->tma_free;
-    for (uint32_t p = 0; p < b->planes; p++)
-        for (uint32_t r = 0; r < b->rows; r++) {
-            uint64_t a = b->base + p * b->plane_pitch + r * b->pitch;
-            uint64_t end = a + b->row_bytes;
-            while (a < end) {
-                uint64_t next = (a / line + 1) * line;
-                uint32_t n = (uint32_t)((next < end ? next : end) - a);
-                uint64_t at = start + (uint64_t)((double)sent / rate);
-                uint64_t d = ws_mem_bulk(&s->mem, sm->id, at, a, n, write,
-                                         &s->k->ctr);
-                if (d > done)
-                    done = d;
-                sent += n;
-                a += n;
-            }
-        }
+    ws_box_walk_init(&it, b, g->l2.line);
+    while (ws_box_walk_next(&it, &a, &n)) {
+        uint64_t at = start + (uint64_t)((double)sent / rate);
+        uint64_t d = ws_mem_bulk(&s->mem, sm->id, at, a, n, write, &s->k->ctr);
+        if (d > done)
+            done = d;
+        sent += n;
+    }
     sm->tma_free = start + (uint64_t)((double)sent / rate + 0.999999);
     s->k->ctr.v[WS_CTR_TMA_OPS]++;
     s->k->ctr.v[WS_CTR_TMA_BYTES] += sent;
@@ -338,12 +295,31 @@ static int ws_async_no_peer(struct ws_sim *s)
     return 0;
 }
 
+/* Arrivals and transaction bytes on the barrier at addr of the CTA of
+ * warp w's cluster with this rank, at `at`, one SM-to-SM hop later when
+ * that CTA is on another SM; counted, and dropped, when no running CTA has
+ * the rank. */
+static int ws_mbar_arrive_rank(struct ws_sim *s, struct ws_sm *sm,
+                               const struct ws_warp *w, uint32_t rank,
+                               uint64_t addr, uint32_t arrivals, int64_t tx,
+                               uint64_t at)
+{
+    struct ws_sm *psm;
+    uint32_t pslot;
+
+    if (ws_cluster_peer(s, sm, w->slot, rank, &psm, &pslot) < 0)
+        return ws_async_no_peer(s);
+    return ws_mbar_arrive(s, psm, &psm->slots[pslot], addr, arrivals, tx,
+                          at + (psm != sm ? s->gpu->dsmem.latency : 0));
+}
+
 static int ws_async_bulk(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
                          const struct ws_inst *in, const struct ws_async_op *a,
                          uint64_t t)
 {
     struct ws_box b;
     uint64_t done;
+    uint32_t mask;
 
     if (in->mask == 0)
         return 0;
@@ -361,27 +337,15 @@ static int ws_async_bulk(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
     }
     if (a->kind != WS_ASYNC_BULK_LOAD || b.mbar == 0)
         return 0;
-    if (!b.multicast)
-        return ws_mbar_arrive(s, sm, &sm->slots[w->slot], b.mbar, 0,
-                              -(int64_t)(ws_box_bytes(&b) + b.fill), done);
-    /* A multicast's bytes land in every CTA of the mask, on each CTA's
-     * barrier at the same offset; another SM's copy crosses the SM-to-SM
-     * network. */
-    for (uint32_t r = 0; r < WS_CLUSTER_MAX_CTAS; r++) {
-        struct ws_sm *psm;
-        uint32_t pslot;
-        if (!(b.multicast & (1u << r)))
-            continue;
-        if (ws_cluster_peer(s, sm, w->slot, r, &psm, &pslot) < 0) {
-            ws_async_no_peer(s);
-            continue;
-        }
-        if (ws_mbar_arrive(s, psm, &psm->slots[pslot], b.mbar, 0,
-                           -(int64_t)(ws_box_bytes(&b) + b.fill),
-                           done + (psm != sm ? s->gpu->dsmem.latency : 0))
-            < 0)
+    /* The bytes land on the barrier at the same offset in every CTA of the
+     * multicast mask, or in the CTA itself without one. */
+    mask = b.multicast ? b.multicast : 1u << sm->slots[w->slot].rank;
+    for (uint32_t r = 0; r < WS_CLUSTER_MAX_CTAS; r++)
+        if ((mask & (1u << r))
+            && ws_mbar_arrive_rank(s, sm, w, r, b.mbar, 0,
+                                   -(int64_t)(ws_box_bytes(&b) + b.fill), done)
+                   < 0)
             return -1;
-    }
     return 0;
 }
 
@@ -397,16 +361,8 @@ static int ws_mbar_remote(struct ws_sim *s, struct ws_sm *sm,
     for (uint32_t i = 0; i < lanes; i++) {
         uint64_t addr = w->addrs[in->addr + i];
         uint32_t rank = (uint32_t)(addr >> WS_DSMEM_RANK_SHIFT) & 0xffu;
-        struct ws_sm *psm;
-        uint32_t pslot;
-        if (ws_cluster_peer(s, sm, w->slot, rank, &psm, &pslot) < 0) {
-            ws_async_no_peer(s);
-            continue;
-        }
-        if (ws_mbar_arrive(s, psm, &psm->slots[pslot],
-                           addr & ~WS_DSMEM_RANK_MASK, 1,
-                           i == 0 && in->imm > 0 ? in->imm : 0,
-                           t + (psm != sm ? s->gpu->dsmem.latency : 0))
+        if (ws_mbar_arrive_rank(s, sm, w, rank, addr & ~WS_DSMEM_RANK_MASK, 1,
+                                i == 0 && in->imm > 0 ? in->imm : 0, t)
             < 0)
             return -1;
     }
@@ -438,28 +394,14 @@ int ws_async_dsmem(struct ws_sim *s, struct ws_sm *sm, const struct ws_warp *w,
     return 1;
 }
 
-/* When every LDGSTS the warp issued before t is done (cp.async.mbarrier.
- * arrive's trigger): the open group and the last committed one, whose
- * completion is the running maximum of all before it. */
-static uint64_t ws_ldgsts_done(const struct ws_warp *w, uint64_t t)
-{
-    uint64_t at = t > w->async_open ? t : w->async_open;
-    uint64_t last = w->async_groups
-                        ? w->async_done[(w->async_groups - 1) % WS_ASYNC_GROUPS]
-                        : 0;
-
-    return at > last ? at : last;
-}
-
 /* ---- issue and wait ------------------------------------------------------ */
 
 int ws_async_exec(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
                   const struct ws_inst *in, const struct ws_async_op *a,
-                  uint64_t t, uint64_t *done)
+                  uint64_t addr, uint64_t t, uint64_t *done)
 {
     struct ws_warp *w = &sm->warps[wi];
     struct ws_cta_slot *slot = &sm->slots[w->slot];
-    uint64_t addr = in->mask && in->width && w->addrs ? w->addrs[in->addr] : 0;
 
     *done = t;
     switch (a->kind) {
@@ -467,7 +409,8 @@ int ws_async_exec(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
         return ws_async_wgmma(s, sm, w, a, t) < 0 ? -1 : 1;
     case WS_ASYNC_WG_ARRIVE:
     case WS_ASYNC_WG_WAIT:
-        ws_wg_commit(w);
+        if (w->wgmma.open_n) /* an empty batch is no group */
+            ws_groups_commit(&w->wgmma);
         return 0;
     case WS_ASYNC_MBAR_INIT:
         return in->mask ? ws_mbar_init(s, slot, addr, in->imm, t) : 0;
@@ -480,11 +423,15 @@ int ws_async_exec(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
                               in->imm > 0 ? in->imm : 0, t);
     case WS_ASYNC_CLUSTER_ARRIVE:
         return ws_cluster_arrive(s, sm, wi, t);
-    case WS_ASYNC_MBAR_ARRIVE_LDGSTS:
+    case WS_ASYNC_MBAR_ARRIVE_LDGSTS: {
+        /* cp.async.mbarrier.arrive: once every LDGSTS the warp issued
+         * before, committed or not, is done. */
+        uint64_t at = ws_groups_wait(&w->ldgsts, 0, 1);
         if (!in->mask || !in->width)
             return 0;
         return ws_mbar_arrive(s, sm, slot, addr, ws_popcount32(in->mask), 0,
-                              ws_ldgsts_done(w, t));
+                              at > t ? at : t);
+    }
     case WS_ASYNC_BULK_LOAD:
     case WS_ASYNC_BULK_STORE:
     case WS_ASYNC_BULK_PREFETCH:

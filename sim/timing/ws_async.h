@@ -56,18 +56,15 @@
  * s->err set when memory for the cache runs out. */
 const struct ws_async_op *ws_async_lookup(struct ws_sim *s, uint32_t op);
 
-/* The cycle a WARPGROUP.DEPBAR.LE gsb0, keep of warp w can issue at:
- * when at most keep of its wgmma groups (the open one counted) are still
- * in flight. */
-uint64_t ws_async_wg_wait(const struct ws_warp *w, int32_t keep);
-
 /* Times the part of async instruction in (kind a) of warp wi issued at t
  * that happens away from the warp: the tensor pipe, the copy engine, an
- * mbarrier's count.  *done: when in's destination registers are ready.
- * 0, or -1 with s->err set (a malformed box). */
+ * mbarrier's count.  addr: its first active lane's address (an mbarrier's),
+ * 0 when it has none.  1 when that timed the instruction (*done: when its
+ * destination registers are ready), 0 when the caller times it as any
+ * other, -1 with s->err set (a malformed box). */
 int ws_async_exec(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
                   const struct ws_inst *in, const struct ws_async_op *a,
-                  uint64_t t, uint64_t *done);
+                  uint64_t addr, uint64_t t, uint64_t *done);
 
 /* After the issue of a wait (an mbarrier wait, WARPGROUP.ARRIVE, a
  * cluster wait) at t: holds warp wi until the condition holds.  mbar is

@@ -42,11 +42,15 @@ void ws_cluster_free(struct ws_sim *s)
     s->nclusters = 0;
 }
 
+/* sm.gpcs 0: one GPC of every SM. */
+static uint32_t ws_gpcs(const struct ws_gpu *g)
+{
+    return g->sm.gpcs ? g->sm.gpcs : 1;
+}
+
 static uint32_t ws_gpc_of(const struct ws_gpu *g, uint32_t sm)
 {
-    uint32_t gpcs = g->sm.gpcs ? g->sm.gpcs : 1;
-
-    return (uint32_t)((uint64_t)sm * gpcs / g->sm.count);
+    return (uint32_t)((uint64_t)sm * ws_gpcs(g) / g->sm.count);
 }
 
 static uint32_t ws_cluster_size(const struct ws_launch *l)
@@ -63,21 +67,11 @@ static struct ws_cluster *ws_cluster_find(struct ws_sim *s, const uint32_t *id)
     return NULL;
 }
 
-static int ws_sm_has_slot(const struct ws_sm *sm)
-{
-    for (uint32_t i = 0; i < sm->nslots; i++)
-        if (!sm->slots[i].used)
-            return 1;
-    return 0;
-}
-
 /* CTA slots of the smallest GPC, all free: the largest cluster that can
  * ever run. */
 static uint32_t ws_gpc_capacity(const struct ws_sim *s)
 {
-    uint32_t gpcs = s->gpu->sm.gpcs ? s->gpu->sm.gpcs : 1;
-
-    return s->gpu->sm.count / gpcs * s->k->occ.ctas_per_sm;
+    return s->gpu->sm.count / ws_gpcs(s->gpu) * s->k->occ.ctas_per_sm;
 }
 
 /* Free CTA slots on the SMs of GPC gpc. */
@@ -97,7 +91,7 @@ static uint32_t ws_gpc_room(const struct ws_sim *s, uint32_t gpc)
 static uint32_t ws_cluster_gpc(const struct ws_sim *s, uint32_t asker,
                                uint32_t need)
 {
-    uint32_t gpcs = s->gpu->sm.gpcs ? s->gpu->sm.gpcs : 1;
+    uint32_t gpcs = ws_gpcs(s->gpu);
     uint32_t best = UINT32_MAX, best_room = 0;
 
     if (ws_gpc_room(s, ws_gpc_of(s->gpu, asker)) >= need)
@@ -171,11 +165,11 @@ int ws_cluster_place(struct ws_sim *s, const struct ws_cta_stream *cta,
         if (!(c = ws_cluster_new(s, cta, gpc)))
             return -1;
     }
-    if (ws_gpc_of(g, asker->id) == c->gpc && ws_sm_has_slot(asker))
+    if (ws_gpc_of(g, asker->id) == c->gpc && ws_sm_has_free_slot(asker))
         return 0;
     *to = NULL;
     for (uint32_t i = 0; i < g->sm.count && !*to; i++)
-        if (ws_gpc_of(g, i) == c->gpc && ws_sm_has_slot(&s->sms[i]))
+        if (ws_gpc_of(g, i) == c->gpc && ws_sm_has_free_slot(&s->sms[i]))
             *to = &s->sms[i];
     if (!*to)
         s->held = cta;

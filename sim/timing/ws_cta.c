@@ -79,11 +79,9 @@ static void ws_warp_start(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
     w->ready_after_barrier = 0;
     w->busy_until = t;
     w->mem_until = t;
-    w->async_groups = 0;
-    w->async_open = 0;
-    w->wg_groups = w->wg_open_n = 0;
+    ws_groups_reset(&w->ldgsts);
+    ws_groups_reset(&w->wgmma);
     w->cga_arrives = 0;
-    w->wg_open = 0;
     /* The scoreboard is not cleared: every value a warp slot's last warp
      * left is ready by the time its CTA retired (a CTA retires when its
      * warps' last results are in: busy_until covers every destination),
@@ -199,7 +197,6 @@ static int ws_cta_release(struct ws_sim *s, struct ws_sm *sm,
         struct ws_warp *x = &sm->warps[wi];
         if (x->state != WS_WARP_AT_BARRIER)
             continue;
-        x->ready_after_barrier = t + 1;
         if (ws_cta_wake(s, sm, wi, t + 1) < 0)
             return -1;
     }

@@ -45,18 +45,6 @@ static void ws_dep(const struct ws_warp *w, uint8_t reg, struct ws_ready *r)
     }
 }
 
-/* LDGSTS groups: DEPBAR.LE SB0, n waits until at most n committed groups
- * are still in flight; async_done holds the running maximum of completion
- * times, so one entry answers for a group and all before it. */
-static uint64_t ws_async_wait(const struct ws_warp *w, int32_t keep)
-{
-    uint32_t k = keep < 0 ? 0u : (uint32_t)keep;
-
-    if (w->async_groups <= k)
-        return 0;
-    return w->async_done[(w->async_groups - 1 - k) % WS_ASYNC_GROUPS];
-}
-
 void ws_issue_prepare(const struct ws_gpu *g, struct ws_warp *w)
 {
     const struct ws_inst *in;
@@ -76,14 +64,15 @@ void ws_issue_prepare(const struct ws_gpu *g, struct ws_warp *w)
         r.dep_ctr = WS_CTR_STALL_MEM_DEP;
     }
     if (in->flags & WS_INST_ASYNC_WAIT) {
-        uint64_t a = ws_async_wait(w, in->imm);
+        /* DEPBAR.LE SB0, n: at most n committed LDGSTS groups in flight */
+        uint64_t a = ws_groups_wait(&w->ldgsts, in->imm, 0);
         if (a > r.dep) {
             r.dep = a;
             r.dep_ctr = WS_CTR_STALL_MEM_DEP;
         }
     }
     if (in->flags & WS_INST_WG_WAIT) {
-        uint64_t a = ws_async_wg_wait(w, in->imm);
+        uint64_t a = ws_groups_wait(&w->wgmma, in->imm, 1);
         if (a > r.dep) {
             r.dep = a;
             r.dep_ctr = WS_CTR_STALL_ALU_DEP;
@@ -376,25 +365,11 @@ static uint64_t ws_issue_memory(struct ws_sim *s, struct ws_sm *sm,
         done = ws_mem_load(&s->mem, &req, 1);
         ws_issue_mem_terms(&s->k->ctr, sm, w, t, done);
         if (in->memop == WS_MEMOP_ASYNC_COPY) {
-            if (done > w->async_open)
-                w->async_open = done;
+            ws_groups_add(&w->ldgsts, done);
             return t;
         }
         return done;
     }
-}
-
-static void ws_async_commit(struct ws_warp *w)
-{
-    uint64_t prev = w->async_groups
-                        ? w->async_done[(w->async_groups - 1) % WS_ASYNC_GROUPS]
-                        : 0;
-
-    w->async_done[w->async_groups % WS_ASYNC_GROUPS] = w->async_open > prev
-                                                           ? w->async_open
-                                                           : prev;
-    w->async_groups++;
-    w->async_open = 0;
 }
 
 /* What a consumer of in's results waits as: Nsight's long scoreboard for
@@ -428,7 +403,7 @@ static int ws_issue_async(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
         return -1;
     ac->mbar = in->mask && in->width && w->addrs ? w->addrs[in->addr] : 0;
     ac->imm = in->imm;
-    return ws_async_exec(s, sm, wi, in, ac->op, t, done);
+    return ws_async_exec(s, sm, wi, in, ac->op, ac->mbar, t, done);
 }
 
 static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
@@ -459,8 +434,7 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
         return -1;
     /* A bulk copy's "lanes" are its box words: one thread issues it. */
     c->v[WS_CTR_THREAD_INST] += ac.op && in->mask == WS_BOX_MASK
-                                        && ac.op->kind >= WS_ASYNC_BULK_LOAD
-                                        && ac.op->kind <= WS_ASYNC_BULK_PREFETCH
+                                        && ws_async_kind_is_bulk(ac.op->kind)
                                     ? 1u
                                     : ws_popcount32(in->mask);
     if (!timed && (flags & WS_INST_GENERIC) && in->space == WS_SPACE_SHARED
@@ -478,7 +452,7 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
     if ((in->ndst || from_mem) && done > w->busy_until)
         w->busy_until = done;
     if (in->flags & WS_INST_ASYNC_COMMIT)
-        ws_async_commit(w);
+        ws_groups_commit(&w->ldgsts);
     w->last_issue = t;
     w->next++;
     if (w->next == w->ninst && ws_cta_refill(s, w) < 0)

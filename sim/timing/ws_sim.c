@@ -155,18 +155,13 @@ void ws_sim_memcpy(struct ws_sim *s, uint64_t addr, uint64_t bytes)
         ws_mem_warm_l2(&s->mem, addr, bytes);
 }
 
-static int ws_sim_has_slot(const struct ws_sm *sm)
-{
-    return sm->resident < sm->nslots;
-}
-
 /* Fills a free slot of sm at t with the input's next CTA (or the CTA held
  * for sm's GPC); a cluster's CTA may go to another SM of its GPC instead
  * (ws_cluster.h), and then sm asks again.  0 when the input is done or
  * nothing can go to sm now, -1 on error. */
 static int ws_sim_feed(struct ws_sim *s, struct ws_sm *sm, uint64_t t)
 {
-    while (ws_sim_has_slot(sm)) {
+    while (ws_sm_has_free_slot(sm)) {
         const struct ws_cta_stream *cta;
         struct ws_sm *to;
         int rc;
@@ -213,7 +208,8 @@ static int ws_sim_feed_starved(struct ws_sim *s, uint64_t t)
         return 0;
     s->starved = 0;
     for (uint32_t i = 0; i < s->gpu->sm.count && !s->held; i++)
-        if (ws_sim_has_slot(&s->sms[i]) && ws_sim_feed(s, &s->sms[i], t) < 0)
+        if (ws_sm_has_free_slot(&s->sms[i])
+            && ws_sim_feed(s, &s->sms[i], t) < 0)
             return -1;
     return 0;
 }

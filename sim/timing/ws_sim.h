@@ -28,6 +28,14 @@
 struct ws_timeline;
 struct ws_cluster;
 
+/* One opcode of the kernel, as the timing model learnt it at its first
+ * issue. */
+struct ws_op_note {
+    struct ws_async_op op; /* its asynchronous kind */
+    uint8_t decoded;       /* op is filled */
+    uint8_t named;         /* in the kernel's unknown_ops already */
+};
+
 /* Called now and then during a long kernel (progress display). */
 typedef void (*ws_sim_progress_fn)(void *ctx, const struct ws_kernel_stats *k,
                                    uint64_t ctas_done, uint64_t now);
@@ -51,12 +59,10 @@ struct ws_sim {
     ws_sim_progress_fn progress;
     void *progress_ctx;
     uint64_t events;
-    /* Decoded async opcodes of this kernel, by opcode id (ws_async.h). */
-    struct ws_async_op *aops;
-    uint8_t *aop_known;
-    uint32_t naops;
-    uint8_t *unk_seen; /* by opcode id: named in unknown_ops already */
-    uint32_t nunk;
+    /* What this kernel's opcodes were found to be, by opcode id
+     * (ws_async.h): grown as new ids issue. */
+    struct ws_op_note *notes;
+    uint32_t nnotes;
     /* Thread-block clusters resident now (ws_cluster.h), and the CTA held
      * until its cluster's GPC has a free slot (NULL: none). */
     struct ws_cluster *clusters;

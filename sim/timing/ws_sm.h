@@ -51,6 +51,69 @@ enum ws_wait_on {
     WS_WAIT_CLUSTER /* its cluster at UCGABAR_WAIT */
 };
 
+/* A warp's groups of asynchronous operations (LDGSTS's, wgmma's): the
+ * committed groups' completion cycles as a running maximum in a ring, so
+ * that one entry answers for a group and every group before it, and the
+ * latest completion in the group still open. */
+struct ws_async_groups {
+    uint64_t done[WS_ASYNC_GROUPS];
+    uint64_t open;   /* latest completion in the open group */
+    uint32_t n;      /* groups committed */
+    uint32_t open_n; /* operations in the open group */
+};
+
+static inline void ws_groups_reset(struct ws_async_groups *g)
+{
+    g->open = 0;
+    g->n = g->open_n = 0;
+}
+
+/* The last committed group's completion: that of every committed one. */
+static inline uint64_t ws_groups_last(const struct ws_async_groups *g)
+{
+    return g->n ? g->done[(g->n - 1) % WS_ASYNC_GROUPS] : 0;
+}
+
+/* An operation completing at `done` joins the open group. */
+static inline void ws_groups_add(struct ws_async_groups *g, uint64_t done)
+{
+    if (done > g->open)
+        g->open = done;
+    g->open_n++;
+}
+
+/* Closes the open group, empty or not. */
+static inline void ws_groups_commit(struct ws_async_groups *g)
+{
+    uint64_t prev = ws_groups_last(g);
+
+    g->done[g->n % WS_ASYNC_GROUPS] = g->open > prev ? g->open : prev;
+    g->n++;
+    g->open = 0;
+    g->open_n = 0;
+}
+
+/* The cycle by which at most keep groups are in flight: committed ones
+ * only (DEPBAR.LE SB0), or the open one too as a group of its own when it
+ * holds any operation and count_open says so (WARPGROUP.DEPBAR, whose
+ * groups a trace cannot close). */
+static inline uint64_t ws_groups_wait(const struct ws_async_groups *g,
+                                      int32_t keep, int count_open)
+{
+    uint32_t k = keep < 0 ? 0u : (uint32_t)keep;
+    uint32_t open = count_open && g->open_n ? 1u : 0u;
+    uint32_t idx;
+    uint64_t last;
+
+    if (g->n + open <= k)
+        return 0;
+    idx = g->n + open - 1 - k;
+    if (idx < g->n)
+        return g->done[idx % WS_ASYNC_GROUPS];
+    last = ws_groups_last(g);
+    return g->open > last ? g->open : last;
+}
+
 struct ws_warp {
     /* Instructions: the warp's whole stream (a CTA read whole, copied into
      * its slot), or a window that reader refills (reader.read non-NULL). */
@@ -67,11 +130,9 @@ struct ws_warp {
     uint64_t dispatched;
     uint64_t last_issue; /* cycle of the previous issue */
     uint64_t ready_after_barrier;
-    uint64_t busy_until;                  /* last load or atomic result */
-    uint64_t mem_until;                   /* last global/local load's data */
-    uint64_t async_done[WS_ASYNC_GROUPS]; /* committed LDGSTS groups */
-    uint32_t async_groups;
-    uint64_t async_open; /* LDGSTS issued since the last commit */
+    uint64_t busy_until;           /* last load or atomic result */
+    uint64_t mem_until;            /* last global/local load's data */
+    struct ws_async_groups ldgsts; /* LDGSTS, closed by LDGDEPBAR */
     /* Readiness of the next instruction that only this warp can change,
      * recomputed when it issues or leaves a barrier (ws_issue_prepare). */
     uint64_t next_dep;
@@ -84,9 +145,7 @@ struct ws_warp {
                                        register's producer counts as */
     /* Hopper's asynchronous state (ws_async.h), last: kernels without it
      * keep the fields above in the cache lines they had. */
-    uint64_t wg_done[WS_ASYNC_GROUPS]; /* wgmma groups, as async_done */
-    uint32_t wg_groups, wg_open_n;
-    uint64_t wg_open;
+    struct ws_async_groups wgmma;
     uint64_t wait_from;   /* cycle a WS_WARP_WAITING wait began */
     uint64_t wait_mbar;   /* the mbarrier waited on, for WS_WAIT_MBAR */
     uint32_t cga_arrives; /* UCGABAR_ARV issued (ws_cluster.h) */
@@ -168,6 +227,12 @@ struct ws_sm {
     uint64_t active_since;
     uint64_t mem_until; /* last global/local load's data */
 };
+
+/* Whether sm can take another CTA of the kernel now. */
+static inline int ws_sm_has_free_slot(const struct ws_sm *sm)
+{
+    return sm->resident < sm->nslots;
+}
 
 int ws_sm_init(struct ws_sm *sm, uint32_t id, const struct ws_gpu *gpu);
 void ws_sm_free(struct ws_sm *sm);

@@ -132,8 +132,38 @@ int ws_async_op_is_bulk(const char *op)
 {
     struct ws_async_op a;
 
-    return ws_async_op_decode(op, &a) == 0 && a.kind >= WS_ASYNC_BULK_LOAD
-           && a.kind <= WS_ASYNC_BULK_PREFETCH;
+    return ws_async_op_decode(op, &a) == 0 && ws_async_kind_is_bulk(a.kind);
+}
+
+void ws_box_walk_init(struct ws_box_walk *it, const struct ws_box *b,
+                      uint64_t line_bytes)
+{
+    it->b = b;
+    it->line = line_bytes;
+    it->plane = it->row = 0;
+    it->at = it->end = 0;
+}
+
+int ws_box_walk_next(struct ws_box_walk *it, uint64_t *addr, uint32_t *bytes)
+{
+    const struct ws_box *b = it->b;
+    uint64_t next;
+
+    while (it->at >= it->end) {
+        if (it->plane >= b->planes || b->rows == 0)
+            return 0;
+        it->at = b->base + it->plane * b->plane_pitch + it->row * b->pitch;
+        it->end = it->at + b->row_bytes;
+        if (++it->row == b->rows) {
+            it->row = 0;
+            it->plane++;
+        }
+    }
+    next = (it->at / it->line + 1) * it->line;
+    *addr = it->at;
+    *bytes = (uint32_t)((next < it->end ? next : it->end) - it->at);
+    it->at += *bytes;
+    return 1;
 }
 
 void ws_box_pack(const struct ws_box *b, uint64_t words[WS_BOX_WORDS])

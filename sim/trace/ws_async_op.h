@@ -57,6 +57,12 @@ struct ws_async_op {
  * read (out->kind is then WS_ASYNC_NONE). */
 int ws_async_op_decode(const char *op, struct ws_async_op *out);
 
+/* Whether a kind is a bulk copy, which carries a box. */
+static inline int ws_async_kind_is_bulk(unsigned kind)
+{
+    return kind >= WS_ASYNC_BULK_LOAD && kind <= WS_ASYNC_BULK_PREFETCH;
+}
+
 /* Whether op is a bulk copy that carries a box (UTMALDG, UBLKCP ...; not
  * UTMACCTL or UTMACMDFLUSH, which move no data). */
 int ws_async_op_is_bulk(const char *op);
@@ -92,6 +98,21 @@ struct ws_box {
      * transaction bytes like those read. */
     uint32_t fill;
 };
+
+/* A box's pieces in order: each row of each plane, cut where lines end,
+ * as a copy engine requests them and as the models count them. */
+struct ws_box_walk {
+    const struct ws_box *b;
+    uint64_t line;       /* line bytes */
+    uint32_t plane, row; /* the next row to start */
+    uint64_t at, end;    /* what is left of the current row */
+};
+
+void ws_box_walk_init(struct ws_box_walk *it, const struct ws_box *b,
+                      uint64_t line_bytes);
+/* The next piece, inside one line: 1 with *addr and *bytes, 0 after the
+ * last. */
+int ws_box_walk_next(struct ws_box_walk *it, uint64_t *addr, uint32_t *bytes);
 
 void ws_box_pack(const struct ws_box *b, uint64_t words[WS_BOX_WORDS]);
 /* 0 when the words describe a box of at most max_bytes, else -1. */

@@ -55,6 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/ws_u64set.h"
 #include "ws_async_op.h"
 
 /* A box row may be at most 256 elements of 16 bytes (ws_box_unpack). */
@@ -75,13 +76,6 @@ int ws_traceg_gmma_commit(struct ws_traceg *r, struct ws_cur *c,
 }
 
 /* ---- TMA: transfers to a box ------------------------------------------- */
-
-static int ws_u64_cmp(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-    return x < y ? -1 : x > y;
-}
 
 /* Rows per plane: 1 + the index of the first gap that differs from the
  * first one (n when none does). */
@@ -207,7 +201,7 @@ static int ws_tma_place(struct ws_traceg *r, long col, struct ws_inst *in,
     struct ws_box box, check, *b = &box;
     uint64_t words[WS_BOX_WORDS];
 
-    qsort(a, n, sizeof *a, ws_u64_cmp);
+    ws_u64_sort(a, n);
     if (ws_tma_box(a, n, bytes, b) < 0)
         return ws_err_at(err, ws_traceg_name(r), r->lines.lineno, col,
                          "TMA addresses that are not a box (expected rows "

@@ -130,3 +130,15 @@ uint64_t ws_u64set_count_not_in(const struct ws_u64set *a,
     }
     return n;
 }
+
+static int ws_u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+void ws_u64_sort(uint64_t *v, size_t n)
+{
+    qsort(v, n, sizeof *v, ws_u64_cmp);
+}

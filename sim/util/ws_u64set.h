@@ -8,6 +8,8 @@
  * where a hash set of single values cost eight bytes (and a cache miss)
  * per sector.
  *
+ * Also the sort of plain arrays of such values.
+ *
  * Leaves out: removal, iteration (counting differences is what is asked).
  */
 #ifndef WS_U64SET_H
@@ -44,5 +46,9 @@ int ws_u64set_has(const struct ws_u64set *s, uint64_t v);
 /* Values of a that are not in b. */
 uint64_t ws_u64set_count_not_in(const struct ws_u64set *a,
                                 const struct ws_u64set *b);
+
+/* Sorts n values ascending: the lists of 64-bit values that are not sets
+ * (GPGPU-Sim's bank-index bits, a TMA transfer's addresses). */
+void ws_u64_sort(uint64_t *v, size_t n);
 
 #endif

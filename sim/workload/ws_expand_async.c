@@ -7,13 +7,12 @@
  * One elected thread issues a bulk copy or an mbarrier operation, so the
  * expressions are evaluated for the first active lane only.  A box is
  * clipped to its tensor as TMA does for out-of-bounds elements: rows and
- * columns outside move no bytes (fewer rows, shorter rows), and a box
- * wholly outside predicates the copy off (mask 0).
+ * columns outside are read from nowhere (fewer rows, shorter rows, none
+ * for a box wholly outside) and are the box's fill, which TMA writes to
+ * shared memory and counts as transaction bytes like those read.
  *
- * Leaves out: the bytes of the out-of-bounds fill that TMA still writes
- * to shared memory and counts as completed transaction bytes (a clipped
- * box completes fewer bytes on its mbarrier, so its arrive's tx must say
- * so), and multicast's delivery to the other CTAs (the timing model's).
+ * Leaves out: multicast's delivery to the other CTAs (the timing
+ * model's).
  */
 #include <string.h>
 
@@ -147,10 +146,7 @@ int ws_expand_box(struct ws_expander *x, uint32_t idx, struct ws_inst *in,
     b.rows = (uint32_t)(hi[1] - lo[1]);
     b.planes = (uint32_t)(hi[2] - lo[2]);
     /* What the clipping left out TMA fills, and counts as delivered. */
-    b.fill = (uint32_t)((uint64_t)ten->box[0] * ten->elem
-                            * (ten->ndims > 1 ? ten->box[1] : 1)
-                            * (ten->ndims > 2 ? ten->box[2] : 1)
-                        - ws_box_bytes(&b));
+    b.fill = (uint32_t)(ws_wl_box_bytes(ten) - ws_box_bytes(&b));
     b.pitch = ten->ndims > 1 ? ten->stride[1] : 0;
     b.plane_pitch = ten->ndims > 2 ? ten->stride[2] : 0;
     if (x->naddr + WS_BOX_WORDS > x->addr_cap

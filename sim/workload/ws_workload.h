@@ -110,6 +110,12 @@ struct ws_wl_tensor {
     uint32_t box[WS_WL_TENSOR_DIMS];    /* elements, 1 past ndims */
 };
 
+/* The bytes of a whole box of tensor t, what one copy completes. */
+static inline uint64_t ws_wl_box_bytes(const struct ws_wl_tensor *t)
+{
+    return (uint64_t)t->box[0] * t->elem * t->box[1] * t->box[2];
+}
+
 /* A bulk copy's rule: its tensor and the indices in rules of the
  * expressions giving the box's coordinates, mbarrier and multicast mask
  * (-1 when absent). */

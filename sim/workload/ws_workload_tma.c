@@ -111,13 +111,11 @@ static int ws_wl_tensor_shape(struct ws_wl_ctx *c, const struct ws_ynode *n,
         for (k = 1; k < t->ndims; k++)
             t->stride[k] = (uint64_t)v[k - 1];
     }
-    if ((uint64_t)t->box[0] * t->elem * t->box[1] * t->box[2]
-        > WS_BOX_MAX_BYTES)
+    if (ws_wl_box_bytes(t) > WS_BOX_MAX_BYTES)
         return ws_err_at(c->err, box->file, box->line, box->col,
                          "box of %llu bytes (expected at most %u, what "
                          "shared memory can take)",
-                         (unsigned long long)t->box[0] * t->elem * t->box[1]
-                             * t->box[2],
+                         (unsigned long long)ws_wl_box_bytes(t),
                          WS_BOX_MAX_BYTES);
     return 0;
 }

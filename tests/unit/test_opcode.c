@@ -321,6 +321,33 @@ static void test_box_words(void **state)
     assert_int_equal(ws_box_unpack(w, WS_BOX_MAX_BYTES, &c), -1);
 }
 
+/* A box walks row by row, cut where 128-byte lines end; a box that is
+ * all fill has no pieces. */
+static void test_box_walk(void **state)
+{
+    static const uint64_t want[][2] = {{100, 28},  {128, 128},  {256, 44},
+                                       {1100, 52}, {1152, 128}, {1280, 20}};
+    struct ws_box b = {100, 1000, 0, 0, 200, 2, 1, 0, 0};
+    struct ws_box_walk it;
+    uint64_t a;
+    uint32_t n;
+    size_t i = 0;
+
+    (void)state;
+    ws_box_walk_init(&it, &b, 128);
+    while (ws_box_walk_next(&it, &a, &n)) {
+        assert_true(i < sizeof want / sizeof want[0]);
+        assert_int_equal(a, want[i][0]);
+        assert_int_equal(n, want[i][1]);
+        i++;
+    }
+    assert_int_equal(i, sizeof want / sizeof want[0]);
+    b.rows = b.planes = b.row_bytes = 0;
+    b.fill = 4096;
+    ws_box_walk_init(&it, &b, 128);
+    assert_int_equal(ws_box_walk_next(&it, &a, &n), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -334,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_hopper_listings_known),
         cmocka_unit_test(test_async_decode),
         cmocka_unit_test(test_box_words),
+        cmocka_unit_test(test_box_walk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

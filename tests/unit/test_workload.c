@@ -987,8 +987,7 @@ static const char lanes_loop[] =
 
 static void test_lets_follow_counters(void **state)
 {
-    const char *path = tmp_workload();
-    FILE *fp = fopen(path, "w");
+    const char *path = write_workload(lanes_loop);
     struct ws_workload w;
     struct ws_expander x;
     struct ws_err err;
@@ -997,9 +996,6 @@ static void test_lets_follow_counters(void **state)
     uint32_t trip = 0, stores = 0;
 
     (void)state;
-    assert_non_null(fp);
-    fputs(lanes_loop, fp);
-    fclose(fp);
     load(&w, path, NULL, 0, NULL);
     remove(path);
     ws_err_clear(&err);

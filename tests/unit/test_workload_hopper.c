@@ -114,14 +114,10 @@ static const struct ws_cta_stream *
 hopper_cta1(struct ws_workload *w, struct ws_expander *x, const char *text)
 {
     const char *sets[] = {"M=256", "N=256", "K=128"};
-    const char *path = tmp_workload();
-    FILE *fp = fopen(path, "w");
+    const char *path = write_workload(text);
     const struct ws_cta_stream *cta;
     struct ws_err err;
 
-    assert_non_null(fp);
-    fputs(text, fp);
-    fclose(fp);
     load(w, path, sets, 3, NULL);
     remove(path);
     ws_err_clear(&err);

@@ -33,23 +33,31 @@ static inline const char *tmp_workload(void)
     return path;
 }
 
+/* Writes text to the scratch workload; returns its path. */
+static inline const char *write_workload(const char *text)
+{
+    const char *path = tmp_workload();
+    FILE *fp = fopen(path, "w");
+
+    assert_non_null(fp);
+    fputs(text, fp);
+    fclose(fp);
+    return path;
+}
+
 /* Loads and expands text (with opts, NULL for the defaults), expecting an
  * error at line containing want. */
 static inline void expect_error_in(const char *text, long line,
                                    const char *want,
                                    const struct ws_trace_opts *opts)
 {
-    const char *path = tmp_workload();
-    FILE *fp = fopen(path, "w");
+    const char *path = write_workload(text);
     struct ws_workload w;
     struct ws_expander x;
     struct ws_err err;
     const struct ws_cta_stream *cta;
     int rc;
 
-    assert_non_null(fp);
-    fputs(text, fp);
-    fclose(fp);
     ws_err_clear(&err);
     rc = ws_workload_load(&w, path, NULL, 0, NULL, opts, &err);
     if (rc == 0) {
