@@ -182,6 +182,15 @@ static int ws_cfg_check_sm(const struct ws_gpu *g, const struct ws_cfg_ctx *c)
                           "%u GPCs for %u SMs (expected at most one GPC per "
                           "SM)",
                           g->sm.gpcs, g->sm.count);
+    if (g->icache.l0_size
+        && (g->icache.line == 0 || (g->icache.line & (g->icache.line - 1))
+            || g->icache.l0_size % g->icache.line))
+        return ws_cfg_bad(c, "icache.line",
+                          "instruction cache of %llu bytes in lines of %llu "
+                          "(expected a power-of-two line dividing "
+                          "icache.l0_size)",
+                          (unsigned long long)g->icache.l0_size,
+                          (unsigned long long)g->icache.line);
     return ws_cfg_check_sched(g, c);
 }
 

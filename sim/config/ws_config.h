@@ -94,6 +94,7 @@ struct ws_gpu {
         uint32_t registers, reg_alloc_unit; /* regs per warp granule */
         uint64_t shared_mem, shared_per_block, l1_shared;
         uint64_t shared_alloc_unit;
+        uint64_t shared_reserved; /* per CTA, the driver's (sm_80 on) */
         /* Shared-memory capacities the driver may give a kernel, ascending;
          * none: the split is fixed (l1.size and shared_mem hold). */
         uint64_t carveout[WS_MAX_CARVEOUTS];
@@ -107,7 +108,28 @@ struct ws_gpu {
         enum ws_sched_policy policy;
         uint32_t active_warps; /* two-level: warps in the ready set */
         int dual_issue;
+        /* Issue by the compiler's control bits (stall counts, dependence
+         * counters, yield) where the listing gives them, instead of the
+         * register scoreboard (trace/ws_ctrl.h, timing/ws_issue.c). */
+        int control_bits;
     } sched;
+
+    /* The sub-core's register file: banks with one read port each and
+     * the compiler-filled operand cache (timing/ws_regfile.h); 0 banks:
+     * operands are read for free. */
+    struct {
+        uint32_t banks;
+    } regfile;
+
+    /* Instruction fetch (timing/ws_icache.h): a per-sub-core L0 of
+     * l0_size bytes in lines, misses served after `latency` by the SM's
+     * L1 instruction cache, and a stream buffer that fetches the
+     * `prefetch` lines after a miss, one per `fill_interval`.  l0_size 0:
+     * a perfect instruction cache. */
+    struct {
+        uint64_t l0_size, line;
+        uint32_t latency, prefetch, fill_interval;
+    } icache;
 
     struct ws_unit_cfg unit[WS_UNIT_COUNT];
 

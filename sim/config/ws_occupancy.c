@@ -81,7 +81,13 @@ void ws_occupancy_compute(const struct ws_gpu *g, const struct ws_launch *l,
                                          g->sm.reg_alloc_unit);
     occ->warps_per_cta = ws_launch_warps_per_cta(l);
     occ->regs_per_cta = (uint32_t)(regs_per_warp * occ->warps_per_cta);
-    occ->shared_per_cta = ws_round_up(l->shmem, g->sm.shared_alloc_unit);
+    /* sm_80 on, the driver keeps sm.shared_reserved bytes of every CTA's
+     * shared memory for itself (CUDA Programming Guide, "Shared Memory"
+     * of compute capabilities 8.x and 9.0: 1 KB per thread block; ncu's
+     * launch__shared_mem_per_block_driver reads 1,024 on our H100).  A
+     * CTA with no shared memory of its own still takes it. */
+    occ->shared_per_cta = ws_round_up(l->shmem + g->sm.shared_reserved,
+                                      g->sm.shared_alloc_unit);
     occ->by_limit[WS_OCC_BLOCKS] = g->sm.max_blocks;
     occ->by_limit[WS_OCC_THREADS] = g->sm.max_threads / threads;
     occ->by_limit[WS_OCC_WARPS] = g->sm.max_warps / occ->warps_per_cta;

@@ -31,6 +31,7 @@
 #include "util/ws_lines.h"
 #include "util/ws_grow.h"
 #include "util/ws_num.h"
+#include "trace/ws_ctrl.h"
 #include "trace/ws_opcode.h"
 #include "ws_sass_operand.h"
 
@@ -347,7 +348,26 @@ static int ws_sass_instruction(struct ws_sass_parser *p, char *line,
         return ws_err_oom(err);
     s->insts[s->ninsts++] = in;
     s->funcs[s->nfuncs - 1].ninst++;
+    p->hi_pending = strstr(semi, "/* 0x") != NULL;
     return 0;
+}
+
+/* An encoding comment (0x000fe20000000f00) on a line of its own: the high word of
+ * the instruction before it, whose control bits sm_70+ keep in bits
+ * 41..61.  Anything else there is a comment like any other. */
+static void ws_sass_encoding(struct ws_sass_parser *p, const char *q)
+{
+    struct ws_sass *s = p->s;
+    const char *h = q + 3, *close = strstr(q, "*/");
+    uint64_t hi;
+
+    if (!p->hi_pending || !close || !p->in_func || s->ninsts == 0)
+        return;
+    p->hi_pending = 0;
+    while (close > h && close[-1] == ' ')
+        close--;
+    if (p->sm >= 70 && ws_num_hex(h, (size_t)(close - h), &hi) == 0)
+        s->insts[s->ninsts - 1].ctrl = ws_ctrl_from_hi(hi);
 }
 
 /* ---- resource usage ---------------------------------------------------- */
@@ -622,6 +642,11 @@ static int ws_sass_line(struct ws_sass_parser *p, char *line,
         return 0;
     if (q[0] == '/' && q[1] == '*' && q[2] != ' ' && strstr(q + 2, "*/"))
         return ws_sass_instruction(p, line, q, err);
+    if (strncmp(q, "/* 0x", 5) == 0) {
+        ws_sass_encoding(p, q);
+        return 0;
+    }
+    p->hi_pending = 0;
     return ws_sass_header_line(p, q, err);
 }
 

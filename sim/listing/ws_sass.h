@@ -15,7 +15,12 @@
  * the reader keeps the whole file.  A function must show its end (see
  * ws_sass.c), so a listing cut short is an error, not a shorter kernel.
  *
- * Leaves out: encodings (the hex comments are ignored), ELF data sections.
+ * Of the encodings (the hex comments), only the control bits of sm_70+
+ * instructions are read: the high word cuobjdump prints on the line after
+ * each instruction (trace/ws_ctrl.h).  nvdisasm prints no encodings by
+ * default, so its listings carry no control.
+ *
+ * Leaves out: the rest of the encodings, ELF data sections.
  */
 #ifndef WS_SASS_H
 #define WS_SASS_H
@@ -60,6 +65,8 @@ struct ws_sass_inst {
     uint32_t op; /* interned opcode with modifiers */
     uint8_t cls, memop, known;
     uint32_t opnd, nopnd; /* operands in the listing's pool */
+    uint32_t ctrl;        /* sm_70+ control bits (trace/ws_ctrl.h), 0 when
+                             the listing printed no encoding */
 };
 
 struct ws_sass_func {
@@ -93,5 +100,12 @@ const struct ws_sass_func *ws_sass_find(const struct ws_sass *s,
 
 /* True when the first bytes look like a cuobjdump or nvdisasm listing. */
 int ws_sass_sniff(const char *text, size_t len);
+
+/* The control-bit table of function f (trace/ws_ctrl.h): entries for the
+ * instructions whose encoding the listing printed, each with the
+ * registers its ".reuse" operands keep.  -1 when out of memory. */
+struct ws_ctrl_table;
+int ws_sass_ctrl_table(const struct ws_sass *s, const struct ws_sass_func *f,
+                       struct ws_ctrl_table *t);
 
 #endif

@@ -54,6 +54,8 @@ struct ws_sass_parser {
     char res_name[256];    /* -res-usage function being read */
     int regcount_state;    /* nvdisasm EIATTR_REGCOUNT: 1 name, 2 value */
     char shared_name[256]; /* inside .nv.shared.NAME */
+    int hi_pending;        /* the last instruction printed its low encoding
+                       word: the next encoding-only line is its high one */
 };
 
 /* The second pass: labels sorted and bound, branch targets checked

@@ -154,12 +154,33 @@ static long ws_shared_fast(const uint64_t *addrs, unsigned n, unsigned width,
     return (long)((words + banks - 1) / banks);
 }
 
-unsigned ws_shared_wavefronts(const uint64_t *addrs, unsigned n, unsigned width,
-                              unsigned banks, unsigned bank_width)
+/* Distinct bank-width words per bank, worst bank, over n lanes. */
+static unsigned ws_shared_tally(const uint64_t *addrs, unsigned n,
+                                unsigned pieces, unsigned banks,
+                                unsigned bank_width)
 {
     uint64_t words[WS_WARP_SIZE * WS_SHARED_MAX_PIECES];
     unsigned nwords = 0, per_bank[WS_SHARED_MAX_BANKS], worst = 0;
+
+    /* Only the banks this GPU has: clearing all 1024 cost more than the
+     * count itself. */
+    memset(per_bank, 0, banks * sizeof *per_bank);
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned k = 0; k < pieces; k++)
+            ws_add_sector(words, &nwords, addrs[i] / bank_width + k);
+    for (unsigned i = 0; i < nwords; i++) {
+        unsigned b = (unsigned)(words[i] % banks);
+        if (++per_bank[b] > worst)
+            worst = per_bank[b];
+    }
+    return worst;
+}
+
+unsigned ws_shared_wavefronts(const uint64_t *addrs, unsigned n, unsigned width,
+                              unsigned banks, unsigned bank_width)
+{
     unsigned pieces = width > bank_width ? width / bank_width : 1;
+    unsigned whole, group, sum = 0;
     long fast;
 
     if (n == 0)
@@ -173,16 +194,20 @@ unsigned ws_shared_wavefronts(const uint64_t *addrs, unsigned n, unsigned width,
     fast = ws_shared_fast(addrs, n, width, banks, bank_width, pieces);
     if (fast >= 0)
         return (unsigned)fast;
-    /* Only the banks this GPU has: clearing all 1024 cost more than the
-     * count itself. */
-    memset(per_bank, 0, banks * sizeof *per_bank);
-    for (unsigned i = 0; i < n; i++)
-        for (unsigned k = 0; k < pieces; k++)
-            ws_add_sector(words, &nwords, addrs[i] / bank_width + k);
-    for (unsigned i = 0; i < nwords; i++) {
-        unsigned b = (unsigned)(words[i] % banks);
-        if (++per_bank[b] > worst)
-            worst = per_bank[b];
-    }
-    return worst;
+    whole = ws_shared_tally(addrs, n, pieces, banks, bank_width);
+    /* A wavefront moves one word per bank.  Lanes wider than that are
+     * served a group at a time (16 lanes for 8 bytes, 8 for 16), and a
+     * word two groups share is read once per group: on H100 a 64-bit
+     * access of 16 distinct words in one bank pair takes 32 wavefronts,
+     * not 16, unless the whole warp fits in one wavefront
+     * (validate/measured/h100 ncu_raw.csv, the matmul kernels' shared
+     * wavefronts: README "Shared memory").  Groups are of active lanes in
+     * order: the lane numbers are not kept. */
+    group = banks * bank_width / (pieces * bank_width);
+    if (whole <= 1 || group == 0 || group >= n)
+        return whole;
+    for (unsigned i = 0; i < n; i += group)
+        sum += ws_shared_tally(addrs + i, n - i < group ? n - i : group, pieces,
+                               banks, bank_width);
+    return sum;
 }

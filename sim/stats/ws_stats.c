@@ -205,6 +205,26 @@ static const struct ws_ctr_info ws_ctr_table[WS_CTR_COUNT] = {
                                   "DSMEM accesses whose cluster rank names "
                                   "no running CTA (a trace of part of a "
                                   "grid): not simulated"},
+    [WS_CTR_INST_CONTROL] = {"ws__inst_issued_by_control_bits.sum", "inst",
+                             WS_GRP_ISSUE,
+                             "warp instructions whose issue and dependences "
+                             "followed the compiler's control bits (stall "
+                             "count, dependence counters) rather than the "
+                             "register scoreboard"},
+    [WS_CTR_RF_BANK_BUBBLES] = {"ws__rf_bank_conflict_cycles.sum", "cycle",
+                                WS_GRP_ISSUE,
+                                "sub-core issue cycles lost to source "
+                                "operands in one register bank"},
+    [WS_CTR_RFC_HITS] = {"ws__rf_reuse_cache_hits.sum", "operand", WS_GRP_ISSUE,
+                         "source operands read from the register reuse "
+                         "cache instead of their bank"},
+    [WS_CTR_ICACHE_MISSES] = {"ws__l0_icache_misses.sum", "line", WS_GRP_ISSUE,
+                              "L0 instruction-cache line misses (a warp "
+                              "entering a line its sub-core's L0 lacks)"},
+    [WS_CTR_ICACHE_PREFETCH_HITS] = {"ws__l0_icache_prefetch_hits.sum", "line",
+                                     WS_GRP_ISSUE,
+                                     "of the L0 misses, lines the stream "
+                                     "buffer had fetched or was fetching"},
     [WS_CTR_INST_UNKNOWN] = {"ws__inst_executed_unknown_opcode.sum", "inst",
                              WS_GRP_ISSUE,
                              "warp instructions whose mnemonic the opcode "

@@ -88,6 +88,12 @@ enum ws_ctr {
     WS_CTR_DSMEM_BYTES,       /* shared-memory bytes to other CTAs */
     WS_CTR_CLUSTER_UNMATCHED, /* cluster accesses to no running CTA */
     WS_CTR_INST_UNKNOWN,      /* of unknown opcodes (ws_kernel_stats) */
+    /* the SM core as the encoding drives it (timing/ws_issue.c) */
+    WS_CTR_INST_CONTROL,         /* issued by their control bits */
+    WS_CTR_RF_BANK_BUBBLES,      /* issue cycles lost to register-bank reads */
+    WS_CTR_RFC_HITS,             /* operands the reuse cache served */
+    WS_CTR_ICACHE_MISSES,        /* L0 instruction-cache line misses */
+    WS_CTR_ICACHE_PREFETCH_HITS, /* of those, the stream buffer served */
     WS_CTR_COUNT
 };
 

@@ -87,7 +87,12 @@ static void ws_warp_start(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
      * warps' last results are in: busy_until covers every destination),
      * so no later than t, and nothing here can issue before t.  Clearing
      * 2.3 KB per warp was a tenth of a short kernel's run. */
-    ws_issue_prepare(s->gpu, w);
+    w->stall_until = 0;
+    memset(w->sb_ready, 0, sizeof w->sb_ready);
+    w->fetch_line = 0;
+    w->fetch_ready = 0;
+    ws_issue_fetch(s, sm, wi, t);
+    ws_issue_prepare(s, w);
     ws_sm_activate(sm, wi, s->gpu->sm.sub_cores);
     ws_issue_refresh(sm, s->gpu->sm.sub_cores, wi);
 }

@@ -45,20 +45,43 @@ static void ws_dep(const struct ws_warp *w, uint8_t reg, struct ws_ready *r)
     }
 }
 
-void ws_issue_prepare(const struct ws_gpu *g, struct ws_warp *w)
+/* Dependences by the control bits: the previous instruction's stall
+ * count, then the dependence counters the wait mask names. */
+static void ws_dep_control(const struct ws_warp *w,
+                           const struct ws_ctrl_entry *e, struct ws_ready *r)
 {
+    unsigned wait = ws_ctrl_wait(e->word);
+
+    r->dep = w->stall_until;
+    r->dep_ctr = WS_CTR_STALL_ALU_DEP;
+    for (unsigned k = 0; wait && k < 6; k++)
+        if (((wait >> k) & 1u) && w->sb_ready[k] > r->dep) {
+            r->dep = w->sb_ready[k];
+            r->dep_ctr = (enum ws_ctr)w->sb_stall[k];
+        }
+}
+
+void ws_issue_prepare(const struct ws_sim *s, struct ws_warp *w)
+{
+    const struct ws_gpu *g = s->gpu;
     const struct ws_inst *in;
+    const struct ws_ctrl_entry *e;
     struct ws_ready r;
 
     if (w->next >= w->ninst)
         return;
     in = &w->inst[w->next];
-    r.dep = 0;
+    e = s->ctrl ? ws_ctrl_at(s->ctrl, in->pc) : NULL;
+    r.dep = w->stall_until;
     r.dep_ctr = WS_CTR_STALL_ALU_DEP;
-    for (uint8_t i = 0; i < in->nsrc; i++)
-        ws_dep(w, in->src[i], &r);
-    for (uint8_t i = 0; i < in->ndst; i++)
-        ws_dep(w, in->dst[i], &r);
+    if (e) {
+        ws_dep_control(w, e, &r);
+    } else {
+        for (uint8_t i = 0; i < in->nsrc; i++)
+            ws_dep(w, in->src[i], &r);
+        for (uint8_t i = 0; i < in->ndst; i++)
+            ws_dep(w, in->dst[i], &r);
+    }
     if ((in->flags & WS_INST_FENCE) && w->busy_until > r.dep) {
         r.dep = w->busy_until;
         r.dep_ctr = WS_CTR_STALL_MEM_DEP;
@@ -78,10 +101,32 @@ void ws_issue_prepare(const struct ws_gpu *g, struct ws_warp *w)
             r.dep_ctr = WS_CTR_STALL_ALU_DEP;
         }
     }
+    if (w->fetch_ready > r.dep) {
+        r.dep = w->fetch_ready;
+        r.dep_ctr = WS_CTR_STALL_NO_INST;
+    }
     w->next_dep = r.dep;
     w->next_dep_ctr = (uint8_t)r.dep_ctr;
     w->next_unit = (uint8_t)ws_unit_for_class(in->cls);
     w->next_mshr = (uint8_t)ws_needs_mshr(g, in);
+}
+
+void ws_issue_fetch(struct ws_sim *s, struct ws_sm *sm, uint32_t wi, uint64_t t)
+{
+    struct ws_warp *w = &sm->warps[wi];
+    struct ws_icache *ic = &sm->sub[wi % s->gpu->sm.sub_cores].icache;
+    struct ws_counters *c = &s->k->ctr;
+    uint64_t line, misses = ic->misses, hits = ic->prefetch_hits;
+
+    if (!ic->lines || w->next >= w->ninst)
+        return;
+    line = ws_icache_line_of(ic, w->inst[w->next].pc) + 1;
+    if (line == w->fetch_line)
+        return;
+    w->fetch_line = line;
+    w->fetch_ready = ws_icache_fetch(ic, w->inst[w->next].pc, t);
+    c->v[WS_CTR_ICACHE_MISSES] += ic->misses - misses;
+    c->v[WS_CTR_ICACHE_PREFETCH_HITS] += ic->prefetch_hits - hits;
 }
 
 void ws_issue_refresh(struct ws_sm *sm, uint32_t sub_cores, uint32_t wi)
@@ -406,6 +451,52 @@ static int ws_issue_async(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
     return ws_async_exec(s, sm, wi, in, ac->op, ac->mbar, t, done);
 }
 
+/* After instruction in of warp w issued at t with its results at done:
+ * the stall count runs, and the dependence counters it names are raised
+ * until its write-back (wbar) and its operand read (rbar).  A yield asks
+ * the scheduler for another warp next cycle, so the warp waits at least
+ * two; a stall of 0 is one. */
+static void ws_issue_control(const struct ws_gpu *g, struct ws_warp *w,
+                             const struct ws_ctrl_entry *e, uint64_t t,
+                             uint64_t done, enum ws_ctr stall)
+{
+    unsigned st = ws_ctrl_stall(e->word), wb = ws_ctrl_wbar(e->word);
+    unsigned rb = ws_ctrl_rbar(e->word);
+
+    if (!ws_ctrl_yield(e->word) && st < 2)
+        st = 2;
+    w->stall_until = t + (st ? st : 1);
+    if (wb < 6 && done > w->sb_ready[wb]) {
+        w->sb_ready[wb] = done;
+        w->sb_stall[wb] = (uint8_t)stall;
+    }
+    /* Sources are read as the LD/ST pipeline takes the instruction:
+     * Huerta et al. Table 2 measure 9-20 cycles of WAR latency on Ampere
+     * for loads and stores; the unit's latency stands for it. */
+    if (rb < 6 && t + g->unit[WS_UNIT_LDST].latency > w->sb_ready[rb]) {
+        w->sb_ready[rb] = t + g->unit[WS_UNIT_LDST].latency;
+        w->sb_stall[rb] = (uint8_t)WS_CTR_STALL_ALU_DEP;
+    }
+}
+
+/* The register file's reads of in (ws_regfile.h): the bubble a bank
+ * conflict leaves before the sub-core's next issue. */
+static void ws_issue_operands(struct ws_sim *s, struct ws_subcore *sc,
+                              uint32_t wi, const struct ws_inst *in,
+                              const struct ws_ctrl_entry *e, int from_mem,
+                              uint64_t t)
+{
+    uint32_t hits = 0, bubble;
+
+    if (!s->gpu->regfile.banks)
+        return;
+    bubble = ws_regfile_read(&sc->rfc, from_mem ? 0 : s->gpu->regfile.banks, wi,
+                             in, e, &hits);
+    s->k->ctr.v[WS_CTR_RFC_HITS] += hits;
+    s->k->ctr.v[WS_CTR_RF_BANK_BUBBLES] += bubble;
+    sc->issue_free = t + 1 + bubble;
+}
+
 static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
                     const struct ws_pick *pick, uint64_t t)
 {
@@ -418,6 +509,8 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
     enum ws_ctr stall = ws_issue_dep_ctr(in, from_mem);
     uint8_t flags = in->flags; /* in's window may be refilled below */
     struct ws_async_ctx ac = {NULL, 0, 0};
+    const struct ws_ctrl_entry *e = s->ctrl ? ws_ctrl_at(s->ctrl, in->pc)
+                                            : NULL;
     int timed = 0;
     uint64_t done = t;
 
@@ -451,13 +544,19 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
     }
     if ((in->ndst || from_mem) && done > w->busy_until)
         w->busy_until = done;
+    ws_issue_operands(s, &sm->sub[sub], pick->warp, in, e, from_mem, t);
+    if (e) {
+        ws_issue_control(g, w, e, t, done, stall);
+        c->v[WS_CTR_INST_CONTROL]++;
+    }
     if (in->flags & WS_INST_ASYNC_COMMIT)
         ws_groups_commit(&w->ldgsts);
     w->last_issue = t;
     w->next++;
     if (w->next == w->ninst && ws_cta_refill(s, w) < 0)
         return -1;
-    ws_issue_prepare(g, w);
+    ws_issue_fetch(s, sm, pick->warp, t);
+    ws_issue_prepare(s, w);
     ws_issue_refresh(sm, g->sm.sub_cores, pick->warp);
     if (s->tl)
         ws_timeline_issue(s->tl, sm->id, pick->warp, t);
@@ -477,6 +576,12 @@ int ws_issue_step(struct ws_sim *s, struct ws_sm *sm, uint32_t sub, uint64_t t)
     uint64_t next;
 
     sm->sub[sub].wake = WS_NEVER;
+    if (t < sm->sub[sub].issue_free) {
+        /* a register-bank bubble holds the sub-core's issue */
+        if (ws_sim_wake(s, sm->id, sub, sm->sub[sub].issue_free) < 0)
+            return ws_err_oom(s->err);
+        return 0;
+    }
     if (ws_select(s, sm, sub, t, &pick, &next)) {
         if (ws_issue(s, sm, sub, &pick, t) < 0)
             return -1;

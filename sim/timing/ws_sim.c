@@ -287,7 +287,15 @@ static int ws_sim_setup_kernel(struct ws_sim *s, struct ws_cta_source *src,
         s->sms[i].tma_free = 0;
         s->sms[i].dsmem_free = 0;
         memset(s->sms[i].wg_pipe, 0, sizeof s->sms[i].wg_pipe);
+        for (uint32_t j = 0; j < s->sms[i].nsub; j++) {
+            struct ws_subcore *sc = &s->sms[i].sub[j];
+            sc->issue_free = 0;
+            sc->rfc.warp = UINT32_MAX;
+            sc->rfc.n = 0;
+            ws_icache_reset(&sc->icache);
+        }
     }
+    s->ctrl = s->gpu->sched.control_bits ? src->ctrl : NULL;
     ws_memsys_new_kernel(&s->mem, k->occ.l1_size);
     return 0;
 }

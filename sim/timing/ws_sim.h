@@ -68,6 +68,9 @@ struct ws_sim {
     struct ws_cluster *clusters;
     uint32_t nclusters;
     int clusters_on; /* the table is this kernel's */
+    /* The kernel's control bits by PC when the config issues by them and
+     * its source has them (trace/ws_ctrl.h); NULL: the scoreboard. */
+    const struct ws_ctrl_table *ctrl;
     const struct ws_cta_stream *held;
     int starved; /* an SM asked for work and got none while one was held */
 };

@@ -24,7 +24,7 @@ int ws_sm_init(struct ws_sm *sm, uint32_t id, const struct ws_gpu *gpu)
         sm->sub[i].last_cand = WS_NO_CAND;
         sm->sub[i].cand = calloc(gpu->sm.max_warps / gpu->sm.sub_cores + 1,
                                  sizeof *sm->sub[i].cand);
-        if (!sm->sub[i].cand)
+        if (!sm->sub[i].cand || ws_icache_init(&sm->sub[i].icache, gpu) < 0)
             return -1;
     }
     return 0;
@@ -91,8 +91,10 @@ void ws_sm_free(struct ws_sm *sm)
         free(sm->slots[i].inst);
         free(sm->slots[i].addrs);
     }
-    for (uint32_t i = 0; sm->sub && i < sm->nsub; i++)
+    for (uint32_t i = 0; sm->sub && i < sm->nsub; i++) {
         free(sm->sub[i].cand);
+        ws_icache_free(&sm->sub[i].icache);
+    }
     for (uint32_t i = 0; sm->warps && i < sm->nwarps; i++) {
         ws_sm_warp_close(&sm->warps[i]);
         free(sm->warps[i].win);

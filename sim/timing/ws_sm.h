@@ -13,8 +13,12 @@
  * Dual issue, when the config asks for it, is two warps of one sub-core in
  * one cycle to two different units (ws_issue.c).
  *
- * Leaves out: instruction fetch and the i-cache, register-bank conflicts,
- * operand collectors.
+ * With control bits (sched.control_bits and a listing that prints them),
+ * dependences are the compiler's stall counts and dependence counters
+ * instead of the register scoreboard; instruction fetch (ws_icache.h) and
+ * register-bank reads (ws_regfile.h) add their delays when configured.
+ *
+ * Leaves out: operand collectors (sm_70+ has none: Huerta et al. 2025).
  */
 #ifndef WS_SM_H
 #define WS_SM_H
@@ -24,6 +28,8 @@
 #include "config/ws_config.h"
 #include "stats/ws_stats.h"
 #include "trace/ws_trace.h"
+#include "ws_icache.h"
+#include "ws_regfile.h"
 
 #define WS_NREGS 256
 #define WS_ASYNC_GROUPS 8
@@ -140,6 +146,15 @@ struct ws_warp {
                                    enum ws_ctr stall reason */
     uint32_t cand; /* place in its sub-core's candidates, or
                                    WS_NO_CAND when not active */
+    /* The compiler's control (trace/ws_ctrl.h): the stall count's end,
+     * the dependence counters SB0..SB5 as the cycle each reaches zero
+     * (the latest release of the instructions that raised it), and what
+     * waiting on each counts as. */
+    uint64_t stall_until;
+    uint64_t sb_ready[6];
+    uint8_t sb_stall[6];
+    uint64_t fetch_ready; /* the next instruction's line is in */
+    uint64_t fetch_line;  /* line of the last instruction fetched, + 1 */
     uint64_t reg_ready[WS_NREGS];
     uint8_t reg_stall[WS_NREGS]; /* enum ws_ctr: what waiting on the
                                        register's producer counts as */
@@ -202,6 +217,9 @@ struct ws_cand {
 
 struct ws_subcore {
     struct ws_cand *cand; /* the active warps, oldest first */
+    uint64_t issue_free;  /* after a register-bank bubble: next issue */
+    struct ws_rfc rfc;
+    struct ws_icache icache;
     uint32_t ncand;
     uint64_t unit_free[WS_UNIT_COUNT];
     uint64_t wake; /* pending wake-up, WS_NEVER when none */

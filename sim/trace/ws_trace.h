@@ -144,6 +144,7 @@ const char *ws_space_name(enum ws_space space);
  * 0 after the last one, -1 with err set. */
 struct ws_err;
 struct ws_strtab;
+struct ws_ctrl_table;
 /* One warp's instructions a window at a time, for a source that can hand
  * out warps without holding their whole streams (a workload expands each
  * warp as the simulator reaches it): memory then follows the warps resident
@@ -176,6 +177,9 @@ struct ws_cta_source {
                        struct ws_err *err);
     int (*warp_open)(void *ctx, const struct ws_cta_stream *cta, uint32_t warp,
                      struct ws_warp_reader *r, struct ws_err *err);
+    /* The kernel's control bits by PC (ws_ctrl.h), from its listing; NULL
+     * when no listing printed them for every instruction. */
+    const struct ws_ctrl_table *ctrl;
 };
 
 #endif

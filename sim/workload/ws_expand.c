@@ -195,6 +195,10 @@ int ws_expand_init(struct ws_expander *x, const struct ws_workload *w,
         ws_expand_free(x);
         return ws_err_oom(err);
     }
+    if (ws_sass_ctrl_table(&w->sass, w->func, &x->ctrl) < 0) {
+        ws_expand_free(x);
+        return ws_err_oom(err);
+    }
     if (ws_tmpl_build(x, err) < 0 || ws_prog_build(x, err) < 0) {
         ws_expand_free(x);
         return -1;
@@ -215,6 +219,7 @@ void ws_expand_free(struct ws_expander *x)
     free(x->mem_off);
     free(x->inst);
     free(x->addrs);
+    ws_ctrl_table_free(&x->ctrl);
     memset(x, 0, sizeof *x);
 }
 
@@ -768,5 +773,6 @@ struct ws_cta_source ws_expand_source(struct ws_expander *x)
     src.next = ws_expand_next;
     src.next_header = ws_expand_next_header;
     src.warp_open = ws_expand_warp_open;
+    src.ctrl = x->ctrl.complete ? &x->ctrl : NULL;
     return src;
 }

@@ -37,6 +37,7 @@
 
 #include <stdint.h>
 
+#include "trace/ws_ctrl.h"
 #include "trace/ws_trace.h"
 #include "ws_workload.h"
 
@@ -62,6 +63,7 @@ struct ws_expander {
     size_t first[32];
     struct ws_warp_stream warps[32];
     struct ws_cta_stream cta;
+    struct ws_ctrl_table ctrl; /* the listing's control bits by PC */
     /* Streaming: the warp whose lane values x->vals holds now, and readers
      * kept for reuse (ws_expand_stream.c). */
     struct ws_expand_reader *cur, *spare;

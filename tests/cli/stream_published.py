@@ -10,8 +10,10 @@ on the same GPU.  BabelStream's figures are FP64 (2^25 or more elements);
 the bundled kernels are FP32 one-element-per-thread, which on V100 and
 A100 keep enough bytes in flight for the difference not to matter.  On
 H100 it does: there the project's own FP32 measurement of this kernel is
-lower (2390 / 2770 GB/s) than FP64's, a gap the simulation does not show
-and the closing note of the fidelity issue records.  Arrays are larger
+lower (2390 / 2770 GB/s) than FP64's, so there the published FP64 figure
+is a ceiling, not a target: an H100 row fails only when the simulation is
+more than 5 % above it (the simulation against this kernel's own H100
+measurement is validate/vs_measured.py's business).  Arrays are larger
 than L2 (a larger n moves the figures by 1-2 %, and costs minutes).
 
     usage: stream_published.py WARPSIM   (run from the source root)
@@ -28,6 +30,9 @@ import tempfile
 SIZES = {"v100": 1 << 22, "a100": 1 << 24, "h100": 1 << 24}
 PUBLISHED_CSV = "validate/studies/levels_published.csv"
 TOLERANCE = 0.05
+# GPUs whose published figure is FP64 code's, above what the FP32 kernel
+# measures on the part: checked as a ceiling only.
+CEILING_ONLY = {"h100"}
 
 
 def simulated(ws, gpu, kernel, n, tmp):
@@ -53,7 +58,8 @@ def main():
         for gpu, n, kernel, gbps, source in published():
             sim = simulated(ws, gpu, kernel, n, tmp)
             off = sim / gbps - 1
-            ok = abs(off) <= TOLERANCE
+            ok = (off <= TOLERANCE if gpu in CEILING_ONLY
+                  else abs(off) <= TOLERANCE)
             failures += not ok
             print("%s %s %s: simulated %.0f GB/s, published %.0f (%+.1f %%; "
                   "%s)" % ("ok" if ok else "FAIL", gpu, kernel, sim, gbps,

@@ -167,8 +167,8 @@ static unsigned ref_sectors(const uint64_t *a, unsigned n, unsigned width,
     return k;
 }
 
-static unsigned ref_wavefronts(const uint64_t *a, unsigned n, unsigned width,
-                               unsigned banks, unsigned bw)
+static unsigned ref_tally(const uint64_t *a, unsigned n, unsigned width,
+                          unsigned banks, unsigned bw)
 {
     uint64_t words[32 * 16];
     unsigned nw = 0, per[64] = {0}, worst = 0;
@@ -187,6 +187,24 @@ static unsigned ref_wavefronts(const uint64_t *a, unsigned n, unsigned width,
         if (++per[words[j] % banks] > worst)
             worst = per[words[j] % banks];
     return worst;
+}
+
+/* Wider lanes than a wavefront carries for a whole warp are served in
+ * groups of banks x bw / width lanes, each group on its own, unless the
+ * whole warp fits in one wavefront. */
+static unsigned ref_wavefronts(const uint64_t *a, unsigned n, unsigned width,
+                               unsigned banks, unsigned bw)
+{
+    unsigned whole = ref_tally(a, n, width, banks, bw);
+    unsigned pieces = width > bw ? width / bw : 1, group = banks / pieces;
+    unsigned sum = 0;
+
+    if (whole <= 1 || group == 0 || group >= n)
+        return whole;
+    for (unsigned i = 0; i < n; i += group)
+        sum += ref_tally(a + i, n - i < group ? n - i : group, width, banks,
+                         bw);
+    return sum;
 }
 
 static void test_coalesce_random(void **state)

@@ -146,6 +146,7 @@ uint64_t ws_synth_run(struct ws_synth *k, const struct ws_gpu *gpu,
     struct ws_cta_source src = ws_synth_source(k);
     uint64_t cycles;
 
+    src.ctrl = k->ctrl;
     ws_err_clear(&err);
     assert_int_equal(ws_sim_init(&sim, gpu, NULL, &err), 0);
     if (ws_sim_kernel(&sim, &src, &st, &err) < 0)

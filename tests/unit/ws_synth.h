@@ -23,6 +23,9 @@ struct ws_synth {
     /* When not 0, the source streams: warps are handed out through readers
      * that give at most this many instructions per read. */
     uint32_t stream_window;
+    /* Control bits by PC (trace/ws_ctrl.h) the source hands out; NULL:
+     * none.  Generated instructions sit at PC 16 x their index. */
+    const struct ws_ctrl_table *ctrl;
 };
 
 /* A kernel of `ctas` CTAs of `threads` threads (1-D). */
