@@ -109,7 +109,9 @@ int ws_cli_limit_option(struct ws_trace_opts *t, const char *cmd, int opt,
     "%s)\n" \
     "  -s, --set KEY=VALUE       override one config key (repeatable)\n" \
     "  -p, --param NAME=VALUE    override a workload parameter (repeatable)\n" \
-    "      --listing FILE        expand the workload over another listing\n"
+    "      --listing FILE        expand the workload over another listing;\n" \
+    "                            for a trace, the cuobjdump listing of its\n" \
+    "                            binary, whose control bits issue decides by\n"
 
 #define WS_CLI_LIMIT_HELP \
     "      --max-ctas N          refuse launches of more CTAs (default 16777216)\n" \

@@ -25,7 +25,9 @@ struct ws_input {
     int has_workload, has_listing;
     struct ws_workload w;
     struct ws_expander x;
-    struct ws_sass sass;  /* WS_INPUT_LISTING */
+    struct ws_sass sass;      /* WS_INPUT_LISTING */
+    struct ws_sass ctrl_sass; /* a trace's --listing: control bits */
+    int has_ctrl_sass;
     struct ws_pack *pack; /* WS_INPUT_PACK */
 };
 
@@ -105,11 +107,6 @@ static int ws_input_params_unused(const struct ws_input_params *p,
                           "--param applies to "
                           "workload descriptions only (expected a "
                           "workload.yaml input, not a trace or listing)");
-    if (p->listing)
-        return ws_err_arg(err, p->listing, 0, 0,
-                          "--listing applies to "
-                          "workload descriptions only (expected a "
-                          "workload.yaml input, not a trace or listing)");
     return 0;
 }
 
@@ -141,6 +138,16 @@ static int ws_input_open_kind(struct ws_input *in, const char *path,
         return ws_input_open_workload(in, p, err);
     if (ws_input_params_unused(p, err) < 0)
         return -1;
+    if (p->listing && in->kind == WS_INPUT_LISTING)
+        return ws_err_arg(err, p->listing, 0, 0,
+                          "--listing applies to "
+                          "workloads and traces (expected a workload.yaml "
+                          "or a trace input, not a listing)");
+    if (p->listing) {
+        if (ws_sass_load(&in->ctrl_sass, p->listing, &in->opts, err) < 0)
+            return -1;
+        in->has_ctrl_sass = 1;
+    }
     if (in->kind == WS_INPUT_LISTING) {
         if (ws_sass_load(&in->sass, path, &in->opts, err) < 0)
             return -1;
@@ -188,6 +195,8 @@ void ws_input_close(struct ws_input *in)
     }
     if (in->has_listing)
         ws_sass_free(&in->sass);
+    if (in->has_ctrl_sass)
+        ws_sass_free(&in->ctrl_sass);
     ws_pack_close(in->pack);
     ws_kernelslist_free(&in->list);
     free(in->list_path);
@@ -318,16 +327,30 @@ static int ws_input_pack_kernel(struct ws_input *in, size_t i,
     return 0;
 }
 
-int ws_input_kernel_open(struct ws_input *in, size_t i,
-                         struct ws_input_kernel *k, struct ws_err *err)
+/* A trace kernel borrows the control bits of the --listing function of
+ * its name (the mangled name both print), when that function has them
+ * for every instruction; otherwise it runs on the scoreboard. */
+static int ws_input_kernel_ctrl(struct ws_input *in, struct ws_input_kernel *k,
+                                struct ws_err *err)
+{
+    const struct ws_sass_func *f;
+
+    if (!in->has_ctrl_sass || !k->src.launch || !k->src.launch->name)
+        return 0;
+    f = ws_sass_find(&in->ctrl_sass, k->src.launch->name);
+    if (!f)
+        return 0;
+    if (ws_sass_ctrl_table(&in->ctrl_sass, f, &k->ctrl) < 0)
+        return ws_err_oom(err);
+    k->src.ctrl = k->ctrl.complete ? &k->ctrl : NULL;
+    return 0;
+}
+
+static int ws_input_kernel_src(struct ws_input *in, size_t i,
+                               struct ws_input_kernel *k, struct ws_err *err)
 {
     const struct ws_cmd *c = &in->list.cmds[i];
 
-    memset(k, 0, sizeof *k);
-    if (in->has_workload) {
-        k->src = ws_expand_source(&in->x);
-        return 0;
-    }
     if (in->pack)
         return ws_input_pack_kernel(in, i, k, err);
     if (ws_traceg_open(&k->reader, c->path, &in->opts, err) < 0) {
@@ -343,8 +366,25 @@ int ws_input_kernel_open(struct ws_input *in, size_t i,
     return 0;
 }
 
+int ws_input_kernel_open(struct ws_input *in, size_t i,
+                         struct ws_input_kernel *k, struct ws_err *err)
+{
+    memset(k, 0, sizeof *k);
+    if (in->has_workload) {
+        k->src = ws_expand_source(&in->x);
+        return 0;
+    }
+    if (ws_input_kernel_src(in, i, k, err) < 0
+        || ws_input_kernel_ctrl(in, k, err) < 0) {
+        ws_input_kernel_close(k);
+        return -1;
+    }
+    return 0;
+}
+
 void ws_input_kernel_close(struct ws_input_kernel *k)
 {
+    ws_ctrl_table_free(&k->ctrl);
     if (k->reader)
         ws_traceg_close(k->reader);
     ws_pack_reader_close(k->packed);

@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "listing/ws_sass.h"
+#include "trace/ws_ctrl.h"
 #include "trace/ws_kernelslist.h"
 #include "trace/ws_pack.h"
 #include "trace/ws_trace.h"
@@ -41,7 +42,10 @@ enum ws_input_kind {
 struct ws_input_params {
     const char *const *sets; /* --param NAME=VALUE, workloads only */
     int nsets;
-    const char *listing;       /* --listing FILE, workloads only */
+    /* --listing FILE: a workload's listing instead of its own; for a
+     * trace, the listing of the same binary whose control bits the
+     * simulator borrows by kernel name and PC (traces carry none). */
+    const char *listing;
     struct ws_trace_opts opts; /* limits, unknown opcodes, header keys */
 };
 
@@ -102,6 +106,7 @@ const struct ws_sass *ws_input_listing(const struct ws_input *in);
 /* One kernel of the input, open for reading CTA by CTA. */
 struct ws_input_kernel {
     struct ws_cta_source src;
+    struct ws_ctrl_table ctrl;     /* a trace's, from --listing */
     struct ws_traceg *reader;      /* trace kernels; NULL for a workload */
     struct ws_pack_reader *packed; /* kernels of a .wst */
 };

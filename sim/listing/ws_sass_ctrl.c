@@ -39,6 +39,7 @@ int ws_sass_ctrl_table(const struct ws_sass *s, const struct ws_sass_func *f,
             continue;
         e = &t->e[in[i].pc >> 4];
         e->word = in[i].ctrl;
+        e->op_hash = ws_ctrl_op_hash(ws_strtab_str(&s->strs, in[i].op));
         ws_sass_ctrl_reuse(s, &in[i], e);
         t->known++;
     }

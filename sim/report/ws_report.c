@@ -92,6 +92,27 @@ static void ws_text_models(FILE *out, const struct ws_gpu *g,
 /* Hopper's asynchronous units, when the kernel used them: the tensor
  * pipe's share of the SMs' active cycles held by wgmma (its four quarters
  * each count a quarter), the copy engines' traffic, the mbarrier waits. */
+/* How issue decided, when the config issues by control bits: the share
+ * of warp instructions whose listing gave them (a trace borrows them with
+ * --listing), and the SM-core structures' toll. */
+static void ws_text_core(FILE *out, const struct ws_gpu *g, const uint64_t *v)
+{
+    if (!g->sched.control_bits && !g->regfile.banks && !g->icache.l0_size)
+        return;
+    fprintf(out,
+            "  issue: by control bits %.1f%% of warp instructions (the "
+            "listing's encodings; the rest by the scoreboard), register-bank "
+            "bubbles %llu cycles, reuse-cache hits %llu, L0 i-cache misses "
+            "%llu (%llu from the stream buffer)\n",
+            v[WS_CTR_INST] ? 100.0 * (double)v[WS_CTR_INST_CONTROL]
+                                 / (double)v[WS_CTR_INST]
+                           : 0.0,
+            (unsigned long long)v[WS_CTR_RF_BANK_BUBBLES],
+            (unsigned long long)v[WS_CTR_RFC_HITS],
+            (unsigned long long)v[WS_CTR_ICACHE_MISSES],
+            (unsigned long long)v[WS_CTR_ICACHE_PREFETCH_HITS]);
+}
+
 static void ws_text_async(FILE *out, const uint64_t *v)
 {
     double quarters = 4.0 * (double)v[WS_CTR_SM_CYCLES_ACTIVE];
@@ -141,6 +162,7 @@ static void ws_text_kernel(FILE *out, const struct ws_gpu *g,
             k->occ.l1_size / 1024.0, k->occ.carveout / 1024.0,
             ws_carveout_why(&k->occ));
     ws_text_stalls(out, &k->ctr);
+    ws_text_core(out, g, v);
     if (v[WS_CTR_INST_UNKNOWN])
         fprintf(out,
                 "  warning: %llu warp instructions of unknown opcodes "

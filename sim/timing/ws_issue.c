@@ -17,6 +17,7 @@
 #include "stats/ws_timeline.h"
 #include "trace/ws_opcode.h"
 #include "util/ws_bits.h"
+#include "util/ws_strtab.h"
 #include "ws_async.h"
 #include "ws_cluster.h"
 #include "ws_cta.h"
@@ -497,6 +498,29 @@ static void ws_issue_operands(struct ws_sim *s, struct ws_subcore *sc,
     sc->issue_free = t + 1 + bubble;
 }
 
+/* The first issue at each PC checks that the control borrowed for it
+ * belongs to the same instruction: a trace joined with the listing of
+ * another binary (another sm_ version, another build) would otherwise be
+ * timed by someone else's stall counts. */
+static int ws_issue_ctrl_check(struct ws_sim *s, const struct ws_inst *in,
+                               const struct ws_ctrl_entry *e)
+{
+    uint32_t i = in->pc >> 4;
+    const char *op;
+
+    if (s->ctrl_seen[i])
+        return 0;
+    s->ctrl_seen[i] = 1;
+    op = ws_strtab_str(s->src->ops, in->op);
+    if (ws_ctrl_op_hash(op) == e->op_hash)
+        return 0;
+    return ws_err_at(s->err, s->src->origin, 1, 1,
+                     "kernel %s: %s at PC 0x%04x is another instruction in "
+                     "the listing its control bits come from (expected the "
+                     "listing of the traced binary, or none)",
+                     s->k->name, op, in->pc);
+}
+
 static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
                     const struct ws_pick *pick, uint64_t t)
 {
@@ -521,6 +545,8 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
     c->v[WS_CTR_INST]++;
     c->v[ws_class_ctr[in->cls]]++;
     if ((flags & WS_INST_UNKNOWN) && ws_async_unknown(s, in->op) < 0)
+        return -1;
+    if (e && ws_issue_ctrl_check(s, in, e) < 0)
         return -1;
     if ((flags & WS_INST_ASYNC)
         && (timed = ws_issue_async(s, sm, pick->warp, in, t, &ac, &done)) < 0)

@@ -118,6 +118,8 @@ void ws_sim_free(struct ws_sim *s)
     ws_event_free(&s->q);
     ws_async_free(s);
     ws_cluster_free(s);
+    free(s->ctrl_seen);
+    s->ctrl_seen = NULL;
     s->sms = NULL;
 }
 
@@ -296,6 +298,10 @@ static int ws_sim_setup_kernel(struct ws_sim *s, struct ws_cta_source *src,
         }
     }
     s->ctrl = s->gpu->sched.control_bits ? src->ctrl : NULL;
+    free(s->ctrl_seen);
+    s->ctrl_seen = s->ctrl ? calloc(s->ctrl->n, 1) : NULL;
+    if (s->ctrl && !s->ctrl_seen)
+        return ws_err_oom(s->err);
     ws_memsys_new_kernel(&s->mem, k->occ.l1_size);
     return 0;
 }

@@ -71,6 +71,7 @@ struct ws_sim {
     /* The kernel's control bits by PC when the config issues by them and
      * its source has them (trace/ws_ctrl.h); NULL: the scoreboard. */
     const struct ws_ctrl_table *ctrl;
+    uint8_t *ctrl_seen; /* [ctrl->n]: PCs whose opcode was checked */
     const struct ws_cta_stream *held;
     int starved; /* an SM asked for work and got none while one was held */
 };

@@ -31,6 +31,15 @@ void ws_ctrl_table_free(struct ws_ctrl_table *t)
     memset(t, 0, sizeof *t);
 }
 
+uint32_t ws_ctrl_op_hash(const char *op)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+
+    for (; *op && *op != '.' && *op != ' '; op++)
+        h = (h ^ (uint8_t)*op) * 16777619u;
+    return h;
+}
+
 void ws_ctrl_format(uint32_t word, char *buf, size_t len)
 {
     struct ws_ctrl c;

@@ -78,7 +78,8 @@ static inline unsigned ws_ctrl_reuse(uint32_t w)
 }
 
 struct ws_ctrl_entry {
-    uint32_t word; /* 0: unknown */
+    uint32_t word;    /* 0: unknown */
+    uint32_t op_hash; /* ws_ctrl_op_hash of the listing's mnemonic */
     uint8_t nreuse;
     uint8_t reuse_reg[WS_CTRL_MAX_REUSE]; /* registers kept for the next */
 };
@@ -106,6 +107,10 @@ ws_ctrl_at(const struct ws_ctrl_table *t, uint32_t pc)
  * -1 when out of memory. */
 int ws_ctrl_table_init(struct ws_ctrl_table *t, uint32_t last_pc);
 void ws_ctrl_table_free(struct ws_ctrl_table *t);
+
+/* A hash of op's base mnemonic (up to the first '.'): a trace and the
+ * listing it borrows control from must agree on it at every PC. */
+uint32_t ws_ctrl_op_hash(const char *op);
 
 /* "S02 Y W0 R- B1 U--C-": the control as CuAssembler-like text, for
  * messages and tests. */

@@ -18,11 +18,8 @@
 static struct ws_gpu h100(void)
 {
     struct ws_gpu g;
-    struct ws_err err;
 
-    ws_err_clear(&err);
-    if (ws_cfg_load(&g, "h100", NULL, 0, &err) < 0)
-        fail_msg("%s", err.text);
+    ws_test_config(&g, "h100");
     return g;
 }
 

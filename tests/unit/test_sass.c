@@ -96,11 +96,8 @@ static void test_operands(void **state)
 static struct ws_sass load(const char *path)
 {
     struct ws_sass s;
-    struct ws_err err;
 
-    ws_err_clear(&err);
-    if (ws_sass_load(&s, path, NULL, &err) < 0)
-        fail_msg("%s", err.text);
+    ws_test_sass(&s, path);
     return s;
 }
 

@@ -18,11 +18,8 @@
 static struct ws_gpu h100(void)
 {
     struct ws_gpu g;
-    struct ws_err err;
 
-    ws_err_clear(&err);
-    if (ws_cfg_load(&g, "h100", NULL, 0, &err) < 0)
-        fail_msg("%s", err.text);
+    ws_test_config(&g, "h100");
     g.icache.l0_size = 0;
     g.regfile.banks = 0;
     g.sched.control_bits = 1;
@@ -73,11 +70,8 @@ static void test_decode(void **state)
 static struct ws_sass load(const char *path)
 {
     struct ws_sass s;
-    struct ws_err err;
 
-    ws_err_clear(&err);
-    if (ws_sass_load(&s, path, NULL, &err) < 0)
-        fail_msg("%s", err.text);
+    ws_test_sass(&s, path);
     return s;
 }
 
@@ -142,15 +136,16 @@ static void gen_straight(struct ws_synth *k, uint32_t cta)
     ws_synth_op(k, "EXIT", -1, -1, -1);
 }
 
-/* A table for n + 1 instructions: stall `stall`, no yield, no counters,
- * `reuse` (-1: none) kept by every one. */
-static void ctrl_fill(struct ws_ctrl_table *t, unsigned n, unsigned stall,
-                      int reuse)
+/* A table for n instructions `op` and an EXIT: stall `stall`, no yield,
+ * no counters, `reuse` (-1: none) kept by every one. */
+static void ctrl_fill(struct ws_ctrl_table *t, const char *op, unsigned n,
+                      unsigned stall, int reuse)
 {
     assert_int_equal(ws_ctrl_table_init(t, 16 * n), 0);
     for (unsigned i = 0; i <= n; i++) {
         t->e[i].word = WS_CTRL_KNOWN | stall | 1u << 4 | WS_CTRL_NO_BAR << 5
                        | WS_CTRL_NO_BAR << 8;
+        t->e[i].op_hash = ws_ctrl_op_hash(i < n ? op : "EXIT");
         if (reuse >= 0) {
             t->e[i].nreuse = 1;
             t->e[i].reuse_reg[0] = (uint8_t)reuse;
@@ -184,9 +179,11 @@ static uint64_t run_more(const struct ws_gpu *g, struct straight p,
     struct ws_ctrl_table t;
     uint64_t a, b;
 
-    ctrl_fill(&t, p.n + more, stall, reuse);
+    ctrl_fill(&t, p.op, p.n, stall, reuse);
     a = run_straight(g, &p, &t, NULL);
+    ws_ctrl_table_free(&t);
     p.n += more;
+    ctrl_fill(&t, p.op, p.n, stall, reuse);
     b = run_straight(g, &p, &t, st);
     ws_ctrl_table_free(&t);
     return b - a;
@@ -248,6 +245,35 @@ static void test_reuse_hit(void **state)
     assert_int_equal(run_more(&g, same, 100, 1, 3, NULL), 200);
 }
 
+/* Control borrowed from another instruction's listing is refused at the
+ * first PC where the opcodes differ, not used to time the wrong code. */
+static void test_ctrl_mismatch(void **state)
+{
+    struct ws_gpu g = h100();
+    const struct straight p = {"FMUL", 10, 2, 3, -1};
+    struct ws_ctrl_table t;
+    struct ws_sim sim;
+    struct ws_err err;
+    struct ws_kernel_stats st;
+    struct ws_synth k;
+    struct ws_cta_source src;
+
+    (void)state;
+    ctrl_fill(&t, "FFMA", p.n, 1, -1);
+    ws_synth_init(&k, 1, 32, gen_straight, &p);
+    k.g.launch.sm_version = 90;
+    src = ws_synth_source(&k);
+    src.ctrl = &t;
+    ws_err_clear(&err);
+    assert_int_equal(ws_sim_init(&sim, &g, NULL, &err), 0);
+    assert_int_equal(ws_sim_kernel(&sim, &src, &st, &err), -1);
+    ws_test_err(&err, "generated", 1,
+                "FMUL at PC 0x0000 is another instruction");
+    ws_sim_free(&sim);
+    ws_synth_free(&k);
+    ws_ctrl_table_free(&t);
+}
+
 /* ---- instruction fetch -------------------------------------------------- */
 
 struct loop {
@@ -273,7 +299,7 @@ static uint64_t run_loop(const struct ws_gpu *g, const struct loop *p)
     struct ws_ctrl_table t;
     uint64_t cycles;
 
-    ctrl_fill(&t, p->lines * 8, 1, -1);
+    ctrl_fill(&t, "FADD", p->lines * 8, 1, -1);
     ws_synth_init(&k, 1, 32, gen_loop, p);
     k.g.launch.sm_version = 90;
     k.ctrl = &t;
@@ -322,6 +348,7 @@ int main(void)
         cmocka_unit_test(test_stall_count),
         cmocka_unit_test(test_bank_conflict),
         cmocka_unit_test(test_reuse_hit),
+        cmocka_unit_test(test_ctrl_mismatch),
         cmocka_unit_test(test_icache_prefetch_rate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,6 +3,9 @@
  */
 #include "ws_test.h"
 
+#include "config/ws_config.h"
+#include "listing/ws_sass.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,4 +107,22 @@ void ws_test_profile(const char *path, const char *gpu, const char *const *sets,
     assert_int_equal(rc, 0);
     ws_input_kernel_close(&k);
     ws_input_close(in);
+}
+
+void ws_test_config(struct ws_gpu *g, const char *name)
+{
+    struct ws_err err;
+
+    ws_err_clear(&err);
+    if (ws_cfg_load(g, name, NULL, 0, &err) < 0)
+        fail_msg("%s", err.text);
+}
+
+void ws_test_sass(struct ws_sass *s, const char *path)
+{
+    struct ws_err err;
+
+    ws_err_clear(&err);
+    if (ws_sass_load(s, path, NULL, &err) < 0)
+        fail_msg("%s", err.text);
 }

@@ -55,4 +55,12 @@ struct ws_gpu;
 void ws_test_profile(const char *path, const char *gpu, const char *const *sets,
                      int nsets, struct ws_profile *p, struct ws_gpu *g);
 
+/* Built-in config `name` into *g, failing the test when it does not
+ * load. */
+void ws_test_config(struct ws_gpu *g, const char *name);
+
+/* A SASS listing into *s, failing the test when it does not load. */
+struct ws_sass;
+void ws_test_sass(struct ws_sass *s, const char *path);
+
 #endif
