@@ -182,6 +182,16 @@ static int ws_cfg_check_sm(const struct ws_gpu *g, const struct ws_cfg_ctx *c)
                           "%u GPCs for %u SMs (expected at most one GPC per "
                           "SM)",
                           g->sm.gpcs, g->sm.count);
+    if (g->l2.fetch_granularity
+        && (g->l2.fetch_granularity % g->l2.sector
+            || g->l2.line % g->l2.fetch_granularity
+            || ((g->l2.fetch_granularity / g->l2.sector)
+                & (g->l2.fetch_granularity / g->l2.sector - 1))))
+        return ws_cfg_bad(c, "l2.fetch_granularity",
+                          "fetch granularity of %llu bytes (expected a "
+                          "power-of-two number of l2.sector that divides "
+                          "l2.line)",
+                          (unsigned long long)g->l2.fetch_granularity);
     if (g->icache.l0_size
         && (g->icache.line == 0 || (g->icache.line & (g->icache.line - 1))
             || g->icache.l0_size % g->icache.line))

@@ -95,6 +95,9 @@ struct ws_gpu {
         uint64_t shared_mem, shared_per_block, l1_shared;
         uint64_t shared_alloc_unit;
         uint64_t shared_reserved; /* per CTA, the driver's (sm_80 on) */
+        /* S2R's latency through the sub-core's MIO path, which it shares
+         * with the LD/ST unit (0: S2R is timed as its class). */
+        uint32_t s2r_latency;
         /* Shared-memory capacities the driver may give a kernel, ascending;
          * none: the split is fixed (l1.size and shared_mem hold). */
         uint64_t carveout[WS_MAX_CARVEOUTS];
@@ -147,6 +150,9 @@ struct ws_gpu {
         double bandwidth;     /* GB/s, all slices together */
         enum ws_l2_hash hash;
         enum ws_repl_policy repl; /* l2.replacement */
+        /* A read miss fetches the aligned block of this many bytes around
+         * its sector from DRAM (0: the sector alone). */
+        uint64_t fetch_granularity;
     } l2;
 
     struct {

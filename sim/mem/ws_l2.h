@@ -45,6 +45,7 @@ struct ws_l2 {
     double slice_cps; /* core cycles per sector in one slice */
     uint64_t access;  /* hit time in the slice: l2.latency - 2 icnt */
     uint64_t size, line_bytes;
+    uint32_t fetch_sectors; /* sectors a read miss fetches together */
     struct ws_mem_port below;
 };
 

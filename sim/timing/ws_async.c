@@ -33,6 +33,21 @@ static struct ws_op_note *ws_async_note(struct ws_sim *s, uint32_t op)
     return &s->notes[op];
 }
 
+int ws_async_is_s2r(struct ws_sim *s, uint32_t op)
+{
+    struct ws_op_note *n = ws_async_note(s, op);
+    const char *t;
+
+    if (!n)
+        return 0;
+    if (!n->sreg_known) {
+        t = ws_strtab_str(s->src->ops, op);
+        n->sreg = strncmp(t, "S2R", 3) == 0 && (t[3] == '\0' || t[3] == '.');
+        n->sreg_known = 1;
+    }
+    return n->sreg;
+}
+
 const struct ws_async_op *ws_async_lookup(struct ws_sim *s, uint32_t op)
 {
     struct ws_op_note *n = ws_async_note(s, op);

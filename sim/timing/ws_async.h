@@ -56,6 +56,10 @@
  * s->err set when memory for the cache runs out. */
 const struct ws_async_op *ws_async_lookup(struct ws_sim *s, uint32_t op);
 
+/* Whether opcode id op is S2R (a special-register read, which goes down
+ * the sub-core's MIO path: timing/ws_issue.c), learnt once per id. */
+int ws_async_is_s2r(struct ws_sim *s, uint32_t op);
+
 /* Times the part of async instruction in (kind a) of warp wi issued at t
  * that happens away from the warp: the tensor pipe, the copy engine, an
  * mbarrier's count.  addr: its first active lane's address (an mbarrier's),

@@ -46,6 +46,21 @@ static void ws_dep(const struct ws_warp *w, uint8_t reg, struct ws_ready *r)
     }
 }
 
+/* The unit an instruction issues to: its class's, but for S2R when the
+ * config times it (sm.s2r_latency): a special-register read goes down the
+ * sub-core's MIO path with shared-memory and other LD/ST instructions
+ * (Huerta et al. 2025's simulator queues it with SHFL in the per-sub-core
+ * memory pipeline; Nsight counts its waits as short scoreboard and MIO
+ * throttle), so it takes the LD/ST unit's issue slots. */
+static enum ws_unit_kind ws_issue_unit(struct ws_sim *s,
+                                       const struct ws_inst *in)
+{
+    if (s->gpu->sm.s2r_latency && in->cls == WS_OPC_MISC
+        && ws_async_is_s2r(s, in->op))
+        return WS_UNIT_LDST;
+    return ws_unit_for_class(in->cls);
+}
+
 /* Dependences by the control bits: the previous instruction's stall
  * count, then the dependence counters the wait mask names. */
 static void ws_dep_control(const struct ws_warp *w,
@@ -62,7 +77,7 @@ static void ws_dep_control(const struct ws_warp *w,
         }
 }
 
-void ws_issue_prepare(const struct ws_sim *s, struct ws_warp *w)
+void ws_issue_prepare(struct ws_sim *s, struct ws_warp *w)
 {
     const struct ws_gpu *g = s->gpu;
     const struct ws_inst *in;
@@ -108,7 +123,7 @@ void ws_issue_prepare(const struct ws_sim *s, struct ws_warp *w)
     }
     w->next_dep = r.dep;
     w->next_dep_ctr = (uint8_t)r.dep_ctr;
-    w->next_unit = (uint8_t)ws_unit_for_class(in->cls);
+    w->next_unit = (uint8_t)ws_issue_unit(s, in);
     w->next_mshr = (uint8_t)ws_needs_mshr(g, in);
 }
 
@@ -527,10 +542,12 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
     const struct ws_gpu *g = s->gpu;
     struct ws_warp *w = &sm->warps[pick->warp];
     const struct ws_inst *in = &w->inst[w->next];
-    enum ws_unit_kind unit = ws_unit_for_class(in->cls);
+    enum ws_unit_kind unit = (enum ws_unit_kind)w->next_unit;
     struct ws_counters *c = &s->k->ctr;
     int from_mem = ws_opcode_class_is_memory((enum ws_op_class)in->cls);
-    enum ws_ctr stall = ws_issue_dep_ctr(in, from_mem);
+    int sreg = unit == WS_UNIT_LDST && !from_mem;
+    enum ws_ctr stall = sreg ? WS_CTR_STALL_SHORT_DEP
+                             : ws_issue_dep_ctr(in, from_mem);
     uint8_t flags = in->flags; /* in's window may be refilled below */
     struct ws_async_ctx ac = {NULL, 0, 0};
     const struct ws_ctrl_entry *e = s->ctrl ? ws_ctrl_at(s->ctrl, in->pc)
@@ -563,6 +580,7 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
         return -1;
     if (!timed)
         done = from_mem ? ws_issue_memory(s, sm, w, in, t)
+               : sreg   ? t + g->sm.s2r_latency
                         : t + g->unit[unit].latency;
     for (uint8_t i = 0; i < in->ndst; i++) {
         w->reg_ready[in->dst[i]] = done;

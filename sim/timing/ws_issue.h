@@ -22,7 +22,7 @@
 
 /* Caches what only the warp itself changes about its next instruction's
  * readiness; called at dispatch and after each issue. */
-void ws_issue_prepare(const struct ws_sim *s, struct ws_warp *w);
+void ws_issue_prepare(struct ws_sim *s, struct ws_warp *w);
 
 /* Warp wi's next instruction is fetched, asked at t: its line from the
  * sub-core's L0 or the stream buffer (ws_icache.h) when the warp enters a

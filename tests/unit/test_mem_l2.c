@@ -143,10 +143,42 @@ static void test_l2_input_queue_back_pressure(void **state)
     ws_l2_free(&f.l2);
 }
 
+/* l2.fetch_granularity 64B: a miss of one sector fetches its aligned
+ * 64-byte block, so its neighbour then hits without DRAM; a miss in a
+ * block whose other half is there fetches only the missing sector; with
+ * no granularity, the sector alone. */
+static void test_l2_fetch_granularity(void **state)
+{
+    const char *gran[] = {"l2.fetch_granularity=64B"};
+    struct l2_fixture f;
+
+    (void)state;
+    l2_setup(&f, gran, 1);
+    assert_int_equal(access_l2(&f, 3, 0x4, WS_LINE_READ, 100, NULL),
+                     100 + DRAM);
+    assert_int_equal(f.stub.n, 1);
+    assert_int_equal(f.stub.req[0].mask, 0xc); /* sectors 2 and 3 */
+    assert_int_equal(access_l2(&f, 3, 0x8, WS_LINE_READ, 5000, NULL),
+                     5000 + f.hit);
+    assert_int_equal(f.stub.n, 1);
+    assert_int_equal(f.ctr.v[WS_CTR_L2_SECTOR_MISSES], 1);
+    assert_int_equal(f.ctr.v[WS_CTR_L2_SECTOR_HITS], 1);
+    /* sectors 0 and 1 together are one block: one request of both */
+    assert_int_equal(access_l2(&f, 3, 0x1, WS_LINE_READ, 6000, NULL),
+                     6000 + DRAM);
+    assert_int_equal(f.stub.req[1].mask, 0x3);
+    ws_l2_free(&f.l2);
+    l2_setup(&f, NULL, 0);
+    access_l2(&f, 3, 0x4, WS_LINE_READ, 100, NULL);
+    assert_int_equal(f.stub.req[0].mask, 0x4);
+    ws_l2_free(&f.l2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_l2_hit_and_miss),
+        cmocka_unit_test(test_l2_fetch_granularity),
         cmocka_unit_test(test_l2_merge_in_flight),
         cmocka_unit_test(test_l2_mshr_full),
         cmocka_unit_test(test_l2_write_back),

@@ -245,6 +245,23 @@ static void test_reuse_hit(void **state)
     assert_int_equal(run_more(&g, same, 100, 1, 3, NULL), 200);
 }
 
+/* S2R goes down the MIO path: with sm.s2r_latency its consumer waits
+ * that latency, and each takes the LD/ST unit's issue slot (8 lanes per
+ * sub-core on H100: one warp every 4 cycles) instead of the misc unit's. */
+static void test_s2r_mio(void **state)
+{
+    struct ws_gpu g = h100();
+    const struct straight p = {"S2R", 100, -1, -1, -1};
+
+    (void)state;
+    g.sm.s2r_latency = 22;
+    assert_int_equal(run_more(&g, p, 100, 1, -1, NULL),
+                     100 * g.unit[WS_UNIT_LDST].interval);
+    g.sm.s2r_latency = 0;
+    assert_int_equal(run_more(&g, p, 100, 1, -1, NULL),
+                     100 * g.unit[WS_UNIT_MISC].interval);
+}
+
 /* Control borrowed from another instruction's listing is refused at the
  * first PC where the opcodes differ, not used to time the wrong code. */
 static void test_ctrl_mismatch(void **state)
@@ -349,6 +366,7 @@ int main(void)
         cmocka_unit_test(test_bank_conflict),
         cmocka_unit_test(test_reuse_hit),
         cmocka_unit_test(test_ctrl_mismatch),
+        cmocka_unit_test(test_s2r_mio),
         cmocka_unit_test(test_icache_prefetch_rate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
