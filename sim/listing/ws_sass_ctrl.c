@@ -31,6 +31,14 @@ int ws_sass_ctrl_table(const struct ws_sass *s, const struct ws_sass_func *f,
     const struct ws_sass_inst *in = s->insts + f->first;
     uint32_t last = f->ninst ? in[f->ninst - 1].pc : 0;
 
+    /* Code is dense, one instruction per 16 bytes: a function whose
+     * offsets leave most slots empty (a hostile or corrupt listing, an
+     * instruction at 0xfffffff0) gets no table rather than gigabytes of
+     * one, and runs on the scoreboard. */
+    if ((uint64_t)(last >> 4) > 2 * (uint64_t)f->ninst + 64) {
+        memset(t, 0, sizeof *t);
+        return 0;
+    }
     if (ws_ctrl_table_init(t, last) < 0)
         return -1;
     for (uint32_t i = 0; i < f->ninst; i++) {

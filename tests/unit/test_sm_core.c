@@ -111,6 +111,39 @@ static void test_listing_table(void **state)
     ws_sass_free(&n);
 }
 
+/* A function whose offsets leave most 16-byte slots empty gets no table
+ * (and no gigabytes of one): an instruction at 0xfffffff0. */
+static void test_listing_sparse(void **state)
+{
+    static const char text[] =
+        "\tcode for sm_90\n"
+        "\t\tFunction : k\n"
+        "        /*0000*/  EXIT ;  /* 0x000000000000794d */\n"
+        "                          /* 0x000fea0003800000 */\n"
+        "        /*fffffff0*/  BRA 0xfffffff0 ;  /* 0x000000000000794d */\n"
+        "                          /* 0x000fea0003800000 */\n"
+        "        ..........\n";
+    struct ws_sass s;
+    struct ws_err err;
+    struct ws_ctrl_table t;
+    const struct ws_sass_func *f;
+
+    (void)state;
+    ws_err_clear(&err);
+    if (ws_sass_parse_mem(&s, "sparse.sass", text, sizeof text - 1, NULL, &err)
+        < 0)
+        fail_msg("%s", err.text);
+    f = ws_sass_find(&s, "k");
+    assert_non_null(f);
+    assert_int_equal(f->ninst, 2);
+    assert_int_not_equal(s.insts[f->first].ctrl, 0);
+    assert_int_equal(ws_sass_ctrl_table(&s, f, &t), 0);
+    assert_int_equal(t.complete, 0);
+    assert_null(ws_ctrl_at(&t, 0));
+    ws_ctrl_table_free(&t);
+    ws_sass_free(&s);
+}
+
 /* ---- property tests ----------------------------------------------------- */
 
 /* One warp: n instructions `op` writing R20.. from sources a, b (and c
@@ -362,6 +395,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decode),
         cmocka_unit_test(test_listing_table),
+        cmocka_unit_test(test_listing_sparse),
         cmocka_unit_test(test_stall_count),
         cmocka_unit_test(test_bank_conflict),
         cmocka_unit_test(test_reuse_hit),
