@@ -432,6 +432,7 @@ int ws_cmd_run(int argc, char **argv)
     a.topts.unknown_class = gpu.unknown_class;
     rq.input = a.input;
     rq.params = ws_cli_input_params(&a.params, &a.topts);
+    rq.params.listing_trace = 1;
     rq.gpu = &gpu;
     rq.sel = &a.sel;
     rq.ext = &a.ext;

@@ -66,6 +66,7 @@ struct ws_input_params ws_cli_input_params(const struct ws_cli_params *p,
     ip.sets = p->sets;
     ip.nsets = p->nsets;
     ip.listing = p->listing;
+    ip.listing_trace = 0;
     ip.opts = *opts;
     return ip;
 }

@@ -182,6 +182,11 @@ static int ws_cfg_check_sm(const struct ws_gpu *g, const struct ws_cfg_ctx *c)
                           "%u GPCs for %u SMs (expected at most one GPC per "
                           "SM)",
                           g->sm.gpcs, g->sm.count);
+    if (g->l2.far_latency && g->l2.far_latency < g->l2.latency)
+        return ws_cfg_bad(c, "l2.far_latency",
+                          "far L2 hit of %u cycles below the near one's %u "
+                          "(expected at least l2.latency)",
+                          g->l2.far_latency, g->l2.latency);
     if (g->l2.fetch_granularity
         && (g->l2.fetch_granularity % g->l2.sector
             || g->l2.line % g->l2.fetch_granularity
@@ -192,15 +197,20 @@ static int ws_cfg_check_sm(const struct ws_gpu *g, const struct ws_cfg_ctx *c)
                           "power-of-two number of l2.sector that divides "
                           "l2.line)",
                           (unsigned long long)g->l2.fetch_granularity);
-    if (g->icache.l0_size
-        && (g->icache.line == 0 || (g->icache.line & (g->icache.line - 1))
-            || g->icache.l0_size % g->icache.line))
+    if (g->icache.line
+        && (g->icache.line < 16 || (g->icache.line & (g->icache.line - 1))))
         return ws_cfg_bad(c, "icache.line",
-                          "instruction cache of %llu bytes in lines of %llu "
-                          "(expected a power-of-two line dividing "
-                          "icache.l0_size)",
-                          (unsigned long long)g->icache.l0_size,
+                          "instruction-cache line of %llu bytes (expected a "
+                          "power of two of at least 16, one instruction)",
                           (unsigned long long)g->icache.line);
+    if (g->icache.l0_size
+        && g->icache.l0_size % (g->icache.line ? g->icache.line : 128))
+        return ws_cfg_bad(c, "icache.l0_size",
+                          "instruction cache of %llu bytes in lines of %llu "
+                          "(expected a whole number of lines)",
+                          (unsigned long long)g->icache.l0_size,
+                          (unsigned long long)(g->icache.line ? g->icache.line
+                                                              : 128));
     return ws_cfg_check_sched(g, c);
 }
 

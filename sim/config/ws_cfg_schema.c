@@ -185,6 +185,8 @@ static const struct ws_key ws_cfg_keys[] = {
      WS_KF_OPTIONAL},
     {"l2.bandwidth", WS_KT_BW, F(l2.bandwidth), 0, 0.001, 1e7, 0},
     {"l2.hash", WS_KT_ENUM, F(l2.hash), &ws_cfg_hash, 0, 0, 0},
+    {"l2.far_latency", WS_KT_CYCLES, F(l2.far_latency), 0, 0, 100000,
+     WS_KF_OPTIONAL | WS_KF_ZERO_OK | WS_KF_IF_SET},
     {"l2.fetch_granularity", WS_KT_SIZE, F(l2.fetch_granularity), 0, 0, 4096,
      WS_KF_OPTIONAL | WS_KF_ZERO_OK | WS_KF_IF_SET},
     {"dram.channels", WS_KT_COUNT, F(dram.channels), 0, 1, 4096, 0},

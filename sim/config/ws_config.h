@@ -153,6 +153,9 @@ struct ws_gpu {
         /* A read miss fetches the aligned block of this many bytes around
          * its sector from DRAM (0: the sector alone). */
         uint64_t fetch_granularity;
+        /* Load-to-use of a hit in the far half of a two-partition L2 (a
+         * line reused after more than half the L2; 0: one partition). */
+        uint32_t far_latency;
     } l2;
 
     struct {

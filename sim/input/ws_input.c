@@ -138,11 +138,13 @@ static int ws_input_open_kind(struct ws_input *in, const char *path,
         return ws_input_open_workload(in, p, err);
     if (ws_input_params_unused(p, err) < 0)
         return -1;
-    if (p->listing && in->kind == WS_INPUT_LISTING)
+    if (p->listing && (in->kind == WS_INPUT_LISTING || !p->listing_trace))
         return ws_err_arg(err, p->listing, 0, 0,
-                          "--listing applies to "
-                          "workloads and traces (expected a workload.yaml "
-                          "or a trace input, not a listing)");
+                          "--listing applies to workloads, and to traces "
+                          "where their control bits time them (run) "
+                          "(expected a workload.yaml input%s)",
+                          p->listing_trace ? " or a trace, not a listing"
+                                           : " here");
     if (p->listing) {
         if (ws_sass_load(&in->ctrl_sass, p->listing, &in->opts, err) < 0)
             return -1;
@@ -330,19 +332,57 @@ static int ws_input_pack_kernel(struct ws_input *in, size_t i,
 /* A trace kernel borrows the control bits of the --listing function of
  * its name (the mangled name both print), when that function has them
  * for every instruction; otherwise it runs on the scoreboard. */
+/* The listing's copy of function `name` for SM version sm: a listing of
+ * a multi-architecture binary has one per version.  The only copy when
+ * there is one; NULL with *copies set when none or several other ones. */
+static const struct ws_sass_func *ws_input_ctrl_func(const struct ws_sass *s,
+                                                     const char *name,
+                                                     uint32_t sm,
+                                                     size_t *copies)
+{
+    const struct ws_sass_func *only = NULL;
+
+    *copies = 0;
+    for (size_t i = 0; i < s->nfuncs; i++) {
+        if (strcmp(s->funcs[i].name, name) != 0)
+            continue;
+        if (s->funcs[i].sm == sm)
+            return &s->funcs[i];
+        only = &s->funcs[i];
+        (*copies)++;
+    }
+    return *copies == 1 ? only : NULL;
+}
+
 static int ws_input_kernel_ctrl(struct ws_input *in, struct ws_input_kernel *k,
                                 struct ws_err *err)
 {
+    const struct ws_launch *l = k->src.launch;
     const struct ws_sass_func *f;
+    size_t copies;
 
-    if (!in->has_ctrl_sass || !k->src.launch || !k->src.launch->name)
+    if (!in->has_ctrl_sass || !l || !l->name)
         return 0;
-    f = ws_sass_find(&in->ctrl_sass, k->src.launch->name);
+    f = ws_input_ctrl_func(&in->ctrl_sass, l->name, l->sm_version, &copies);
+    if (!f && copies > 1)
+        return ws_err_at(err, k->src.origin, 1, 1,
+                         "kernel %s is sm_%u code, and the listing %s has %zu "
+                         "copies of it for other SM versions (expected the "
+                         "copy for sm_%u)",
+                         l->name, l->sm_version, in->ctrl_sass.path, copies,
+                         l->sm_version);
     if (!f)
         return 0;
     if (ws_sass_ctrl_table(&in->ctrl_sass, f, &k->ctrl) < 0)
         return ws_err_oom(err);
-    k->src.ctrl = k->ctrl.complete ? &k->ctrl : NULL;
+    if (!k->ctrl.complete)
+        return ws_err_at(err, in->ctrl_sass.path, f->line, 1,
+                         "function %s has control bits for %u of its %u "
+                         "instructions (expected a cuobjdump -sass listing of "
+                         "sm_70 or later code, which prints each "
+                         "instruction's encoding)",
+                         l->name, k->ctrl.known, f->ninst);
+    k->src.ctrl = &k->ctrl;
     return 0;
 }
 

@@ -46,6 +46,8 @@ struct ws_input_params {
      * trace, the listing of the same binary whose control bits the
      * simulator borrows by kernel name and PC (traces carry none). */
     const char *listing;
+    int listing_trace; /* the command times traces by --listing's control
+                          bits (run); others refuse it for traces */
     struct ws_trace_opts opts; /* limits, unknown opcodes, header keys */
 };
 

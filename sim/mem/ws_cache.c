@@ -111,8 +111,12 @@ struct ws_cache_line *ws_cache_fetch(struct ws_cache *c, uint32_t set,
 
     victim->dirty = 0;
     victim->line = 0;
+    victim->rank = c->assoc;
     for (uint32_t i = 0; i < c->assoc; i++) {
         if (tag[i] == line + 1) {
+            victim->rank = 0;
+            for (uint32_t j = 0; j < c->assoc; j++)
+                victim->rank += tag[j] && stamp[j] > stamp[i];
             stamp[i] = c->repl->hit(stamp[i], ++c->tick);
             return &c->lines[base + i];
         }

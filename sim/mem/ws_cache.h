@@ -67,6 +67,11 @@ struct ws_cache {
 struct ws_cache_victim {
     uint64_t line; /* line index */
     uint8_t dirty;
+    /* The found way's rank in its set before this access by the policy's
+     * stamps (0: the most recent under LRU), assoc when the line was
+     * allocated.  Under LRU a hit at rank r would also hit in a cache of
+     * r + 1 ways per set (the stack property): the far L2 uses it. */
+    uint32_t rank;
 };
 
 /* The policy's operations, NULL for a value outside the enum. */

@@ -44,6 +44,7 @@ struct ws_l2 {
     enum ws_l2_hash hash;
     double slice_cps; /* core cycles per sector in one slice */
     uint64_t access;  /* hit time in the slice: l2.latency - 2 icnt */
+    uint64_t far;     /* the far half's (l2.far_latency), 0: none */
     uint64_t size, line_bytes;
     uint32_t fetch_sectors; /* sectors a read miss fetches together */
     struct ws_mem_port below;

@@ -271,7 +271,7 @@ static void ws_study_add_out(struct ws_study_preplan *p, char *path,
  * outputs are checked against it.  A failure is the sweep's to report. */
 static void ws_study_touch_input(const struct ws_sweep *s)
 {
-    struct ws_input_params ip = {NULL, 0, s->listing, {0}};
+    struct ws_input_params ip = {NULL, 0, s->listing, 0, {0}};
     struct ws_input *in;
     struct ws_err scratch;
 

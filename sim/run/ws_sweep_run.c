@@ -223,7 +223,7 @@ static int ws_sweep_plan_out(struct ws_sweep_state *r, const char *path,
 static int ws_sweep_pack_input(struct ws_sweep_state *r, struct ws_err *err)
 {
     const char *tmpdir = getenv("TMPDIR");
-    struct ws_input_params ip = {NULL, 0, NULL, r->ctx.topts};
+    struct ws_input_params ip = {NULL, 0, NULL, 0, r->ctx.topts};
     struct ws_input *in;
     char name[4096];
     FILE *fp;

@@ -81,9 +81,10 @@ static const struct ws_ctr_info ws_ctr_table[WS_CTR_COUNT] = {
     [WS_CTR_STALL_DRAINED] = {"smsp__warps_issue_stalled_drain.sum",
                               "warp-cycle", WS_GRP_STALL,
                               "exited, waiting for its results or its CTA"},
-    [WS_CTR_STALL_NO_INST] = {"smsp__warps_issue_stalled_no_instruction.sum",
-                              "warp-cycle", WS_GRP_STALL,
-                              "no instruction (not modelled: always 0)"},
+    [WS_CTR_STALL_NO_INST] =
+        {"smsp__warps_issue_stalled_no_instruction.sum", "warp-cycle",
+         WS_GRP_STALL,
+         "no instruction: waiting for its line from the L0 instruction cache"},
     [WS_CTR_SHARED_REQUESTS] =
         {"l1tex__data_pipe_lsu_wavefronts_mem_shared_cmd.sum", "request",
          WS_GRP_SMEM, "shared-memory warp instructions"},

@@ -65,6 +65,7 @@ int ws_sweep_open_point(const struct ws_sweep_ctx *c,
     ip.sets = p->params;
     ip.nsets = p->nparams;
     ip.listing = c->s->listing;
+    ip.listing_trace = 0; /* the points run without it */
     ip.opts = c->topts;
     ip.opts.unknown_class = gpu->unknown_class;
     if (ws_input_open(in, c->run_input ? c->run_input : c->s->input, &ip, err)

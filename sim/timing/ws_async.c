@@ -33,16 +33,23 @@ static struct ws_op_note *ws_async_note(struct ws_sim *s, uint32_t op)
     return &s->notes[op];
 }
 
+static int ws_text_is_s2r(const char *t)
+{
+    return strncmp(t, "S2R", 3) == 0 && (t[3] == '\0' || t[3] == '.');
+}
+
+/* Never grows the table: issue holds a pointer into it (an asynchronous
+ * instruction's kind) across the next instruction's preparation, which
+ * asks this.  An opcode the table does not reach yet is answered from its
+ * text. */
 int ws_async_is_s2r(struct ws_sim *s, uint32_t op)
 {
-    struct ws_op_note *n = ws_async_note(s, op);
-    const char *t;
+    struct ws_op_note *n = op < s->nnotes ? &s->notes[op] : NULL;
 
     if (!n)
-        return 0;
+        return ws_text_is_s2r(ws_strtab_str(s->src->ops, op));
     if (!n->sreg_known) {
-        t = ws_strtab_str(s->src->ops, op);
-        n->sreg = strncmp(t, "S2R", 3) == 0 && (t[3] == '\0' || t[3] == '.');
+        n->sreg = (uint8_t)ws_text_is_s2r(ws_strtab_str(s->src->ops, op));
         n->sreg_known = 1;
     }
     return n->sreg;

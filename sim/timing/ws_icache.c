@@ -8,14 +8,15 @@
 
 int ws_icache_init(struct ws_icache *c, const struct ws_gpu *g)
 {
-    uint64_t lines;
+    /* icache.line 0 with an L0: the 128-byte line of the configs */
+    uint64_t line = g->icache.line ? g->icache.line : 128, lines;
 
     memset(c, 0, sizeof *c);
-    if (!g->icache.l0_size || !g->icache.line)
+    if (!g->icache.l0_size)
         return 0;
-    lines = g->icache.l0_size / g->icache.line;
+    lines = g->icache.l0_size / line;
     c->sets = (uint32_t)((lines + WS_ICACHE_WAYS - 1) / WS_ICACHE_WAYS);
-    c->line_shift = (uint32_t)__builtin_ctzll(g->icache.line);
+    c->line_shift = (uint32_t)__builtin_ctzll(line);
     c->depth = g->icache.prefetch < WS_ICACHE_MAX_PREFETCH
                    ? g->icache.prefetch
                    : WS_ICACHE_MAX_PREFETCH;

@@ -563,6 +563,12 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
     c->v[ws_class_ctr[in->cls]]++;
     if ((flags & WS_INST_UNKNOWN) && ws_async_unknown(s, in->op) < 0)
         return -1;
+    if (s->ctrl && !e)
+        return ws_err_at(s->err, s->src->origin, 1, 1,
+                         "kernel %s: PC 0x%04x is not an instruction of the "
+                         "listing its control bits come from (expected the "
+                         "listing of the traced binary, or none)",
+                         s->k->name, in->pc);
     if (e && ws_issue_ctrl_check(s, in, e) < 0)
         return -1;
     if ((flags & WS_INST_ASYNC)

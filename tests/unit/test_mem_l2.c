@@ -174,11 +174,48 @@ static void test_l2_fetch_granularity(void **state)
     ws_l2_free(&f.l2);
 }
 
+/* l2.far_latency: a hit on a line of its set's older half (rank 8..15
+ * of 16 ways, LRU) is a far-partition hit; the newer half, near. */
+static void test_l2_far_half(void **state)
+{
+    const char *far[] = {"l2.far_latency=600"};
+    struct l2_fixture f;
+    uint32_t sets;
+    uint64_t t = 0, far_hit;
+
+    (void)state;
+    l2_setup(&f, far, 1);
+    far_hit = 600 - 2 * f.g.icnt.latency;
+    sets = f.l2.slice[0].tags.sets;
+    for (uint64_t i = 0; i < 16; i++, t += 5000)
+        access_l2(&f, i * sets, 0x1, WS_LINE_READ, t, NULL);
+    /* line 15 * sets is the newest (rank 0), line 0 the oldest (rank 15) */
+    assert_int_equal(access_l2(&f, 15 * sets, 0x1, WS_LINE_READ, t, NULL),
+                     t + f.hit);
+    t += 5000;
+    assert_int_equal(access_l2(&f, 0, 0x1, WS_LINE_READ, t, NULL), t + far_hit);
+    t += 5000;
+    /* now line 0 is the newest: near again; line 8 * sets has rank 8 */
+    assert_int_equal(access_l2(&f, 0, 0x1, WS_LINE_READ, t, NULL), t + f.hit);
+    t += 5000;
+    assert_int_equal(access_l2(&f, 8 * sets, 0x1, WS_LINE_READ, t, NULL),
+                     t + far_hit);
+    t += 5000;
+    /* newest first: 8, 0, 15, 14, 13, 12, 11, 10 (rank 7), 9 (rank 8) */
+    assert_int_equal(access_l2(&f, 10 * sets, 0x1, WS_LINE_READ, t, NULL),
+                     t + f.hit);
+    t += 5000;
+    assert_int_equal(access_l2(&f, 9 * sets, 0x1, WS_LINE_READ, t, NULL),
+                     t + far_hit);
+    ws_l2_free(&f.l2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_l2_hit_and_miss),
         cmocka_unit_test(test_l2_fetch_granularity),
+        cmocka_unit_test(test_l2_far_half),
         cmocka_unit_test(test_l2_merge_in_flight),
         cmocka_unit_test(test_l2_mshr_full),
         cmocka_unit_test(test_l2_write_back),
