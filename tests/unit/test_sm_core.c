@@ -319,6 +319,7 @@ static void test_ctrl_mismatch(void **state)
     assert_int_equal(ws_sim_kernel(&sim, &src, &st, &err), -1);
     ws_test_err(&err, "generated", 1,
                 "FMUL at PC 0x0000 is another instruction");
+    ws_kernel_stats_free(&st);
     ws_sim_free(&sim);
     ws_synth_free(&k);
     ws_ctrl_table_free(&t);
