@@ -203,14 +203,12 @@ static int ws_cfg_check_sm(const struct ws_gpu *g, const struct ws_cfg_ctx *c)
                           "instruction-cache line of %llu bytes (expected a "
                           "power of two of at least 16, one instruction)",
                           (unsigned long long)g->icache.line);
-    if (g->icache.l0_size
-        && g->icache.l0_size % (g->icache.line ? g->icache.line : 128))
+    if (g->icache.l0_size && g->icache.l0_size % ws_icache_line(g))
         return ws_cfg_bad(c, "icache.l0_size",
                           "instruction cache of %llu bytes in lines of %llu "
                           "(expected a whole number of lines)",
                           (unsigned long long)g->icache.l0_size,
-                          (unsigned long long)(g->icache.line ? g->icache.line
-                                                              : 128));
+                          (unsigned long long)ws_icache_line(g));
     return ws_cfg_check_sched(g, c);
 }
 

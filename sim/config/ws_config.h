@@ -130,7 +130,7 @@ struct ws_gpu {
      * `prefetch` lines after a miss, one per `fill_interval`.  l0_size 0:
      * a perfect instruction cache. */
     struct {
-        uint64_t l0_size, line;
+        uint64_t l0_size, line; /* line 0: ws_icache_line's default */
         uint32_t latency, prefetch, fill_interval;
     } icache;
 
@@ -252,6 +252,13 @@ uint64_t ws_cfg_transaction(const struct ws_gpu *gpu);
 const char *ws_cfg_builtin_name(int i);
 
 const char *ws_unit_name(enum ws_unit_kind unit);
+
+/* The instruction-cache line: icache.line, or the 128 bytes of the
+ * configs when a config gives an L0 but no line. */
+static inline uint64_t ws_icache_line(const struct ws_gpu *g)
+{
+    return g->icache.line ? g->icache.line : 128;
+}
 
 /* The unit an opcode class issues to. */
 enum ws_unit_kind ws_unit_for_class(int op_class);

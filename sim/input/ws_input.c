@@ -329,9 +329,6 @@ static int ws_input_pack_kernel(struct ws_input *in, size_t i,
     return 0;
 }
 
-/* A trace kernel borrows the control bits of the --listing function of
- * its name (the mangled name both print), when that function has them
- * for every instruction; otherwise it runs on the scoreboard. */
 /* The listing's copy of function `name` for SM version sm: a listing of
  * a multi-architecture binary has one per version.  The only copy when
  * there is one; NULL with *copies set when none or several other ones. */
@@ -354,6 +351,10 @@ static const struct ws_sass_func *ws_input_ctrl_func(const struct ws_sass *s,
     return *copies == 1 ? only : NULL;
 }
 
+/* A trace kernel borrows the control bits of the --listing function of
+ * its name (the mangled name both print).  No such function: the kernel
+ * runs on the scoreboard; a function without an encoding for every
+ * instruction is an error, not a silent fallback. */
 static int ws_input_kernel_ctrl(struct ws_input *in, struct ws_input_kernel *k,
                                 struct ws_err *err)
 {

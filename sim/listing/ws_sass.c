@@ -352,9 +352,9 @@ static int ws_sass_instruction(struct ws_sass_parser *p, char *line,
     return 0;
 }
 
-/* An encoding comment (0x000fe20000000f00) on a line of its own: the high word of
- * the instruction before it, whose control bits sm_70+ keep in bits
- * 41..61.  Anything else there is a comment like any other. */
+/* An encoding comment (0x000fe20000000f00) on a line of its own: the
+ * high word of the instruction before it, whose control bits sm_70+ keep
+ * in bits 41..61.  Anything else there is a comment like any other. */
 static void ws_sass_encoding(struct ws_sass_parser *p, const char *q)
 {
     struct ws_sass *s = p->s;

@@ -51,6 +51,7 @@ int ws_cache_init(struct ws_cache *c, uint32_t sets, uint32_t assoc,
     c->sectors = sectors;
     c->tick = 0;
     c->repl = ws_repl_ops_of(policy);
+    c->ranks = 0;
     c->lines = calloc(n, sizeof *c->lines);
     c->tag = calloc(n, sizeof *c->tag);
     c->stamp = calloc(n, sizeof *c->stamp);
@@ -114,9 +115,11 @@ struct ws_cache_line *ws_cache_fetch(struct ws_cache *c, uint32_t set,
     victim->rank = c->assoc;
     for (uint32_t i = 0; i < c->assoc; i++) {
         if (tag[i] == line + 1) {
-            victim->rank = 0;
-            for (uint32_t j = 0; j < c->assoc; j++)
-                victim->rank += tag[j] && stamp[j] > stamp[i];
+            if (c->ranks) {
+                victim->rank = 0;
+                for (uint32_t j = 0; j < c->assoc; j++)
+                    victim->rank += tag[j] && stamp[j] > stamp[i];
+            }
             stamp[i] = c->repl->hit(stamp[i], ++c->tick);
             return &c->lines[base + i];
         }

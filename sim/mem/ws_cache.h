@@ -61,15 +61,16 @@ struct ws_cache {
     uint64_t *stamp;             /* sets * assoc: the policy's per-way state */
     struct ws_cache_line *lines; /* sets * assoc */
     const struct ws_repl_ops *repl;
+    int ranks; /* fetch reports a hit's rank (struct ws_cache_victim) */
 };
 
 /* A line evicted to make room; dirty sectors must be written back. */
 struct ws_cache_victim {
     uint64_t line; /* line index */
     uint8_t dirty;
-    /* The found way's rank in its set before this access by the policy's
-     * stamps (0: the most recent under LRU), assoc when the line was
-     * allocated.  Under LRU a hit at rank r would also hit in a cache of
+    /* For a cache with `ranks` set: the found way's rank in its set before
+     * this access by the policy's stamps (0: the most recent under LRU),
+     * assoc when the line was allocated (and always without `ranks`).  Under LRU a hit at rank r would also hit in a cache of
      * r + 1 ways per set (the stack property): the far L2 uses it. */
     uint32_t rank;
 };

@@ -43,7 +43,7 @@ int ws_l2_init(struct ws_l2 *l2, const struct ws_gpu *g,
     l2->slice = calloc(l2->nslice, sizeof *l2->slice);
     if (!l2->slice)
         return -1;
-    for (uint32_t s = 0; s < l2->nslice; s++)
+    for (uint32_t s = 0; s < l2->nslice; s++) {
         if (ws_cache_init(&l2->slice[s].tags, sets, g->l2.assoc,
                           (uint32_t)(g->l2.line / g->l2.sector), g->l2.repl)
                 < 0
@@ -52,6 +52,9 @@ int ws_l2_init(struct ws_l2 *l2, const struct ws_gpu *g,
             ws_l2_free(l2);
             return -1;
         }
+        /* only the far half reads a hit's rank (ws_l2_read) */
+        l2->slice[s].tags.ranks = l2->far != 0;
+    }
     return 0;
 }
 
@@ -125,7 +128,8 @@ static struct ws_cache_line *ws_l2_take(struct ws_l2 *l2, uint32_t s,
     ws_fifo_push(&sl->inq, *st);
     cl = ws_cache_fetch(&sl->tags, ws_l2_set(l2, &sl->tags, r->line), r->line,
                         &v);
-    *rank = v.rank;
+    if (rank)
+        *rank = v.rank;
     if (v.dirty)
         ws_l2_below(l2, s, v.line, v.dirty, WS_LINE_WRITE, *st, r->ctr);
     return cl;
@@ -222,9 +226,8 @@ static uint64_t ws_l2_write(struct ws_l2 *l2, const struct ws_line_req *r,
     uint32_t s = ws_l2_slice_of(l2, r->line);
     struct ws_counters *ctr = r->ctr;
     uint64_t st;
-    uint32_t rank;
     struct ws_cache_line *cl = ws_l2_take(l2, s, r, ws_popcount32(r->mask), &st,
-                                          admitted, &rank);
+                                          admitted, NULL);
 
     ctr->v[WS_CTR_L2_SECTOR_MISSES] += ws_popcount32(r->mask & ~cl->valid);
     ctr->v[WS_CTR_L2_SECTOR_HITS] += ws_popcount32(r->mask & cl->valid);

@@ -89,9 +89,6 @@ static void ws_text_stalls(FILE *out, const struct ws_counters *c)
 static void ws_text_models(FILE *out, const struct ws_gpu *g,
                            const struct ws_kernel_stats *k);
 
-/* Hopper's asynchronous units, when the kernel used them: the tensor
- * pipe's share of the SMs' active cycles held by wgmma (its four quarters
- * each count a quarter), the copy engines' traffic, the mbarrier waits. */
 /* How issue decided, when the config issues by control bits: the share
  * of warp instructions whose listing gave them (a trace borrows them with
  * --listing), and the SM-core structures' toll. */
@@ -113,6 +110,9 @@ static void ws_text_core(FILE *out, const struct ws_gpu *g, const uint64_t *v)
             (unsigned long long)v[WS_CTR_ICACHE_PREFETCH_HITS]);
 }
 
+/* Hopper's asynchronous units, when the kernel used them: the tensor
+ * pipe's share of the SMs' active cycles held by wgmma (its four quarters
+ * each count a quarter), the copy engines' traffic, the mbarrier waits. */
 static void ws_text_async(FILE *out, const uint64_t *v)
 {
     double quarters = 4.0 * (double)v[WS_CTR_SM_CYCLES_ACTIVE];

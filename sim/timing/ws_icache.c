@@ -8,8 +8,7 @@
 
 int ws_icache_init(struct ws_icache *c, const struct ws_gpu *g)
 {
-    /* icache.line 0 with an L0: the 128-byte line of the configs */
-    uint64_t line = g->icache.line ? g->icache.line : 128, lines;
+    uint64_t line = ws_icache_line(g), lines;
 
     memset(c, 0, sizeof *c);
     if (!g->icache.l0_size)

@@ -61,15 +61,14 @@ static enum ws_unit_kind ws_issue_unit(struct ws_sim *s,
     return ws_unit_for_class(in->cls);
 }
 
-/* Dependences by the control bits: the previous instruction's stall
- * count, then the dependence counters the wait mask names. */
+/* Dependences by the control bits: past the previous instruction's
+ * stall count (r already holds it), the dependence counters the wait mask
+ * names. */
 static void ws_dep_control(const struct ws_warp *w,
                            const struct ws_ctrl_entry *e, struct ws_ready *r)
 {
     unsigned wait = ws_ctrl_wait(e->word);
 
-    r->dep = w->stall_until;
-    r->dep_ctr = WS_CTR_STALL_ALU_DEP;
     for (unsigned k = 0; wait && k < 6; k++)
         if (((wait >> k) & 1u) && w->sb_ready[k] > r->dep) {
             r->dep = w->sb_ready[k];
@@ -513,16 +512,25 @@ static void ws_issue_operands(struct ws_sim *s, struct ws_subcore *sc,
     sc->issue_free = t + 1 + bubble;
 }
 
-/* The first issue at each PC checks that the control borrowed for it
- * belongs to the same instruction: a trace joined with the listing of
- * another binary (another sm_ version, another build) would otherwise be
- * timed by someone else's stall counts. */
+/* With control bits, every instruction must have its own, and the first
+ * issue at each PC checks that they belong to the same instruction: a
+ * trace joined with the listing of another binary (another sm_ version,
+ * another build) would otherwise be timed by someone else's stall
+ * counts. */
 static int ws_issue_ctrl_check(struct ws_sim *s, const struct ws_inst *in,
                                const struct ws_ctrl_entry *e)
 {
     uint32_t i = in->pc >> 4;
     const char *op;
 
+    if (!s->ctrl)
+        return 0;
+    if (!e)
+        return ws_err_at(s->err, s->src->origin, 1, 1,
+                         "kernel %s: PC 0x%04x is not an instruction of the "
+                         "listing its control bits come from (expected the "
+                         "listing of the traced binary, or none)",
+                         s->k->name, in->pc);
     if (s->ctrl_seen[i])
         return 0;
     s->ctrl_seen[i] = 1;
@@ -563,13 +571,7 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
     c->v[ws_class_ctr[in->cls]]++;
     if ((flags & WS_INST_UNKNOWN) && ws_async_unknown(s, in->op) < 0)
         return -1;
-    if (s->ctrl && !e)
-        return ws_err_at(s->err, s->src->origin, 1, 1,
-                         "kernel %s: PC 0x%04x is not an instruction of the "
-                         "listing its control bits come from (expected the "
-                         "listing of the traced binary, or none)",
-                         s->k->name, in->pc);
-    if (e && ws_issue_ctrl_check(s, in, e) < 0)
+    if (ws_issue_ctrl_check(s, in, e) < 0)
         return -1;
     if ((flags & WS_INST_ASYNC)
         && (timed = ws_issue_async(s, sm, pick->warp, in, t, &ac, &done)) < 0)

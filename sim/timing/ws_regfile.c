@@ -4,6 +4,8 @@
  */
 #include "ws_regfile.h"
 
+#include <string.h>
+
 static int ws_rfc_holds(const struct ws_rfc *rfc, uint32_t warp, uint8_t reg)
 {
     if (rfc->warp != warp)
@@ -18,10 +20,12 @@ uint32_t ws_regfile_read(struct ws_rfc *rfc, uint32_t banks, uint32_t warp,
                          const struct ws_inst *in,
                          const struct ws_ctrl_entry *e, uint32_t *hits)
 {
-    uint32_t per_bank[64] = {0}, worst = 0, hit = 0;
+    uint32_t per_bank[64], worst = 0, hit = 0;
 
     if (banks > 64)
         banks = 64;
+    /* only the banks there are: this runs at every issue */
+    memset(per_bank, 0, banks * sizeof *per_bank);
     for (uint8_t i = 0; banks && i < in->nsrc; i++) {
         uint8_t r = in->src[i], dup = 0;
         for (uint8_t j = 0; j < i; j++)
