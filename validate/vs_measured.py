@@ -38,10 +38,29 @@ for v in ("baseline", "tiling", "coalescing", "nobankconflict", "computeopt",
     WORKLOADS[v] = "traces/kernels/matmul/%s.yaml" % v
 
 
+def sm90_listing(path):
+    """The workload's sm_90 listing, where it has one: what the H100 ran
+    (validate/measured/h100/README.md, "Listings"); None: its default."""
+    if not os.path.exists(path):
+        return None
+    with open(path) as fp:
+        for line in fp:
+            if line.startswith("listing:"):
+                name = line.split(":", 1)[1].split("#")[0].strip()
+                alt = os.path.join(os.path.dirname(path),
+                                   name.replace(".sm_80.", ".sm_90."))
+                return alt if alt != os.path.join(os.path.dirname(path),
+                                                  name) and os.path.exists(alt) else None
+    return None
+
+
 def simulate(ws, gpu, path, params, max_insts, tmp):
     out = os.path.join(tmp, "run.json")
     cmd = [ws, "run", "--gpu", gpu, "--json", out,
            "--max-insts", str(max_insts)]
+    alt = sm90_listing(path) if gpu == "h100" else None
+    if alt:
+        cmd += ["--listing", alt]
     for p in params.split():
         cmd += ["-p", p]
     r = subprocess.run(cmd + [path], stdout=subprocess.DEVNULL,

@@ -27,14 +27,24 @@ int ws_icnt_init(struct ws_icnt *n, const struct ws_gpu *g,
                   / (g->icnt.bandwidth_per_sm / ghz);
     n->below = below;
     n->sm = calloc(n->nsm, sizeof *n->sm);
-    return n->sm ? 0 : -1;
+    if (!n->sm)
+        return -1;
+    for (uint32_t s = 0; s < n->nsm; s++)
+        if (ws_cal_init(&n->sm[s].resp, n->port_cps) < 0) {
+            ws_icnt_free(n);
+            return -1;
+        }
+    return 0;
 }
 
 void ws_icnt_free(struct ws_icnt *n)
 {
+    for (uint32_t s = 0; n->sm && s < n->nsm; s++)
+        ws_cal_free(&n->sm[s].resp);
     free(n->sm);
     memset(n, 0, sizeof *n);
 }
+
 
 /* Store and atomic data over the SM's request port: when they arrive. */
 static uint64_t ws_icnt_request(struct ws_icnt *n, struct ws_icnt_ports *p,
@@ -50,11 +60,7 @@ static uint64_t ws_icnt_request(struct ws_icnt *n, struct ws_icnt_ports *p,
 static uint64_t ws_icnt_response(struct ws_icnt *n, struct ws_icnt_ports *p,
                                  uint64_t ready_below, unsigned nsect)
 {
-    double arrive = (double)(ready_below + n->latency);
-    double start = fmax(arrive, p->resp_free);
-
-    p->resp_free = start + nsect * n->port_cps;
-    return ws_icnt_ceil(start);
+    return ws_cal_reserve(&p->resp, ready_below + n->latency, nsect);
 }
 
 uint64_t ws_icnt_access(struct ws_icnt *n, const struct ws_line_req *r,

@@ -6,6 +6,9 @@
  *
  * Timed by reservation (ws_memsys.h): data leaves over its port when the
  * port is free, one sector per port time, and arrives icnt.latency later.
+ * Stores reach the request port in issue order, so a "free from" time
+ * books it; replies reach the response port in the order their round
+ * trips end, which is not issue order, so a calendar books it (ws_cal.h).
  * A read request itself is small and costs no port time.  When the slice
  * admits a request (its input queue has room), the request left the SM
  * icnt.latency earlier: that is when the L1's miss queue frees its entry.
@@ -22,11 +25,12 @@
 #include <stdint.h>
 
 #include "config/ws_config.h"
+#include "ws_cal.h"
 #include "ws_mem_req.h"
 
 struct ws_icnt_ports {
-    double req_free;  /* SM -> L2 port (store and atomic data) */
-    double resp_free; /* L2 -> SM port (load and atomic data) */
+    double req_free;    /* SM -> L2 port (store and atomic data) */
+    struct ws_cal resp; /* L2 -> SM port (load and atomic data) */
 };
 
 struct ws_icnt {

@@ -36,6 +36,8 @@ int ws_l2_init(struct ws_l2 *l2, const struct ws_gpu *g,
     l2->far = g->l2.far_latency > 2 * g->icnt.latency
                   ? g->l2.far_latency - 2 * g->icnt.latency
                   : 0;
+    l2->cross = l2->far > l2->access ? (l2->far - l2->access) / 2 : 0;
+    l2->nsm = g->sm.count;
     l2->fetch_sectors = g->l2.fetch_granularity > g->l2.sector
                             ? (uint32_t)(g->l2.fetch_granularity / g->l2.sector)
                             : 1;
@@ -155,6 +157,19 @@ static uint8_t ws_l2_fetch_mask(const struct ws_l2 *l2, uint8_t miss,
     return (uint8_t)(fetch & ~valid);
 }
 
+/* Whether a miss of SM sm's at slice s goes to the other half's DRAM.
+ * H100's two L2 halves each front their own memory controllers; a line
+ * homed in the far half crosses between them on the way to DRAM and back.
+ * dram.latency is a chase's mean over both kinds of line, so a near miss
+ * is `cross` faster and a far one `cross` slower, where 2 cross is the far
+ * half's extra for a hit (l2.far_latency - l2.latency). */
+static int ws_l2_away(const struct ws_l2 *l2, uint32_t s, uint32_t sm)
+{
+    if (!l2->cross)
+        return 0;
+    return (s < l2->nslice / 2) != (sm % l2->nsm < l2->nsm / 2);
+}
+
 /* A read or atomic; atomics (ops > sectors) keep the slice busy one cycle
  * per operation. */
 static uint64_t ws_l2_read(struct ws_l2 *l2, const struct ws_line_req *r,
@@ -206,6 +221,10 @@ static uint64_t ws_l2_read(struct ws_l2 *l2, const struct ws_line_req *r,
         uint64_t issue = ws_mshr_acquire(&sl->mshr, st);
         uint8_t fetch = ws_l2_fetch_mask(l2, miss, cl->valid);
         ready = ws_l2_below(l2, s, r->line, fetch, WS_LINE_READ, issue, ctr);
+        if (ws_l2_away(l2, s, r->src))
+            ready += l2->cross;
+        else
+            ready = ready > issue + l2->cross ? ready - l2->cross : issue;
         ws_mshr_push(&sl->mshr, ready);
         for (unsigned k = 0; k < sl->tags.sectors; k++)
             if (fetch >> k & 1)

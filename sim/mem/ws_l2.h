@@ -9,6 +9,13 @@
  * and its sectors are ready l2.latency - 2 icnt.latency later on a hit,
  * when DRAM returns them on a miss, or when an earlier miss's fill does.
  *
+ * Two halves (l2.far_latency set, H100): slices 0..n/2-1 form one half,
+ * attached to SMs 0..m/2-1 and to their own DRAM channels.  A hit costs
+ * the far latency when the line sits in the older half of its LRU set (a
+ * half-size L2 would have lost it to the SM's own half); a miss costs the
+ * crossing between halves when its line is homed in the other half, and
+ * saves it when homed in the SM's own, around the chase's mean.
+ *
  * Write policy, as on NVIDIA parts: write-back with allocate, no fetch (a
  * store's sectors become valid and dirty; the rest of the line is not
  * read); a dirty victim is written to DRAM when it is evicted.  An atomic
@@ -45,6 +52,8 @@ struct ws_l2 {
     double slice_cps; /* core cycles per sector in one slice */
     uint64_t access;  /* hit time in the slice: l2.latency - 2 icnt */
     uint64_t far;     /* the far half's (l2.far_latency), 0: none */
+    uint64_t cross;   /* half the far half's extra, each way (0: none) */
+    uint32_t nsm;     /* SMs, the first half attached to slices' first half */
     uint64_t size, line_bytes;
     uint32_t fetch_sectors; /* sectors a read miss fetches together */
     struct ws_mem_port below;

@@ -52,13 +52,13 @@ static void test_run_multi(void **state)
         fail_msg("%s", err.text);
     assert_int_equal(rep.nkernels, 3);
     assert_string_equal(rep.kernels[0].name, "_Z6vecAddPKfS0_Pfi");
-    assert_int_equal(rep.kernels[0].ctr.v[WS_CTR_CYCLES], 814);
+    assert_int_equal(rep.kernels[0].ctr.v[WS_CTR_CYCLES], 810);
     assert_int_equal(rep.kernels[1].ctr.v[WS_CTR_CYCLES], 763);
     for (size_t i = 0; i < rep.nkernels; i++) {
         insts += rep.kernels[i].ctr.v[WS_CTR_INST];
         assert_true(rep.kernels[i].nmodels > 0);
     }
-    assert_int_equal(rep.total_cycles, 7747);
+    assert_int_equal(rep.total_cycles, 7728);
     assert_int_equal(insts, 3530);
     assert_ptr_equal(rep.gpu, &ws_test_gpu);
     ws_run_free(&rep);

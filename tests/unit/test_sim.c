@@ -132,18 +132,21 @@ static uint64_t run_chase(const struct ws_gpu *g, unsigned hops, int warm)
  * most, one refresh. */
 static void test_pointer_chase(void **state)
 {
-    const char *simple[] = {"dram.banked=false"};
+    /* H100's L2 halves (test_pointer_chase_halves) spread a DRAM hop
+     * around dram.latency: off here, for the exact sums. */
+    const char *simple[] = {"l2.far_latency=0", "dram.banked=false"};
+    const char *banked[] = {"l2.far_latency=0"};
 
     (void)state;
     for (int i = 0; i < 2; i++) {
-        struct ws_gpu g = gpu_of(i ? "h100" : "v100", simple, 1);
+        struct ws_gpu g = gpu_of(i ? "h100" : "v100", simple, 2);
         double ghz = g.core_mhz / 1000.0, lo, hi;
         uint64_t hops;
         assert_int_equal(run_chase(&g, 64, 1) - run_chase(&g, 32, 1),
                          32 * g.l2.latency);
         assert_int_equal(run_chase(&g, 64, 0) - run_chase(&g, 32, 0),
                          32 * g.dram.latency);
-        g = gpu_of(i ? "h100" : "v100", NULL, 0);
+        g = gpu_of(i ? "h100" : "v100", banked, 1);
         assert_int_equal(run_chase(&g, 64, 1) - run_chase(&g, 32, 1),
                          32 * g.l2.latency);
         hops = run_chase(&g, 64, 0) - run_chase(&g, 32, 0);
@@ -154,6 +157,41 @@ static void test_pointer_chase(void **state)
             fail_msg("32 DRAM hops took %llu cycles (expected %.0f to %.0f)",
                      (unsigned long long)hops, lo, hi);
     }
+}
+
+/* With two L2 halves (H100), a DRAM hop homed in the SM's own half is
+ * the crossing faster than dram.latency and one homed in the other half
+ * the crossing slower, half of each, so a long chase keeps the chase's
+ * mean; L2 hits (footprint within a half) are untouched. */
+static void test_pointer_chase_halves(void **state)
+{
+    const char *simple[] = {"dram.banked=false"};
+    struct ws_gpu g = gpu_of("h100", simple, 1);
+    uint64_t cross = (g.l2.far_latency - g.l2.latency) / 2;
+    uint64_t prev = run_chase(&g, 16, 0), near = 0, far = 0;
+    uint64_t sum;
+
+    (void)state;
+    assert_true(cross > 0);
+    for (unsigned n = 17; n <= 48; n++) {
+        uint64_t c = run_chase(&g, n, 0), hop = c - prev;
+        if (hop == g.dram.latency - cross)
+            near++;
+        else if (hop == g.dram.latency + cross)
+            far++;
+        else
+            fail_msg("hop %u took %llu cycles (expected %llu or %llu)", n,
+                     (unsigned long long)hop,
+                     (unsigned long long)(g.dram.latency - cross),
+                     (unsigned long long)(g.dram.latency + cross));
+        prev = c;
+    }
+    assert_true(near > 4 && far > 4);
+    sum = run_chase(&g, 1040, 0) - run_chase(&g, 16, 0);
+    assert_true(fabs((double)sum / 1024 - (double)g.dram.latency)
+                < 0.1 * (double)cross);
+    assert_int_equal(run_chase(&g, 64, 1) - run_chase(&g, 32, 1),
+                     32 * g.l2.latency);
 }
 
 /* ---- streaming copy ------------------------------------------------------ */
@@ -649,6 +687,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fma_chain),
         cmocka_unit_test(test_pointer_chase),
+        cmocka_unit_test(test_pointer_chase_halves),
         cmocka_unit_test(test_stream_bandwidth),
         cmocka_unit_test(test_more_warps),
         cmocka_unit_test(test_loaded_latency),
