@@ -25,6 +25,7 @@
 #include "util/ws_regex.h"
 #include "ws_cli.h"
 #include "run/ws_ext_model.h"
+#include "util/ws_hash.h"
 #include "util/ws_output.h"
 #include "run/ws_run.h"
 
@@ -166,6 +167,55 @@ static int ws_run_timeline_start(const struct ws_run_args *a,
     return 0;
 }
 
+/* What produced the report (report/ws_report.h): the options as typed,
+ * the effective config's hash and every file the input read, by content.
+ * *files is the caller's to free. */
+static int ws_run_provenance(const struct ws_run_args *a,
+                             const struct ws_gpu *gpu, struct ws_input *in,
+                             struct ws_provenance *p,
+                             struct ws_prov_file **files, struct ws_err *err)
+{
+    size_t n = ws_input_nfiles(in), k = 0;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+
+    memset(p, 0, sizeof *p);
+    *files = calloc(n ? n : 1, sizeof **files);
+    if (!f || !*files) {
+        if (f)
+            fclose(f);
+        free(text);
+        return ws_err_oom(err);
+    }
+    ws_cfg_print(f, gpu);
+    if (fclose(f) != 0) {
+        free(text);
+        return ws_err_oom(err);
+    }
+    ws_hash_hex(text, len, p->config_hash);
+    free(text);
+    for (size_t i = 0; i < n; i++) {
+        const char *path = ws_input_file(in, i);
+        if (!path)
+            continue;
+        (*files)[k].path = path;
+        if (ws_hash_file_hex(path, (*files)[k].hash, &(*files)[k].bytes, err)
+            < 0)
+            return -1;
+        k++;
+    }
+    p->gpu_arg = a->gpu.gpu;
+    p->sets = a->gpu.sets;
+    p->nsets = a->gpu.nsets;
+    p->params = a->params.sets;
+    p->nparams = a->params.nsets;
+    p->listing = a->params.listing;
+    p->files = *files;
+    p->nfiles = k;
+    return 0;
+}
+
 /* The library's run between the timeline's opening and its commit, and
  * the outputs once everything succeeded.  The hooks point at this frame's
  * progress and timeline, so they go on a copy of the request, never on
@@ -178,19 +228,29 @@ static int ws_run_go(struct ws_run_args *a, const struct ws_run_request *req,
     struct ws_progress prog = {isatty(2), ws_wall(), ws_wall(), 1, n ? n : 1};
     struct ws_output *tlo = &outs[WS_RUN_OUT_TIMELINE];
     struct ws_run_report rep;
+    struct ws_provenance prov;
+    struct ws_prov_file *files = NULL;
     struct ws_timeline tl;
     struct ws_timeline_json tlj;
     struct ws_run_request r = *req, *rq = &r;
     int rc;
 
+    /* Hashed before the run reads them: a file replaced while it runs
+     * (a rename over a packed trace) is named as it was opened. */
+    if (ws_run_provenance(a, rq->gpu, in, &prov, &files, err) < 0) {
+        free(files);
+        return -1;
+    }
     if (prog.on) {
         rq->hooks.progress = ws_run_progress;
         rq->hooks.progress_ctx = &prog;
         rq->kernel_no = &prog.kernel;
     }
     if (tlo->path) {
-        if (ws_run_timeline_start(a, tlo, &tl, &tlj, rq->gpu, err) < 0)
+        if (ws_run_timeline_start(a, tlo, &tl, &tlj, rq->gpu, err) < 0) {
+            free(files);
             return -1;
+        }
         rq->hooks.tl = &tl;
     }
     rc = ws_run_simulate(rq, in, &rep, err); /* rep zeroed on failure */
@@ -212,11 +272,14 @@ static int ws_run_go(struct ws_run_args *a, const struct ws_run_request *req,
                     ws_opcode_class_name(
                         (enum ws_op_class)rq->gpu->unknown_class),
                     rep.kernels[i].unknown_ops);
-    if (rc == 0)
+    if (rc == 0) {
+        rep.prov = &prov;
         rc = ws_run_outputs(outs, &rep, err);
+    }
     if (rc == 0)
         ws_report_text(stdout, &rep);
     ws_run_free(&rep);
+    free(files);
     return rc;
 }
 

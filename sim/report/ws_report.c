@@ -232,6 +232,19 @@ static void ws_text_models(FILE *out, const struct ws_gpu *g,
     ws_terms_text(out, g, k);
 }
 
+/* The config's overrides under the header: a run with --set is not the
+ * named GPU, and the header must not let it pass for one. */
+static void ws_text_overrides(FILE *out, const struct ws_provenance *p)
+{
+    if (!p || p->nsets == 0)
+        return;
+    fprintf(out, "  config %s with",
+            p->gpu_arg ? p->gpu_arg : ws_cfg_default_name());
+    for (int i = 0; i < p->nsets; i++)
+        fprintf(out, "%s --set %s", i ? "," : "", p->sets[i]);
+    fputc('\n', out);
+}
+
 void ws_report_text(FILE *out, const struct ws_run_report *r)
 {
     struct ws_counters total;
@@ -240,6 +253,7 @@ void ws_report_text(FILE *out, const struct ws_run_report *r)
     memset(&total, 0, sizeof total);
     fprintf(out, "warpsim run %s on %s (%u SMs, %.0f MHz)\n", r->input,
             r->gpu->name, r->gpu->sm.count, r->gpu->core_mhz);
+    ws_text_overrides(out, r->prov);
     for (size_t i = 0; i < r->nkernels; i++) {
         ws_text_kernel(out, r->gpu, &r->kernels[i]);
         inst += r->kernels[i].ctr.v[WS_CTR_INST];
@@ -349,6 +363,44 @@ static json_t *ws_json_kernel(const struct ws_gpu *g,
     return o;
 }
 
+static json_t *ws_json_strings(const char *const *v, int n)
+{
+    json_t *a = json_array();
+
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, ws_utf8_json_string(v[i]));
+    return a;
+}
+
+/* "provenance": what produced this file.  WS_COMMIT is the source
+ * commit the build was configured from ("unknown" outside a git
+ * checkout); tests drop that one line before comparing. */
+static json_t *ws_json_provenance(const struct ws_provenance *p)
+{
+    json_t *o = json_object(), *files = json_array();
+
+    json_object_set_new(o, "version", json_string(WS_VERSION));
+    json_object_set_new(o, "commit", json_string(WS_COMMIT));
+    json_object_set_new(o, "config",
+                        ws_utf8_json_string(
+                            p->gpu_arg ? p->gpu_arg : ws_cfg_default_name()));
+    json_object_set_new(o, "overrides", ws_json_strings(p->sets, p->nsets));
+    json_object_set_new(o, "config_hash", json_string(p->config_hash));
+    json_object_set_new(o, "params", ws_json_strings(p->params, p->nparams));
+    if (p->listing)
+        json_object_set_new(o, "listing", ws_utf8_json_string(p->listing));
+    for (size_t i = 0; i < p->nfiles; i++) {
+        json_t *f = json_object();
+        json_object_set_new(f, "path", ws_utf8_json_string(p->files[i].path));
+        json_object_set_new(f, "bytes",
+                            json_integer((json_int_t)p->files[i].bytes));
+        json_object_set_new(f, "xxh3_128", json_string(p->files[i].hash));
+        json_array_append_new(files, f);
+    }
+    json_object_set_new(o, "inputs", files);
+    return o;
+}
+
 char *ws_report_json(const struct ws_run_report *r)
 {
     json_t *root = json_object(), *ks = json_array();
@@ -359,6 +411,8 @@ char *ws_report_json(const struct ws_run_report *r)
     json_object_set_new(root, "tool", json_string("warpsim " WS_VERSION));
     json_object_set_new(root, "input", ws_utf8_json_string(r->input));
     json_object_set_new(root, "gpu", ws_utf8_json_string(r->gpu->name));
+    if (r->prov)
+        json_object_set_new(root, "provenance", ws_json_provenance(r->prov));
     json_object_set_new(root, "total_cycles",
                         json_integer((json_int_t)r->total_cycles));
     for (size_t i = 0; i < r->nkernels; i++)
@@ -405,10 +459,10 @@ char *ws_report_csv(const struct ws_run_report *r)
     if (!out)
         return NULL;
     fprintf(out,
-            "kernel_id,kernel,cycles,time_us,warp_instructions,ipc,"
+            "kernel_id,kernel,gpu,cycles,time_us,warp_instructions,ipc,"
             "ctas_per_sm,occupancy_limit,achieved_occupancy_pct,l1_hit_pct,"
             "l2_hit_pct,dram_read_bytes,dram_write_bytes,dram_gbps,"
-            "dram_pct_of_peak");
+            "dram_pct_of_peak,config_hash");
     for (int m = 0; r->nkernels && m < r->kernels[0].nmodels; m++)
         fprintf(out, ",%s_cycles", r->kernels[0].models[m].model);
     fputc('\n', out);
@@ -418,6 +472,8 @@ char *ws_report_csv(const struct ws_run_report *r)
         ws_report_derive(r->gpu, &k->ctr, &d);
         fprintf(out, "%u,", k->launch.id);
         ws_csv_quoted(out, k->name);
+        fputc(',', out);
+        ws_csv_quoted(out, r->gpu->name);
         fprintf(out,
                 ",%llu,%.3f,%llu,%.4f,%u,%s,%.2f,%.2f,%.2f,%llu,%llu,"
                 "%.2f,%.2f",
@@ -428,6 +484,7 @@ char *ws_report_csv(const struct ws_run_report *r)
                 (unsigned long long)k->ctr.v[WS_CTR_DRAM_BYTES_READ],
                 (unsigned long long)k->ctr.v[WS_CTR_DRAM_BYTES_WRITE],
                 d.dram_gbps, d.dram_pct_of_peak);
+        fprintf(out, ",%s", r->prov ? r->prov->config_hash : "");
         ws_csv_models(out, k);
     }
     if (fclose(out) != 0) {

@@ -5,6 +5,11 @@
  * Derived metrics are computed here from counters, in one place, so the
  * three forms always agree.
  *
+ * Every form says what produced it (struct ws_provenance): the warpsim
+ * version and source commit, the config as named and its overrides, the
+ * workload parameters, and each input file's size and content hash, so
+ * that two results files can be told apart and one can be reproduced.
+ *
  * Leaves out: evaluating the analytic models (model/); their results,
  * carried in struct ws_kernel_stats, are printed here beside the
  * simulation's in all three forms.
@@ -21,12 +26,33 @@
 
 struct ws_ext_models;
 
+/* One file the input read. */
+struct ws_prov_file {
+    const char *path;
+    uint64_t bytes;
+    char hash[33]; /* XXH3-128 of the content, hex (util/ws_hash.h) */
+};
+
+/* What produced a report, as the caller knows it (cli/run fills it). */
+struct ws_provenance {
+    const char *gpu_arg;     /* --gpu as given; NULL: ws_cfg_default_name() */
+    const char *const *sets; /* --set KEY=VALUE, in order */
+    int nsets;
+    const char *const *params; /* --param NAME=VALUE, in order */
+    int nparams;
+    const char *listing;  /* --listing, or NULL */
+    char config_hash[33]; /* the effective config's text */
+    const struct ws_prov_file *files;
+    size_t nfiles;
+};
+
 struct ws_run_report {
     const char *input;
     const struct ws_gpu *gpu;
     /* External models to run beside the built-in ones (the caller's; NULL
      * or empty: none). */
     const struct ws_ext_models *ext;
+    const struct ws_provenance *prov; /* NULL: not known (a library call) */
     struct ws_kernel_stats *kernels;
     size_t nkernels;
     uint64_t total_cycles; /* first kernel start to last kernel end */

@@ -22,6 +22,7 @@
 
 #include "config/ws_config.h"
 #include "input/ws_input.h"
+#include "util/ws_hash.h"
 
 #define WS_SWEEP_CMDLINE "command line:"
 
@@ -228,30 +229,12 @@ static void ws_sweep_hash_str(XXH3_state_t *h, const char *s)
     XXH3_128bits_update(h, s, strlen(s) + 1);
 }
 
+/* Content only: the same files reached from another folder (a job
+ * array's nodes, a moved checkout) are the same points. */
 static int ws_sweep_hash_file(XXH3_state_t *h, const char *path,
                               struct ws_err *err)
 {
-    static char buf[1 << 16];
-    FILE *f = fopen(path, "rb");
-    size_t n;
-
-    if (!f)
-        return ws_err_msg(err,
-                          "%s: cannot open to hash it (expected a "
-                          "readable file)",
-                          path);
-    /* Content only: the same files reached from another folder (a job
-     * array's nodes, a moved checkout) are the same points.  The length
-     * closes each file so that two files cannot run into each other. */
-    uint64_t total = 0;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-        XXH3_128bits_update(h, buf, n);
-        total += n;
-    }
-    XXH3_128bits_update(h, &total, sizeof total);
-    n = (size_t)ferror(f);
-    fclose(f);
-    return n ? ws_err_msg(err, "%s: read error while hashing it", path) : 0;
+    return ws_hash_file(h, path, NULL, err);
 }
 
 /* The external models: each one's name and command, and the content of

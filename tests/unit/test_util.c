@@ -1,8 +1,9 @@
 /*
  * Unit tests of sim/util: strict number parsing, string interning, error
- * formatting and the line reader (plain, CRLF, xz, truncated xz, binary,
- * files that are not regular files).
+ * formatting, the line reader (plain, CRLF, xz, truncated xz, binary,
+ * files that are not regular files) and files' content hashes.
  */
+#include <fcntl.h>
 #include <lzma.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/ws_hash.h"
 #include "util/ws_lines.h"
 #include "util/ws_num.h"
 #include "util/ws_readset.h"
@@ -389,6 +391,43 @@ static void test_readset_stale(void **state)
     rmdir(dir);
 }
 
+/* ws_hash: a file's hash is its content's (not its name's), an edit
+ * changes it, its size comes back, and a missing file is an error. */
+static void test_hash_file(void **state)
+{
+    char a[] = "/tmp/ws_hash_aXXXXXX", b[] = "/tmp/ws_hash_bXXXXXX";
+    char ha[33], hb[33], hbuf[33];
+    int fa = mkstemp(a), fb = mkstemp(b);
+    uint64_t bytes = 0;
+    struct ws_err err;
+
+    (void)state;
+    assert_true(fa >= 0 && fb >= 0);
+    assert_int_equal(write(fa, "warp\n", 5), 5);
+    assert_int_equal(write(fb, "warp\n", 5), 5);
+    close(fa);
+    close(fb);
+    ws_err_clear(&err);
+    assert_int_equal(ws_hash_file_hex(a, ha, &bytes, &err), 0);
+    assert_int_equal(bytes, 5);
+    assert_int_equal(ws_hash_file_hex(b, hb, NULL, &err), 0);
+    assert_string_equal(ha, hb);
+    assert_int_equal((int)strlen(ha), 32);
+    /* the length closes the content: not the bare buffer's hash */
+    ws_hash_hex("warp\n", 5, hbuf);
+    assert_string_not_equal(ha, hbuf);
+    fb = open(b, O_WRONLY | O_APPEND);
+    assert_int_equal(write(fb, "!", 1), 1);
+    close(fb);
+    assert_int_equal(ws_hash_file_hex(b, hb, &bytes, &err), 0);
+    assert_int_equal(bytes, 6);
+    assert_string_not_equal(ha, hb);
+    unlink(a);
+    unlink(b);
+    assert_int_equal(ws_hash_file_hex(a, ha, NULL, &err), -1);
+    assert_non_null(strstr(err.text, "cannot open to hash it"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -404,6 +443,7 @@ int main(void)
         cmocka_unit_test(test_lines_xz),
         cmocka_unit_test(test_lines_missing_file),
         cmocka_unit_test(test_lines_not_regular),
+        cmocka_unit_test(test_hash_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
