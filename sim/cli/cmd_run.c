@@ -11,6 +11,7 @@
  * prints.
  */
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +168,64 @@ static int ws_run_timeline_start(const struct ws_run_args *a,
     return 0;
 }
 
+/* The run's warnings: every substitution or loss the outputs would not
+ * show by themselves, each on stderr as it is found and, whole, in the
+ * JSON's "warnings" (report/ws_report.h). */
+struct ws_run_warnings {
+    char **v;
+    size_t n;
+};
+
+static void ws_run_warn(struct ws_run_warnings *w, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void ws_run_warn(struct ws_run_warnings *w, const char *fmt, ...)
+{
+    char *text, **v;
+    va_list ap, again;
+    int len;
+
+    va_start(ap, fmt);
+    va_copy(again, ap);
+    len = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    text = len >= 0 ? malloc((size_t)len + 1) : NULL;
+    if (text)
+        vsnprintf(text, (size_t)len + 1, fmt, again);
+    va_end(again);
+    if (!text)
+        return;
+    fprintf(stderr, "warpsim: warning: %s\n", text);
+    v = realloc(w->v, (w->n + 1) * sizeof *v);
+    if (!v) {
+        free(text);
+        return;
+    }
+    w->v = v;
+    w->v[w->n++] = text;
+}
+
+static void ws_run_warnings_free(struct ws_run_warnings *w)
+{
+    for (size_t i = 0; i < w->n; i++)
+        free(w->v[i]);
+    free(w->v);
+}
+
+/* Unknown opcodes timed as the config's class, kernel by kernel. */
+static void ws_run_warn_unknown(struct ws_run_warnings *w,
+                                const struct ws_run_report *rep,
+                                const struct ws_gpu *gpu)
+{
+    for (size_t i = 0; i < rep->nkernels; i++)
+        if (rep->kernels[i].unknown_ops[0])
+            ws_run_warn(w, "kernel %u: unknown opcodes simulated as %s: %s",
+                        rep->kernels[i].launch.id,
+                        ws_opcode_class_name(
+                            (enum ws_op_class)gpu->unknown_class),
+                        rep->kernels[i].unknown_ops);
+}
+
 /* What produced the report (report/ws_report.h): the options as typed,
  * the effective config's hash and every file the input read, by content.
  * *files is the caller's to free. */
@@ -230,6 +289,7 @@ static int ws_run_go(struct ws_run_args *a, const struct ws_run_request *req,
     struct ws_run_report rep;
     struct ws_provenance prov;
     struct ws_prov_file *files = NULL;
+    struct ws_run_warnings warn = {NULL, 0};
     struct ws_timeline tl;
     struct ws_timeline_json tlj;
     struct ws_run_request r = *req, *rq = &r;
@@ -257,28 +317,28 @@ static int ws_run_go(struct ws_run_args *a, const struct ws_run_request *req,
     if (prog.on)
         fprintf(stderr, "\r%*s\r", WS_RUN_PROGRESS_WIDTH, "");
     if (rq->hooks.tl) {
+        if (rc == 0 && tl.truncated)
+            ws_run_warn(&warn,
+                        "timeline %s: truncated at %llu events "
+                        "(--timeline-max-events); later events dropped",
+                        tlo->path, (unsigned long long)tl.max_events);
         ws_timeline_close(&tl);
         if (rc == 0)
             rc = ws_output_commit(tlo, err);
         else
             ws_output_abort(tlo);
     }
-    for (size_t i = 0; rc == 0 && i < rep.nkernels; i++)
-        if (rep.kernels[i].unknown_ops[0])
-            fprintf(stderr,
-                    "warpsim: warning: kernel %u: unknown opcodes simulated "
-                    "as %s: %s\n",
-                    rep.kernels[i].launch.id,
-                    ws_opcode_class_name(
-                        (enum ws_op_class)rq->gpu->unknown_class),
-                    rep.kernels[i].unknown_ops);
     if (rc == 0) {
+        ws_run_warn_unknown(&warn, &rep, rq->gpu);
         rep.prov = &prov;
+        rep.warnings = (const char *const *)warn.v;
+        rep.nwarnings = warn.n;
         rc = ws_run_outputs(outs, &rep, err);
     }
     if (rc == 0)
         ws_report_text(stdout, &rep);
     ws_run_free(&rep);
+    ws_run_warnings_free(&warn);
     free(files);
     return rc;
 }

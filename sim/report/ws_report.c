@@ -413,6 +413,8 @@ char *ws_report_json(const struct ws_run_report *r)
     json_object_set_new(root, "gpu", ws_utf8_json_string(r->gpu->name));
     if (r->prov)
         json_object_set_new(root, "provenance", ws_json_provenance(r->prov));
+    json_object_set_new(root, "warnings",
+                        ws_json_strings(r->warnings, (int)r->nwarnings));
     json_object_set_new(root, "total_cycles",
                         json_integer((json_int_t)r->total_cycles));
     for (size_t i = 0; i < r->nkernels; i++)

@@ -53,6 +53,8 @@ struct ws_run_report {
      * or empty: none). */
     const struct ws_ext_models *ext;
     const struct ws_provenance *prov; /* NULL: not known (a library call) */
+    const char *const *warnings;      /* what the run substituted or lost */
+    size_t nwarnings;
     struct ws_kernel_stats *kernels;
     size_t nkernels;
     uint64_t total_cycles; /* first kernel start to last kernel end */
