@@ -38,7 +38,8 @@ static void ws_validate_help(FILE *out)
         out,
         "\n"
         "options:\n"
-        "      --quick               the reduced sweeps (*.quick.yaml): seconds\n"
+        "      --quick               the reduced sweeps (*.quick.yaml): minutes,\n"
+        "                            not seconds (1-4 on 2 cores)\n"
         "  -j, --jobs N              worker processes for the sweeps (default: cores)\n"
         "  -o, --output DIR          where the studies' folders go (default\n"
         "                            validate/out)\n"

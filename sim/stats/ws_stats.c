@@ -190,9 +190,12 @@ static const struct ws_ctr_info ws_ctr_table[WS_CTR_COUNT] = {
                            WS_GRP_STALL,
                            "mbarrier waits that held their warp: the phase "
                            "waited for completed after the wait issued"},
-    [WS_CTR_MBAR_WAIT_CYCLES] = {"ws__mbarrier_wait_cycles.sum", "warp-cycle",
+    /* "cycle", not "warp-cycle": compare reads a counter's dimension off
+     * its name ("_cycles") and refused every run's JSON over this one */
+    [WS_CTR_MBAR_WAIT_CYCLES] = {"ws__mbarrier_wait_cycles.sum", "cycle",
                                  WS_GRP_STALL,
-                                 "warp-cycles held at mbarrier waits"},
+                                 "cycles warps were held at mbarrier "
+                                 "waits, summed over the warps"},
     [WS_CTR_CLUSTER_REPLAYED] = {"ws__cluster_waits_replayed.sum", "inst",
                                  WS_GRP_STALL,
                                  "cluster barrier waits not held because the "
