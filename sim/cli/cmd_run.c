@@ -28,6 +28,7 @@
 #include "run/ws_ext_model.h"
 #include "util/ws_hash.h"
 #include "util/ws_output.h"
+#include "util/ws_utf8.h"
 #include "run/ws_run.h"
 
 enum {
@@ -181,7 +182,7 @@ static void ws_run_warn(struct ws_run_warnings *w, const char *fmt, ...)
 
 static void ws_run_warn(struct ws_run_warnings *w, const char *fmt, ...)
 {
-    char *text, **v;
+    char *text, *clean, **v;
     va_list ap, again;
     int len;
 
@@ -195,6 +196,16 @@ static void ws_run_warn(struct ws_run_warnings *w, const char *fmt, ...)
     va_end(again);
     if (!text)
         return;
+    /* one line, and the same bytes on stderr as in the JSON: a path with
+     * a line break or invalid UTF-8 is shown, not copied */
+    clean = ws_utf8_sanitize(text);
+    free(text);
+    if (!clean)
+        return;
+    text = clean;
+    for (char *c = text; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = ' ';
     fprintf(stderr, "warpsim: warning: %s\n", text);
     v = realloc(w->v, (w->n + 1) * sizeof *v);
     if (!v) {

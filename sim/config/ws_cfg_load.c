@@ -300,6 +300,41 @@ static const struct ws_ynode *ws_cfg_tree_get(const struct ws_ynode *root,
     return n && n->kind == WS_YNODE_SCALAR ? n : NULL;
 }
 
+/* A plain decimal number at s ("3.9", "1e-3", no sign, hex, nan or inf):
+ * its value and where it ends, or NULL. */
+static const char *ws_cfg_decimal(const char *s, double *v)
+{
+    const char *p = s;
+    char *end;
+
+    while (*p >= '0' && *p <= '9')
+        p++;
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++)
+            ;
+    if (p == s || (p == s + 1 && *s == '.'))
+        return NULL;
+    if (*p == 'e' || *p == 'E') {
+        const char *q = p + 1 + (p[1] == '+' || p[1] == '-');
+        if (*q >= '0' && *q <= '9') {
+            for (p = q; *p >= '0' && *p <= '9'; p++)
+                ;
+        }
+    }
+    *v = strtod(s, &end);
+    return end == p ? p : NULL;
+}
+
+/* A unit after a number: letters and '/' only ("GB/s", "MiB", "us"). */
+static int ws_cfg_unit_word(const char *u)
+{
+    for (; *u; u++)
+        if (!((*u >= 'a' && *u <= 'z') || (*u >= 'A' && *u <= 'Z')
+              || *u == '/'))
+            return 0;
+    return 1;
+}
+
 /* A relative override, "x1.5" (or "*1.5"): the config's value at key times
  * the factor, in the value's own unit ("3352GB/s" x 1.5 = "5028GB/s"), so
  * that a sweep or a what-if can say "half the L2, twice the bandwidth"
@@ -310,24 +345,28 @@ static int ws_cfg_relative(const struct ws_ynode *root, const char *key,
                            const char *set, int idx, struct ws_err *err)
 {
     const struct ws_ynode *n = ws_cfg_tree_get(root, key);
-    char *end;
-    double f = strtod(rel + 1, &end), v;
+    const char *end;
+    double f = 0, v = 0;
     struct ws_clip q;
 
-    if (end == rel + 1 || *end || !(f >= 0) || f > 1e9)
+    end = ws_cfg_decimal(rel + 1, &f);
+    if (!end || *end || f > 1e9)
         return ws_err_arg(err, set, 0, idx,
                           "--set %s: bad factor '%s' (expected x and a "
-                          "number, e.g. x1.5)",
+                          "decimal number up to 1e9, e.g. x1.5)",
                           key, ws_clip(&q, rel));
     if (!n || !n->value)
         return ws_err_arg(err, set, 0, idx,
                           "--set %s: the config gives this key no value "
                           "to scale (expected an absolute value)",
                           key);
-    v = strtod(n->value, &end);
-    if (end == n->value)
+    /* one decimal number and its unit: a list (sm.carveouts), a word
+     * (l2.hash) or a number the config file writes wrongly (0x42) has
+     * nothing to scale, and the last must still fail where it is */
+    end = ws_cfg_decimal(n->value, &v);
+    if (!end || !ws_cfg_unit_word(end))
         return ws_err_arg(err, set, 0, idx,
-                          "--set %s: the config's value '%s' is not a "
+                          "--set %s: the config's value '%s' is not one "
                           "number to scale (expected an absolute value)",
                           key, ws_clip(&q, n->value));
     if ((size_t)snprintf(out, cap, "%.10g%s", v * f, end) >= cap)
@@ -367,7 +406,8 @@ static int ws_cfg_apply_sets(struct ws_ynode *root, const char *const *sets,
         }
         value = eq + 1;
         if ((value[0] == 'x' || value[0] == '*')
-            && (value[1] == '.' || (value[1] >= '0' && value[1] <= '9'))) {
+            && (value[1] == '.' || value[1] == '+' || value[1] == '-'
+                || (value[1] >= '0' && value[1] <= '9'))) {
             if (ws_cfg_relative(root, key, value, scaled, sizeof scaled,
                                 sets[i], i + 1, err)
                 < 0)

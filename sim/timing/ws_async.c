@@ -92,6 +92,8 @@ int ws_async_unknown(struct ws_sim *s, uint32_t op)
     name = ws_strtab_str(s->src->ops, op);
     if (len + strlen(name) + 6 < cap)
         snprintf(list + len, cap - len, "%s%s", len ? ", " : "", name);
+    else if (len == 0) /* one name longer than the list: its start */
+        snprintf(list, cap, "%.*s...", (int)(cap - 4), name);
     else if (len + 5 < cap && strcmp(list + len - 3, "...") != 0)
         snprintf(list + len, cap - len, ", ...");
     return 0;

@@ -5,15 +5,16 @@
 
 #include <stdio.h>
 
-int ws_hash_file(XXH3_state_t *h, const char *path, uint64_t *bytes,
-                 struct ws_err *err)
+/* Feeds the file's bytes to h; their count in *total. */
+static int ws_hash_stream(XXH3_state_t *h, const char *path, uint64_t *total,
+                          struct ws_err *err)
 {
     char buf[1 << 14];
     FILE *f = fopen(path, "rb");
-    uint64_t total = 0;
     size_t n;
     int bad;
 
+    *total = 0;
     if (!f)
         return ws_err_msg(err,
                           "%s: cannot open to hash it (expected a "
@@ -21,16 +22,31 @@ int ws_hash_file(XXH3_state_t *h, const char *path, uint64_t *bytes,
                           path);
     while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
         XXH3_128bits_update(h, buf, n);
-        total += n;
+        *total += n;
     }
-    XXH3_128bits_update(h, &total, sizeof total);
     bad = ferror(f);
     fclose(f);
-    if (bytes)
-        *bytes = total;
     return bad ? ws_err_msg(err, "%s: read error while hashing it", path) : 0;
 }
 
+int ws_hash_file(XXH3_state_t *h, const char *path, uint64_t *bytes,
+                 struct ws_err *err)
+{
+    unsigned char le[8];
+    uint64_t total;
+    int rc = ws_hash_stream(h, path, &total, err);
+
+    /* little-endian whatever the host, so keys agree across machines */
+    for (int i = 0; i < 8; i++)
+        le[i] = (unsigned char)(total >> (8 * i));
+    XXH3_128bits_update(h, le, sizeof le);
+    if (bytes)
+        *bytes = total;
+    return rc;
+}
+
+/* XXH128's canonical form: the high half first, each big-endian, as
+ * xxhsum -H2 prints it. */
 static void ws_hash_digits(XXH128_hash_t v, char hex[33])
 {
     snprintf(hex, 33, "%016llx%016llx", (unsigned long long)v.high64,
@@ -41,14 +57,17 @@ int ws_hash_file_hex(const char *path, char hex[33], uint64_t *bytes,
                      struct ws_err *err)
 {
     XXH3_state_t *h = XXH3_createState();
+    uint64_t total = 0;
     int rc;
 
     if (!h)
         return ws_err_oom(err);
     XXH3_128bits_reset(h);
-    rc = ws_hash_file(h, path, bytes, err);
+    rc = ws_hash_stream(h, path, &total, err);
     ws_hash_digits(XXH3_128bits_digest(h), hex);
     XXH3_freeState(h);
+    if (bytes)
+        *bytes = total;
     return rc;
 }
 

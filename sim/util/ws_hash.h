@@ -16,13 +16,14 @@
 
 #include "ws_err.h"
 
-/* Adds the content of the file at path to h, then its length, so that two
- * files hashed in a row cannot run into each other; *bytes (if not NULL)
- * gets the length.  0, or -1 with err set. */
+/* Adds the content of the file at path to h, then its length (8 bytes,
+ * little-endian), so that two files hashed in a row cannot run into each
+ * other; *bytes (if not NULL) gets the length.  0, or -1 with err set. */
 int ws_hash_file(XXH3_state_t *h, const char *path, uint64_t *bytes,
                  struct ws_err *err);
 
-/* One file's hash (as ws_hash_file alone adds it) in 32 hex digits. */
+/* One file's XXH3-128 in 32 hex digits, of its bytes alone: what
+ * `xxhsum -H2 FILE` prints, so anyone can check it. */
 int ws_hash_file_hex(const char *path, char hex[33], uint64_t *bytes,
                      struct ws_err *err);
 

@@ -61,6 +61,13 @@ def main():
             meta = json.load(fp)["metadata"]
         check(meta["truncated"] is True, "timeline metadata %r" % meta)
         check(meta["events"] == 40, "timeline metadata %r" % meta)
+
+        # a path with a line break and a byte that is no UTF-8: still one
+        # stderr line, the same text as the JSON's entry
+        odd = os.path.join(tmp, "a\nb\udcff.json")  # byte 0xff
+        w, err = run(ws, tmp, ["--timeline", odd, "--timeline-max-events",
+                               "3"] + CLEAN)
+        same(w, err, "odd timeline path")
     print("ok run_warnings")
 
 
