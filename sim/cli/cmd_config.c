@@ -155,15 +155,24 @@ static int ws_config_import(int argc, char **argv)
     return rc < 0 ? ws_cli_fail(&err) : WS_EXIT_OK;
 }
 
+/* The built-in configs, each with what it describes: the part's name,
+ * its SM version and size, as its own file says them. */
 static int ws_config_list(void)
 {
     for (int i = 0; ws_cfg_builtin_name(i); i++) {
         const char *n = ws_cfg_builtin_name(i);
-        printf("%.*s%s\n", (int)(strlen(n) - 5), n,
-               strncmp(n, ws_cfg_default_name(), strlen(n) - 5) == 0
-                       && strlen(ws_cfg_default_name()) == strlen(n) - 5
-                   ? " (default)"
-                   : "");
+        int len = (int)(strlen(n) - 5); /* less ".yaml" */
+        int dflt = strncmp(n, ws_cfg_default_name(), (size_t)len) == 0
+                   && (int)strlen(ws_cfg_default_name()) == len;
+        struct ws_gpu g;
+        struct ws_err err;
+        ws_err_clear(&err);
+        if (ws_cfg_load(&g, n, NULL, 0, &err) < 0) {
+            printf("%.*s%s\n", len, n, dflt ? " (default)" : "");
+            continue;
+        }
+        printf("%-10.*s %s: sm_%u, %u SMs at %.0f MHz%s\n", len, n, g.name,
+               g.sm_version, g.sm.count, g.core_mhz, dflt ? " (default)" : "");
     }
     return WS_EXIT_OK;
 }
