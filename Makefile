@@ -54,8 +54,17 @@ build: deps
 	  cmake -S . -B $(call shq,$(BUILD)) -DCMAKE_BUILD_TYPE=RelWithDebInfo
 	cmake --build $(call shq,$(BUILD)) -j $(JOBS)
 
-run: build
-	$(call shq,$(BUILD)/warpsim) run traces/accelsim/vecadd
+# Only the simulator, its build log kept out of the way (shown if it
+# fails): the report is what a first run is for.
+run: deps
+	@mkdir -p $(call shq,$(BUILD))
+	@echo "building warpsim (log: $(BUILD)/make-run.log)"
+	@{ test -f $(call shq,$(BUILD))/CMakeCache.txt || \
+	   cmake -S . -B $(call shq,$(BUILD)) -DCMAKE_BUILD_TYPE=RelWithDebInfo; \
+	   cmake --build $(call shq,$(BUILD)) -j $(JOBS) --target warpsim; } \
+	  > $(call shq,$(BUILD))/make-run.log 2>&1 || \
+	  { cat $(call shq,$(BUILD))/make-run.log; exit 1; }
+	@$(call shq,$(BUILD)/warpsim) run traces/accelsim/vecadd
 
 # The seed studies in full: validate/out/STUDY/ (report.md, plots, CSVs).
 validate: build

@@ -38,7 +38,8 @@ enum {
     WS_OPT_TIMELINE_MAX,
     WS_OPT_KERNEL,
     WS_OPT_MAX_KERNELS,
-    WS_OPT_EXT_MODEL
+    WS_OPT_EXT_MODEL,
+    WS_OPT_MANGLED
 };
 
 struct ws_run_args {
@@ -52,6 +53,7 @@ struct ws_run_args {
     const char *max_kernels; /* --max-kernels, as typed */
     struct ws_run_select sel;
     struct ws_ext_models ext; /* --model */
+    int mangled;              /* --mangled */
 };
 
 /* The progress line is rubbed out with this many blanks: a terminal's
@@ -75,7 +77,9 @@ static void ws_run_help(FILE *out)
         "in launch order on one GPU, host-to-device copies warming L2 between\n"
         "them, and prints per kernel and in total:\n"
         "cycles, time at the SM clock, warp instructions, IPC, occupancy and what\n"
-        "limits it, the top stall reasons, L1/L2 hit rates and DRAM bandwidth.\n"
+        "limits it, the top stall reasons, L1/L2 hit rates and DRAM bandwidth,\n"
+        "each unit's and memory level's use as a share of its peak, rule hints,\n"
+        "and for several kernels a summary by kernel name.\n"
         "\n"
         "options:\n" WS_CLI_INPUT_HELP
         "      --json FILE           everything, every counter, as JSON\n"
@@ -91,6 +95,8 @@ static void ws_run_help(FILE *out)
         "                            after their header, their host-to-device copies\n"
         "                            still warming L2\n"
         "      --max-kernels N       simulate at most N kernels (after --kernel)\n"
+        "      --mangled             name kernels as traced (default: demangled C++\n"
+        "                            names in the text; the JSON has both)\n"
         "      --model NAME=COMMAND  also run an external model beside the built-in\n"
         "                            ones, through the JSON contract (README,\n"
         "                            \"External models\"); repeatable\n"
@@ -342,6 +348,7 @@ static int ws_run_go(struct ws_run_args *a, const struct ws_run_request *req,
     if (rc == 0) {
         ws_run_warn_unknown(&warn, &rep, rq->gpu);
         rep.prov = &prov;
+        rep.mangled = a->mangled;
         rep.warnings = (const char *const *)warn.v;
         rep.nwarnings = warn.n;
         rc = ws_run_outputs(outs, &rep, err);
@@ -450,6 +457,7 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
         {"kernel", required_argument, NULL, 'k'},
         {"max-kernels", required_argument, NULL, WS_OPT_MAX_KERNELS},
         {"model", required_argument, NULL, WS_OPT_EXT_MODEL},
+        {"mangled", no_argument, NULL, WS_OPT_MANGLED},
         {"param", required_argument, NULL, 'p'},
         {"listing", required_argument, NULL, WS_OPT_LISTING},
         WS_CLI_LIMIT_LONGOPTS,
@@ -510,6 +518,9 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
             break;
         case WS_OPT_ALLOW_UNKNOWN_KEYS:
             a->topts.allow_unknown_keys = 1;
+            break;
+        case WS_OPT_MANGLED:
+            a->mangled = 1;
             break;
         case WS_OPT_HELP:
             ws_run_help(stdout);

@@ -9,9 +9,11 @@
  * reports (sim/validate).
  */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "run/ws_study_run.h"
@@ -145,14 +147,65 @@ static int ws_validate_parse(struct ws_validate_args *a, int argc, char **argv)
     return ws_validate_names(a, argc, argv);
 }
 
+static int ws_validate_isdir(const char *path)
+{
+    struct stat st;
+
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The study files live in the source tree.  Run elsewhere by a build
+ * whose source tree is still where it was built (WS_SOURCE_DIR), validate
+ * works from there: the output folder, relative to where the user stands,
+ * is made absolute first, then the process moves to the source root (so
+ * a --model command is best given by absolute path).  Anywhere else
+ * ws_study_check_root says what is missing.  0, or -1 when
+ * the names do not fit. */
+static int ws_validate_find_root(struct ws_validate_args *a, char *out,
+                                 size_t cap)
+{
+#ifdef WS_SOURCE_DIR
+    char cwd[PATH_MAX], studies[PATH_MAX];
+    const char *dir = a->dir ? a->dir : "validate/out";
+
+    if (ws_validate_isdir("validate/studies"))
+        return 0;
+    if ((size_t)snprintf(studies, sizeof studies, "%s/validate/studies",
+                         WS_SOURCE_DIR)
+            >= sizeof studies
+        || !ws_validate_isdir(studies) || !getcwd(cwd, sizeof cwd))
+        return 0;
+    if ((size_t)snprintf(out, cap, "%s%s%s", dir[0] == '/' ? "" : cwd,
+                         dir[0] == '/' ? "" : "/", dir)
+        >= cap)
+        return -1;
+    if (chdir(WS_SOURCE_DIR) != 0)
+        return 0; /* ws_study_check_root then says what is missing */
+    a->dir = out;
+    fprintf(stderr, "validate: the study files of %s; results in %s\n",
+            WS_SOURCE_DIR, out);
+#else
+    (void)a;
+    (void)out;
+    (void)cap;
+#endif
+    return 0;
+}
+
 static int ws_validate_main(struct ws_validate_args *a)
 {
+    char outdir[PATH_MAX];
     struct ws_study_request rq;
     struct ws_err err;
     int rc;
 
     memset(&rq, 0, sizeof rq);
     ws_err_clear(&err);
+    if (ws_validate_find_root(a, outdir, sizeof outdir) < 0)
+        return ws_cli_usage("validate",
+                            "-o '%s': the path is too long (expected at "
+                            "most %d bytes)",
+                            a->dir ? a->dir : "validate/out", PATH_MAX);
     rq.dir = a->dir;
     rq.word = a->word;
     rq.quick = a->quick;

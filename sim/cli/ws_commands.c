@@ -47,6 +47,7 @@ const struct ws_cli_command ws_cli_commands[] = {
                                  {"-k --kernel", WS_CLI_TEXT, NULL},
                                  {"--max-kernels", WS_CLI_TEXT, NULL},
                                  {"--model", WS_CLI_TEXT, NULL},
+                                 {"--mangled", WS_CLI_NONE, NULL},
                                  {NULL, WS_CLI_NONE, NULL}},
      ws_cli_input_opts, WS_CLI_FILE, WS_CLI_NONE},
     {"trace", "info", "PATH",

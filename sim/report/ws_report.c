@@ -8,9 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/ws_demangle.h"
 #include "util/ws_utf8.h"
 #include "stats/ws_terms.h"
 #include "trace/ws_opcode.h"
+#include "ws_app_summary.h"
+#include "ws_sol.h"
 
 static double ws_pct(uint64_t num, uint64_t den)
 {
@@ -136,16 +139,18 @@ static void ws_text_async(FILE *out, const uint64_t *v)
 }
 
 static void ws_text_kernel(FILE *out, const struct ws_gpu *g,
-                           const struct ws_kernel_stats *k)
+                           const struct ws_kernel_stats *k, int mangled)
 {
     const struct ws_launch *l = &k->launch;
     const uint64_t *v = k->ctr.v;
     struct ws_derived d;
+    char *shown = mangled ? NULL : ws_demangle(k->name);
 
     ws_report_derive(g, &k->ctr, &d);
     fprintf(out, "\nkernel %u: %s  grid (%u,%u,%u) block (%u,%u,%u)\n", l->id,
-            k->name, l->grid[0], l->grid[1], l->grid[2], l->block[0],
-            l->block[1], l->block[2]);
+            shown ? shown : k->name, l->grid[0], l->grid[1], l->grid[2],
+            l->block[0], l->block[1], l->block[2]);
+    free(shown);
     fprintf(out, "  cycles %llu (%.2f us at %.0f MHz)\n",
             (unsigned long long)v[WS_CTR_CYCLES], d.time_us, g->core_mhz);
     fprintf(out,
@@ -181,6 +186,7 @@ static void ws_text_kernel(FILE *out, const struct ws_gpu *g,
             (unsigned long long)v[WS_CTR_DRAM_BYTES_READ],
             (unsigned long long)v[WS_CTR_DRAM_BYTES_WRITE], d.dram_gbps,
             d.dram_pct_of_peak, g->dram.bandwidth);
+    ws_sol_text(out, g, k);
     ws_text_async(out, v);
     ws_text_models(out, g, k);
 }
@@ -255,9 +261,10 @@ void ws_report_text(FILE *out, const struct ws_run_report *r)
             r->gpu->name, r->gpu->sm.count, r->gpu->core_mhz);
     ws_text_overrides(out, r->prov);
     for (size_t i = 0; i < r->nkernels; i++) {
-        ws_text_kernel(out, r->gpu, &r->kernels[i]);
+        ws_text_kernel(out, r->gpu, &r->kernels[i], r->mangled);
         inst += r->kernels[i].ctr.v[WS_CTR_INST];
     }
+    ws_app_summary_text(out, r);
     fprintf(out,
             "\ntotal: %zu kernel%s, %llu cycles (%.2f us, launch "
             "overheads included), %llu warp instructions\n",
@@ -332,6 +339,15 @@ void ws_report_json_launch(struct json_t *o, struct json_t *id,
                                   (json_int_t)l->block[2]));
 }
 
+static json_t *ws_json_demangled(const char *name)
+{
+    char *shown = ws_demangle(name);
+    json_t *j = shown ? ws_utf8_json_string(shown) : json_null();
+
+    free(shown);
+    return j;
+}
+
 static json_t *ws_json_kernel(const struct ws_gpu *g,
                               const struct ws_kernel_stats *k)
 {
@@ -339,6 +355,7 @@ static json_t *ws_json_kernel(const struct ws_gpu *g,
     json_t *o = json_object();
 
     ws_report_json_launch(o, json_integer(l->id), k->name, l);
+    json_object_set_new(o, "demangled", ws_json_demangled(k->name));
     json_object_set_new(o, "start_cycle", json_integer((json_int_t)k->start));
     json_object_set_new(
         o, "occupancy",
@@ -355,6 +372,7 @@ static json_t *ws_json_kernel(const struct ws_gpu *g,
         json_object_set_new(o, "unknown_opcodes",
                             ws_utf8_json_string(k->unknown_ops));
     json_object_set_new(o, "derived", ws_json_derived(g, &k->ctr));
+    json_object_set_new(o, "speed_of_light", ws_sol_json(g, k));
     json_object_set_new(o, "counters", ws_json_counters(&k->ctr));
     if (k->nmodels) {
         json_object_set_new(o, "models", ws_json_models(k));
@@ -420,6 +438,7 @@ char *ws_report_json(const struct ws_run_report *r)
     for (size_t i = 0; i < r->nkernels; i++)
         json_array_append_new(ks, ws_json_kernel(r->gpu, &r->kernels[i]));
     json_object_set_new(root, "kernels", ks);
+    json_object_set_new(root, "application", ws_app_summary_json(r));
     text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER
                                 | JSON_REAL_PRECISION(10));
     json_decref(root);

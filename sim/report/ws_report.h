@@ -58,6 +58,7 @@ struct ws_run_report {
     struct ws_kernel_stats *kernels;
     size_t nkernels;
     uint64_t total_cycles; /* first kernel start to last kernel end */
+    int mangled;           /* text names kernels as traced, not demangled */
     double wall_seconds;   /* simulator time, not part of outputs
                                        compared by tests */
 };

@@ -51,11 +51,20 @@ const char *ws_rsm_target_name(enum ws_rsm_target t)
  * definition, not by any resource's use: left out of the dictionary, as
  * are the measurements of model terms (latencies and overlaps, not uses
  * of a resource). */
+/* A pipe's busy cycles are its unit's instructions times the unit's
+ * issue interval: the instruction counters again, which the regression
+ * would see as one feature twice. */
+static int ws_rsm_pipe_cycles(enum ws_ctr c)
+{
+    return c >= WS_CTR_PIPE_FP32_CYCLES && c <= WS_CTR_PIPE_LDST_CYCLES;
+}
+
 static int ws_rsm_tautology(enum ws_ctr c)
 {
     return ws_ctr_info(c)->group == WS_GRP_TIME
            || ws_ctr_info(c)->group == WS_GRP_TERMS
-           || c == WS_CTR_SM_CYCLES_ACTIVE || c == WS_CTR_WARP_CYCLES_RESIDENT;
+           || c == WS_CTR_SM_CYCLES_ACTIVE || c == WS_CTR_WARP_CYCLES_RESIDENT
+           || ws_rsm_pipe_cycles(c);
 }
 
 static int ws_rsm_need(const struct ws_rsm_tab *r, const char *name, long *col,

@@ -239,6 +239,51 @@ static const struct ws_ctr_info ws_ctr_table[WS_CTR_COUNT] = {
                               "mbarrier waits whose parity the input does "
                               "not give: timed as the trace recorded them "
                               "(their spin iterations issue), not re-timed"},
+    /* Nsight's smsp__pipe_*_cycles_active where it has the pipe; the
+     * uniform, misc, branch and LD/ST units have no such counter. */
+    [WS_CTR_PIPE_FP32_CYCLES] = {"smsp__pipe_fma_cycles_active.sum", "cycle",
+                                 WS_GRP_FMA,
+                                 "sub-core cycles the FP32 (FMA) pipe was "
+                                 "held by issues, summed over sub-cores"},
+    [WS_CTR_PIPE_FP16_CYCLES] = {"smsp__pipe_fp16_cycles_active.sum", "cycle",
+                                 WS_GRP_FMA,
+                                 "sub-core cycles the FP16 pipe was held by "
+                                 "issues, summed over sub-cores"},
+    [WS_CTR_PIPE_INT_CYCLES] = {"smsp__pipe_alu_cycles_active.sum", "cycle",
+                                WS_GRP_INT,
+                                "sub-core cycles the integer (ALU) pipe was "
+                                "held by issues, summed over sub-cores"},
+    [WS_CTR_PIPE_FP64_CYCLES] = {"smsp__pipe_fp64_cycles_active.sum", "cycle",
+                                 WS_GRP_FP64,
+                                 "sub-core cycles the FP64 pipe was held by "
+                                 "issues, summed over sub-cores"},
+    [WS_CTR_PIPE_SFU_CYCLES] = {"smsp__pipe_xu_cycles_active.sum", "cycle",
+                                WS_GRP_SFU,
+                                "sub-core cycles the SFU (XU) pipe was held "
+                                "by issues, summed over sub-cores"},
+    [WS_CTR_PIPE_TENSOR_CYCLES] = {"smsp__pipe_tensor_cycles_active.sum",
+                                   "cycle", WS_GRP_TENSOR,
+                                   "sub-core cycles the tensor pipe was held "
+                                   "by issues (mma.sync; wgmma's own pipe "
+                                   "time is ws__pipe_tensor_gmma_quarter_"
+                                   "cycles), summed over sub-cores"},
+    [WS_CTR_PIPE_UNIFORM_CYCLES] = {"ws__pipe_uniform_cycles_active.sum",
+                                    "cycle", WS_GRP_ISSUE,
+                                    "sub-core cycles the uniform datapath was "
+                                    "held by issues, summed over sub-cores"},
+    [WS_CTR_PIPE_MISC_CYCLES] = {"ws__pipe_misc_cycles_active.sum", "cycle",
+                                 WS_GRP_ISSUE,
+                                 "sub-core cycles the misc unit (moves, "
+                                 "conversions the table puts there) was held "
+                                 "by issues, summed over sub-cores"},
+    [WS_CTR_PIPE_BRANCH_CYCLES] = {"ws__pipe_branch_cycles_active.sum", "cycle",
+                                   WS_GRP_CTRL,
+                                   "sub-core cycles the branch unit was held "
+                                   "by issues, summed over sub-cores"},
+    [WS_CTR_PIPE_LDST_CYCLES] = {"ws__pipe_lsu_cycles_active.sum", "cycle",
+                                 WS_GRP_LSU,
+                                 "sub-core cycles the LD/ST unit was held by "
+                                 "issues, summed over sub-cores"},
 };
 
 static const char *const ws_group_names[WS_GRP_COUNT] = {

@@ -94,6 +94,19 @@ enum ws_ctr {
     WS_CTR_RFC_HITS,             /* operands the reuse cache served */
     WS_CTR_ICACHE_MISSES,        /* L0 instruction-cache line misses */
     WS_CTR_ICACHE_PREFETCH_HITS, /* of those, the stream buffer served */
+    /* Sub-core cycles each function unit was held by issues (its interval
+     * per warp instruction), summed over sub-cores; in the order of enum
+     * ws_unit_kind, so WS_CTR_PIPE_FP32_CYCLES + unit is the unit's. */
+    WS_CTR_PIPE_FP32_CYCLES,
+    WS_CTR_PIPE_FP16_CYCLES,
+    WS_CTR_PIPE_INT_CYCLES,
+    WS_CTR_PIPE_FP64_CYCLES,
+    WS_CTR_PIPE_SFU_CYCLES,
+    WS_CTR_PIPE_TENSOR_CYCLES,
+    WS_CTR_PIPE_UNIFORM_CYCLES,
+    WS_CTR_PIPE_MISC_CYCLES,
+    WS_CTR_PIPE_BRANCH_CYCLES,
+    WS_CTR_PIPE_LDST_CYCLES,
     WS_CTR_COUNT
 };
 

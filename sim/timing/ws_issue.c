@@ -346,6 +346,10 @@ static int ws_select(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
 
 /* ---- issue ------------------------------------------------------------- */
 
+_Static_assert(WS_CTR_PIPE_LDST_CYCLES - WS_CTR_PIPE_FP32_CYCLES == WS_UNIT_LDST
+                   && WS_UNIT_LDST + 1 == WS_UNIT_COUNT,
+               "one pipe-cycles counter per unit, in unit order");
+
 static const enum ws_ctr ws_class_ctr[WS_OPC_COUNT] = {
     [WS_OPC_FP32] = WS_CTR_INST_FP32,
     [WS_OPC_FP16] = WS_CTR_INST_FP16,
@@ -565,6 +569,7 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
 
     ws_stall_account(s, sm, pick->warp, &pick->ready, t);
     sm->sub[sub].unit_free[unit] = t + g->unit[unit].interval;
+    c->v[WS_CTR_PIPE_FP32_CYCLES + unit] += g->unit[unit].interval;
     sm->sub[sub].last = pick->warp;
     sm->sub[sub].last_cand = w->cand;
     c->v[WS_CTR_INST]++;

@@ -73,6 +73,12 @@ int ws_study_scoreboard(const struct ws_csv *const *t, size_t n,
 int ws_study_quadrant(const struct ws_csv *const *t, size_t n,
                       struct ws_study_out *out, struct ws_err *err);
 
+/* Study 7: the simulation against the H100's measured times, t the hw_*
+ * sweeps' tables (validate/studies/hw_*.yaml), matched to
+ * validate/measured/h100/timing.csv: per case and in summary. */
+int ws_study_hardware(const struct ws_csv *const *t, size_t n,
+                      struct ws_study_out *out, struct ws_err *err);
+
 void ws_study_out_free(struct ws_study_out *out);
 
 /* A study's analysis: the tables of its sweeps that ran, in the order the

@@ -12,6 +12,8 @@ study's files and summary.json:
          within 5 % of each published figure compared.
   matmul: every variant has its resource significance for ts and score,
          and every RSM lies in [0, 1] (eq 4 and eq 5's mean of it).
+  hardware: every quick case matched to its measured H100 time, the
+         summary's mean error and geometric mean those of the table.
   scoreboard: every model is scored in its domain and outside it, with
          finite metrics and a rank correlation in [-1, 1]; the roofline as
          a bound; the hardware cases matched to the measured ones.
@@ -163,6 +165,25 @@ def check_quadrant(d):
     return None
 
 
+def check_hardware(d):
+    """Every quick hw case is matched to its measured time; the summary's
+    error and geometric mean are what the table's ratios give."""
+    with open(os.path.join(d, "summary.json")) as fp:
+        s = json.load(fp)
+    with open(os.path.join(d, "report.md")) as fp:
+        rows = [l.split("|") for l in fp if l.startswith("| hw_")]
+    ratios = [float(r[4]) for r in rows]
+    if s["cases"] < 1 or s["cases"] != len(ratios):
+        return "%d cases in the summary, %d rows" % (s["cases"], len(ratios))
+    mean = 100 * sum(abs(x - 1) for x in ratios) / len(ratios)
+    geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+    if abs(mean - s["mean_abs_err_pct"]) > 0.2 \
+            or abs(geo - s["geomean_ratio"]) > 0.002:
+        return "summary %.2f %% / %.4f, table %.2f %% / %.4f" % (
+            s["mean_abs_err_pct"], s["geomean_ratio"], mean, geo)
+    return None
+
+
 def main():
     ws = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:
@@ -176,14 +197,15 @@ def main():
                             ("apsp", check_apsp),
                             ("levels", check_levels),
                             ("matmul", check_matmul),
+                            ("hardware", check_hardware),
                             ("scoreboard", check_scoreboard),
                             ("quadrant", check_quadrant)):
             problem = check(os.path.join(tmp, name))
             if problem:
                 print("FAIL %s: %s" % (name, problem))
                 return 1
-    print("ok validate --quick (saxpy, apsp, levels, matmul, scoreboard, "
-          "quadrant)")
+    print("ok validate --quick (saxpy, apsp, levels, matmul, hardware, "
+          "scoreboard, quadrant)")
     return 0
 
 
