@@ -36,6 +36,7 @@ enum {
     WS_OPT_TIMELINE,
     WS_OPT_TIMELINE_WINDOW,
     WS_OPT_TIMELINE_MAX,
+    WS_OPT_TIMELINE_LEVEL,
     WS_OPT_KERNEL,
     WS_OPT_MAX_KERNELS,
     WS_OPT_EXT_MODEL,
@@ -48,6 +49,8 @@ struct ws_run_args {
     struct ws_trace_opts topts;
     const char *json, *csv, *timeline, *input;
     uint64_t tl_from, tl_to, tl_max;
+    const char *tl_level_arg; /* --timeline-level, as typed */
+    enum ws_tl_level tl_level;
     const char *tl_option;   /* a --timeline-* option given, for checks */
     const char *kernel;      /* --kernel, as typed */
     const char *max_kernels; /* --max-kernels, as typed */
@@ -84,10 +87,15 @@ static void ws_run_help(FILE *out)
         "options:\n" WS_CLI_INPUT_HELP
         "      --json FILE           everything, every counter, as JSON\n"
         "      --csv FILE            one row per kernel\n"
-        "      --timeline FILE       Chrome/Perfetto trace-event JSON of CTA residency\n"
-        "                            and warp issue (open in ui.perfetto.dev)\n"
+        "      --timeline FILE       Chrome/Perfetto trace-event JSON of kernels, CTA\n"
+        "                            residency and warp issue and stalls per SM, in\n"
+        "                            microseconds at the SM clock (open in\n"
+        "                            ui.perfetto.dev)\n"
         "      --timeline-window A:B only cycles [A, B) (default 0:200000)\n"
         "      --timeline-max-events N  at most N events (default 1000000)\n"
+        "      --timeline-level warp|cta  warp: warp tracks too (default); cta:\n"
+        "                            kernels and CTA residency only, a far smaller\n"
+        "                            file\n"
         "  -k, --kernel N|REGEX      simulate only the kernel of launch id N (as the\n"
         "                            report numbers them), or the kernels whose name,\n"
         "                            mangled or base ('reduce'), matches REGEX (POSIX\n"
@@ -167,7 +175,8 @@ static int ws_run_timeline_start(const struct ws_run_args *a,
     if (ws_output_open(o, err) < 0)
         return -1;
     w = ws_timeline_json_writer(j, o->fp);
-    if (ws_timeline_open(tl, &w, gpu, a->tl_from, a->tl_to, a->tl_max, err)
+    if (ws_timeline_open(tl, &w, gpu, a->tl_level, a->tl_from, a->tl_to,
+                         a->tl_max, err)
         < 0) {
         ws_output_abort(o);
         return -1;
@@ -391,6 +400,22 @@ static int ws_run_window(struct ws_run_args *a, const char *v)
     return 0;
 }
 
+static int ws_run_level(struct ws_run_args *a, const char *v)
+{
+    if (ws_cli_once("run", &a->tl_level_arg, v, "--timeline-level") < 0)
+        return -1;
+    if (strcmp(v, "warp") == 0)
+        a->tl_level = WS_TL_LEVEL_WARP;
+    else if (strcmp(v, "cta") == 0)
+        a->tl_level = WS_TL_LEVEL_CTA;
+    else
+        return ws_cli_usage("run",
+                            "bad --timeline-level '%s' (expected warp or "
+                            "cta)",
+                            v);
+    return 0;
+}
+
 /* --kernel: digits are a launch id, anything else a regular expression. */
 static int ws_run_kernel_option(struct ws_run_args *a, const char *v)
 {
@@ -453,6 +478,7 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
         {"timeline", required_argument, NULL, WS_OPT_TIMELINE},
         {"timeline-window", required_argument, NULL, WS_OPT_TIMELINE_WINDOW},
         {"timeline-max-events", required_argument, NULL, WS_OPT_TIMELINE_MAX},
+        {"timeline-level", required_argument, NULL, WS_OPT_TIMELINE_LEVEL},
         {"allow-unknown-keys", no_argument, NULL, WS_OPT_ALLOW_UNKNOWN_KEYS},
         {"kernel", required_argument, NULL, 'k'},
         {"max-kernels", required_argument, NULL, WS_OPT_MAX_KERNELS},
@@ -507,6 +533,11 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
                                     "bad --timeline-max-events '%s' "
                                     "(expected a count)",
                                     optarg);
+            break;
+        case WS_OPT_TIMELINE_LEVEL:
+            a->tl_option = "--timeline-level";
+            if (ws_run_level(a, optarg) != 0)
+                return WS_EXIT_INPUT;
             break;
         case 'k':
             if (ws_run_kernel_option(a, optarg) != 0)

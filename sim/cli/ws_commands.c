@@ -44,6 +44,7 @@ const struct ws_cli_command ws_cli_commands[] = {
                                  {"--timeline", WS_CLI_FILE, NULL},
                                  {"--timeline-window", WS_CLI_TEXT, NULL},
                                  {"--timeline-max-events", WS_CLI_TEXT, NULL},
+                                 {"--timeline-level", WS_CLI_WORDS, "warp cta"},
                                  {"-k --kernel", WS_CLI_TEXT, NULL},
                                  {"--max-kernels", WS_CLI_TEXT, NULL},
                                  {"--model", WS_CLI_TEXT, NULL},

@@ -82,6 +82,9 @@ static void ws_warp_start(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
     ws_groups_reset(&w->ldgsts);
     ws_groups_reset(&w->wgmma);
     w->cga_arrives = 0;
+    if (s->tl)
+        ws_timeline_warp(s->tl, sm->id, wi, sm->slots[slot].ctaid,
+                         sm->slots[slot].linear_id, warp_in_cta);
     /* The scoreboard is not cleared: every value a warp slot's last warp
      * left is ready by the time its CTA retired (a CTA retires when its
      * warps' last results are in: busy_until covers every destination),
@@ -255,8 +258,8 @@ void ws_cta_retire(struct ws_sim *s, struct ws_sm *sm, uint32_t si, uint64_t t)
         w->state = WS_WARP_FREE;
     }
     if (s->tl)
-        ws_timeline_cta(s->tl, sm->id, si, slot->ctaid, slot->dispatched, t,
-                        slot->warp_slots, slot->nwarps);
+        ws_timeline_cta(s->tl, sm->id, si, slot->ctaid, slot->linear_id,
+                        slot->dispatched, t, slot->warp_slots, slot->nwarps);
     ws_cluster_retired(s, sm, si);
     slot->used = 0;
     if (--sm->resident == 0)

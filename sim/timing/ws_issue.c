@@ -568,6 +568,11 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
     uint64_t done = t;
 
     ws_stall_account(s, sm, pick->warp, &pick->ready, t);
+    /* Here, while in is still the instruction: a refill below reuses its
+     * window. */
+    if (s->tl)
+        ws_timeline_issue(s->tl, sm->id, pick->warp, t, in->pc,
+                          ws_strtab_str(s->src->ops, in->op));
     sm->sub[sub].unit_free[unit] = t + g->unit[unit].interval;
     c->v[WS_CTR_PIPE_FP32_CYCLES + unit] += g->unit[unit].interval;
     sm->sub[sub].last = pick->warp;
@@ -615,8 +620,6 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
     ws_issue_fetch(s, sm, pick->warp, t);
     ws_issue_prepare(s, w);
     ws_issue_refresh(sm, g->sm.sub_cores, pick->warp);
-    if (s->tl)
-        ws_timeline_issue(s->tl, sm->id, pick->warp, t);
     if (w->next == w->ninst)
         return ws_cta_warp_done(s, sm, w, t, w->busy_until);
     if (ac.op

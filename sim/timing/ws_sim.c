@@ -354,8 +354,8 @@ int ws_sim_kernel(struct ws_sim *s, struct ws_cta_source *src,
     ws_cluster_kernel(s);
     start = s->now;
     k->start = start;
-    if (s->tl)
-        ws_timeline_kernel(s->tl, k->name, start);
+    if (s->tl && ws_timeline_kernel(s->tl, k->name, k->launch.id, start) < 0)
+        return ws_err_oom(err);
     if (ws_sim_first_wave(s, start) < 0)
         return -1;
     while (ws_event_pop(&s->q, &ev)) {
@@ -382,6 +382,8 @@ int ws_sim_kernel(struct ws_sim *s, struct ws_cta_source *src,
     drained = ws_mem_drained(&s->mem);
     k->end = s->now > drained ? s->now : drained;
     k->ctr.v[WS_CTR_CYCLES] = k->end - start;
+    if (s->tl)
+        ws_timeline_kernel_end(s->tl, k->end);
     /* The grid ran out while slots were free: from then on, a tail. */
     if (s->src_done && s->tail_from < k->end)
         k->ctr.v[WS_CTR_TAIL_CYCLES] = k->end - s->tail_from;
