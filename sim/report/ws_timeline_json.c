@@ -7,9 +7,11 @@
 #include "ws_timeline_json.h"
 
 #include <jansson.h>
+#include <stdlib.h>
 #include <math.h>
 #include <string.h>
 
+#include "util/ws_demangle.h"
 #include "util/ws_utf8.h"
 
 /* Times are written in ticks of 10 ps, five decimals of a microsecond:
@@ -168,10 +170,15 @@ static json_t *ws_tlj_args(const struct ws_tl_span *s, json_t **name)
     if (!a)
         return NULL;
     switch (s->kind) {
-    case WS_TL_KERNELS:
-        *name = ws_utf8_json_string(s->kernel);
+    case WS_TL_KERNELS: {
+        /* The launch's span reads as the kernel's demangled name; its
+         * args keep the name as traced. */
+        char *shown = ws_demangle(s->kernel);
+        *name = ws_utf8_json_string(shown ? shown : s->kernel);
+        free(shown);
         json_object_set_new(a, "kernel_name", ws_utf8_json_string(s->kernel));
         break;
+    }
     case WS_TL_CTA_SLOT:
         snprintf(cta, sizeof cta, "CTA (%u,%u,%u)", s->ctaid[0], s->ctaid[1],
                  s->ctaid[2]);
