@@ -147,7 +147,7 @@ def check_times(trace, report, what):
     # kernel spans: exactly the run's kernels, start to end, in cycles too
     for k in report["kernels"]:
         cycles = k["counters"]["gpc__cycles_elapsed.max"]["value"]
-        match = [e for e in xs if e["name"] == k["name"]
+        match = [e for e in xs if e["name"] == k["demangled"]
                  and e["args"]["kernel"] == k["id"]]
         check(len(match) == 1, "%s: kernel %d has %d spans" % (what, k["id"],
                                                                len(match)))
@@ -175,6 +175,7 @@ def check_times(trace, report, what):
 
 def check_args(trace, report, kernels_pid, what):
     ids = {k["id"]: k["name"] for k in report["kernels"]}
+    shown = {k["id"]: k["demangled"] for k in report["kernels"]}
     legend = trace["otherData"].get("stall_reasons", {})
     check(legend, "%s: no stall_reasons legend" % what)
     kinds = set()
@@ -184,7 +185,8 @@ def check_args(trace, report, kernels_pid, what):
               "%s: event without its kernel's launch id: %r" % (what, e))
         if e["pid"] == kernels_pid:
             kind = "kernel"
-            check(e["name"] == a.get("kernel_name") == ids[a["kernel"]],
+            check(e["name"] == shown[a["kernel"]]
+                  and a.get("kernel_name") == ids[a["kernel"]],
                   "%s: kernel span %r" % (what, e))
         elif e["tid"] < WARP_TRACK:
             kind = "cta"
