@@ -179,7 +179,8 @@ enum ws_cli_value {
     WS_CLI_GPU,   /* a built-in config's name, or a YAML file */
     WS_CLI_MODEL, /* a built-in model's name */
     WS_CLI_STUDY, /* one of validate's studies */
-    WS_CLI_WORDS  /* one of the option's own words */
+    WS_CLI_WORDS, /* one of the option's own words */
+    WS_CLI_KEY    /* KEY=VALUE with KEY a config key (--set) */
 };
 
 /* One option of a command, as its --help names it. */

@@ -22,7 +22,7 @@
  * trace): ws_cli_input_option and WS_CLI_LIMIT_LONGOPTS. */
 static const struct ws_cli_opt ws_cli_input_opts[] = {
     {"-g --gpu", WS_CLI_GPU, NULL},
-    {"-s --set", WS_CLI_TEXT, NULL},
+    {"-s --set", WS_CLI_KEY, NULL},
     {"-p --param", WS_CLI_TEXT, NULL},
     {"--listing", WS_CLI_FILE, NULL},
     {"--allow-unknown-keys", WS_CLI_NONE, NULL},
@@ -87,7 +87,7 @@ const struct ws_cli_command ws_cli_commands[] = {
     {"config", "show", "",
      "print the effective GPU config (after base: and --set)", ws_cmd_config,
      (const struct ws_cli_opt[]){{"-g --gpu", WS_CLI_GPU, NULL},
-                                 {"-s --set", WS_CLI_TEXT, NULL},
+                                 {"-s --set", WS_CLI_KEY, NULL},
                                  {NULL, WS_CLI_NONE, NULL}},
      NULL, WS_CLI_NONE, WS_CLI_NONE},
     {"config", "list", "", "list the built-in GPU configs", ws_cmd_config, NULL,

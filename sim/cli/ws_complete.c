@@ -6,13 +6,16 @@
  * second list to keep.  The build writes it with 'warpsim --completion
  * bash' and installs that.
  *
- * Leaves out: other shells; config keys for --set and workload parameters
- * for --param (KEY=VALUE words).
+ * --set completes the config keys (config/ws_cfg_schema.h) up to their '='.
+ *
+ * Leaves out: other shells; workload parameters for --param, which each
+ * workload file declares; the values after a key's '='.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "ws_cli.h"
+#include "config/ws_cfg_schema.h"
 #include "validate/ws_study.h"
 #include "ws_model_def.h"
 
@@ -21,12 +24,12 @@ static const char ws_complete_head[] =
     "# bash completion for warpsim: commands, subcommands, options and what\n"
     "# their values complete to.  Written by 'warpsim --completion bash' from\n"
     "# its command table (sim/cli/ws_commands.c), built-in GPU configs,\n"
-    "# model table and studies: change those, not this.  Leaves out: config\n"
-    "# keys for --set and workload parameters for --param (KEY=VALUE words).\n"
+    "# model table, studies and config keys: change those, not this.  Leaves\n"
+    "# out: workload parameters for --param, values after a key's '='.\n"
     "\n";
 
 static const char ws_complete_values[] =
-    "# COMPREPLY for a value of kind $1 (file, dir, gpu, model, study,\n"
+    "# COMPREPLY for a value of kind $1 (file, dir, gpu, model, study, key,\n"
     "# words:W...; anything else: nothing to offer), $2 typed so far.\n"
     "_warpsim_values()\n"
     "{\n"
@@ -40,6 +43,11 @@ static const char ws_complete_values[] =
     "                                    -- \"$2\") ;;\n"
     "    study) mapfile -t COMPREPLY < <(compgen -W \"$_warpsim_studies\" \\\n"
     "                                    -- \"$2\") ;;\n"
+    "    key) if [[ $2 != *=* ]]; then\n"
+    "             mapfile -t COMPREPLY < <(compgen -W \"$_warpsim_keys\" \\\n"
+    "                                      -- \"$2\")\n"
+    "             compopt -o nospace 2>/dev/null\n"
+    "         fi ;;\n"
     "    words:*) mapfile -t COMPREPLY < <(compgen -W \"${1#words:}\" \\\n"
     "                                      -- \"$2\") ;;\n"
     "    *) COMPREPLY=() ;;\n"
@@ -148,6 +156,8 @@ static const char *ws_complete_kind(enum ws_cli_value v)
         return "study";
     case WS_CLI_WORDS:
         return "words:";
+    case WS_CLI_KEY:
+        return "key";
     }
     return "text";
 }
@@ -185,6 +195,10 @@ static void ws_complete_lists(FILE *out)
     fprintf(out, "'\n_warpsim_studies='");
     for (size_t i = 0; i < ws_study_count(); i++)
         fprintf(out, "%s%s", i ? " " : "", ws_study_at(i)->name);
+    /* Each key with its '=': the value follows without a blank. */
+    fprintf(out, "'\n_warpsim_keys='");
+    for (size_t i = 0; i < ws_cfg_key_count(); i++)
+        fprintf(out, "%s%s=", i ? " " : "", ws_cfg_key(i)->path);
     fprintf(out, "'\n\n");
 }
 

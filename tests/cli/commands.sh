@@ -164,6 +164,13 @@ grep -qx 'traces/accelsim/vecadd' "$tmp/got" \
     || fail "completion after '--set K=V' and 'A:B' lost the operand"
 complete_line run --gpu = v100-s >"$tmp/got"
 grep -qx 'v100-sxm2' "$tmp/got" || fail "completion of '--gpu=' lacks configs"
+# --set completes the config keys with their '='; each one config show
+# prints is offered.
+complete_line run --set l2.s >"$tmp/got"
+grep -qx 'l2.size=' "$tmp/got" || fail "completion of '--set l2.s' lacks l2.size="
+grep -qx 'l2.slices=' "$tmp/got" || fail "completion of '--set l2.s' lacks l2.slices="
+complete_line run --set "" >"$tmp/got"
+[ "$(wc -l <"$tmp/got")" -gt 50 ] || fail "completion of '--set' offers $(wc -l <"$tmp/got") keys"
 # A file name with a blank or a glob character is one candidate, as is.
 mkdir -p "$tmp/names/a b" && : >"$tmp/names/st*" && : >"$tmp/names/stx"
 complete_line run "$tmp/names/a" >"$tmp/got"
