@@ -62,6 +62,23 @@ static int ws_cfg_bad(const struct ws_cfg_ctx *c, const char *key,
     return rc;
 }
 
+/* Of two keys a rule relates, the one to blame: the one a --set gave, if
+ * only one was, since that is what the user just changed (a --set of
+ * dram.t_refi that refresh no longer fits is not the config file's fault);
+ * else key. */
+static const char *ws_cfg_blame(const struct ws_cfg_ctx *c, const char *key,
+                                const char *other)
+{
+    long k = ws_cfg_key_find(key), o = ws_cfg_key_find(other);
+    const char *kf = k >= 0 ? c->gpu->loc[k].file : NULL;
+    const char *of = o >= 0 ? c->gpu->loc[o].file : NULL;
+
+    if (of && strcmp(of, "command line") == 0
+        && !(kf && strcmp(kf, "command line") == 0))
+        return other;
+    return key;
+}
+
 static void ws_cfg_fill_defaults(struct ws_gpu *gpu)
 {
     for (int u = 0; u < WS_UNIT_COUNT; u++) {
@@ -264,7 +281,7 @@ static int ws_cfg_check_banked(const struct ws_gpu *g,
                           "dram.banks)",
                           g->dram.bank_groups, g->dram.banks);
     if ((double)g->dram.latency < 2.0 * g->icnt.latency + miss)
-        return ws_cfg_bad(c, "dram.latency",
+        return ws_cfg_bad(c, ws_cfg_blame(c, "dram.latency", "icnt.latency"),
                           "dram.latency %u is shorter "
                           "than the interconnect round trip and an activate "
                           "(expected at least %.0f core cycles)",
@@ -272,11 +289,11 @@ static int ws_cfg_check_banked(const struct ws_gpu *g,
     /* A line's burst must fit between two refreshes, or no access could
      * ever run clear of them. */
     if (g->dram.t_refi > 0 && g->dram.t_rfc >= g->dram.t_refi)
-        return ws_cfg_bad(c, "dram.t_rfc",
+        return ws_cfg_bad(c, ws_cfg_blame(c, "dram.t_rfc", "dram.t_refi"),
                           "refresh takes its whole interval "
                           "or more (expected dram.t_rfc < dram.t_refi)");
     if (g->dram.t_refi > 0 && g->dram.t_refi - g->dram.t_rfc < line_ns)
-        return ws_cfg_bad(c, "dram.t_rfc",
+        return ws_cfg_bad(c, ws_cfg_blame(c, "dram.t_rfc", "dram.t_refi"),
                           "refresh leaves %.3g ns between "
                           "refreshes, less than one line's %.3g ns burst "
                           "(expected dram.t_refi - dram.t_rfc >= %.3g ns)",
