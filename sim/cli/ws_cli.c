@@ -33,8 +33,10 @@ int ws_cli_gpu_option(struct ws_cli_gpu_opts *o, const char *cmd, int opt,
         return ws_cli_once(cmd, &o->gpu, arg, "--gpu") < 0 ? -1 : 1;
     if (opt == WS_OPT_SET) {
         if (o->nsets == WS_CLI_MAX_SETS)
-            return ws_cli_usage(cmd, "more than %d --set options",
-                                WS_CLI_MAX_SETS),
+            return ws_cli_usage(cmd,
+                                "more than %d --set options (expected at "
+                                "most %d, one per config key)",
+                                WS_CLI_MAX_SETS, WS_CLI_MAX_SETS),
                    -1;
         o->sets[o->nsets++] = arg;
         return 1;
