@@ -2,7 +2,9 @@
  * warpsim compare: simulated counters (the JSON of `warpsim run --json`)
  * held against measured ones, an Nsight Compute CSV export or an
  * Accel-Sim log, kernel by kernel and metric by metric, with MAPE and
- * Pearson's r per metric; optionally as JSON and as a log-log chart.
+ * Pearson's r per metric; optionally as JSON and as a log-log chart.  Or
+ * two runs' JSON held against each other: what differs, counter by
+ * counter, and whether the runs had the same inputs and config.
  *
  * How each format maps onto warpsim's metric names (the readers' header
  * comments say where each fact comes from):
@@ -54,13 +56,32 @@ static void ws_compare_help(FILE *out)
     fprintf(
         out,
         "usage: warpsim compare SIM.json MEASURED [OPTIONS]\n"
+        "       warpsim compare A.json B.json [OPTIONS]\n"
         "\n"
         "Holds a simulation (SIM.json, written by 'warpsim run --json') against\n"
         "measurements of the same kernels and prints, per kernel and metric, the\n"
         "simulated and measured values and their difference in percent of the\n"
-        "measured, then per metric the MAPE and Pearson's r across kernels (r with\n"
-        "3 kernels or more).  Kernels or metrics found on one side only are listed\n"
-        "at the end.\n"
+        "measured (rows by the size of the difference, largest first), then per\n"
+        "metric the MAPE and Pearson's r across kernels (r with 3 kernels or\n"
+        "more) and the mean of the MAPEs.  Kernels or metrics found on one side\n"
+        "only are listed at the end.\n"
+        "\n"
+        "Where a measured metric is not defined as the simulated counter it is\n"
+        "held against, its rows are marked '!', a note says how they differ, and\n"
+        "its MAPE is left out of the mean: an Accel-Sim log's L1D hit rate counts\n"
+        "stores too, warpsim's (as Nsight's) loads only.  With an Nsight export,\n"
+        "the header says that ncu locks the clocks to base by default\n"
+        "(--clock-control base), so measured times are at the base clock, and\n"
+        "which clock the simulated config runs its SMs at.\n"
+        "\n"
+        "Two runs (B.json a run's JSON too): kernels pair by launch id and name\n"
+        "(the report says when the kernel lists differ); per kernel, every\n"
+        "counter and derived figure that differs, with A's and B's values, the\n"
+        "delta and the delta in percent of A, and how many are equal; and\n"
+        "total_cycles.  The header names both runs' provenance and says whether\n"
+        "they read the same inputs (by XXH3-128) and ran the same config (by its\n"
+        "hash), or which differ: 'same inputs (2 files by XXH3-128); config\n"
+        "differs: A h100 with --set dram.bandwidth=x1.5, B h100'.\n"
         "\n"
         "MEASURED, recognised by its content (plain or .xz):\n"
         "  an Nsight Compute CSV export, 'ncu --csv --page raw' (with or without\n"
@@ -98,30 +119,35 @@ static void ws_compare_help(FILE *out)
         "      --kernel REGEX        only the kernels whose name, on either side, as\n"
         "                            written or base, matches (POSIX extended)\n"
         "      --json FILE           the same figures as JSON\n"
+        "      --sort ORDER          the rows' order: error (by |difference %%|,\n"
+        "                            largest first; the default), name (by metric\n"
+        "                            name), none (as the files list them)\n"
         "      --plot FILE           simulated against measured, log-log, one point\n"
         "                            per kernel and metric (a colour per metric, or\n"
         "                            per unit, dram, lts, smsp..., past 12 metrics),\n"
-        "                            beside the line y = x (SVG, gnuplot)\n"
+        "                            beside the line y = x (SVG, gnuplot; not for\n"
+        "                            two runs)\n"
         "  -h, --help                this text\n");
 }
 
 enum {
     WS_CMP_KERNEL = 0x200,
     WS_CMP_JSON,
-    WS_CMP_PLOT
+    WS_CMP_PLOT,
+    WS_CMP_SORT
 };
 
 /* What a usage error says is expected. */
 #define WS_CMP_EXPECT_FILES \
     "(expected two files: SIM.json, written by " \
     "'warpsim run --json', then MEASURED, an Nsight Compute CSV export or " \
-    "an Accel-Sim log)"
+    "an Accel-Sim log, or a second run's JSON)"
 #define WS_CMP_EXPECT_OPTS \
     "(expected --kernel REGEX, --json FILE, " \
-    "--plot FILE or --help)"
+    "--sort ORDER, --plot FILE or --help)"
 
 struct ws_compare_args {
-    const char *sim, *meas, *kernel, *json, *plot;
+    const char *sim, *meas, *kernel, *json, *plot, *sort;
     regex_t re;
     int has_re;
 };
@@ -138,6 +164,8 @@ static int ws_compare_option(struct ws_compare_args *a, int opt,
         return ws_cli_once("compare", &a->json, arg, "--json");
     case WS_CMP_PLOT:
         return ws_cli_once("compare", &a->plot, arg, "--plot");
+    case WS_CMP_SORT:
+        return ws_cli_once("compare", &a->sort, arg, "--sort");
     default:
         return 1;
     }
@@ -179,7 +207,7 @@ static int ws_compare_bad_option(int opt, char **argv)
         return ws_cli_usage("compare",
                             "option '%s' needs a value (expected "
                             "it followed by one: --kernel REGEX, --json FILE, "
-                            "--plot FILE)",
+                            "--sort ORDER, --plot FILE)",
                             word);
     return ws_cli_usage("compare", "bad option '%s' " WS_CMP_EXPECT_OPTS, word);
 }
@@ -191,6 +219,7 @@ static int ws_compare_parse(struct ws_compare_args *a, int argc, char **argv)
         {"kernel", required_argument, NULL, WS_CMP_KERNEL},
         {"json", required_argument, NULL, WS_CMP_JSON},
         {"plot", required_argument, NULL, WS_CMP_PLOT},
+        {"sort", required_argument, NULL, WS_CMP_SORT},
         {"help", no_argument, NULL, WS_OPT_HELP},
         {NULL, 0, NULL, 0}};
     int opt, rc;
@@ -269,13 +298,19 @@ static int ws_cmp_run(const struct ws_compare_args *a, struct ws_output *outs,
                       struct ws_err *err)
 {
     const char *inputs[2] = {a->sim, a->meas};
-    struct ws_run_compare_request rq = {a->sim,    a->meas,
-                                        a->kernel, a->has_re ? &a->re : NULL,
-                                        a->json,   a->plot};
+    struct ws_run_compare_request rq = {
+        a->sim,  a->meas, a->kernel,        a->has_re ? &a->re : NULL,
+        a->json, a->plot, WS_CMP_SORT_ERROR};
     struct ws_run_compared o;
     const char *texts[2];
+    struct ws_clip q;
     int rc;
 
+    /* placed at its word, as a bad --set is: a usage error has no place */
+    if (a->sort && ws_cmp_sort_parse(a->sort, &rq.sort) < 0)
+        return ws_err_arg(err, a->sort, 0, 0,
+                          "bad --sort '%s' (expected error, name or none)",
+                          ws_clip(&q, a->sort));
     if (ws_output_plan(outs, 2, inputs, 2, err) < 0
         || ws_run_compare(&rq, &o, err) < 0)
         return -1;

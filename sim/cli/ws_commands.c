@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "measure/ws_cmp_sort.h"
 #include "ws_cli.h"
 
 /* The options of every command that reads one input (run, profile, model,
@@ -163,10 +164,13 @@ const struct ws_cli_command ws_cli_commands[] = {
     {"compare", NULL, "SIM.json MEASURED",
      "line simulated counters up against an Nsight Compute\n"
      "CSV or an Accel-Sim log: per kernel and metric, MAPE\n"
-     "and Pearson r per metric",
+     "and Pearson r per metric; or two runs' JSON against\n"
+     "each other: what differs, and whether inputs and\n"
+     "config are the same",
      ws_cmd_compare,
      (const struct ws_cli_opt[]){{"--kernel", WS_CLI_TEXT, NULL},
                                  {"--json", WS_CLI_FILE, NULL},
+                                 {"--sort", WS_CLI_WORDS, WS_CMP_SORT_WORDS},
                                  {"--plot", WS_CLI_FILE, NULL},
                                  {NULL, WS_CLI_NONE, NULL}},
      NULL, WS_CLI_FILE, WS_CLI_FILE},

@@ -11,6 +11,10 @@
  * at its first pair with both values (ws_cmp_unit); the readers' notes of
  * metrics left out are kept for the compared metrics and paired kernels.
  *
+ * Rows are shown in the order --sort asks (ws_compare_order_pair and
+ * _metrics); the comparison itself keeps the files' order, which the
+ * chart's colours follow.
+ *
  * Leaves out: weighting kernels (every pair counts once in MAPE and r).
  */
 #include "ws_compare.h"
@@ -29,6 +33,23 @@
 static const char *const ws_cmp_attr_families[] = {
     "device__", "launch__",  "profiler__", "numa__",
     "nvlink__", "c2clink__", "derived__",  "pmsampling__",
+};
+
+/* Where a measured metric is not what the simulated counter of its name
+ * counts (ws_compare.h).  Accel-Sim's L1D totals: every access of the
+ * L1D, loads, stores and local memory alike, each a hit, pending hit or
+ * miss (GPGPU-Sim's cache_stats; the reader's header says which figures
+ * it takes); warpsim's L1 hit rate follows Nsight's, of load sectors,
+ * and warpsim counts no L1 store hits from which to make the other. */
+static const struct ws_cmp_mismatch {
+    enum ws_meas_format format;
+    const char *metric;
+    const char *why;
+} ws_cmp_mismatches[] = {
+    {WS_MEAS_ACCELSIM, "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
+     "Accel-Sim's L1D totals count every L1D access, stores and local "
+     "memory included; warpsim's hit rate, as Nsight's, is of load sectors "
+     "only, and warpsim counts no L1 store hits to match the other"},
 };
 
 /* Kernels grouped by base name: ids from names, and per id the indices
@@ -177,6 +198,18 @@ ws_cmp_sim_metric(const struct ws_simrun_kernel *k, const char *name,
     return NULL;
 }
 
+/* The note of a pairing whose definitions differ, or NULL. */
+static const char *ws_cmp_mismatch(const struct ws_measured *m,
+                                   const char *name)
+{
+    for (size_t i = 0;
+         i < sizeof ws_cmp_mismatches / sizeof ws_cmp_mismatches[0]; i++)
+        if (ws_cmp_mismatches[i].format == m->format
+            && strcmp(ws_cmp_mismatches[i].metric, name) == 0)
+            return ws_cmp_mismatches[i].why;
+    return NULL;
+}
+
 /* The union of the paired simulated kernels' metrics, in order: those
  * measured too become c->metrics, the others are simulated only. */
 static int ws_cmp_metric_set(struct ws_cmp *x, struct ws_strtab *seen)
@@ -197,7 +230,12 @@ static int ws_cmp_metric_set(struct ws_cmp *x, struct ws_strtab *seen)
             mi = ws_measured_metric(x->m, sm->name);
             if (mi >= 0)
                 c->metrics[c->nmetrics++] = (struct ws_compare_metric){
-                    sm->name, sm->unit, (size_t)mi, 0, 0, NAN, NAN};
+                    .name = sm->name,
+                    .unit = sm->unit,
+                    .meas = (size_t)mi,
+                    .mape = NAN,
+                    .r = NAN,
+                    .mismatch = ws_cmp_mismatch(x->m, sm->name)};
             else if (strncmp(sm->name, "ws__", 4) == 0)
                 c->nown++;
             else
@@ -474,6 +512,113 @@ static int ws_cmp_notes(struct ws_cmp *x, const struct ws_strtab *seen)
     return 0;
 }
 
+/* ---- summaries ------------------------------------------------------------- */
+
+static int ws_cmp_double_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* The mean and the median of the metrics' MAPE, those whose definitions
+ * differ left out: their error is the definitions', not the simulator's.
+ * The median beside the mean, as one metric far off (a count measured
+ * near 0) can carry the mean alone. */
+static int ws_cmp_mean(struct ws_cmp *x)
+{
+    struct ws_compare *c = x->c;
+    double sum = 0, *v = malloc((c->nmetrics + 1) * sizeof *v);
+
+    if (!v)
+        return ws_cmp_oom(x);
+    c->n_mean = c->n_flagged = 0;
+    for (size_t j = 0; j < c->nmetrics; j++) {
+        const struct ws_compare_metric *mt = &c->metrics[j];
+        if (mt->mismatch) {
+            c->n_flagged++;
+        } else if (!isnan(mt->mape)) {
+            v[c->n_mean++] = mt->mape;
+            sum += (mt->mape - sum) / (double)c->n_mean; /* running mean */
+        }
+    }
+    qsort(v, c->n_mean, sizeof *v, ws_cmp_double_cmp);
+    c->mean_mape = c->n_mean ? sum : NAN;
+    c->median_mape = !c->n_mean ? NAN
+                     : c->n_mean % 2
+                         ? v[c->n_mean / 2]
+                         : (v[c->n_mean / 2 - 1] + v[c->n_mean / 2]) / 2;
+    free(v);
+    return 0;
+}
+
+/* The clock the measured kernels ran at: the mean over the pairs of the
+ * first of Nsight's SM clock metrics the export has (Hz). */
+static void ws_cmp_clocks(struct ws_compare *c)
+{
+    static const char *const clocks[] = {"gpc__cycles_elapsed.avg.per_second",
+                                         "sm__cycles_elapsed.avg.per_second"};
+    double sum = 0;
+    size_t n = 0;
+
+    c->sim_mhz = ws_simrun_clock_mhz(c->sim);
+    c->meas_mhz = NAN;
+    c->meas_clock = NULL;
+    for (size_t i = 0; i < 2 && !c->meas_clock; i++) {
+        long mi = ws_measured_metric(c->meas, clocks[i]);
+        for (size_t p = 0; mi >= 0 && p < c->npairs; p++) {
+            double v = ws_measured_value(c->meas, c->pairs[p].meas, (size_t)mi);
+            if (v > 0 && isfinite(v)) {
+                n++;
+                sum += (v / 1e6 - sum) / (double)n;
+            }
+        }
+        if (n)
+            c->meas_clock = clocks[i];
+    }
+    if (n)
+        c->meas_mhz = sum;
+}
+
+int ws_compare_order_pair(const struct ws_compare *c, size_t p,
+                          enum ws_cmp_sort s, size_t *order)
+{
+    const char **names = malloc((c->nmetrics + 1) * sizeof *names);
+    double *keys = malloc((c->nmetrics + 1) * sizeof *keys);
+    int rc = -1;
+
+    if (names && keys) {
+        for (size_t j = 0; j < c->nmetrics; j++) {
+            const struct ws_compare_cell *cell = ws_compare_cell(c, p, j);
+            names[j] = c->metrics[j].name;
+            keys[j] = ws_cmp_sort_key(cell->meas, cell->sim, cell->diff_pct);
+        }
+        rc = ws_cmp_sort_order(order, c->nmetrics, names, keys, s);
+    }
+    free(names);
+    free(keys);
+    return rc;
+}
+
+int ws_compare_order_metrics(const struct ws_compare *c, enum ws_cmp_sort s,
+                             size_t *order)
+{
+    const char **names = malloc((c->nmetrics + 1) * sizeof *names);
+    double *keys = malloc((c->nmetrics + 1) * sizeof *keys);
+    int rc = -1;
+
+    if (names && keys) {
+        for (size_t j = 0; j < c->nmetrics; j++) {
+            names[j] = c->metrics[j].name;
+            keys[j] = c->metrics[j].mape;
+        }
+        rc = ws_cmp_sort_order(order, c->nmetrics, names, keys, s);
+    }
+    free(names);
+    free(keys);
+    return rc;
+}
+
 /* ---- the whole ------------------------------------------------------------- */
 
 /* The names of up to three kernels of a side, for a message. */
@@ -581,6 +726,10 @@ static int ws_cmp_all(struct ws_cmp *x)
         ws_cmp_meas_only(x, &seen);
     if (rc == 0)
         rc = ws_cmp_notes(x, &seen);
+    if (rc == 0)
+        rc = ws_cmp_mean(x);
+    if (rc == 0)
+        ws_cmp_clocks(c);
     ws_strtab_free(&seen);
     return rc;
 }

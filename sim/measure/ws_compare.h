@@ -32,6 +32,20 @@
  * Accel-Sim run, a kernel without an access) comes with the reader's
  * note, for the report to say why it is missing.
  *
+ * Definitions: where a measured metric and the simulated counter it is
+ * paired with are not defined alike (Accel-Sim's L1D totals count stores
+ * too; warpsim's L1 hit rate, as Nsight's, is of loads only), the metric
+ * carries a note saying so (mismatch), and its MAPE is kept out of the
+ * mean over the metrics.  A pairing that could be made exact by taking
+ * another simulated counter would take it instead; for the one known
+ * mismatch there is none (warpsim counts no L1 store hits).
+ *
+ * Clocks: the simulated SM clock (a kernel's cycles over its time) and,
+ * for an Nsight export, the clock the measured kernels ran at (the mean
+ * of the paired kernels' *cycles_elapsed.avg.per_second): ncu locks the
+ * clocks to base by default (--clock-control base), so its times are at
+ * the base clock, not boost, and the report says so.
+ *
  * Leaves out: reading both sides and making the outputs
  * (run/ws_run_compare.h), the presentation (report/ws_compare_*.h).
  */
@@ -41,6 +55,7 @@
 #include <regex.h>
 #include <stddef.h>
 
+#include "ws_cmp_sort.h"
 #include "ws_measured.h"
 #include "ws_simrun.h"
 
@@ -57,12 +72,14 @@ struct ws_compare_lone {
 struct ws_compare_metric {
     const char *name; /* the simulated side's strings */
     const char *unit;
-    size_t meas;   /* its index among the measured metrics */
-    size_t n;      /* pairs with both values */
-    size_t n_mape; /* of those, with a measurement other than 0
+    size_t meas;          /* its index among the measured metrics */
+    size_t n;             /* pairs with both values */
+    size_t n_mape;        /* of those, with a measurement other than 0
                                and a difference a double holds */
-    double mape;   /* percent; NAN when n_mape is 0 */
-    double r;      /* NAN when not defined */
+    double mape;          /* percent; NAN when n_mape is 0 */
+    double r;             /* NAN when not defined */
+    const char *mismatch; /* where the two definitions differ; NULL
+                               when they agree */
 };
 
 struct ws_compare_cell {
@@ -98,6 +115,14 @@ struct ws_compare {
     size_t nattrs; /* measured columns left out */
     size_t nnotes;
     struct ws_compare_note *notes; /* in the file's order */
+    double mean_mape;       /* the mean of the metrics' MAPE, those with a
+                               mismatch left out; NAN when none has one */
+    double median_mape;     /* the median of the same */
+    size_t n_mean;          /* metrics in mean_mape */
+    size_t n_flagged;       /* metrics with a mismatch */
+    double sim_mhz;         /* the simulated SM clock; NAN unknown */
+    double meas_mhz;        /* the measured kernels' (Nsight exports); NAN */
+    const char *meas_clock; /* the metric meas_mhz is of, or NULL */
 };
 
 /* Pairs, compares and sums up; re may be NULL (every kernel).  Errors:
@@ -111,6 +136,15 @@ int ws_compare_run(struct ws_compare *c, const struct ws_simrun *s,
                    struct ws_err *err);
 
 void ws_compare_free(struct ws_compare *c);
+
+/* The metrics of pair p in the order s shows them (by |diff %|), into
+ * order[0..c->nmetrics); -1 when out of memory. */
+int ws_compare_order_pair(const struct ws_compare *c, size_t p,
+                          enum ws_cmp_sort s, size_t *order);
+
+/* The metrics in the order s shows their statistics (by MAPE). */
+int ws_compare_order_metrics(const struct ws_compare *c, enum ws_cmp_sort s,
+                             size_t *order);
 
 static inline const struct ws_compare_cell *
 ws_compare_cell(const struct ws_compare *c, size_t pair, size_t metric)

@@ -12,9 +12,11 @@
  * checked in linear time.
  *
  * Leaves out: JSON written by other commands (refused with a message that
- * says which command writes what this reads).
+ * says which command writes what this reads); the "provenance" object
+ * (ws_simrun_prov.c).
  */
 #include "ws_simrun.h"
+#include "ws_simrun_int.h"
 
 #include "ws_kname.h"
 #include "ws_measured.h"
@@ -30,36 +32,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* A run's JSON is a few kB per kernel; this is a million kernels. */
 #define WS_SIMRUN_MAX ((size_t)1024 << 20)
-#define WS_SIMRUN_DEPTH 6
-
-/* Where a value is: keys (non-NULL) and array indices, from the root. */
-struct ws_sr_path {
-    const char *key[WS_SIMRUN_DEPTH];
-    size_t index[WS_SIMRUN_DEPTH];
-    int n;
-};
-
-/* What the kernels read so far hold: launch ids, and each counter's
- * unit (strtab id -> the kernel that first had it, and its unit). */
-struct ws_sr_seen {
-    struct ws_meas_ids ids;
-    struct ws_strtab counters;
-    struct ws_sr_unit {
-        const char *unit;
-        size_t kernel;
-    } * units;
-    size_t units_cap;
-};
-
-struct ws_sr {
-    struct ws_simrun *s;
-    const char *text, *end;
-    struct ws_sr_seen seen;
-    struct ws_err *err;
-};
 
 /* ---- positions ---------------------------------------------------------- */
 
@@ -173,12 +149,8 @@ static void ws_sr_locate(const struct ws_sr *r, const struct ws_sr_path *path,
     *col = (long)(w.p - w.line_start) + 1;
 }
 
-static int ws_sr_fail(const struct ws_sr *r, const struct ws_sr_path *path,
-                      const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int ws_sr_fail(const struct ws_sr *r, const struct ws_sr_path *path,
-                      const char *fmt, ...)
+int ws_sr_fail(const struct ws_sr *r, const struct ws_sr_path *path,
+               const char *fmt, ...)
 {
     char msg[WS_ERR_TEXT];
     long line, col;
@@ -191,8 +163,8 @@ static int ws_sr_fail(const struct ws_sr *r, const struct ws_sr_path *path,
     return ws_err_at(r->err, r->s->name, line, col, "%s", msg);
 }
 
-static struct ws_sr_path ws_sr_at(const struct ws_sr_path *p, const char *key,
-                                  size_t index)
+struct ws_sr_path ws_sr_at(const struct ws_sr_path *p, const char *key,
+                           size_t index)
 {
     struct ws_sr_path q = *p;
 
@@ -206,7 +178,7 @@ static struct ws_sr_path ws_sr_at(const struct ws_sr_path *p, const char *key,
 
 /* ---- the document ----------------------------------------------------------- */
 
-static char *ws_sr_dup(const char *s)
+char *ws_sr_dup(const char *s)
 {
     size_t n = strlen(s) + 1;
     char *d = malloc(n);
@@ -214,21 +186,29 @@ static char *ws_sr_dup(const char *s)
     return d ? memcpy(d, s, n) : NULL;
 }
 
-static int ws_sr_add(struct ws_sr *r, struct ws_simrun_kernel *k,
-                     const char *name, const char *unit, double v)
+/* Appends a figure to list (room made by the caller). */
+static int ws_sr_put(struct ws_sr *r, struct ws_simrun_metric *list, size_t *n,
+                     const char *name, const char *unit, double v, int derived)
 {
-    struct ws_simrun_metric *m = &k->metrics[k->nmetrics];
+    struct ws_simrun_metric *m = &list[*n];
 
     m->name = ws_sr_dup(name);
     m->unit = ws_sr_dup(unit);
     m->value = v;
+    m->derived = derived;
     if (!m->name || !m->unit) {
         free(m->name);
         free(m->unit);
         return ws_err_oom(r->err);
     }
-    k->nmetrics++;
+    (*n)++;
     return 0;
+}
+
+static int ws_sr_add(struct ws_sr *r, struct ws_simrun_kernel *k,
+                     const char *name, const char *unit, double v)
+{
+    return ws_sr_put(r, k->metrics, &k->nmetrics, name, unit, v, 0);
 }
 
 /* A counter's unit: of the dimension its Nsight name gives it (bytes
@@ -326,7 +306,8 @@ static int ws_sr_counters(struct ws_sr *r, struct ws_simrun_kernel *k,
     return 0;
 }
 
-/* A derived figure kept: time_us, and those with Nsight names. */
+/* A derived figure kept among the metrics: time_us, and those with
+ * Nsight names; NULL for the others (extra). */
 static const char *ws_sr_derived_unit(const char *name)
 {
     if (strcmp(name, "time_us") == 0)
@@ -334,6 +315,19 @@ static const char *ws_sr_derived_unit(const char *name)
     if (!strstr(name, "__"))
         return NULL;
     return strstr(name, "pct") ? "%" : "";
+}
+
+/* The unit of a figure no measurement has, from the run's naming
+ * ("issue_utilization_pct", "dram_effective_gbps"). */
+static const char *ws_sr_extra_unit(const char *name)
+{
+    size_t n = strlen(name);
+
+    if (n >= 4 && strcmp(name + n - 4, "_pct") == 0)
+        return "%";
+    if (n >= 5 && strcmp(name + n - 5, "_gbps") == 0)
+        return "GB/s";
+    return "";
 }
 
 /* Moves time_us (the last metric) to just after the elapsed cycles. */
@@ -364,7 +358,9 @@ static int ws_sr_time(struct ws_sr *r, struct ws_simrun_kernel *k,
                           "derived 'time_us' is %s (expected the "
                           "kernel time in microseconds, at least 0)",
                           json_is_number(t) ? "negative" : "not a number");
-    if (ws_sr_add(r, k, "time_us", "us", json_number_value(t)) < 0)
+    if (ws_sr_put(r, k->metrics, &k->nmetrics, "time_us", "us",
+                  json_number_value(t), 1)
+        < 0)
         return -1;
     ws_sr_place_time(k);
     return 0;
@@ -384,15 +380,19 @@ static int ws_sr_derived(struct ws_sr *r, struct ws_simrun_kernel *k,
         const char *unit = ws_sr_derived_unit(name);
         struct ws_sr_path here = ws_sr_at(at, name, 0);
         struct ws_clip q;
-        if (!unit || json_is_null(v) || strcmp(name, "time_us") == 0)
+        double x = json_number_value(v);
+        if (json_is_null(v) || strcmp(name, "time_us") == 0)
             continue;
-        if (!json_is_number(v) || json_number_value(v) < 0)
+        if (!json_is_number(v) || x < 0)
             return ws_sr_fail(r, &here,
                               "derived '%s' is %s (expected a "
                               "number of at least 0, or null)",
                               ws_clip(&q, name),
                               json_is_number(v) ? "negative" : "not a number");
-        if (ws_sr_add(r, k, name, unit, json_number_value(v)) < 0)
+        if ((unit ? ws_sr_put(r, k->metrics, &k->nmetrics, name, unit, x, 1)
+                  : ws_sr_put(r, k->extra, &k->nextra, name,
+                              ws_sr_extra_unit(name), x, 1))
+            < 0)
             return -1;
     }
     return 0;
@@ -470,7 +470,9 @@ static int ws_sr_kernel(struct ws_sr *r, json_t *kj, size_t i,
     k->metrics = calloc(json_object_size(counters)
                             + (derived ? json_object_size(derived) : 0) + 1,
                         sizeof *k->metrics);
-    if (!k->base || !k->metrics)
+    k->extra = calloc((derived ? json_object_size(derived) : 0) + 1,
+                      sizeof *k->extra);
+    if (!k->base || !k->metrics || !k->extra)
         return ws_err_oom(r->err);
     if (ws_sr_counters(r, k, counters, &here) < 0)
         return -1;
@@ -483,12 +485,32 @@ static int ws_sr_kernel(struct ws_sr *r, json_t *kj, size_t i,
     return derived ? ws_sr_derived(r, k, derived, &here) : 0;
 }
 
+/* total_cycles, when the run gives it: the sum over its kernels. */
+static int ws_sr_total(struct ws_sr *r, json_t *root,
+                       const struct ws_sr_path *top)
+{
+    json_t *t = json_object_get(root, "total_cycles");
+    struct ws_sr_path at = ws_sr_at(top, "total_cycles", 0);
+
+    r->s->total_cycles = NAN;
+    if (!t)
+        return 0;
+    if (!json_is_number(t) || json_number_value(t) < 0)
+        return ws_sr_fail(r, &at,
+                          "total_cycles is %s (expected the run's "
+                          "cycles, a number of at least 0)",
+                          json_is_number(t) ? "negative" : "not a number");
+    r->s->total_cycles = json_number_value(t);
+    return 0;
+}
+
 static int ws_sr_root(struct ws_sr *r, json_t *root)
 {
     struct ws_sr_path top = {{NULL}, {0}, 0}, at;
     json_t *ver = json_object_get(root, "schema_version");
     json_t *kernels = json_object_get(root, "kernels");
     json_t *gpu = json_object_get(root, "gpu");
+    json_t *input = json_object_get(root, "input");
     const char *what = "(expected the JSON of 'warpsim run --json')";
 
     if (!json_is_object(root))
@@ -505,9 +527,14 @@ static int ws_sr_root(struct ws_sr *r, json_t *root)
         return ws_sr_fail(r, kernels ? &at : &top, "no \"kernels\" array %s",
                           what);
     r->s->gpu = ws_sr_dup(json_is_string(gpu) ? json_string_value(gpu) : "");
+    r->s->input = ws_sr_dup(json_is_string(input) ? json_string_value(input)
+                                                  : "");
     r->s->kernels = calloc(json_array_size(kernels) + 1, sizeof *r->s->kernels);
-    if (!r->s->gpu || !r->s->kernels)
+    if (!r->s->gpu || !r->s->input || !r->s->kernels)
         return ws_err_oom(r->err);
+    if (ws_sr_total(r, root, &top) < 0
+        || ws_sr_prov(r, json_object_get(root, "provenance"), &top) < 0)
+        return -1;
     for (size_t i = 0; i < json_array_size(kernels); i++) {
         r->s->nkernels = i + 1;
         if (ws_sr_kernel(r, json_array_get(kernels, i), i, &at) < 0)
@@ -585,20 +612,65 @@ int ws_simrun_load(struct ws_simrun *s, const char *path, struct ws_err *err)
     return rc;
 }
 
+static void ws_sr_free_list(struct ws_simrun_metric *list, size_t n)
+{
+    for (size_t j = 0; j < n; j++) {
+        free(list[j].name);
+        free(list[j].unit);
+    }
+    free(list);
+}
+
 void ws_simrun_free(struct ws_simrun *s)
 {
     for (size_t i = 0; i < s->nkernels; i++) {
         struct ws_simrun_kernel *k = &s->kernels[i];
-        for (size_t j = 0; j < k->nmetrics; j++) {
-            free(k->metrics[j].name);
-            free(k->metrics[j].unit);
-        }
-        free(k->metrics);
+        ws_sr_free_list(k->metrics, k->nmetrics);
+        ws_sr_free_list(k->extra, k->nextra);
         free(k->name);
         free(k->base);
     }
     free(s->kernels);
+    ws_sr_prov_free(&s->prov);
     free(s->gpu);
+    free(s->input);
     free(s->name);
     memset(s, 0, sizeof *s);
+}
+
+int ws_simrun_sniff(const char *path)
+{
+    unsigned char buf[256];
+    struct stat st;
+    size_t n, i = 0;
+    FILE *f;
+
+    /* a FIFO or a device would block the read: measurements refuse it */
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)
+        || !(f = fopen(path, "rb")))
+        return 0;
+    n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    if (n >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
+        i = 3;
+    while (i < n && strchr(" \t\r\n", buf[i]))
+        i++;
+    return i < n && buf[i] == '{';
+}
+
+double ws_simrun_clock_mhz(const struct ws_simrun *s)
+{
+    for (size_t i = 0; i < s->nkernels; i++) {
+        const struct ws_simrun_kernel *k = &s->kernels[i];
+        double cycles = NAN, us = NAN;
+        for (size_t j = 0; j < k->nmetrics; j++) {
+            if (strcmp(k->metrics[j].name, "gpc__cycles_elapsed.max") == 0)
+                cycles = k->metrics[j].value;
+            else if (strcmp(k->metrics[j].name, "time_us") == 0)
+                us = k->metrics[j].value;
+        }
+        if (cycles > 0 && us > 0)
+            return cycles / us; /* cycles per microsecond: MHz */
+    }
+    return NAN;
 }

@@ -2,14 +2,16 @@
  * ws_compare_text: the text report of `warpsim compare` (see
  * ws_compare_text.h).
  *
- * The report keeps its columns: a value too wide for its column, or of
- * 1e15 or more, is printed in exponent form ("1.23457e+20", "+1.2e+06%");
- * a metric name too long for its column goes on a line of its own, the
- * values under it; names and paths are printed with their control
- * characters escaped (\n, \r, \t, \xHH), so that a line break in a quoted
- * CSV kernel name cannot break a line of the report.  Notes of measured
- * metrics left out (why a hit rate or a time is missing) follow the
- * per-metric table, wrapped at 78 columns.
+ * The report keeps its columns (ws_compare_fmt.h: exponent form past a
+ * column or 1e15, control characters escaped); a metric name too long for
+ * its column goes on a line of its own, the values under it.  A metric
+ * whose definitions differ is marked '!' in the first column, which is
+ * otherwise blank, so marking moves nothing.  Notes of measured metrics
+ * left out (why a hit rate or a time is missing) follow the per-metric
+ * table, wrapped at 78 columns.
+ *
+ * Leaves out: the values' formats (ws_compare_fmt.c), the sort
+ * (measure/ws_compare.h).
  */
 #include "ws_compare_text.h"
 
@@ -19,104 +21,12 @@
 #include <string.h>
 
 #include "util/ws_clip.h"
-
-/* ---- text --------------------------------------------------------------------- */
+#include "ws_compare_fmt.h"
 
 /* The columns of the tables: metric names, values, percentages. */
 #define WS_CMP_NAME_W 58
 #define WS_CMP_VAL_W 15
 #define WS_CMP_PCT_W 10
-/* From here on, a value is printed in exponent form. */
-#define WS_CMP_HUGE 1e15
-
-/* v in exponent form ("%.*g" and suffix) with the most significant
- * digits, up to 6, that fit in width. */
-static void ws_cmp_exp(char *buf, size_t size, double v, int width, int sign,
-                       const char *suffix)
-{
-    for (int digits = 6; digits >= 1; digits--) {
-        snprintf(buf, size, sign ? "%+.*g%s" : "%.*g%s", digits, v, suffix);
-        if (strlen(buf) <= (size_t)width)
-            break;
-    }
-}
-
-/* A value as the tables print it, in at most width characters: counts
- * whole, others to 4 digits; exponent form past WS_CMP_HUGE or width. */
-static const char *ws_cmp_num(char *buf, size_t size, double v, int width)
-{
-    if (isnan(v))
-        snprintf(buf, size, "-");
-    else if (!(fabs(v) < WS_CMP_HUGE))
-        buf[0] = '\0';
-    else if (v == floor(v))
-        snprintf(buf, size, "%.0f", v);
-    else if (fabs(v) >= 1000)
-        snprintf(buf, size, "%.1f", v);
-    else
-        snprintf(buf, size, "%.4g", v);
-    if (!isnan(v) && (!(fabs(v) < WS_CMP_HUGE) || strlen(buf) > (size_t)width))
-        ws_cmp_exp(buf, size, v, width, 0, "");
-    return buf;
-}
-
-/* A percentage to 2 decimals ("+4.62%"), in at most width characters. */
-static const char *ws_cmp_pct(char *buf, size_t size, double v, int sign,
-                              int width)
-{
-    if (fabs(v) < 0.005)
-        v = 0; /* no "-0.00%" for a difference of rounding */
-    if (isnan(v))
-        snprintf(buf, size, "n/a");
-    else if (!(fabs(v) < WS_CMP_HUGE)
-             || snprintf(buf, size, sign ? "%+.2f%%" : "%.2f%%", v) > width)
-        ws_cmp_exp(buf, size, v, width, sign, "%");
-    return buf;
-}
-
-/* One character as the report prints it: control characters escaped.
- * Returns the characters written (f NULL: only counted). */
-static size_t ws_cmp_put_char(FILE *f, unsigned char ch)
-{
-    if (ch >= 0x20 && ch != 0x7f) {
-        if (f)
-            fputc(ch, f);
-        return 1;
-    }
-    if (ch == '\n' || ch == '\r' || ch == '\t') {
-        if (f)
-            fprintf(f, "\\%c", ch == '\n' ? 'n' : ch == '\r' ? 'r' : 't');
-        return 2;
-    }
-    if (f)
-        fprintf(f, "\\x%02x", ch);
-    return 4;
-}
-
-/* A name or path as the report prints it: control characters escaped,
- * so that it stays on its line.  Returns the characters written. */
-static size_t ws_cmp_put(FILE *f, const char *s)
-{
-    size_t n = 0;
-
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        n += ws_cmp_put_char(f, *p);
-    return n;
-}
-
-/* "  name" padded to the metric column; a name too long for it on a
- * line of its own, the row's values on the next. */
-static void ws_cmp_put_metric(FILE *f, const char *name)
-{
-    size_t n;
-
-    fputs("  ", f);
-    n = ws_cmp_put(f, name);
-    if (n > WS_CMP_NAME_W)
-        fprintf(f, "\n  %*s", WS_CMP_NAME_W, "");
-    else
-        fprintf(f, "%*s", (int)(WS_CMP_NAME_W - n), "");
-}
 
 void ws_compare_label(char *buf, size_t size, const char *base, size_t launch)
 {
@@ -135,7 +45,14 @@ static void ws_cmp_where(char *buf, size_t size, const struct ws_measured *m,
         snprintf(buf, size, "line %ld", mk->line);
 }
 
-static void ws_cmp_text_pair(FILE *f, const struct ws_compare *c, size_t p)
+/* ' ', or '!' for a metric whose definitions differ on the two sides. */
+static char ws_cmp_mark(const struct ws_compare_metric *m)
+{
+    return m->mismatch ? '!' : ' ';
+}
+
+static void ws_cmp_text_pair(FILE *f, const struct ws_compare *c, size_t p,
+                             const size_t *order)
 {
     const struct ws_compare_pair *pr = &c->pairs[p];
     const struct ws_simrun_kernel *sk = &c->sim->kernels[pr->sim];
@@ -143,27 +60,64 @@ static void ws_cmp_text_pair(FILE *f, const struct ws_compare *c, size_t p)
 
     ws_cmp_where(where, sizeof where, c->meas, pr->meas);
     fputc('\n', f);
-    ws_cmp_put(f, sk->base);
+    ws_compare_fmt_put(f, sk->base);
     fprintf(f, " #%zu: simulated ", pr->launch);
-    ws_cmp_put(f, sk->name);
+    ws_compare_fmt_put(f, sk->name);
     fprintf(f, " (id %lld), measured ", sk->id);
-    ws_cmp_put(f, c->meas->kernels[pr->meas].name);
+    ws_compare_fmt_put(f, c->meas->kernels[pr->meas].name);
     fprintf(f, " (%s)\n", where);
     fprintf(f, "  %-*s %*s %*s %*s\n", WS_CMP_NAME_W, "metric", WS_CMP_VAL_W,
             "simulated", WS_CMP_VAL_W, "measured", WS_CMP_PCT_W, "diff");
-    for (size_t j = 0; j < c->nmetrics; j++) {
-        const struct ws_compare_cell *cell = ws_compare_cell(c, p, j);
+    for (size_t i = 0; i < c->nmetrics; i++) {
+        const struct ws_compare_metric *m = &c->metrics[order[i]];
+        const struct ws_compare_cell *cell = ws_compare_cell(c, p, order[i]);
         if (isnan(cell->sim) && isnan(cell->meas))
             continue;
-        ws_cmp_put_metric(f, c->metrics[j].name);
+        ws_compare_fmt_name(f, ws_cmp_mark(m), m->name, WS_CMP_NAME_W);
         fprintf(f, " %*s %*s %*s\n", WS_CMP_VAL_W,
-                ws_cmp_num(a, sizeof a, cell->sim, WS_CMP_VAL_W), WS_CMP_VAL_W,
-                ws_cmp_num(b, sizeof b, cell->meas, WS_CMP_VAL_W), WS_CMP_PCT_W,
-                ws_cmp_pct(d, sizeof d, cell->diff_pct, 1, WS_CMP_PCT_W));
+                ws_compare_fmt_num(a, sizeof a, cell->sim, WS_CMP_VAL_W, 0),
+                WS_CMP_VAL_W,
+                ws_compare_fmt_num(b, sizeof b, cell->meas, WS_CMP_VAL_W, 0),
+                WS_CMP_PCT_W,
+                ws_compare_fmt_pct(d, sizeof d, cell->diff_pct, 1,
+                                   WS_CMP_PCT_W));
     }
 }
 
-static void ws_cmp_text_summary(FILE *f, const struct ws_compare *c)
+/* The metrics whose definitions differ, and why (the '!' rows). */
+static void ws_cmp_text_mismatches(FILE *f, const struct ws_compare *c)
+{
+    if (c->n_flagged)
+        fprintf(f, "\n! where the definitions differ (left out of the "
+                   "mean):\n");
+    for (size_t j = 0; j < c->nmetrics; j++) {
+        if (!c->metrics[j].mismatch)
+            continue;
+        fputs("  ", f);
+        ws_compare_fmt_put(f, c->metrics[j].name);
+        fputs(":\n", f);
+        ws_compare_fmt_wrap(f, NULL, c->metrics[j].mismatch, 4);
+    }
+}
+
+/* The mean and median of the metrics' MAPE, those flagged left out. */
+static void ws_cmp_text_mean(FILE *f, const struct ws_compare *c)
+{
+    char mean[32], median[32];
+
+    fprintf(f, "mean of the metrics' MAPE: %s (median %s) over %zu metric%s",
+            ws_compare_fmt_pct(mean, sizeof mean, c->mean_mape, 0,
+                               WS_CMP_PCT_W),
+            ws_compare_fmt_pct(median, sizeof median, c->median_mape, 0,
+                               WS_CMP_PCT_W),
+            c->n_mean, c->n_mean == 1 ? "" : "s");
+    if (c->n_flagged)
+        fprintf(f, "; %zu whose definitions differ left out", c->n_flagged);
+    fputc('\n', f);
+}
+
+static void ws_cmp_text_summary(FILE *f, const struct ws_compare *c,
+                                const size_t *order)
 {
     char mape[32], r[32];
 
@@ -171,38 +125,20 @@ static void ws_cmp_text_summary(FILE *f, const struct ws_compare *c)
                "measurements other than 0;\nr: Pearson's, from 3 kernels)\n");
     fprintf(f, "  %-*s %5s %*s %9s\n", WS_CMP_NAME_W, "metric", "n",
             WS_CMP_PCT_W, "MAPE", "r");
-    for (size_t j = 0; j < c->nmetrics; j++) {
-        const struct ws_compare_metric *m = &c->metrics[j];
+    for (size_t i = 0; i < c->nmetrics; i++) {
+        const struct ws_compare_metric *m = &c->metrics[order[i]];
         if (isnan(m->r))
             snprintf(r, sizeof r, "n/a");
         else
             snprintf(r, sizeof r, "%.4f", m->r);
-        ws_cmp_put_metric(f, m->name);
+        ws_compare_fmt_name(f, ws_cmp_mark(m), m->name, WS_CMP_NAME_W);
         fprintf(f, " %5zu %*s %9s\n", m->n, WS_CMP_PCT_W,
-                ws_cmp_pct(mape, sizeof mape, m->mape, 0, WS_CMP_PCT_W), r);
+                ws_compare_fmt_pct(mape, sizeof mape, m->mape, 0, WS_CMP_PCT_W),
+                r);
     }
-}
-
-/* Text wrapped at 78 columns, each line indented by indent. */
-static void ws_cmp_wrap(FILE *f, const char *text, int indent)
-{
-    const char *p = text;
-
-    while (*p) {
-        size_t room = 78 - (size_t)indent, n = strlen(p), cut = n;
-        if (n > room) {
-            for (cut = room; cut > 0 && p[cut] != ' '; cut--)
-                ;
-            if (cut == 0) /* one word longer than the line */
-                cut = strcspn(p, " ");
-        }
-        fprintf(f, "%*s", indent, "");
-        for (size_t i = 0; i < cut; i++)
-            ws_cmp_put_char(f, (unsigned char)p[i]);
-        fputc('\n', f);
-        p += cut;
-        p += strspn(p, " ");
-    }
+    fputc('\n', f);
+    ws_cmp_text_mean(f, c);
+    ws_cmp_text_mismatches(f, c);
 }
 
 /* Why a measured metric is missing, for a kernel or for all: what the
@@ -218,7 +154,7 @@ static void ws_cmp_text_notes(FILE *f, const struct ws_compare *c)
     for (size_t i = 0; i < c->nnotes; i++) {
         const struct ws_compare_note *n = &c->notes[i];
         fputs("  ", f);
-        ws_cmp_put(f, n->metric);
+        ws_compare_fmt_put(f, n->metric);
         if (n->pair == WS_MEAS_ALL) {
             fputs(" (every kernel):\n", f);
         } else {
@@ -226,10 +162,10 @@ static void ws_cmp_text_notes(FILE *f, const struct ws_compare *c)
             ws_compare_label(label, sizeof label, c->sim->kernels[pr->sim].base,
                              pr->launch);
             fputs(", ", f);
-            ws_cmp_put(f, label);
+            ws_compare_fmt_put(f, label);
             fprintf(f, " (line %ld):\n", n->line);
         }
-        ws_cmp_wrap(f, n->why, 4);
+        ws_compare_fmt_wrap(f, NULL, n->why, 4);
     }
 }
 
@@ -241,13 +177,13 @@ static void ws_cmp_list(FILE *f, const char *heading, const char *const *w,
 
     fprintf(f, "%s\n ", heading);
     for (size_t i = 0; i < n; i++) {
-        size_t len = ws_cmp_put(NULL, w[i]) + (i + 1 < n ? 1 : 0);
+        size_t len = ws_compare_fmt_put(NULL, w[i]) + (i + 1 < n ? 1 : 0);
         if (col + len + 1 > 78 && col > 2) {
             fputs("\n ", f);
             col = 2;
         }
         fputc(' ', f);
-        ws_cmp_put(f, w[i]);
+        ws_compare_fmt_put(f, w[i]);
         fputs(i + 1 < n ? "," : "", f);
         col += len + 1;
     }
@@ -265,9 +201,9 @@ static void ws_cmp_text_lone(FILE *f, const struct ws_compare *c)
         const struct ws_simrun_kernel *k =
             &c->sim->kernels[c->sim_only[i].index];
         fputs("  ", f);
-        ws_cmp_put(f, k->base);
+        ws_compare_fmt_put(f, k->base);
         fprintf(f, " #%zu: ", c->sim_only[i].launch);
-        ws_cmp_put(f, k->name);
+        ws_compare_fmt_put(f, k->name);
         fprintf(f, " (id %lld)\n", k->id);
     }
     if (c->nmeas_only)
@@ -278,9 +214,9 @@ static void ws_cmp_text_lone(FILE *f, const struct ws_compare *c)
             &c->meas->kernels[c->meas_only[i].index];
         ws_cmp_where(where, sizeof where, c->meas, c->meas_only[i].index);
         fputs("  ", f);
-        ws_cmp_put(f, k->base);
+        ws_compare_fmt_put(f, k->base);
         fprintf(f, " #%zu: ", c->meas_only[i].launch);
-        ws_cmp_put(f, k->name);
+        ws_compare_fmt_put(f, k->name);
         fprintf(f, " (%s)\n", where);
     }
 }
@@ -358,35 +294,81 @@ static void ws_cmp_text_metrics(FILE *f, const struct ws_compare *c)
                 c->nmeas_metrics_only ? "" : "\n", c->nattrs);
 }
 
-/* The whole report, or NULL when out of memory. */
-char *ws_compare_text(const struct ws_compare *c)
+/* An Nsight export's times are at the clock ncu held the GPU at: its base
+ * clock unless ncu ran with --clock-control none.  Said under the header,
+ * with the clock the simulated config runs its SMs at, since time_us
+ * differs by their ratio before the simulator is wrong at all. */
+static void ws_cmp_text_clocks(FILE *f, const struct ws_compare *c)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
+    char text[512], meas[160], sim[64], mhz[32];
 
-    if (!f)
-        return NULL;
+    if (c->meas->format != WS_MEAS_NCU)
+        return;
+    if (isnan(c->meas_mhz))
+        snprintf(meas, sizeof meas, "the export gives no SM clock");
+    else
+        snprintf(meas, sizeof meas, "this export ran at %s MHz (mean %s)",
+                 ws_compare_fmt_num(mhz, sizeof mhz, round(c->meas_mhz), 8, 0),
+                 c->meas_clock);
+    if (isnan(c->sim_mhz))
+        snprintf(sim, sizeof sim, "no simulated kernel has a time");
+    else
+        snprintf(sim, sizeof sim, "the simulated config runs its SMs at %s MHz",
+                 ws_compare_fmt_num(mhz, sizeof mhz, round(c->sim_mhz), 8, 0));
+    snprintf(text, sizeof text,
+             "ncu locks the clocks to base by default (--clock-control "
+             "base), so measured times are at the base clock, not boost; "
+             "%s; %s",
+             meas, sim);
+    ws_compare_fmt_wrap(f, "clocks:    ", text, 11);
+}
+
+static void ws_cmp_text_header(FILE *f, const struct ws_compare *c,
+                               enum ws_cmp_sort s)
+{
     fputs("simulated: ", f);
-    ws_cmp_put(f, c->sim->name);
+    ws_compare_fmt_put(f, c->sim->name);
     fprintf(f, " (%zu kernel%s%s", c->sim->nkernels,
             c->sim->nkernels == 1 ? "" : "s", *c->sim->gpu ? ", " : "");
-    ws_cmp_put(f, c->sim->gpu);
+    ws_compare_fmt_put(f, c->sim->gpu);
     fputs(")\nmeasured:  ", f);
-    ws_cmp_put(f, c->meas->name);
+    ws_compare_fmt_put(f, c->meas->name);
     fprintf(f, " (%s, %zu kernel%s)\n",
             ws_measured_format_name(c->meas->format), c->meas->nkernels,
             c->meas->nkernels == 1 ? "" : "s");
-    fprintf(f, "compared:  %zu kernel%s, %zu metric%s\n", c->npairs,
-            c->npairs == 1 ? "" : "s", c->nmetrics,
-            c->nmetrics == 1 ? "" : "s");
-    for (size_t p = 0; p < c->npairs; p++)
-        ws_cmp_text_pair(f, c, p);
-    ws_cmp_text_summary(f, c);
-    ws_cmp_text_notes(f, c);
-    ws_cmp_text_lone(f, c);
-    ws_cmp_text_metrics(f, c);
-    if (fclose(f) != 0) {
+    ws_cmp_text_clocks(f, c);
+    fprintf(f, "compared:  %zu kernel%s, %zu metric%s%s\n", c->npairs,
+            c->npairs == 1 ? "" : "s", c->nmetrics, c->nmetrics == 1 ? "" : "s",
+            s == WS_CMP_SORT_ERROR  ? "; rows by |diff|, largest first"
+            : s == WS_CMP_SORT_NAME ? "; rows by metric name"
+                                    : "");
+}
+
+/* The whole report, or NULL when out of memory. */
+char *ws_compare_text(const struct ws_compare *c, enum ws_cmp_sort s)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    size_t *order = malloc((c->nmetrics + 1) * sizeof *order);
+    FILE *f = order ? open_memstream(&buf, &len) : NULL;
+    int rc = f ? 0 : -1;
+
+    if (f)
+        ws_cmp_text_header(f, c, s);
+    for (size_t p = 0; rc == 0 && p < c->npairs; p++)
+        if ((rc = ws_compare_order_pair(c, p, s, order)) == 0)
+            ws_cmp_text_pair(f, c, p, order);
+    if (rc == 0 && (rc = ws_compare_order_metrics(c, s, order)) == 0)
+        ws_cmp_text_summary(f, c, order);
+    if (rc == 0) {
+        ws_cmp_text_notes(f, c);
+        ws_cmp_text_lone(f, c);
+        ws_cmp_text_metrics(f, c);
+    }
+    free(order);
+    if (f && fclose(f) != 0)
+        rc = -1;
+    if (rc < 0) {
         free(buf);
         return NULL;
     }
