@@ -55,6 +55,7 @@ struct ws_validate_args {
                                    default folder are placed there */
     int quick;
     const char *jobs, *dir;
+    char dir_abs[PATH_MAX]; /* dir made absolute (ws_validate_find_root) */
     const char *models[WS_SWEEP_MAX_MODELS];
     int nmodels;
     const struct ws_study_def **run; /* ws_study_count() slots */
@@ -147,12 +148,14 @@ static int ws_validate_parse(struct ws_validate_args *a, int argc, char **argv)
     return ws_validate_names(a, argc, argv);
 }
 
+#ifdef WS_SOURCE_DIR
 static int ws_validate_isdir(const char *path)
 {
     struct stat st;
 
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
+#endif
 
 /* The study files live in the source tree.  Run elsewhere by a build
  * whose source tree is still where it was built (WS_SOURCE_DIR), validate
@@ -161,10 +164,11 @@ static int ws_validate_isdir(const char *path)
  * a --model command is best given by absolute path).  Anywhere else
  * ws_study_check_root says what is missing.  0, or -1 when
  * the names do not fit. */
-static int ws_validate_find_root(struct ws_validate_args *a, char *out,
-                                 size_t cap)
+static int ws_validate_find_root(struct ws_validate_args *a)
 {
 #ifdef WS_SOURCE_DIR
+    char *out = a->dir_abs;
+    size_t cap = sizeof a->dir_abs;
     char cwd[PATH_MAX], studies[PATH_MAX];
     const char *dir = a->dir ? a->dir : "validate/out";
 
@@ -186,22 +190,19 @@ static int ws_validate_find_root(struct ws_validate_args *a, char *out,
             WS_SOURCE_DIR, out);
 #else
     (void)a;
-    (void)out;
-    (void)cap;
 #endif
     return 0;
 }
 
 static int ws_validate_main(struct ws_validate_args *a)
 {
-    char outdir[PATH_MAX];
     struct ws_study_request rq;
     struct ws_err err;
     int rc;
 
     memset(&rq, 0, sizeof rq);
     ws_err_clear(&err);
-    if (ws_validate_find_root(a, outdir, sizeof outdir) < 0)
+    if (ws_validate_find_root(a) < 0)
         return ws_cli_usage("validate",
                             "-o '%s': the path is too long (expected at "
                             "most %d bytes)",
