@@ -1,6 +1,7 @@
 /*
  * warpsim plot: one chart of a results table (a sweep's CSV) as SVG, a
- * column against another, one line per value of a series column.
+ * column against another, one line per value of a series column (and
+ * per kernel, in the results of a multi-kernel trace).
  *
  * The table may be a sweep still running: a torn last row is left out.
  * The output is planned before anything is read, so -o cannot name the
@@ -26,7 +27,9 @@ static void ws_plot_help(FILE *out)
         "Draws column --y of RESULTS.csv (a sweep's results, or any CSV with a\n"
         "header row) against column --x as an SVG chart, with gnuplot. Only rows\n"
         "whose status column reads \"ok\" are drawn, when the table has one;\n"
-        "points are joined in order of x.\n"
+        "points are joined in order of x, one line per series value and, in the\n"
+        "results of a multi-kernel trace (a kernel_id column), per kernel. Axes\n"
+        "name their units where the column's name says them.\n"
         "\n"
         "options:\n"
         "      --x COL               the column on the horizontal axis\n"
@@ -156,6 +159,7 @@ int ws_cmd_plot(int argc, char **argv)
     int rc;
 
     memset(&a, 0, sizeof a);
+    a.spec.by_kernel = 1; /* a line never joins two kernels' rows */
     ws_err_clear(&err);
     rc = ws_plot_parse_args(&a, argc, argv);
     if (rc != 0)

@@ -1,9 +1,9 @@
 /*
  * warpsim run: simulate every kernel of a trace (or those --kernel and
  * --max-kernels pick), in launch order, on one GPU, and report.  Outputs
- * (stdout summary, --json, --csv, --timeline) are produced only when the
- * whole run succeeded; a timeline is written to a temporary file while
- * the run goes and renamed at the end.
+ * (stdout summary, --json, --csv, --roofline, --timeline) are produced
+ * only when the whole run succeeded; a timeline is written to a temporary
+ * file while the run goes and renamed at the end.
  *
  * Progress goes to stderr, on a terminal only.
  *
@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "report/ws_report.h"
+#include "report/ws_roofline_plot.h"
 #include "report/ws_timeline_json.h"
 #include "stats/ws_timeline.h"
 #include "trace/ws_opcode.h"
@@ -40,14 +41,15 @@ enum {
     WS_OPT_KERNEL,
     WS_OPT_MAX_KERNELS,
     WS_OPT_EXT_MODEL,
-    WS_OPT_MANGLED
+    WS_OPT_MANGLED,
+    WS_OPT_ROOFLINE
 };
 
 struct ws_run_args {
     struct ws_cli_gpu_opts gpu;
     struct ws_cli_params params;
     struct ws_trace_opts topts;
-    const char *json, *csv, *timeline, *input;
+    const char *json, *csv, *roofline, *timeline, *input;
     uint64_t tl_from, tl_to, tl_max;
     const char *tl_level_arg; /* --timeline-level, as typed */
     enum ws_tl_level tl_level;
@@ -87,6 +89,8 @@ static void ws_run_help(FILE *out)
         "options:\n" WS_CLI_INPUT_HELP
         "      --json FILE           everything, every counter, as JSON\n"
         "      --csv FILE            one row per kernel\n"
+        "      --roofline FILE       each kernel's hierarchical roofline (L1, L2,\n"
+        "                            DRAM) under the config's ceilings, SVG (gnuplot)\n"
         "      --timeline FILE       Chrome/Perfetto trace-event JSON of kernels, CTA\n"
         "                            residency and warp issue and stalls per SM, in\n"
         "                            microseconds at the SM clock (open in\n"
@@ -144,22 +148,36 @@ enum {
     WS_RUN_OUT_TIMELINE,
     WS_RUN_OUT_JSON,
     WS_RUN_OUT_CSV,
+    WS_RUN_OUT_ROOFLINE,
     WS_RUN_NOUT
 };
 
+/* The roofline is drawn before --json and --csv are written: gnuplot,
+ * missing or failing, is what may fail, and then neither is.  (The
+ * timeline, written while the run went, is already in place.) */
 static int ws_run_outputs(struct ws_output *outs,
                           const struct ws_run_report *rep, struct ws_err *err)
 {
-    char *text;
+    struct ws_output *roof = &outs[WS_RUN_OUT_ROOFLINE];
+    char *text, *svg = NULL;
     int rc = 0;
 
+    if (roof->path && !(svg = ws_roofline_svg(rep, err))) {
+        ws_err_place_arg(err, roof->path);
+        return -1;
+    }
     for (int i = WS_RUN_OUT_JSON; i < WS_RUN_NOUT && rc == 0; i++) {
         if (!outs[i].path)
             continue;
+        if (i == WS_RUN_OUT_ROOFLINE) {
+            rc = ws_output_write(&outs[i], svg, err);
+            continue;
+        }
         text = i == WS_RUN_OUT_JSON ? ws_report_json(rep) : ws_report_csv(rep);
         rc = text ? ws_output_write(&outs[i], text, err) : ws_err_oom(err);
         free(text);
     }
+    free(svg);
     return rc;
 }
 
@@ -383,6 +401,8 @@ static int ws_run_plan_outputs(const struct ws_run_args *a,
     outs[WS_RUN_OUT_JSON] = (struct ws_output){.path = a->json,
                                                .flag = "--json"};
     outs[WS_RUN_OUT_CSV] = (struct ws_output){.path = a->csv, .flag = "--csv"};
+    outs[WS_RUN_OUT_ROOFLINE] = (struct ws_output){.path = a->roofline,
+                                                   .flag = "--roofline"};
     return ws_cli_plan_outputs(outs, WS_RUN_NOUT, in, extra, 2, err);
 }
 
@@ -475,6 +495,7 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
         {"set", required_argument, NULL, WS_OPT_SET},
         {"json", required_argument, NULL, WS_OPT_JSON},
         {"csv", required_argument, NULL, WS_OPT_CSV},
+        {"roofline", required_argument, NULL, WS_OPT_ROOFLINE},
         {"timeline", required_argument, NULL, WS_OPT_TIMELINE},
         {"timeline-window", required_argument, NULL, WS_OPT_TIMELINE_WINDOW},
         {"timeline-max-events", required_argument, NULL, WS_OPT_TIMELINE_MAX},
@@ -515,6 +536,10 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
         }
         case WS_OPT_CSV:
             if (ws_cli_once("run", &a->csv, optarg, "--csv") < 0)
+                return WS_EXIT_INPUT;
+            break;
+        case WS_OPT_ROOFLINE:
+            if (ws_cli_once("run", &a->roofline, optarg, "--roofline") < 0)
                 return WS_EXIT_INPUT;
             break;
         case WS_OPT_TIMELINE:

@@ -42,6 +42,7 @@ const struct ws_cli_command ws_cli_commands[] = {
      ws_cmd_run,
      (const struct ws_cli_opt[]){{"--json", WS_CLI_FILE, NULL},
                                  {"--csv", WS_CLI_FILE, NULL},
+                                 {"--roofline", WS_CLI_FILE, NULL},
                                  {"--timeline", WS_CLI_FILE, NULL},
                                  {"--timeline-window", WS_CLI_TEXT, NULL},
                                  {"--timeline-max-events", WS_CLI_TEXT, NULL},

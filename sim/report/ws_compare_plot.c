@@ -3,7 +3,6 @@
  */
 #include "ws_compare_plot.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,13 +24,11 @@ static void ws_cmp_plot_row(FILE *f, const char *kernel, const char *series,
     fprintf(f, ",%.17g,%.17g\n", x, y);
 }
 
-/* The points as a table (kernel, metric, measured, simulated), and two
- * rows of a "y = x" series spanning them; NULL when nothing is positive
- * (log axes) or out of memory (*n says which). */
+/* The points as a table (kernel, metric, measured, simulated); NULL when
+ * nothing is positive (log axes) or out of memory (*n says which). */
 static char *ws_cmp_plot_csv(const struct ws_compare *c, size_t *len, size_t *n)
 {
     int by_family = c->nmetrics > WS_CMP_PLOT_SERIES;
-    double lo = INFINITY, hi = 0;
     char *buf = NULL, label[160], fam[64];
     FILE *f = open_memstream(&buf, len);
 
@@ -51,14 +48,8 @@ static char *ws_cmp_plot_csv(const struct ws_compare *c, size_t *len, size_t *n)
                              c->pairs[p].launch);
             ws_cmp_plot_row(f, label, by_family ? fam : name, cell->meas,
                             cell->sim);
-            lo = fmin(lo, fmin(cell->meas, cell->sim));
-            hi = fmax(hi, fmax(cell->meas, cell->sim));
             (*n)++;
         }
-    if (*n) {
-        ws_cmp_plot_row(f, "", "y = x", lo, lo);
-        ws_cmp_plot_row(f, "", "y = x", hi, hi);
-    }
     if (fclose(f) != 0 || *n == 0) {
         free(buf);
         return NULL;
@@ -68,14 +59,21 @@ static char *ws_cmp_plot_csv(const struct ws_compare *c, size_t *len, size_t *n)
 
 char *ws_compare_svg(const struct ws_compare *c, struct ws_err *err)
 {
+    /* Points only: the metrics have nothing in common but their axis,
+     * and a line from one to the next would draw a relation there is
+     * none of. */
     struct ws_plot_spec spec = {
-        "measured",
-        "simulated",
-        "metric",
-        1,
-        1,
-        "simulated against measured, a point per kernel and metric "
-        "(log-log; on the line y = x they agree)"};
+        .x = "measured",
+        .y = "simulated",
+        .series = "metric",
+        .logx = 1,
+        .logy = 1,
+        .title = "simulated against measured, a point per kernel and "
+                 "metric (log-log; on the line y = x they agree)",
+        .parity = 1,
+        .xlabel = "measured (each metric in its own unit)",
+        .ylabel = "simulated (in the measured metric's unit)",
+        .key = c->nmetrics > WS_CMP_PLOT_SERIES ? "metric family" : "metric"};
     struct ws_csv t;
     size_t len, n;
     char *text = ws_cmp_plot_csv(c, &len, &n), *svg;

@@ -1,8 +1,8 @@
 /*
  * ws_compare_plot: the chart of `warpsim compare --plot`: simulated
  * against measured on log-log axes, a point per kernel and metric (a
- * colour per metric, or per unit family past a dozen metrics) beside the
- * line y = x, drawn by gnuplot as SVG.
+ * colour per metric, or per unit family past a dozen metrics; points
+ * only, never joined) beside the line y = x, drawn by gnuplot as SVG.
  *
  * Leaves out: the pairing and statistics (measure/ws_compare.h), the
  * drawing itself (ws_plot.h).

@@ -425,6 +425,7 @@ static char *ws_rsm_chart(const struct ws_rsm_tab *r, struct ws_err *err)
     double *v = malloc((WS_GRP_COUNT * r->nk + 1) * sizeof *v);
     size_t nc = 0;
     char title[160], *svg = NULL;
+    struct ws_plot_bars bars;
 
     if (!series || !v) {
         free(series);
@@ -446,7 +447,17 @@ static char *ws_rsm_chart(const struct ws_rsm_tab *r, struct ws_err *err)
     }
     snprintf(title, sizeof title, "Resource significance for %s",
              ws_rsm_target_name(r->a->target));
-    svg = ws_plot_bars_svg(title, "RSM", cats, nc, series, r->nk, v, err);
+    bars =
+        (struct ws_plot_bars){.title = title,
+                              .xlabel = "resource group",
+                              .ylabel = "RSM (resource significance, 0 to 1)",
+                              .key = "kernel",
+                              .cats = cats,
+                              .ncats = nc,
+                              .series = series,
+                              .nseries = r->nk,
+                              .v = v};
+    svg = ws_plot_bars_svg(&bars, err);
     free(series);
     free(v);
     return svg;

@@ -163,8 +163,15 @@ int ws_sweep_extras(struct ws_sweep_state *r, const struct ws_csv *t,
 
     for (size_t i = 0; i < r->s.nplots; i++) {
         const struct ws_sweep_plot *p = &r->s.plots[i];
-        struct ws_plot_spec spec = {p->x,    p->y,    p->series,
-                                    p->logx, p->logy, p->title};
+        /* A point of a multi-kernel trace is a row per kernel: a line
+         * per kernel, never one through them all. */
+        struct ws_plot_spec spec = {.x = p->x,
+                                    .y = p->y,
+                                    .series = p->series,
+                                    .logx = p->logx,
+                                    .logy = p->logy,
+                                    .title = p->title,
+                                    .by_kernel = 1};
         char *svg;
         ws_err_clear(&draw);
         svg = ws_plot_check(t, &spec, &draw) == 0 ? ws_plot_svg(t, &spec, &draw)

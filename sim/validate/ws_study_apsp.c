@@ -227,13 +227,16 @@ static int ws_ap_points(const struct ws_ap_pt *p, size_t np,
     size_t len = 0;
     FILE *f = open_memstream(&o->points, &len);
     struct ws_csv t;
-    struct ws_plot_spec spec = {"sqrt_br_over_t",
-                                "time_us",
-                                "sd",
-                                1,
-                                1,
-                                "APSP time against sqrt(B_r)/T (eq 15), "
-                                "by S_D"};
+    struct ws_plot_spec spec = {
+        .x = "sqrt_br_over_t",
+        .y = "time_us",
+        .series = "sd",
+        .logx = 1,
+        .logy = 1,
+        .title = "APSP time against sqrt(B_r)/T (eq 15), by S_D",
+        .xlabel = "sqrt(B_r) / T (B_r blocks requested, T threads per "
+                  "core)",
+        .key = "S_D (tile side)"};
 
     if (!f)
         return ws_err_oom(err);
