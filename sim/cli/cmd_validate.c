@@ -186,8 +186,8 @@ static int ws_validate_find_root(struct ws_validate_args *a)
     if (chdir(WS_SOURCE_DIR) != 0)
         return 0; /* ws_study_check_root then says what is missing */
     a->dir = out;
-    fprintf(stderr, "validate: the study files of %s; results in %s\n",
-            WS_SOURCE_DIR, out);
+    printf("validate: the study files of %s; results in %s\n", WS_SOURCE_DIR,
+           out);
 #else
     (void)a;
 #endif

@@ -30,7 +30,8 @@ static const char ws_complete_head[] =
 
 static const char ws_complete_values[] =
     "# COMPREPLY for a value of kind $1 (file, dir, gpu, model, study, key,\n"
-    "# words:W...; anything else: nothing to offer), $2 typed so far.\n"
+    "# words:W...; anything else: nothing to offer), $2 typed so far (a key\n"
+    "# completes only before its '=': words[cword] is the whole word).\n"
     "_warpsim_values()\n"
     "{\n"
     "    case $1 in\n"
@@ -43,7 +44,7 @@ static const char ws_complete_values[] =
     "                                    -- \"$2\") ;;\n"
     "    study) mapfile -t COMPREPLY < <(compgen -W \"$_warpsim_studies\" \\\n"
     "                                    -- \"$2\") ;;\n"
-    "    key) if [[ $2 != *=* ]]; then\n"
+    "    key) if [[ ${words[cword]} != *=* ]]; then\n"
     "             mapfile -t COMPREPLY < <(compgen -W \"$_warpsim_keys\" \\\n"
     "                                      -- \"$2\")\n"
     "             compopt -o nospace 2>/dev/null\n"

@@ -428,6 +428,42 @@ static int ws_sr_id(struct ws_sr *r, size_t i, const struct ws_sr_path *at)
                       i + 1, k->id, (size_t)first + 1, ws_clip(&q1, k->name));
 }
 
+static int ws_sr_has(const struct ws_simrun_metric *list, size_t n,
+                     const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(list[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* The numbers of "speed_of_light" (report/ws_sol.h) as derived figures:
+ * the pipes' and levels' shares of peak, occupancies, waves.  Its
+ * strings, lists and objects (the busiest pipe's name, hints, the
+ * limiters) are not figures; a name the derived figures gave is kept
+ * once. */
+static int ws_sr_sol(struct ws_sr *r, struct ws_simrun_kernel *k, json_t *sol)
+{
+    const char *name;
+    json_t *v;
+
+    json_object_foreach(sol, name, v)
+    {
+        const char *unit = ws_sr_derived_unit(name);
+        double x = json_number_value(v);
+        if (!json_is_number(v) || !(x >= 0)
+            || ws_sr_has(k->metrics, k->nmetrics, name)
+            || ws_sr_has(k->extra, k->nextra, name))
+            continue;
+        if ((unit ? ws_sr_put(r, k->metrics, &k->nmetrics, name, unit, x, 1)
+                  : ws_sr_put(r, k->extra, &k->nextra, name,
+                              ws_sr_extra_unit(name), x, 1))
+            < 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int ws_sr_kernel(struct ws_sr *r, json_t *kj, size_t i,
                         const struct ws_sr_path *kernels)
 {
@@ -436,6 +472,8 @@ static int ws_sr_kernel(struct ws_sr *r, json_t *kj, size_t i,
     json_t *id = json_object_get(kj, "id"), *name = json_object_get(kj, "name");
     json_t *counters = json_object_get(kj, "counters");
     json_t *derived = json_object_get(kj, "derived");
+    json_t *sol = json_object_get(kj, "speed_of_light");
+    size_t nsol = json_is_object(sol) ? json_object_size(sol) : 0;
 
     if (!json_is_object(kj))
         return ws_sr_fail(r, &at,
@@ -468,9 +506,10 @@ static int ws_sr_kernel(struct ws_sr *r, json_t *kj, size_t i,
     if (k->name && ws_sr_id(r, i, &at) < 0)
         return -1;
     k->metrics = calloc(json_object_size(counters)
-                            + (derived ? json_object_size(derived) : 0) + 1,
+                            + (derived ? json_object_size(derived) : 0) + nsol
+                            + 1,
                         sizeof *k->metrics);
-    k->extra = calloc((derived ? json_object_size(derived) : 0) + 1,
+    k->extra = calloc((derived ? json_object_size(derived) : 0) + nsol + 1,
                       sizeof *k->extra);
     if (!k->base || !k->metrics || !k->extra)
         return ws_err_oom(r->err);
@@ -482,7 +521,9 @@ static int ws_sr_kernel(struct ws_sr *r, json_t *kj, size_t i,
                           "kernel %zu's \"derived\" is not an "
                           "object (expected figures by name)",
                           i + 1);
-    return derived ? ws_sr_derived(r, k, derived, &here) : 0;
+    if (derived && ws_sr_derived(r, k, derived, &here) < 0)
+        return -1;
+    return nsol ? ws_sr_sol(r, k, sol) : 0;
 }
 
 /* total_cycles, when the run gives it: the sum over its kernels. */

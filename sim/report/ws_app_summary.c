@@ -9,6 +9,7 @@
 
 #include "util/ws_demangle.h"
 #include "util/ws_utf8.h"
+#include "ws_compare_fmt.h"
 
 /* A name's column in the text table; longer names end in "...". */
 #define WS_APP_NAME_WIDTH 64
@@ -72,16 +73,22 @@ static double ws_app_share(uint64_t part, uint64_t whole)
     return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
+/* The name, control characters escaped (a name is input text and goes
+ * to a terminal), cut at a character boundary to the column. */
 static void ws_app_text_name(FILE *out, const char *name, int mangled)
 {
     char *shown = mangled ? NULL : ws_demangle(name);
     const char *s = shown ? shown : name;
-    size_t n = strlen(s);
+    size_t n = strlen(s), cut = n;
 
-    if (n > WS_APP_NAME_WIDTH)
-        fprintf(out, "%.*s...\n", WS_APP_NAME_WIDTH - 3, s);
-    else
-        fprintf(out, "%s\n", s);
+    if (n > WS_APP_NAME_WIDTH) {
+        cut = WS_APP_NAME_WIDTH - 3;
+        while (cut > 0 && ((unsigned char)s[cut] & 0xc0) == 0x80)
+            cut--;
+    }
+    for (size_t i = 0; i < cut; i++)
+        ws_compare_fmt_put_char(out, (unsigned char)s[i]);
+    fputs(cut < n ? "...\n" : "\n", out);
     free(shown);
 }
 

@@ -13,6 +13,7 @@
 #include "stats/ws_terms.h"
 #include "trace/ws_opcode.h"
 #include "ws_app_summary.h"
+#include "ws_compare_fmt.h"
 #include "ws_sol.h"
 
 static double ws_pct(uint64_t num, uint64_t den)
@@ -147,9 +148,12 @@ static void ws_text_kernel(FILE *out, const struct ws_gpu *g,
     char *shown = mangled ? NULL : ws_demangle(k->name);
 
     ws_report_derive(g, &k->ctr, &d);
-    fprintf(out, "\nkernel %u: %s  grid (%u,%u,%u) block (%u,%u,%u)\n", l->id,
-            shown ? shown : k->name, l->grid[0], l->grid[1], l->grid[2],
-            l->block[0], l->block[1], l->block[2]);
+    /* The name is input text: control characters escaped, not sent to the
+     * terminal. */
+    fprintf(out, "\nkernel %u: ", l->id);
+    ws_compare_fmt_put(out, shown ? shown : k->name);
+    fprintf(out, "  grid (%u,%u,%u) block (%u,%u,%u)\n", l->grid[0], l->grid[1],
+            l->grid[2], l->block[0], l->block[1], l->block[2]);
     free(shown);
     fprintf(out, "  cycles %llu (%.2f us at %.0f MHz)\n",
             (unsigned long long)v[WS_CTR_CYCLES], d.time_us, g->core_mhz);

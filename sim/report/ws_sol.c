@@ -66,18 +66,31 @@ static double ws_sol_l1_pct(const struct ws_gpu *g, const uint64_t *v)
         return 0.0;
     rows = (double)v[WS_CTR_L1_SECTORS] * (double)g->l1.sector / row
            + (double)v[WS_CTR_SHARED_WAVEFRONTS];
-    return ws_sol_pct(rows, (double)v[WS_CTR_SM_CYCLES_ACTIVE]);
+    return fmin(100.0, ws_sol_pct(rows, (double)v[WS_CTR_SM_CYCLES_ACTIVE]));
+}
+
+static double ws_sol_l2_bytes(const struct ws_gpu *g, const uint64_t *v)
+{
+    return (double)(v[WS_CTR_L2_SECTORS_READ] + v[WS_CTR_L2_SECTORS_WRITE]
+                    + v[WS_CTR_L2_SECTORS_ATOM])
+           * (double)g->l2.sector;
+}
+
+/* Every L2 sector crosses the interconnect to or from an SM; each SM has
+ * icnt.bandwidth_per_sm each way, for the cycles it is active. */
+static double ws_sol_icnt_pct(const struct ws_gpu *g, const uint64_t *v)
+{
+    double active_us = (double)v[WS_CTR_SM_CYCLES_ACTIVE] / g->core_mhz;
+
+    return fmin(100.0, ws_sol_pct(ws_sol_l2_bytes(g, v),
+                                  active_us * 1e3 * g->icnt.bandwidth_per_sm));
 }
 
 static double ws_sol_l2_pct(const struct ws_gpu *g, const uint64_t *v,
                             double time_us)
 {
-    double bytes = (double)(v[WS_CTR_L2_SECTORS_READ]
-                            + v[WS_CTR_L2_SECTORS_WRITE]
-                            + v[WS_CTR_L2_SECTORS_ATOM])
-                   * (double)g->l2.sector;
-
-    return ws_sol_pct(bytes, time_us * 1e3 * g->l2.bandwidth);
+    return fmin(100.0, ws_sol_pct(ws_sol_l2_bytes(g, v),
+                                  time_us * 1e3 * g->l2.bandwidth));
 }
 
 static void ws_sol_launch(const struct ws_gpu *g,
@@ -137,7 +150,7 @@ static void ws_sol_hints_launch(const struct ws_gpu *g,
                     "per SM)",
                     s->theoretical_occ_pct, ws_occ_limit_name(k->occ.limit),
                     k->occ.ctas_per_sm, k->occ.ctas_per_sm == 1 ? "" : "s");
-    if (s->theoretical_occ_pct > 0
+    if (s->theoretical_occ_pct > 0 && k->ctr.v[WS_CTR_INST]
         && s->achieved_occ_pct < WS_SOL_OCC_GAP * s->theoretical_occ_pct)
         ws_sol_hint(s,
                     "achieved occupancy %.1f%% is under %.0f%% of the "
@@ -161,10 +174,21 @@ static void ws_sol_hints_units(const struct ws_kernel_stats *k,
     if (s->dram_pct >= WS_SOL_HIGH)
         ws_sol_hint(s, "DRAM at %.1f%% of its peak: bandwidth-bound",
                     s->dram_pct);
-    else if (s->l2_pct >= WS_SOL_HIGH)
+    if (s->l2_pct >= WS_SOL_HIGH)
         ws_sol_hint(s, "L2 at %.1f%% of its peak: bound by L2 bandwidth",
                     s->l2_pct);
-    if (top < WS_SOL_HIGH && s->l1_pct < WS_SOL_HIGH && s->l2_pct < WS_SOL_HIGH
+    if (s->icnt_pct >= WS_SOL_HIGH)
+        ws_sol_hint(s,
+                    "the interconnect at %.1f%% of its peak per active SM: "
+                    "bound by the SMs' links to L2",
+                    s->icnt_pct);
+    if (s->l1_pct >= WS_SOL_HIGH)
+        ws_sol_hint(s,
+                    "L1/shared at %.1f%% of its data path: bound by the "
+                    "SM's memory pipe",
+                    s->l1_pct);
+    if (top < WS_SOL_HIGH && s->l1_pct < WS_SOL_HIGH
+        && s->icnt_pct < WS_SOL_HIGH && s->l2_pct < WS_SOL_HIGH
         && s->dram_pct < WS_SOL_HIGH && v[WS_CTR_INST])
         ws_sol_hint(s,
                     "no unit or memory level reaches %.0f%% of its peak: "
@@ -188,8 +212,9 @@ void ws_sol_derive(const struct ws_gpu *g, const struct ws_kernel_stats *k,
     ws_report_derive(g, &k->ctr, &d);
     ws_sol_pipes(g, k->ctr.v, s);
     s->l1_pct = ws_sol_l1_pct(g, k->ctr.v);
+    s->icnt_pct = ws_sol_icnt_pct(g, k->ctr.v);
     s->l2_pct = ws_sol_l2_pct(g, k->ctr.v, d.time_us);
-    s->dram_pct = d.dram_pct_of_peak;
+    s->dram_pct = fmin(100.0, d.dram_pct_of_peak);
     s->achieved_occ_pct = d.achieved_occ_pct;
     ws_sol_launch(g, k, s);
     ws_sol_hints_launch(g, k, s);
@@ -211,11 +236,12 @@ static void ws_sol_text_occ(FILE *out, const struct ws_gpu *g,
                             const struct ws_sol *s)
 {
     fprintf(out,
-            "  occupancy: theoretical %.1f%% (%u CTA%s of %u warps in %u "
+            "  occupancy: theoretical %.1f%% (%u CTA%s of %u warp%s in %u "
             "warp slots), achieved %.1f%%; CTAs per SM by",
             s->theoretical_occ_pct, k->occ.ctas_per_sm,
             k->occ.ctas_per_sm == 1 ? "" : "s", k->occ.warps_per_cta,
-            g->sm.max_warps, s->achieved_occ_pct);
+            k->occ.warps_per_cta == 1 ? "" : "s", g->sm.max_warps,
+            s->achieved_occ_pct);
     for (int i = 0; i < WS_OCC_LIMIT_COUNT; i++) {
         fprintf(out, "%s %s ", i ? "," : "",
                 ws_occ_limit_name((enum ws_occ_limit)i));
@@ -232,9 +258,9 @@ void ws_sol_text(FILE *out, const struct ws_gpu *g,
 
     ws_sol_derive(g, k, &s);
     fprintf(out,
-            "  throughput (%% of peak): L1/shared %.1f%%, L2 %.1f%%, DRAM "
-            "%.1f%%\n",
-            s.l1_pct, s.l2_pct, s.dram_pct);
+            "  throughput (%% of peak): L1/shared %.1f%%, interconnect "
+            "%.1f%%, L2 %.1f%%, DRAM %.1f%%\n",
+            s.l1_pct, s.icnt_pct, s.l2_pct, s.dram_pct);
     fprintf(out, "  pipes (%% of active sub-core cycles):");
     for (int u = 0; u < WS_UNIT_COUNT; u++) {
         if (s.pipe_pct[u] <= 0)
@@ -307,6 +333,9 @@ json_t *ws_sol_json(const struct ws_gpu *g, const struct ws_kernel_stats *k)
                                        : json_null());
     json_object_set_new(o, "l1tex__throughput.avg.pct_of_peak_sustained_active",
                         json_real(s.l1_pct));
+    json_object_set_new(o,
+                        "ws__icnt_throughput.avg.pct_of_peak_sustained_active",
+                        json_real(s.icnt_pct));
     json_object_set_new(o, "lts__throughput.avg.pct_of_peak_sustained_elapsed",
                         json_real(s.l2_pct));
     json_object_set_new(o, "dram__throughput.avg.pct_of_peak_sustained_elapsed",

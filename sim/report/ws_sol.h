@@ -5,7 +5,8 @@
  * simulation's counters and the config:
  *   - each function unit's busy share of the active sub-core cycles, and
  *     the busiest named;
- *   - throughput as a share of peak at L1/shared, L2 and DRAM;
+ *   - throughput as a share of peak at L1/shared, the SM-to-L2
+ *     interconnect, L2 and DRAM;
  *   - theoretical occupancy with every limiter's CTA count beside the
  *     achieved occupancy;
  *   - waves per SM, the last wave's fill and the tail;
@@ -18,8 +19,12 @@
  * Peaks come from the config, never from measurement: a pipe's peak is
  * one issue per interval on every sub-core; L1/shared moves one bank row
  * (shared.banks x shared.bank_width bytes) per SM-cycle, the width of the
- * unified SRAM's data path; L2 and DRAM peaks are l2.bandwidth and
- * dram.bandwidth.
+ * unified SRAM's data path; the interconnect moves icnt.bandwidth_per_sm
+ * for each SM while it is active; L2 and DRAM peaks are l2.bandwidth and
+ * dram.bandwidth.  Each share is capped at 100 %: the simulator need not
+ * enforce the peak the config's numbers imply (it times L1 by its tag
+ * pipe, not by bank rows), and a share of peak past 100 would read as a
+ * measurement.
  *
  * Leaves out: Nsight's memory-chart, source-counter and instruction-
  * statistics sections; its rules' estimated speed-ups.
@@ -38,7 +43,7 @@
 struct ws_sol {
     double pipe_pct[WS_UNIT_COUNT]; /* of active sub-core cycles */
     int busiest;                    /* a unit, or -1: nothing issued */
-    double l1_pct, l2_pct, dram_pct;
+    double l1_pct, icnt_pct, l2_pct, dram_pct;
     double theoretical_occ_pct, achieved_occ_pct;
     double waves;         /* CTAs over one wave's CTA slots */
     double last_wave_pct; /* how full the last wave is */

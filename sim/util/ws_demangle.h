@@ -5,10 +5,12 @@
  * C++ runtime the toolchain ships (libstdc++): rewriting a demangler would
  * be a second, worse copy of one every system already has.
  *
+ * The demangler runs in a child process, bounded in time and output
+ * (ws_demangle.c says why): a name whose demangled form would pass
+ * WS_DEMANGLE_MAX bytes is kept as traced.
+ *
  * Leaves out: shortening long template names (the caller's layout
- * decides); names over WS_DEMANGLE_MAX bytes, kept as they are, since
- * input text reaches the demangler and its recursion grows with the
- * name.
+ * decides).
  */
 #ifndef WS_DEMANGLE_H
 #define WS_DEMANGLE_H

@@ -172,13 +172,22 @@ static void ws_sb_describe(const struct ws_csv *t, size_t row,
                                   ws_csv_cell(t, row, c));
 }
 
-/* A table's study (its folder) and sweep (its file stem), in buf. */
+/* A table's study (its folder) and sweep (its file stem), in buf: only
+ * the path's last two parts are kept, so a long output folder (-o) does
+ * not cut them off. */
 static void ws_sb_names(const char *path, char *buf, size_t cap,
                         const char **study, const char **sweep)
 {
+    const char *tail = path, *p;
     char *slash, *dot;
+    int parts = 0;
 
-    snprintf(buf, cap, "%s", path);
+    for (p = path + strlen(path); p > path; p--)
+        if (p[-1] == '/' && ++parts == 2) {
+            tail = p;
+            break;
+        }
+    snprintf(buf, cap, "%s", tail);
     dot = strrchr(buf, '.');
     if (dot && strcmp(dot, ".csv") == 0)
         *dot = '\0';

@@ -169,6 +169,8 @@ grep -qx 'v100-sxm2' "$tmp/got" || fail "completion of '--gpu=' lacks configs"
 complete_line run --set l2.s >"$tmp/got"
 grep -qx 'l2.size=' "$tmp/got" || fail "completion of '--set l2.s' lacks l2.size="
 grep -qx 'l2.slices=' "$tmp/got" || fail "completion of '--set l2.s' lacks l2.slices="
+complete_line run --set l2.bandwidth = "" >"$tmp/got"
+grep -q . "$tmp/got" && fail "completion after '--set KEY=' offers keys again"
 complete_line run --set "" >"$tmp/got"
 [ "$(wc -l <"$tmp/got")" -gt 50 ] || fail "completion of '--set' offers $(wc -l <"$tmp/got") keys"
 # A file name with a blank or a glob character is one candidate, as is.

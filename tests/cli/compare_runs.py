@@ -56,9 +56,14 @@ def compare(ws, tmp, a, b, extra=()):
 
 
 def figures(kernel):
-    """A run kernel's counters and its non-null derived figures."""
+    """A run kernel's counters and its non-null derived figures: those of
+    "derived", then the numbers of "speed_of_light" it does not repeat."""
     counters = {n: c["value"] for n, c in kernel["counters"].items()}
     derived = {n: v for n, v in kernel["derived"].items() if v is not None}
+    for n, v in kernel.get("speed_of_light", {}).items():
+        if isinstance(v, (int, float)) and not isinstance(v, bool) \
+                and v >= 0 and n not in derived:
+            derived[n] = v
     return counters, derived
 
 

@@ -208,7 +208,7 @@ mkdir "$tmp/elsewhere"
 rc=$?
 [ "$rc" -eq 0 ] || fail "exit $rc: $(cat "$tmp/err")"
 [ -s "$tmp/elsewhere/res/hardware/report.md" ] || fail "no report where the user stands"
-grep -q 'the study files of' "$tmp/err" || fail "no note of where the study files came from"
+grep -q 'the study files of' "$tmp/out" || fail "no note of where the study files came from"
 
 # A scratch source root holding the saxpy study, so that links planted at
 # report files point at inputs in it and never at the checkout's own.

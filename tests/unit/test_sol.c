@@ -153,6 +153,31 @@ static void test_sol_dram_bound(void **state)
     assert_false(sol_has_hint(&s, "latency-bound"));
 }
 
+/* Every L2 sector crosses the interconnect: 70 % of what the active SMs'
+ * links carry names it the bound; shares never pass 100 %. */
+static void test_sol_icnt_bound(void **state)
+{
+    struct ws_kernel_stats k;
+    struct ws_sol s;
+    double us;
+
+    (void)state;
+    sol_kernel(&k, 1056, 32);
+    us = (double)k.ctr.v[WS_CTR_SM_CYCLES_ACTIVE] / ws_test_h100.core_mhz;
+    k.ctr.v[WS_CTR_L2_SECTORS_READ] =
+        (uint64_t)(0.7 * us * 1e3 * ws_test_h100.icnt.bandwidth_per_sm
+                   / (double)ws_test_h100.l2.sector);
+    ws_sol_derive(&ws_test_h100, &k, &s);
+    assert_true(s.icnt_pct > 69.9 && s.icnt_pct < 70.1);
+    assert_true(sol_has_hint(&s, "the interconnect at 70.0%"));
+    k.ctr.v[WS_CTR_L2_SECTORS_READ] *= 10;
+    k.ctr.v[WS_CTR_L1_SECTORS] = k.ctr.v[WS_CTR_SM_CYCLES_ACTIVE] * 100;
+    ws_sol_derive(&ws_test_h100, &k, &s);
+    ws_test_near(s.icnt_pct, 100.0, "interconnect share, capped");
+    ws_test_near(s.l1_pct, 100.0, "L1 share, capped");
+    assert_true(sol_has_hint(&s, "L1/shared at 100.0%"));
+}
+
 /* The JSON names the numbers as Nsight Compute does where it can. */
 static void test_sol_json_names(void **state)
 {
@@ -189,6 +214,7 @@ int main(void)
         cmocka_unit_test(test_sol_busiest_pipe),
         cmocka_unit_test(test_sol_grid_and_waves),
         cmocka_unit_test(test_sol_dram_bound),
+        cmocka_unit_test(test_sol_icnt_bound),
         cmocka_unit_test(test_sol_json_names),
     };
     return cmocka_run_group_tests(tests, setup_gpu, NULL);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/ws_demangle.h"
 #include "util/ws_hash.h"
 #include "util/ws_lines.h"
 #include "util/ws_num.h"
@@ -430,6 +431,44 @@ static void test_hash_file(void **state)
     assert_non_null(strstr(err.text, "cannot open to hash it"));
 }
 
+/* C++ names demangle; C names and non-names stay; and a short name whose
+ * substitutions double with each level (25 levels: gigabytes demangled)
+ * comes back as traced, in bounded time, and so does every later one of
+ * the same run. */
+static void test_demangle(void **state)
+{
+    char name[1024], *d;
+    size_t n;
+
+    (void)state;
+    d = ws_demangle("_Z6vecAddPKfS0_Pfi");
+    assert_string_equal(d, "vecAdd(float const*, float const*, float*, int)");
+    free(d);
+    d = ws_demangle("vecadd");
+    assert_string_equal(d, "vecadd");
+    free(d);
+    d = ws_demangle("_Zgarbage");
+    assert_string_equal(d, "_Zgarbage");
+    free(d);
+    n = (size_t)snprintf(name, sizeof name, "_Z1f1A");
+    for (int i = 0; i < 25; i++) {
+        char ref[8];
+        if (i == 0)
+            snprintf(ref, sizeof ref, "S_");
+        else
+            snprintf(ref, sizeof ref, "S%c_",
+                     "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[i - 1]);
+        n += (size_t)snprintf(name + n, sizeof name - n, "S_I%s%sE", ref, ref);
+    }
+    d = ws_demangle(name);
+    assert_string_equal(d, name);
+    free(d);
+    /* cached: the same answer again at once */
+    d = ws_demangle(name);
+    assert_string_equal(d, name);
+    free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -446,6 +485,7 @@ int main(void)
         cmocka_unit_test(test_lines_missing_file),
         cmocka_unit_test(test_lines_not_regular),
         cmocka_unit_test(test_hash_file),
+        cmocka_unit_test(test_demangle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
