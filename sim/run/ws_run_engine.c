@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "measure/ws_kname.h"
+#include "util/ws_demangle.h"
 #include "ws_ext_model.h"
 #include "ws_model_params.h"
 #include "ws_profile.h"
@@ -199,12 +200,16 @@ static int ws_run_picks(const struct ws_launch *l,
     if (sel->by_id)
         yes = l->id == sel->id;
     if (yes && sel->by_name) {
-        /* The name as the trace has it (mangled) or its base name
-         * ("reduce"), as compare --kernel matches. */
-        char *base = ws_kname_base(l->name);
+        /* The name as the trace has it (mangled), its base name
+         * ("reduce"), as compare --kernel matches, or as the report shows
+         * it, demangled ("reduce(float const*, float*, int)"). */
+        char *base = ws_kname_base(l->name), *shown = NULL;
         yes = regexec(&sel->re, l->name, 0, NULL, 0) == 0
               || (base && regexec(&sel->re, base, 0, NULL, 0) == 0);
+        if (!yes && (shown = ws_demangle(l->name)))
+            yes = regexec(&sel->re, shown, 0, NULL, 0) == 0;
         free(base);
+        free(shown);
     }
     return yes;
 }
