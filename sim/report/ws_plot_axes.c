@@ -290,9 +290,10 @@ static void ws_plot_bytes_axis(FILE *fp, char axis, double lo, double hi,
     range[1] = hi + step / 2;
     fprintf(fp, "set %crange [%.17g:%.17g]\n", axis, lo - step / 2,
             hi + step / 2);
-    for (double v = ceil((lo - step / 2) / step) * step; v <= hi + step / 2;
-         v += step)
-        ws_plot_tick(&t, v, 0, -INFINITY, INFINITY);
+    /* Counted in whole steps: a double loop counter drifts. */
+    for (long i = (long)ceil((lo - step / 2) / step);
+         (double)i * step <= hi + step / 2; i++)
+        ws_plot_tick(&t, (double)i * step, 0, -INFINITY, INFINITY);
     ws_plot_ticks_put(fp, axis, &t, 1);
 }
 

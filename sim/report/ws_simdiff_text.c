@@ -95,8 +95,9 @@ static void ws_sdt_verdict_inputs(FILE *f, const struct ws_simdiff *d)
     fputs("inputs differ:", f);
     for (size_t i = 0; i < d->ninputs && i < WS_SDT_MAX_INPUTS; i++) {
         const struct ws_simdiff_input *in = &d->inputs[i];
-        fprintf(f, "%s %s (%s)", i ? "," : "",
-                in->a ? in->a->path : in->b->path,
+        /* an input is A's, B's or both: one side is there */
+        const struct ws_simrun_input *one = in->a ? in->a : in->b;
+        fprintf(f, "%s %s (%s)", i ? "," : "", one ? one->path : "?",
                 in->a && in->b ? "another content"
                 : in->a        ? "A only"
                                : "B only");

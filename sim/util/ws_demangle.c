@@ -25,7 +25,8 @@
 #include <unistd.h>
 
 /* The Itanium C++ ABI's demangler (its section 3.4); C linkage, defined
- * by the C++ runtime. */
+ * by the C++ runtime, which has no C header for it: the name is the ABI's.
+ * NOLINTNEXTLINE(bugprone-reserved-identifier) */
 char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
 #define WS_DEMANGLE_SECONDS 1

@@ -34,8 +34,8 @@ static int ws_hw_pairs(const struct ws_sb *sb, struct ws_hw_pairs *p)
     size_t cap = sb->nruns + 1;
 
     memset(p, 0, sizeof *p);
-    p->sim = malloc(cap * sizeof *p->sim);
-    p->hw = malloc(cap * sizeof *p->hw);
+    p->sim = calloc(cap, sizeof *p->sim);
+    p->hw = calloc(cap, sizeof *p->hw);
     if (!p->sim || !p->hw)
         return -1;
     for (size_t i = 0; i < sb->nruns; i++) {
