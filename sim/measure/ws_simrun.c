@@ -366,6 +366,18 @@ static int ws_sr_time(struct ws_sr *r, struct ws_simrun_kernel *k,
     return 0;
 }
 
+/* A derived figure: among the metrics where it has an Nsight name (and a
+ * unit from it), else among the extras. */
+static int ws_sr_put_derived(struct ws_sr *r, struct ws_simrun_kernel *k,
+                             const char *name, double x)
+{
+    const char *unit = ws_sr_derived_unit(name);
+
+    return unit ? ws_sr_put(r, k->metrics, &k->nmetrics, name, unit, x, 1)
+                : ws_sr_put(r, k->extra, &k->nextra, name,
+                            ws_sr_extra_unit(name), x, 1);
+}
+
 /* The derived figures with Nsight names, after the counters. */
 static int ws_sr_derived(struct ws_sr *r, struct ws_simrun_kernel *k,
                          json_t *derived, const struct ws_sr_path *at)
@@ -377,7 +389,6 @@ static int ws_sr_derived(struct ws_sr *r, struct ws_simrun_kernel *k,
         return -1;
     json_object_foreach(derived, name, v)
     {
-        const char *unit = ws_sr_derived_unit(name);
         struct ws_sr_path here = ws_sr_at(at, name, 0);
         struct ws_clip q;
         double x = json_number_value(v);
@@ -389,10 +400,7 @@ static int ws_sr_derived(struct ws_sr *r, struct ws_simrun_kernel *k,
                               "number of at least 0, or null)",
                               ws_clip(&q, name),
                               json_is_number(v) ? "negative" : "not a number");
-        if ((unit ? ws_sr_put(r, k->metrics, &k->nmetrics, name, unit, x, 1)
-                  : ws_sr_put(r, k->extra, &k->nextra, name,
-                              ws_sr_extra_unit(name), x, 1))
-            < 0)
+        if (ws_sr_put_derived(r, k, name, x) < 0)
             return -1;
     }
     return 0;
@@ -449,16 +457,12 @@ static int ws_sr_sol(struct ws_sr *r, struct ws_simrun_kernel *k, json_t *sol)
 
     json_object_foreach(sol, name, v)
     {
-        const char *unit = ws_sr_derived_unit(name);
         double x = json_number_value(v);
         if (!json_is_number(v) || !(x >= 0)
             || ws_sr_has(k->metrics, k->nmetrics, name)
             || ws_sr_has(k->extra, k->nextra, name))
             continue;
-        if ((unit ? ws_sr_put(r, k->metrics, &k->nmetrics, name, unit, x, 1)
-                  : ws_sr_put(r, k->extra, &k->nextra, name,
-                              ws_sr_extra_unit(name), x, 1))
-            < 0)
+        if (ws_sr_put_derived(r, k, name, x) < 0)
             return -1;
     }
     return 0;
