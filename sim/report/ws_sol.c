@@ -13,12 +13,15 @@
 
 /* Nsight Compute's pipe names (smsp__pipe_NAME_cycles_active); NULL where
  * it has no such pipe counter and ours is a ws__ metric. */
-static const char *const ws_sol_ncu_pipe[WS_UNIT_COUNT] = {
-    [WS_UNIT_FP32] = "fma",   [WS_UNIT_FP16] = "fp16",
-    [WS_UNIT_INT] = "alu",    [WS_UNIT_FP64] = "fp64",
-    [WS_UNIT_SFU] = "xu",     [WS_UNIT_TENSOR] = "tensor",
-    [WS_UNIT_UNIFORM] = NULL, [WS_UNIT_MISC] = NULL,
-    [WS_UNIT_BRANCH] = NULL,  [WS_UNIT_LDST] = NULL,
+/* Each pipe's name in its metrics, as the counters have it
+ * (ws_stats.c): Nsight Compute's (sm__pipe_NAME_cycles_active) where it has
+ * the pipe, else ours (ws__pipe_NAME_cycles_active). */
+static const char *const ws_sol_pipe[WS_UNIT_COUNT] = {
+    [WS_UNIT_FP32] = "fma",        [WS_UNIT_FP16] = "fp16",
+    [WS_UNIT_INT] = "alu",         [WS_UNIT_FP64] = "fp64",
+    [WS_UNIT_SFU] = "xu",          [WS_UNIT_TENSOR] = "tensor",
+    [WS_UNIT_UNIFORM] = "uniform", [WS_UNIT_MISC] = "misc",
+    [WS_UNIT_BRANCH] = "branch",   [WS_UNIT_LDST] = "lsu",
 };
 
 /* Thresholds of the hints.  Nsight's own rules use 60 % of peak for
@@ -290,16 +293,9 @@ static void ws_sol_json_pipes(json_t *o, const struct ws_sol *s)
     char name[96];
 
     for (int u = 0; u < WS_UNIT_COUNT; u++) {
-        if (ws_sol_ncu_pipe[u])
-            snprintf(name, sizeof name,
-                     "sm__pipe_%s_cycles_active.avg.pct_of_peak_sustained_"
-                     "active",
-                     ws_sol_ncu_pipe[u]);
-        else
-            snprintf(name, sizeof name,
-                     "ws__pipe_%s_cycles_active.avg.pct_of_peak_sustained_"
-                     "active",
-                     ws_unit_name((enum ws_unit_kind)u));
+        snprintf(name, sizeof name,
+                 "%s__pipe_%s_cycles_active.avg.pct_of_peak_sustained_active",
+                 u < WS_UNIT_UNIFORM ? "sm" : "ws", ws_sol_pipe[u]);
         json_object_set_new(o, name, json_real(s->pipe_pct[u]));
     }
 }
