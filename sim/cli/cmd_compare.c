@@ -83,7 +83,7 @@ static void ws_compare_help(FILE *out)
         "hash), or which differ: 'same inputs (2 files by XXH3-128); config\n"
         "differs: A h100 with --set dram.bandwidth=x1.5, B h100'.\n"
         "\n"
-        "MEASURED, recognised by its content (plain or .xz):\n"
+        "MEASURED, recognised by its content (plain, .xz or .zst):\n"
         "  an Nsight Compute CSV export, 'ncu --csv --page raw' (with or without\n"
         "    --print-units base): metrics under the names warpsim uses, scaled to\n"
         "    base units; gpc__cycles_elapsed.max is the cycles (else\n"

@@ -30,7 +30,7 @@ static void ws_model_help(FILE *out)
         "NAME is one of the built-in models (listed below). With --params, FILE\n"
         "is a YAML mapping of the model's parameters\n"
         "(the names 'warpsim profile' prints; a parameter not given is 0). With a\n"
-        "TRACE (kernelslist.g, folder, .traceg[.xz] or workload.yaml), each\n"
+        "TRACE (kernelslist.g, folder, .traceg[.xz|.zst] or workload.yaml), each\n"
         "kernel's parameters come from its profile and the GPU config.\n"
         "\n"
         "options:\n"

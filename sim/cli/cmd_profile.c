@@ -25,7 +25,7 @@ static void ws_profile_help(FILE *out)
         "usage: warpsim profile [OPTIONS] TRACE\n"
         "\n"
         "For each kernel of TRACE (a kernelslist.g, a folder holding one, a\n"
-        "kernel-N.traceg[.xz] or a workload.yaml): warps and the spread of their\n"
+        "kernel-N.traceg[.xz|.zst] or a workload.yaml): warps and the spread of their\n"
         "lengths, memory instructions split into coalesced and uncoalesced,\n"
         "barriers, instructions before the first memory access, the longest\n"
         "dependent chain, operations by pipe, distinct sectors read and written;\n"

@@ -78,7 +78,7 @@ static void ws_run_help(FILE *out)
         "usage: warpsim run [OPTIONS] TRACE\n"
         "\n"
         "Simulates every kernel of TRACE (a kernelslist.g, a folder holding one,\n"
-        "one kernel-N.traceg[.xz], or a workload.yaml that expands a SASS listing)\n"
+        "one kernel-N.traceg[.xz|.zst], or a workload.yaml that expands a SASS listing)\n"
         "in launch order on one GPU, host-to-device copies warming L2 between\n"
         "them, and prints per kernel and in total:\n"
         "cycles, time at the SM clock, warp instructions, IPC, occupancy and what\n"

@@ -6,7 +6,7 @@
  * a trace as one packed file (.wst, trace/ws_pack.h).
  *
  * Inputs: a kernelslist.g (or a folder holding one), a single
- * kernel-N.traceg[.xz], a .wst, or a cuobjdump/nvdisasm listing
+ * kernel-N.traceg[.xz|.zst], a .wst, or a cuobjdump/nvdisasm listing
  * (recognised by content).
  *
  * Leaves out: reading and writing kernels (run/ws_run_trace.h,
@@ -45,7 +45,7 @@ static void ws_trace_help(FILE *out)
         "instructions by space with average sectors per request and active lanes,\n"
         "and unknown opcodes. For a listing, the static mix per function.\n"
         "\n"
-        "PATH is a kernelslist.g, a folder holding one, a kernel-N.traceg[.xz], a\n"
+        "PATH is a kernelslist.g, a folder holding one, a kernel-N.traceg[.xz|.zst], a\n"
         "packed .wst, a workload.yaml (expanded first), or a cuobjdump -sass /\n"
         "nvdisasm listing.\n"
         "\n"
@@ -53,7 +53,7 @@ static void ws_trace_help(FILE *out)
         "the Accel-Sim format (tracer version 4), readable by warpsim and Accel-Sim.\n"
         "\n"
         "pack reads TRACE (a kernelslist.g, a folder holding one, or one\n"
-        "kernel-N.traceg[.xz]) and writes its kernels and host-to-device copies as\n"
+        "kernel-N.traceg[.xz|.zst]) and writes its kernels and host-to-device copies as\n"
         "one binary file, OUT.wst, which every command accepts in place of the\n"
         "text and reads without parsing.\n"
         "\n"
@@ -219,7 +219,7 @@ static int ws_trace_pack(const struct ws_trace_args *a, struct ws_input *in,
         return ws_err_arg(err, a->input, 0, 0,
                           "trace pack reads a trace "
                           "(expected a kernelslist.g, a folder holding one, "
-                          "a kernel-N.traceg[.xz] or a .wst, not a %s)",
+                          "a kernel-N.traceg[.xz|.zst] or a .wst, not a %s)",
                           ws_input_what(in));
     rc = ws_cli_plan_outputs(&out, 1, in, NULL, 0, err);
     if (rc == 0)

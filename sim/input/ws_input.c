@@ -61,7 +61,8 @@ int ws_input_detect(const char *input, char **list_path,
         *kind = WS_INPUT_PACK;
         return 0;
     }
-    if (ws_ends_with(input, ".traceg") || ws_ends_with(input, ".traceg.xz")) {
+    if (ws_ends_with(input, ".traceg") || ws_ends_with(input, ".traceg.xz")
+        || ws_ends_with(input, ".traceg.zst")) {
         *kind = WS_INPUT_KERNEL;
         return 0;
     }
@@ -91,7 +92,7 @@ int ws_input_detect(const char *input, char **list_path,
     }
     return ws_err_at(err, input, 1, 1,
                      "cannot tell what this file is "
-                     "(expected a kernelslist.g, a kernel-N.traceg[.xz] or "
+                     "(expected a kernelslist.g, a kernel-N.traceg[.xz|.zst] or "
                      "a cuobjdump/nvdisasm listing)");
 }
 

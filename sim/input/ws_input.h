@@ -1,7 +1,7 @@
 /*
  * ws_input: the one front door for everything warpsim simulates or
  * summarises.  A path is recognised (a folder holding a kernelslist.g, a
- * kernelslist.g, one kernel-N.traceg[.xz], a packed trace (.wst), a
+ * kernelslist.g, one kernel-N.traceg[.xz|.zst], a packed trace (.wst), a
  * workload description over a SASS listing, or a listing on its own, told
  * by its content) and opened as a list of commands in launch order:
  * host-to-device copies and kernels.  Each kernel opens as a struct ws_cta_source, so the timing
@@ -32,7 +32,7 @@
  * callers of an opened input ask the queries below instead. */
 enum ws_input_kind {
     WS_INPUT_LIST,     /* kernelslist.g, or a folder holding one */
-    WS_INPUT_KERNEL,   /* one kernel-N.traceg[.xz] */
+    WS_INPUT_KERNEL,   /* one kernel-N.traceg[.xz|.zst] */
     WS_INPUT_LISTING,  /* a SASS listing: static, nothing to run */
     WS_INPUT_WORKLOAD, /* a workload.yaml over a listing */
     WS_INPUT_PACK      /* a packed trace (.wst), by its magic */

@@ -154,25 +154,41 @@ static long ws_shared_fast(const uint64_t *addrs, unsigned n, unsigned width,
     return (long)((words + banks - 1) / banks);
 }
 
-/* Distinct bank-width words per bank, worst bank, over n lanes. */
+/* Open addressing for the tally's distinct words: twice the most words a
+ * warp can touch, so a probe ends soon. */
+#define WS_TALLY_SLOTS (2 * WS_WARP_SIZE * WS_SHARED_MAX_PIECES)
+
+/* Distinct bank-width words per bank, worst bank, over n lanes.  Words
+ * are told apart by a hash set (linear in the lanes; a sorted insert was
+ * quadratic, a tenth of a shared-heavy run's time). */
 static unsigned ws_shared_tally(const uint64_t *addrs, unsigned n,
                                 unsigned pieces, unsigned banks,
                                 unsigned bank_width)
 {
-    uint64_t words[WS_WARP_SIZE * WS_SHARED_MAX_PIECES];
-    unsigned nwords = 0, per_bank[WS_SHARED_MAX_BANKS], worst = 0;
+    uint64_t slot[WS_TALLY_SLOTS];
+    unsigned char used[WS_TALLY_SLOTS];
+    unsigned per_bank[WS_SHARED_MAX_BANKS], worst = 0, bits = 1, mask;
 
-    /* Only the banks this GPU has: clearing all 1024 cost more than the
-     * count itself. */
+    /* A table of at least twice the words, a power of two, cleared only
+     * as far as it is used; likewise only the banks this GPU has. */
+    while ((1u << bits) < 2 * n * pieces)
+        bits++;
+    mask = (1u << bits) - 1;
     memset(per_bank, 0, banks * sizeof *per_bank);
+    memset(used, 0, mask + 1);
     for (unsigned i = 0; i < n; i++)
-        for (unsigned k = 0; k < pieces; k++)
-            ws_add_sector(words, &nwords, addrs[i] / bank_width + k);
-    for (unsigned i = 0; i < nwords; i++) {
-        unsigned b = (unsigned)(words[i] % banks);
-        if (++per_bank[b] > worst)
-            worst = per_bank[b];
-    }
+        for (unsigned k = 0; k < pieces; k++) {
+            uint64_t w = addrs[i] / bank_width + k;
+            unsigned h = (unsigned)((w * 0x9e3779b97f4a7c15ull) >> (64 - bits));
+            while (used[h] && slot[h] != w)
+                h = (h + 1) & mask;
+            if (used[h])
+                continue;
+            used[h] = 1;
+            slot[h] = w;
+            if (++per_bank[w % banks] > worst)
+                worst = per_bank[w % banks];
+        }
     return worst;
 }
 

@@ -57,8 +57,8 @@ static int ws_memcpy_line(struct ws_cmdlist *list, const char *line,
 /* A kernel line names a trace file.  The tracer writes "kernel-N.traceg"
  * (the reference simulator takes only lines starting with "kernel"); a
  * path to such a file, absolute or with folders ("../other/kernel-2.traceg",
- * "/data/run1/kernel-1.traceg.xz"), and any file ending in .traceg or
- * .traceg.xz are kernels too.  Other lines (MemcpyDtoH, '#' notes) are
+ * "/data/run1/kernel-1.traceg.xz"), and any file ending in .traceg,
+ * .traceg.xz or .traceg.zst are kernels too.  Other lines (MemcpyDtoH, '#' notes) are
  * skipped as the reference simulator skips them. */
 static int ws_is_kernel_line(const char *line)
 {
@@ -70,7 +70,8 @@ static int ws_is_kernel_line(const char *line)
     base = base ? base + 1 : line;
     return strncmp(base, "kernel", 6) == 0
            || (n >= 7 && strcmp(line + n - 7, ".traceg") == 0)
-           || (n >= 10 && strcmp(line + n - 10, ".traceg.xz") == 0);
+           || (n >= 10 && strcmp(line + n - 10, ".traceg.xz") == 0)
+           || (n >= 11 && strcmp(line + n - 11, ".traceg.zst") == 0);
 }
 
 static int ws_kernel_line(struct ws_cmdlist *list, const char *dir,

@@ -1,5 +1,5 @@
 /*
- * ws_traceg: reader of one Accel-Sim kernel trace (kernel-N.traceg[.xz]).
+ * ws_traceg: reader of one Accel-Sim kernel trace (kernel-N.traceg[.xz|.zst]).
  *
  * Opening reads and checks the header (struct ws_launch); each call to
  * ws_traceg_next_cta then parses one "#BEGIN_TB ... #END_TB" block into a

@@ -1,5 +1,6 @@
 /*
- * ws_lines: line input over plain files, .xz streams (liblzma) and memory.
+ * ws_lines: line input over plain files, .xz streams (liblzma), .zst
+ * streams (libzstd, ws_lines_zstd.c) and memory.
  * See ws_lines.h for the contract.
  */
 #include "ws_lines.h"
@@ -12,9 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ws_lines_zstd.h"
 #include "ws_readset.h"
-
-#define WS_LINES_CHUNK (64u * 1024u)
 
 /* xz -9 needs 65 MiB to decode; a header asking for far more is hostile or
  * broken, and liblzma would otherwise allocate whatever it claims. */
@@ -39,7 +39,7 @@ static int ws_lines_read_error(struct ws_lines *r, struct ws_err *err)
 }
 
 /* Raw bytes from the underlying source, before any decompression. */
-static size_t ws_lines_raw(struct ws_lines *r, uint8_t *dst, size_t cap)
+size_t ws_lines_raw_read(struct ws_lines *r, uint8_t *dst, size_t cap)
 {
     size_t n;
 
@@ -70,15 +70,15 @@ static int ws_lines_start_xz(struct ws_lines *r, struct ws_err *err)
         return ws_err_oom(err); /* its only failure with valid flags */
     }
     r->lz = lz;
-    r->xz = 1;
+    r->codec = WS_LINES_XZ;
     return 0;
 }
 
-/* Looks at the first bytes to choose between plain text and xz.  The bytes
+/* Looks at the first bytes to choose between plain text, xz and zstd.  The bytes
  * read stay in chunk (plain) or in (xz) so nothing is read twice. */
 static int ws_lines_sniff(struct ws_lines *r, struct ws_err *err)
 {
-    size_t n = ws_lines_raw(r, (uint8_t *)r->chunk, WS_LINES_CHUNK);
+    size_t n = ws_lines_raw_read(r, (uint8_t *)r->chunk, WS_LINES_CHUNK);
 
     if (r->fp && ferror(r->fp))
         return ws_lines_read_error(r, err);
@@ -92,6 +92,8 @@ static int ws_lines_sniff(struct ws_lines *r, struct ws_err *err)
         ((lzma_stream *)r->lz)->avail_in = n;
         return 0;
     }
+    if (ws_lines_zstd_magic((const uint8_t *)r->chunk, n))
+        return ws_lines_zstd_start(r, n, err);
     r->chunk_len = n;
     r->chunk_nul = memchr(r->chunk, '\0', n) != NULL;
     if (n < WS_LINES_CHUNK)
@@ -223,7 +225,7 @@ static int ws_lines_fill_xz(struct ws_lines *r, struct ws_err *err)
     while (lz->avail_out == WS_LINES_CHUNK) {
         lzma_action action = LZMA_RUN;
         if (lz->avail_in == 0) {
-            r->in_len = ws_lines_raw(r, r->in, WS_LINES_CHUNK);
+            r->in_len = ws_lines_raw_read(r, r->in, WS_LINES_CHUNK);
             if (r->fp && ferror(r->fp))
                 return ws_lines_read_error(r, err);
             lz->next_in = r->in;
@@ -252,7 +254,7 @@ static int ws_lines_fill_xz(struct ws_lines *r, struct ws_err *err)
 
 static int ws_lines_fill_plain(struct ws_lines *r, struct ws_err *err)
 {
-    r->chunk_len = ws_lines_raw(r, (uint8_t *)r->chunk, WS_LINES_CHUNK);
+    r->chunk_len = ws_lines_raw_read(r, (uint8_t *)r->chunk, WS_LINES_CHUNK);
     if (r->fp && ferror(r->fp))
         return ws_lines_read_error(r, err);
     if (r->chunk_len < WS_LINES_CHUNK)
@@ -269,7 +271,9 @@ static int ws_lines_fill(struct ws_lines *r, struct ws_err *err)
     r->chunk_pos = 0;
     r->chunk_len = 0;
     if (!r->at_eof)
-        rc = r->xz ? ws_lines_fill_xz(r, err) : ws_lines_fill_plain(r, err);
+        rc = r->codec == WS_LINES_XZ     ? ws_lines_fill_xz(r, err)
+             : r->codec == WS_LINES_ZSTD ? ws_lines_zstd_fill(r, err)
+                                         : ws_lines_fill_plain(r, err);
     r->chunk_nul = rc == 0 && memchr(r->chunk, '\0', r->chunk_len) != NULL;
     return rc;
 }
@@ -405,7 +409,9 @@ void ws_lines_close(struct ws_lines *r)
 {
     if (r->fp)
         fclose(r->fp);
-    if (r->lz) {
+    if (r->lz && r->codec == WS_LINES_ZSTD)
+        ws_lines_zstd_end(r);
+    else if (r->lz) {
         lzma_end(r->lz);
         free(r->lz);
     }

@@ -8,7 +8,7 @@
  * (an .xz stream of nothing but newlines, a few KiB, decodes to gigabytes:
  * it is refused after its first MiBs instead of being read to its end, and
  * readers that skip blank lines need no bound of their own), and a
- * truncated .xz stream reported rather than taken as a short file.
+ * truncated .xz or .zst stream reported rather than taken as a short file.
  * Compressed input is detected by its magic bytes, not its name.  Only
  * regular files are read: a FIFO, a directory or a device is refused
  * before anything blocks on it.  Reading allocates nothing per line: a
@@ -16,7 +16,9 @@
  * past the chunk, in a buffer that grows only for a line longer than any
  * before it.
  *
- * Leaves out: seeking, other compressors.
+ * Zstandard decoding is ws_lines_zstd.c's.
+ *
+ * Leaves out: seeking, other compressors (gzip, lz4).
  */
 #ifndef WS_LINES_H
 #define WS_LINES_H
@@ -35,13 +37,23 @@
  * header and 1 MiB of newlines), and read in some 40 ms. */
 #define WS_LINES_MAX_BLANK (4u << 20)
 
+/* Bytes decoded (or read) at a time. */
+#define WS_LINES_CHUNK (64u * 1024u)
+
+/* What the source is, from its first bytes. */
+enum {
+    WS_LINES_PLAIN,
+    WS_LINES_XZ,
+    WS_LINES_ZSTD
+};
+
 struct ws_lines {
     const char *name; /* the path as the user wrote it, for messages */
     FILE *fp;
     const uint8_t *mem; /* memory source when fp is NULL */
     size_t mem_len, mem_pos;
-    int xz;
-    void *lz;    /* lzma_stream, opaque to callers */
+    int codec;   /* WS_LINES_PLAIN, _XZ or _ZSTD */
+    void *lz;    /* the decoder's state, opaque to callers */
     uint8_t *in; /* compressed input chunk */
     size_t in_len;
     char *chunk; /* decoded bytes not yet split into lines */
@@ -73,5 +85,8 @@ int ws_lines_next(struct ws_lines *r, char **line, size_t *len,
                   struct ws_err *err);
 
 void ws_lines_close(struct ws_lines *r);
+
+/* For the decoders: up to cap raw bytes of the source, 0 at its end. */
+size_t ws_lines_raw_read(struct ws_lines *r, uint8_t *dst, size_t cap);
 
 #endif

@@ -5,6 +5,7 @@
  */
 #include <fcntl.h>
 #include <lzma.h>
+#include <zstd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,6 +226,72 @@ static void test_lines_xz(void **state)
     assert_non_null(strstr(err.text, "truncated xz"));
     ws_lines_close(&r);
     free(xz);
+}
+
+/* Two zstd frames of text, the second starting mid-line: the reader takes
+ * the concatenation, as zstd -d does. */
+static uint8_t *zstd_frames(const char *text, size_t len, size_t *out_len)
+{
+    size_t half = len / 2 + 3, cap = ZSTD_compressBound(len) + 64, a, b;
+    uint8_t *out = malloc(cap);
+
+    a = ZSTD_compress(out, cap, text, half, 19);
+    assert_false(ZSTD_isError(a));
+    b = ZSTD_compress(out + a, cap - a, text + half, len - half, 3);
+    assert_false(ZSTD_isError(b));
+    *out_len = a + b;
+    return out;
+}
+
+static void test_lines_zstd(void **state)
+{
+    char text[200000];
+    size_t n = 0, z_len;
+    uint8_t *z;
+    struct ws_lines r;
+    struct ws_err err;
+    char *line;
+    size_t len;
+    long count = 0;
+    int rc;
+
+    (void)state;
+    for (int i = 0; n < sizeof text - 64; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "line %d\n", i);
+    z = zstd_frames(text, n, &z_len);
+    ws_err_clear(&err);
+    assert_int_equal(ws_lines_open_mem(&r, "t.zst", z, z_len, &err), 0);
+    while ((rc = ws_lines_next(&r, &line, &len, &err)) == 1) {
+        char want[32];
+        snprintf(want, sizeof want, "line %ld", count);
+        assert_string_equal(line, want);
+        count++;
+    }
+    assert_int_equal(rc, 0);
+    assert_true(count > 10000);
+    ws_lines_close(&r);
+
+    /* Cut inside the last frame: said, not taken for a short file. */
+    ws_err_clear(&err);
+    assert_int_equal(ws_lines_open_mem(&r, "cut.zst", z, z_len - 7, &err), 0);
+    while ((rc = ws_lines_next(&r, &line, &len, &err)) == 1)
+        ;
+    assert_int_equal(rc, -1);
+    assert_non_null(strstr(err.text, "truncated zstd"));
+    ws_lines_close(&r);
+
+    /* Garbage after the magic: one error, placed. */
+    memset(z + 8, 0xa5, 32);
+    ws_err_clear(&err);
+    rc = ws_lines_open_mem(&r, "bad.zst", z, z_len, &err);
+    while (rc == 0 && (rc = ws_lines_next(&r, &line, &len, &err)) == 1)
+        ;
+    assert_int_equal(rc, -1);
+    assert_non_null(strstr(err.text, "zstd"));
+    assert_non_null(strstr(err.text, "(expected"));
+    if (r.chunk)
+        ws_lines_close(&r);
+    free(z);
 }
 
 static void test_lines_missing_file(void **state)
@@ -482,6 +549,7 @@ int main(void)
         cmocka_unit_test(test_lines_binary),
         cmocka_unit_test(test_lines_long),
         cmocka_unit_test(test_lines_xz),
+        cmocka_unit_test(test_lines_zstd),
         cmocka_unit_test(test_lines_missing_file),
         cmocka_unit_test(test_lines_not_regular),
         cmocka_unit_test(test_hash_file),

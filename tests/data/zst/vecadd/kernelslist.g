@@ -1,0 +1,4 @@
+MemcpyHtoD,0x00007f4a1e000000,16040
+MemcpyHtoD,0x00007f4a1e100000,16040
+kernel-1.traceg.zst
+MemcpyDtoH,0x00007f4a1e200000,16040
