@@ -23,7 +23,7 @@ FUZZ_SECONDS ?= 5
 shq = '$(subst ','\'',$(1))'
 
 DEBIAN_PACKAGES = build-essential cmake pkg-config python3 xz-utils \
-                  libgsl-dev libyaml-dev libcmocka-dev liblzma-dev libzstd-dev \
+                  libgsl-dev libyaml-dev libcmocka-dev liblzma-dev libzstd-dev zstd \
                   libjansson-dev libxxhash-dev gnuplot-nox \
                   clang libclang-rt-dev help2man \
                   clang-format clang-tidy cppcheck

@@ -380,6 +380,9 @@ int ws_pack_sniff(const char *path)
         return 0;
     is = read(fd, magic, sizeof magic) == (ssize_t)sizeof magic
          && memcmp(magic, WS_PACK_MAGIC, sizeof magic) == 0;
+    if (!is && ws_packr_zstd_is(fd))
+        is = ws_packr_zstd_head(fd, magic, sizeof magic)
+             && memcmp(magic, WS_PACK_MAGIC, sizeof magic) == 0;
     close(fd);
     return is;
 }
@@ -401,6 +404,17 @@ int ws_pack_open(struct ws_pack **out, const char *path, struct ws_err *err)
     /* st is set: ws_packr_fd's failures all return -1 (through ws_err_msg,
      * which the analyser cannot see into).
      * NOLINTNEXTLINE(clang-analyzer-core.uninitialized.Assign) */
+    if (ws_packr_zstd_is(fd)) {
+        /* decoded into memory: no mapping, no descriptor to watch */
+        int rc = ws_packr_zstd_load(p, fd, err);
+        close(fd);
+        if (rc < 0 || ws_packr_check(p, err) < 0) {
+            ws_pack_close(p);
+            return -1;
+        }
+        *out = p;
+        return 0;
+    }
     p->size = (size_t)st.st_size;
     p->fd = fd;
     p->size0 = (uint64_t)st.st_size;

@@ -44,6 +44,13 @@ void ws_packr_guard_remove(int slot);
  * once a fault in the slot's mapping was turned into zeros; else 0. */
 int ws_packr_guard_tripped(int slot, uint64_t *at);
 
+/* Compressed packs (ws_packr_zstd.c): whether fd starts with a zstd
+ * frame; its first n decoded bytes into head (1 when there were n); the
+ * whole file decoded into p->own (p->base, p->size). */
+int ws_packr_zstd_is(int fd);
+int ws_packr_zstd_head(int fd, void *head, size_t n);
+int ws_packr_zstd_load(struct ws_pack *p, int fd, struct ws_err *err);
+
 /* Whether p changed since it was opened: 0, or -1 and err replaced by
  * "the file changed while it was being read" (a check that failed on
  * zeros where the file was cut short would describe the zeros, not the
