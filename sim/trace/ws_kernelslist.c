@@ -11,9 +11,20 @@
 #include "util/ws_lines.h"
 #include "util/ws_num.h"
 
+/* More commands than this are refused: a few hundred KiB of compressed
+ * kernelslist can stand for a hundred million copies, gigabytes of
+ * entries.  The largest real applications launch tens of thousands of
+ * kernels with their copies. */
+#define WS_CMDLIST_MAX (4u << 20)
+
 static int ws_cmdlist_push(struct ws_cmdlist *list, struct ws_cmd *cmd,
                            struct ws_err *err)
 {
+    if (list->n >= WS_CMDLIST_MAX)
+        return ws_err_at(err, list->name, cmd->line, 1,
+                         "more than %u kernels and copies (expected at "
+                         "most %u: an application's launches)",
+                         WS_CMDLIST_MAX, WS_CMDLIST_MAX);
     if (ws_grow((void **)&list->cmds, &list->cap, list->n + 1,
                 sizeof *list->cmds, 16)
         < 0)

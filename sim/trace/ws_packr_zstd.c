@@ -12,6 +12,7 @@
 #include "ws_packr_internal.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -36,12 +37,21 @@ static uint64_t ws_packr_zstd_cap(void)
     return half < WS_PACKR_ZSTD_CAP ? half : WS_PACKR_ZSTD_CAP;
 }
 
+/* A zstd frame or a skippable frame (magic 0x184D2A50 to 5F, little
+ * endian), which a zstd stream may begin with. */
+static int ws_packr_zstd_magic_at(const uint8_t *p)
+{
+    return memcmp(p, ws_packr_zstd_magic, 4) == 0
+           || ((p[0] & 0xf0) == 0x50 && p[1] == 0x2a && p[2] == 0x4d
+               && p[3] == 0x18);
+}
+
 int ws_packr_zstd_is(int fd)
 {
     uint8_t head[4];
 
     return pread(fd, head, sizeof head, 0) == (ssize_t)sizeof head
-           && memcmp(head, ws_packr_zstd_magic, sizeof head) == 0;
+           && ws_packr_zstd_magic_at(head);
 }
 
 /* The whole compressed file, malloc'd. */
@@ -106,31 +116,68 @@ static int ws_packr_zstd_fail(const char *path, size_t ret, struct ws_err *err)
                      ZSTD_getErrorName(ret));
 }
 
-/* Decodes src into out (malloc'd, 8-byte aligned as malloc's are). */
+/* The pack's own size, once its header is decoded: what the decoding may
+ * not pass (a few KiB of zstd can stand for gigabytes of zeros after a
+ * valid header).  0 while the header is not all there. */
+static uint64_t ws_packr_zstd_declared(const ZSTD_outBuffer *out)
+{
+    uint64_t size;
+
+    if (out->pos < sizeof(struct ws_pack_header))
+        return 0;
+    memcpy(&size,
+           (const uint8_t *)out->dst
+               + offsetof(struct ws_pack_header, file_size),
+           sizeof size);
+    return size;
+}
+
+static int ws_packr_zstd_big(const char *path, uint64_t cap, int declared,
+                             struct ws_err *err)
+{
+    if (declared)
+        return ws_err_at(err, path, 1, 1,
+                         "decodes to more than the %llu bytes its pack "
+                         "header gives (expected the packed trace alone)",
+                         (unsigned long long)cap);
+    return ws_err_at(err, path, 1, 1,
+                     "decodes to more than %llu MiB (expected a packed "
+                     "trace this machine can hold: half its memory, at "
+                     "most 16 GiB)",
+                     (unsigned long long)(cap >> 20));
+}
+
+/* Decodes src into out (malloc'd, 8-byte aligned as malloc's are), never
+ * holding more than a byte past the cap: the machine's, then the size
+ * the pack's header declares. */
 static int ws_packr_zstd_decode(const char *path, const uint8_t *src,
                                 size_t len, ZSTD_outBuffer *out,
                                 struct ws_err *err)
 {
     ZSTD_DCtx *d = ZSTD_createDCtx();
     ZSTD_inBuffer in = {src, len, 0};
-    uint64_t cap = ws_packr_zstd_cap();
+    uint64_t cap = ws_packr_zstd_cap(), said;
     size_t ret = 1;
-    int rc = 0;
+    int rc = 0, declared = 0;
 
     if (!d)
         return ws_err_oom(err);
     ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, WS_PACKR_ZSTD_WINDOWLOG);
     while (rc == 0 && in.pos < in.size) {
-        if (out->pos == out->size
-            && ws_packr_zstd_grow(out, out->size + 1, cap) < 0)
-            rc = ws_err_at(err, path, 1, 1,
-                           "decodes to more than %llu MiB (expected a "
-                           "packed trace this machine can hold: half its "
-                           "memory, at most 16 GiB)",
-                           (unsigned long long)(cap >> 20));
+        if (!declared && (said = ws_packr_zstd_declared(out)) > 0) {
+            declared = 1;
+            cap = said < cap ? said : cap;
+        }
+        if (out->pos > cap)
+            rc = ws_packr_zstd_big(path, cap, declared, err);
+        else if (out->pos == out->size
+                 && ws_packr_zstd_grow(out, out->size + 1, cap + 1) < 0)
+            rc = ws_packr_zstd_big(path, cap, declared, err);
         else if (ZSTD_isError(ret = ZSTD_decompressStream(d, out, &in)))
             rc = ws_packr_zstd_fail(path, ret, err);
     }
+    if (rc == 0 && out->pos > cap)
+        rc = ws_packr_zstd_big(path, cap, declared, err);
     if (rc == 0 && ret != 0)
         rc = ws_err_at(err, path, 1, 1,
                        "truncated zstd stream (expected more compressed "
@@ -152,7 +199,7 @@ int ws_packr_zstd_load(struct ws_pack *p, int fd, struct ws_err *err)
     /* A size the frame declares is a first guess, never trusted beyond
      * the cap: the decoder still stops at the data's end. */
     if (known != ZSTD_CONTENTSIZE_UNKNOWN && known != ZSTD_CONTENTSIZE_ERROR
-        && known > 0 && known < ws_packr_zstd_cap())
+        && known > 0 && known < ws_packr_zstd_cap() && known < (1ull << 30))
         ws_packr_zstd_grow(&out, (size_t)known, ws_packr_zstd_cap());
     if (ws_packr_zstd_decode(p->name, src, len, &out, err) < 0) {
         free(src);
@@ -177,7 +224,7 @@ int ws_packr_zstd_head(int fd, void *head, size_t n)
     ssize_t got = src ? pread(fd, src, WS_PACKR_ZSTD_HEAD, 0) : -1;
     ZSTD_inBuffer in = {src, got > 0 ? (size_t)got : 0, 0};
 
-    if (d && got >= 4 && memcmp(src, ws_packr_zstd_magic, 4) == 0) {
+    if (d && got >= 4 && ws_packr_zstd_magic_at(src)) {
         ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, WS_PACKR_ZSTD_WINDOWLOG);
         while (out.pos < n && in.pos < in.size
                && !ZSTD_isError(ZSTD_decompressStream(d, &out, &in)))

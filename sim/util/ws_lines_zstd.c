@@ -16,13 +16,19 @@ static const uint8_t ws_zstd_magic[4] = {0x28, 0xB5, 0x2F, 0xFD};
 struct ws_zstd {
     ZSTD_DCtx *d;
     ZSTD_inBuffer in;
-    size_t left; /* the decoder's hint: 0 when a frame just ended */
+    size_t left;   /* the decoder's hint: 0 when a frame just ended */
+    int truncated; /* the data ended inside a frame: said at the next fill,
+                      once the lines before it were read */
 };
 
+/* A zstd frame, or a skippable frame (magic 0x184D2A50 to 5F, little
+ * endian), which a zstd stream may begin with. */
 int ws_lines_zstd_magic(const uint8_t *p, size_t n)
 {
     return n >= sizeof ws_zstd_magic
-           && memcmp(p, ws_zstd_magic, sizeof ws_zstd_magic) == 0;
+           && (memcmp(p, ws_zstd_magic, sizeof ws_zstd_magic) == 0
+               || ((p[0] & 0xf0) == 0x50 && p[1] == 0x2a && p[2] == 0x4d
+                   && p[3] == 0x18));
 }
 
 int ws_lines_zstd_start(struct ws_lines *r, size_t n, struct ws_err *err)
@@ -78,10 +84,18 @@ int ws_lines_zstd_fill(struct ws_lines *r, struct ws_err *err)
     ZSTD_outBuffer out = {r->chunk, WS_LINES_CHUNK, 0};
     size_t ret;
 
+    if (z->truncated)
+        return ws_err_at(err, r->name, r->lineno + 1, 1,
+                         "truncated zstd stream (expected more compressed "
+                         "data)");
     while (out.pos < out.size) {
         if (z->in.pos == z->in.size) {
             if (ws_lines_zstd_more(r, z, err) < 0)
                 return -1;
+            if (z->in.size == 0 && z->left != 0 && out.pos > 0) {
+                z->truncated = 1;
+                break;
+            }
             if (z->in.size == 0) {
                 if (z->left != 0)
                     return ws_err_at(err, r->name, r->lineno + 1, 1,
