@@ -188,26 +188,29 @@ static uint8_t *xz_compress(const char *text, size_t len, size_t *out_len)
     return out;
 }
 
-static void test_lines_xz(void **state)
+/* More than one 64 KiB decode chunk of "line N" lines, so that lines
+ * straddle refills; its length in *n. */
+static void lines_text(char *text, size_t cap, size_t *n)
 {
-    char text[200000];
-    size_t n = 0, xz_len;
-    uint8_t *xz;
+    *n = 0;
+    for (int i = 0; *n < cap - 64; i++)
+        *n += (size_t)snprintf(text + *n, cap - *n, "line %d\n", i);
+}
+
+/* Reads the compressed form of lines_text's text to its end, each line
+ * checked. */
+static void lines_read_all(const char *name, const uint8_t *data, size_t len)
+{
     struct ws_lines r;
     struct ws_err err;
     char *line;
-    size_t len;
+    size_t n;
     long count = 0;
     int rc;
 
-    (void)state;
-    /* More than one 64 KiB decode chunk, so lines straddle refills. */
-    for (int i = 0; n < sizeof text - 64; i++)
-        n += (size_t)snprintf(text + n, sizeof text - n, "line %d\n", i);
-    xz = xz_compress(text, n, &xz_len);
     ws_err_clear(&err);
-    assert_int_equal(ws_lines_open_mem(&r, "t.xz", xz, xz_len, &err), 0);
-    while ((rc = ws_lines_next(&r, &line, &len, &err)) == 1) {
+    assert_int_equal(ws_lines_open_mem(&r, name, data, len, &err), 0);
+    while ((rc = ws_lines_next(&r, &line, &n, &err)) == 1) {
         char want[32];
         snprintf(want, sizeof want, "line %ld", count);
         assert_string_equal(line, want);
@@ -216,6 +219,23 @@ static void test_lines_xz(void **state)
     assert_int_equal(rc, 0);
     assert_true(count > 10000);
     ws_lines_close(&r);
+}
+
+static void test_lines_xz(void **state)
+{
+    char text[200000];
+    size_t n, xz_len;
+    uint8_t *xz;
+    struct ws_lines r;
+    struct ws_err err;
+    char *line;
+    size_t len;
+    int rc;
+
+    (void)state;
+    lines_text(text, sizeof text, &n);
+    xz = xz_compress(text, n, &xz_len);
+    lines_read_all("t.xz", xz, xz_len);
 
     /* Cut the stream: the reader must say so instead of ending early. */
     ws_err_clear(&err);
@@ -246,30 +266,18 @@ static uint8_t *zstd_frames(const char *text, size_t len, size_t *out_len)
 static void test_lines_zstd(void **state)
 {
     char text[200000];
-    size_t n = 0, z_len;
+    size_t n, z_len;
     uint8_t *z;
     struct ws_lines r;
     struct ws_err err;
     char *line;
     size_t len;
-    long count = 0;
     int rc;
 
     (void)state;
-    for (int i = 0; n < sizeof text - 64; i++)
-        n += (size_t)snprintf(text + n, sizeof text - n, "line %d\n", i);
+    lines_text(text, sizeof text, &n);
     z = zstd_frames(text, n, &z_len);
-    ws_err_clear(&err);
-    assert_int_equal(ws_lines_open_mem(&r, "t.zst", z, z_len, &err), 0);
-    while ((rc = ws_lines_next(&r, &line, &len, &err)) == 1) {
-        char want[32];
-        snprintf(want, sizeof want, "line %ld", count);
-        assert_string_equal(line, want);
-        count++;
-    }
-    assert_int_equal(rc, 0);
-    assert_true(count > 10000);
-    ws_lines_close(&r);
+    lines_read_all("t.zst", z, z_len);
 
     /* A skippable frame first (magic 0x184D2A5x, a length, its bytes) is
      * part of a zstd stream: skipped, not taken for text. */
