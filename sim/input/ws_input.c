@@ -90,10 +90,11 @@ int ws_input_detect(const char *input, char **list_path,
         *kind = WS_INPUT_LISTING;
         return 0;
     }
-    return ws_err_at(err, input, 1, 1,
-                     "cannot tell what this file is "
-                     "(expected a kernelslist.g, a kernel-N.traceg[.xz|.zst] or "
-                     "a cuobjdump/nvdisasm listing)");
+    return ws_err_at(
+        err, input, 1, 1,
+        "cannot tell what this file is "
+        "(expected a kernelslist.g, a kernel-N.traceg[.xz|.zst] or "
+        "a cuobjdump/nvdisasm listing)");
 }
 
 

@@ -401,9 +401,6 @@ int ws_pack_open(struct ws_pack **out, const char *path, struct ws_err *err)
         close(fd);
         return -1;
     }
-    /* st is set: ws_packr_fd's failures all return -1 (through ws_err_msg,
-     * which the analyser cannot see into).
-     * NOLINTNEXTLINE(clang-analyzer-core.uninitialized.Assign) */
     if (ws_packr_zstd_is(fd)) {
         /* decoded into memory: no mapping, no descriptor to watch */
         int rc = ws_packr_zstd_load(p, fd, err);
@@ -415,6 +412,9 @@ int ws_pack_open(struct ws_pack **out, const char *path, struct ws_err *err)
         *out = p;
         return 0;
     }
+    /* st is set: ws_packr_fd's failures all return -1 (through ws_err_msg,
+     * which the analyser cannot see into).
+     * NOLINTNEXTLINE(clang-analyzer-core.uninitialized.Assign) */
     p->size = (size_t)st.st_size;
     p->fd = fd;
     p->size0 = (uint64_t)st.st_size;
