@@ -62,18 +62,38 @@ static const char *ws_carveout_why(const struct ws_occupancy *occ)
     return "fixed split";
 }
 
-static void ws_text_stalls(FILE *out, const struct ws_counters *c)
+/* A stall share; "function unit busy" names the unit busiest over the
+ * kernel (report/ws_sol.h), the one its warps most likely waited for. */
+static void ws_text_stall(FILE *out, const struct ws_gpu *g,
+                          const struct ws_kernel_stats *k, enum ws_ctr which,
+                          double pct, int first)
 {
+    struct ws_sol s;
+
+    fprintf(out, "%s %s", first ? "" : ",", ws_ctr_info(which)->what);
+    if (which == WS_CTR_STALL_UNIT_BUSY) {
+        ws_sol_derive(g, k, &s);
+        if (s.busiest >= 0)
+            fprintf(out, " (busiest: %s)",
+                    ws_unit_name((enum ws_unit_kind)s.busiest));
+    }
+    fprintf(out, " %.1f%%", pct);
+}
+
+static void ws_text_stalls(FILE *out, const struct ws_gpu *g,
+                           const struct ws_kernel_stats *k)
+{
+    const struct ws_counters *c = &k->ctr;
     enum ws_ctr best[3] = {WS_CTR_COUNT, WS_CTR_COUNT, WS_CTR_COUNT};
     uint64_t total = 0;
 
     for (int i = WS_CTR_STALL_MEM_DEP; i <= WS_CTR_STALL_NO_INST; i++) {
         total += c->v[i];
-        for (int k = 0; k < 3; k++) {
-            if (best[k] == WS_CTR_COUNT || c->v[i] > c->v[best[k]]) {
-                for (int j = 2; j > k; j--)
+        for (int r = 0; r < 3; r++) {
+            if (best[r] == WS_CTR_COUNT || c->v[i] > c->v[best[r]]) {
+                for (int j = 2; j > r; j--)
                     best[j] = best[j - 1];
-                best[k] = (enum ws_ctr)i;
+                best[r] = (enum ws_ctr)i;
                 break;
             }
         }
@@ -83,10 +103,10 @@ static void ws_text_stalls(FILE *out, const struct ws_counters *c)
         fprintf(out, " none\n");
         return;
     }
-    for (int k = 0; k < 3; k++)
-        if (best[k] != WS_CTR_COUNT && c->v[best[k]])
-            fprintf(out, "%s %s %.1f%%", k ? "," : "",
-                    ws_ctr_info(best[k])->what, ws_pct(c->v[best[k]], total));
+    for (int i = 0; i < 3; i++)
+        if (best[i] != WS_CTR_COUNT && c->v[best[i]])
+            ws_text_stall(out, g, k, best[i], ws_pct(c->v[best[i]], total),
+                          i == 0);
     fprintf(out, "\n");
 }
 
@@ -170,7 +190,7 @@ static void ws_text_kernel(FILE *out, const struct ws_gpu *g,
     fprintf(out, "  L1 %.4g KiB, shared memory %.4g KiB per SM (%s)\n",
             k->occ.l1_size / 1024.0, k->occ.carveout / 1024.0,
             ws_carveout_why(&k->occ));
-    ws_text_stalls(out, &k->ctr);
+    ws_text_stalls(out, g, k);
     ws_text_core(out, g, v);
     if (v[WS_CTR_INST_UNKNOWN])
         fprintf(out,

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "report/ws_plot.h"
+#include "util/ws_demangle.h"
 #include "ws_sb.h"
 #include "ws_sb_stats.h"
 
@@ -93,6 +94,7 @@ int ws_study_quadrant(const struct ws_csv *const *tables, size_t nt,
     long kc = ws_csv_col(t, "kernel");
     size_t n = 0, len = 0, mem = 0;
     struct ws_plot_quadrant spec;
+    char *title = NULL;
     json_t *arr;
     FILE *out;
 
@@ -149,7 +151,11 @@ int ws_study_quadrant(const struct ws_csv *const *tables, size_t nt,
                          "limits it depends on the GPU");
     if (fclose(out) != 0)
         return ws_err_oom(err);
+    /* The chart's title is the kernel as people read its name. */
+    if (kc >= 0 && (title = ws_demangle(spec.title)))
+        spec.title = title;
     o->chart = ws_plot_quadrant_svg(&spec, err);
+    free(title);
     o->chart_name = WS_STUDY_CHART_QUADRANT;
     arr = json_array();
     for (size_t i = 0; i < n; i++)
