@@ -63,27 +63,20 @@ static const char *ws_carveout_why(const struct ws_occupancy *occ)
 }
 
 /* A stall share; "function unit busy" names the unit busiest over the
- * kernel (report/ws_sol.h), the one its warps most likely waited for. */
-static void ws_text_stall(FILE *out, const struct ws_gpu *g,
-                          const struct ws_kernel_stats *k, enum ws_ctr which,
-                          double pct, int first)
+ * kernel (busiest, from report/ws_sol.h; -1 when none), the one its warps
+ * most likely waited for. */
+static void ws_text_stall(FILE *out, enum ws_ctr which, int busiest, double pct,
+                          int first)
 {
-    struct ws_sol s;
-
     fprintf(out, "%s %s", first ? "" : ",", ws_ctr_info(which)->what);
-    if (which == WS_CTR_STALL_UNIT_BUSY) {
-        ws_sol_derive(g, k, &s);
-        if (s.busiest >= 0)
-            fprintf(out, " (busiest: %s)",
-                    ws_unit_name((enum ws_unit_kind)s.busiest));
-    }
+    if (which == WS_CTR_STALL_UNIT_BUSY && busiest >= 0)
+        fprintf(out, " (busiest: %s)",
+                ws_unit_name((enum ws_unit_kind)busiest));
     fprintf(out, " %.1f%%", pct);
 }
 
-static void ws_text_stalls(FILE *out, const struct ws_gpu *g,
-                           const struct ws_kernel_stats *k)
+static void ws_text_stalls(FILE *out, const struct ws_counters *c, int busiest)
 {
-    const struct ws_counters *c = &k->ctr;
     enum ws_ctr best[3] = {WS_CTR_COUNT, WS_CTR_COUNT, WS_CTR_COUNT};
     uint64_t total = 0;
 
@@ -105,7 +98,7 @@ static void ws_text_stalls(FILE *out, const struct ws_gpu *g,
     }
     for (int i = 0; i < 3; i++)
         if (best[i] != WS_CTR_COUNT && c->v[best[i]])
-            ws_text_stall(out, g, k, best[i], ws_pct(c->v[best[i]], total),
+            ws_text_stall(out, best[i], busiest, ws_pct(c->v[best[i]], total),
                           i == 0);
     fprintf(out, "\n");
 }
@@ -165,9 +158,11 @@ static void ws_text_kernel(FILE *out, const struct ws_gpu *g,
     const struct ws_launch *l = &k->launch;
     const uint64_t *v = k->ctr.v;
     struct ws_derived d;
+    struct ws_sol sol;
     char *shown = mangled ? NULL : ws_demangle(k->name);
 
     ws_report_derive(g, &k->ctr, &d);
+    ws_sol_derive(g, k, &sol);
     /* The name is input text: control characters escaped, not sent to the
      * terminal. */
     fprintf(out, "\nkernel %u: ", l->id);
@@ -190,7 +185,7 @@ static void ws_text_kernel(FILE *out, const struct ws_gpu *g,
     fprintf(out, "  L1 %.4g KiB, shared memory %.4g KiB per SM (%s)\n",
             k->occ.l1_size / 1024.0, k->occ.carveout / 1024.0,
             ws_carveout_why(&k->occ));
-    ws_text_stalls(out, g, k);
+    ws_text_stalls(out, &k->ctr, sol.busiest);
     ws_text_core(out, g, v);
     if (v[WS_CTR_INST_UNKNOWN])
         fprintf(out,
@@ -210,7 +205,7 @@ static void ws_text_kernel(FILE *out, const struct ws_gpu *g,
             (unsigned long long)v[WS_CTR_DRAM_BYTES_READ],
             (unsigned long long)v[WS_CTR_DRAM_BYTES_WRITE], d.dram_gbps,
             d.dram_pct_of_peak, g->dram.bandwidth);
-    ws_sol_text(out, g, k);
+    ws_sol_text(out, g, k, &sol);
     ws_text_async(out, v);
     ws_text_models(out, g, k);
 }

@@ -11,19 +11,6 @@
 
 #include "ws_report.h"
 
-/* Nsight Compute's pipe names (smsp__pipe_NAME_cycles_active); NULL where
- * it has no such pipe counter and ours is a ws__ metric. */
-/* Each pipe's name in its metrics, as the counters have it
- * (ws_stats.c): Nsight Compute's (sm__pipe_NAME_cycles_active) where it has
- * the pipe, else ours (ws__pipe_NAME_cycles_active). */
-static const char *const ws_sol_pipe[WS_UNIT_COUNT] = {
-    [WS_UNIT_FP32] = "fma",        [WS_UNIT_FP16] = "fp16",
-    [WS_UNIT_INT] = "alu",         [WS_UNIT_FP64] = "fp64",
-    [WS_UNIT_SFU] = "xu",          [WS_UNIT_TENSOR] = "tensor",
-    [WS_UNIT_UNIFORM] = "uniform", [WS_UNIT_MISC] = "misc",
-    [WS_UNIT_BRANCH] = "branch",   [WS_UNIT_LDST] = "lsu",
-};
-
 /* Thresholds of the hints.  Nsight's own rules use 60 % of peak for
  * "high throughput" and 80 % for a unit that is the bottleneck; an
  * achieved occupancy under 80 % of the theoretical is its "achieved
@@ -254,48 +241,54 @@ static void ws_sol_text_occ(FILE *out, const struct ws_gpu *g,
 }
 
 void ws_sol_text(FILE *out, const struct ws_gpu *g,
-                 const struct ws_kernel_stats *k)
+                 const struct ws_kernel_stats *k, const struct ws_sol *s)
 {
-    struct ws_sol s;
     int shown = 0;
 
-    ws_sol_derive(g, k, &s);
     fprintf(out,
             "  throughput (%% of peak): L1/shared %.1f%%, interconnect "
             "%.1f%%, L2 %.1f%%, DRAM %.1f%%\n",
-            s.l1_pct, s.icnt_pct, s.l2_pct, s.dram_pct);
+            s->l1_pct, s->icnt_pct, s->l2_pct, s->dram_pct);
     fprintf(out, "  pipes (%% of active sub-core cycles):");
     for (int u = 0; u < WS_UNIT_COUNT; u++) {
-        if (s.pipe_pct[u] <= 0)
+        if (s->pipe_pct[u] <= 0)
             continue;
         fprintf(out, "%s %s %.1f%%", shown++ ? "," : "",
-                ws_unit_name((enum ws_unit_kind)u), s.pipe_pct[u]);
+                ws_unit_name((enum ws_unit_kind)u), s->pipe_pct[u]);
     }
-    if (s.busiest >= 0)
+    if (s->busiest >= 0)
         fprintf(out, "; busiest %s\n",
-                ws_unit_name((enum ws_unit_kind)s.busiest));
+                ws_unit_name((enum ws_unit_kind)s->busiest));
     else
         fprintf(out, " none\n");
-    ws_sol_text_occ(out, g, k, &s);
+    ws_sol_text_occ(out, g, k, s);
     fprintf(out,
             "  launch: %llu CTAs, %.2f waves of %u (last wave %.0f%% full), "
             "tail %.1f%% of the cycles\n",
-            (unsigned long long)k->ctas_total, s.waves,
-            k->occ.ctas_per_sm * g->sm.count, s.last_wave_pct, s.tail_pct);
-    for (int i = 0; i < s.nhints; i++)
-        fprintf(out, "  hint: %s\n", s.hint[i]);
+            (unsigned long long)k->ctas_total, s->waves,
+            k->occ.ctas_per_sm * g->sm.count, s->last_wave_pct, s->tail_pct);
+    for (int i = 0; i < s->nhints; i++)
+        fprintf(out, "  hint: %s\n", s->hint[i]);
 }
 
 /* ---- JSON ------------------------------------------------------------- */
 
+/* Each pipe's share under its counter's name (ws_stats.c) as Nsight
+ * writes the share: "smsp__pipe_fma_cycles_active.sum" becomes
+ * "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active", and
+ * "ws__pipe_lsu_cycles_active.sum" keeps its prefix.  Derived, not listed
+ * again, so the two names cannot drift apart. */
 static void ws_sol_json_pipes(json_t *o, const struct ws_sol *s)
 {
-    char name[96];
+    char name[128];
 
     for (int u = 0; u < WS_UNIT_COUNT; u++) {
-        snprintf(name, sizeof name,
-                 "%s__pipe_%s_cycles_active.avg.pct_of_peak_sustained_active",
-                 u < WS_UNIT_UNIFORM ? "sm" : "ws", ws_sol_pipe[u]);
+        const char *c = ws_ctr_info(WS_CTR_PIPE_FP32_CYCLES + u)->name;
+        const char *dot = strrchr(c, '.');
+        int smsp = strncmp(c, "smsp__", 6) == 0;
+        snprintf(name, sizeof name, "%s%.*s.avg.pct_of_peak_sustained_active",
+                 smsp ? "sm__" : "", (int)(dot - c) - (smsp ? 6 : 0),
+                 c + (smsp ? 6 : 0));
         json_object_set_new(o, name, json_real(s->pipe_pct[u]));
     }
 }

@@ -55,8 +55,9 @@ struct ws_sol {
 
 void ws_sol_derive(const struct ws_gpu *g, const struct ws_kernel_stats *k,
                    struct ws_sol *s);
+/* The section's lines, from s as ws_sol_derive gave it for k. */
 void ws_sol_text(FILE *out, const struct ws_gpu *g,
-                 const struct ws_kernel_stats *k);
+                 const struct ws_kernel_stats *k, const struct ws_sol *s);
 struct json_t;
 struct json_t *ws_sol_json(const struct ws_gpu *g,
                            const struct ws_kernel_stats *k);
