@@ -73,8 +73,8 @@ static const char *ws_cfg_blame(const struct ws_cfg_ctx *c, const char *key,
     const char *kf = k >= 0 ? c->gpu->loc[k].file : NULL;
     const char *of = o >= 0 ? c->gpu->loc[o].file : NULL;
 
-    if (of && strcmp(of, "command line") == 0
-        && !(kf && strcmp(kf, "command line") == 0))
+    if (of && strcmp(of, WS_CFG_CMDLINE) == 0
+        && !(kf && strcmp(kf, WS_CFG_CMDLINE) == 0))
         return other;
     return key;
 }

@@ -22,7 +22,6 @@
 #include "util/ws_yaml.h"
 
 #define WS_CFG_MAX_DEPTH 8
-#define WS_CFG_CMDLINE "command line"
 
 const char *ws_cfg_default_name(void)
 {

@@ -70,9 +70,11 @@ struct ws_cache_cfg {
 #define WS_MAX_CARVEOUTS 16
 #define WS_CARVEOUT_AUTO UINT64_MAX
 
-/* Where a key's value came from (a file, or "command line" for --set);
+/* Where a key's value came from (a file, or WS_CFG_CMDLINE for --set);
  * file NULL when it was never set.  File names live as long as the
  * process. */
+#define WS_CFG_CMDLINE "command line"
+
 struct ws_cfg_loc {
     const char *file;
     long line, col;
