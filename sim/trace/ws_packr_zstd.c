@@ -10,6 +10,7 @@
  * need zstd's seekable format and a writer for it.
  */
 #include "ws_packr_internal.h"
+#include "util/ws_lines_zstd.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -18,15 +19,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
-#include <zstd_errors.h>
 
-#define WS_PACKR_ZSTD_WINDOWLOG 27
 /* The most a compressed pack may decode to: half the machine's memory,
  * and never above 16 GiB, so that a small hostile frame of zeros is
  * refused before it takes the machine down. */
 #define WS_PACKR_ZSTD_CAP (16ull << 30)
-
-static const uint8_t ws_packr_zstd_magic[4] = {0x28, 0xB5, 0x2F, 0xFD};
 
 static uint64_t ws_packr_zstd_cap(void)
 {
@@ -37,21 +34,12 @@ static uint64_t ws_packr_zstd_cap(void)
     return half < WS_PACKR_ZSTD_CAP ? half : WS_PACKR_ZSTD_CAP;
 }
 
-/* A zstd frame or a skippable frame (magic 0x184D2A50 to 5F, little
- * endian), which a zstd stream may begin with. */
-static int ws_packr_zstd_magic_at(const uint8_t *p)
-{
-    return memcmp(p, ws_packr_zstd_magic, 4) == 0
-           || ((p[0] & 0xf0) == 0x50 && p[1] == 0x2a && p[2] == 0x4d
-               && p[3] == 0x18);
-}
-
 int ws_packr_zstd_is(int fd)
 {
     uint8_t head[4];
 
     return pread(fd, head, sizeof head, 0) == (ssize_t)sizeof head
-           && ws_packr_zstd_magic_at(head);
+           && ws_lines_zstd_magic(head, sizeof head);
 }
 
 /* The whole compressed file, malloc'd. */
@@ -102,20 +90,6 @@ static int ws_packr_zstd_grow(ZSTD_outBuffer *out, size_t want, uint64_t cap)
     return 0;
 }
 
-static int ws_packr_zstd_fail(const char *path, size_t ret, struct ws_err *err)
-{
-    if (ZSTD_getErrorCode(ret) == ZSTD_error_frameParameter_windowTooLarge)
-        return ws_err_at(err, path, 1, 1,
-                         "zstd frame needs a window over %u MiB (expected "
-                         "one written with --long=%d or less)",
-                         1u << (WS_PACKR_ZSTD_WINDOWLOG - 20),
-                         WS_PACKR_ZSTD_WINDOWLOG);
-    return ws_err_at(err, path, 1, 1,
-                     "corrupt zstd data: %s (expected a valid .wst.zst "
-                     "file)",
-                     ZSTD_getErrorName(ret));
-}
-
 /* The pack's own size, once its header is decoded: what the decoding may
  * not pass (a few KiB of zstd can stand for gigabytes of zeros after a
  * valid header).  0 while the header is not all there. */
@@ -162,7 +136,7 @@ static int ws_packr_zstd_decode(const char *path, const uint8_t *src,
 
     if (!d)
         return ws_err_oom(err);
-    ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, WS_PACKR_ZSTD_WINDOWLOG);
+    ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, WS_LINES_ZSTD_WINDOWLOG);
     while (rc == 0 && in.pos < in.size) {
         if (!declared && (said = ws_packr_zstd_declared(out)) > 0) {
             declared = 1;
@@ -174,7 +148,7 @@ static int ws_packr_zstd_decode(const char *path, const uint8_t *src,
                  && ws_packr_zstd_grow(out, out->size + 1, cap + 1) < 0)
             rc = ws_packr_zstd_big(path, cap, declared, err);
         else if (ZSTD_isError(ret = ZSTD_decompressStream(d, out, &in)))
-            rc = ws_packr_zstd_fail(path, ret, err);
+            rc = ws_lines_zstd_fail(err, path, 1, ret, ".wst.zst");
     }
     if (rc == 0 && out->pos > cap)
         rc = ws_packr_zstd_big(path, cap, declared, err);
@@ -224,8 +198,8 @@ int ws_packr_zstd_head(int fd, void *head, size_t n)
     ssize_t got = src ? pread(fd, src, WS_PACKR_ZSTD_HEAD, 0) : -1;
     ZSTD_inBuffer in = {src, got > 0 ? (size_t)got : 0, 0};
 
-    if (d && got >= 4 && ws_packr_zstd_magic_at(src)) {
-        ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, WS_PACKR_ZSTD_WINDOWLOG);
+    if (d && got >= 4 && ws_lines_zstd_magic(src, 4)) {
+        ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, WS_LINES_ZSTD_WINDOWLOG);
         while (out.pos < n && in.pos < in.size
                && !ZSTD_isError(ZSTD_decompressStream(d, &out, &in)))
             ;

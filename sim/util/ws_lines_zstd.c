@@ -49,20 +49,18 @@ int ws_lines_zstd_start(struct ws_lines *r, size_t n, struct ws_err *err)
     return 0;
 }
 
-static int ws_lines_zstd_error(struct ws_lines *r, size_t ret,
-                               struct ws_err *err)
+int ws_lines_zstd_fail(struct ws_err *err, const char *name, long line,
+                       size_t ret, const char *file_kind)
 {
-    const char *what = ZSTD_getErrorName(ret);
-
     if (ZSTD_getErrorCode(ret) == ZSTD_error_frameParameter_windowTooLarge)
-        return ws_err_at(err, r->name, r->lineno + 1, 1,
+        return ws_err_at(err, name, line, 1,
                          "zstd frame needs a window over %u MiB (expected "
                          "one written with --long=%d or less)",
                          1u << (WS_LINES_ZSTD_WINDOWLOG - 20),
                          WS_LINES_ZSTD_WINDOWLOG);
-    return ws_err_at(err, r->name, r->lineno + 1, 1,
-                     "corrupt zstd data: %s (expected a valid .zst file)",
-                     what);
+    return ws_err_at(err, name, line, 1,
+                     "corrupt zstd data: %s (expected a valid %s file)",
+                     ZSTD_getErrorName(ret), file_kind);
 }
 
 /* More compressed input; 0 bytes at the end of the source. */
@@ -107,7 +105,7 @@ int ws_lines_zstd_fill(struct ws_lines *r, struct ws_err *err)
         }
         ret = ZSTD_decompressStream(z->d, &out, &z->in);
         if (ZSTD_isError(ret))
-            return ws_lines_zstd_error(r, ret, err);
+            return ws_lines_zstd_fail(err, r->name, r->lineno + 1, ret, ".zst");
         z->left = ret;
     }
     r->chunk_len = out.pos;

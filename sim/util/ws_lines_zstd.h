@@ -5,6 +5,8 @@
  * trace.  ws_lines sniffs the magic bytes and hands the decoder the bytes
  * it read; the decoder fills ws_lines' chunk.
  *
+ * The packed-trace reader decodes with the same bound, magic and errors.
+ *
  * Leaves out: dictionaries (Accel-Sim traces are not written with one);
  * frames whose window passes 2^WS_LINES_ZSTD_WINDOWLOG bytes (128 MiB,
  * zstd's own default limit), refused rather than allocated.
@@ -21,8 +23,15 @@
 
 struct ws_lines;
 
-/* 1 when the first n bytes of p open a Zstandard frame. */
+/* 1 when the first n bytes of p open a Zstandard stream (a frame or a
+ * skippable frame). */
 int ws_lines_zstd_magic(const uint8_t *p, size_t n);
+
+/* The error for libzstd's failure code ret at name:line:1, "(expected a
+ * valid FILE_KIND file)" unless the frame's window is past the bound.
+ * Also the packed-trace reader's (trace/ws_packr_zstd.c). */
+int ws_lines_zstd_fail(struct ws_err *err, const char *name, long line,
+                       size_t ret, const char *file_kind);
 
 /* Starts decoding: the n bytes already read (at r->chunk) are the first
  * input.  Unplaced errors: out of memory only. */
