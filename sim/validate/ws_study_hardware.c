@@ -26,8 +26,15 @@
 
 struct ws_hw_pairs {
     double *sim, *hw;
-    size_t n, worst; /* worst: the index of the largest |ln(sim/hw)| */
+    size_t n;
+    const struct ws_sb_run *worst; /* the largest |ln(sim/hw)| */
 };
+
+/* A run that is a measured case: a hardware time and a simulated one. */
+static int ws_hw_case(const struct ws_sb_run *r)
+{
+    return !isnan(r->hw_us) && r->sim_us > 0;
+}
 
 static int ws_hw_pairs(const struct ws_sb *sb, struct ws_hw_pairs *p)
 {
@@ -40,13 +47,14 @@ static int ws_hw_pairs(const struct ws_sb *sb, struct ws_hw_pairs *p)
         return -1;
     for (size_t i = 0; i < sb->nruns; i++) {
         const struct ws_sb_run *r = &sb->run[i];
-        if (isnan(r->hw_us) || !(r->sim_us > 0))
+        if (!ws_hw_case(r))
             continue;
         p->sim[p->n] = r->sim_us;
         p->hw[p->n] = r->hw_us;
-        if (fabs(log(p->sim[p->n] / p->hw[p->n]))
-            > fabs(log(p->sim[p->worst] / p->hw[p->worst])))
-            p->worst = p->n;
+        if (!p->worst
+            || fabs(log(r->sim_us / r->hw_us))
+                   > fabs(log(p->worst->sim_us / p->worst->hw_us)))
+            p->worst = r;
         p->n++;
     }
     return 0;
@@ -58,35 +66,18 @@ static void ws_hw_table(FILE *out, const struct ws_sb *sb)
                  "measured |\n|---|---|---|---|\n");
     for (size_t i = 0; i < sb->nruns; i++) {
         const struct ws_sb_run *r = &sb->run[i];
-        if (isnan(r->hw_us) || !(r->sim_us > 0))
-            continue;
-        fprintf(out, "| %s | %.2f | %.2f | %.3f |\n", r->what, r->hw_us,
-                r->sim_us, r->sim_us / r->hw_us);
+        if (ws_hw_case(r))
+            fprintf(out, "| %s | %.2f | %.2f | %.3f |\n", r->what, r->hw_us,
+                    r->sim_us, r->sim_us / r->hw_us);
     }
-}
-
-/* The worst case's label: the run whose pair is p->worst. */
-static const char *ws_hw_worst_what(const struct ws_sb *sb,
-                                    const struct ws_hw_pairs *p)
-{
-    size_t k = 0;
-
-    for (size_t i = 0; i < sb->nruns; i++) {
-        const struct ws_sb_run *r = &sb->run[i];
-        if (isnan(r->hw_us) || !(r->sim_us > 0))
-            continue;
-        if (k++ == p->worst)
-            return r->what;
-    }
-    return "";
 }
 
 static int ws_hw_write(FILE *out, const struct ws_sb *sb,
                        const struct ws_hw_pairs *p,
                        const struct ws_sb_metrics *m, json_t **summary)
 {
-    const char *worst = ws_hw_worst_what(sb, p);
-    double wr = p->sim[p->worst] / p->hw[p->worst];
+    const char *worst = p->worst->what;
+    double wr = p->worst->sim_us / p->worst->hw_us;
 
     fprintf(out,
             "# The simulator against the H100\n\nThe bundled kernels at "
@@ -115,7 +106,7 @@ int ws_study_hardware(const struct ws_csv *const *t, size_t n,
 {
     struct ws_sb *sb = calloc(1, sizeof *sb);
     struct ws_csv measured;
-    struct ws_hw_pairs p = {NULL, NULL, 0, 0};
+    struct ws_hw_pairs p = {NULL, NULL, 0, NULL};
     struct ws_sb_metrics m;
     size_t len = 0;
     FILE *out = NULL;
