@@ -35,7 +35,15 @@ static int ws_app_row_cmp(const void *a, const void *b)
     return strcmp(p->name, q->name);
 }
 
-/* Rows by name, busiest first; -1 when out of memory. */
+static int ws_app_name_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct ws_app_row *)a)->name,
+                  ((const struct ws_app_row *)b)->name);
+}
+
+/* Rows by name, busiest first; -1 when out of memory.  A row per launch,
+ * sorted by name and folded: an application of many launches of many
+ * kernels costs n log n, not launches times names. */
 static int ws_app_build(const struct ws_run_report *r, struct ws_app *a)
 {
     memset(a, 0, sizeof *a);
@@ -44,15 +52,21 @@ static int ws_app_build(const struct ws_run_report *r, struct ws_app *a)
         return -1;
     for (size_t i = 0; i < r->nkernels; i++) {
         const struct ws_kernel_stats *k = &r->kernels[i];
-        size_t j = 0;
-        while (j < a->nrows && strcmp(a->rows[j].name, k->name) != 0)
-            j++;
-        if (j == a->nrows)
-            a->rows[a->nrows++].name = k->name;
-        a->rows[j].launches++;
-        a->rows[j].cycles += k->ctr.v[WS_CTR_CYCLES];
-        a->rows[j].inst += k->ctr.v[WS_CTR_INST];
+        a->rows[i] = (struct ws_app_row){k->name, 1, k->ctr.v[WS_CTR_CYCLES],
+                                         k->ctr.v[WS_CTR_INST]};
         a->kernel_cycles += k->ctr.v[WS_CTR_CYCLES];
+    }
+    qsort(a->rows, r->nkernels, sizeof *a->rows, ws_app_name_cmp);
+    for (size_t i = 0; i < r->nkernels; i++) {
+        struct ws_app_row *w = &a->rows[a->nrows];
+        if (a->nrows && strcmp(w[-1].name, a->rows[i].name) == 0) {
+            w[-1].launches++;
+            w[-1].cycles += a->rows[i].cycles;
+            w[-1].inst += a->rows[i].inst;
+        } else {
+            *w = a->rows[i];
+            a->nrows++;
+        }
     }
     qsort(a->rows, a->nrows, sizeof *a->rows, ws_app_row_cmp);
     return 0;
