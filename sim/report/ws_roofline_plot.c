@@ -21,6 +21,7 @@
 #include "measure/ws_kname.h"
 #include "stats/ws_stats.h"
 #include "ws_plot.h"
+#include "ws_sol.h"
 
 /* Kernels with a colour and a key entry of their own. */
 #define WS_ROOF_KEYED 10
@@ -106,9 +107,7 @@ static void ws_roof_place(struct ws_roof_kernel *p, const struct ws_gpu *g)
     double secs = (double)v[WS_CTR_CYCLES] / (g->core_mhz * 1e6);
     double bytes[WS_ROOF_LEVELS] = {
         (double)v[WS_CTR_L1_SECTORS] * (double)g->l1.sector,
-        (double)(v[WS_CTR_L2_SECTORS_READ] + v[WS_CTR_L2_SECTORS_WRITE]
-                 + v[WS_CTR_L2_SECTORS_ATOM])
-            * (double)g->l2.sector,
+        ws_sol_l2_bytes(g, v),
         (double)(v[WS_CTR_DRAM_BYTES_READ] + v[WS_CTR_DRAM_BYTES_WRITE])};
 
     p->rate = work > 0 && secs > 0 ? work / secs : 0;

@@ -59,7 +59,7 @@ static double ws_sol_l1_pct(const struct ws_gpu *g, const uint64_t *v)
     return fmin(100.0, ws_sol_pct(rows, (double)v[WS_CTR_SM_CYCLES_ACTIVE]));
 }
 
-static double ws_sol_l2_bytes(const struct ws_gpu *g, const uint64_t *v)
+double ws_sol_l2_bytes(const struct ws_gpu *g, const uint64_t *v)
 {
     return (double)(v[WS_CTR_L2_SECTORS_READ] + v[WS_CTR_L2_SECTORS_WRITE]
                     + v[WS_CTR_L2_SECTORS_ATOM])

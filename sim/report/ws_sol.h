@@ -53,6 +53,10 @@ struct ws_sol {
     int nhints;
 };
 
+/* The bytes L2 moved: its sectors read, written and of atomics (the
+ * roofline's L2 level too). */
+double ws_sol_l2_bytes(const struct ws_gpu *g, const uint64_t *v);
+
 void ws_sol_derive(const struct ws_gpu *g, const struct ws_kernel_stats *k,
                    struct ws_sol *s);
 /* The section's lines, from s as ws_sol_derive gave it for k. */
