@@ -279,24 +279,13 @@ static int ws_run_provenance(const struct ws_run_args *a,
                              struct ws_provenance *p,
                              struct ws_prov_file **files, struct ws_err *err)
 {
-    size_t n = ws_input_nfiles(in), k = 0;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
+    size_t n = ws_input_nfiles(in), k = 0, len = 0;
+    char *text;
 
     memset(p, 0, sizeof *p);
     *files = calloc(n ? n : 1, sizeof **files);
-    if (!f || !*files) {
-        if (f)
-            fclose(f);
-        free(text);
+    if (!*files || !(text = ws_cfg_text(gpu, &len)))
         return ws_err_oom(err);
-    }
-    ws_cfg_print(f, gpu);
-    if (fclose(f) != 0) {
-        free(text);
-        return ws_err_oom(err);
-    }
     ws_hash_hex(text, len, p->config_hash);
     free(text);
     for (size_t i = 0; i < n; i++) {

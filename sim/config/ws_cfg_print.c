@@ -3,6 +3,7 @@
  * schema order, with derived quantities as comments.  What it prints loads
  * back to the same struct ws_gpu; a unit test checks that round trip.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "trace/ws_opcode.h"
@@ -71,4 +72,19 @@ void ws_cfg_print(FILE *out, const struct ws_gpu *gpu)
         prev = k->path;
     }
     ws_cfg_print_derived(out, gpu);
+}
+
+char *ws_cfg_text(const struct ws_gpu *gpu, size_t *len)
+{
+    char *text = NULL;
+    FILE *f = open_memstream(&text, len);
+
+    if (!f)
+        return NULL;
+    ws_cfg_print(f, gpu);
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
 }

@@ -243,6 +243,10 @@ int ws_cfg_key_error(const struct ws_gpu *gpu, const char *key,
 /* Prints the effective config as YAML that ws_cfg_load reads back to the
  * same struct, with derived quantities as comments. */
 void ws_cfg_print(FILE *out, const struct ws_gpu *gpu);
+/* The same text, malloc'd, its length in *len: what a run's provenance
+ * and a sweep's point keys hash as the effective config.  NULL when out of
+ * memory. */
+char *ws_cfg_text(const struct ws_gpu *gpu, size_t *len);
 
 const char *ws_cfg_default_name(void);
 

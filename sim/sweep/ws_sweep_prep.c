@@ -304,17 +304,11 @@ static void ws_sweep_hash_point_text(XXH3_state_t *h,
 
 static int ws_sweep_hash_config(XXH3_state_t *h, const struct ws_gpu *gpu)
 {
-    char *text = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
+    char *text = ws_cfg_text(gpu, &len);
 
-    if (!f)
+    if (!text)
         return -1;
-    ws_cfg_print(f, gpu);
-    if (fclose(f) != 0) {
-        free(text);
-        return -1;
-    }
     XXH3_128bits_update(h, text, len);
     free(text);
     return 0;
