@@ -121,11 +121,13 @@ int ws_study_hardware(const struct ws_csv *const *t, size_t n,
         rc = ws_sb_collect(sb, t, n, &measured, err);
     if (rc == 0 && ws_hw_pairs(sb, &p) < 0)
         rc = ws_err_oom(err);
-    if (rc == 0 && p.n == 0)
-        rc = ws_err_msg(err,
-                        "no run matches a case of %s (expected the hw_* "
-                        "sweeps' runs at measured parameters)",
-                        WS_SB_MEASURED);
+    if (rc == 0 && !p.worst) { /* no measured case */
+        ws_err_msg(err,
+                   "no run matches a case of %s (expected the hw_* sweeps' "
+                   "runs at measured parameters)",
+                   WS_SB_MEASURED);
+        rc = -1;
+    }
     if (rc == 0 && ws_sb_metrics(p.sim, p.hw, p.n, &m) < 0)
         rc = ws_err_oom(err);
     if (rc == 0 && !(out = open_memstream(&o->report, &len)))
