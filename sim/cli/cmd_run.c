@@ -22,6 +22,7 @@
 #include "report/ws_roofline_plot.h"
 #include "report/ws_timeline_json.h"
 #include "stats/ws_timeline.h"
+#include "timing/ws_par.h"
 #include "trace/ws_opcode.h"
 #include "util/ws_num.h"
 #include "util/ws_regex.h"
@@ -42,7 +43,8 @@ enum {
     WS_OPT_MAX_KERNELS,
     WS_OPT_EXT_MODEL,
     WS_OPT_MANGLED,
-    WS_OPT_ROOFLINE
+    WS_OPT_ROOFLINE,
+    WS_OPT_THREADS
 };
 
 struct ws_run_args {
@@ -59,6 +61,7 @@ struct ws_run_args {
     struct ws_run_select sel;
     struct ws_ext_models ext; /* --model */
     int mangled;              /* --mangled */
+    unsigned threads;         /* --threads; 0: as many as there are cores */
 };
 
 /* The progress line is rubbed out with this many blanks: a terminal's
@@ -108,6 +111,9 @@ static void ws_run_help(FILE *out)
         "                            after their header, their host-to-device copies\n"
         "                            still warming L2\n"
         "      --max-kernels N       simulate at most N kernels (after --kernel)\n"
+        "      --threads N           simulate a kernel's SMs on N threads (0: one\n"
+        "                            per core; default 1); the numbers are the\n"
+        "                            same for any N\n"
         "      --mangled             name kernels as traced (default: demangled C++\n"
         "                            names in the text; the JSON has both)\n"
         "      --model NAME=COMMAND  also run an external model beside the built-in\n"
@@ -396,6 +402,21 @@ static int ws_run_plan_outputs(const struct ws_run_args *a,
     return ws_cli_plan_outputs(outs, WS_RUN_NOUT, in, extra, 2, err);
 }
 
+/* 0 asks for one thread per core (more than that only slows a run down:
+ * ws_par.h). */
+static int ws_run_threads(struct ws_run_args *a, const char *v)
+{
+    uint64_t n;
+
+    if (ws_num_u64(v, strlen(v), &n) < 0 || n > 4096)
+        return ws_cli_usage("run",
+                            "bad --threads '%s' (expected a count from 0 to "
+                            "4096; 0 for one per core)",
+                            v);
+    a->threads = ws_par_threads((unsigned)n);
+    return 0;
+}
+
 static int ws_run_window(struct ws_run_args *a, const char *v)
 {
     const char *colon = strchr(v, ':');
@@ -495,6 +516,7 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
         {"max-kernels", required_argument, NULL, WS_OPT_MAX_KERNELS},
         {"model", required_argument, NULL, WS_OPT_EXT_MODEL},
         {"mangled", no_argument, NULL, WS_OPT_MANGLED},
+        {"threads", required_argument, NULL, WS_OPT_THREADS},
         {"param", required_argument, NULL, 'p'},
         {"listing", required_argument, NULL, WS_OPT_LISTING},
         WS_CLI_LIMIT_LONGOPTS,
@@ -568,6 +590,10 @@ static int ws_run_parse(struct ws_run_args *a, int argc, char **argv)
         case WS_OPT_MANGLED:
             a->mangled = 1;
             break;
+        case WS_OPT_THREADS:
+            if (ws_run_threads(a, optarg) != 0)
+                return WS_EXIT_INPUT;
+            break;
         case WS_OPT_HELP:
             ws_run_help(stdout);
             return 1;
@@ -609,6 +635,7 @@ int ws_cmd_run(int argc, char **argv)
     memset(&rq, 0, sizeof rq);
     ws_err_clear(&err);
     ws_trace_opts_default(&a.topts);
+    a.threads = 1;
     a.tl_to = 200000;
     a.tl_max = 1000000;
     rc = ws_run_parse(&a, argc, argv);
@@ -627,6 +654,7 @@ int ws_cmd_run(int argc, char **argv)
     rq.gpu = &gpu;
     rq.sel = &a.sel;
     rq.ext = &a.ext;
+    rq.hooks.threads = a.threads;
     rc = ws_run_open(&rq, &in, &err);
     if (rc == 0)
         rc = ws_run_plan_outputs(&a, in, outs, &err);

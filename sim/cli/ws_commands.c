@@ -51,6 +51,7 @@ const struct ws_cli_command ws_cli_commands[] = {
                                  {"--max-kernels", WS_CLI_TEXT, NULL},
                                  {"--model", WS_CLI_TEXT, NULL},
                                  {"--mangled", WS_CLI_NONE, NULL},
+                                 {"--threads", WS_CLI_TEXT, NULL},
                                  {NULL, WS_CLI_NONE, NULL}},
      ws_cli_input_opts, WS_CLI_FILE, WS_CLI_NONE},
     {"trace", "info", "PATH",

@@ -255,7 +255,7 @@ int ws_run_engine_list(struct ws_sim *sim, struct ws_input *in,
 int ws_run_engine_simulate(const struct ws_gpu *gpu, struct ws_input *in,
                            struct ws_run_report *rep, struct ws_err *err)
 {
-    struct ws_sim_opts opts = {NULL, NULL, NULL};
+    struct ws_sim_opts opts = {NULL, NULL, NULL, 0};
     struct ws_sim sim;
     int rc;
 

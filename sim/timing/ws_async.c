@@ -55,6 +55,11 @@ int ws_async_is_s2r(struct ws_sim *s, uint32_t op)
     return n->sreg;
 }
 
+int ws_async_s2r_known(const struct ws_sim *s, uint32_t op)
+{
+    return op >= s->nnotes || s->notes[op].sreg_known;
+}
+
 const struct ws_async_op *ws_async_lookup(struct ws_sim *s, uint32_t op)
 {
     struct ws_op_note *n = ws_async_note(s, op);

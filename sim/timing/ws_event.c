@@ -130,6 +130,15 @@ int ws_event_push(struct ws_event_queue *q, uint64_t cycle,
     return 0;
 }
 
+uint64_t ws_event_next_cycle(const struct ws_event_queue *q)
+{
+    uint64_t near = q->nwheel ? ws_wheel_first(q) : UINT64_MAX;
+
+    if (q->far.n && ws_heap_top(&q->far).cycle < near)
+        return ws_heap_top(&q->far).cycle;
+    return near;
+}
+
 int ws_event_pop(struct ws_event_queue *q, struct ws_event *out)
 {
     uint64_t near = q->nwheel ? ws_wheel_first(q) : UINT64_MAX;

@@ -76,6 +76,8 @@ void ws_event_free(struct ws_event_queue *q);
  * of memory. */
 int ws_event_push(struct ws_event_queue *q, uint64_t cycle,
                   enum ws_event_kind kind, union ws_event_payload p);
+/* The earliest event's cycle, UINT64_MAX when empty. */
+uint64_t ws_event_next_cycle(const struct ws_event_queue *q);
 /* 1 and the earliest event, or 0 when empty. */
 int ws_event_pop(struct ws_event_queue *q, struct ws_event *out);
 

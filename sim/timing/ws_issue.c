@@ -130,7 +130,7 @@ void ws_issue_fetch(struct ws_sim *s, struct ws_sm *sm, uint32_t wi, uint64_t t)
 {
     struct ws_warp *w = &sm->warps[wi];
     struct ws_icache *ic = &sm->sub[wi % s->gpu->sm.sub_cores].icache;
-    struct ws_counters *c = &s->k->ctr;
+    struct ws_counters *c = &sm->ctr;
     uint64_t line, misses = ic->misses, hits = ic->prefetch_hits;
 
     if (!ic->lines || w->next >= w->ninst)
@@ -182,8 +182,8 @@ static void ws_warp_ready(struct ws_sim *s, struct ws_sm *sm,
         r->at = r->mshr;
 }
 
-static void ws_stall_account(struct ws_sim *s, const struct ws_sm *sm,
-                             uint32_t wi, const struct ws_ready *r, uint64_t t)
+static void ws_stall_account(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
+                             const struct ws_ready *r, uint64_t t)
 {
     /* The order a warp meets its hazards in: held at a barrier, then its
      * operands, then the structural ones (unit, MSHRs).  Each takes the
@@ -196,7 +196,7 @@ static void ws_stall_account(struct ws_sim *s, const struct ws_sm *sm,
         {r->unit, WS_CTR_STALL_UNIT_BUSY},  {r->mshr, WS_CTR_STALL_MSHR},
         {t, WS_CTR_STALL_NOT_SELECTED},
     };
-    struct ws_counters *c = &s->k->ctr;
+    struct ws_counters *c = &sm->ctr;
     uint64_t cursor = sm->warps[wi].last_issue + 1;
 
     for (size_t i = 0; i < sizeof part / sizeof part[0]; i++) {
@@ -405,7 +405,7 @@ static uint64_t ws_issue_memory(struct ws_sim *s, struct ws_sm *sm,
                                    pool ? pool + in->addr : NULL,
                                    ws_popcount32(in->mask),
                                    in->width,
-                                   &s->k->ctr};
+                                   &sm->ctr};
     uint64_t done;
 
     /* Memory latencies in the config are load-to-use from issue, as a
@@ -427,7 +427,7 @@ static uint64_t ws_issue_memory(struct ws_sim *s, struct ws_sm *sm,
         return in->memop == WS_MEMOP_ATOMIC ? done : t;
     default:
         done = ws_mem_load(&s->mem, &req, 1);
-        ws_issue_mem_terms(&s->k->ctr, sm, w, t, done);
+        ws_issue_mem_terms(&sm->ctr, sm, w, t, done);
         if (in->memop == WS_MEMOP_ASYNC_COPY) {
             ws_groups_add(&w->ldgsts, done);
             return t;
@@ -500,8 +500,9 @@ static void ws_issue_control(const struct ws_gpu *g, struct ws_warp *w,
 
 /* The register file's reads of in (ws_regfile.h): the bubble a bank
  * conflict leaves before the sub-core's next issue. */
-static void ws_issue_operands(struct ws_sim *s, struct ws_subcore *sc,
-                              uint32_t wi, const struct ws_inst *in,
+static void ws_issue_operands(struct ws_sim *s, struct ws_sm *sm,
+                              struct ws_subcore *sc, uint32_t wi,
+                              const struct ws_inst *in,
                               const struct ws_ctrl_entry *e, int from_mem,
                               uint64_t t)
 {
@@ -511,8 +512,8 @@ static void ws_issue_operands(struct ws_sim *s, struct ws_subcore *sc,
         return;
     bubble = ws_regfile_read(&sc->rfc, from_mem ? 0 : s->gpu->regfile.banks, wi,
                              in, e, &hits);
-    s->k->ctr.v[WS_CTR_RFC_HITS] += hits;
-    s->k->ctr.v[WS_CTR_RF_BANK_BUBBLES] += bubble;
+    sm->ctr.v[WS_CTR_RFC_HITS] += hits;
+    sm->ctr.v[WS_CTR_RF_BANK_BUBBLES] += bubble;
     sc->issue_free = t + 1 + bubble;
 }
 
@@ -555,7 +556,7 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
     struct ws_warp *w = &sm->warps[pick->warp];
     const struct ws_inst *in = &w->inst[w->next];
     enum ws_unit_kind unit = (enum ws_unit_kind)w->next_unit;
-    struct ws_counters *c = &s->k->ctr;
+    struct ws_counters *c = &sm->ctr;
     int from_mem = ws_opcode_class_is_memory((enum ws_op_class)in->cls);
     int sreg = unit == WS_UNIT_LDST && !from_mem;
     enum ws_ctr stall = sreg ? WS_CTR_STALL_SHORT_DEP
@@ -606,7 +607,7 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
     }
     if ((in->ndst || from_mem) && done > w->busy_until)
         w->busy_until = done;
-    ws_issue_operands(s, &sm->sub[sub], pick->warp, in, e, from_mem, t);
+    ws_issue_operands(s, sm, &sm->sub[sub], pick->warp, in, e, from_mem, t);
     if (e) {
         ws_issue_control(g, w, e, t, done, stall);
         c->v[WS_CTR_INST_CONTROL]++;
@@ -630,11 +631,46 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
     return 0;
 }
 
-int ws_issue_step(struct ws_sim *s, struct ws_sm *sm, uint32_t sub, uint64_t t)
+/* Whether issuing warp w's next instruction stays inside its SM (struct
+ * ws_sim's own work): it reads and writes the SM's warps, units, shared
+ * memory, constant cache and counters, and nothing another SM or the
+ * input can touch.  Conservative: a global load that would hit in L1 still
+ * counts as reaching beyond, since whether it hits is known only inside
+ * L1, and so does a warp's last instruction in its window (the input's
+ * reader refills it) or in its stream (its CTA may retire). */
+static int ws_issue_is_own(const struct ws_sim *s, const struct ws_warp *w)
+{
+    const struct ws_inst *in = &w->inst[w->next];
+    const struct ws_inst *after = in + 1;
+
+    if (w->next + 1 >= w->ninst
+        || (in->flags & (WS_INST_UNKNOWN | WS_INST_ASYNC | WS_INST_GENERIC)))
+        return 0;
+    if (ws_opcode_class_is_memory((enum ws_op_class)in->cls)
+        && in->space != WS_SPACE_SHARED && in->space != WS_SPACE_CONST)
+        return 0;
+    /* the first issue at a PC checks its control bits (ctrl_seen) */
+    if (s->ctrl && !(ws_ctrl_at(s->ctrl, in->pc) && s->ctrl_seen[in->pc >> 4]))
+        return 0;
+    /* preparing the next instruction may learn whether it is an S2R */
+    return !(s->gpu->sm.s2r_latency && after->cls == WS_OPC_MISC
+             && !ws_async_s2r_known(s, after->op));
+}
+
+int ws_issue_step(struct ws_sim *s, struct ws_sm *sm, uint32_t sub, uint64_t t,
+                  int own)
 {
     struct ws_pick pick;
     uint64_t next;
+    int picked = 0;
 
+    if (own && s->gpu->sched.dual_issue)
+        return 1;
+    if (t >= sm->sub[sub].issue_free) {
+        picked = ws_select(s, sm, sub, t, &pick, &next);
+        if (own && picked && !ws_issue_is_own(s, &sm->warps[pick.warp]))
+            return 1;
+    }
     sm->sub[sub].wake = WS_NEVER;
     if (t < sm->sub[sub].issue_free) {
         /* a register-bank bubble holds the sub-core's issue */
@@ -642,10 +678,10 @@ int ws_issue_step(struct ws_sim *s, struct ws_sm *sm, uint32_t sub, uint64_t t)
             return ws_err_oom(s->err);
         return 0;
     }
-    if (ws_select(s, sm, sub, t, &pick, &next)) {
+    if (picked) {
         if (ws_issue(s, sm, sub, &pick, t) < 0)
             return -1;
-        s->k->ctr.v[WS_CTR_ISSUE_CYCLES]++;
+        sm->ctr.v[WS_CTR_ISSUE_CYCLES]++;
         /* Dual issue (Kepler to Pascal): a second instruction in the same
          * cycle, from another warp and to another unit, since the first
          * one's unit is now busy and a warp issues once per cycle. */

@@ -34,7 +34,10 @@ void ws_issue_fetch(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
  * last_issue, the next instruction or ready_after_barrier changed. */
 void ws_issue_refresh(struct ws_sm *sm, uint32_t sub_cores, uint32_t wi);
 
-/* The wake-up of sub-core sub at cycle t. */
-int ws_issue_step(struct ws_sim *s, struct ws_sm *sm, uint32_t sub, uint64_t t);
+/* The wake-up of sub-core sub at cycle t.  With own set, only when what
+ * it issues stays inside the SM (ws_sim.h's own work): 1, with nothing
+ * changed, when it would not. */
+int ws_issue_step(struct ws_sim *s, struct ws_sm *sm, uint32_t sub, uint64_t t,
+                  int own);
 
 #endif

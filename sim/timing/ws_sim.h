@@ -3,9 +3,23 @@
  * running kernels one after another on a single global clock, so that L2
  * contents and DRAM state carry from one kernel to the next.
  *
- * Main loop: pop the earliest event (a sub-core wake-up or a CTA
- * retirement), act, push the follow-up events.  Nothing runs per cycle, so
- * an idle SM or a warp waiting 800 cycles on DRAM costs nothing.
+ * Main loop: take the earliest cycle's events (sub-core wake-ups, CTA
+ * retirements), act, push the follow-up events.  Nothing runs in a cycle
+ * without events, so an idle SM or a warp waiting 800 cycles on DRAM
+ * costs nothing.
+ *
+ * A cycle's events run SM by SM, in SM order, each SM's in the order they
+ * were queued; events they queue for the same cycle run after them, SM by
+ * SM again.  An SM's own work (an issue that reads and writes only its
+ * warps, units, shared memory and counters) comes first, for every SM with
+ * events, and may run on several threads (ws_par.h); then, SM by SM, each
+ * SM's events from the first that reaches beyond it (L1 and the levels
+ * below, CTA dispatch and retirement, clusters, a warp's next instructions
+ * from the input).  Which work is whose, and so the order, follows from
+ * the events alone: the numbers are the same for any thread count.  (Own
+ * work touches nothing another SM's does, so the split only reorders the
+ * rare cross-SM signals of one cycle: a cluster's arrival reaches an SM
+ * that issued in that cycle after its issue.)
  *
  * Leaves out: concurrent kernels (streams), host-device transfer time.
  */
@@ -27,6 +41,8 @@
 
 struct ws_timeline;
 struct ws_cluster;
+struct ws_par;
+struct ws_sim_seg;
 
 /* One opcode of the kernel, as the timing model learnt it at its first
  * issue. */
@@ -75,6 +91,24 @@ struct ws_sim {
     uint8_t *ctrl_seen; /* [ctrl->n]: PCs whose opcode was checked */
     const struct ws_cta_stream *held;
     int starved; /* an SM asked for work and got none while one was held */
+    /* One cycle's events, put in SM order (ws_sim.c), and each SM's run
+     * of them. */
+    struct ws_event *batch, *sorted;
+    size_t nbatch, batch_cap;
+    struct ws_sim_seg *segs; /* [sm.count] */
+    uint32_t nsegs;
+    uint32_t *seg_count;  /* [sm.count + 1] */
+    int side_by_side;     /* the SMs' own work is running: events go to
+                             each SM's push list */
+    struct ws_par *par;   /* worker threads; NULL: one thread */
+    uint32_t nparts;      /* threads with par: the parts own work splits in */
+    uint64_t next_report; /* event count of the next progress call */
+};
+
+/* One SM's events of the cycle being run: sorted[begin, end), of which
+ * [begin, stop) were its own work, run side by side with other SMs'. */
+struct ws_sim_seg {
+    uint32_t sm, begin, end, stop;
 };
 
 /* What a caller may attach to a simulation; all optional. */
@@ -82,6 +116,9 @@ struct ws_sim_opts {
     struct ws_timeline *tl;      /* events written as they happen */
     ws_sim_progress_fn progress; /* called now and then in a kernel */
     void *progress_ctx;
+    /* Threads that run the SMs' own work (ws_par.h; 0 or 1: one).  The
+     * numbers are the same for any count; a timeline runs on one. */
+    unsigned threads;
 };
 
 /* opts may be NULL: no timeline, no progress. */
