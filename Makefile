@@ -4,7 +4,8 @@
 #   make test   the same set-up, then every test through CTest, then a
 #               clang build that fuzzes each parser for a few seconds
 # Other targets: build, bench (speed and memory), validate (the seed
-# studies), sanitize (ASan+UBSan unit and CLI tests), install (PREFIX,
+# studies), sanitize (ASan+UBSan unit and CLI tests), tsan (ThreadSanitizer
+# over the threaded simulator), install (PREFIX,
 # default /usr/local), format (clang-format the C sources in place),
 # format-check (list the files .clang-format would change), lint (cppcheck
 # and clang-tidy over sim/ and model/, dist/lint.sh), clean.
@@ -12,6 +13,7 @@
 BUILD       ?= build
 FUZZ_BUILD  ?= build-fuzz
 SAN_BUILD   ?= build-sanitize
+TSAN_BUILD  ?= build-tsan
 LINT_BUILD  ?= build-lint
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX      ?= /usr/local
@@ -28,7 +30,7 @@ DEBIAN_PACKAGES = build-essential cmake pkg-config python3 xz-utils \
                   clang libclang-rt-dev help2man \
                   clang-format clang-tidy cppcheck
 
-.PHONY: all deps build run test bench validate fuzz sanitize install clean \
+.PHONY: all deps build run test bench validate fuzz sanitize tsan install clean \
         format format-check lint
 
 all: build
@@ -93,6 +95,15 @@ sanitize: deps
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest -j $(JOBS) -L 'unit|cli' --output-on-failure
 
+# ThreadSanitizer over what runs threads: the worker pool's unit test and
+# kernels simulated on 1, 2 and 3 threads (run --threads).
+tsan: deps
+	CC=clang cmake -S . -B $(call shq,$(TSAN_BUILD)) \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWS_TSAN=ON
+	cmake --build $(call shq,$(TSAN_BUILD)) -j $(JOBS) --target warpsim test_par
+	cd $(call shq,$(TSAN_BUILD)) && TSAN_OPTIONS=halt_on_error=1 \
+	  ctest -R 'unit_test_par|cli_threads_same' --output-on-failure
+
 format: deps
 	dist/format_check.sh --fix
 
@@ -112,4 +123,5 @@ install: build
 
 clean:
 	rm -rf $(call shq,$(BUILD)) $(call shq,$(FUZZ_BUILD)) \
-	  $(call shq,$(SAN_BUILD)) $(call shq,$(LINT_BUILD))
+	  $(call shq,$(SAN_BUILD)) $(call shq,$(TSAN_BUILD)) \
+	  $(call shq,$(LINT_BUILD))

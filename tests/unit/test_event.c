@@ -54,6 +54,7 @@ static void test_event_order(void **state)
         }
         qsort(pending, npending, sizeof *pending, test_ev_cmp);
         for (size_t k = npending / 2 + 1; k > 0 && npending; k--) {
+            assert_int_equal(ws_event_next_cycle(&q), pending[0].cycle);
             assert_int_equal(ws_event_pop(&q, &ev), 1);
             assert_int_equal(ev.cycle, pending[0].cycle);
             assert_int_equal(ev.seq, pending[0].seq);
@@ -65,10 +66,12 @@ static void test_event_order(void **state)
     }
     qsort(pending, npending, sizeof *pending, test_ev_cmp);
     for (size_t i = 0; i < npending; i++) {
+        assert_int_equal(ws_event_next_cycle(&q), pending[i].cycle);
         assert_int_equal(ws_event_pop(&q, &ev), 1);
         assert_int_equal(ev.seq, pending[i].seq);
         popped++;
     }
+    assert_int_equal(ws_event_next_cycle(&q), UINT64_MAX);
     assert_int_equal(ws_event_pop(&q, &ev), 0);
     assert_int_equal(popped, N);
     ws_event_free(&q);
