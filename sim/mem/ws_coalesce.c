@@ -154,40 +154,53 @@ static long ws_shared_fast(const uint64_t *addrs, unsigned n, unsigned width,
     return (long)((words + banks - 1) / banks);
 }
 
-/* Open addressing for the tally's distinct words: twice the most words a
- * warp can touch, so a probe ends soon. */
-#define WS_TALLY_SLOTS (2 * WS_WARP_SIZE * WS_SHARED_MAX_PIECES)
-
-/* Distinct bank-width words per bank, worst bank, over n lanes.  Words
- * are told apart by a hash set (linear in the lanes; a sorted insert was
- * quadratic, a tenth of a shared-heavy run's time). */
+/* Distinct bank-width words per bank, worst bank, over n lanes.  Most
+ * banks see one word, however many lanes share it: each bank keeps the
+ * first word it saw, and only a different word looks back over the words
+ * seen so far (linear in the lanes without conflicts, quadratic only in
+ * the words of a conflict; a hash set cost a tenth of a shared-heavy
+ * run's time in clearing and probing).  Which banks hold a word is a bit
+ * set, one word for up to 64 banks, so nothing else is cleared first:
+ * reading a counter just cleared by a block store stalled on the store. */
 static unsigned ws_shared_tally(const uint64_t *addrs, unsigned n,
                                 unsigned pieces, unsigned banks,
                                 unsigned bank_width)
 {
-    uint64_t slot[WS_TALLY_SLOTS];
-    unsigned char used[WS_TALLY_SLOTS];
-    unsigned per_bank[WS_SHARED_MAX_BANKS], worst = 0, bits = 1, mask;
+    uint64_t first[WS_SHARED_MAX_BANKS];
+    uint64_t seen[WS_WARP_SIZE * WS_SHARED_MAX_PIECES];
+    uint64_t used_few = 0, used_many[WS_SHARED_MAX_BANKS / 64];
+    unsigned per_bank[WS_SHARED_MAX_BANKS], worst = 0, nseen = 0;
+    /* Banks and their width are powers of two on every GPU: a mask and a
+     * shift then, not a 64-bit division per lane. */
+    uint64_t mask = (banks & (banks - 1)) == 0 ? banks - 1 : 0;
+    int shift = (bank_width & (bank_width - 1)) == 0 ? __builtin_ctz(bank_width)
+                                                     : -1;
 
-    /* A table of at least twice the words, a power of two, cleared only
-     * as far as it is used; likewise only the banks this GPU has. */
-    while ((1u << bits) < 2 * n * pieces)
-        bits++;
-    mask = (1u << bits) - 1;
-    memset(per_bank, 0, banks * sizeof *per_bank);
-    memset(used, 0, mask + 1);
+    if (banks > 64)
+        memset(used_many, 0, (banks + 63) / 64 * sizeof *used_many);
     for (unsigned i = 0; i < n; i++)
         for (unsigned k = 0; k < pieces; k++) {
-            uint64_t w = addrs[i] / bank_width + k;
-            unsigned h = (unsigned)((w * 0x9e3779b97f4a7c15ull) >> (64 - bits));
-            while (used[h] && slot[h] != w)
-                h = (h + 1) & mask;
-            if (used[h])
-                continue;
-            used[h] = 1;
-            slot[h] = w;
-            if (++per_bank[w % banks] > worst)
-                worst = per_bank[w % banks];
+            uint64_t w = (shift >= 0 ? addrs[i] >> shift
+                                     : addrs[i] / bank_width)
+                         + k;
+            unsigned b = (unsigned)(mask ? w & mask : w % banks), j = 0;
+            uint64_t bit = UINT64_C(1) << (b % 64);
+            uint64_t *used = banks > 64 ? &used_many[b / 64] : &used_few;
+            if (!(*used & bit)) {
+                *used |= bit;
+                first[b] = w;
+                per_bank[b] = 0;
+            } else {
+                if (first[b] == w)
+                    continue;
+                while (j < nseen && seen[j] != w)
+                    j++;
+                if (j < nseen)
+                    continue;
+            }
+            seen[nseen++] = w;
+            if (++per_bank[b] > worst)
+                worst = per_bank[b];
         }
     return worst;
 }

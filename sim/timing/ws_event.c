@@ -139,6 +139,24 @@ uint64_t ws_event_next_cycle(const struct ws_event_queue *q)
     return near;
 }
 
+int ws_event_pop_at(struct ws_event_queue *q, uint64_t t, struct ws_event *out)
+{
+    uint32_t b = (uint32_t)(t & WS_EVENT_MASK);
+
+    /* t is the earliest cycle: the heap holds none before it, and its own
+     * events of t pop before the wheel's (ws_event.h). */
+    if (q->far.n && ws_heap_top(&q->far).cycle == t)
+        ws_heap_pop(&q->far, out);
+    else if (t >= q->base && t - q->base < WS_EVENT_WHEEL
+             && q->head[b] != WS_EVENT_NIL)
+        ws_wheel_pop(q, t, out);
+    else
+        return 0;
+    if (out->cycle > q->base)
+        q->base = out->cycle;
+    return 1;
+}
+
 int ws_event_pop(struct ws_event_queue *q, struct ws_event *out)
 {
     uint64_t near = q->nwheel ? ws_wheel_first(q) : UINT64_MAX;

@@ -78,6 +78,10 @@ int ws_event_push(struct ws_event_queue *q, uint64_t cycle,
                   enum ws_event_kind kind, union ws_event_payload p);
 /* The earliest event's cycle, UINT64_MAX when empty. */
 uint64_t ws_event_next_cycle(const struct ws_event_queue *q);
+/* 1 and the next event of cycle t, which must be the earliest cycle
+ * (ws_event_next_cycle), or 0 when t has no more: one cycle's events in
+ * order without looking for the earliest each time. */
+int ws_event_pop_at(struct ws_event_queue *q, uint64_t t, struct ws_event *out);
 /* 1 and the earliest event, or 0 when empty. */
 int ws_event_pop(struct ws_event_queue *q, struct ws_event *out);
 

@@ -312,7 +312,7 @@ static int ws_sim_take(struct ws_sim *s, uint64_t t)
     size_t cap = s->batch_cap;
 
     s->nbatch = 0;
-    while (ws_event_next_cycle(&s->q) == t) {
+    for (;;) {
         if (s->nbatch == s->batch_cap) {
             if (ws_grow((void **)&s->batch, &cap, s->nbatch + 1,
                         sizeof *s->batch, 256)
@@ -323,7 +323,9 @@ static int ws_sim_take(struct ws_sim *s, uint64_t t)
                 return ws_err_oom(s->err);
             s->batch_cap = cap;
         }
-        ws_event_pop(&s->q, &s->batch[s->nbatch++]);
+        if (!ws_event_pop_at(&s->q, t, &s->batch[s->nbatch]))
+            break;
+        s->nbatch++;
     }
     memset(count, 0, ((size_t)nsm + 1) * sizeof *count);
     for (size_t i = 0; i < s->nbatch; i++)

@@ -32,19 +32,27 @@ struct ws_expand_reader {
     struct ws_paths ps;
     uint64_t count; /* instructions handed out */
     struct ws_expand_reader *next_spare;
+    /* The lets' state while another warp has the expander: the lanes
+     * whose value is current, and of those the ones that faulted. */
+    uint32_t let_valid[WS_WL_MAX_LETS], let_bad[WS_WL_MAX_LETS];
     /* The values a walk changes, while another warp has the expander:
-     * each loop counter's, then the memory offset's, per lane. */
+     * each loop counter's, then the memory offset's, then each let's
+     * (kept, not computed again at the next switch: a switch comes with
+     * every window, and the lets cost more than the copy), per lane. */
     int64_t saved[][WS_EXPR_LANES];
 };
 
-/* A reader's size: one row of saved values per counter, and the offset. */
+/* A reader's size: one row of saved values per counter, the offset and
+ * each let. */
 static size_t ws_stream_size(const struct ws_expander *x)
 {
     return sizeof(struct ws_expand_reader)
-           + (x->w->ncounters + 1) * sizeof(int64_t[WS_EXPR_LANES]);
+           + (x->w->ncounters + 1 + x->w->nlets)
+                 * sizeof(int64_t[WS_EXPR_LANES]);
 }
 
-/* The slots a warp's walk writes: its loop counters and the offset. */
+/* The slots a warp's walk writes: its loop counters, the offset, and the
+ * lets computed from them. */
 static void ws_stream_slots(const struct ws_expander *x, int *slots,
                             uint32_t *n)
 {
@@ -54,22 +62,26 @@ static void ws_stream_slots(const struct ws_expander *x, int *slots,
     for (uint32_t c = 0; c < w->ncounters; c++)
         slots[(*n)++] = w->counters[c];
     slots[(*n)++] = (int)w->nparams + WS_SLOT_OFF;
+    for (uint32_t i = 0; i < w->nlets; i++)
+        slots[(*n)++] = w->let_slot[i];
 }
 
 static void ws_stream_save(struct ws_expander *x, struct ws_expand_reader *r)
 {
-    int slots[WS_WL_MAX_COUNTERS + 1];
+    int slots[WS_WL_MAX_COUNTERS + 1 + WS_WL_MAX_LETS];
     uint32_t n;
 
     ws_stream_slots(x, slots, &n);
     for (uint32_t i = 0; i < n; i++)
         memcpy(r->saved[i], x->vals[slots[i]], sizeof r->saved[i]);
+    memcpy(r->let_valid, x->let_valid, sizeof r->let_valid);
+    memcpy(r->let_bad, x->let_bad, sizeof r->let_bad);
 }
 
 /* Gives the expander's lane values to r's warp. */
 static void ws_stream_switch(struct ws_expander *x, struct ws_expand_reader *r)
 {
-    int slots[WS_WL_MAX_COUNTERS + 1];
+    int slots[WS_WL_MAX_COUNTERS + 1 + WS_WL_MAX_LETS];
     uint32_t n;
 
     if (x->cur == r)
@@ -80,6 +92,8 @@ static void ws_stream_switch(struct ws_expander *x, struct ws_expand_reader *r)
     ws_stream_slots(x, slots, &n);
     for (uint32_t i = 0; i < n; i++)
         memcpy(x->vals[slots[i]], r->saved[i], sizeof r->saved[i]);
+    memcpy(x->let_valid, r->let_valid, sizeof x->let_valid);
+    memcpy(x->let_bad, r->let_bad, sizeof x->let_bad);
     x->cur = r;
 }
 
