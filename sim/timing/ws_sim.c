@@ -34,7 +34,7 @@
 
 /* Fewer events in a cycle than this run on the calling thread: waking the
  * workers costs about as much as a few issues. */
-#define WS_SIM_PAR_MIN 8
+#define WS_SIM_PAR_MIN 32
 
 static uint64_t ws_sim_sm_bytes(const struct ws_gpu *g)
 {
@@ -119,9 +119,15 @@ int ws_sim_init(struct ws_sim *s, const struct ws_gpu *gpu,
         return ws_err_oom(err);
     }
     /* A timeline is written as events happen, by one thread. */
-    if (opts && opts->threads > 1 && !opts->tl
-        && (s->par = ws_par_start(opts->threads)))
-        s->nparts = opts->threads;
+    if (opts && opts->threads > 1 && !opts->tl) {
+        s->part_seg = calloc((size_t)opts->threads + 1, sizeof *s->part_seg);
+        if (!s->part_seg) {
+            ws_sim_free(s);
+            return ws_err_oom(err);
+        }
+        if ((s->par = ws_par_start(opts->threads)))
+            s->nparts = opts->threads;
+    }
     return 0;
 }
 
@@ -141,6 +147,8 @@ void ws_sim_free(struct ws_sim *s)
     free(s->sorted);
     free(s->segs);
     free(s->seg_count);
+    free(s->part_seg);
+    s->part_seg = NULL;
     ws_par_stop(s->par);
     s->batch = s->sorted = NULL;
     s->segs = NULL;
@@ -367,19 +375,29 @@ static void ws_sim_own_seg(struct ws_sim *s, uint32_t i)
     }
 }
 
-/* Part `part` of the own work on threads: a run of segments holding about
- * an equal share of the cycle's events (segments one after another keep
- * each thread's writes apart; each takes its part once). */
+/* Part `part` of the own work on threads: the run of segments
+ * ws_sim_split gave it.  Runs of segments one after another keep each
+ * thread's writes apart, and a thread reads nothing of another's runs. */
 static void ws_sim_own_part(void *ctx, uint32_t part)
 {
     struct ws_sim *s = ctx;
-    uint32_t nparts = s->nparts;
-    size_t from = s->nbatch * part / nparts,
-           to = s->nbatch * (part + 1) / nparts;
 
-    for (uint32_t i = 0; i < s->nsegs; i++)
-        if (s->segs[i].begin >= from && s->segs[i].begin < to)
-            ws_sim_own_seg(s, i);
+    for (uint32_t i = s->part_seg[part]; i < s->part_seg[part + 1]; i++)
+        ws_sim_own_seg(s, i);
+}
+
+/* Splits the segments into s->nparts runs of about equal events. */
+static void ws_sim_split(struct ws_sim *s)
+{
+    uint32_t i = 0;
+
+    for (uint32_t p = 0; p < s->nparts; p++) {
+        size_t from = s->nbatch * p / s->nparts;
+        while (i < s->nsegs && s->segs[i].begin < from)
+            i++;
+        s->part_seg[p] = i;
+    }
+    s->part_seg[s->nparts] = s->nsegs;
 }
 
 /* The events the own work queued, SM by SM. */
@@ -416,6 +434,7 @@ static int ws_sim_cycle(struct ws_sim *s, uint64_t t)
     /* On one thread the SMs' own work runs in SM order and queues its
      * events directly, in the order ws_sim_flush would. */
     if (s->par && s->nsegs > 1 && s->nbatch >= WS_SIM_PAR_MIN) {
+        ws_sim_split(s);
         s->side_by_side = 1;
         ws_par_for(s->par, s->nparts, ws_sim_own_part, s);
         s->side_by_side = 0;

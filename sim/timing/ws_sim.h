@@ -102,6 +102,7 @@ struct ws_sim {
                              each SM's push list */
     struct ws_par *par;   /* worker threads; NULL: one thread */
     uint32_t nparts;      /* threads with par: the parts own work splits in */
+    uint32_t *part_seg;   /* [nparts + 1]: each part's first segment */
     uint64_t next_report; /* event count of the next progress call */
 };
 

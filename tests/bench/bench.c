@@ -8,19 +8,28 @@
  * same trace compressed with xz and with zstd (read directly: decoding
  * should not bound the run); and one kernel of 10^9 warp instructions
  * (the fma loop at 280,000 trips, run once: minutes).  Every row says the
- * simulator's thread count: one, until SMs are simulated in parallel.
+ * simulator's thread count (run --threads): apsp, matmul and the long fma
+ * loop run again on two threads, with their speed-up over one beside
+ * them, and a last row measures what this machine allows two threads at
+ * all for this work: two one-thread runs of apsp at once against one
+ * after the other.
+ *
+ * With a baseline warpsim (BASELINE, e.g. a build of the landed main),
+ * every one-thread row runs it too, in the same run, and prints the
+ * ratio: speed claims are ratios taken side by side.
  *
  * Each case runs three times; the best wall time and the largest peak RSS
  * of warpsim's own process (wait4) are reported, with rates derived from
  * warpsim's JSON report.  For the text trace, `trace info` of the same
  * trace (which parses it and simulates nothing) gives the share of the
  * run that is parsing.
- *   usage: bench WARPSIM GEN_VECADD SOURCE_DIR WORKDIR
+ *   usage: bench WARPSIM GEN_VECADD SOURCE_DIR WORKDIR [BASELINE]
  * Figures are this machine's; nothing here asserts a time.
  */
 /* wait4, the one call that gives one child's peak RSS, is BSD, not POSIX. */
 #define _DEFAULT_SOURCE
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +46,9 @@
 /* Runs per case, the best kept; one for the longest. */
 static int bench_runs = BENCH_RUNS;
 
+/* The warpsim to compare with, NULL for none. */
+static const char *bench_baseline;
+
 struct bench_result {
     double wall;
     long maxrss_kb;
@@ -51,23 +63,31 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Runs argv with stdout to /dev/null; wall time and that child's peak RSS. */
-static int run(char *const argv[], double *wall, long *maxrss)
+/* Starts argv with stdout to /dev/null; its pid, or -1. */
+static pid_t spawn(char *const argv[])
 {
-    struct rusage ru;
-    double t0 = now();
-    int status;
-    pid_t pid = fork();
+    pid_t pid;
 
-    if (pid < 0)
-        return -1;
+    fflush(stdout); /* the child would write what is buffered again */
+    pid = fork();
     if (pid == 0) {
         if (!freopen("/dev/null", "w", stdout))
             _exit(127);
         execvp(argv[0], argv);
         _exit(127);
     }
-    if (wait4(pid, &status, 0, &ru) < 0)
+    return pid;
+}
+
+/* Runs argv with stdout to /dev/null; wall time and that child's peak RSS. */
+static int run(char *const argv[], double *wall, long *maxrss)
+{
+    struct rusage ru;
+    double t0 = now();
+    int status;
+    pid_t pid = spawn(argv);
+
+    if (pid < 0 || wait4(pid, &status, 0, &ru) < 0)
         return -1;
     *wall = now() - t0;
     *maxrss = ru.ru_maxrss;
@@ -121,12 +141,18 @@ static int best_of(char *const argv[], const char *json,
     return json ? read_report(json, best) : 0;
 }
 
+static void print_row_threads(const char *name, int threads,
+                              const struct bench_result *r, const char *note)
+{
+    printf("  %-24s %7d %12lld %8.3f %14.0f %16.0f %10.1f  %s\n", name, threads,
+           r->insts, r->wall, r->insts / r->wall, r->cycles / r->wall,
+           r->maxrss_kb / 1024.0, note);
+}
+
 static void print_row(const char *name, const struct bench_result *r,
                       const char *note)
 {
-    printf("  %-24s %7d %12lld %8.3f %14.0f %16.0f %10.1f  %s\n", name, 1,
-           r->insts, r->wall, r->insts / r->wall, r->cycles / r->wall,
-           r->maxrss_kb / 1024.0, note);
+    print_row_threads(name, 1, r, note);
 }
 
 /* warpsim run [extra...] INPUT --json WORK/NAME.json */
@@ -150,6 +176,93 @@ static int bench_run(const char *warpsim, const char *work, const char *name,
     return best_of(argv, json, r);
 }
 
+/* The baseline on the same input, when there is one: " B x baseline"
+ * appended to note (its wall time over this build's). */
+static int bench_vs_baseline(const char *work, const char *name,
+                             const char *input, const char *const *extra,
+                             const struct bench_result *r, char *note,
+                             size_t cap)
+{
+    struct bench_result b;
+    char bname[128];
+    size_t len = strlen(note);
+
+    if (!bench_baseline)
+        return 0;
+    snprintf(bname, sizeof bname, "%s-baseline", name);
+    if (bench_run(bench_baseline, work, bname, input, extra, &b) < 0)
+        return -1;
+    snprintf(note + len, cap - len, "%s%.2fx baseline", len ? "; " : "",
+             b.wall / r->wall);
+    return 0;
+}
+
+/* One workload on one thread (against the baseline too) and, when
+ * threads > 1, again on that many. */
+static int bench_case(const char *warpsim, const char *work, const char *row,
+                      const char *name, const char *input,
+                      const char *const *extra, const char *note0, int threads)
+{
+    const char *args[BENCH_MAX_ARGS];
+    struct bench_result one, many;
+    char note[256], tname[128], tn[16];
+    int n = 0;
+
+    snprintf(note, sizeof note, "%s", note0);
+    if (bench_run(warpsim, work, name, input, extra, &one) < 0
+        || bench_vs_baseline(work, name, input, extra, &one, note, sizeof note)
+               < 0)
+        return -1;
+    print_row(row, &one, note);
+    if (threads < 2)
+        return 0;
+    for (; extra && extra[n] && n < BENCH_MAX_ARGS - 8; n++)
+        args[n] = extra[n];
+    snprintf(tn, sizeof tn, "%d", threads);
+    args[n++] = "--threads";
+    args[n++] = tn;
+    args[n] = NULL;
+    snprintf(tname, sizeof tname, "%s-t%d", name, threads);
+    if (bench_run(warpsim, work, tname, input, args, &many) < 0)
+        return -1;
+    snprintf(note, sizeof note, "%.2fx one thread", one.wall / many.wall);
+    print_row_threads(row, threads, &many, note);
+    return 0;
+}
+
+/* ---- what this machine allows two threads ----------------------------- */
+
+/* Two runs of apsp on one thread each, at once, against one after the
+ * other: what two threads can gain here for this very work.  A virtual
+ * machine's two CPUs may share a core or a cache, or one may be busy with
+ * someone else's work; then this is well below 2x, and no simulator's
+ * threads beat it. */
+static int bench_ceiling(const char *warpsim, const char *apsp)
+{
+    char *argv[] = {(char *)warpsim, "run", (char *)apsp, NULL};
+    double wall, seq = 0, t0;
+    long rss;
+    int status;
+    pid_t a, b;
+
+    for (int i = 0; i < 2; i++) {
+        if (run(argv, &wall, &rss) < 0)
+            return -1;
+        seq += wall;
+    }
+    t0 = now();
+    a = spawn(argv);
+    b = spawn(argv);
+    if (a < 0 || b < 0 || waitpid(a, &status, 0) < 0
+        || waitpid(b, &status, 0) < 0)
+        return -1;
+    wall = now() - t0;
+    printf("  %-24s %7d %12s %8.3f %14s %16s %10s  %.2fx one after the "
+           "other: what two threads can give here\n",
+           "machine: 2 apsp at once", 2, "-", wall, "-", "-", "-", seq / wall);
+    return 0;
+}
+
 /* The vector add: generated, run as text, parsed alone, packed and run. */
 static int bench_vecadd(const char *warpsim, const char *gen, const char *work)
 {
@@ -159,7 +272,7 @@ static int bench_vecadd(const char *warpsim, const char *gen, const char *work)
     char *pack_argv[] = {(char *)warpsim, "trace", "pack", dir, "-o",
                          packed,          NULL};
     struct bench_result text, parse, wst;
-    char note[128];
+    char note[256];
     double wall;
     long rss;
 
@@ -173,6 +286,10 @@ static int bench_vecadd(const char *warpsim, const char *gen, const char *work)
         return -1;
     snprintf(note, sizeof note, "parsing (trace info) %.3f s, %.0f %%",
              parse.wall, 100.0 * parse.wall / text.wall);
+    if (bench_vs_baseline(work, "vecadd-text", dir, NULL, &text, note,
+                          sizeof note)
+        < 0)
+        return -1;
     print_row("vecadd 1M, text trace", &text, note);
     if (run(pack_argv, &wall, &rss) < 0) {
         printf("  %-24s (this warpsim cannot pack traces)\n",
@@ -236,10 +353,12 @@ int main(int argc, char **argv)
                                      NULL};
     struct bench_result r;
 
-    if (argc != 5)
+    if (argc != 5 && argc != 6)
         return fprintf(stderr, "usage: bench WARPSIM GEN_VECADD SOURCE_DIR "
-                               "WORKDIR\n"),
+                               "WORKDIR [BASELINE]\n"),
                2;
+    if (argc == 6 && argv[5][0])
+        bench_baseline = argv[5];
     warpsim = argv[1];
     gen = argv[2];
     src = argv[3];
@@ -248,27 +367,30 @@ int main(int argc, char **argv)
     snprintf(matmul, sizeof matmul, "%s/traces/kernels/matmul/baseline.yaml",
              src);
     snprintf(fma, sizeof fma, "%s/traces/kernels/fma/workload.yaml", src);
-    printf("warpsim run, V100 config, best of %d runs on this machine\n",
-           BENCH_RUNS);
+    printf("warpsim run, V100 config, best of %d runs on this machine%s%s\n",
+           BENCH_RUNS, bench_baseline ? "; baseline " : "",
+           bench_baseline ? bench_baseline : "");
     printf("  %-24s %7s %12s %8s %14s %16s %10s\n", "workload", "threads",
            "warp insts", "wall s", "warp insts/s", "sim cycles/s", "RSS MB");
     if (bench_vecadd(warpsim, gen, work) < 0
         || bench_compressed(warpsim, work, "xz", "xz") < 0
         || bench_compressed(warpsim, work, "zstd", "zst") < 0)
         return 1;
-    if (bench_run(warpsim, work, "apsp", apsp, NULL, &r) < 0)
+    if (bench_case(warpsim, work, "apsp (defaults)", "apsp", apsp, NULL, "", 2)
+            < 0
+        || bench_case(warpsim, work, "matmul baseline", "matmul", matmul, NULL,
+                      "", 2)
+               < 0
+        || bench_case(warpsim, work, "fma, 28000 trips", "fma-long", fma,
+                      long_args, "10^8 insts, 2x10^5 per warp", 2)
+               < 0)
         return 1;
-    print_row("apsp (defaults)", &r, "");
-    if (bench_run(warpsim, work, "matmul", matmul, NULL, &r) < 0)
-        return 1;
-    print_row("matmul baseline", &r, "");
-    if (bench_run(warpsim, work, "fma-long", fma, long_args, &r) < 0)
-        return 1;
-    print_row("fma, 28000 trips", &r, "10^8 insts, 2x10^5 per warp");
     bench_runs = 1;
     if (bench_run(warpsim, work, "fma-1e9", fma, giga_args, &r) < 0)
         return 1;
     print_row("fma, 280000 trips", &r, "10^9 insts, run once");
+    if (bench_ceiling(warpsim, apsp) < 0)
+        return 1;
     printf("  targets (speed issue 26): >= 10 M warp insts/s on apsp, "
            "matmul, fma;\n  >= 5 M/s on the vecadd text trace; decoding "
            "never the bound\n");
