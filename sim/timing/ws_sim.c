@@ -16,9 +16,8 @@
 #include "ws_cluster.h"
 #include "ws_cta.h"
 #include "ws_issue.h"
-#include "ws_par.h"
+#include "ws_cycle.h"
 #include "mem/ws_cache.h"
-#include "util/ws_grow.h"
 #include "util/ws_heap.h"
 #include "stats/ws_timeline.h"
 
@@ -31,10 +30,6 @@
  * reported at the key responsible.  The sizes come from the structures
  * themselves, so the estimate follows them. */
 #define WS_SIM_MAX_STATE (UINT64_C(2) << 30)
-
-/* Fewer events in a cycle than this run on the calling thread: waking the
- * workers costs about as much as a few issues. */
-#define WS_SIM_PAR_MIN 32
 
 static uint64_t ws_sim_sm_bytes(const struct ws_gpu *g)
 {
@@ -99,7 +94,6 @@ int ws_sim_init(struct ws_sim *s, const struct ws_gpu *gpu,
         return -1;
     s->gpu = gpu;
     s->err = err;
-    ws_event_init(&s->q);
     if (ws_memsys_init(&s->mem, gpu) < 0)
         return ws_err_oom(err);
     s->sms = calloc(gpu->sm.count, sizeof *s->sms);
@@ -112,21 +106,9 @@ int ws_sim_init(struct ws_sim *s, const struct ws_gpu *gpu,
             ws_sim_free(s);
             return ws_err_oom(err);
         }
-    s->segs = calloc(gpu->sm.count, sizeof *s->segs);
-    s->seg_count = calloc((size_t)gpu->sm.count + 1, sizeof *s->seg_count);
-    if (!s->segs || !s->seg_count) {
+    if (ws_cycle_init(s, opts && !opts->tl ? opts->threads : 1) < 0) {
         ws_sim_free(s);
         return ws_err_oom(err);
-    }
-    /* A timeline is written as events happen, by one thread. */
-    if (opts && opts->threads > 1 && !opts->tl) {
-        s->part_seg = calloc((size_t)opts->threads + 1, sizeof *s->part_seg);
-        if (!s->part_seg) {
-            ws_sim_free(s);
-            return ws_err_oom(err);
-        }
-        if ((s->par = ws_par_start(opts->threads)))
-            s->nparts = opts->threads;
     }
     return 0;
 }
@@ -137,50 +119,12 @@ void ws_sim_free(struct ws_sim *s)
         ws_sm_free(&s->sms[i]);
     free(s->sms);
     ws_memsys_free(&s->mem);
-    ws_event_free(&s->q);
+    ws_cycle_free(s);
     ws_async_free(s);
     ws_cluster_free(s);
     free(s->ctrl_seen);
     s->ctrl_seen = NULL;
     s->sms = NULL;
-    free(s->batch);
-    free(s->sorted);
-    free(s->segs);
-    free(s->seg_count);
-    free(s->part_seg);
-    s->part_seg = NULL;
-    ws_par_stop(s->par);
-    s->batch = s->sorted = NULL;
-    s->segs = NULL;
-    s->seg_count = NULL;
-    s->par = NULL;
-}
-
-/* While SMs run side by side an SM's events go to its own list, which
- * ws_sim_flush queues in SM order.  Out of memory there marks the SM
- * (s->err is everyone's) and the kernel stops after this part. */
-static int ws_sim_queue(struct ws_sim *s, uint32_t sm, uint64_t t,
-                        enum ws_event_kind kind, union ws_event_payload p)
-{
-    struct ws_sm *m = &s->sms[sm];
-    size_t cap = m->push_cap;
-
-    if (!s->side_by_side)
-        return ws_event_push(&s->q, t, kind, p);
-    if (m->npush == m->push_cap) {
-        if (ws_grow((void **)&m->push, &cap, (size_t)m->npush + 1,
-                    sizeof *m->push, 16)
-            < 0) {
-            m->failed = 1;
-            return 0;
-        }
-        m->push_cap = (uint32_t)cap;
-    }
-    m->push[m->npush].cycle = t;
-    m->push[m->npush].kind = kind;
-    m->push[m->npush].p = p;
-    m->npush++;
-    return 0;
 }
 
 int ws_sim_wake(struct ws_sim *s, uint32_t sm, uint32_t sub, uint64_t t)
@@ -192,14 +136,14 @@ int ws_sim_wake(struct ws_sim *s, uint32_t sm, uint32_t sub, uint64_t t)
     if (t >= sc->wake)
         return 0;
     sc->wake = t;
-    return ws_sim_queue(s, sm, t, WS_EV_SUBCORE_WAKE, p);
+    return ws_cycle_push(s, sm, t, WS_EV_SUBCORE_WAKE, p);
 }
 
 int ws_sim_retire_at(struct ws_sim *s, uint32_t sm, uint32_t slot, uint64_t t)
 {
     union ws_event_payload p = {.retire = {sm, slot}};
 
-    if (ws_sim_queue(s, sm, t, WS_EV_CTA_RETIRE, p) < 0)
+    if (ws_cycle_push(s, sm, t, WS_EV_CTA_RETIRE, p) < 0)
         return ws_err_oom(s->err);
     return 0;
 }
@@ -288,7 +232,7 @@ static int ws_sim_first_wave(struct ws_sim *s, uint64_t t)
     return 0;
 }
 
-static int ws_sim_event(struct ws_sim *s, const struct ws_event *ev)
+int ws_sim_event(struct ws_sim *s, const struct ws_event *ev)
 {
     struct ws_sm *sm;
 
@@ -303,160 +247,6 @@ static int ws_sim_event(struct ws_sim *s, const struct ws_event *ev)
     if (sm->sub[ev->u.wake.sub].wake != ev->cycle)
         return 0; /* superseded by an earlier wake-up */
     return ws_issue_step(s, sm, ev->u.wake.sub, ev->cycle, 0);
-}
-
-/* ---- one cycle -------------------------------------------------------- */
-
-static uint32_t ws_sim_event_sm(const struct ws_event *ev)
-{
-    return ev->kind == WS_EV_CTA_RETIRE ? ev->u.retire.sm : ev->u.wake.sm;
-}
-
-/* Takes cycle t's events off the queue, in queue order, and sorts them by
- * SM (stable: each SM's stay in queue order) into s->sorted and s->segs. */
-static int ws_sim_take(struct ws_sim *s, uint64_t t)
-{
-    uint32_t nsm = s->gpu->sm.count, *count = s->seg_count, at = 0;
-    size_t cap = s->batch_cap;
-
-    s->nbatch = 0;
-    for (;;) {
-        if (s->nbatch == s->batch_cap) {
-            if (ws_grow((void **)&s->batch, &cap, s->nbatch + 1,
-                        sizeof *s->batch, 256)
-                    < 0
-                || ws_grow((void **)&s->sorted, &s->batch_cap, cap,
-                           sizeof *s->sorted, cap)
-                       < 0)
-                return ws_err_oom(s->err);
-            s->batch_cap = cap;
-        }
-        if (!ws_event_pop_at(&s->q, t, &s->batch[s->nbatch]))
-            break;
-        s->nbatch++;
-    }
-    memset(count, 0, ((size_t)nsm + 1) * sizeof *count);
-    for (size_t i = 0; i < s->nbatch; i++)
-        count[ws_sim_event_sm(&s->batch[i]) + 1]++;
-    s->nsegs = 0;
-    for (uint32_t m = 0; m < nsm; m++) {
-        if (count[m + 1]) {
-            struct ws_sim_seg *g = &s->segs[s->nsegs++];
-            g->sm = m;
-            g->begin = g->stop = at;
-            g->end = at + count[m + 1];
-        }
-        count[m + 1] = at += count[m + 1];
-    }
-    for (size_t i = 0; i < s->nbatch; i++)
-        s->sorted[count[ws_sim_event_sm(&s->batch[i])]++] = s->batch[i];
-    return 0;
-}
-
-/* Segment i's own work: its SM's events up to the first that reaches
- * beyond the SM (ws_issue_step says which), or the first retirement. */
-static void ws_sim_own_seg(struct ws_sim *s, uint32_t i)
-{
-    struct ws_sim_seg *g = &s->segs[i];
-    struct ws_sm *sm = &s->sms[g->sm];
-
-    for (; g->stop < g->end; g->stop++) {
-        const struct ws_event *ev = &s->sorted[g->stop];
-        int rc;
-        if (ev->kind != WS_EV_SUBCORE_WAKE)
-            return;
-        if (sm->sub[ev->u.wake.sub].wake != ev->cycle)
-            continue; /* superseded by an earlier wake-up */
-        rc = ws_issue_step(s, sm, ev->u.wake.sub, ev->cycle, 1);
-        if (rc != 0 || sm->failed) {
-            sm->failed |= rc < 0;
-            return;
-        }
-    }
-}
-
-/* Part `part` of the own work on threads: the run of segments
- * ws_sim_split gave it.  Runs of segments one after another keep each
- * thread's writes apart, and a thread reads nothing of another's runs. */
-static void ws_sim_own_part(void *ctx, uint32_t part)
-{
-    struct ws_sim *s = ctx;
-
-    for (uint32_t i = s->part_seg[part]; i < s->part_seg[part + 1]; i++)
-        ws_sim_own_seg(s, i);
-}
-
-/* Splits the segments into s->nparts runs of about equal events. */
-static void ws_sim_split(struct ws_sim *s)
-{
-    uint32_t i = 0;
-
-    for (uint32_t p = 0; p < s->nparts; p++) {
-        size_t from = s->nbatch * p / s->nparts;
-        while (i < s->nsegs && s->segs[i].begin < from)
-            i++;
-        s->part_seg[p] = i;
-    }
-    s->part_seg[s->nparts] = s->nsegs;
-}
-
-/* The events the own work queued, SM by SM. */
-static int ws_sim_flush(struct ws_sim *s)
-{
-    int failed = 0;
-
-    for (uint32_t i = 0; i < s->nsegs; i++) {
-        struct ws_sm *sm = &s->sms[s->segs[i].sm];
-        for (uint32_t k = 0; k < sm->npush; k++)
-            if (ws_event_push(&s->q, sm->push[k].cycle,
-                              (enum ws_event_kind)sm->push[k].kind,
-                              sm->push[k].p)
-                < 0)
-                failed = 1;
-        sm->npush = 0;
-        failed |= sm->failed;
-        sm->failed = 0;
-    }
-    return failed ? ws_err_oom(s->err) : 0;
-}
-
-/* Cycle t: the SMs' own work, side by side when there are threads for it
- * and more than one SM has some, then each SM's other events in SM
- * order. */
-static int ws_sim_cycle(struct ws_sim *s, uint64_t t)
-{
-    uint32_t first;
-
-    s->now = t;
-    if (ws_sim_take(s, t) < 0)
-        return -1;
-    s->events += s->nbatch;
-    /* On one thread the SMs' own work runs in SM order and queues its
-     * events directly, in the order ws_sim_flush would. */
-    if (s->par && s->nsegs > 1 && s->nbatch >= WS_SIM_PAR_MIN) {
-        ws_sim_split(s);
-        s->side_by_side = 1;
-        ws_par_for(s->par, s->nparts, ws_sim_own_part, s);
-        s->side_by_side = 0;
-    } else {
-        for (uint32_t i = 0; i < s->nsegs; i++)
-            ws_sim_own_seg(s, i);
-    }
-    if (ws_sim_flush(s) < 0)
-        return -1;
-    /* The SM that goes first turns with the cycle: a fixed order would
-     * always let SM 0 ahead of SM 79 into L2's and DRAM's queues, an
-     * arbitration no crossbar has. */
-    first = 0;
-    while (first < s->nsegs && s->segs[first].sm < t % s->gpu->sm.count)
-        first++;
-    for (uint32_t j = 0; j < s->nsegs; j++) {
-        const struct ws_sim_seg *g = &s->segs[(first + j) % s->nsegs];
-        for (uint32_t k = g->stop; k < g->end; k++)
-            if (ws_sim_event(s, &s->sorted[k]) < 0)
-                return -1;
-    }
-    return 0;
 }
 
 /* Issue counted per SM (struct ws_sm's ctr) joins the kernel's counters. */
@@ -582,8 +372,8 @@ int ws_sim_kernel(struct ws_sim *s, struct ws_cta_source *src,
         return ws_err_oom(err);
     if (ws_sim_first_wave(s, start) < 0)
         return -1;
-    while ((t = ws_event_next_cycle(&s->q)) != UINT64_MAX) {
-        if (ws_sim_cycle(s, t) < 0)
+    while ((t = ws_cycle_next(s)) != UINT64_MAX) {
+        if (ws_cycle_run(s, t) < 0)
             return -1;
         if (s->progress && s->events >= s->next_report) {
             s->next_report = s->events + 0x10000;

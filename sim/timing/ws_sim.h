@@ -42,7 +42,7 @@
 struct ws_timeline;
 struct ws_cluster;
 struct ws_par;
-struct ws_sim_seg;
+struct ws_cycle_part;
 
 /* One opcode of the kernel, as the timing model learnt it at its first
  * issue. */
@@ -60,7 +60,6 @@ typedef void (*ws_sim_progress_fn)(void *ctx, const struct ws_kernel_stats *k,
 struct ws_sim {
     const struct ws_gpu *gpu;
     struct ws_memsys mem;
-    struct ws_event_queue q;
     struct ws_sm *sms;
     uint64_t now;
     uint64_t warp_age;
@@ -91,25 +90,22 @@ struct ws_sim {
     uint8_t *ctrl_seen; /* [ctrl->n]: PCs whose opcode was checked */
     const struct ws_cta_stream *held;
     int starved; /* an SM asked for work and got none while one was held */
-    /* One cycle's events, put in SM order (ws_sim.c), and each SM's run
-     * of them. */
-    struct ws_event *batch, *sorted;
-    size_t nbatch, batch_cap;
-    struct ws_sim_seg *segs; /* [sm.count] */
-    uint32_t nsegs;
-    uint32_t *seg_count;  /* [sm.count + 1] */
-    int side_by_side;     /* the SMs' own work is running: events go to
-                             each SM's push list */
-    struct ws_par *par;   /* worker threads; NULL: one thread */
-    uint32_t nparts;      /* threads with par: the parts own work splits in */
-    uint32_t *part_seg;   /* [nparts + 1]: each part's first segment */
-    uint64_t next_report; /* event count of the next progress call */
-};
-
-/* One SM's events of the cycle being run: sorted[begin, end), of which
- * [begin, stop) were its own work, run side by side with other SMs'. */
-struct ws_sim_seg {
-    uint32_t sm, begin, end, stop;
+    /* The SMs in parts, each with its event queue (ws_cycle.h). */
+    struct ws_cycle_part **parts;
+    uint32_t nparts;
+    uint32_t *sm_part;   /* [sm.count]: each SM's part */
+    struct ws_par *par;  /* worker threads; NULL: one thread */
+    size_t cycle_events; /* events of the last cycle run */
+    struct ws_cycle_tuning {
+        int threads;         /* this window's cycles run on the threads */
+        uint32_t window;     /* windows run */
+        uint64_t cycles;     /* cycles run in this window */
+        size_t events;       /* events run in this window */
+        double start;        /* its start, wall-clock seconds */
+        double per_event[2]; /* last seconds per event: one thread,
+                                  threads */
+    } tune;                  /* ws_cycle.c: whether threads pay */
+    uint64_t next_report;    /* event count of the next progress call */
 };
 
 /* What a caller may attach to a simulation; all optional. */
@@ -146,5 +142,8 @@ void ws_sim_memcpy(struct ws_sim *s, uint64_t addr, uint64_t bytes);
  * of an SM. */
 int ws_sim_wake(struct ws_sim *s, uint32_t sm, uint32_t sub, uint64_t t);
 int ws_sim_retire_at(struct ws_sim *s, uint32_t sm, uint32_t slot, uint64_t t);
+
+/* One event, whatever it reaches (ws_cycle.c runs each cycle's). */
+int ws_sim_event(struct ws_sim *s, const struct ws_event *ev);
 
 #endif

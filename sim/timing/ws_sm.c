@@ -103,6 +103,5 @@ void ws_sm_free(struct ws_sm *sm)
     free(sm->warps);
     free(sm->slots);
     free(sm->sub);
-    free(sm->push);
     memset(sm, 0, sizeof *sm);
 }

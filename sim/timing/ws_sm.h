@@ -28,7 +28,6 @@
 #include "config/ws_config.h"
 #include "stats/ws_stats.h"
 #include "trace/ws_trace.h"
-#include "ws_event.h"
 #include "ws_icache.h"
 #include "ws_regfile.h"
 
@@ -231,14 +230,6 @@ struct ws_subcore {
     uint32_t last_cand;
 };
 
-/* An event an SM's own work queued while SMs ran side by side: the events
- * join the queue after that part, in SM order (ws_sim.c). */
-struct ws_sm_push {
-    uint64_t cycle;
-    uint32_t kind; /* enum ws_event_kind */
-    union ws_event_payload p;
-};
-
 struct ws_sm {
     uint32_t id;
     struct ws_warp *warps; /* [sm.max_warps] */
@@ -257,9 +248,6 @@ struct ws_sm {
      * it ends: SMs simulated side by side count apart, and sums do not
      * depend on the order they are added in. */
     struct ws_counters ctr;
-    struct ws_sm_push *push; /* events queued while SMs ran side by side */
-    uint32_t npush, push_cap;
-    int failed; /* out of memory while running side by side */
 };
 
 /* Whether sm can take another CTA of the kernel now. */

@@ -1,0 +1,303 @@
+/*
+ * ws_cycle: a cycle's events by parts of SMs, own work side by side (see
+ * ws_cycle.h).
+ */
+#include "ws_cycle.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/ws_grow.h"
+#include "ws_issue.h"
+#include "ws_par.h"
+#include "ws_sim.h"
+
+/* Fewer events than this in the last cycle: the next runs on the calling
+ * thread, since waking the workers costs about as much as a few issues.
+ * (Which thread runs a part never changes what it computes.) */
+#define WS_CYCLE_PAR_MIN 32
+
+/* Threads pay only where the SMs' own work outweighs what they cost: a
+ * job per cycle, and the state of SMs whose other events ran on the
+ * calling thread moving between cores (a warp refilled there, read by its
+ * part's thread the next cycle).  That depends on the kernel and the
+ * machine (apsp gained 1.25x on two threads of the development VM, the
+ * fma loop lost 1.4x), so the loop measures it: in each round of
+ * WS_CYCLE_ROUND windows of WS_CYCLE_WINDOW cycles, the first runs on the
+ * threads, the second on one, and the rest the way that took less time
+ * per event.  Numbers are the same either way. */
+#define WS_CYCLE_WINDOW 2048
+#define WS_CYCLE_ROUND 16
+
+/* One SM's events of the cycle: sorted[begin, end), of which [begin,
+ * stop) were its own work. */
+struct ws_cycle_seg {
+    uint32_t sm, begin, end, stop;
+};
+
+/* SMs [sm_first, sm_end), their queue, and their events of the cycle
+ * sorted by SM.  Allocated apart from each other: each is one thread's. */
+struct ws_cycle_part {
+    struct ws_event_queue q;
+    uint32_t sm_first, sm_end;
+    struct ws_event *batch, *sorted;
+    size_t nbatch, cap;
+    struct ws_cycle_seg *segs; /* [sm_end - sm_first] */
+    uint32_t nsegs;
+    uint32_t *count; /* [sm_end - sm_first + 1] */
+    int own;         /* its own work is running (on some thread) */
+    int failed;      /* out of memory there: the kernel stops after it */
+};
+
+static double ws_cycle_clock(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void ws_cycle_part_free(struct ws_cycle_part *p)
+{
+    if (!p)
+        return;
+    ws_event_free(&p->q);
+    free(p->batch);
+    free(p->sorted);
+    free(p->segs);
+    free(p->count);
+    free(p);
+}
+
+int ws_cycle_init(struct ws_sim *s, unsigned threads)
+{
+    uint32_t nsm = s->gpu->sm.count;
+    uint32_t n = threads > 1 ? threads : 1;
+
+    if (n > nsm)
+        n = nsm;
+    s->parts = calloc(n, sizeof *s->parts);
+    s->sm_part = calloc(nsm, sizeof *s->sm_part);
+    if (!s->parts || !s->sm_part)
+        return -1;
+    s->nparts = n;
+    for (uint32_t i = 0; i < n; i++) {
+        struct ws_cycle_part *p = calloc(1, sizeof *p);
+        if (!p)
+            return -1;
+        s->parts[i] = p;
+        ws_event_init(&p->q);
+        p->sm_first = (uint32_t)((uint64_t)nsm * i / n);
+        p->sm_end = (uint32_t)((uint64_t)nsm * (i + 1) / n);
+        p->segs = calloc(p->sm_end - p->sm_first, sizeof *p->segs);
+        p->count = calloc(p->sm_end - p->sm_first + 1, sizeof *p->count);
+        if (!p->segs || !p->count)
+            return -1;
+        for (uint32_t m = p->sm_first; m < p->sm_end; m++)
+            s->sm_part[m] = i;
+    }
+    if (n > 1 && (s->par = ws_par_start(n))) {
+        s->tune.threads = 1;
+        s->tune.start = ws_cycle_clock();
+    }
+    return 0;
+}
+
+void ws_cycle_free(struct ws_sim *s)
+{
+    for (uint32_t i = 0; s->parts && i < s->nparts; i++)
+        ws_cycle_part_free(s->parts[i]);
+    free(s->parts);
+    free(s->sm_part);
+    ws_par_stop(s->par);
+    s->parts = NULL;
+    s->sm_part = NULL;
+    s->par = NULL;
+    s->nparts = 0;
+}
+
+/* While a part's own work runs, out of memory marks the part instead of
+ * the run's error: s->err is every thread's. */
+int ws_cycle_push(struct ws_sim *s, uint32_t sm, uint64_t t,
+                  enum ws_event_kind kind, union ws_event_payload p)
+{
+    struct ws_cycle_part *pt = s->parts[s->sm_part[sm]];
+
+    if (ws_event_push(&pt->q, t, kind, p) == 0)
+        return 0;
+    if (!pt->own)
+        return -1;
+    pt->failed = 1;
+    return 0;
+}
+
+uint64_t ws_cycle_next(const struct ws_sim *s)
+{
+    uint64_t t = UINT64_MAX;
+
+    for (uint32_t i = 0; i < s->nparts; i++) {
+        uint64_t c = ws_event_next_cycle(&s->parts[i]->q);
+        if (c < t)
+            t = c;
+    }
+    return t;
+}
+
+static uint32_t ws_cycle_event_sm(const struct ws_event *ev)
+{
+    return ev->kind == WS_EV_CTA_RETIRE ? ev->u.retire.sm : ev->u.wake.sm;
+}
+
+/* Takes the part's events of cycle t off its queue, in queue order, and
+ * sorts them by SM (stable: each SM's stay in queue order). */
+static int ws_cycle_take(struct ws_cycle_part *p, uint64_t t)
+{
+    uint32_t n = p->sm_end - p->sm_first, *count = p->count, at = 0;
+    size_t cap = p->cap;
+
+    p->nbatch = 0;
+    for (;;) {
+        if (p->nbatch == p->cap) {
+            if (ws_grow((void **)&p->batch, &cap, p->nbatch + 1,
+                        sizeof *p->batch, 256)
+                    < 0
+                || ws_grow((void **)&p->sorted, &p->cap, cap, sizeof *p->sorted,
+                           cap)
+                       < 0)
+                return -1;
+            p->cap = cap;
+        }
+        if (!ws_event_pop_at(&p->q, t, &p->batch[p->nbatch]))
+            break;
+        p->nbatch++;
+    }
+    memset(count, 0, ((size_t)n + 1) * sizeof *count);
+    for (size_t i = 0; i < p->nbatch; i++)
+        count[ws_cycle_event_sm(&p->batch[i]) - p->sm_first + 1]++;
+    p->nsegs = 0;
+    for (uint32_t m = 0; m < n; m++) {
+        if (count[m + 1]) {
+            struct ws_cycle_seg *g = &p->segs[p->nsegs++];
+            g->sm = p->sm_first + m;
+            g->begin = g->stop = at;
+            g->end = at + count[m + 1];
+        }
+        count[m + 1] = at += count[m + 1];
+    }
+    for (size_t i = 0; i < p->nbatch; i++)
+        p->sorted[count[ws_cycle_event_sm(&p->batch[i]) - p->sm_first]++] =
+            p->batch[i];
+    return 0;
+}
+
+/* One SM's own work: its events up to the first that reaches beyond the
+ * SM (ws_issue_step says which), or the first retirement. */
+static void ws_cycle_own_seg(struct ws_sim *s, struct ws_cycle_part *p,
+                             struct ws_cycle_seg *g)
+{
+    struct ws_sm *sm = &s->sms[g->sm];
+
+    for (; g->stop < g->end; g->stop++) {
+        const struct ws_event *ev = &p->sorted[g->stop];
+        int rc;
+        if (ev->kind != WS_EV_SUBCORE_WAKE)
+            return;
+        if (sm->sub[ev->u.wake.sub].wake != ev->cycle)
+            continue; /* superseded by an earlier wake-up */
+        rc = ws_issue_step(s, sm, ev->u.wake.sub, ev->cycle, 1);
+        if (rc != 0 || p->failed) {
+            p->failed |= rc < 0;
+            return;
+        }
+    }
+}
+
+/* Part i's share of cycle s->now: its events taken, its SMs' own work. */
+static void ws_cycle_own_part(void *ctx, uint32_t i)
+{
+    struct ws_sim *s = ctx;
+    struct ws_cycle_part *p = s->parts[i];
+
+    p->own = 1;
+    if (ws_cycle_take(p, s->now) < 0)
+        p->failed = 1;
+    for (uint32_t k = 0; k < p->nsegs && !p->failed; k++)
+        ws_cycle_own_seg(s, p, &p->segs[k]);
+    p->own = 0;
+}
+
+/* Every SM's events from the first beyond its own work, SM by SM from the
+ * first SM at or after t mod the SM count, round to the SM before it: a
+ * fixed order would always let SM 0 ahead of SM 79 into L2's and DRAM's
+ * queues, an arbitration no crossbar has. */
+static int ws_cycle_rest(struct ws_sim *s, uint64_t t)
+{
+    uint32_t from = (uint32_t)(t % s->gpu->sm.count), pi = s->sm_part[from];
+    uint32_t gi = 0;
+
+    while (gi < s->parts[pi]->nsegs && s->parts[pi]->segs[gi].sm < from)
+        gi++;
+    for (uint32_t j = 0; j <= s->nparts; j++) {
+        struct ws_cycle_part *p = s->parts[(pi + j) % s->nparts];
+        /* the first part from gi on; the same part, on coming round,
+         * up to gi */
+        uint32_t lo = j == 0 ? gi : 0;
+        uint32_t hi = j == s->nparts ? gi : p->nsegs;
+        for (uint32_t k = lo; k < hi; k++) {
+            const struct ws_cycle_seg *g = &p->segs[k];
+            for (uint32_t e = g->stop; e < g->end; e++)
+                if (ws_sim_event(s, &p->sorted[e]) < 0)
+                    return -1;
+        }
+    }
+    return 0;
+}
+
+/* At a window's end: its time per event goes to the way it ran, and the
+ * next window's way is chosen. */
+static void ws_cycle_tune(struct ws_sim *s)
+{
+    struct ws_cycle_tuning *u = &s->tune;
+    double now = ws_cycle_clock();
+    uint32_t k;
+
+    if (u->events)
+        u->per_event[u->threads] = (now - u->start) / (double)u->events;
+    k = ++u->window % WS_CYCLE_ROUND;
+    if (k == 0)
+        u->threads = 1;
+    else if (k == 1)
+        u->threads = 0;
+    else
+        u->threads = u->per_event[1] < u->per_event[0];
+    u->start = now;
+    u->events = 0;
+    u->cycles = 0;
+}
+
+int ws_cycle_run(struct ws_sim *s, uint64_t t)
+{
+    size_t events = 0;
+    int failed = 0;
+
+    s->now = t;
+    if (s->par && ++s->tune.cycles >= WS_CYCLE_WINDOW)
+        ws_cycle_tune(s);
+    if (s->par && s->tune.threads && s->cycle_events >= WS_CYCLE_PAR_MIN)
+        ws_par_for(s->par, s->nparts, ws_cycle_own_part, s);
+    else
+        for (uint32_t i = 0; i < s->nparts; i++)
+            ws_cycle_own_part(s, i);
+    for (uint32_t i = 0; i < s->nparts; i++) {
+        events += s->parts[i]->nbatch;
+        failed |= s->parts[i]->failed;
+        s->parts[i]->failed = 0;
+    }
+    s->cycle_events = events;
+    s->events += events;
+    s->tune.events += events;
+    if (failed)
+        return ws_err_oom(s->err);
+    return ws_cycle_rest(s, t);
+}
