@@ -72,12 +72,13 @@ static void ws_cycle_part_free(struct ws_cycle_part *p)
 
 int ws_cycle_init(struct ws_sim *s, unsigned threads)
 {
-    uint32_t nsm = s->gpu->sm.count;
+    /* a config has at least one SM (the schema's range) */
+    uint32_t nsm = s->gpu->sm.count ? s->gpu->sm.count : 1;
     uint32_t n = threads > 1 ? threads : 1;
 
     if (n > nsm)
         n = nsm;
-    s->parts = calloc(n, sizeof *s->parts);
+    s->parts = calloc(n, sizeof(struct ws_cycle_part *));
     s->sm_part = calloc(nsm, sizeof *s->sm_part);
     if (!s->parts || !s->sm_part)
         return -1;
@@ -233,17 +234,20 @@ static void ws_cycle_own_part(void *ctx, uint32_t i)
  * queues, an arbitration no crossbar has. */
 static int ws_cycle_rest(struct ws_sim *s, uint64_t t)
 {
-    uint32_t from = (uint32_t)(t % s->gpu->sm.count), pi = s->sm_part[from];
+    /* a config has at least one SM, and so one part */
+    uint32_t nsm = s->gpu->sm.count ? s->gpu->sm.count : 1;
+    uint32_t np = s->nparts ? s->nparts : 1;
+    uint32_t from = (uint32_t)(t % nsm), pi = s->sm_part[from];
     uint32_t gi = 0;
 
     while (gi < s->parts[pi]->nsegs && s->parts[pi]->segs[gi].sm < from)
         gi++;
-    for (uint32_t j = 0; j <= s->nparts; j++) {
-        struct ws_cycle_part *p = s->parts[(pi + j) % s->nparts];
+    for (uint32_t j = 0; j <= np; j++) {
+        struct ws_cycle_part *p = s->parts[(pi + j) % np];
         /* the first part from gi on; the same part, on coming round,
          * up to gi */
         uint32_t lo = j == 0 ? gi : 0;
-        uint32_t hi = j == s->nparts ? gi : p->nsegs;
+        uint32_t hi = j == np ? gi : p->nsegs;
         for (uint32_t k = lo; k < hi; k++) {
             const struct ws_cycle_seg *g = &p->segs[k];
             for (uint32_t e = g->stop; e < g->end; e++)

@@ -159,17 +159,7 @@ int ws_event_pop_at(struct ws_event_queue *q, uint64_t t, struct ws_event *out)
 
 int ws_event_pop(struct ws_event_queue *q, struct ws_event *out)
 {
-    uint64_t near = q->nwheel ? ws_wheel_first(q) : UINT64_MAX;
+    uint64_t t = ws_event_next_cycle(q);
 
-    if (q->far.n && ws_heap_top(&q->far).cycle <= near)
-        ws_heap_pop(&q->far, out);
-    else if (q->nwheel)
-        ws_wheel_pop(q, near, out);
-    else
-        return 0;
-    /* The wheel's base follows the clock; a late heap event (cycle below
-     * base) leaves it where it is. */
-    if (out->cycle > q->base)
-        q->base = out->cycle;
-    return 1;
+    return t != UINT64_MAX && ws_event_pop_at(q, t, out);
 }

@@ -661,7 +661,7 @@ int ws_issue_step(struct ws_sim *s, struct ws_sm *sm, uint32_t sub, uint64_t t,
                   int own)
 {
     struct ws_pick pick;
-    uint64_t next;
+    uint64_t next = WS_NEVER;
     int picked = 0;
 
     if (own && s->gpu->sched.dual_issue)
