@@ -137,10 +137,11 @@ static int ws_async_wgmma(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
     uint64_t start, cycles, done;
 
     if (g->wgmma.macs <= 0)
-        return ws_err_msg(s->err,
-                          "this GPU has no warpgroup MMA pipe (wgmma.macs is "
-                          "0), expected a Hopper config such as h100 for "
-                          "HGMMA/QGMMA/IGMMA");
+        return ws_err_at(s->err, s->src->origin, 1, 1,
+                         "kernel %s: this GPU has no warpgroup MMA pipe "
+                         "(expected a Hopper config such as h100 for "
+                         "HGMMA/QGMMA/IGMMA, wgmma.macs above 0)",
+                         s->k->name);
     cycles = ws_wgmma_cycles(g, a);
     start = sm->wg_pipe[q] > t ? sm->wg_pipe[q] : t;
     sm->wg_pipe[q] = start + cycles;
