@@ -322,7 +322,9 @@ static int ws_sim_setup_kernel(struct ws_sim *s, struct ws_cta_source *src,
 }
 
 /* What the first warp still waiting waits for, for the message of a
- * kernel that never finished: ", warp W of CTA (x,y,z) waits ...". */
+ * kernel that never finished: ", warp W of CTA (x,y,z) waits ...".  A
+ * cluster's CTA held for room is named only when no warp waits: it waits
+ * because the resident CTAs never leave, and they are the cause. */
 static void ws_sim_stuck(const struct ws_sim *s, char *why, size_t n)
 {
     static const char *const on[] = {"", "on the mbarrier at shared 0x%llx",
@@ -330,11 +332,8 @@ static void ws_sim_stuck(const struct ws_sim *s, char *why, size_t n)
                                      "at a cluster barrier"};
 
     why[0] = '\0';
-    if (s->held) {
-        snprintf(why, n, "; CTA (%u,%u,%u) of a cluster never found room",
-                 s->held->ctaid[0], s->held->ctaid[1], s->held->ctaid[2]);
-        return;
-    }
+    if (s->held)
+        snprintf(why, n, "; a CTA of a cluster never found room");
     for (uint32_t i = 0; i < s->gpu->sm.count; i++) {
         const struct ws_sm *sm = &s->sms[i];
         for (uint32_t w = 0; w < sm->nwarps; w++) {
@@ -382,16 +381,18 @@ int ws_sim_kernel(struct ws_sim *s, struct ws_cta_source *src,
     }
     ws_sim_gather(s, &k->ctr);
     if (s->ctas_done != s->ctas_dispatched) {
+        /* The ones never dispatched never finished either, unless the
+         * input ran out before the grid did (a trace of fewer CTAs). */
+        uint64_t left = s->ctas_dispatched - s->ctas_done;
         char why[160];
+        if (!s->src_done && k->ctas_total > s->ctas_dispatched)
+            left = k->ctas_total - s->ctas_done;
         ws_sim_stuck(s, why, sizeof why);
         return ws_err_at(err, src->origin, 1, 1,
                          "kernel %s: %llu CTAs "
                          "never finished%s (expected every CTA to run to its "
                          "end)",
-                         k->name,
-                         (unsigned long long)(s->ctas_dispatched
-                                              - s->ctas_done),
-                         why);
+                         k->name, (unsigned long long)left, why);
     }
     /* The kernel is over when its last SM event is and memory is drained
      * (its stores and atomics included). */
