@@ -34,8 +34,9 @@ struct ws_par {
     atomic_int stop;
     atomic_uint sleepers;
     /* The job: items, and what runs one.  A late worker may read n while
-     * the next job's is written (its swap then fails): n is atomic; fn and
-     * ctx are read only after a swap of this job succeeded. */
+     * the next job's is written (its swap then fails, ws_par_for): n is
+     * atomic; fn and ctx are read only after a swap of this job
+     * succeeded. */
     atomic_uint n;
     ws_par_fn fn;
     void *ctx;
@@ -56,7 +57,7 @@ static void ws_par_work(struct ws_par *p, uint64_t g)
     uint64_t c = atomic_load_explicit(&p->claim, memory_order_acquire);
 
     while (c >> 32 == (g & 0xffffffffu)
-           && (uint32_t)c < atomic_load_explicit(&p->n, memory_order_relaxed)) {
+           && (uint32_t)c < atomic_load_explicit(&p->n, memory_order_acquire)) {
         if (!atomic_compare_exchange_weak_explicit(&p->claim, &c, c + 1,
                                                    memory_order_acq_rel,
                                                    memory_order_acquire))
@@ -152,7 +153,12 @@ void ws_par_for(struct ws_par *p, uint32_t n, ws_par_fn fn, void *ctx)
     uint64_t g = atomic_load_explicit(&p->gen, memory_order_relaxed) + 1;
     unsigned spins = 0;
 
-    atomic_store_explicit(&p->n, n, memory_order_relaxed);
+    /* Closed first: a worker still at the last job that reads this job's
+     * n (released after the closing) then finds its swap failing, instead
+     * of taking an item past the last job's end with this job's fn. */
+    atomic_store_explicit(&p->claim, (g & 0xffffffffu) << 32 | UINT32_MAX,
+                          memory_order_relaxed);
+    atomic_store_explicit(&p->n, n, memory_order_release);
     p->fn = fn;
     p->ctx = ctx;
     atomic_store_explicit(&p->done, 0, memory_order_relaxed);
