@@ -9,7 +9,6 @@
 #include <time.h>
 
 #include "util/ws_grow.h"
-#include "ws_issue.h"
 #include "ws_par.h"
 #include "ws_sim.h"
 
@@ -193,20 +192,12 @@ static int ws_cycle_take(struct ws_cycle_part *p, uint64_t t)
 }
 
 /* One SM's own work: its events up to the first that reaches beyond the
- * SM (ws_issue_step says which), or the first retirement. */
+ * SM (ws_sim_event says which). */
 static void ws_cycle_own_seg(struct ws_sim *s, struct ws_cycle_part *p,
                              struct ws_cycle_seg *g)
 {
-    struct ws_sm *sm = &s->sms[g->sm];
-
     for (; g->stop < g->end; g->stop++) {
-        const struct ws_event *ev = &p->sorted[g->stop];
-        int rc;
-        if (ev->kind != WS_EV_SUBCORE_WAKE)
-            return;
-        if (sm->sub[ev->u.wake.sub].wake != ev->cycle)
-            continue; /* superseded by an earlier wake-up */
-        rc = ws_issue_step(s, sm, ev->u.wake.sub, ev->cycle, 1);
+        int rc = ws_sim_event(s, &p->sorted[g->stop], 1);
         if (rc != 0 || p->failed) {
             p->failed |= rc < 0;
             return;
@@ -251,7 +242,7 @@ static int ws_cycle_rest(struct ws_sim *s, uint64_t t)
         for (uint32_t k = lo; k < hi; k++) {
             const struct ws_cycle_seg *g = &p->segs[k];
             for (uint32_t e = g->stop; e < g->end; e++)
-                if (ws_sim_event(s, &p->sorted[e]) < 0)
+                if (ws_sim_event(s, &p->sorted[e], 0) < 0)
                     return -1;
         }
     }

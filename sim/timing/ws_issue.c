@@ -662,22 +662,21 @@ int ws_issue_step(struct ws_sim *s, struct ws_sm *sm, uint32_t sub, uint64_t t,
 {
     struct ws_pick pick;
     uint64_t next = WS_NEVER;
-    int picked = 0;
+    int picked;
 
     if (own && s->gpu->sched.dual_issue)
         return 1;
-    if (t >= sm->sub[sub].issue_free) {
-        picked = ws_select(s, sm, sub, t, &pick, &next);
-        if (own && picked && !ws_issue_is_own(s, &sm->warps[pick.warp]))
-            return 1;
-    }
-    sm->sub[sub].wake = WS_NEVER;
     if (t < sm->sub[sub].issue_free) {
         /* a register-bank bubble holds the sub-core's issue */
+        sm->sub[sub].wake = WS_NEVER;
         if (ws_sim_wake(s, sm->id, sub, sm->sub[sub].issue_free) < 0)
             return ws_err_oom(s->err);
         return 0;
     }
+    picked = ws_select(s, sm, sub, t, &pick, &next);
+    if (own && picked && !ws_issue_is_own(s, &sm->warps[pick.warp]))
+        return 1;
+    sm->sub[sub].wake = WS_NEVER;
     if (picked) {
         if (ws_issue(s, sm, sub, &pick, t) < 0)
             return -1;

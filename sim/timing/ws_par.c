@@ -1,8 +1,9 @@
 /*
  * ws_par: a pool of spinning workers for short jobs (see ws_par.h).
  *
- * A job is published by filling its fields, setting `claim` to the job's
- * generation and item 0, and then bumping `gen`.  Anyone working on it
+ * A job is published by closing `claim` (the job's generation, no item
+ * left), filling the job's fields, setting `claim` to the job's generation
+ * and item 0, and then bumping `gen`.  Anyone working on it
  * takes items by compare-and-swap on `claim`, which only succeeds while
  * the generation in it is the job's: a worker that wakes late, or reads
  * the next job's fields, fails the swap instead of running an item twice.

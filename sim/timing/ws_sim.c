@@ -232,11 +232,13 @@ static int ws_sim_first_wave(struct ws_sim *s, uint64_t t)
     return 0;
 }
 
-int ws_sim_event(struct ws_sim *s, const struct ws_event *ev)
+int ws_sim_event(struct ws_sim *s, const struct ws_event *ev, int own)
 {
     struct ws_sm *sm;
 
     if (ev->kind == WS_EV_CTA_RETIRE) {
+        if (own)
+            return 1; /* it feeds from the input */
         sm = &s->sms[ev->u.retire.sm];
         ws_cta_retire(s, sm, ev->u.retire.slot, ev->cycle);
         if (ws_sim_feed(s, sm, ev->cycle) < 0)
@@ -246,18 +248,16 @@ int ws_sim_event(struct ws_sim *s, const struct ws_event *ev)
     sm = &s->sms[ev->u.wake.sm];
     if (sm->sub[ev->u.wake.sub].wake != ev->cycle)
         return 0; /* superseded by an earlier wake-up */
-    return ws_issue_step(s, sm, ev->u.wake.sub, ev->cycle, 0);
+    return ws_issue_step(s, sm, ev->u.wake.sub, ev->cycle, own);
 }
 
-/* Issue counted per SM (struct ws_sm's ctr) joins the kernel's counters. */
+/* Issue counted per SM (struct ws_sm's ctr) joins the kernel's counters;
+ * the next kernel's setup clears them. */
 static void ws_sim_gather(struct ws_sim *s, struct ws_counters *into)
 {
-    for (uint32_t i = 0; i < s->gpu->sm.count; i++) {
-        struct ws_counters *c = &s->sms[i].ctr;
+    for (uint32_t i = 0; i < s->gpu->sm.count; i++)
         for (size_t k = 0; k < WS_CTR_COUNT; k++)
-            into->v[k] += c->v[k];
-        memset(c, 0, sizeof *c);
-    }
+            into->v[k] += s->sms[i].ctr.v[k];
 }
 
 static int ws_sim_check_fit(struct ws_sim *s, const struct ws_launch *l)

@@ -8,12 +8,13 @@
  * without events, so an idle SM or a warp waiting 800 cycles on DRAM
  * costs nothing.
  *
- * A cycle's events run SM by SM, in SM order, each SM's in the order they
- * were queued; events they queue for the same cycle run after them, SM by
- * SM again.  An SM's own work (an issue that reads and writes only its
- * warps, units, shared memory and counters) comes first, for every SM with
- * events, and may run on several threads (ws_par.h); then, SM by SM, each
- * SM's events from the first that reaches beyond it (L1 and the levels
+ * A cycle's events run SM by SM, each SM's in the order they were queued;
+ * events they queue for the same cycle run after them, SM by SM again.
+ * An SM's own work (an issue that reads and writes only its warps, units,
+ * shared memory and counters) comes first, for every SM with events, and
+ * may run on several threads (ws_cycle.h); then, SM by SM in an order that
+ * turns with the cycle, each SM's events from the first that reaches
+ * beyond it (L1 and the levels
  * below, CTA dispatch and retirement, clusters, a warp's next instructions
  * from the input).  Which work is whose, and so the order, follows from
  * the events alone: the numbers are the same for any thread count.  (Own
@@ -143,7 +144,8 @@ void ws_sim_memcpy(struct ws_sim *s, uint64_t addr, uint64_t bytes);
 int ws_sim_wake(struct ws_sim *s, uint32_t sm, uint32_t sub, uint64_t t);
 int ws_sim_retire_at(struct ws_sim *s, uint32_t sm, uint32_t slot, uint64_t t);
 
-/* One event, whatever it reaches (ws_cycle.c runs each cycle's). */
-int ws_sim_event(struct ws_sim *s, const struct ws_event *ev);
+/* One event (ws_cycle.c runs each cycle's).  With own set, only when it is
+ * its SM's own work: 1, with nothing changed, when it is not. */
+int ws_sim_event(struct ws_sim *s, const struct ws_event *ev, int own);
 
 #endif
