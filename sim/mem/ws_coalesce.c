@@ -205,6 +205,51 @@ static unsigned ws_shared_tally(const uint64_t *addrs, unsigned n,
     return worst;
 }
 
+/* ws_shared_tally for the case nearly every access is: one word per lane
+ * (an access no wider than a bank), banks and their width powers of two,
+ * at most 64 banks.  The same counts, with the look-back list holding
+ * only the words after each bank's first: a word equal to one seen before
+ * is in the same bank, and a bank's first is compared directly. */
+static unsigned ws_shared_tally_narrow(const uint64_t *addrs, unsigned n,
+                                       unsigned mask, int shift)
+{
+    uint64_t first[64], seen[WS_WARP_SIZE], used = 0;
+    unsigned per_bank[64], worst = n ? 1 : 0, nseen = 0;
+
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t w = addrs[i] >> shift;
+        unsigned b = (unsigned)(w & mask), j = 0;
+        uint64_t bit = UINT64_C(1) << b;
+        if (!(used & bit)) {
+            used |= bit;
+            first[b] = w;
+            per_bank[b] = 1;
+            continue;
+        }
+        if (first[b] == w)
+            continue;
+        while (j < nseen && seen[j] != w)
+            j++;
+        if (j < nseen)
+            continue;
+        seen[nseen++] = w;
+        if (++per_bank[b] > worst)
+            worst = per_bank[b];
+    }
+    return worst;
+}
+
+static unsigned ws_shared_count(const uint64_t *addrs, unsigned n,
+                                unsigned pieces, unsigned banks,
+                                unsigned bank_width)
+{
+    if (pieces == 1 && banks && banks <= 64 && (banks & (banks - 1)) == 0
+        && bank_width && (bank_width & (bank_width - 1)) == 0)
+        return ws_shared_tally_narrow(addrs, n, banks - 1,
+                                      __builtin_ctz(bank_width));
+    return ws_shared_tally(addrs, n, pieces, banks, bank_width);
+}
+
 unsigned ws_shared_wavefronts(const uint64_t *addrs, unsigned n, unsigned width,
                               unsigned banks, unsigned bank_width)
 {
@@ -223,7 +268,7 @@ unsigned ws_shared_wavefronts(const uint64_t *addrs, unsigned n, unsigned width,
     fast = ws_shared_fast(addrs, n, width, banks, bank_width, pieces);
     if (fast >= 0)
         return (unsigned)fast;
-    whole = ws_shared_tally(addrs, n, pieces, banks, bank_width);
+    whole = ws_shared_count(addrs, n, pieces, banks, bank_width);
     /* A wavefront moves one word per bank.  Lanes wider than that are
      * served a group at a time (16 lanes for 8 bytes, 8 for 16), and a
      * word two groups share is read once per group: on H100 a 64-bit
@@ -236,7 +281,7 @@ unsigned ws_shared_wavefronts(const uint64_t *addrs, unsigned n, unsigned width,
     if (whole <= 1 || group == 0 || group >= n)
         return whole;
     for (unsigned i = 0; i < n; i += group)
-        sum += ws_shared_tally(addrs + i, n - i < group ? n - i : group, pieces,
+        sum += ws_shared_count(addrs + i, n - i < group ? n - i : group, pieces,
                                banks, bank_width);
     return sum;
 }

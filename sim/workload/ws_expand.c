@@ -258,14 +258,26 @@ void ws_expand_warp_init(struct ws_expander *x, uint32_t warp,
     const struct ws_workload *w = x->w;
     const struct ws_launch *l = &w->launch;
     uint32_t f = w->nparams;
+    /* The first lane's coordinates by division, the others by counting
+     * on: a switch of streamed warps comes with every window, and 96
+     * divisions there cost more than the rest of the switch. */
+    uint32_t tx = warp * 32 % l->block[0];
+    uint32_t ty = warp * 32 / l->block[0] % l->block[1];
+    uint32_t tz = warp * 32 / l->block[0] / l->block[1];
 
     if (!x->consts_set)
         ws_expand_consts(x);
     for (uint32_t lane = 0; lane < WS_EXPR_LANES; lane++) {
-        uint32_t t = warp * 32 + lane;
-        x->vals[f + WS_SLOT_TID_X][lane] = t % l->block[0];
-        x->vals[f + WS_SLOT_TID_Y][lane] = t / l->block[0] % l->block[1];
-        x->vals[f + WS_SLOT_TID_Z][lane] = t / l->block[0] / l->block[1];
+        x->vals[f + WS_SLOT_TID_X][lane] = tx;
+        x->vals[f + WS_SLOT_TID_Y][lane] = ty;
+        x->vals[f + WS_SLOT_TID_Z][lane] = tz;
+        if (++tx == l->block[0]) {
+            tx = 0;
+            if (++ty == l->block[1]) {
+                ty = 0;
+                tz++;
+            }
+        }
         for (int k = 0; k < 3; k++)
             x->vals[f + WS_SLOT_CTAID_X + k][lane] = ctaid[k];
         x->vals[f + WS_SLOT_WARP][lane] = warp;
