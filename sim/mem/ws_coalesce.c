@@ -68,6 +68,29 @@ static int ws_coalesce_run(const uint64_t *addrs, unsigned n, unsigned width,
     return 1;
 }
 
+/* Lane by lane.  A lane inside one sector, the same as the lane before
+ * (half-warps reading one row twice, rows of a broadcast), is skipped
+ * before the sorted insert: that insert searches whenever the sector is
+ * not past the largest so far. */
+static void ws_coalesce_lanes(const uint64_t *addrs, unsigned n, unsigned width,
+                              unsigned sshift, struct ws_coalesce_result *out)
+{
+    uint64_t prev = 0;
+    int have_prev = 0;
+
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t first = addrs[i] >> sshift;
+        uint64_t last = (addrs[i] + width - 1) >> sshift;
+        if (first == last && have_prev && first == prev)
+            continue;
+        prev = last;
+        have_prev = 1;
+        for (uint64_t s = first;
+             s <= last && out->nsectors < WS_COALESCE_MAX_SECTORS; s++)
+            ws_add_sector(out->sectors, &out->nsectors, s << sshift);
+    }
+}
+
 static void ws_coalesce_pow2(const uint64_t *addrs, unsigned n, unsigned width,
                              unsigned sshift, unsigned lshift,
                              struct ws_coalesce_result *out)
@@ -76,15 +99,8 @@ static void ws_coalesce_pow2(const uint64_t *addrs, unsigned n, unsigned width,
 
     if (n > WS_WARP_SIZE)
         n = WS_WARP_SIZE;
-    if (!ws_coalesce_run(addrs, n, width, sshift, out)) {
-        for (unsigned i = 0; i < n; i++) {
-            uint64_t first = addrs[i] >> sshift;
-            uint64_t last = (addrs[i] + width - 1) >> sshift;
-            for (uint64_t s = first;
-                 s <= last && out->nsectors < WS_COALESCE_MAX_SECTORS; s++)
-                ws_add_sector(out->sectors, &out->nsectors, s << sshift);
-        }
-    }
+    if (!ws_coalesce_run(addrs, n, width, sshift, out))
+        ws_coalesce_lanes(addrs, n, width, sshift, out);
     for (unsigned i = 0; i < out->nsectors; i++) {
         uint64_t line = out->sectors[i] >> lshift;
         if (i == 0 || line != prev_line)
