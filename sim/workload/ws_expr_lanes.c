@@ -32,6 +32,23 @@
 
 #define WS_LANES WS_EXPR_LANES
 
+/* The loops over 32 lanes are where wider vectors pay (a workload's
+ * addresses are most of its expansion): on x86-64 the evaluator is built
+ * twice, for AVX2 and for the baseline ISA, and the loader picks the copy
+ * the CPU runs (a GNU ifunc).  Integer arithmetic either way, so the same
+ * values.  The helpers are forced inline: called, they would run their
+ * baseline code from the AVX2 copy. */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__linux__)
+#define WS_LANES_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define WS_LANES_CLONES
+#endif
+#ifdef __GNUC__
+#define WS_LANES_INLINE inline __attribute__((always_inline))
+#else
+#define WS_LANES_INLINE inline
+#endif
+
 /* ---- building ------------------------------------------------------------ */
 
 struct ws_lbuild {
@@ -272,7 +289,7 @@ struct ws_lanes_run {
     int64_t mk[WS_LANES];
 };
 
-static void ws_lanes_run(struct ws_lanes_run *run, uint32_t m)
+static WS_LANES_INLINE void ws_lanes_run(struct ws_lanes_run *run, uint32_t m)
 {
     run->m = m;
     if (m == 0xffffffffu) {
@@ -283,14 +300,14 @@ static void ws_lanes_run(struct ws_lanes_run *run, uint32_t m)
         run->mk[l] = -(int64_t)(m >> l & 1);
 }
 
-static void ws_lanes_fill(int64_t *r, int64_t v)
+static WS_LANES_INLINE void ws_lanes_fill(int64_t *r, int64_t v)
 {
     for (int l = 0; l < WS_LANES; l++)
         r[l] = v;
 }
 
 /* Lanes of m whose value is zero. */
-static uint32_t ws_lanes_zero(const int64_t *a, uint32_t m)
+static WS_LANES_INLINE uint32_t ws_lanes_zero(const int64_t *a, uint32_t m)
 {
     uint32_t z = 0;
 
@@ -302,7 +319,7 @@ static uint32_t ws_lanes_zero(const int64_t *a, uint32_t m)
 /* Lanes of m whose t is negative.  A fault is rare: the loops below only
  * OR each running lane's t into one word, and this finds the lanes when
  * that word says one faulted. */
-static uint32_t ws_lanes_neg(const int64_t *t, uint32_t m)
+static WS_LANES_INLINE uint32_t ws_lanes_neg(const int64_t *t, uint32_t m)
 {
     uint32_t f = 0;
 
@@ -314,7 +331,8 @@ static uint32_t ws_lanes_neg(const int64_t *t, uint32_t m)
 /* The result into dst for the running lanes; when every lane the
  * evaluation started with is running, the others hold nothing worth
  * keeping. */
-static void ws_lanes_store(int64_t *dst, const int64_t *r, uint32_t m, int all)
+static WS_LANES_INLINE void ws_lanes_store(int64_t *dst, const int64_t *r,
+                                           uint32_t m, int all)
 {
     if (all) {
         memcpy(dst, r, WS_LANES * sizeof *dst);
@@ -330,9 +348,9 @@ static void ws_lanes_store(int64_t *dst, const int64_t *r, uint32_t m, int all)
 
 /* Unsigned arithmetic wraps where signed would be undefined; the sign of
  * t then says which lanes overflowed. */
-static int64_t ws_lanes_addsub(uint8_t code, const int64_t *restrict a,
-                               const int64_t *restrict b, int64_t *restrict r,
-                               int64_t *restrict t, const int64_t *mk)
+static WS_LANES_INLINE int64_t ws_lanes_addsub(
+    uint8_t code, const int64_t *restrict a, const int64_t *restrict b,
+    int64_t *restrict r, int64_t *restrict t, const int64_t *mk)
 {
     int64_t any = 0;
 
@@ -357,9 +375,11 @@ static int64_t ws_lanes_addsub(uint8_t code, const int64_t *restrict a,
 /* Factors that fit in 32 bits cannot overflow 64, and that test and the
  * wrapping product vectorise; a lane with a larger factor sends the whole
  * operation through the checked multiply. */
-static int64_t ws_lanes_mul(const int64_t *restrict a,
-                            const int64_t *restrict b, int64_t *restrict r,
-                            int64_t *restrict t, const int64_t *mk)
+static WS_LANES_INLINE int64_t ws_lanes_mul(const int64_t *restrict a,
+                                            const int64_t *restrict b,
+                                            int64_t *restrict r,
+                                            int64_t *restrict t,
+                                            const int64_t *mk)
 {
     uint64_t wide = 0;
     int64_t any = 0;
@@ -381,9 +401,11 @@ static int64_t ws_lanes_mul(const int64_t *restrict a,
 
 /* Only the running lanes divide: a division costs more than the loop, and
  * a parked or idle lane may hold a zero. */
-static int64_t ws_lanes_divide(uint8_t code, const int64_t *restrict a,
-                               const int64_t *restrict b, int64_t *restrict r,
-                               int64_t *restrict t, uint32_t m)
+static WS_LANES_INLINE int64_t ws_lanes_divide(uint8_t code,
+                                               const int64_t *restrict a,
+                                               const int64_t *restrict b,
+                                               int64_t *restrict r,
+                                               int64_t *restrict t, uint32_t m)
 {
     int64_t any = 0;
 
@@ -401,9 +423,9 @@ static int64_t ws_lanes_divide(uint8_t code, const int64_t *restrict a,
 
 /* Counts outside 0 to 63 fault; the shift itself uses the low six bits so
  * that it stays defined for them. */
-static int64_t ws_lanes_shift(uint8_t code, const int64_t *restrict a,
-                              const int64_t *restrict b, int64_t *restrict r,
-                              int64_t *restrict t, const int64_t *mk)
+static WS_LANES_INLINE int64_t ws_lanes_shift(
+    uint8_t code, const int64_t *restrict a, const int64_t *restrict b,
+    int64_t *restrict r, int64_t *restrict t, const int64_t *mk)
 {
     int64_t any = 0;
 
@@ -423,8 +445,10 @@ static int64_t ws_lanes_shift(uint8_t code, const int64_t *restrict a,
 }
 
 /* The operations that cannot fault. */
-static void ws_lanes_total(uint8_t code, const int64_t *restrict a,
-                           const int64_t *restrict b, int64_t *restrict r)
+static WS_LANES_INLINE void ws_lanes_total(uint8_t code,
+                                           const int64_t *restrict a,
+                                           const int64_t *restrict b,
+                                           int64_t *restrict r)
 {
     int l;
 
@@ -477,9 +501,11 @@ static void ws_lanes_total(uint8_t code, const int64_t *restrict a,
 }
 
 /* Lanes of m that faulted. */
-static uint32_t ws_lanes_binary(uint8_t code, const int64_t *restrict a,
-                                const int64_t *restrict b, int64_t *restrict r,
-                                const struct ws_lanes_run *run)
+static WS_LANES_INLINE uint32_t ws_lanes_binary(uint8_t code,
+                                                const int64_t *restrict a,
+                                                const int64_t *restrict b,
+                                                int64_t *restrict r,
+                                                const struct ws_lanes_run *run)
 {
     int64_t t[WS_LANES], any = 0;
 
@@ -509,9 +535,10 @@ static uint32_t ws_lanes_binary(uint8_t code, const int64_t *restrict a,
 /* -INT64_MIN and abs(INT64_MIN) do not fit (the one value whose negation
  * keeps the sign bit); log2 wants a positive value (a | (a - 1) has the
  * sign bit for 0 and below). */
-static uint32_t ws_lanes_unary(uint8_t code, const int64_t *restrict a,
-                               int64_t *restrict r,
-                               const struct ws_lanes_run *run)
+static WS_LANES_INLINE uint32_t ws_lanes_unary(uint8_t code,
+                                               const int64_t *restrict a,
+                                               int64_t *restrict r,
+                                               const struct ws_lanes_run *run)
 {
     int64_t t[WS_LANES], any = 0;
     int l;
@@ -552,8 +579,9 @@ static uint32_t ws_lanes_unary(uint8_t code, const int64_t *restrict a,
 /* a / 2^k rounds toward zero as C's division does: a negative dividend is
  * biased by 2^k - 1 before the arithmetic shift.  The remainder then takes
  * the dividend's sign, as C's does. */
-static void ws_lanes_pow2(uint8_t code, const int64_t *restrict a, int64_t k,
-                          int64_t *restrict r)
+static WS_LANES_INLINE void ws_lanes_pow2(uint8_t code,
+                                          const int64_t *restrict a, int64_t k,
+                                          int64_t *restrict r)
 {
     int64_t low = (int64_t)((UINT64_C(1) << k) - 1);
 
@@ -567,8 +595,10 @@ static void ws_lanes_pow2(uint8_t code, const int64_t *restrict a, int64_t k,
 }
 
 /* A jump: the lanes of the run that take it are parked at its target. */
-static void ws_lanes_jump(const struct ws_expr_lop *op, const int64_t *top,
-                          struct ws_lanes_run *run, uint32_t *parked)
+static WS_LANES_INLINE void ws_lanes_jump(const struct ws_expr_lop *op,
+                                          const int64_t *top,
+                                          struct ws_lanes_run *run,
+                                          uint32_t *parked)
 {
     uint32_t go = run->m;
 
@@ -582,8 +612,9 @@ static void ws_lanes_jump(const struct ws_expr_lop *op, const int64_t *top,
         ws_lanes_run(run, run->m & ~go);
 }
 
-uint32_t ws_expr_lanes_eval(const struct ws_expr_lanes *p, const int64_t *vals,
-                            uint32_t mask, int64_t *out)
+WS_LANES_CLONES static uint32_t ws_lanes_eval(const struct ws_expr_lanes *p,
+                                              const int64_t *vals,
+                                              uint32_t mask, int64_t *out)
 {
     int64_t st[WS_EXPR_STACK][WS_LANES];
     int64_t r[WS_LANES], imm[WS_LANES];
@@ -646,4 +677,12 @@ uint32_t ws_expr_lanes_eval(const struct ws_expr_lanes *p, const int64_t *vals,
     }
     ws_lanes_store(out, st[0], mask, mask == 0xffffffffu);
     return faults;
+}
+
+/* Outside the clones: clang 14 emits a cloned function's dispatcher only
+ * for calls from its own file. */
+uint32_t ws_expr_lanes_eval(const struct ws_expr_lanes *p, const int64_t *vals,
+                            uint32_t mask, int64_t *out)
+{
+    return ws_lanes_eval(p, vals, mask, out);
 }
