@@ -252,8 +252,8 @@ static void ws_expand_consts(struct ws_expander *x)
     x->consts_set = 1;
 }
 
-void ws_expand_warp_init(struct ws_expander *x, uint32_t warp,
-                         const uint32_t ctaid[3])
+void ws_expand_warp_coords(struct ws_expander *x, uint32_t warp,
+                           const uint32_t ctaid[3])
 {
     const struct ws_workload *w = x->w;
     const struct ws_launch *l = &w->launch;
@@ -281,10 +281,18 @@ void ws_expand_warp_init(struct ws_expander *x, uint32_t warp,
         for (int k = 0; k < 3; k++)
             x->vals[f + WS_SLOT_CTAID_X + k][lane] = ctaid[k];
         x->vals[f + WS_SLOT_WARP][lane] = warp;
-        for (uint32_t c = 0; c < w->ncounters; c++)
-            x->vals[w->counters[c]][lane] = 0;
-        x->vals[f + WS_SLOT_OFF][lane] = 0;
     }
+}
+
+void ws_expand_warp_init(struct ws_expander *x, uint32_t warp,
+                         const uint32_t ctaid[3])
+{
+    const struct ws_workload *w = x->w;
+
+    ws_expand_warp_coords(x, warp, ctaid);
+    for (uint32_t c = 0; c < w->ncounters; c++)
+        memset(x->vals[w->counters[c]], 0, sizeof x->vals[0]);
+    memset(x->vals[w->nparams + WS_SLOT_OFF], 0, sizeof x->vals[0]);
     memset(x->let_valid, 0, sizeof x->let_valid);
 }
 

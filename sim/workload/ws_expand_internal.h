@@ -36,6 +36,10 @@ static inline uint32_t ws_expand_lanes(uint32_t threads, uint32_t w)
  * memory offset at zero, lets out of date). */
 void ws_expand_warp_init(struct ws_expander *x, uint32_t warp,
                          const uint32_t ctaid[3]);
+/* Only the lanes' coordinates (thread, CTA, warp): what a streamed warp
+ * does not keep across another's turn (ws_expand_stream.c). */
+void ws_expand_warp_coords(struct ws_expander *x, uint32_t warp,
+                           const uint32_t ctaid[3]);
 
 /* Walks ps, emitting into x->inst / x->addrs, until no path is left or
  * x->ninst reaches inst_cap or fewer than a warp's addresses fit under

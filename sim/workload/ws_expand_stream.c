@@ -7,10 +7,10 @@
  *
  * The expander's per-lane values belong to one warp at a time.  A reader
  * that finds another warp's there sets its own up again: the coordinates
- * and parameters are recomputed, its loop counters and memory offset (all
- * that a warp's walk changes) come back from the reader, and the lets are
- * marked out of date.  A warp's expansion therefore depends on that warp
- * alone, and the streams are exactly what ws_expand_next hands out whole.
+ * are recomputed, and its loop counters, memory offset and lets (all that
+ * a warp's walk changes) come back from the reader.  A warp's expansion
+ * therefore depends on that warp alone, and the streams are exactly what
+ * ws_expand_next hands out whole.
  *
  * The kernel-size estimate needs CTA 0's instruction count before any CTA
  * runs: streamed, CTA 0 is walked once to count it (nothing kept), one
@@ -88,7 +88,7 @@ static void ws_stream_switch(struct ws_expander *x, struct ws_expand_reader *r)
         return;
     if (x->cur)
         ws_stream_save(x, x->cur);
-    ws_expand_warp_init(x, r->warp, r->ctaid);
+    ws_expand_warp_coords(x, r->warp, r->ctaid);
     ws_stream_slots(x, slots, &n);
     for (uint32_t i = 0; i < n; i++)
         memcpy(x->vals[slots[i]], r->saved[i], sizeof r->saved[i]);
