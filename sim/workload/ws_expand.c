@@ -463,7 +463,7 @@ static int ws_emit_addrs(struct ws_expander *x, uint32_t idx, uint32_t mask,
     out = x->addrs + x->naddr;
     for (uint32_t m = mask; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(m);
-        if (ws_expand_lane_check(x, bad, l, &r->expr, &a[l], err) < 0)
+        if (bad && ws_expand_lane_check(x, bad, l, &r->expr, &a[l], err) < 0)
             return -1;
         if (!hit || (uint64_t)a[l] - lo > span) {
             if (!ws_region(x->w, in, a[l], &lo, &span))
