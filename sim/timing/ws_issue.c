@@ -199,6 +199,10 @@ static void ws_stall_account(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
     struct ws_counters *c = &sm->ctr;
     uint64_t cursor = sm->warps[wi].last_issue + 1;
 
+    /* Issued the cycle after its last issue (greedy scheduling's common
+     * case): no cycle to account. */
+    if (t <= cursor)
+        return;
     for (size_t i = 0; i < sizeof part / sizeof part[0]; i++) {
         uint64_t end = part[i].at < t ? part[i].at : t;
         if (end > cursor) {
