@@ -639,12 +639,17 @@ WS_LANES_CLONES static uint32_t ws_lanes_eval(const struct ws_expr_lanes *p,
             ws_lanes_jump(op, st[op->sp - 1], &run, parked);
             continue;
         case OP_LIT:
-            ws_lanes_fill(r, op->arg);
-            dst = st[op->sp];
-            break;
         case OP_VAR:
-            memcpy(r, vals + op->arg * WS_LANES, sizeof r);
+            /* A push with every lane running goes straight to its slot,
+             * without the copy through r the other operations need. */
             dst = st[op->sp];
+            if (op->code == OP_LIT)
+                ws_lanes_fill(run.m == mask ? dst : r, op->arg);
+            else
+                memcpy(run.m == mask ? dst : r, vals + op->arg * WS_LANES,
+                       sizeof r);
+            if (run.m == mask)
+                continue;
             break;
         case OP_NEG:
         case OP_NOT:
