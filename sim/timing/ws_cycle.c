@@ -29,24 +29,28 @@
 #define WS_CYCLE_WINDOW 2048
 #define WS_CYCLE_ROUND 16
 
-/* One SM's events of the cycle: sorted[begin, end), of which [begin,
- * stop) were its own work. */
+/* One SM's events held for the rest of the cycle: sorted[begin, end). */
 struct ws_cycle_seg {
-    uint32_t sm, begin, end, stop;
+    uint32_t sm, begin, end;
 };
 
-/* SMs [sm_first, sm_end), their queue, and their events of the cycle
- * sorted by SM.  Allocated apart from each other: each is one thread's. */
+/* SMs [sm_first, sm_end), their queue, their events of the cycle in
+ * queue order (batch), and of those the ones held for the rest of the
+ * cycle: their indices in batch (held), then sorted by SM (sorted, segs).
+ * Allocated apart from each other: each is one thread's. */
 struct ws_cycle_part {
     struct ws_event_queue q;
     uint32_t sm_first, sm_end;
     struct ws_event *batch, *sorted;
-    size_t nbatch, cap;
+    uint32_t *held;
+    size_t nbatch, nheld, cap; /* cap: of batch, sorted and held */
     struct ws_cycle_seg *segs; /* [sm_end - sm_first] */
     uint32_t nsegs;
-    uint32_t *count; /* [sm_end - sm_first + 1] */
-    int own;         /* its own work is running (on some thread) */
-    int failed;      /* out of memory there: the kernel stops after it */
+    /* [sm_end - sm_first + 1]: per SM (at m + 1) its events held, zero
+     * between cycles; then the sort's offsets */
+    uint32_t *count;
+    int own;    /* its own work is running (on some thread) */
+    int failed; /* out of memory there: the kernel stops after it */
 };
 
 static double ws_cycle_clock(void)
@@ -64,6 +68,7 @@ static void ws_cycle_part_free(struct ws_cycle_part *p)
     ws_event_free(&p->q);
     free(p->batch);
     free(p->sorted);
+    free(p->held);
     free(p->segs);
     free(p->count);
     free(p);
@@ -149,21 +154,22 @@ static uint32_t ws_cycle_event_sm(const struct ws_event *ev)
     return ev->kind == WS_EV_CTA_RETIRE ? ev->u.retire.sm : ev->u.wake.sm;
 }
 
-/* Takes the part's events of cycle t off its queue, in queue order, and
- * sorts them by SM (stable: each SM's stay in queue order). */
+/* Takes the part's events of cycle t off its queue, in queue order. */
 static int ws_cycle_take(struct ws_cycle_part *p, uint64_t t)
 {
-    uint32_t n = p->sm_end - p->sm_first, *count = p->count, at = 0;
     size_t cap = p->cap;
 
     p->nbatch = 0;
     for (;;) {
         if (p->nbatch == p->cap) {
+            size_t cs = p->cap, ch = p->cap;
             if (ws_grow((void **)&p->batch, &cap, p->nbatch + 1,
                         sizeof *p->batch, 256)
                     < 0
-                || ws_grow((void **)&p->sorted, &p->cap, cap, sizeof *p->sorted,
+                || ws_grow((void **)&p->sorted, &cs, cap, sizeof *p->sorted,
                            cap)
+                       < 0
+                || ws_grow((void **)&p->held, &ch, cap, sizeof *p->held, cap)
                        < 0)
                 return -1;
             p->cap = cap;
@@ -172,37 +178,57 @@ static int ws_cycle_take(struct ws_cycle_part *p, uint64_t t)
             break;
         p->nbatch++;
     }
-    memset(count, 0, ((size_t)n + 1) * sizeof *count);
-    for (size_t i = 0; i < p->nbatch; i++)
-        count[ws_cycle_event_sm(&p->batch[i]) - p->sm_first + 1]++;
+    return 0;
+}
+
+/* The part's own work, in queue order: an SM's events run up to the first
+ * that reaches beyond the SM (ws_sim_event says which), and that one and
+ * the SM's later ones are held for the rest of the cycle.  Different SMs'
+ * own work commutes, so queue order gives what SM by SM would, without
+ * sorting the cycle's events: only the held ones are sorted, after. */
+static void ws_cycle_own_run(struct ws_sim *s, struct ws_cycle_part *p)
+{
+    for (size_t i = 0; i < p->nbatch; i++) {
+        const struct ws_event *ev = &p->batch[i];
+        uint32_t m = ws_cycle_event_sm(ev) - p->sm_first;
+        if (!p->count[m + 1]) {
+            int rc = ws_sim_event(s, ev, 1);
+            if (rc < 0 || p->failed) {
+                p->failed = 1;
+                return;
+            }
+            if (rc == 0)
+                continue;
+        }
+        p->count[m + 1]++;
+        p->held[p->nheld++] = (uint32_t)i;
+    }
+}
+
+/* The held events sorted by SM (stable: each SM's stay in queue order),
+ * a segment per SM, for the rest of the cycle; the counts are left at
+ * zero for the next cycle. */
+static void ws_cycle_sort_held(struct ws_cycle_part *p)
+{
+    uint32_t n = p->sm_end - p->sm_first, *count = p->count, at = 0;
+
     p->nsegs = 0;
+    if (!p->nheld)
+        return;
     for (uint32_t m = 0; m < n; m++) {
         if (count[m + 1]) {
             struct ws_cycle_seg *g = &p->segs[p->nsegs++];
             g->sm = p->sm_first + m;
-            g->begin = g->stop = at;
+            g->begin = at;
             g->end = at + count[m + 1];
         }
         count[m + 1] = at += count[m + 1];
     }
-    for (size_t i = 0; i < p->nbatch; i++)
-        p->sorted[count[ws_cycle_event_sm(&p->batch[i]) - p->sm_first]++] =
-            p->batch[i];
-    return 0;
-}
-
-/* One SM's own work: its events up to the first that reaches beyond the
- * SM (ws_sim_event says which). */
-static void ws_cycle_own_seg(struct ws_sim *s, struct ws_cycle_part *p,
-                             struct ws_cycle_seg *g)
-{
-    for (; g->stop < g->end; g->stop++) {
-        int rc = ws_sim_event(s, &p->sorted[g->stop], 1);
-        if (rc != 0 || p->failed) {
-            p->failed |= rc < 0;
-            return;
-        }
+    for (size_t k = 0; k < p->nheld; k++) {
+        const struct ws_event *ev = &p->batch[p->held[k]];
+        p->sorted[count[ws_cycle_event_sm(ev) - p->sm_first]++] = *ev;
     }
+    memset(count, 0, ((size_t)n + 1) * sizeof *count);
 }
 
 /* Part i's share of cycle s->now: its events taken, its SMs' own work. */
@@ -212,10 +238,12 @@ static void ws_cycle_own_part(void *ctx, uint32_t i)
     struct ws_cycle_part *p = s->parts[i];
 
     p->own = 1;
+    p->nheld = 0;
     if (ws_cycle_take(p, s->now) < 0)
         p->failed = 1;
-    for (uint32_t k = 0; k < p->nsegs && !p->failed; k++)
-        ws_cycle_own_seg(s, p, &p->segs[k]);
+    else
+        ws_cycle_own_run(s, p);
+    ws_cycle_sort_held(p);
     p->own = 0;
 }
 
@@ -241,7 +269,7 @@ static int ws_cycle_rest(struct ws_sim *s, uint64_t t)
         uint32_t hi = j == np ? gi : p->nsegs;
         for (uint32_t k = lo; k < hi; k++) {
             const struct ws_cycle_seg *g = &p->segs[k];
-            for (uint32_t e = g->stop; e < g->end; e++)
+            for (uint32_t e = g->begin; e < g->end; e++)
                 if (ws_sim_event(s, &p->sorted[e], 0) < 0)
                     return -1;
         }

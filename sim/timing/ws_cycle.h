@@ -4,7 +4,8 @@
  *
  * The SMs are split into parts of consecutive SMs, one per thread, and
  * each part keeps its own event queue: a thread takes its SMs' events of
- * the cycle, sorts them by SM and runs their own work, queueing what that
+ * the cycle and runs their own work in queue order (different SMs' own
+ * work commutes, so no sort by SM is needed for it), queueing what that
  * work starts in the same private queue, so that nothing an SM's work
  * touches moves between threads (a shared queue, and the events and
  * follow-ups handed across it every cycle, cost more than the work).  The
