@@ -271,21 +271,30 @@ static double ws_profile_steps(const struct ws_profile *p,
     return 1;
 }
 
-/* The end of the longest chain into `in` on the clock `ready`, plus its
- * own cost: a source, or a destination written again, waits for its
- * producer. */
-static double ws_profile_link(const double *ready, const struct ws_inst *in,
-                              double cost)
+/* The start of `in` on both clocks (GPU cycles, TMM's time steps): the
+ * end of the longest chain into it, since a source, or a destination
+ * written again, waits for its producer.  One walk over the registers for
+ * both. */
+static void ws_profile_link(const struct ws_profile_warp *pw,
+                            const struct ws_inst *in, double *start,
+                            double *start_steps)
 {
-    double start = 0;
+    double a = 0, b = 0;
 
-    for (unsigned k = 0; k < in->nsrc; k++)
-        if (ready[in->src[k]] > start)
-            start = ready[in->src[k]];
-    for (unsigned k = 0; k < in->ndst; k++)
-        if (ready[in->dst[k]] > start)
-            start = ready[in->dst[k]];
-    return start + cost;
+    for (unsigned k = 0; k < in->nsrc; k++) {
+        if (pw->ready[in->src[k]] > a)
+            a = pw->ready[in->src[k]];
+        if (pw->steps[in->src[k]] > b)
+            b = pw->steps[in->src[k]];
+    }
+    for (unsigned k = 0; k < in->ndst; k++) {
+        if (pw->ready[in->dst[k]] > a)
+            a = pw->ready[in->dst[k]];
+        if (pw->steps[in->dst[k]] > b)
+            b = pw->steps[in->dst[k]];
+    }
+    *start = a;
+    *start_steps = b;
 }
 
 /* T_inf of one warp: the longest chain through register dependences, each
@@ -298,8 +307,10 @@ static void ws_profile_span(const struct ws_profile *p,
 {
     for (size_t i = 0; i < n; i++) {
         const struct ws_inst *in = &insts[i];
-        double end = ws_profile_link(pw->ready, in, ws_profile_latency(p, in));
-        double steps = ws_profile_link(pw->steps, in, ws_profile_steps(p, in));
+        double end, steps;
+        ws_profile_link(pw, in, &end, &steps);
+        end += ws_profile_latency(p, in);
+        steps += ws_profile_steps(p, in);
         for (unsigned k = 0; k < in->ndst; k++) {
             pw->ready[in->dst[k]] = end;
             pw->steps[in->dst[k]] = steps;
