@@ -229,9 +229,23 @@ static unsigned ws_shared_tally(const uint64_t *addrs, unsigned n,
 static unsigned ws_shared_tally_narrow(const uint64_t *addrs, unsigned n,
                                        unsigned mask, int shift)
 {
-    uint64_t first[64], seen[WS_WARP_SIZE], used = 0;
-    unsigned per_bank[64], worst = n ? 1 : 0, nseen = 0;
+    uint64_t first[64], seen[WS_WARP_SIZE], used = 0, lo, hi;
+    unsigned per_bank[64], worst = 1, nseen = 0;
 
+    /* Words no further apart than the bank count are in distinct banks
+     * when distinct: one wavefront.  Most accesses are so (a row, a
+     * broadcast, half-warps reading the same row), and a minimum and a
+     * maximum cost no branch on the addresses. */
+    if (n == 0)
+        return 0;
+    lo = hi = addrs[0] >> shift;
+    for (unsigned i = 1; i < n; i++) {
+        uint64_t w = addrs[i] >> shift;
+        lo = w < lo ? w : lo;
+        hi = w > hi ? w : hi;
+    }
+    if (hi - lo <= mask)
+        return 1;
     for (unsigned i = 0; i < n; i++) {
         uint64_t w = addrs[i] >> shift;
         unsigned b = (unsigned)(w & mask), j = 0;
@@ -255,12 +269,18 @@ static unsigned ws_shared_tally_narrow(const uint64_t *addrs, unsigned n,
     return worst;
 }
 
+static int ws_shared_narrow(unsigned pieces, unsigned banks,
+                            unsigned bank_width)
+{
+    return pieces == 1 && banks && banks <= 64 && (banks & (banks - 1)) == 0
+           && bank_width && (bank_width & (bank_width - 1)) == 0;
+}
+
 static unsigned ws_shared_count(const uint64_t *addrs, unsigned n,
                                 unsigned pieces, unsigned banks,
                                 unsigned bank_width)
 {
-    if (pieces == 1 && banks && banks <= 64 && (banks & (banks - 1)) == 0
-        && bank_width && (bank_width & (bank_width - 1)) == 0)
+    if (ws_shared_narrow(pieces, banks, bank_width))
         return ws_shared_tally_narrow(addrs, n, banks - 1,
                                       __builtin_ctz(bank_width));
     return ws_shared_tally(addrs, n, pieces, banks, bank_width);
@@ -271,7 +291,6 @@ unsigned ws_shared_wavefronts(const uint64_t *addrs, unsigned n, unsigned width,
 {
     unsigned pieces = width > bank_width ? width / bank_width : 1;
     unsigned whole, group, sum = 0;
-    long fast;
 
     if (n == 0)
         return 0;
@@ -281,9 +300,13 @@ unsigned ws_shared_wavefronts(const uint64_t *addrs, unsigned n, unsigned width,
         pieces = WS_SHARED_MAX_PIECES;
     if (n > WS_WARP_SIZE)
         n = WS_WARP_SIZE;
-    fast = ws_shared_fast(addrs, n, width, banks, bank_width, pieces);
-    if (fast >= 0)
-        return (unsigned)fast;
+    /* The one-word-per-bank test of the narrow tally answers a broadcast
+     * or a row as soon as the shortcut would. */
+    if (!ws_shared_narrow(pieces, banks, bank_width)) {
+        long fast = ws_shared_fast(addrs, n, width, banks, bank_width, pieces);
+        if (fast >= 0)
+            return (unsigned)fast;
+    }
     whole = ws_shared_count(addrs, n, pieces, banks, bank_width);
     /* A wavefront moves one word per bank.  Lanes wider than that are
      * served a group at a time (16 lanes for 8 bytes, 8 for 16), and a
