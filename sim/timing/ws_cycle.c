@@ -154,26 +154,32 @@ static uint32_t ws_cycle_event_sm(const struct ws_event *ev)
     return ev->kind == WS_EV_CTA_RETIRE ? ev->u.retire.sm : ev->u.wake.sm;
 }
 
+/* Room for one more event of the cycle in batch, and for as many in
+ * sorted and held. */
+static int ws_cycle_grow(struct ws_cycle_part *p)
+{
+    size_t cap = p->cap, had;
+
+    if (ws_grow((void **)&p->batch, &cap, p->nbatch + 1, sizeof *p->batch, 256)
+        < 0)
+        return -1;
+    had = p->cap;
+    if (ws_grow((void **)&p->sorted, &had, cap, sizeof *p->sorted, cap) < 0)
+        return -1;
+    had = p->cap;
+    if (ws_grow((void **)&p->held, &had, cap, sizeof *p->held, cap) < 0)
+        return -1;
+    p->cap = cap;
+    return 0;
+}
+
 /* Takes the part's events of cycle t off its queue, in queue order. */
 static int ws_cycle_take(struct ws_cycle_part *p, uint64_t t)
 {
-    size_t cap = p->cap;
-
     p->nbatch = 0;
     for (;;) {
-        if (p->nbatch == p->cap) {
-            size_t cs = p->cap, ch = p->cap;
-            if (ws_grow((void **)&p->batch, &cap, p->nbatch + 1,
-                        sizeof *p->batch, 256)
-                    < 0
-                || ws_grow((void **)&p->sorted, &cs, cap, sizeof *p->sorted,
-                           cap)
-                       < 0
-                || ws_grow((void **)&p->held, &ch, cap, sizeof *p->held, cap)
-                       < 0)
-                return -1;
-            p->cap = cap;
-        }
+        if (p->nbatch == p->cap && ws_cycle_grow(p) < 0)
+            return -1;
         if (!ws_event_pop_at(&p->q, t, &p->batch[p->nbatch]))
             break;
         p->nbatch++;
