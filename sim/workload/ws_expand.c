@@ -532,6 +532,32 @@ static struct ws_path ws_paths_take(struct ws_paths *ps)
     return p;
 }
 
+/* A loop's closing branch for a whole warp whose lanes agree on their
+ * trip count and counter (a uniform loop: nearly every loop, nearly
+ * always), taken or left by all of them at once.  Whether they agree is
+ * one pass of xors and ors over the 32 lanes, which the compiler
+ * vectorises; a lane loop with branches was a tenth of a long FMA loop's
+ * expansion.  0 when they do not agree, or some lane is inactive, faulted
+ * or counts fewer than 1 trip: the lane by lane path, which names it. */
+static int ws_loop_uniform(uint32_t exec, uint32_t bad, const int64_t *trips,
+                           int64_t *k, uint32_t *cond)
+{
+    uint64_t differ = 0;
+    int64_t next;
+
+    if (exec != 0xffffffffu || bad || trips[0] < 1)
+        return 0;
+    for (uint32_t l = 0; l < WS_EXPR_LANES; l++)
+        differ |= (uint64_t)(trips[l] ^ trips[0]) | (uint64_t)(k[l] ^ k[0]);
+    if (differ)
+        return 0;
+    next = k[0] + 1 < trips[0] ? k[0] + 1 : 0;
+    for (uint32_t l = 0; l < WS_EXPR_LANES; l++)
+        k[l] = next;
+    *cond = next ? exec : 0;
+    return 1;
+}
+
 /* A loop's closing branch: taken by the lanes whose counter + 1 is below
  * their trip count, which advance their counter; the others leave the loop
  * and reset it. */
@@ -542,6 +568,10 @@ static int ws_loop(struct ws_expander *x, const struct ws_wl_rule *r,
     uint32_t bad = ws_expand_rule_lanes(x, r, exec, trips);
 
     *cond = 0;
+    if (ws_loop_uniform(exec, bad, trips, k, cond)) {
+        ws_expand_lets_stale(x, r->counter, exec);
+        return 0;
+    }
     for (uint32_t m = exec; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(m);
         if (ws_expand_lane_check(x, bad, l, &r->expr, &trips[l], err) < 0)

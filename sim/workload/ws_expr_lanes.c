@@ -14,7 +14,9 @@
  *
  * The interpreter runs each operation over all 32 lanes, so the dispatch
  * is paid once per operation rather than once per lane, in loops simple
- * enough for the compiler to vectorise.  Lanes part at ?:, && and ||: the
+ * enough for the compiler to vectorise, and it is built for AVX2 beside
+ * the baseline ISA (ws_clones.h): a workload's addresses are most of its
+ * expansion.  Lanes part at ?:, && and ||: the
  * lanes that jump are parked at the target (jumps only go forward) and
  * rejoin when the interpreter gets there; while some lanes are parked,
  * results are stored for the running lanes only, since a parked lane may
@@ -26,28 +28,12 @@
  */
 #include "ws_expr.h"
 #include "ws_expr_internal.h"
+#include "util/ws_clones.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define WS_LANES WS_EXPR_LANES
-
-/* The loops over 32 lanes are where wider vectors pay (a workload's
- * addresses are most of its expansion): on x86-64 the evaluator is built
- * twice, for AVX2 and for the baseline ISA, and the loader picks the copy
- * the CPU runs (a GNU ifunc).  Integer arithmetic either way, so the same
- * values.  The helpers are forced inline: called, they would run their
- * baseline code from the AVX2 copy. */
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__linux__)
-#define WS_LANES_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define WS_LANES_CLONES
-#endif
-#ifdef __GNUC__
-#define WS_LANES_INLINE inline __attribute__((always_inline))
-#else
-#define WS_LANES_INLINE inline
-#endif
 
 /* ---- building ------------------------------------------------------------ */
 
@@ -289,7 +275,7 @@ struct ws_lanes_run {
     int64_t mk[WS_LANES];
 };
 
-static WS_LANES_INLINE void ws_lanes_run(struct ws_lanes_run *run, uint32_t m)
+static WS_FORCE_INLINE void ws_lanes_run(struct ws_lanes_run *run, uint32_t m)
 {
     run->m = m;
     if (m == 0xffffffffu) {
@@ -300,14 +286,14 @@ static WS_LANES_INLINE void ws_lanes_run(struct ws_lanes_run *run, uint32_t m)
         run->mk[l] = -(int64_t)(m >> l & 1);
 }
 
-static WS_LANES_INLINE void ws_lanes_fill(int64_t *r, int64_t v)
+static WS_FORCE_INLINE void ws_lanes_fill(int64_t *r, int64_t v)
 {
     for (int l = 0; l < WS_LANES; l++)
         r[l] = v;
 }
 
 /* Lanes of m whose value is zero. */
-static WS_LANES_INLINE uint32_t ws_lanes_zero(const int64_t *a, uint32_t m)
+static WS_FORCE_INLINE uint32_t ws_lanes_zero(const int64_t *a, uint32_t m)
 {
     uint32_t z = 0;
 
@@ -319,7 +305,7 @@ static WS_LANES_INLINE uint32_t ws_lanes_zero(const int64_t *a, uint32_t m)
 /* Lanes of m whose t is negative.  A fault is rare: the loops below only
  * OR each running lane's t into one word, and this finds the lanes when
  * that word says one faulted. */
-static WS_LANES_INLINE uint32_t ws_lanes_neg(const int64_t *t, uint32_t m)
+static WS_FORCE_INLINE uint32_t ws_lanes_neg(const int64_t *t, uint32_t m)
 {
     uint32_t f = 0;
 
@@ -331,7 +317,7 @@ static WS_LANES_INLINE uint32_t ws_lanes_neg(const int64_t *t, uint32_t m)
 /* The result into dst for the running lanes; when every lane the
  * evaluation started with is running, the others hold nothing worth
  * keeping. */
-static WS_LANES_INLINE void ws_lanes_store(int64_t *dst, const int64_t *r,
+static WS_FORCE_INLINE void ws_lanes_store(int64_t *dst, const int64_t *r,
                                            uint32_t m, int all)
 {
     if (all) {
@@ -348,7 +334,7 @@ static WS_LANES_INLINE void ws_lanes_store(int64_t *dst, const int64_t *r,
 
 /* Unsigned arithmetic wraps where signed would be undefined; the sign of
  * t then says which lanes overflowed. */
-static WS_LANES_INLINE int64_t ws_lanes_addsub(
+static WS_FORCE_INLINE int64_t ws_lanes_addsub(
     uint8_t code, const int64_t *restrict a, const int64_t *restrict b,
     int64_t *restrict r, int64_t *restrict t, const int64_t *mk)
 {
@@ -375,7 +361,7 @@ static WS_LANES_INLINE int64_t ws_lanes_addsub(
 /* Factors that fit in 32 bits cannot overflow 64, and that test and the
  * wrapping product vectorise; a lane with a larger factor sends the whole
  * operation through the checked multiply. */
-static WS_LANES_INLINE int64_t ws_lanes_mul(const int64_t *restrict a,
+static WS_FORCE_INLINE int64_t ws_lanes_mul(const int64_t *restrict a,
                                             const int64_t *restrict b,
                                             int64_t *restrict r,
                                             int64_t *restrict t,
@@ -401,7 +387,7 @@ static WS_LANES_INLINE int64_t ws_lanes_mul(const int64_t *restrict a,
 
 /* Only the running lanes divide: a division costs more than the loop, and
  * a parked or idle lane may hold a zero. */
-static WS_LANES_INLINE int64_t ws_lanes_divide(uint8_t code,
+static WS_FORCE_INLINE int64_t ws_lanes_divide(uint8_t code,
                                                const int64_t *restrict a,
                                                const int64_t *restrict b,
                                                int64_t *restrict r,
@@ -423,7 +409,7 @@ static WS_LANES_INLINE int64_t ws_lanes_divide(uint8_t code,
 
 /* Counts outside 0 to 63 fault; the shift itself uses the low six bits so
  * that it stays defined for them. */
-static WS_LANES_INLINE int64_t ws_lanes_shift(
+static WS_FORCE_INLINE int64_t ws_lanes_shift(
     uint8_t code, const int64_t *restrict a, const int64_t *restrict b,
     int64_t *restrict r, int64_t *restrict t, const int64_t *mk)
 {
@@ -445,7 +431,7 @@ static WS_LANES_INLINE int64_t ws_lanes_shift(
 }
 
 /* The operations that cannot fault. */
-static WS_LANES_INLINE void ws_lanes_total(uint8_t code,
+static WS_FORCE_INLINE void ws_lanes_total(uint8_t code,
                                            const int64_t *restrict a,
                                            const int64_t *restrict b,
                                            int64_t *restrict r)
@@ -501,7 +487,7 @@ static WS_LANES_INLINE void ws_lanes_total(uint8_t code,
 }
 
 /* Lanes of m that faulted. */
-static WS_LANES_INLINE uint32_t ws_lanes_binary(uint8_t code,
+static WS_FORCE_INLINE uint32_t ws_lanes_binary(uint8_t code,
                                                 const int64_t *restrict a,
                                                 const int64_t *restrict b,
                                                 int64_t *restrict r,
@@ -535,7 +521,7 @@ static WS_LANES_INLINE uint32_t ws_lanes_binary(uint8_t code,
 /* -INT64_MIN and abs(INT64_MIN) do not fit (the one value whose negation
  * keeps the sign bit); log2 wants a positive value (a | (a - 1) has the
  * sign bit for 0 and below). */
-static WS_LANES_INLINE uint32_t ws_lanes_unary(uint8_t code,
+static WS_FORCE_INLINE uint32_t ws_lanes_unary(uint8_t code,
                                                const int64_t *restrict a,
                                                int64_t *restrict r,
                                                const struct ws_lanes_run *run)
@@ -579,7 +565,7 @@ static WS_LANES_INLINE uint32_t ws_lanes_unary(uint8_t code,
 /* a / 2^k rounds toward zero as C's division does: a negative dividend is
  * biased by 2^k - 1 before the arithmetic shift.  The remainder then takes
  * the dividend's sign, as C's does. */
-static WS_LANES_INLINE void ws_lanes_pow2(uint8_t code,
+static WS_FORCE_INLINE void ws_lanes_pow2(uint8_t code,
                                           const int64_t *restrict a, int64_t k,
                                           int64_t *restrict r)
 {
@@ -595,7 +581,7 @@ static WS_LANES_INLINE void ws_lanes_pow2(uint8_t code,
 }
 
 /* A jump: the lanes of the run that take it are parked at its target. */
-static WS_LANES_INLINE void ws_lanes_jump(const struct ws_expr_lop *op,
+static WS_FORCE_INLINE void ws_lanes_jump(const struct ws_expr_lop *op,
                                           const int64_t *top,
                                           struct ws_lanes_run *run,
                                           uint32_t *parked)
@@ -612,9 +598,9 @@ static WS_LANES_INLINE void ws_lanes_jump(const struct ws_expr_lop *op,
         ws_lanes_run(run, run->m & ~go);
 }
 
-WS_LANES_CLONES static uint32_t ws_lanes_eval(const struct ws_expr_lanes *p,
-                                              const int64_t *vals,
-                                              uint32_t mask, int64_t *out)
+WS_CLONES static uint32_t ws_lanes_eval(const struct ws_expr_lanes *p,
+                                        const int64_t *vals, uint32_t mask,
+                                        int64_t *out)
 {
     int64_t st[WS_EXPR_STACK][WS_LANES];
     int64_t r[WS_LANES], imm[WS_LANES];
@@ -684,8 +670,7 @@ WS_LANES_CLONES static uint32_t ws_lanes_eval(const struct ws_expr_lanes *p,
     return faults;
 }
 
-/* Outside the clones: clang 14 emits a cloned function's dispatcher only
- * for calls from its own file. */
+/* Outside the clones (ws_clones.h: clang 14). */
 uint32_t ws_expr_lanes_eval(const struct ws_expr_lanes *p, const int64_t *vals,
                             uint32_t mask, int64_t *out)
 {
