@@ -221,54 +221,8 @@ static unsigned ws_shared_tally(const uint64_t *addrs, unsigned n,
     return worst;
 }
 
-/* ws_shared_tally for the case nearly every access is: one word per lane
- * (an access no wider than a bank), banks and their width powers of two,
- * at most 64 banks.  The same counts, with the look-back list holding
- * only the words after each bank's first: a word equal to one seen before
- * is in the same bank, and a bank's first is compared directly. */
-static unsigned ws_shared_tally_narrow(const uint64_t *addrs, unsigned n,
-                                       unsigned mask, int shift)
-{
-    uint64_t first[64], seen[WS_WARP_SIZE], used = 0, lo, hi;
-    unsigned per_bank[64], worst = 1, nseen = 0;
-
-    /* Words no further apart than the bank count are in distinct banks
-     * when distinct: one wavefront.  Most accesses are so (a row, a
-     * broadcast, half-warps reading the same row), and a minimum and a
-     * maximum cost no branch on the addresses. */
-    if (n == 0)
-        return 0;
-    lo = hi = addrs[0] >> shift;
-    for (unsigned i = 1; i < n; i++) {
-        uint64_t w = addrs[i] >> shift;
-        lo = w < lo ? w : lo;
-        hi = w > hi ? w : hi;
-    }
-    if (hi - lo <= mask)
-        return 1;
-    for (unsigned i = 0; i < n; i++) {
-        uint64_t w = addrs[i] >> shift;
-        unsigned b = (unsigned)(w & mask), j = 0;
-        uint64_t bit = UINT64_C(1) << b;
-        if (!(used & bit)) {
-            used |= bit;
-            first[b] = w;
-            per_bank[b] = 1;
-            continue;
-        }
-        if (first[b] == w)
-            continue;
-        while (j < nseen && seen[j] != w)
-            j++;
-        if (j < nseen)
-            continue;
-        seen[nseen++] = w;
-        if (++per_bank[b] > worst)
-            worst = per_bank[b];
-    }
-    return worst;
-}
-
+/* The narrow case, nearly every access: one word per lane (no wider than
+ * a bank), banks and their width powers of two, at most 64 banks. */
 static int ws_shared_narrow(unsigned pieces, unsigned banks,
                             unsigned bank_width)
 {
@@ -276,13 +230,26 @@ static int ws_shared_narrow(unsigned pieces, unsigned banks,
            && bank_width && (bank_width & (bank_width - 1)) == 0;
 }
 
+/* ws_shared_tally, answered first without it in the narrow case when the
+ * lanes' words span no more than the bank count: distinct words are then
+ * in distinct banks, one wavefront.  Most accesses are so (a row, a
+ * broadcast, half-warps reading the same row), and a minimum and a
+ * maximum cost no branch on the addresses. */
 static unsigned ws_shared_count(const uint64_t *addrs, unsigned n,
                                 unsigned pieces, unsigned banks,
                                 unsigned bank_width)
 {
-    if (ws_shared_narrow(pieces, banks, bank_width))
-        return ws_shared_tally_narrow(addrs, n, banks - 1,
-                                      __builtin_ctz(bank_width));
+    if (n && ws_shared_narrow(pieces, banks, bank_width)) {
+        int shift = __builtin_ctz(bank_width);
+        uint64_t lo = addrs[0] >> shift, hi = lo;
+        for (unsigned i = 1; i < n; i++) {
+            uint64_t w = addrs[i] >> shift;
+            lo = w < lo ? w : lo;
+            hi = w > hi ? w : hi;
+        }
+        if (hi - lo < banks)
+            return 1;
+    }
     return ws_shared_tally(addrs, n, pieces, banks, bank_width);
 }
 
