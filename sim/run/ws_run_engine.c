@@ -62,12 +62,39 @@ static long ws_run_tee_read(void *ctx, struct ws_inst *inst, size_t cap,
     struct ws_run_tee_warp *w = ctx;
     long n = w->inner.read(w->inner.ctx, inst, cap, addrs, addr_cap, err);
 
-    if (n > 0)
-        ws_profile_warp_add(w->tee->profile, &w->pw, inst, (size_t)n, addrs,
-                            w->tee->inner->ops);
-    else if (n == 0)
+    if (n == 0)
         ws_profile_warp_end(w->tee->profile, &w->pw);
     return n;
+}
+
+/* A window goes into the profile as it commits: the profile's sets of
+ * sectors read and written depend on the order of all warps' windows,
+ * which commits keep fixed for any number of threads. */
+static int ws_run_tee_commit(void *ctx, const struct ws_inst *inst, size_t n,
+                             const uint64_t *addrs, struct ws_err *err)
+{
+    struct ws_run_tee_warp *w = ctx;
+
+    if (w->inner.commit
+        && w->inner.commit(w->inner.ctx, inst, n, addrs, err) < 0)
+        return -1;
+    ws_profile_warp_add(w->tee->profile, &w->pw, inst, n, addrs,
+                        w->tee->inner->ops);
+    return 0;
+}
+
+static int ws_run_tee_more(void *ctx)
+{
+    struct ws_run_tee_warp *w = ctx;
+
+    return w->inner.more(w->inner.ctx);
+}
+
+static int ws_run_tee_parts(void *ctx, unsigned parts, struct ws_err *err)
+{
+    struct ws_run_tee *t = ctx;
+
+    return t->inner->set_parts(t->inner->ctx, parts, err);
 }
 
 static void ws_run_tee_close(void *ctx)
@@ -92,6 +119,8 @@ static int ws_run_tee_open(void *ctx, const struct ws_cta_stream *cta,
     else if (!(w = malloc(sizeof *w)))
         return ws_err_oom(err);
     w->tee = t;
+    memset(&w->inner, 0, sizeof w->inner);
+    w->inner.part = r->part;
     if (t->inner->warp_open(t->inner->ctx, cta, warp, &w->inner, err) < 0) {
         w->next_free = t->free;
         t->free = w;
@@ -101,6 +130,8 @@ static int ws_run_tee_open(void *ctx, const struct ws_cta_stream *cta,
     r->ctx = w;
     r->read = ws_run_tee_read;
     r->close = ws_run_tee_close;
+    r->commit = ws_run_tee_commit;
+    r->more = w->inner.more ? ws_run_tee_more : NULL;
     return 0;
 }
 
@@ -165,6 +196,7 @@ static int ws_run_kernel(struct ws_sim *sim, struct ws_input_kernel *k,
         src.next_header = ws_run_tee_header;
         src.warp_open = ws_run_tee_open;
     }
+    src.set_parts = k->src.set_parts ? ws_run_tee_parts : NULL;
     rc = ws_sim_kernel(sim, &src, out, err);
     /* A failed kernel leaves warps with their readers open: they are the
      * tee's, which ends here. */

@@ -9,6 +9,7 @@
 #include "stats/ws_timeline.h"
 #include "util/ws_grow.h"
 #include "ws_cluster.h"
+#include "ws_cycle.h"
 #include "ws_issue.h"
 
 static int ws_cta_copy(struct ws_cta_slot *slot,
@@ -36,9 +37,13 @@ static uint32_t ws_free_warp_slot(const struct ws_sim *s,
 }
 
 /* A streamed warp's next window; 1 when it holds instructions, 0 at the
- * warp's end (the reader is closed then), -1 on a reader error. */
-int ws_cta_refill(struct ws_sim *s, struct ws_warp *w)
+ * warp's end (the reader is closed then), -1 on a reader error.  Read in
+ * an SM's own work (ws_cta_refills_own), its commit waits for the rest of
+ * the cycle and its error is the part's (ws_cycle.c). */
+int ws_cta_refill(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w)
 {
+    struct ws_err *err = ws_cycle_err(s, sm->id);
+    int later;
     long n;
 
     if (!w->reader.read)
@@ -47,10 +52,10 @@ int ws_cta_refill(struct ws_sim *s, struct ws_warp *w)
         w->win = malloc(WS_WARP_WINDOW * sizeof *w->win);
         w->win_addrs = malloc(WS_WARP_WINDOW_ADDRS * sizeof *w->win_addrs);
         if (!w->win || !w->win_addrs)
-            return ws_err_oom(s->err);
+            return ws_err_oom(err);
     }
     n = w->reader.read(w->reader.ctx, w->win, WS_WARP_WINDOW, w->win_addrs,
-                       WS_WARP_WINDOW_ADDRS, s->err);
+                       WS_WARP_WINDOW_ADDRS, err);
     if (n < 0)
         return -1;
     if (n == 0) {
@@ -61,7 +66,25 @@ int ws_cta_refill(struct ws_sim *s, struct ws_warp *w)
     w->addrs = w->win_addrs;
     w->ninst = (uint32_t)n;
     w->next = 0;
+    if (!w->reader.commit)
+        return 1;
+    if ((later = ws_cycle_commit_later(s, sm->id, w)) < 0)
+        return ws_err_oom(err);
+    if (!later && ws_cta_commit(w, s->err) < 0)
+        return -1;
     return 1;
+}
+
+int ws_cta_commit(struct ws_warp *w, struct ws_err *err)
+{
+    return w->reader.commit(w->reader.ctx, w->win, w->ninst, w->win_addrs, err);
+}
+
+int ws_cta_refills_own(const struct ws_sim *s, const struct ws_warp *w)
+{
+    /* the new window's first S2R may need its note learnt (not own) */
+    return w->reader.more && !s->gpu->sm.s2r_latency
+           && w->reader.more(w->reader.ctx);
 }
 
 static void ws_warp_start(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
@@ -103,7 +126,7 @@ static void ws_warp_start(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
 /* Gives warp slot wi its instructions: its slice of the CTA's copy, or a
  * reader and its first window.  0 when the warp has no instruction (it is
  * skipped, as a trace's absent warps are). */
-static int ws_warp_feed(struct ws_sim *s, struct ws_warp *w,
+static int ws_warp_feed(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,
                         const struct ws_cta_stream *cta, uint32_t warp,
                         struct ws_cta_slot *slot, uint32_t *copied)
 {
@@ -119,9 +142,11 @@ static int ws_warp_feed(struct ws_sim *s, struct ws_warp *w,
         *copied += ws->ninst;
         return 1;
     }
+    memset(&w->reader, 0, sizeof w->reader);
+    w->reader.part = s->sm_part[sm->id];
     if (s->src->warp_open(s->src->ctx, cta, warp, &w->reader, s->err) < 0)
         return -1;
-    return ws_cta_refill(s, w);
+    return ws_cta_refill(s, sm, w);
 }
 
 int ws_cta_dispatch(struct ws_sim *s, struct ws_sm *sm,
@@ -158,7 +183,7 @@ int ws_cta_dispatch(struct ws_sim *s, struct ws_sm *sm,
         if (wi == UINT32_MAX)
             return ws_err_msg(s->err, "internal: no free warp slot on SM %u",
                               sm->id);
-        rc = ws_warp_feed(s, &sm->warps[wi], cta, w, slot, &copied);
+        rc = ws_warp_feed(s, sm, &sm->warps[wi], cta, w, slot, &copied);
         if (rc < 0)
             return -1;
         if (rc == 0)

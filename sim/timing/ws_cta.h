@@ -22,8 +22,15 @@ int ws_cta_dispatch(struct ws_sim *s, struct ws_sm *sm,
                     const struct ws_cta_stream *cta, uint64_t t);
 
 /* A streamed warp's next window of instructions: 1 when it has one, 0 at
- * the warp's end (its reader closed), -1 on a reader error (in s->err). */
-int ws_cta_refill(struct ws_sim *s, struct ws_warp *w);
+ * the warp's end (its reader closed), -1 on a reader error (in s->err,
+ * or in own work the part's: ws_cycle_err). */
+int ws_cta_refill(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w);
+/* The reader's commit of w's window (ws_trace.h). */
+int ws_cta_commit(struct ws_warp *w, struct ws_err *err);
+/* Whether w's next window can be read in its SM's own work: its reader
+ * may read beside others' (ws_cta_source.set_parts) and the read gives
+ * instructions. */
+int ws_cta_refills_own(const struct ws_sim *s, const struct ws_warp *w);
 
 /* A warp arrived at BAR.SYNC at cycle t. */
 int ws_cta_barrier(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,

@@ -8,7 +8,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "util/ws_err.h"
 #include "util/ws_grow.h"
+#include "ws_cta.h"
 #include "ws_par.h"
 #include "ws_sim.h"
 
@@ -28,6 +30,12 @@
  * per event.  Numbers are the same either way. */
 #define WS_CYCLE_WINDOW 2048
 #define WS_CYCLE_ROUND 16
+
+/* A window read in SM sm's own work, waiting to commit. */
+struct ws_cycle_commit {
+    uint32_t sm;
+    struct ws_warp *w;
+};
 
 /* One SM's events held for the rest of the cycle: sorted[begin, end). */
 struct ws_cycle_seg {
@@ -51,6 +59,14 @@ struct ws_cycle_part {
     uint32_t *count;
     int own;    /* its own work is running (on some thread) */
     int failed; /* out of memory there: the kernel stops after it */
+    /* Errors of its own work: the one being made, and the kept one, of
+     * the lowest SM that failed (fail_sm) this cycle. */
+    struct ws_err err, kept;
+    uint32_t fail_sm;
+    /* Windows read in its own work, to commit in the rest of the cycle:
+     * in the order read, then sorted by SM. */
+    struct ws_cycle_commit *commits, *commits_sorted;
+    size_t ncommits, commit_cap;
 };
 
 static double ws_cycle_clock(void)
@@ -69,6 +85,8 @@ static void ws_cycle_part_free(struct ws_cycle_part *p)
     free(p->batch);
     free(p->sorted);
     free(p->held);
+    free(p->commits);
+    free(p->commits_sorted);
     free(p->segs);
     free(p->count);
     free(p);
@@ -137,6 +155,59 @@ int ws_cycle_push(struct ws_sim *s, uint32_t sm, uint64_t t,
     return 0;
 }
 
+struct ws_err *ws_cycle_err(struct ws_sim *s, uint32_t sm)
+{
+    struct ws_cycle_part *pt = s->parts[s->sm_part[sm]];
+
+    return pt->own ? &pt->err : s->err;
+}
+
+int ws_cycle_commit_later(struct ws_sim *s, uint32_t sm, struct ws_warp *w)
+{
+    struct ws_cycle_part *pt = s->parts[s->sm_part[sm]];
+    size_t cap = pt->commit_cap, had = pt->commit_cap;
+
+    if (!pt->own)
+        return 0;
+    if (pt->ncommits == pt->commit_cap
+        && (ws_grow((void **)&pt->commits, &cap, pt->ncommits + 1,
+                    sizeof *pt->commits, 64)
+                < 0
+            || ws_grow((void **)&pt->commits_sorted, &had, cap,
+                       sizeof *pt->commits_sorted, cap)
+                   < 0))
+        return -1;
+    pt->commit_cap = cap;
+    pt->commits[pt->ncommits].sm = sm;
+    pt->commits[pt->ncommits].w = w;
+    pt->ncommits++;
+    return 1;
+}
+
+/* The part's windows read in own work, committed SM by SM (each SM's in
+ * the order read): the parts hold consecutive SMs, so the parts in turn
+ * give the same order for any number of them. */
+static int ws_cycle_commit_part(struct ws_sim *s, struct ws_cycle_part *p)
+{
+    uint32_t n = p->sm_end - p->sm_first, *count = p->count, at = 0;
+    int rc = 0;
+
+    if (!p->ncommits)
+        return 0;
+    for (size_t i = 0; i < p->ncommits; i++)
+        count[p->commits[i].sm - p->sm_first + 1]++;
+    for (uint32_t m = 0; m < n; m++)
+        count[m + 1] = at += count[m + 1];
+    for (size_t i = 0; i < p->ncommits; i++)
+        p->commits_sorted[count[p->commits[i].sm - p->sm_first]++] =
+            p->commits[i];
+    memset(count, 0, ((size_t)n + 1) * sizeof *count);
+    for (size_t i = 0; i < p->ncommits && rc == 0; i++)
+        rc = ws_cta_commit(p->commits_sorted[i].w, s->err);
+    p->ncommits = 0;
+    return rc;
+}
+
 uint64_t ws_cycle_next(const struct ws_sim *s)
 {
     uint64_t t = UINT64_MAX;
@@ -187,6 +258,18 @@ static int ws_cycle_take(struct ws_cycle_part *p, uint64_t t)
     return 0;
 }
 
+/* SM sm's own work failed, with p->err: the lowest SM's error is kept
+ * (the same for any number of parts), and the SM's other events are held,
+ * for a kernel that stops after this cycle's own work. */
+static void ws_cycle_fail(struct ws_cycle_part *p, uint32_t sm)
+{
+    if (!p->kept.set || sm < p->fail_sm) {
+        p->kept = p->err;
+        p->fail_sm = sm;
+    }
+    ws_err_clear(&p->err);
+}
+
 /* The part's own work, in queue order: an SM's events run up to the first
  * that reaches beyond the SM (ws_sim_event says which), and that one and
  * the SM's later ones are held for the rest of the cycle.  Different SMs'
@@ -199,10 +282,12 @@ static void ws_cycle_own_run(struct ws_sim *s, struct ws_cycle_part *p)
         uint32_t m = ws_cycle_event_sm(ev) - p->sm_first;
         if (!p->count[m + 1]) {
             int rc = ws_sim_event(s, ev, 1);
-            if (rc < 0 || p->failed) {
+            if (p->failed || (rc < 0 && !p->err.set)) {
                 p->failed = 1;
                 return;
             }
+            if (rc < 0)
+                ws_cycle_fail(p, m + p->sm_first);
             if (rc == 0)
                 continue;
         }
@@ -307,6 +392,7 @@ static void ws_cycle_tune(struct ws_sim *s)
 
 int ws_cycle_run(struct ws_sim *s, uint64_t t)
 {
+    struct ws_cycle_part *kept = NULL;
     size_t events = 0;
     int failed = 0;
 
@@ -319,14 +405,24 @@ int ws_cycle_run(struct ws_sim *s, uint64_t t)
         for (uint32_t i = 0; i < s->nparts; i++)
             ws_cycle_own_part(s, i);
     for (uint32_t i = 0; i < s->nparts; i++) {
-        events += s->parts[i]->nbatch;
-        failed |= s->parts[i]->failed;
-        s->parts[i]->failed = 0;
+        struct ws_cycle_part *p = s->parts[i];
+        events += p->nbatch;
+        failed |= p->failed;
+        p->failed = 0;
+        if (p->kept.set && (!kept || p->fail_sm < kept->fail_sm))
+            kept = p;
     }
     s->cycle_events = events;
     s->events += events;
     s->tune.events += events;
     if (failed)
         return ws_err_oom(s->err);
+    if (kept) {
+        *s->err = kept->kept;
+        return -1;
+    }
+    for (uint32_t i = 0; i < s->nparts; i++)
+        if (ws_cycle_commit_part(s, s->parts[i]) < 0)
+            return -1;
     return ws_cycle_rest(s, t);
 }

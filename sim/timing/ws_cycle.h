@@ -25,7 +25,9 @@
 
 #include "ws_event.h"
 
+struct ws_err;
 struct ws_sim;
+struct ws_warp;
 
 /* Parts for `threads` threads (0 or 1: one part on the calling thread). */
 int ws_cycle_init(struct ws_sim *s, unsigned threads);
@@ -34,6 +36,16 @@ void ws_cycle_free(struct ws_sim *s);
 /* Queues an event for SM sm at cycle t.  -1 when out of memory. */
 int ws_cycle_push(struct ws_sim *s, uint32_t sm, uint64_t t,
                   enum ws_event_kind kind, union ws_event_payload p);
+
+/* Where an error of SM sm's work goes: the part's while its own work
+ * runs (a read error there, the lowest SM's of the cycle, becomes the
+ * run's after the own work), else s->err. */
+struct ws_err *ws_cycle_err(struct ws_sim *s, uint32_t sm);
+
+/* A window warp w read in SM sm's own work commits (ws_trace.h) at the
+ * start of the rest of the cycle, SM by SM (each SM's in the order read):
+ * 1 when so queued, 0 outside own work (commit now), -1 out of memory. */
+int ws_cycle_commit_later(struct ws_sim *s, uint32_t sm, struct ws_warp *w);
 
 /* The earliest cycle with an event, UINT64_MAX when none is left. */
 uint64_t ws_cycle_next(const struct ws_sim *s);

@@ -620,7 +620,7 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
         ws_groups_commit(&w->ldgsts);
     w->last_issue = t;
     w->next++;
-    if (w->next == w->ninst && ws_cta_refill(s, w) < 0)
+    if (w->next == w->ninst && ws_cta_refill(s, sm, w) < 0)
         return -1;
     ws_issue_fetch(s, sm, pick->warp, t);
     ws_issue_prepare(s, w);
@@ -647,7 +647,7 @@ static int ws_issue_is_own(const struct ws_sim *s, const struct ws_warp *w)
     const struct ws_inst *in = &w->inst[w->next];
     const struct ws_inst *after = in + 1;
 
-    if (w->next + 1 >= w->ninst
+    if ((w->next + 1 >= w->ninst && !ws_cta_refills_own(s, w))
         || (in->flags & (WS_INST_UNKNOWN | WS_INST_ASYNC | WS_INST_GENERIC)))
         return 0;
     if (ws_opcode_class_is_memory((enum ws_op_class)in->cls)

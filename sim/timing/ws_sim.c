@@ -292,6 +292,10 @@ static int ws_sim_setup_kernel(struct ws_sim *s, struct ws_cta_source *src,
     s->src_done = 0;
     s->tail_from = 0;
     s->streamed = src->next_header && src->warp_open;
+    /* Readers per part, whose windows can then be read in own work. */
+    if (s->streamed && src->set_parts
+        && src->set_parts(src->ctx, s->nparts, s->err) < 0)
+        return -1;
     s->ctas_done = s->ctas_dispatched = 0;
     if (ws_sim_check_fit(s, l) < 0)
         return -1;

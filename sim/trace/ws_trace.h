@@ -159,6 +159,21 @@ struct ws_warp_reader {
     long (*read)(void *ctx, struct ws_inst *inst, size_t cap, uint64_t *addrs,
                  size_t addr_cap, struct ws_err *err);
     void (*close)(void *ctx);
+    /* For a source whose reads may run side by side on threads (after
+     * ws_cta_source.set_parts), else NULL: whether the next read returns
+     * instructions (the warp's end, which retires it, is read on the
+     * calling thread).  It changes nothing. */
+    int (*more)(void *ctx);
+    /* NULL, or what a read does that depends on the order of every warp's
+     * reads (the kernel's instruction total, the run's model profile):
+     * called after each read that returned instructions, with them, on
+     * the calling thread, in an order that does not depend on threads.
+     * -1 on error. */
+    int (*commit)(void *ctx, const struct ws_inst *inst, size_t n,
+                  const uint64_t *addrs, struct ws_err *err);
+    /* Set by the caller before warp_open: the part (thread) of SMs whose
+     * work reads this warp. */
+    unsigned part;
 };
 
 struct ws_cta_source {
@@ -177,6 +192,11 @@ struct ws_cta_source {
                        struct ws_err *err);
     int (*warp_open)(void *ctx, const struct ws_cta_stream *cta, uint32_t warp,
                      struct ws_warp_reader *r, struct ws_err *err);
+    /* NULL, or readers for `parts` parts of SMs whose reads may run side by
+     * side, each part's on one thread at a time (warp_open then binds a
+     * reader to r->part and gives it more and commit).  Called before the
+     * kernel's first warp_open. */
+    int (*set_parts)(void *ctx, unsigned parts, struct ws_err *err);
     /* The kernel's control bits by PC (ws_ctrl.h), from its listing; NULL
      * when no listing printed them for every instruction. */
     const struct ws_ctrl_table *ctrl;

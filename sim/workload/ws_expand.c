@@ -186,6 +186,7 @@ int ws_expand_init(struct ws_expander *x, const struct ws_workload *w,
 {
     memset(x, 0, sizeof *x);
     x->w = w;
+    x->max_total = w->opts.max_insts;
     x->ctas = ws_launch_ctas(&w->launch);
     x->tmpl = calloc(w->func->ninst, sizeof *x->tmpl);
     x->target = calloc(w->func->ninst, sizeof *x->target);
@@ -209,6 +210,8 @@ int ws_expand_init(struct ws_expander *x, const struct ws_workload *w,
 void ws_expand_free(struct ws_expander *x)
 {
     ws_expand_stream_free(x);
+    if (x->main)
+        return; /* a part's copy: ws_expand_stream_free took all it owns */
     for (uint32_t i = 0; x->w && i < x->w->nlets; i++)
         ws_expr_lanes_free(&x->let_prog[i]);
     for (uint32_t r = 0; x->w && x->rule_prog && r < x->w->nrules; r++)
@@ -631,7 +634,6 @@ static int ws_expand_limits(struct ws_expander *x, uint32_t warp, size_t n,
 {
     const struct ws_workload *w = x->w;
     uint64_t per_warp = w->opts.max_warp_insts;
-    struct ws_clip q;
 
     if (n >= per_warp)
         return ws_err_at(err, w->path, w->line, w->col,
@@ -641,13 +643,8 @@ static int ws_expand_limits(struct ws_expander *x, uint32_t warp, size_t n,
                          "--max-warp-insts N)",
                          warp, x->cta.ctaid[0], x->cta.ctaid[1],
                          x->cta.ctaid[2], (unsigned long long)per_warp);
-    if (x->total >= w->opts.max_insts)
-        return ws_err_at(err, w->path, w->line, w->col,
-                         "kernel %s ran past "
-                         "%llu warp instructions, the limit (expected fewer; "
-                         "raise it with --max-insts N)",
-                         ws_clip(&q, w->func->name),
-                         (unsigned long long)w->opts.max_insts);
+    if (x->total >= x->max_total)
+        return ws_expand_over_total(x, err);
     if (x->ninst * sizeof *x->inst + x->naddr * sizeof *x->addrs
         > WS_EXPAND_MAX_CTA_BYTES)
         return ws_err_at(err, w->path, w->line, w->col,
@@ -658,6 +655,19 @@ static int ws_expand_limits(struct ws_expander *x, uint32_t warp, size_t n,
                          x->cta.ctaid[0], x->cta.ctaid[1], x->cta.ctaid[2],
                          (unsigned long long)(WS_EXPAND_MAX_CTA_BYTES >> 20));
     return 0;
+}
+
+int ws_expand_over_total(const struct ws_expander *x, struct ws_err *err)
+{
+    const struct ws_workload *w = x->w;
+    struct ws_clip q;
+
+    return ws_err_at(err, w->path, w->line, w->col,
+                     "kernel %s ran past "
+                     "%llu warp instructions, the limit (expected fewer; "
+                     "raise it with --max-insts N)",
+                     ws_clip(&q, w->func->name),
+                     (unsigned long long)w->opts.max_insts);
 }
 
 int ws_expand_walk(struct ws_expander *x, uint32_t warp, struct ws_paths *ps,
@@ -823,6 +833,7 @@ struct ws_cta_source ws_expand_source(struct ws_expander *x)
     src.next = ws_expand_next;
     src.next_header = ws_expand_next_header;
     src.warp_open = ws_expand_warp_open;
+    src.set_parts = ws_expand_set_parts;
     src.ctrl = x->ctrl.complete ? &x->ctrl : NULL;
     return src;
 }

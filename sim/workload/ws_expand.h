@@ -68,6 +68,15 @@ struct ws_expander {
      * kept for reuse (ws_expand_stream.c). */
     struct ws_expand_reader *cur, *spare;
     int consts_set; /* vals holds the slots no warp changes */
+    /* The kernel's limit the walk checks (--max-insts); none in a part's
+     * copy, whose reads the main expander counts as they commit. */
+    uint64_t max_total;
+    /* Readers side by side (ws_cta_source.set_parts): a copy of the
+     * expander per part, sharing what building made (templates, programs,
+     * control bits) and owning its lane values, buffers and readers; each
+     * copy's main is the expander that made it. */
+    struct ws_expander *parts, *main;
+    unsigned nparts;
 };
 
 int ws_expand_init(struct ws_expander *x, const struct ws_workload *w,

@@ -84,5 +84,9 @@ int ws_expand_warp_open(void *ctx, const struct ws_cta_stream *cta,
                         uint32_t warp, struct ws_warp_reader *r,
                         struct ws_err *err);
 void ws_expand_stream_free(struct ws_expander *x);
+int ws_expand_set_parts(void *ctx, unsigned parts, struct ws_err *err);
+
+/* The kernel-wide --max-insts error, when x's total is past it. */
+int ws_expand_over_total(const struct ws_expander *x, struct ws_err *err);
 
 #endif

@@ -139,21 +139,89 @@ static void ws_stream_start(struct ws_expand_reader *r, struct ws_expander *x,
                  ws_expand_lanes(ws_launch_threads(&x->w->launch), warp));
 }
 
+/* A reader of a part's copy reads on its part's thread while it has
+ * paths left (each turn of the walk emits one instruction), and counts
+ * its instructions into the main expander's total as it commits, on the
+ * calling thread in a fixed order: the kernel-wide limit then trips at
+ * the same read for any number of threads. */
+static int ws_stream_more(void *ctx)
+{
+    const struct ws_expand_reader *r = ctx;
+
+    return r->ps.n > 0;
+}
+
+static int ws_stream_commit(void *ctx, const struct ws_inst *inst, size_t n,
+                            const uint64_t *addrs, struct ws_err *err)
+{
+    struct ws_expander *m = ((struct ws_expand_reader *)ctx)->x->main;
+
+    (void)inst;
+    (void)addrs;
+    if (n > m->max_total - m->total)
+        return ws_expand_over_total(m, err);
+    m->total += n;
+    return 0;
+}
+
 int ws_expand_warp_open(void *ctx, const struct ws_cta_stream *cta,
                         uint32_t warp, struct ws_warp_reader *out,
                         struct ws_err *err)
 {
     struct ws_expander *x = ctx;
-    struct ws_expand_reader *r = x->spare;
+    struct ws_expander *px = x->nparts ? &x->parts[out->part % x->nparts] : x;
+    struct ws_expand_reader *r = px->spare;
 
     if (r)
-        x->spare = r->next_spare;
-    else if (!(r = malloc(ws_stream_size(x))))
+        px->spare = r->next_spare;
+    else if (!(r = malloc(ws_stream_size(px))))
         return ws_err_oom(err);
-    ws_stream_start(r, x, cta->ctaid, warp);
+    ws_stream_start(r, px, cta->ctaid, warp);
     out->ctx = r;
     out->read = ws_stream_read;
     out->close = ws_stream_close;
+    out->more = x->nparts ? ws_stream_more : NULL;
+    out->commit = x->nparts ? ws_stream_commit : NULL;
+    return 0;
+}
+
+/* Frees the parts' copies: what each owns (its buffers, its spare
+ * readers), not what it shares with x. */
+static void ws_expand_parts_free(struct ws_expander *x)
+{
+    for (unsigned i = 0; i < x->nparts; i++) {
+        ws_expand_stream_free(&x->parts[i]);
+        free(x->parts[i].inst);
+        free(x->parts[i].addrs);
+    }
+    free(x->parts);
+    x->parts = NULL;
+    x->nparts = 0;
+}
+
+int ws_expand_set_parts(void *ctx, unsigned parts, struct ws_err *err)
+{
+    struct ws_expander *x = ctx;
+
+    ws_expand_parts_free(x);
+    if (!parts)
+        return 0;
+    if (!(x->parts = calloc(parts, sizeof *x->parts)))
+        return ws_err_oom(err);
+    x->nparts = parts;
+    for (unsigned i = 0; i < parts; i++) {
+        struct ws_expander *px = &x->parts[i];
+        *px = *x;
+        px->inst = NULL;
+        px->addrs = NULL;
+        px->ninst = px->inst_cap = px->naddr = px->addr_cap = 0;
+        px->cur = px->spare = NULL;
+        px->parts = NULL;
+        px->nparts = 0;
+        px->main = x;
+        px->total = 0;
+        px->max_total = UINT64_MAX;
+    }
     return 0;
 }
 
@@ -213,6 +281,8 @@ int ws_expand_next_header(void *ctx, const struct ws_cta_stream **cta,
 
 void ws_expand_stream_free(struct ws_expander *x)
 {
+    if (!x->main)
+        ws_expand_parts_free(x);
     while (x->spare) {
         struct ws_expand_reader *r = x->spare;
         x->spare = r->next_spare;
