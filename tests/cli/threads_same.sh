@@ -7,7 +7,8 @@
 # barriers), an Accel-Sim text trace (vecadd: global loads and stores),
 # several kernels in one run with L2 carried between them (multi), a GTO
 # and an LRR scheduler, control bits with register banks (h100's), and
-# Hopper's TMA, wgmma, mbarriers and clusters.  A timeline forces one
+# Hopper's TMA, wgmma, mbarriers and clusters, then kernels that fail
+# mid-run (the same message for any count).  A timeline forces one
 # thread; its run must match too.  Explicit counts are used as given, so
 # the threads run even on a one-core machine.
 #   usage: threads_same.sh WARPSIM   (run from the source root)
@@ -48,6 +49,52 @@ same hopper_gemm --gpu h100 -p M=512 -p N=512 -p K=256 \
     traces/kernels/hopper/gemm_tma_wgmma.yaml
 same hopper_cluster --gpu h100 -p M=512 -p N=512 -p K=256 \
     traces/kernels/hopper/gemm_cluster.yaml
+
+# A kernel that fails mid-run fails alike: windows are read in each SM's
+# own work, side by side, and the error kept is the lowest SM's; the
+# kernel-wide instruction limit is counted as windows commit, in SM order.
+# CTAs 1-7 of the first write past the buffer at the same cycle; the second
+# runs longer CTAs than its first, whose size the limit's estimate takes.
+fails_same() {
+    name=$1
+    shift
+    for t in 1 2 3; do
+        "$ws" run --threads $t "$@" >"$d/$name.$t.out" 2>"$d/$name.$t.err"
+        rc=$?
+        if [ $rc -ne 2 ] || [ -s "$d/$name.$t.out" ]; then
+            echo "FAIL threads_same $name: --threads $t exit $rc, expected 2"
+            cat "$d/$name.$t.err"
+            failed=1
+            return
+        fi
+    done
+    for t in 2 3; do
+        cmp -s "$d/$name.1.err" "$d/$name.$t.err" || {
+            echo "FAIL threads_same $name: --threads $t's error differs"
+            cat "$d/$name.1.err" "$d/$name.$t.err"
+            failed=1
+        }
+    done
+}
+
+cp traces/kernels/fma/fma.sm_80.sass "$d/"
+sed 's/size: "4 \* blocks \* threads"/size: "4 * threads"/' \
+    traces/kernels/fma/workload.yaml >"$d/past_buffer.yaml"
+sed 's/trips: "iters"/trips: "iters * (1 + ctaid.x)"/' \
+    traces/kernels/fma/workload.yaml >"$d/growing.yaml"
+fails_same past_buffer -p blocks=8 -p iters=200 "$d/past_buffer.yaml"
+grep -q "CTA (1,0,0) lies outside" "$d/past_buffer.1.err" || {
+    echo "FAIL threads_same past_buffer: not CTA 1's lane 0:"
+    cat "$d/past_buffer.1.err"
+    failed=1
+}
+fails_same growing -p blocks=8 -p iters=100 --max-insts 100000 \
+    "$d/growing.yaml"
+grep -q "ran past 100000 warp instructions" "$d/growing.1.err" || {
+    echo "FAIL threads_same growing: not the kernel-wide limit:"
+    cat "$d/growing.1.err"
+    failed=1
+}
 
 # A timeline runs on one thread whatever --threads says.
 "$ws" run --threads 2 --timeline "$d/tl.json" --timeline-max-events 100000000 \
