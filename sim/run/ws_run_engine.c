@@ -35,8 +35,9 @@ static int ws_run_tee_next(void *ctx, const struct ws_cta_stream **cta,
 }
 
 /* Streamed warps pass through a reader of the tee's own, which counts
- * each window into the profile as the simulator takes it.  Wrappers are
- * kept on a free list: a kernel opens one per warp. */
+ * each window into the profile as the simulator commits it (ws_trace.h:
+ * in an order that does not depend on threads).  Wrappers are kept on a
+ * free list: a kernel opens one per warp. */
 struct ws_run_tee_warp {
     struct ws_run_tee *tee;
     struct ws_warp_reader inner;

@@ -8,7 +8,10 @@
  * work commutes, so no sort by SM is needed for it), queueing what that
  * work starts in the same private queue, so that nothing an SM's work
  * touches moves between threads (a shared queue, and the events and
- * follow-ups handed across it every cycle, cost more than the work).  The
+ * follow-ups handed across it every cycle, cost more than the work).
+ * Windows of instructions read in own work then commit on the calling
+ * thread, part by part and SM by SM (ws_trace.h's commit), and an own-work
+ * error stops the kernel with the lowest failing SM's message.  The
  * events that reach beyond their SM then run on the calling thread, SM by
  * SM in the turning order, and queue their follow-ups in the queue of the
  * SM they are for.  Within a queue events are in (cycle, push) order, and

@@ -640,8 +640,10 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
  * memory, constant cache and counters, and nothing another SM or the
  * input can touch.  Conservative: a global load that would hit in L1 still
  * counts as reaching beyond, since whether it hits is known only inside
- * L1, and so does a warp's last instruction in its window (the input's
- * reader refills it) or in its stream (its CTA may retire). */
+ * L1, and so does a warp's last instruction in its stream (its CTA may
+ * retire) or in its window, unless its reader can read the next window
+ * on the part's thread (ws_cta_refills_own: a workload's, which commits
+ * in the rest of the cycle). */
 static int ws_issue_is_own(const struct ws_sim *s, const struct ws_warp *w)
 {
     const struct ws_inst *in = &w->inst[w->next];

@@ -11,12 +11,14 @@
  * A cycle's events run SM by SM, each SM's in the order they were queued;
  * events they queue for the same cycle run after them, SM by SM again.
  * An SM's own work (an issue that reads and writes only its warps, units,
- * shared memory and counters) comes first, for every SM with events, and
- * may run on several threads (ws_cycle.h); then, SM by SM in an order that
- * turns with the cycle, each SM's events from the first that reaches
- * beyond it (L1 and the levels
- * below, CTA dispatch and retirement, clusters, a warp's next instructions
- * from the input).  Which work is whose, and so the order, follows from
+ * shared memory and counters, and a workload warp's next window, read by
+ * its part's copy of the expander) comes first, for every SM with events,
+ * and may run on several threads (ws_cycle.h); the windows it read then
+ * commit (the kernel's instruction total, the model profile) SM by SM;
+ * then, SM by SM in an order that turns with the cycle, each SM's events
+ * from the first that reaches beyond it (L1 and the levels below, CTA
+ * dispatch and retirement, clusters, a warp's end, the next window of a
+ * trace read from a file).  Which work is whose, and so the order, follows from
  * the events alone: the numbers are the same for any thread count.  (Own
  * work touches nothing another SM's does, so the split only reorders the
  * rare cross-SM signals of one cycle: a cluster's arrival reaches an SM

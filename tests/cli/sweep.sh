@@ -58,7 +58,15 @@ cmp -s torn.csv before.csv || fail "torn resume differs from a whole run"
 "$ws" sweep "$many" -j 1 -o full.csv >/dev/null || fail "many.yaml failed"
 "$ws" sweep "$many" -j 1 -o killed.csv >/dev/null 2>&1 &
 pid=$!
-sleep 0.6
+# The kill waits for the file and a row or so: a fixed 0.6 s was sometimes
+# before the sweep (still starting, on a loaded machine) had made it.
+i=0
+while [ "$(wc -l < killed.csv 2>/dev/null || echo 0)" -lt 2 ] \
+    && kill -0 $pid 2>/dev/null && [ $i -lt 600 ]; do
+    sleep 0.05
+    i=$((i + 1))
+done
+sleep 0.2
 kill -9 $pid 2>/dev/null
 wait $pid 2>/dev/null
 whole_rows killed.csv
