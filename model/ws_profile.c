@@ -371,9 +371,22 @@ void ws_profile_warp_begin(struct ws_profile *p, struct ws_profile_warp *pw)
     memset(pw, 0, sizeof *pw);
 }
 
-void ws_profile_warp_add(struct ws_profile *p, struct ws_profile_warp *pw,
-                         const struct ws_inst *insts, size_t n,
-                         const uint64_t *addrs, const struct ws_strtab *ops)
+void ws_profile_warp_own(const struct ws_profile *p, struct ws_profile_warp *pw,
+                         const struct ws_inst *insts, size_t n)
+{
+    for (size_t i = 0; i < n && !pw->seen_mem; i++) {
+        if (ws_profile_is_mem(&insts[i]))
+            pw->seen_mem = 1;
+        else
+            pw->first_comp++;
+    }
+    ws_profile_span(p, pw, insts, n);
+    pw->ninst += n;
+}
+
+void ws_profile_warp_count(struct ws_profile *p, const struct ws_inst *insts,
+                           size_t n, const uint64_t *addrs,
+                           const struct ws_strtab *ops)
 {
     for (size_t i = 0; i < n; i++) {
         const struct ws_inst *in = &insts[i];
@@ -385,13 +398,15 @@ void ws_profile_warp_add(struct ws_profile *p, struct ws_profile_warp *pw,
             ws_profile_unknown(p, ws_strtab_str(ops, in->op));
         if (in->space != WS_SPACE_NONE)
             ws_profile_memory(p, in, addrs);
-        if (!pw->seen_mem && ws_profile_is_mem(in))
-            pw->seen_mem = 1;
-        else if (!pw->seen_mem)
-            pw->first_comp++;
     }
-    ws_profile_span(p, pw, insts, n);
-    pw->ninst += n;
+}
+
+void ws_profile_warp_add(struct ws_profile *p, struct ws_profile_warp *pw,
+                         const struct ws_inst *insts, size_t n,
+                         const uint64_t *addrs, const struct ws_strtab *ops)
+{
+    ws_profile_warp_own(p, pw, insts, n);
+    ws_profile_warp_count(p, insts, n, addrs, ops);
 }
 
 /* Latencies are whole cycles, so spans are whole numbers and their sum is

@@ -112,6 +112,16 @@ void ws_profile_warp_begin(struct ws_profile *p, struct ws_profile_warp *pw);
 void ws_profile_warp_add(struct ws_profile *p, struct ws_profile_warp *pw,
                          const struct ws_inst *insts, size_t n,
                          const uint64_t *addrs, const struct ws_strtab *ops);
+/* ws_profile_warp_add in two halves: what only the warp's state holds
+ * (its dependent chain, its instructions before the first memory one),
+ * which reads p and may run beside other warps' on other threads; and the
+ * kernel's counts, whose sets of sectors depend on the order of all warps'
+ * windows (the simulator's commit order). */
+void ws_profile_warp_own(const struct ws_profile *p, struct ws_profile_warp *pw,
+                         const struct ws_inst *insts, size_t n);
+void ws_profile_warp_count(struct ws_profile *p, const struct ws_inst *insts,
+                           size_t n, const uint64_t *addrs,
+                           const struct ws_strtab *ops);
 void ws_profile_warp_end(struct ws_profile *p, struct ws_profile_warp *pw);
 void ws_profile_free(struct ws_profile *p);
 

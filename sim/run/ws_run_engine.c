@@ -63,13 +63,16 @@ static long ws_run_tee_read(void *ctx, struct ws_inst *inst, size_t cap,
     struct ws_run_tee_warp *w = ctx;
     long n = w->inner.read(w->inner.ctx, inst, cap, addrs, addr_cap, err);
 
-    if (n == 0)
+    if (n > 0)
+        ws_profile_warp_own(w->tee->profile, &w->pw, inst, (size_t)n);
+    else if (n == 0)
         ws_profile_warp_end(w->tee->profile, &w->pw);
     return n;
 }
 
-/* A window goes into the profile as it commits: the profile's sets of
- * sectors read and written depend on the order of all warps' windows,
+/* A window goes into the warp's chain as it is read (on the thread that
+ * reads it) and into the kernel's counts as it commits: the profile's sets
+ * of sectors read and written depend on the order of all warps' windows,
  * which commits keep fixed for any number of threads. */
 static int ws_run_tee_commit(void *ctx, const struct ws_inst *inst, size_t n,
                              const uint64_t *addrs, struct ws_err *err)
@@ -79,8 +82,7 @@ static int ws_run_tee_commit(void *ctx, const struct ws_inst *inst, size_t n,
     if (w->inner.commit
         && w->inner.commit(w->inner.ctx, inst, n, addrs, err) < 0)
         return -1;
-    ws_profile_warp_add(w->tee->profile, &w->pw, inst, n, addrs,
-                        w->tee->inner->ops);
+    ws_profile_warp_count(w->tee->profile, inst, n, addrs, w->tee->inner->ops);
     return 0;
 }
 
