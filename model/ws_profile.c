@@ -222,11 +222,7 @@ static void ws_profile_memory(struct ws_profile *p, const struct ws_inst *in,
     }
     s->lanes += lanes;
     s->bytes += (uint64_t)lanes * in->width;
-    if (in->space == WS_SPACE_SHARED) {
-        s->wavefronts += ws_shared_wavefronts(addrs + in->addr, lanes,
-                                              in->width, p->banks,
-                                              p->bank_width);
-    } else {
+    if (in->space != WS_SPACE_SHARED) {
         struct ws_coalesce_result r;
         ws_coalesce(addrs + in->addr, lanes, in->width, p->sector_bytes,
                     p->line_bytes, &r);
@@ -372,13 +368,23 @@ void ws_profile_warp_begin(struct ws_profile *p, struct ws_profile_warp *pw)
 }
 
 void ws_profile_warp_own(const struct ws_profile *p, struct ws_profile_warp *pw,
-                         const struct ws_inst *insts, size_t n)
+                         const struct ws_inst *insts, size_t n,
+                         const uint64_t *addrs)
 {
     for (size_t i = 0; i < n && !pw->seen_mem; i++) {
         if (ws_profile_is_mem(&insts[i]))
             pw->seen_mem = 1;
         else
             pw->first_comp++;
+    }
+    /* A sum: the order warps end in does not change the kernel's. */
+    for (size_t i = 0; i < n; i++) {
+        const struct ws_inst *in = &insts[i];
+        unsigned lanes = ws_popcount32(in->mask);
+        if (in->space == WS_SPACE_SHARED && lanes && in->width)
+            pw->wavefronts += ws_shared_wavefronts(addrs + in->addr, lanes,
+                                                   in->width, p->banks,
+                                                   p->bank_width);
     }
     ws_profile_span(p, pw, insts, n);
     pw->ninst += n;
@@ -405,7 +411,7 @@ void ws_profile_warp_add(struct ws_profile *p, struct ws_profile_warp *pw,
                          const struct ws_inst *insts, size_t n,
                          const uint64_t *addrs, const struct ws_strtab *ops)
 {
-    ws_profile_warp_own(p, pw, insts, n);
+    ws_profile_warp_own(p, pw, insts, n, addrs);
     ws_profile_warp_count(p, insts, n, addrs, ops);
 }
 
@@ -416,6 +422,7 @@ void ws_profile_warp_end(struct ws_profile *p, struct ws_profile_warp *pw)
 {
     struct ws_profile_model *m = &p->model;
 
+    p->space[WS_SPACE_SHARED].wavefronts += pw->wavefronts;
     if (pw->ninst == 0)
         return;
     p->warps++;

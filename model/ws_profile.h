@@ -104,6 +104,7 @@ struct ws_profile_warp {
     double steps[WS_REG_RZ + 1]; /* the same in TMM's time steps */
     double span, span_steps;
     uint64_t ninst, first_comp;
+    uint64_t wavefronts; /* its shared accesses', into the kernel's at end */
     int seen_mem;
 };
 
@@ -113,12 +114,14 @@ void ws_profile_warp_add(struct ws_profile *p, struct ws_profile_warp *pw,
                          const struct ws_inst *insts, size_t n,
                          const uint64_t *addrs, const struct ws_strtab *ops);
 /* ws_profile_warp_add in two halves: what only the warp's state holds
- * (its dependent chain, its instructions before the first memory one),
+ * (its dependent chain, its instructions before the first memory one,
+ * its shared accesses' bank-conflict wavefronts),
  * which reads p and may run beside other warps' on other threads; and the
  * kernel's counts, whose sets of sectors depend on the order of all warps'
  * windows (the simulator's commit order). */
 void ws_profile_warp_own(const struct ws_profile *p, struct ws_profile_warp *pw,
-                         const struct ws_inst *insts, size_t n);
+                         const struct ws_inst *insts, size_t n,
+                         const uint64_t *addrs);
 void ws_profile_warp_count(struct ws_profile *p, const struct ws_inst *insts,
                            size_t n, const uint64_t *addrs,
                            const struct ws_strtab *ops);

@@ -64,7 +64,7 @@ static long ws_run_tee_read(void *ctx, struct ws_inst *inst, size_t cap,
     long n = w->inner.read(w->inner.ctx, inst, cap, addrs, addr_cap, err);
 
     if (n > 0)
-        ws_profile_warp_own(w->tee->profile, &w->pw, inst, (size_t)n);
+        ws_profile_warp_own(w->tee->profile, &w->pw, inst, (size_t)n, addrs);
     else if (n == 0)
         ws_profile_warp_end(w->tee->profile, &w->pw);
     return n;
