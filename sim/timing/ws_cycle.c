@@ -42,19 +42,22 @@ struct ws_cycle_seg {
     uint32_t sm, begin, end;
 };
 
-/* SMs [sm_first, sm_end), their queue, their events of the cycle in
+/* SMs first, first + stride, ... (nsm of them: every nparts'th SM, so
+ * that a grid smaller than the GPU, on the first SMs, still spreads over
+ * the threads), their queue, their events of the cycle in
  * queue order (batch), and of those the ones held for the rest of the
  * cycle: their indices in batch (held), then sorted by SM (sorted, segs).
  * Allocated apart from each other: each is one thread's. */
 struct ws_cycle_part {
     struct ws_event_queue q;
-    uint32_t sm_first, sm_end;
+    uint32_t first, stride, nsm;
+    uint32_t cur, left; /* a merge's place in segs or commits */
     struct ws_event *batch, *sorted;
     uint32_t *held;
     size_t nbatch, nheld, cap; /* cap: of batch, sorted and held */
-    struct ws_cycle_seg *segs; /* [sm_end - sm_first] */
+    struct ws_cycle_seg *segs; /* [nsm], in SM order */
     uint32_t nsegs;
-    /* [sm_end - sm_first + 1]: per SM (at m + 1) its events held, zero
+    /* [nsm + 1]: per SM (at its local index + 1) its events held, zero
      * between cycles; then the sort's offsets */
     uint32_t *count;
     int own;    /* its own work is running (on some thread) */
@@ -102,7 +105,8 @@ int ws_cycle_init(struct ws_sim *s, unsigned threads)
         n = nsm;
     s->parts = calloc(n, sizeof(struct ws_cycle_part *));
     s->sm_part = calloc(nsm, sizeof *s->sm_part);
-    if (!s->parts || !s->sm_part)
+    s->sm_local = calloc(nsm, sizeof *s->sm_local);
+    if (!s->parts || !s->sm_part || !s->sm_local)
         return -1;
     s->nparts = n;
     for (uint32_t i = 0; i < n; i++) {
@@ -111,14 +115,17 @@ int ws_cycle_init(struct ws_sim *s, unsigned threads)
             return -1;
         s->parts[i] = p;
         ws_event_init(&p->q);
-        p->sm_first = (uint32_t)((uint64_t)nsm * i / n);
-        p->sm_end = (uint32_t)((uint64_t)nsm * (i + 1) / n);
-        p->segs = calloc(p->sm_end - p->sm_first, sizeof *p->segs);
-        p->count = calloc(p->sm_end - p->sm_first + 1, sizeof *p->count);
+        p->first = i;
+        p->stride = n;
+        p->nsm = (nsm - i + n - 1) / n;
+        p->segs = calloc(p->nsm, sizeof *p->segs);
+        p->count = calloc(p->nsm + 1, sizeof *p->count);
         if (!p->segs || !p->count)
             return -1;
-        for (uint32_t m = p->sm_first; m < p->sm_end; m++)
-            s->sm_part[m] = i;
+        for (uint32_t k = 0; k < p->nsm; k++) {
+            s->sm_part[i + k * n] = i;
+            s->sm_local[i + k * n] = k;
+        }
     }
     if (n > 1 && (s->par = ws_par_start(n))) {
         s->tune.threads = 1;
@@ -133,9 +140,11 @@ void ws_cycle_free(struct ws_sim *s)
         ws_cycle_part_free(s->parts[i]);
     free(s->parts);
     free(s->sm_part);
+    free(s->sm_local);
     ws_par_stop(s->par);
     s->parts = NULL;
     s->sm_part = NULL;
+    s->sm_local = NULL;
     s->par = NULL;
     s->nparts = 0;
 }
@@ -184,27 +193,50 @@ int ws_cycle_commit_later(struct ws_sim *s, uint32_t sm, struct ws_warp *w)
     return 1;
 }
 
-/* The part's windows read in own work, committed SM by SM (each SM's in
- * the order read): the parts hold consecutive SMs, so the parts in turn
- * give the same order for any number of them. */
-static int ws_cycle_commit_part(struct ws_sim *s, struct ws_cycle_part *p)
+/* The part's windows read in own work sorted by SM (stable: each SM's in
+ * the order read), into commits_sorted. */
+static void ws_cycle_sort_commits(struct ws_sim *s, struct ws_cycle_part *p)
 {
-    uint32_t n = p->sm_end - p->sm_first, *count = p->count, at = 0;
-    int rc = 0;
+    uint32_t *count = p->count, at = 0;
 
     if (!p->ncommits)
-        return 0;
+        return;
     for (size_t i = 0; i < p->ncommits; i++)
-        count[p->commits[i].sm - p->sm_first + 1]++;
-    for (uint32_t m = 0; m < n; m++)
-        count[m + 1] = at += count[m + 1];
+        count[s->sm_local[p->commits[i].sm] + 1]++;
+    for (uint32_t k = 0; k < p->nsm; k++)
+        count[k + 1] = at += count[k + 1];
     for (size_t i = 0; i < p->ncommits; i++)
-        p->commits_sorted[count[p->commits[i].sm - p->sm_first]++] =
+        p->commits_sorted[count[s->sm_local[p->commits[i].sm]]++] =
             p->commits[i];
-    memset(count, 0, ((size_t)n + 1) * sizeof *count);
-    for (size_t i = 0; i < p->ncommits && rc == 0; i++)
-        rc = ws_cta_commit(p->commits_sorted[i].w, s->err);
-    p->ncommits = 0;
+    memset(count, 0, ((size_t)p->nsm + 1) * sizeof *count);
+}
+
+/* Every part's windows read in own work, committed SM by SM (each SM's in
+ * the order read): the same order for any number of parts. */
+static int ws_cycle_commit(struct ws_sim *s)
+{
+    int rc = 0;
+
+    for (uint32_t i = 0; i < s->nparts; i++) {
+        ws_cycle_sort_commits(s, s->parts[i]);
+        s->parts[i]->cur = 0;
+    }
+    while (rc == 0) {
+        struct ws_cycle_part *best = NULL;
+        for (uint32_t i = 0; i < s->nparts; i++) {
+            struct ws_cycle_part *p = s->parts[i];
+            if (p->cur < p->ncommits
+                && (!best
+                    || p->commits_sorted[p->cur].sm
+                           < best->commits_sorted[best->cur].sm))
+                best = p;
+        }
+        if (!best)
+            break;
+        rc = ws_cta_commit(best->commits_sorted[best->cur++].w, s->err);
+    }
+    for (uint32_t i = 0; i < s->nparts; i++)
+        s->parts[i]->ncommits = 0;
     return rc;
 }
 
@@ -279,7 +311,7 @@ static void ws_cycle_own_run(struct ws_sim *s, struct ws_cycle_part *p)
 {
     for (size_t i = 0; i < p->nbatch; i++) {
         const struct ws_event *ev = &p->batch[i];
-        uint32_t m = ws_cycle_event_sm(ev) - p->sm_first;
+        uint32_t sm = ws_cycle_event_sm(ev), m = s->sm_local[sm];
         if (!p->count[m + 1]) {
             int rc = ws_sim_event(s, ev, 1);
             if (p->failed || (rc < 0 && !p->err.set)) {
@@ -287,7 +319,7 @@ static void ws_cycle_own_run(struct ws_sim *s, struct ws_cycle_part *p)
                 return;
             }
             if (rc < 0)
-                ws_cycle_fail(p, m + p->sm_first);
+                ws_cycle_fail(p, sm);
             if (rc == 0)
                 continue;
         }
@@ -299,27 +331,27 @@ static void ws_cycle_own_run(struct ws_sim *s, struct ws_cycle_part *p)
 /* The held events sorted by SM (stable: each SM's stay in queue order),
  * a segment per SM, for the rest of the cycle; the counts are left at
  * zero for the next cycle. */
-static void ws_cycle_sort_held(struct ws_cycle_part *p)
+static void ws_cycle_sort_held(struct ws_sim *s, struct ws_cycle_part *p)
 {
-    uint32_t n = p->sm_end - p->sm_first, *count = p->count, at = 0;
+    uint32_t *count = p->count, at = 0;
 
     p->nsegs = 0;
     if (!p->nheld)
         return;
-    for (uint32_t m = 0; m < n; m++) {
-        if (count[m + 1]) {
+    for (uint32_t k = 0; k < p->nsm; k++) {
+        if (count[k + 1]) {
             struct ws_cycle_seg *g = &p->segs[p->nsegs++];
-            g->sm = p->sm_first + m;
+            g->sm = p->first + k * p->stride;
             g->begin = at;
-            g->end = at + count[m + 1];
+            g->end = at + count[k + 1];
         }
-        count[m + 1] = at += count[m + 1];
+        count[k + 1] = at += count[k + 1];
     }
     for (size_t k = 0; k < p->nheld; k++) {
         const struct ws_event *ev = &p->batch[p->held[k]];
-        p->sorted[count[ws_cycle_event_sm(ev) - p->sm_first]++] = *ev;
+        p->sorted[count[s->sm_local[ws_cycle_event_sm(ev)]]++] = *ev;
     }
-    memset(count, 0, ((size_t)n + 1) * sizeof *count);
+    memset(count, 0, ((size_t)p->nsm + 1) * sizeof *count);
 }
 
 /* Part i's share of cycle s->now: its events taken, its SMs' own work. */
@@ -334,38 +366,53 @@ static void ws_cycle_own_part(void *ctx, uint32_t i)
         p->failed = 1;
     else
         ws_cycle_own_run(s, p);
-    ws_cycle_sort_held(p);
+    ws_cycle_sort_held(s, p);
     p->own = 0;
 }
 
 /* Every SM's events from the first beyond its own work, SM by SM from the
  * first SM at or after t mod the SM count, round to the SM before it: a
  * fixed order would always let SM 0 ahead of SM 79 into L2's and DRAM's
- * queues, an arbitration no crossbar has. */
+ * queues, an arbitration no crossbar has.  Each part's SMs are in order;
+ * the parts' are merged. */
 static int ws_cycle_rest(struct ws_sim *s, uint64_t t)
 {
     /* a config has at least one SM, and so one part */
     uint32_t nsm = s->gpu->sm.count ? s->gpu->sm.count : 1;
-    uint32_t np = s->nparts ? s->nparts : 1;
-    uint32_t from = (uint32_t)(t % nsm), pi = s->sm_part[from];
-    uint32_t gi = 0;
+    uint32_t from = (uint32_t)(t % nsm);
 
-    while (gi < s->parts[pi]->nsegs && s->parts[pi]->segs[gi].sm < from)
-        gi++;
-    for (uint32_t j = 0; j <= np; j++) {
-        struct ws_cycle_part *p = s->parts[(pi + j) % np];
-        /* the first part from gi on; the same part, on coming round,
-         * up to gi */
-        uint32_t lo = j == 0 ? gi : 0;
-        uint32_t hi = j == np ? gi : p->nsegs;
-        for (uint32_t k = lo; k < hi; k++) {
-            const struct ws_cycle_seg *g = &p->segs[k];
-            for (uint32_t e = g->begin; e < g->end; e++)
-                if (ws_sim_event(s, &p->sorted[e], 0) < 0)
-                    return -1;
-        }
+    for (uint32_t i = 0; i < s->nparts; i++) {
+        struct ws_cycle_part *p = s->parts[i];
+        p->cur = 0;
+        while (p->cur < p->nsegs && p->segs[p->cur].sm < from)
+            p->cur++;
+        p->left = p->nsegs;
     }
-    return 0;
+    for (;;) {
+        struct ws_cycle_part *best = NULL;
+        uint32_t key = 0;
+        for (uint32_t i = 0; i < s->nparts; i++) {
+            struct ws_cycle_part *p = s->parts[i];
+            uint32_t k;
+            if (!p->left)
+                continue;
+            if (p->cur == p->nsegs)
+                p->cur = 0;
+            k = (p->segs[p->cur].sm + nsm - from) % nsm;
+            if (!best || k < key) {
+                best = p;
+                key = k;
+            }
+        }
+        if (!best)
+            return 0;
+        for (uint32_t e = best->segs[best->cur].begin;
+             e < best->segs[best->cur].end; e++)
+            if (ws_sim_event(s, &best->sorted[e], 0) < 0)
+                return -1;
+        best->cur++;
+        best->left--;
+    }
 }
 
 /* At a window's end: its time per event goes to the way it ran, and the
@@ -421,8 +468,7 @@ int ws_cycle_run(struct ws_sim *s, uint64_t t)
         *s->err = kept->kept;
         return -1;
     }
-    for (uint32_t i = 0; i < s->nparts; i++)
-        if (ws_cycle_commit_part(s, s->parts[i]) < 0)
-            return -1;
+    if (ws_cycle_commit(s) < 0)
+        return -1;
     return ws_cycle_rest(s, t);
 }

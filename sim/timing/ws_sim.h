@@ -97,6 +97,7 @@ struct ws_sim {
     struct ws_cycle_part **parts;
     uint32_t nparts;
     uint32_t *sm_part;   /* [sm.count]: each SM's part */
+    uint32_t *sm_local;  /* [sm.count]: its index among its part's SMs */
     struct ws_par *par;  /* worker threads; NULL: one thread */
     size_t cycle_events; /* events of the last cycle run */
     struct ws_cycle_tuning {
