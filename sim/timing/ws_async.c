@@ -38,26 +38,14 @@ static int ws_text_is_s2r(const char *t)
     return strncmp(t, "S2R", 3) == 0 && (t[3] == '\0' || t[3] == '.');
 }
 
-/* Never grows the table: issue holds a pointer into it (an asynchronous
- * instruction's kind) across the next instruction's preparation, which
- * asks this.  An opcode the table does not reach yet is answered from its
- * text. */
-int ws_async_is_s2r(struct ws_sim *s, uint32_t op)
+/* From the text every time, not cached in the notes: it is asked in SMs'
+ * own work, side by side (a cache would be written there), only for the
+ * few MISC instructions, and costs a compare of four bytes.  The opcode
+ * table is not written while own work runs (only a text or packed
+ * trace's reader adds to it, and those read in the rest of the cycle). */
+int ws_async_is_s2r(const struct ws_sim *s, uint32_t op)
 {
-    struct ws_op_note *n = op < s->nnotes ? &s->notes[op] : NULL;
-
-    if (!n)
-        return ws_text_is_s2r(ws_strtab_str(s->src->ops, op));
-    if (!n->sreg_known) {
-        n->sreg = (uint8_t)ws_text_is_s2r(ws_strtab_str(s->src->ops, op));
-        n->sreg_known = 1;
-    }
-    return n->sreg;
-}
-
-int ws_async_s2r_known(const struct ws_sim *s, uint32_t op)
-{
-    return op >= s->nnotes || s->notes[op].sreg_known;
+    return ws_text_is_s2r(ws_strtab_str(s->src->ops, op));
 }
 
 const struct ws_async_op *ws_async_lookup(struct ws_sim *s, uint32_t op)

@@ -57,11 +57,9 @@
 const struct ws_async_op *ws_async_lookup(struct ws_sim *s, uint32_t op);
 
 /* Whether opcode id op is S2R (a special-register read, which goes down
- * the sub-core's MIO path: timing/ws_issue.c), learnt once per id. */
-int ws_async_is_s2r(struct ws_sim *s, uint32_t op);
-/* Whether ws_async_is_s2r answers for op without writing anything (SMs
- * running side by side may ask it together then). */
-int ws_async_s2r_known(const struct ws_sim *s, uint32_t op);
+ * the sub-core's MIO path: timing/ws_issue.c).  Reads the opcode's text
+ * and writes nothing, so SMs running side by side may ask it together. */
+int ws_async_is_s2r(const struct ws_sim *s, uint32_t op);
 
 /* Times the part of async instruction in (kind a) of warp wi issued at t
  * that happens away from the warp: the tensor pipe, the copy engine, an

@@ -80,11 +80,9 @@ int ws_cta_commit(struct ws_warp *w, struct ws_err *err)
     return w->reader.commit(w->reader.ctx, w->win, w->ninst, w->win_addrs, err);
 }
 
-int ws_cta_refills_own(const struct ws_sim *s, const struct ws_warp *w)
+int ws_cta_refills_own(const struct ws_warp *w)
 {
-    /* the new window's first S2R may need its note learnt (not own) */
-    return w->reader.more && !s->gpu->sm.s2r_latency
-           && w->reader.more(w->reader.ctx);
+    return w->reader.more && w->reader.more(w->reader.ctx);
 }
 
 static void ws_warp_start(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,

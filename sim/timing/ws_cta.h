@@ -30,7 +30,7 @@ int ws_cta_commit(struct ws_warp *w, struct ws_err *err);
 /* Whether w's next window can be read in its SM's own work: its reader
  * may read beside others' (ws_cta_source.set_parts) and the read gives
  * instructions. */
-int ws_cta_refills_own(const struct ws_sim *s, const struct ws_warp *w);
+int ws_cta_refills_own(const struct ws_warp *w);
 
 /* A warp arrived at BAR.SYNC at cycle t. */
 int ws_cta_barrier(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w,

@@ -52,7 +52,7 @@ static void ws_dep(const struct ws_warp *w, uint8_t reg, struct ws_ready *r)
  * (Huerta et al. 2025's simulator queues it with SHFL in the per-sub-core
  * memory pipeline; Nsight counts its waits as short scoreboard and MIO
  * throttle), so it takes the LD/ST unit's issue slots. */
-static enum ws_unit_kind ws_issue_unit(struct ws_sim *s,
+static enum ws_unit_kind ws_issue_unit(const struct ws_sim *s,
                                        const struct ws_inst *in)
 {
     if (s->gpu->sm.s2r_latency && in->cls == WS_OPC_MISC
@@ -647,20 +647,16 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
 static int ws_issue_is_own(const struct ws_sim *s, const struct ws_warp *w)
 {
     const struct ws_inst *in = &w->inst[w->next];
-    const struct ws_inst *after = in + 1;
 
-    if ((w->next + 1 >= w->ninst && !ws_cta_refills_own(s, w))
+    if ((w->next + 1 >= w->ninst && !ws_cta_refills_own(w))
         || (in->flags & (WS_INST_UNKNOWN | WS_INST_ASYNC | WS_INST_GENERIC)))
         return 0;
     if (ws_opcode_class_is_memory((enum ws_op_class)in->cls)
         && in->space != WS_SPACE_SHARED && in->space != WS_SPACE_CONST)
         return 0;
     /* the first issue at a PC checks its control bits (ctrl_seen) */
-    if (s->ctrl && !(ws_ctrl_at(s->ctrl, in->pc) && s->ctrl_seen[in->pc >> 4]))
-        return 0;
-    /* preparing the next instruction may learn whether it is an S2R */
-    return !(s->gpu->sm.s2r_latency && after->cls == WS_OPC_MISC
-             && !ws_async_s2r_known(s, after->op));
+    return !s->ctrl
+           || (ws_ctrl_at(s->ctrl, in->pc) && s->ctrl_seen[in->pc >> 4]);
 }
 
 int ws_issue_step(struct ws_sim *s, struct ws_sm *sm, uint32_t sub, uint64_t t,

@@ -53,7 +53,6 @@ struct ws_op_note {
     struct ws_async_op op;    /* its asynchronous kind */
     uint8_t decoded;          /* op is filled */
     uint8_t named;            /* in the kernel's unknown_ops already */
-    uint8_t sreg_known, sreg; /* sreg: an S2R (ws_async_is_s2r) */
 };
 
 /* Called now and then during a long kernel (progress display). */

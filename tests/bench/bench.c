@@ -18,6 +18,13 @@
  * every one-thread row runs it too, in the same run, and prints the
  * ratio: speed claims are ratios taken side by side.
  *
+ * "bench --scaling WARPSIM SOURCE_DIR WORKDIR [N...]" measures instead
+ * how one kernel's run scales with --threads (1 2 4 8 16 by default, for a
+ * machine with that many cores): apsp on V100 and on H100, matmul and a
+ * shorter fma loop, each at every thread count, with the speed-up over one
+ * thread and whether the JSON report is byte for byte the one-thread one
+ * (it must be: the parallel scheme is deterministic).
+ *
  * Each case runs three times; the best wall time and the largest peak RSS
  * of warpsim's own process (wait4) are reported, with rates derived from
  * warpsim's JSON report.  For the text trace, `trace info` of the same
@@ -342,6 +349,104 @@ static int bench_compressed(const char *warpsim, const char *work,
     return 0;
 }
 
+/* ---- scaling with --threads ------------------------------------------ */
+
+/* 1 when files a and b hold the same bytes, 0 when not, -1 on error. */
+static int same_bytes(const char *a, const char *b)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    int ca, cb, same = -1;
+
+    if (fa && fb) {
+        do {
+            ca = getc(fa);
+            cb = getc(fb);
+        } while (ca == cb && ca != EOF);
+        same = ca == cb;
+    }
+    if (fa)
+        fclose(fa);
+    if (fb)
+        fclose(fb);
+    return same;
+}
+
+/* One workload at every thread count of threads[0..n); threads[0] is the
+ * reference the others are compared with. */
+static int bench_scale(const char *warpsim, const char *work, const char *row,
+                       const char *name, const char *input,
+                       const char *const *extra, const int *threads, int n)
+{
+    const char *args[BENCH_MAX_ARGS];
+    struct bench_result r, ref = {0};
+    char tname[128], tn[16], json[4200], ref_json[4200], note[64];
+    int m = 0;
+
+    for (; extra && extra[m] && m < BENCH_MAX_ARGS - 8; m++)
+        args[m] = extra[m];
+    for (int i = 0; i < n; i++) {
+        snprintf(tn, sizeof tn, "%d", threads[i]);
+        args[m] = "--threads";
+        args[m + 1] = tn;
+        args[m + 2] = NULL;
+        snprintf(tname, sizeof tname, "%s-scale-t%d", name, threads[i]);
+        if (bench_run(warpsim, work, tname, input, args, &r) < 0)
+            return -1;
+        snprintf(json, sizeof json, "%s/%s.json", work, tname);
+        if (i == 0) {
+            ref = r;
+            snprintf(ref_json, sizeof ref_json, "%s", json);
+        }
+        snprintf(note, sizeof note, "%.2fx %d thread%s; JSON %s",
+                 ref.wall / r.wall, threads[0], threads[0] == 1 ? "" : "s",
+                 same_bytes(ref_json, json) == 1 ? "same" : "DIFFERS");
+        print_row_threads(row, threads[i], &r, note);
+    }
+    return 0;
+}
+
+static int bench_scaling(int argc, char **argv)
+{
+    const char *warpsim = argv[2], *src = argv[3], *work = argv[4];
+    const char *const h100[] = {"-g", "h100", NULL};
+    const char *const fma_args[] = {"-p", "iters=5600", "-p", "blocks=64",
+                                    NULL};
+    int threads[32] = {1, 2, 4, 8, 16}, n = 5;
+    char apsp[4096], matmul[4096], fma[4096];
+
+    if (argc > 5) {
+        n = 0;
+        for (int i = 5; i < argc && n < 32; i++)
+            if ((threads[n++] = atoi(argv[i])) < 1)
+                return fprintf(stderr, "bench: bad thread count %s\n",
+                               argv[i]),
+                       2;
+    }
+    snprintf(apsp, sizeof apsp, "%s/traces/kernels/apsp/workload.yaml", src);
+    snprintf(matmul, sizeof matmul, "%s/traces/kernels/matmul/baseline.yaml",
+             src);
+    snprintf(fma, sizeof fma, "%s/traces/kernels/fma/workload.yaml", src);
+    printf("warpsim run --threads N, best of %d runs on this machine "
+           "(%ld cores online)\n",
+           BENCH_RUNS, sysconf(_SC_NPROCESSORS_ONLN));
+    printf("  %-24s %7s %12s %8s %14s %16s %10s\n", "workload", "threads",
+           "warp insts", "wall s", "warp insts/s", "sim cycles/s", "RSS MB");
+    if (bench_scale(warpsim, work, "apsp (defaults), V100", "apsp", apsp,
+                    NULL, threads, n)
+            < 0
+        || bench_scale(warpsim, work, "apsp (defaults), H100", "apsp-h100",
+                       apsp, h100, threads, n)
+               < 0
+        || bench_scale(warpsim, work, "matmul baseline", "matmul", matmul,
+                       NULL, threads, n)
+               < 0
+        || bench_scale(warpsim, work, "fma, 5600 trips", "fma", fma, fma_args,
+                       threads, n)
+               < 0)
+        return 1;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *warpsim, *gen, *src, *work;
@@ -353,9 +458,13 @@ int main(int argc, char **argv)
                                      NULL};
     struct bench_result r;
 
+    if (argc >= 5 && strcmp(argv[1], "--scaling") == 0)
+        return bench_scaling(argc, argv);
     if (argc != 5 && argc != 6)
         return fprintf(stderr, "usage: bench WARPSIM GEN_VECADD SOURCE_DIR "
-                               "WORKDIR [BASELINE]\n"),
+                               "WORKDIR [BASELINE]\n"
+                               "       bench --scaling WARPSIM SOURCE_DIR "
+                               "WORKDIR [THREADS...]\n"),
                2;
     if (argc == 6 && argv[5][0])
         bench_baseline = argv[5];

@@ -6,7 +6,8 @@
 # must keep apart: a workload expanded as it runs (apsp: shared memory and
 # barriers), an Accel-Sim text trace (vecadd: global loads and stores),
 # several kernels in one run with L2 carried between them (multi), a GTO
-# and an LRR scheduler, control bits with register banks (h100's), and
+# and an LRR scheduler, control bits with register banks and S2R timed
+# through the MIO path in windows read side by side (h100's), and
 # Hopper's TMA, wgmma, mbarriers and clusters, then kernels that fail
 # mid-run (the same message for any count).  A timeline forces one
 # thread; its run must match too.  Explicit counts are used as given, so
@@ -45,6 +46,7 @@ same vecadd traces/accelsim/vecadd
 same multi traces/accelsim/multi
 same lrr --set sched.policy=lrr -p n=65536 traces/kernels/stream/triad.yaml
 same h100_matmul --gpu h100 traces/kernels/matmul/tiling.yaml
+same h100_apsp --gpu h100 -p n=128 traces/kernels/apsp/workload.yaml
 same hopper_gemm --gpu h100 -p M=512 -p N=512 -p K=256 \
     traces/kernels/hopper/gemm_tma_wgmma.yaml
 same hopper_cluster --gpu h100 -p M=512 -p N=512 -p K=256 \
