@@ -50,9 +50,9 @@ struct ws_cycle_part;
 /* One opcode of the kernel, as the timing model learnt it at its first
  * issue. */
 struct ws_op_note {
-    struct ws_async_op op;    /* its asynchronous kind */
-    uint8_t decoded;          /* op is filled */
-    uint8_t named;            /* in the kernel's unknown_ops already */
+    struct ws_async_op op; /* its asynchronous kind */
+    uint8_t decoded;       /* op is filled */
+    uint8_t named;         /* in the kernel's unknown_ops already */
 };
 
 /* Called now and then during a long kernel (progress display). */

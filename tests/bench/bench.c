@@ -418,8 +418,7 @@ static int bench_scaling(int argc, char **argv)
         n = 0;
         for (int i = 5; i < argc && n < 32; i++)
             if ((threads[n++] = atoi(argv[i])) < 1)
-                return fprintf(stderr, "bench: bad thread count %s\n",
-                               argv[i]),
+                return fprintf(stderr, "bench: bad thread count %s\n", argv[i]),
                        2;
     }
     snprintf(apsp, sizeof apsp, "%s/traces/kernels/apsp/workload.yaml", src);
@@ -431,14 +430,14 @@ static int bench_scaling(int argc, char **argv)
            BENCH_RUNS, sysconf(_SC_NPROCESSORS_ONLN));
     printf("  %-24s %7s %12s %8s %14s %16s %10s\n", "workload", "threads",
            "warp insts", "wall s", "warp insts/s", "sim cycles/s", "RSS MB");
-    if (bench_scale(warpsim, work, "apsp (defaults), V100", "apsp", apsp,
-                    NULL, threads, n)
+    if (bench_scale(warpsim, work, "apsp (defaults), V100", "apsp", apsp, NULL,
+                    threads, n)
             < 0
         || bench_scale(warpsim, work, "apsp (defaults), H100", "apsp-h100",
                        apsp, h100, threads, n)
                < 0
-        || bench_scale(warpsim, work, "matmul baseline", "matmul", matmul,
-                       NULL, threads, n)
+        || bench_scale(warpsim, work, "matmul baseline", "matmul", matmul, NULL,
+                       threads, n)
                < 0
         || bench_scale(warpsim, work, "fma, 5600 trips", "fma", fma, fma_args,
                        threads, n)
