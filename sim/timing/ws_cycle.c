@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "util/ws_cacheline.h"
 #include "util/ws_err.h"
 #include "util/ws_grow.h"
 #include "ws_cta.h"
@@ -110,7 +111,8 @@ int ws_cycle_init(struct ws_sim *s, unsigned threads)
         return -1;
     s->nparts = n;
     for (uint32_t i = 0; i < n; i++) {
-        struct ws_cycle_part *p = calloc(1, sizeof *p);
+        /* lines of its own: each is written by the thread that runs it */
+        struct ws_cycle_part *p = ws_calloc_lines(1, sizeof *p);
         if (!p)
             return -1;
         s->parts[i] = p;

@@ -1,15 +1,22 @@
 /*
  * ws_par: a pool of spinning workers for short jobs (see ws_par.h).
  *
- * A job is published by closing `claim` (the job's generation, no item
- * left), filling the job's fields, setting `claim` to the job's generation
- * and item 0, and then bumping `gen`.  Anyone working on it
- * takes items by compare-and-swap on `claim`, which only succeeds while
- * the generation in it is the job's: a worker that wakes late, or reads
- * the next job's fields, fails the swap instead of running an item twice.
- * The caller returns when `done` says every item ran, without waiting
- * for workers that took none: a worker the kernel has not scheduled yet
- * (more threads than cores, a busy machine) costs nothing then.
+ * Items are dealt into lanes, one per thread (the caller's is lane 0):
+ * item i is lane i mod threads's.  A thread runs its own lane's items
+ * first and then takes what is left in the others', so that with as many
+ * items as threads (the simulator's parts) each item runs on the same
+ * thread job after job, and its SMs' state stays in that core's cache,
+ * while a worker the kernel has not scheduled (more threads than cores, a
+ * busy machine) has its items taken by the others.
+ *
+ * A job is published by closing every lane (the job's generation, no
+ * item left), filling the job's fields, setting each lane to the job's
+ * generation and item 0, and then bumping `gen`.  Anyone working on it
+ * takes a lane's items by compare-and-swap on the lane, which only
+ * succeeds while the generation in it is the job's: a worker that wakes
+ * late, or reads the next job's fields, fails the swap instead of running
+ * an item twice.  The caller returns when `done` says every item ran,
+ * without waiting for workers that took none.
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "ws_par.h"
@@ -26,12 +33,26 @@
  * takes, far shorter than a kernel's setup between two of them. */
 #define WS_PAR_SPINS 20000
 
+/* A lane: generation << 32 | its next item's place in it.  A cache line
+ * of its own, since its thread and thieves swap it. */
+struct ws_par_lane {
+    _Alignas(64) atomic_uint_fast64_t claim;
+};
+
+/* What a worker thread is started with. */
+struct ws_par_self {
+    struct ws_par *p;
+    uint32_t lane;
+};
+
 struct ws_par {
     pthread_t *tid;
+    struct ws_par_self *self;
     unsigned nworkers; /* threads started, the caller not counted */
+    uint32_t nlanes;   /* nworkers + 1 */
+    struct ws_par_lane *lanes;
     atomic_uint_fast64_t gen;
-    atomic_uint_fast64_t claim; /* generation << 32 | next item */
-    atomic_uint done;           /* items of the job finished */
+    atomic_uint done; /* items of the job finished */
     atomic_int stop;
     atomic_uint sleepers;
     /* The job: items, and what runs one.  A late worker may read n while
@@ -52,21 +73,33 @@ static void ws_par_relax(void)
 #endif
 }
 
-/* Runs items of job g until none is left to take. */
-static void ws_par_work(struct ws_par *p, uint64_t g)
+/* Runs lane l's items of job g until none is left to take. */
+static void ws_par_lane_work(struct ws_par *p, uint64_t g, uint32_t l)
 {
-    uint64_t c = atomic_load_explicit(&p->claim, memory_order_acquire);
+    atomic_uint_fast64_t *claim = &p->lanes[l].claim;
+    uint64_t c = atomic_load_explicit(claim, memory_order_acquire);
 
-    while (c >> 32 == (g & 0xffffffffu)
-           && (uint32_t)c < atomic_load_explicit(&p->n, memory_order_acquire)) {
-        if (!atomic_compare_exchange_weak_explicit(&p->claim, &c, c + 1,
+    for (;;) {
+        uint32_t n = atomic_load_explicit(&p->n, memory_order_acquire);
+        uint64_t item = (uint64_t)(uint32_t)c * p->nlanes + l;
+        if (c >> 32 != (g & 0xffffffffu) || item >= n)
+            return;
+        if (!atomic_compare_exchange_weak_explicit(claim, &c, c + 1,
                                                    memory_order_acq_rel,
                                                    memory_order_acquire))
             continue;
-        p->fn(p->ctx, (uint32_t)c);
+        p->fn(p->ctx, (uint32_t)item);
         atomic_fetch_add_explicit(&p->done, 1, memory_order_release);
-        c = atomic_load_explicit(&p->claim, memory_order_acquire);
+        c = atomic_load_explicit(claim, memory_order_acquire);
     }
+}
+
+/* Runs items of job g until none is left: lane self's first, then the
+ * others' from the next lane round. */
+static void ws_par_work(struct ws_par *p, uint64_t g, uint32_t self)
+{
+    for (uint32_t k = 0; k < p->nlanes; k++)
+        ws_par_lane_work(p, g, (self + k) % p->nlanes);
 }
 
 /* Waits for a generation other than seen, spinning first; returns it, or
@@ -92,7 +125,8 @@ static uint64_t ws_par_wait(struct ws_par *p, uint64_t seen)
 
 static void *ws_par_main(void *arg)
 {
-    struct ws_par *p = arg;
+    const struct ws_par_self *me = arg;
+    struct ws_par *p = me->p;
     uint64_t seen = 0;
 
     for (;;) {
@@ -100,21 +134,30 @@ static void *ws_par_main(void *arg)
         if (atomic_load_explicit(&p->stop, memory_order_acquire))
             return NULL;
         seen = g;
-        ws_par_work(p, g);
+        ws_par_work(p, g, me->lane);
     }
 }
 
 struct ws_par *ws_par_start(unsigned threads)
 {
     struct ws_par *p = calloc(1, sizeof *p);
+    size_t lanes = (size_t)threads * sizeof *p->lanes;
 
     if (!p || threads < 2)
         return free(p), NULL;
     p->tid = calloc(threads - 1, sizeof *p->tid);
-    if (!p->tid)
+    p->self = calloc(threads - 1, sizeof *p->self);
+    p->lanes = aligned_alloc(_Alignof(struct ws_par_lane), lanes);
+    if (!p->tid || !p->self || !p->lanes) {
+        free(p->tid);
+        free(p->self);
+        free(p->lanes);
         return free(p), NULL;
+    }
+    p->nlanes = threads;
+    for (unsigned i = 0; i < threads; i++)
+        atomic_init(&p->lanes[i].claim, 0);
     atomic_init(&p->gen, 0);
-    atomic_init(&p->claim, 0);
     atomic_init(&p->done, 0);
     atomic_init(&p->n, 0);
     atomic_init(&p->stop, 0);
@@ -122,7 +165,9 @@ struct ws_par *ws_par_start(unsigned threads)
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
     for (unsigned i = 0; i + 1 < threads; i++) {
-        if (pthread_create(&p->tid[i], NULL, ws_par_main, p) != 0)
+        p->self[i].p = p;
+        p->self[i].lane = i + 1;
+        if (pthread_create(&p->tid[i], NULL, ws_par_main, &p->self[i]) != 0)
             break;
         p->nworkers++;
     }
@@ -146,6 +191,8 @@ void ws_par_stop(struct ws_par *p)
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->cv);
     free(p->tid);
+    free(p->self);
+    free(p->lanes);
     free(p);
 }
 
@@ -157,14 +204,17 @@ void ws_par_for(struct ws_par *p, uint32_t n, ws_par_fn fn, void *ctx)
     /* Closed first: a worker still at the last job that reads this job's
      * n (released after the closing) then finds its swap failing, instead
      * of taking an item past the last job's end with this job's fn. */
-    atomic_store_explicit(&p->claim, (g & 0xffffffffu) << 32 | UINT32_MAX,
-                          memory_order_relaxed);
+    for (uint32_t l = 0; l < p->nlanes; l++)
+        atomic_store_explicit(&p->lanes[l].claim,
+                              (g & 0xffffffffu) << 32 | UINT32_MAX,
+                              memory_order_relaxed);
     atomic_store_explicit(&p->n, n, memory_order_release);
     p->fn = fn;
     p->ctx = ctx;
     atomic_store_explicit(&p->done, 0, memory_order_relaxed);
-    atomic_store_explicit(&p->claim, (g & 0xffffffffu) << 32,
-                          memory_order_release);
+    for (uint32_t l = 0; l < p->nlanes; l++)
+        atomic_store_explicit(&p->lanes[l].claim, (g & 0xffffffffu) << 32,
+                              memory_order_release);
     /* Sequentially consistent, with the sleepers count below and the
      * worker's count and check in ws_par_wait: either it sees this
      * generation before it sleeps, or this sees it asleep. */
@@ -174,7 +224,7 @@ void ws_par_for(struct ws_par *p, uint32_t n, ws_par_fn fn, void *ctx)
         pthread_cond_broadcast(&p->cv);
         pthread_mutex_unlock(&p->mu);
     }
-    ws_par_work(p, g);
+    ws_par_work(p, g, 0);
     while (atomic_load_explicit(&p->done, memory_order_acquire) < n) {
         if (++spins < WS_PAR_SPINS)
             ws_par_relax();

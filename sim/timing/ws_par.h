@@ -8,8 +8,10 @@
  * job too instead of waiting.
  *
  * The number of threads never changes what a job computes: items are
- * independent, and which thread runs which item is left to whoever takes
- * it first.
+ * independent.  Which thread runs which item is a matter of speed only:
+ * item i goes to thread i mod threads first (the same one job after job,
+ * so what it touches stays in that core's cache), and whatever a thread
+ * has not started when another runs out is taken by that one.
  *
  * Leaves out: nested jobs, and a job's failure (each item records its own
  * outcome where the caller will look for it).

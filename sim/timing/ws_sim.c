@@ -96,7 +96,7 @@ int ws_sim_init(struct ws_sim *s, const struct ws_gpu *gpu,
     s->err = err;
     if (ws_memsys_init(&s->mem, gpu) < 0)
         return ws_err_oom(err);
-    s->sms = calloc(gpu->sm.count, sizeof *s->sms);
+    s->sms = ws_calloc_lines(gpu->sm.count, sizeof *s->sms);
     if (!s->sms) {
         ws_sim_free(s);
         return ws_err_oom(err);

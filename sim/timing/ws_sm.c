@@ -10,10 +10,11 @@ int ws_sm_init(struct ws_sm *sm, uint32_t id, const struct ws_gpu *gpu)
 {
     memset(sm, 0, sizeof *sm);
     sm->id = id;
-    sm->warps = calloc(gpu->sm.max_warps, sizeof *sm->warps);
+    /* each in lines of its own: the next SM's may be another thread's */
+    sm->warps = ws_calloc_lines(gpu->sm.max_warps, sizeof *sm->warps);
     sm->nwarps = sm->warps ? gpu->sm.max_warps : 0;
-    sm->slots = calloc(gpu->sm.max_blocks, sizeof *sm->slots);
-    sm->sub = calloc(gpu->sm.sub_cores, sizeof *sm->sub);
+    sm->slots = ws_calloc_lines(gpu->sm.max_blocks, sizeof *sm->slots);
+    sm->sub = ws_calloc_lines(gpu->sm.sub_cores, sizeof *sm->sub);
     sm->nsub = sm->sub ? gpu->sm.sub_cores : 0;
     if (!sm->warps || !sm->slots || !sm->sub)
         return -1;
@@ -22,8 +23,9 @@ int ws_sm_init(struct ws_sm *sm, uint32_t id, const struct ws_gpu *gpu)
     for (uint32_t i = 0; i < gpu->sm.sub_cores; i++) {
         sm->sub[i].wake = WS_NEVER;
         sm->sub[i].last_cand = WS_NO_CAND;
-        sm->sub[i].cand = calloc(gpu->sm.max_warps / gpu->sm.sub_cores + 1,
-                                 sizeof *sm->sub[i].cand);
+        sm->sub[i].cand = ws_calloc_lines(gpu->sm.max_warps / gpu->sm.sub_cores
+                                              + 1,
+                                          sizeof *sm->sub[i].cand);
         if (!sm->sub[i].cand || ws_icache_init(&sm->sub[i].icache, gpu) < 0)
             return -1;
     }

@@ -28,6 +28,7 @@
 #include "config/ws_config.h"
 #include "stats/ws_stats.h"
 #include "trace/ws_trace.h"
+#include "util/ws_cacheline.h"
 #include "ws_icache.h"
 #include "ws_regfile.h"
 
@@ -231,7 +232,9 @@ struct ws_subcore {
 };
 
 struct ws_sm {
-    uint32_t id;
+    /* A line of its own: neighbouring SMs may run on other threads, and
+     * this one's counters (at the end) are written at every issue. */
+    _Alignas(WS_CACHELINE) uint32_t id;
     struct ws_warp *warps; /* [sm.max_warps] */
     uint32_t nwarps;
     struct ws_cta_slot *slots; /* [CTAs per SM for this kernel] */

@@ -75,7 +75,7 @@ struct ws_expander {
      * expander per part, sharing what building made (templates, programs,
      * control bits) and owning its lane values, buffers and readers; each
      * copy's main is the expander that made it. */
-    struct ws_expander *parts, *main;
+    struct ws_expander **parts, *main;
     unsigned nparts;
 };
 

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/ws_cacheline.h"
 #include "ws_expand.h"
 #include "ws_expand_internal.h"
 
@@ -169,7 +170,7 @@ int ws_expand_warp_open(void *ctx, const struct ws_cta_stream *cta,
                         struct ws_err *err)
 {
     struct ws_expander *x = ctx;
-    struct ws_expander *px = x->nparts ? &x->parts[out->part % x->nparts] : x;
+    struct ws_expander *px = x->nparts ? x->parts[out->part % x->nparts] : x;
     struct ws_expand_reader *r = px->spare;
 
     if (r)
@@ -190,9 +191,12 @@ int ws_expand_warp_open(void *ctx, const struct ws_cta_stream *cta,
 static void ws_expand_parts_free(struct ws_expander *x)
 {
     for (unsigned i = 0; i < x->nparts; i++) {
-        ws_expand_stream_free(&x->parts[i]);
-        free(x->parts[i].inst);
-        free(x->parts[i].addrs);
+        if (!x->parts[i])
+            continue;
+        ws_expand_stream_free(x->parts[i]);
+        free(x->parts[i]->inst);
+        free(x->parts[i]->addrs);
+        free(x->parts[i]);
     }
     free(x->parts);
     x->parts = NULL;
@@ -210,7 +214,10 @@ int ws_expand_set_parts(void *ctx, unsigned parts, struct ws_err *err)
         return ws_err_oom(err);
     x->nparts = parts;
     for (unsigned i = 0; i < parts; i++) {
-        struct ws_expander *px = &x->parts[i];
+        /* lines of its own: each part's thread writes its copy */
+        struct ws_expander *px = ws_calloc_lines(1, sizeof *px);
+        if (!(x->parts[i] = px))
+            return ws_expand_parts_free(x), ws_err_oom(err);
         *px = *x;
         px->inst = NULL;
         px->addrs = NULL;

@@ -1,7 +1,8 @@
 /*
  * Unit tests of sim/util: strict number parsing, string interning, error
  * formatting, the line reader (plain, CRLF, xz, truncated xz, binary,
- * files that are not regular files) and files' content hashes.
+ * files that are not regular files), files' content hashes and
+ * allocation in whole cache lines.
  */
 #include <fcntl.h>
 #include <lzma.h>
@@ -12,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/ws_cacheline.h"
 #include "util/ws_demangle.h"
 #include "util/ws_hash.h"
 #include "util/ws_lines.h"
@@ -562,6 +564,26 @@ static void test_demangle(void **state)
     free(d);
 }
 
+/* Line-aligned, zeroed, whole lines (so a neighbour's data never shares
+ * one), and an overflowing request refused rather than wrapped. */
+static void test_calloc_lines(void **state)
+{
+    (void)state;
+    for (size_t n = 0; n < 5; n++)
+        for (size_t size = 1; size < 200; size += 37) {
+            unsigned char *p = ws_calloc_lines(n, size);
+            size_t whole = (n * size + WS_CACHELINE - 1) / WS_CACHELINE
+                           * WS_CACHELINE;
+            assert_non_null(p);
+            assert_int_equal((uintptr_t)p % WS_CACHELINE, 0);
+            for (size_t i = 0; i < whole; i++)
+                assert_int_equal(p[i], 0);
+            free(p);
+        }
+    assert_null(ws_calloc_lines(SIZE_MAX / 2, 3));
+    assert_null(ws_calloc_lines(1, SIZE_MAX - 10));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -580,6 +602,7 @@ int main(void)
         cmocka_unit_test(test_lines_not_regular),
         cmocka_unit_test(test_hash_file),
         cmocka_unit_test(test_demangle),
+        cmocka_unit_test(test_calloc_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
