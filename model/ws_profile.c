@@ -321,39 +321,58 @@ static void ws_profile_span(const struct ws_profile *p,
 /* Arithmetic operations by pipe (ws_flops.h): a fused multiply-add is two,
  * as every roofline counts it.  The mnemonic is looked at once per opcode
  * in a row: a loop of FFMAs asks the same question millions of times. */
-static void ws_profile_flops(struct ws_profile *p, const struct ws_inst *in,
+static void ws_profile_flops(struct ws_profile_warp *pw,
+                             const struct ws_inst *in,
                              const struct ws_strtab *ops)
 {
-    struct ws_profile_model *m = &p->model;
+    struct ws_profile_sums *m = &pw->sums;
     double lanes;
 
     if (in->cls != WS_OPC_FP32 && in->cls != WS_OPC_FP16
         && in->cls != WS_OPC_FP64 && in->cls != WS_OPC_TENSOR)
         return;
-    if (p->flops_op != in->op + 1) {
-        p->flops_op = in->op + 1;
-        ws_flops_of(ws_strtab_str(ops, in->op), in->cls, &p->flops);
+    if (pw->flops_op != in->op + 1) {
+        pw->flops_op = in->op + 1;
+        ws_flops_of(ws_strtab_str(ops, in->op), in->cls, &pw->flops);
     }
     /* No register source: a compiler idiom (HFMA2.MMA R5, -RZ, RZ, 0, imm
      * loads a constant), not arithmetic. */
     lanes = in->nsrc ? (double)ws_popcount32(in->mask) : 0;
-    m->fma_insts[p->flops.kind] += p->flops.fma;
-    switch (p->flops.kind) {
+    m->fma_insts[pw->flops.kind] += pw->flops.fma;
+    switch (pw->flops.kind) {
     case WS_FLOP_FP32:
-        m->flops += lanes * p->flops.per_lane;
+        m->flops += lanes * pw->flops.per_lane;
         break;
     case WS_FLOP_FP16:
-        m->flops_fp16 += lanes * p->flops.per_lane;
+        m->flops_fp16 += lanes * pw->flops.per_lane;
         break;
     case WS_FLOP_FP64:
-        m->flops_fp64 += lanes * p->flops.per_lane;
+        m->flops_fp64 += lanes * pw->flops.per_lane;
         break;
     case WS_FLOP_TENSOR:
-        m->flops_tensor += in->mask ? p->flops.per_warp : 0;
+        m->flops_tensor += in->mask ? pw->flops.per_warp : 0;
         break;
     default:
         break;
     }
+}
+
+/* A warp's sums into the kernel's. */
+static void ws_profile_sums_add(struct ws_profile *p,
+                                const struct ws_profile_sums *w)
+{
+    struct ws_profile_model *m = &p->model;
+
+    p->thread_insts += w->thread_insts;
+    m->sync_insts += w->sync_insts;
+    for (unsigned c = 0; c < WS_OPC_COUNT; c++)
+        p->by_class[c] += w->by_class[c];
+    for (unsigned k = 0; k < WS_FLOP_KINDS; k++)
+        m->fma_insts[k] += w->fma_insts[k];
+    m->flops += w->flops;
+    m->flops_fp16 += w->flops_fp16;
+    m->flops_fp64 += w->flops_fp64;
+    m->flops_tensor += w->flops_tensor;
 }
 
 void ws_profile_cta(struct ws_profile *p)
@@ -369,7 +388,7 @@ void ws_profile_warp_begin(struct ws_profile *p, struct ws_profile_warp *pw)
 
 void ws_profile_warp_own(const struct ws_profile *p, struct ws_profile_warp *pw,
                          const struct ws_inst *insts, size_t n,
-                         const uint64_t *addrs)
+                         const uint64_t *addrs, const struct ws_strtab *ops)
 {
     for (size_t i = 0; i < n && !pw->seen_mem; i++) {
         if (ws_profile_is_mem(&insts[i]))
@@ -377,10 +396,18 @@ void ws_profile_warp_own(const struct ws_profile *p, struct ws_profile_warp *pw,
         else
             pw->first_comp++;
     }
-    /* A sum: the order warps end in does not change the kernel's. */
+    /* Sums: the order warps end in does not change the kernel's. */
+    pw->count_from = n;
     for (size_t i = 0; i < n; i++) {
         const struct ws_inst *in = &insts[i];
         unsigned lanes = ws_popcount32(in->mask);
+        pw->sums.by_class[in->cls]++;
+        pw->sums.thread_insts += lanes;
+        pw->sums.sync_insts += (in->flags & WS_INST_BAR_SYNC) != 0;
+        ws_profile_flops(pw, in, ops);
+        if ((in->space != WS_SPACE_NONE || (in->flags & WS_INST_UNKNOWN))
+            && pw->count_from == n)
+            pw->count_from = i;
         if (in->space == WS_SPACE_SHARED && lanes && in->width)
             pw->wavefronts += ws_shared_wavefronts(addrs + in->addr, lanes,
                                                    in->width, p->banks,
@@ -396,10 +423,6 @@ void ws_profile_warp_count(struct ws_profile *p, const struct ws_inst *insts,
 {
     for (size_t i = 0; i < n; i++) {
         const struct ws_inst *in = &insts[i];
-        p->by_class[in->cls]++;
-        p->thread_insts += (uint64_t)ws_popcount32(in->mask);
-        ws_profile_flops(p, in, ops);
-        p->model.sync_insts += (in->flags & WS_INST_BAR_SYNC) != 0;
         if (in->flags & WS_INST_UNKNOWN)
             ws_profile_unknown(p, ws_strtab_str(ops, in->op));
         if (in->space != WS_SPACE_NONE)
@@ -411,8 +434,9 @@ void ws_profile_warp_add(struct ws_profile *p, struct ws_profile_warp *pw,
                          const struct ws_inst *insts, size_t n,
                          const uint64_t *addrs, const struct ws_strtab *ops)
 {
-    ws_profile_warp_own(p, pw, insts, n, addrs);
-    ws_profile_warp_count(p, insts, n, addrs, ops);
+    ws_profile_warp_own(p, pw, insts, n, addrs, ops);
+    ws_profile_warp_count(p, insts + pw->count_from, n - pw->count_from, addrs,
+                          ops);
 }
 
 /* Latencies are whole cycles, so spans are whole numbers and their sum is
@@ -423,6 +447,7 @@ void ws_profile_warp_end(struct ws_profile *p, struct ws_profile_warp *pw)
     struct ws_profile_model *m = &p->model;
 
     p->space[WS_SPACE_SHARED].wavefronts += pw->wavefronts;
+    ws_profile_sums_add(p, &pw->sums);
     if (pw->ninst == 0)
         return;
     p->warps++;

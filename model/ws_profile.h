@@ -72,6 +72,18 @@ struct ws_unknown_op {
     uint64_t count;
 };
 
+/* Counts that are sums over instructions, whatever their order: a warp
+ * takes them in its own half (ws_profile_warp_own) and adds them to the
+ * kernel's at its end.  The flops are whole numbers (lanes times whole
+ * operations per lane, 2mnk per tensor instruction), exact in a double,
+ * so adding them a warp at a time gives what one at a time did. */
+struct ws_profile_sums {
+    uint64_t thread_insts, sync_insts;
+    uint64_t by_class[WS_OPC_COUNT];
+    uint64_t fma_insts[WS_FLOP_KINDS];
+    double flops, flops_fp16, flops_fp64, flops_tensor;
+};
+
 struct ws_profile {
     char *name;
     struct ws_launch launch; /* scalars; name and nvbit not owned */
@@ -85,8 +97,6 @@ struct ws_profile {
     struct ws_profile_model model;
     /* Latencies the dependent-chain length is weighed with, from the GPU. */
     uint32_t lat_unit[WS_UNIT_COUNT], lat_dram, lat_shared, lat_const;
-    uint64_t flops_op; /* the opcode (+ 1) flops is for */
-    struct ws_flops flops;
 };
 
 /* The GPU supplies sector, line and bank geometry. */
@@ -106,6 +116,12 @@ struct ws_profile_warp {
     uint64_t ninst, first_comp;
     uint64_t wavefronts; /* its shared accesses', into the kernel's at end */
     int seen_mem;
+    struct ws_profile_sums sums; /* into the kernel's at its end */
+    uint64_t flops_op;           /* the opcode (+ 1) flops is for */
+    struct ws_flops flops;
+    /* The last window's first instruction the kernel's ordered counts
+     * (ws_profile_warp_count) want: memory or unknown; n when none. */
+    size_t count_from;
 };
 
 void ws_profile_cta(struct ws_profile *p);
@@ -115,13 +131,16 @@ void ws_profile_warp_add(struct ws_profile *p, struct ws_profile_warp *pw,
                          const uint64_t *addrs, const struct ws_strtab *ops);
 /* ws_profile_warp_add in two halves: what only the warp's state holds
  * (its dependent chain, its instructions before the first memory one,
- * its shared accesses' bank-conflict wavefronts),
- * which reads p and may run beside other warps' on other threads; and the
- * kernel's counts, whose sets of sectors depend on the order of all warps'
- * windows (the simulator's commit order). */
+ * its shared accesses' bank-conflict wavefronts, its sums), which reads p
+ * and may run beside other warps' on other threads; and the kernel's
+ * memory counts and unknown opcodes, whose sets of sectors and list of
+ * names depend on the order of all warps' windows (the simulator's commit
+ * order).  The second needs only the window from pw->count_from on, which
+ * the first sets: a window of arithmetic commits without being read
+ * again, on a thread whose cache does not hold it. */
 void ws_profile_warp_own(const struct ws_profile *p, struct ws_profile_warp *pw,
                          const struct ws_inst *insts, size_t n,
-                         const uint64_t *addrs);
+                         const uint64_t *addrs, const struct ws_strtab *ops);
 void ws_profile_warp_count(struct ws_profile *p, const struct ws_inst *insts,
                            size_t n, const uint64_t *addrs,
                            const struct ws_strtab *ops);

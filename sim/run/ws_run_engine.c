@@ -64,7 +64,8 @@ static long ws_run_tee_read(void *ctx, struct ws_inst *inst, size_t cap,
     long n = w->inner.read(w->inner.ctx, inst, cap, addrs, addr_cap, err);
 
     if (n > 0)
-        ws_profile_warp_own(w->tee->profile, &w->pw, inst, (size_t)n, addrs);
+        ws_profile_warp_own(w->tee->profile, &w->pw, inst, (size_t)n, addrs,
+                            w->tee->inner->ops);
     else if (n == 0)
         ws_profile_warp_end(w->tee->profile, &w->pw);
     return n;
@@ -82,7 +83,8 @@ static int ws_run_tee_commit(void *ctx, const struct ws_inst *inst, size_t n,
     if (w->inner.commit
         && w->inner.commit(w->inner.ctx, inst, n, addrs, err) < 0)
         return -1;
-    ws_profile_warp_count(w->tee->profile, inst, n, addrs, w->tee->inner->ops);
+    ws_profile_warp_count(w->tee->profile, inst + w->pw.count_from,
+                          n - w->pw.count_from, addrs, w->tee->inner->ops);
     return 0;
 }
 
