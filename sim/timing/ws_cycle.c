@@ -38,29 +38,43 @@ struct ws_cycle_commit {
     struct ws_warp *w;
 };
 
-/* One SM's events held for the rest of the cycle: sorted[begin, end). */
+/* One SM's run of a sorted list: [begin, end). */
 struct ws_cycle_seg {
     uint32_t sm, begin, end;
+};
+
+/* What the rest of the cycle goes through SM by SM, the parts merged: a
+ * part's events held (sorted), and its windows read in own work
+ * (commits_sorted). */
+enum ws_cycle_list {
+    WS_CYCLE_HELD,
+    WS_CYCLE_WINDOWS,
+    WS_CYCLE_LISTS
+};
+
+/* A list's runs, one per SM that has some, in SM order; and a merge's
+ * place in them. */
+struct ws_cycle_segs {
+    struct ws_cycle_seg *seg; /* [nsm] */
+    uint32_t n, cur, left;
+    /* [nsm + 1]: per SM (at its local index + 1) its items, zero between
+     * cycles; then the sort's offsets */
+    uint32_t *count;
 };
 
 /* SMs first, first + stride, ... (nsm of them: every nparts'th SM, so
  * that a grid smaller than the GPU, on the first SMs, still spreads over
  * the threads), their queue, their events of the cycle in
  * queue order (batch), and of those the ones held for the rest of the
- * cycle: their indices in batch (held), then sorted by SM (sorted, segs).
+ * cycle: their indices in batch (held), then sorted by SM (sorted).
  * Allocated apart from each other: each is one thread's. */
 struct ws_cycle_part {
     struct ws_event_queue q;
     uint32_t first, stride, nsm;
-    uint32_t cur, left; /* a merge's place in segs or commits */
     struct ws_event *batch, *sorted;
     uint32_t *held;
     size_t nbatch, nheld, cap; /* cap: of batch, sorted and held */
-    struct ws_cycle_seg *segs; /* [nsm], in SM order */
-    uint32_t nsegs;
-    /* [nsm + 1]: per SM (at its local index + 1) its events held, zero
-     * between cycles; then the sort's offsets */
-    uint32_t *count;
+    struct ws_cycle_segs lists[WS_CYCLE_LISTS];
     int own;    /* its own work is running (on some thread) */
     int failed; /* out of memory there: the kernel stops after it */
     /* Errors of its own work: the one being made, and the kept one, of
@@ -91,8 +105,10 @@ static void ws_cycle_part_free(struct ws_cycle_part *p)
     free(p->held);
     free(p->commits);
     free(p->commits_sorted);
-    free(p->segs);
-    free(p->count);
+    for (int l = 0; l < WS_CYCLE_LISTS; l++) {
+        free(p->lists[l].seg);
+        free(p->lists[l].count);
+    }
     free(p);
 }
 
@@ -120,10 +136,12 @@ int ws_cycle_init(struct ws_sim *s, unsigned threads)
         p->first = i;
         p->stride = n;
         p->nsm = (nsm - i + n - 1) / n;
-        p->segs = calloc(p->nsm, sizeof *p->segs);
-        p->count = calloc(p->nsm + 1, sizeof *p->count);
-        if (!p->segs || !p->count)
-            return -1;
+        for (int l = 0; l < WS_CYCLE_LISTS; l++) {
+            p->lists[l].seg = calloc(p->nsm, sizeof *p->lists[l].seg);
+            p->lists[l].count = calloc(p->nsm + 1, sizeof *p->lists[l].count);
+            if (!p->lists[l].seg || !p->lists[l].count)
+                return -1;
+        }
         for (uint32_t k = 0; k < p->nsm; k++) {
             s->sm_part[i + k * n] = i;
             s->sm_local[i + k * n] = k;
@@ -189,54 +207,119 @@ int ws_cycle_commit_later(struct ws_sim *s, uint32_t sm, struct ws_warp *w)
                    < 0))
         return -1;
     pt->commit_cap = cap;
+    pt->lists[WS_CYCLE_WINDOWS].count[s->sm_local[sm] + 1]++;
     pt->commits[pt->ncommits].sm = sm;
     pt->commits[pt->ncommits].w = w;
     pt->ncommits++;
     return 1;
 }
 
+/* A counting sort's middle: g's items per SM (count[k + 1], by local
+ * index) become where each SM's run ends, so that count[k] is where it
+ * starts, as the scatter wants; each SM that has items gets a run in
+ * g->seg, in SM order. */
+static void ws_cycle_offsets(const struct ws_cycle_part *p,
+                             struct ws_cycle_segs *g)
+{
+    uint32_t at = 0;
+
+    for (uint32_t k = 0; k < p->nsm; k++) {
+        if (g->count[k + 1]) {
+            struct ws_cycle_seg *r = &g->seg[g->n++];
+            r->sm = p->first + k * p->stride;
+            r->begin = at;
+            r->end = at + g->count[k + 1];
+        }
+        g->count[k + 1] = at += g->count[k + 1];
+    }
+}
+
+/* The counts left at zero for the next cycle. */
+static void ws_cycle_clear(const struct ws_cycle_part *p,
+                           struct ws_cycle_segs *g)
+{
+    memset(g->count, 0, ((size_t)p->nsm + 1) * sizeof *g->count);
+}
+
 /* The part's windows read in own work sorted by SM (stable: each SM's in
- * the order read), into commits_sorted. */
+ * the order read), into commits_sorted; counted as they were read
+ * (ws_cycle_commit_later). */
 static void ws_cycle_sort_commits(struct ws_sim *s, struct ws_cycle_part *p)
 {
-    uint32_t *count = p->count, at = 0;
+    struct ws_cycle_segs *g = &p->lists[WS_CYCLE_WINDOWS];
 
+    g->n = 0;
     if (!p->ncommits)
         return;
+    ws_cycle_offsets(p, g);
     for (size_t i = 0; i < p->ncommits; i++)
-        count[s->sm_local[p->commits[i].sm] + 1]++;
-    for (uint32_t k = 0; k < p->nsm; k++)
-        count[k + 1] = at += count[k + 1];
-    for (size_t i = 0; i < p->ncommits; i++)
-        p->commits_sorted[count[s->sm_local[p->commits[i].sm]]++] =
+        p->commits_sorted[g->count[s->sm_local[p->commits[i].sm]]++] =
             p->commits[i];
-    memset(count, 0, ((size_t)p->nsm + 1) * sizeof *count);
+    ws_cycle_clear(p, g);
+}
+
+/* Runs one SM's run r of a part's list. */
+typedef int (*ws_cycle_run_fn)(struct ws_sim *s, struct ws_cycle_part *p,
+                               const struct ws_cycle_seg *r);
+
+/* Every part's runs of list l, SM by SM from the first SM at or after
+ * `from`, round to the SM before it.  Each part's runs are in SM order;
+ * the parts' are merged. */
+static int ws_cycle_merge(struct ws_sim *s, enum ws_cycle_list l, uint32_t from,
+                          ws_cycle_run_fn fn)
+{
+    /* a config has at least one SM, and so one part */
+    uint32_t nsm = s->gpu->sm.count ? s->gpu->sm.count : 1;
+
+    for (uint32_t i = 0; i < s->nparts; i++) {
+        struct ws_cycle_segs *g = &s->parts[i]->lists[l];
+        g->cur = 0;
+        while (g->cur < g->n && g->seg[g->cur].sm < from)
+            g->cur++;
+        g->left = g->n;
+    }
+    for (;;) {
+        struct ws_cycle_part *best = NULL;
+        struct ws_cycle_segs *bg = NULL;
+        uint32_t key = 0;
+        for (uint32_t i = 0; i < s->nparts; i++) {
+            struct ws_cycle_segs *g = &s->parts[i]->lists[l];
+            uint32_t k;
+            if (!g->left)
+                continue;
+            if (g->cur == g->n)
+                g->cur = 0;
+            k = (g->seg[g->cur].sm + nsm - from) % nsm;
+            if (!best || k < key) {
+                best = s->parts[i];
+                bg = g;
+                key = k;
+            }
+        }
+        if (!best)
+            return 0;
+        if (fn(s, best, &bg->seg[bg->cur]) < 0)
+            return -1;
+        bg->cur++;
+        bg->left--;
+    }
+}
+
+static int ws_cycle_commit_run(struct ws_sim *s, struct ws_cycle_part *p,
+                               const struct ws_cycle_seg *r)
+{
+    for (uint32_t e = r->begin; e < r->end; e++)
+        if (ws_cta_commit(p->commits_sorted[e].w, s->err) < 0)
+            return -1;
+    return 0;
 }
 
 /* Every part's windows read in own work, committed SM by SM (each SM's in
  * the order read): the same order for any number of parts. */
 static int ws_cycle_commit(struct ws_sim *s)
 {
-    int rc = 0;
+    int rc = ws_cycle_merge(s, WS_CYCLE_WINDOWS, 0, ws_cycle_commit_run);
 
-    for (uint32_t i = 0; i < s->nparts; i++) {
-        ws_cycle_sort_commits(s, s->parts[i]);
-        s->parts[i]->cur = 0;
-    }
-    while (rc == 0) {
-        struct ws_cycle_part *best = NULL;
-        for (uint32_t i = 0; i < s->nparts; i++) {
-            struct ws_cycle_part *p = s->parts[i];
-            if (p->cur < p->ncommits
-                && (!best
-                    || p->commits_sorted[p->cur].sm
-                           < best->commits_sorted[best->cur].sm))
-                best = p;
-        }
-        if (!best)
-            break;
-        rc = ws_cta_commit(best->commits_sorted[best->cur++].w, s->err);
-    }
     for (uint32_t i = 0; i < s->nparts; i++)
         s->parts[i]->ncommits = 0;
     return rc;
@@ -311,10 +394,12 @@ static void ws_cycle_fail(struct ws_cycle_part *p, uint32_t sm)
  * sorting the cycle's events: only the held ones are sorted, after. */
 static void ws_cycle_own_run(struct ws_sim *s, struct ws_cycle_part *p)
 {
+    uint32_t *count = p->lists[WS_CYCLE_HELD].count;
+
     for (size_t i = 0; i < p->nbatch; i++) {
         const struct ws_event *ev = &p->batch[i];
         uint32_t sm = ws_cycle_event_sm(ev), m = s->sm_local[sm];
-        if (!p->count[m + 1]) {
+        if (!count[m + 1]) {
             int rc = ws_sim_event(s, ev, 1);
             if (p->failed || (rc < 0 && !p->err.set)) {
                 p->failed = 1;
@@ -325,38 +410,30 @@ static void ws_cycle_own_run(struct ws_sim *s, struct ws_cycle_part *p)
             if (rc == 0)
                 continue;
         }
-        p->count[m + 1]++;
+        count[m + 1]++;
         p->held[p->nheld++] = (uint32_t)i;
     }
 }
 
 /* The held events sorted by SM (stable: each SM's stay in queue order),
- * a segment per SM, for the rest of the cycle; the counts are left at
- * zero for the next cycle. */
+ * a run per SM, for the rest of the cycle. */
 static void ws_cycle_sort_held(struct ws_sim *s, struct ws_cycle_part *p)
 {
-    uint32_t *count = p->count, at = 0;
+    struct ws_cycle_segs *g = &p->lists[WS_CYCLE_HELD];
 
-    p->nsegs = 0;
+    g->n = 0;
     if (!p->nheld)
         return;
-    for (uint32_t k = 0; k < p->nsm; k++) {
-        if (count[k + 1]) {
-            struct ws_cycle_seg *g = &p->segs[p->nsegs++];
-            g->sm = p->first + k * p->stride;
-            g->begin = at;
-            g->end = at + count[k + 1];
-        }
-        count[k + 1] = at += count[k + 1];
-    }
+    ws_cycle_offsets(p, g);
     for (size_t k = 0; k < p->nheld; k++) {
         const struct ws_event *ev = &p->batch[p->held[k]];
-        p->sorted[count[s->sm_local[ws_cycle_event_sm(ev)]]++] = *ev;
+        p->sorted[g->count[s->sm_local[ws_cycle_event_sm(ev)]]++] = *ev;
     }
-    memset(count, 0, ((size_t)p->nsm + 1) * sizeof *count);
+    ws_cycle_clear(p, g);
 }
 
-/* Part i's share of cycle s->now: its events taken, its SMs' own work. */
+/* Part i's share of cycle s->now: its events taken, its SMs' own work,
+ * what it held and the windows it read sorted by SM (on its thread). */
 static void ws_cycle_own_part(void *ctx, uint32_t i)
 {
     struct ws_sim *s = ctx;
@@ -369,52 +446,30 @@ static void ws_cycle_own_part(void *ctx, uint32_t i)
     else
         ws_cycle_own_run(s, p);
     ws_cycle_sort_held(s, p);
+    ws_cycle_sort_commits(s, p);
     p->own = 0;
+}
+
+static int ws_cycle_rest_run(struct ws_sim *s, struct ws_cycle_part *p,
+                             const struct ws_cycle_seg *r)
+{
+    for (uint32_t e = r->begin; e < r->end; e++)
+        if (ws_sim_event(s, &p->sorted[e], 0) < 0)
+            return -1;
+    return 0;
 }
 
 /* Every SM's events from the first beyond its own work, SM by SM from the
  * first SM at or after t mod the SM count, round to the SM before it: a
  * fixed order would always let SM 0 ahead of SM 79 into L2's and DRAM's
- * queues, an arbitration no crossbar has.  Each part's SMs are in order;
- * the parts' are merged. */
+ * queues, an arbitration no crossbar has. */
 static int ws_cycle_rest(struct ws_sim *s, uint64_t t)
 {
-    /* a config has at least one SM, and so one part */
+    /* a config has at least one SM */
     uint32_t nsm = s->gpu->sm.count ? s->gpu->sm.count : 1;
-    uint32_t from = (uint32_t)(t % nsm);
 
-    for (uint32_t i = 0; i < s->nparts; i++) {
-        struct ws_cycle_part *p = s->parts[i];
-        p->cur = 0;
-        while (p->cur < p->nsegs && p->segs[p->cur].sm < from)
-            p->cur++;
-        p->left = p->nsegs;
-    }
-    for (;;) {
-        struct ws_cycle_part *best = NULL;
-        uint32_t key = 0;
-        for (uint32_t i = 0; i < s->nparts; i++) {
-            struct ws_cycle_part *p = s->parts[i];
-            uint32_t k;
-            if (!p->left)
-                continue;
-            if (p->cur == p->nsegs)
-                p->cur = 0;
-            k = (p->segs[p->cur].sm + nsm - from) % nsm;
-            if (!best || k < key) {
-                best = p;
-                key = k;
-            }
-        }
-        if (!best)
-            return 0;
-        for (uint32_t e = best->segs[best->cur].begin;
-             e < best->segs[best->cur].end; e++)
-            if (ws_sim_event(s, &best->sorted[e], 0) < 0)
-                return -1;
-        best->cur++;
-        best->left--;
-    }
+    return ws_cycle_merge(s, WS_CYCLE_HELD, (uint32_t)(t % nsm),
+                          ws_cycle_rest_run);
 }
 
 /* At a window's end: its time per event goes to the way it ran, and the
