@@ -101,6 +101,17 @@ struct ws_cache_line *ws_cache_find(struct ws_cache *c, uint32_t set,
     return NULL;
 }
 
+const struct ws_cache_line *ws_cache_peek(const struct ws_cache *c,
+                                          uint32_t set, uint64_t line)
+{
+    size_t base = (size_t)set * c->assoc;
+
+    for (uint32_t i = 0; i < c->assoc; i++)
+        if (c->tag[base + i] == line + 1)
+            return &c->lines[base + i];
+    return NULL;
+}
+
 struct ws_cache_line *ws_cache_fetch(struct ws_cache *c, uint32_t set,
                                      uint64_t line,
                                      struct ws_cache_victim *victim)

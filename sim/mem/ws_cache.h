@@ -92,6 +92,11 @@ void ws_cache_reshape(struct ws_cache *c, uint32_t sets);
 struct ws_cache_line *ws_cache_find(struct ws_cache *c, uint32_t set,
                                     uint64_t line);
 
+/* The same without telling the policy: reads nothing but the tags, writes
+ * nothing (a question asked before the access itself). */
+const struct ws_cache_line *ws_cache_peek(const struct ws_cache *c,
+                                          uint32_t set, uint64_t line);
+
 /* Finds or allocates line; an allocation evicts the way with the least
  * stamp (an empty way first, the lowest on a tie), reported in *victim
  * (dirty 0 when the way was empty or clean). */

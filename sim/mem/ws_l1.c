@@ -118,6 +118,16 @@ static uint8_t ws_l1_lookup(struct ws_l1 *l1, const struct ws_cache_line *cl,
     return miss;
 }
 
+int ws_l1_hits(const struct ws_l1 *l1, uint64_t line, uint8_t mask)
+{
+    const struct ws_cache_line *cl;
+
+    if (!l1->on)
+        return 0;
+    cl = ws_cache_peek(&l1->tags, (uint32_t)(line % l1->tags.sets), line);
+    return cl && (cl->valid & mask) == mask;
+}
+
 uint64_t ws_l1_load(struct ws_l1 *l1, const struct ws_line_req *r, int cached)
 {
     struct ws_counters *ctr = r->ctr;

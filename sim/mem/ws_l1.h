@@ -31,12 +31,14 @@
 #include <stdint.h>
 
 #include "config/ws_config.h"
+#include "util/ws_cacheline.h"
 #include "ws_cache.h"
 #include "ws_mem_queue.h"
 #include "ws_mem_req.h"
 
 struct ws_l1 {
-    struct ws_cache tags;
+    /* A line of its own: SMs run side by side, each touching its L1. */
+    _Alignas(WS_CACHELINE) struct ws_cache tags;
     struct ws_mshr mshr;
     struct ws_fifo missq; /* L1 misses, stores, atomics bound for L2 */
     double tag_free;      /* tag pipe: one line request per cycle */
@@ -48,6 +50,11 @@ struct ws_l1 {
 int ws_l1_init(struct ws_l1 *l1, const struct ws_gpu *g,
                struct ws_mem_port below);
 void ws_l1_free(struct ws_l1 *l1);
+
+/* Whether a load of the sectors in mask of line hits in L1 (each valid,
+ * or filling from a miss already sent), so that ws_l1_load would touch
+ * nothing below L1.  Reads the tags only. */
+int ws_l1_hits(const struct ws_l1 *l1, uint64_t line, uint8_t mask);
 
 /* A new kernel: the L1 is empty (real parts invalidate it at a kernel
  * boundary: it is not coherent) and uses `sets` sets, none: no L1. */

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/ws_cacheline.h"
+
 /* ---- wiring ------------------------------------------------------------- */
 
 /* Lines of a slice go to its channel; with more channels than slices a
@@ -47,7 +49,7 @@ static int ws_memsys_alloc(struct ws_memsys *m, const struct ws_gpu *g)
         || ws_icnt_init(&m->icnt, g, to_l2) < 0
         || ws_smem_init(&m->smem, g) < 0)
         return -1;
-    m->l1 = calloc(m->nsm, sizeof *m->l1);
+    m->l1 = ws_calloc_lines(m->nsm, sizeof *m->l1);
     if (!m->l1)
         return -1;
     for (uint32_t s = 0; s < m->nsm; s++)
@@ -151,10 +153,29 @@ static unsigned ws_next_line(const struct ws_memsys *m,
     return j;
 }
 
-uint64_t ws_mem_load(struct ws_memsys *m, const struct ws_mem_req *q,
-                     int cached)
+void ws_mem_sectors(const struct ws_memsys *m, const struct ws_mem_req *q,
+                    struct ws_coalesce_result *c)
 {
-    const struct ws_coalesce_result *c = ws_mem_coalesce(m, q);
+    ws_coalesce(q->addrs, q->nlanes, q->width, m->sector_bytes, m->line_bytes,
+                c);
+}
+
+int ws_mem_load_hits(const struct ws_memsys *m, const struct ws_mem_req *q,
+                     const struct ws_coalesce_result *c)
+{
+    struct ws_line_req r;
+
+    for (unsigned i = 0; i < c->nsectors;) {
+        i = ws_next_line(m, c, i, q, WS_LINE_READ, &r);
+        if (!ws_l1_hits(&m->l1[q->sm], r.line, r.mask))
+            return 0;
+    }
+    return 1;
+}
+
+uint64_t ws_mem_load_sectors(struct ws_memsys *m, const struct ws_mem_req *q,
+                             const struct ws_coalesce_result *c, int cached)
+{
     uint64_t done = q->cycle;
     struct ws_line_req r;
 
@@ -163,6 +184,12 @@ uint64_t ws_mem_load(struct ws_memsys *m, const struct ws_mem_req *q,
         ws_max_into(&done, ws_l1_load(&m->l1[q->sm], &r, cached));
     }
     return done;
+}
+
+uint64_t ws_mem_load(struct ws_memsys *m, const struct ws_mem_req *q,
+                     int cached)
+{
+    return ws_mem_load_sectors(m, q, ws_mem_coalesce(m, q), cached);
 }
 
 uint64_t ws_mem_bulk(struct ws_memsys *m, uint32_t sm, uint64_t t,

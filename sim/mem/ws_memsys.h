@@ -77,6 +77,17 @@ uint64_t ws_mem_mshr_ready(struct ws_memsys *m, uint32_t sm, uint64_t t);
 uint64_t ws_mem_load(struct ws_memsys *m, const struct ws_mem_req *r,
                      int cached);
 
+/* A load in two steps, for one timed in its SM's own work beside other
+ * SMs': r's sectors into the caller's buffer c; whether every line of
+ * them hits in r's SM's L1 (then the load touches only that SM's L1:
+ * reads, writes nothing); and the load on those sectors. */
+void ws_mem_sectors(const struct ws_memsys *m, const struct ws_mem_req *r,
+                    struct ws_coalesce_result *c);
+int ws_mem_load_hits(const struct ws_memsys *m, const struct ws_mem_req *r,
+                     const struct ws_coalesce_result *c);
+uint64_t ws_mem_load_sectors(struct ws_memsys *m, const struct ws_mem_req *r,
+                             const struct ws_coalesce_result *c, int cached);
+
 /* One line's part of a bulk (TMA) copy: bytes from addr, inside one line,
  * read into shared memory or written from it, past L1 without allocating.
  * Returns when a read's data is in, or a write has reached L2. */

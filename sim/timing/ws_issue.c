@@ -396,12 +396,11 @@ static void ws_issue_mem_terms(struct ws_counters *c, struct ws_sm *sm,
     }
 }
 
-/* A memory instruction's result cycle (for its destination registers). */
-static uint64_t ws_issue_memory(struct ws_sim *s, struct ws_sm *sm,
-                                struct ws_warp *w, const struct ws_inst *in,
-                                uint64_t t)
+/* The memory request of warp w's instruction in, issued at t. */
+static struct ws_mem_req ws_issue_mem_req(struct ws_sm *sm,
+                                          const struct ws_warp *w,
+                                          const struct ws_inst *in, uint64_t t)
 {
-    const struct ws_gpu *g = s->gpu;
     const uint64_t *pool = w->addrs;
     /* A CTA whose accesses are all predicated off has no address pool. */
     const struct ws_mem_req req = {sm->id,
@@ -410,6 +409,30 @@ static uint64_t ws_issue_memory(struct ws_sim *s, struct ws_sm *sm,
                                    ws_popcount32(in->mask),
                                    in->width,
                                    &sm->ctr};
+
+    return req;
+}
+
+/* A global or local load: on the sectors its own-work check coalesced
+ * (ws_issue_load_is_own), or coalesced now. */
+static uint64_t ws_issue_load(struct ws_sim *s, struct ws_sm *sm,
+                              const struct ws_warp *w,
+                              const struct ws_mem_req *req)
+{
+    if (sm->coal_warp == (uint32_t)(w - sm->warps) + 1) {
+        sm->coal_warp = 0;
+        return ws_mem_load_sectors(&s->mem, req, &sm->coal, 1);
+    }
+    return ws_mem_load(&s->mem, req, 1);
+}
+
+/* A memory instruction's result cycle (for its destination registers). */
+static uint64_t ws_issue_memory(struct ws_sim *s, struct ws_sm *sm,
+                                struct ws_warp *w, const struct ws_inst *in,
+                                uint64_t t)
+{
+    const struct ws_gpu *g = s->gpu;
+    const struct ws_mem_req req = ws_issue_mem_req(sm, w, in, t);
     uint64_t done;
 
     /* Memory latencies in the config are load-to-use from issue, as a
@@ -430,7 +453,7 @@ static uint64_t ws_issue_memory(struct ws_sim *s, struct ws_sm *sm,
         done = ws_mem_atomic(&s->mem, &req);
         return in->memop == WS_MEMOP_ATOMIC ? done : t;
     default:
-        done = ws_mem_load(&s->mem, &req, 1);
+        done = ws_issue_load(s, sm, w, &req);
         ws_issue_mem_terms(&sm->ctr, sm, w, t, done);
         if (in->memop == WS_MEMOP_ASYNC_COPY) {
             ws_groups_add(&w->ldgsts, done);
@@ -635,6 +658,34 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
     return 0;
 }
 
+/* Whether warp wi's global or local load stays inside its SM: every
+ * sector it wants is in L1 (valid, or filling from a miss this SM sent),
+ * and an L1 is touched by its own SM's accesses alone; a predicated-off
+ * one touches no memory.  The sectors are kept for the issue.  Asked only
+ * where SMs run in parts: on one thread nothing is gained, and where
+ * among the cycle's events such a load runs does not change what it
+ * computes (threads_same compares the two). */
+static int ws_issue_load_is_own(const struct ws_sim *s, struct ws_sm *sm,
+                                uint32_t wi, const struct ws_inst *in)
+{
+    const struct ws_warp *w = &sm->warps[wi];
+    struct ws_mem_req req;
+
+    if (s->nparts < 2 || in->memop != WS_MEMOP_LOAD
+        || (in->space != WS_SPACE_GLOBAL && in->space != WS_SPACE_LOCAL))
+        return 0;
+    if (!in->mask || !in->width)
+        return 1;
+    req = ws_issue_mem_req(sm, w, in, 0);
+    if (!req.addrs)
+        return 0;
+    ws_mem_sectors(&s->mem, &req, &sm->coal);
+    if (!ws_mem_load_hits(&s->mem, &req, &sm->coal))
+        return 0;
+    sm->coal_warp = wi + 1;
+    return 1;
+}
+
 /* Whether issuing warp w's next instruction stays inside its SM (struct
  * ws_sim's own work): it reads and writes the SM's warps, units, shared
  * memory, constant cache and counters, and nothing another SM or the
@@ -644,15 +695,18 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
  * retire) or in its window, unless its reader can read the next window
  * on the part's thread (ws_cta_refills_own: a workload's, which commits
  * in the rest of the cycle). */
-static int ws_issue_is_own(const struct ws_sim *s, const struct ws_warp *w)
+static int ws_issue_is_own(const struct ws_sim *s, struct ws_sm *sm,
+                           uint32_t wi)
 {
+    const struct ws_warp *w = &sm->warps[wi];
     const struct ws_inst *in = &w->inst[w->next];
 
     if ((w->next + 1 >= w->ninst && !ws_cta_refills_own(w))
         || (in->flags & (WS_INST_UNKNOWN | WS_INST_ASYNC | WS_INST_GENERIC)))
         return 0;
     if (ws_opcode_class_is_memory((enum ws_op_class)in->cls)
-        && in->space != WS_SPACE_SHARED && in->space != WS_SPACE_CONST)
+        && in->space != WS_SPACE_SHARED && in->space != WS_SPACE_CONST
+        && !ws_issue_load_is_own(s, sm, wi, in))
         return 0;
     /* the first issue at a PC checks its control bits (ctrl_seen) */
     return !s->ctrl
@@ -676,11 +730,13 @@ int ws_issue_step(struct ws_sim *s, struct ws_sm *sm, uint32_t sub, uint64_t t,
         return 0;
     }
     picked = ws_select(s, sm, sub, t, &pick, &next);
-    if (own && picked && !ws_issue_is_own(s, &sm->warps[pick.warp]))
+    if (own && picked && !ws_issue_is_own(s, sm, pick.warp))
         return 1;
     sm->sub[sub].wake = WS_NEVER;
     if (picked) {
-        if (ws_issue(s, sm, sub, &pick, t) < 0)
+        int rc = ws_issue(s, sm, sub, &pick, t);
+        sm->coal_warp = 0; /* used by the issue, or not a load after all */
+        if (rc < 0)
             return -1;
         sm->ctr.v[WS_CTR_ISSUE_CYCLES]++;
         /* Dual issue (Kepler to Pascal): a second instruction in the same

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "config/ws_config.h"
+#include "mem/ws_coalesce.h"
 #include "stats/ws_stats.h"
 #include "trace/ws_trace.h"
 #include "util/ws_cacheline.h"
@@ -251,6 +252,11 @@ struct ws_sm {
      * it ends: SMs simulated side by side count apart, and sums do not
      * depend on the order they are added in. */
     struct ws_counters ctr;
+    /* A load's sectors, coalesced when its issue was found to stay in the
+     * SM (every line an L1 hit: ws_issue.c), for that issue to use; and
+     * the warp they are for, + 1 (0: none). */
+    struct ws_coalesce_result coal;
+    uint32_t coal_warp;
 };
 
 /* Whether sm can take another CTA of the kernel now. */

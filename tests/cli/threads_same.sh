@@ -5,6 +5,8 @@
 # events alone (timing/ws_sim.h).  The kernels cover the paths the split
 # must keep apart: a workload expanded as it runs (apsp: shared memory and
 # barriers), an Accel-Sim text trace (vecadd: global loads and stores),
+# global loads that hit in L1, timed in own work on two or more threads
+# and in the rest of the cycle on one (matmul's baseline, V100 and H100),
 # several kernels in one run with L2 carried between them (multi), a GTO
 # and an LRR scheduler, control bits with register banks and S2R timed
 # through the MIO path in windows read side by side (h100's), and
@@ -43,6 +45,8 @@ same() {
 
 same apsp -p n=128 traces/kernels/apsp/workload.yaml
 same vecadd traces/accelsim/vecadd
+same matmul_l1 traces/kernels/matmul/baseline.yaml
+same h100_matmul_l1 --gpu h100 traces/kernels/matmul/baseline.yaml
 same multi traces/accelsim/multi
 same lrr --set sched.policy=lrr -p n=65536 traces/kernels/stream/triad.yaml
 same h100_matmul --gpu h100 traces/kernels/matmul/tiling.yaml

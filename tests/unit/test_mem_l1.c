@@ -2,8 +2,9 @@
  * test_mem_l1: one SM's L1 (mem/ws_l1.h) with the level below stubbed (a
  * port that records requests and answers a fixed time after taking them):
  * hit and miss latency, the MSHR merge of a second request for a sector
- * in flight, write-through without allocate, and the miss queue's
- * back-pressure stalling the tag pipe.
+ * in flight, write-through without allocate, the miss queue's
+ * back-pressure stalling the tag pipe, and the question whether a load
+ * would hit, which must change nothing.
  */
 #include "mem/ws_l1.h"
 #include "ws_memtest.h"
@@ -70,6 +71,32 @@ static void test_l1_hit_and_miss(void **state)
         assert_int_equal(load(&f, 6, 0x1, 3000), 3000 + BELOW);
     }
     assert_int_equal(f.stub.n, 3);
+    ws_l1_free(&f.l1);
+}
+
+/* ws_l1_hits: valid or filling sectors hit, a missing sector or line does
+ * not, an L1 without sets hits nothing; and asking writes nothing (the
+ * replacement clock, the counters and the level below are as they were):
+ * SMs ask it beside each other's work. */
+static void test_l1_hits_asks_only(void **state)
+{
+    struct l1_fixture f;
+    uint64_t tick;
+    struct ws_counters before;
+
+    (void)state;
+    l1_setup(&f, NULL, 0);
+    assert_int_equal(load(&f, 5, 0x1, 100), 100 + BELOW);
+    tick = f.l1.tags.tick;
+    before = f.ctr;
+    assert_true(ws_l1_hits(&f.l1, 5, 0x1)); /* filling until 400 */
+    assert_false(ws_l1_hits(&f.l1, 5, 0x3));
+    assert_false(ws_l1_hits(&f.l1, 7, 0x1));
+    assert_int_equal(f.l1.tags.tick, tick);
+    assert_memory_equal(&f.ctr, &before, sizeof before);
+    assert_int_equal(f.stub.n, 1);
+    ws_l1_new_kernel(&f.l1, 0, 1);
+    assert_false(ws_l1_hits(&f.l1, 5, 0x1));
     ws_l1_free(&f.l1);
 }
 
@@ -161,6 +188,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_l1_hit_and_miss),
+        cmocka_unit_test(test_l1_hits_asks_only),
         cmocka_unit_test(test_l1_mshr_merge),
         cmocka_unit_test(test_l1_mshr_full),
         cmocka_unit_test(test_l1_write_through_no_allocate),
