@@ -18,8 +18,12 @@
  * then, SM by SM in an order that turns with the cycle, each SM's events
  * from the first that reaches beyond it (L1 and the levels below, CTA
  * dispatch and retirement, clusters, a warp's end, the next window of a
- * trace read from a file).  Which work is whose, and so the order, follows from
- * the events alone: the numbers are the same for any thread count.  (Own
+ * trace read from a file).  Which work is whose, and so the order, follows
+ * from the events alone: the numbers are the same for any thread count.
+ * One exception, by design: on several threads a load whose every line
+ * hits in L1 is own work too (it touches only its SM's L1), on one thread
+ * it waits for the rest; it commutes with other SMs' work, so the numbers
+ * do not change (tests/cli/threads_same.sh compares the two).  (Own
  * work touches nothing another SM's does, so the split only reorders the
  * rare cross-SM signals of one cycle: a cluster's arrival reaches an SM
  * that issued in that cycle after its issue.)
