@@ -210,7 +210,7 @@ int ws_expand_set_parts(void *ctx, unsigned parts, struct ws_err *err)
     ws_expand_parts_free(x);
     if (!parts)
         return 0;
-    if (!(x->parts = calloc(parts, sizeof *x->parts)))
+    if (!(x->parts = calloc(parts, sizeof(struct ws_expander *))))
         return ws_err_oom(err);
     x->nparts = parts;
     for (unsigned i = 0; i < parts; i++) {
