@@ -704,13 +704,13 @@ static int ws_issue_is_own(const struct ws_sim *s, struct ws_sm *sm,
     if ((w->next + 1 >= w->ninst && !ws_cta_refills_own(w))
         || (in->flags & (WS_INST_UNKNOWN | WS_INST_ASYNC | WS_INST_GENERIC)))
         return 0;
-    if (ws_opcode_class_is_memory((enum ws_op_class)in->cls)
-        && in->space != WS_SPACE_SHARED && in->space != WS_SPACE_CONST
-        && !ws_issue_load_is_own(s, sm, wi, in))
-        return 0;
     /* the first issue at a PC checks its control bits (ctrl_seen) */
-    return !s->ctrl
-           || (ws_ctrl_at(s->ctrl, in->pc) && s->ctrl_seen[in->pc >> 4]);
+    if (s->ctrl && !(ws_ctrl_at(s->ctrl, in->pc) && s->ctrl_seen[in->pc >> 4]))
+        return 0;
+    /* last: a load's check keeps its sectors for the issue that follows */
+    return !ws_opcode_class_is_memory((enum ws_op_class)in->cls)
+           || in->space == WS_SPACE_SHARED || in->space == WS_SPACE_CONST
+           || ws_issue_load_is_own(s, sm, wi, in);
 }
 
 int ws_issue_step(struct ws_sim *s, struct ws_sm *sm, uint32_t sub, uint64_t t,
