@@ -86,30 +86,35 @@ void ws_cache_reshape(struct ws_cache *c, uint32_t sets)
     c->sets = sets > c->max_sets ? c->max_sets : sets;
 }
 
-struct ws_cache_line *ws_cache_find(struct ws_cache *c, uint32_t set,
-                                    uint64_t line)
-{
-    size_t base = (size_t)set * c->assoc;
-    const uint64_t *tag = &c->tag[base];
-
-    for (uint32_t i = 0; i < c->assoc; i++) {
-        if (tag[i] == line + 1) {
-            c->stamp[base + i] = c->repl->hit(c->stamp[base + i], ++c->tick);
-            return &c->lines[base + i];
-        }
-    }
-    return NULL;
-}
-
-const struct ws_cache_line *ws_cache_peek(const struct ws_cache *c,
-                                          uint32_t set, uint64_t line)
+/* The index of the way holding line in set, or SIZE_MAX. */
+static size_t ws_cache_way(const struct ws_cache *c, uint32_t set,
+                           uint64_t line)
 {
     size_t base = (size_t)set * c->assoc;
 
     for (uint32_t i = 0; i < c->assoc; i++)
         if (c->tag[base + i] == line + 1)
-            return &c->lines[base + i];
-    return NULL;
+            return base + i;
+    return SIZE_MAX;
+}
+
+struct ws_cache_line *ws_cache_find(struct ws_cache *c, uint32_t set,
+                                    uint64_t line)
+{
+    size_t w = ws_cache_way(c, set, line);
+
+    if (w == SIZE_MAX)
+        return NULL;
+    c->stamp[w] = c->repl->hit(c->stamp[w], ++c->tick);
+    return &c->lines[w];
+}
+
+const struct ws_cache_line *ws_cache_peek(const struct ws_cache *c,
+                                          uint32_t set, uint64_t line)
+{
+    size_t w = ws_cache_way(c, set, line);
+
+    return w == SIZE_MAX ? NULL : &c->lines[w];
 }
 
 struct ws_cache_line *ws_cache_fetch(struct ws_cache *c, uint32_t set,

@@ -124,8 +124,7 @@ static void ws_max_into(uint64_t *done, uint64_t t)
 static const struct ws_coalesce_result *
 ws_mem_coalesce(struct ws_memsys *m, const struct ws_mem_req *q)
 {
-    ws_coalesce(q->addrs, q->nlanes, q->width, m->sector_bytes, m->line_bytes,
-                &m->scratch);
+    ws_mem_sectors(m, q, &m->scratch);
     return &m->scratch;
 }
 
