@@ -162,6 +162,13 @@ static void print_row(const char *name, const struct bench_result *r,
     print_row_threads(name, 1, r, note);
 }
 
+/* The report a run named name writes: WORK/NAME.json. */
+static void bench_json(char *buf, size_t cap, const char *work,
+                       const char *name)
+{
+    snprintf(buf, cap, "%s/%s.json", work, name);
+}
+
 /* warpsim run [extra...] INPUT --json WORK/NAME.json */
 static int bench_run(const char *warpsim, const char *work, const char *name,
                      const char *input, const char *const *extra,
@@ -171,7 +178,7 @@ static int bench_run(const char *warpsim, const char *work, const char *name,
     char *argv[BENCH_MAX_ARGS];
     int n = 0;
 
-    snprintf(json, sizeof json, "%s/%s.json", work, name);
+    bench_json(json, sizeof json, work, name);
     argv[n++] = (char *)warpsim;
     argv[n++] = "run";
     for (; extra && *extra && n < BENCH_MAX_ARGS - 5; extra++)
@@ -204,16 +211,34 @@ static int bench_vs_baseline(const char *work, const char *name,
     return 0;
 }
 
+/* bench_run with extra and "--threads N", its report named NAME-tN. */
+static int bench_run_threads(const char *warpsim, const char *work,
+                             const char *name, const char *input,
+                             const char *const *extra, int threads,
+                             struct bench_result *r)
+{
+    const char *args[BENCH_MAX_ARGS];
+    char tname[128], tn[16];
+    int n = 0;
+
+    for (; extra && extra[n] && n < BENCH_MAX_ARGS - 8; n++)
+        args[n] = extra[n];
+    snprintf(tn, sizeof tn, "%d", threads);
+    args[n++] = "--threads";
+    args[n++] = tn;
+    args[n] = NULL;
+    snprintf(tname, sizeof tname, "%s-t%d", name, threads);
+    return bench_run(warpsim, work, tname, input, args, r);
+}
+
 /* One workload on one thread (against the baseline too) and, when
  * threads > 1, again on that many. */
 static int bench_case(const char *warpsim, const char *work, const char *row,
                       const char *name, const char *input,
                       const char *const *extra, const char *note0, int threads)
 {
-    const char *args[BENCH_MAX_ARGS];
     struct bench_result one, many;
-    char note[256], tname[128], tn[16];
-    int n = 0;
+    char note[256];
 
     snprintf(note, sizeof note, "%s", note0);
     if (bench_run(warpsim, work, name, input, extra, &one) < 0
@@ -223,14 +248,8 @@ static int bench_case(const char *warpsim, const char *work, const char *row,
     print_row(row, &one, note);
     if (threads < 2)
         return 0;
-    for (; extra && extra[n] && n < BENCH_MAX_ARGS - 8; n++)
-        args[n] = extra[n];
-    snprintf(tn, sizeof tn, "%d", threads);
-    args[n++] = "--threads";
-    args[n++] = tn;
-    args[n] = NULL;
-    snprintf(tname, sizeof tname, "%s-t%d", name, threads);
-    if (bench_run(warpsim, work, tname, input, args, &many) < 0)
+    if (bench_run_threads(warpsim, work, name, input, extra, threads, &many)
+        < 0)
         return -1;
     snprintf(note, sizeof note, "%.2fx one thread", one.wall / many.wall);
     print_row_threads(row, threads, &many, note);
@@ -377,32 +396,43 @@ static int bench_scale(const char *warpsim, const char *work, const char *row,
                        const char *name, const char *input,
                        const char *const *extra, const int *threads, int n)
 {
-    const char *args[BENCH_MAX_ARGS];
+    static const char *const same[] = {"UNREADABLE", "DIFFERS", "same"};
     struct bench_result r, ref = {0};
-    char tname[128], tn[16], json[4200], ref_json[4200], note[64];
-    int m = 0;
+    char sname[128], tname[160], json[4200], ref_json[4200], note[64];
 
-    for (; extra && extra[m] && m < BENCH_MAX_ARGS - 8; m++)
-        args[m] = extra[m];
+    snprintf(sname, sizeof sname, "%s-scale", name);
     for (int i = 0; i < n; i++) {
-        snprintf(tn, sizeof tn, "%d", threads[i]);
-        args[m] = "--threads";
-        args[m + 1] = tn;
-        args[m + 2] = NULL;
-        snprintf(tname, sizeof tname, "%s-scale-t%d", name, threads[i]);
-        if (bench_run(warpsim, work, tname, input, args, &r) < 0)
+        if (bench_run_threads(warpsim, work, sname, input, extra, threads[i],
+                              &r)
+            < 0)
             return -1;
-        snprintf(json, sizeof json, "%s/%s.json", work, tname);
+        snprintf(tname, sizeof tname, "%s-t%d", sname, threads[i]);
+        bench_json(json, sizeof json, work, tname);
         if (i == 0) {
             ref = r;
             snprintf(ref_json, sizeof ref_json, "%s", json);
         }
         snprintf(note, sizeof note, "%.2fx %d thread%s; JSON %s",
                  ref.wall / r.wall, threads[0], threads[0] == 1 ? "" : "s",
-                 same_bytes(ref_json, json) == 1 ? "same" : "DIFFERS");
+                 same[same_bytes(ref_json, json) + 1]);
         print_row_threads(row, threads[i], &r, note);
     }
     return 0;
+}
+
+/* The bundled workloads the bench runs, under src. */
+static void bench_inputs(const char *src, char *apsp, char *matmul, char *fma,
+                         size_t cap)
+{
+    snprintf(apsp, cap, "%s/traces/kernels/apsp/workload.yaml", src);
+    snprintf(matmul, cap, "%s/traces/kernels/matmul/baseline.yaml", src);
+    snprintf(fma, cap, "%s/traces/kernels/fma/workload.yaml", src);
+}
+
+static void bench_header(void)
+{
+    printf("  %-24s %7s %12s %8s %14s %16s %10s\n", "workload", "threads",
+           "warp insts", "wall s", "warp insts/s", "sim cycles/s", "RSS MB");
 }
 
 static int bench_scaling(int argc, char **argv)
@@ -414,22 +444,27 @@ static int bench_scaling(int argc, char **argv)
     int threads[32] = {1, 2, 4, 8, 16}, n = 5;
     char apsp[4096], matmul[4096], fma[4096];
 
+    if (argc > 5 + 32)
+        return fprintf(stderr, "bench: at most 32 thread counts\n"), 2;
     if (argc > 5) {
         n = 0;
-        for (int i = 5; i < argc && n < 32; i++)
-            if ((threads[n++] = atoi(argv[i])) < 1)
-                return fprintf(stderr, "bench: bad thread count %s\n", argv[i]),
+        for (int i = 5; i < argc; i++) {
+            char *end;
+            long v = strtol(argv[i], &end, 10);
+            if (end == argv[i] || *end || v < 1 || v > 4096)
+                return fprintf(stderr,
+                               "bench: bad thread count %s, expected 1 to "
+                               "4096\n",
+                               argv[i]),
                        2;
+            threads[n++] = (int)v;
+        }
     }
-    snprintf(apsp, sizeof apsp, "%s/traces/kernels/apsp/workload.yaml", src);
-    snprintf(matmul, sizeof matmul, "%s/traces/kernels/matmul/baseline.yaml",
-             src);
-    snprintf(fma, sizeof fma, "%s/traces/kernels/fma/workload.yaml", src);
+    bench_inputs(src, apsp, matmul, fma, sizeof apsp);
     printf("warpsim run --threads N, best of %d runs on this machine "
            "(%ld cores online)\n",
            BENCH_RUNS, sysconf(_SC_NPROCESSORS_ONLN));
-    printf("  %-24s %7s %12s %8s %14s %16s %10s\n", "workload", "threads",
-           "warp insts", "wall s", "warp insts/s", "sim cycles/s", "RSS MB");
+    bench_header();
     if (bench_scale(warpsim, work, "apsp (defaults), V100", "apsp", apsp, NULL,
                     threads, n)
             < 0
@@ -471,15 +506,11 @@ int main(int argc, char **argv)
     gen = argv[2];
     src = argv[3];
     work = argv[4];
-    snprintf(apsp, sizeof apsp, "%s/traces/kernels/apsp/workload.yaml", src);
-    snprintf(matmul, sizeof matmul, "%s/traces/kernels/matmul/baseline.yaml",
-             src);
-    snprintf(fma, sizeof fma, "%s/traces/kernels/fma/workload.yaml", src);
+    bench_inputs(src, apsp, matmul, fma, sizeof apsp);
     printf("warpsim run, V100 config, best of %d runs on this machine%s%s\n",
            BENCH_RUNS, bench_baseline ? "; baseline " : "",
            bench_baseline ? bench_baseline : "");
-    printf("  %-24s %7s %12s %8s %14s %16s %10s\n", "workload", "threads",
-           "warp insts", "wall s", "warp insts/s", "sim cycles/s", "RSS MB");
+    bench_header();
     if (bench_vecadd(warpsim, gen, work) < 0
         || bench_compressed(warpsim, work, "xz", "xz") < 0
         || bench_compressed(warpsim, work, "zstd", "zst") < 0)
