@@ -24,13 +24,26 @@
  * job per cycle, and the state of SMs whose other events ran on the
  * calling thread moving between cores (a warp refilled there, read by its
  * part's thread the next cycle).  That depends on the kernel and the
- * machine (apsp gained 1.25x on two threads of the development VM, the
- * fma loop lost 1.4x), so the loop measures it: in each round of
- * WS_CYCLE_ROUND windows of WS_CYCLE_WINDOW cycles, the first runs on the
- * threads, the second on one, and the rest the way that took less time
- * per event.  Numbers are the same either way. */
-#define WS_CYCLE_WINDOW 2048
-#define WS_CYCLE_ROUND 16
+ * machine (on 16 cores of the lent host, always using the threads made
+ * matmul 1.3-1.7x slower and apsp on V100 up to 1.2x faster), so the
+ * loop measures it.  A round is WS_CYCLE_ROUND slices of WS_CYCLE_SLICE
+ * cycles (the first rounds shorter): its trial runs slices on the
+ * threads and on one by turns, at most WS_CYCLE_TRIAL of them, and the
+ * rest of the round runs the way that took less time per event.  The
+ * turns are short because a kernel has phases (apsp's global loads, then
+ * its shared-memory updates): when the trial was two whole windows of
+ * 2,048 cycles, one each way, they saw different phases, and apsp on
+ * H100 ran a third of its cycles on one thread at three times the
+ * threads' cost per event.  A pair of slices that shows one way
+ * WS_CYCLE_CLEAR times faster ends the trial early, so matmul runs few
+ * slices the slow way.  Measured there by turns with the two-window
+ * trial (tests/bench/results/2026-11-27-h200-host, run5): apsp on H100
+ * 7-14 % faster at 4-16 threads, matmul on H100 2-7 % slower.  Numbers
+ * are the same either way. */
+#define WS_CYCLE_SLICE 256
+#define WS_CYCLE_TRIAL 8
+#define WS_CYCLE_ROUND 128
+#define WS_CYCLE_CLEAR 1.25
 
 /* A window read in SM sm's own work, waiting to commit. */
 struct ws_cycle_commit {
@@ -149,6 +162,8 @@ int ws_cycle_init(struct ws_sim *s, unsigned threads)
     }
     if (n > 1 && (s->par = ws_par_start(n))) {
         s->tune.threads = 1;
+        s->tune.round = 2 * WS_CYCLE_TRIAL;
+        s->tune.trial = 1;
         s->tune.start = ws_cycle_clock();
     }
     return 0;
@@ -472,23 +487,50 @@ static int ws_cycle_rest(struct ws_sim *s, uint64_t t)
                           ws_cycle_rest_run);
 }
 
-/* At a window's end: its time per event goes to the way it ran, and the
- * next window's way is chosen. */
+/* At a slice's end: in the trial, its time and events go to the way it
+ * ran; the next slice's way is chosen. */
+/* Has the trial so far shown one way clearly faster?  Seconds per event
+ * compared without dividing by zero: *threads says which. */
+static int ws_cycle_tune_clear(const struct ws_cycle_tuning *u, int *threads)
+{
+    double one = u->secs[0] * (double)u->events_run[1];
+    double par = u->secs[1] * (double)u->events_run[0];
+
+    *threads = par < one;
+    return par * WS_CYCLE_CLEAR < one || one * WS_CYCLE_CLEAR < par;
+}
+
 static void ws_cycle_tune(struct ws_sim *s)
 {
     struct ws_cycle_tuning *u = &s->tune;
     double now = ws_cycle_clock();
-    uint32_t k;
+    int faster = 0;
 
-    if (u->events)
-        u->per_event[u->threads] = (now - u->start) / (double)u->events;
-    k = ++u->window % WS_CYCLE_ROUND;
-    if (k == 0)
-        u->threads = 1;
-    else if (k == 1)
-        u->threads = 0;
-    else
-        u->threads = u->per_event[1] < u->per_event[0];
+    if (u->trial) {
+        u->secs[u->threads] += now - u->start;
+        u->events_run[u->threads] += u->events;
+    }
+    if (++u->slice == u->round) {
+        /* A new round, twice as long as the last up to WS_CYCLE_ROUND:
+         * a kernel's first cycles (CTAs arriving, the first loads) are
+         * unlike the rest, and the first trial sees only them. */
+        u->slice = 0;
+        u->round = u->round * 2 < WS_CYCLE_ROUND ? u->round * 2
+                                                 : WS_CYCLE_ROUND;
+        u->trial = 1;
+        memset(u->secs, 0, sizeof u->secs);
+        memset(u->events_run, 0, sizeof u->events_run);
+    }
+    if (u->trial) {
+        /* after each pair of slices: done at the trial's end, or sooner
+         * when one way is clearly faster (matmul on threads, which pays
+         * for every slice it runs the slow way) */
+        int done = u->slice % 2 == 0 && u->slice > 0
+                   && (ws_cycle_tune_clear(u, &faster)
+                       || u->slice == WS_CYCLE_TRIAL);
+        u->threads = done ? faster : u->slice % 2 == 0;
+        u->trial = !done;
+    }
     u->start = now;
     u->events = 0;
     u->cycles = 0;
@@ -501,7 +543,7 @@ int ws_cycle_run(struct ws_sim *s, uint64_t t)
     int failed = 0;
 
     s->now = t;
-    if (s->par && ++s->tune.cycles >= WS_CYCLE_WINDOW)
+    if (s->par && ++s->tune.cycles >= WS_CYCLE_SLICE)
         ws_cycle_tune(s);
     if (s->par && s->tune.threads && s->cycle_events >= WS_CYCLE_PAR_MIN)
         ws_par_for(s->par, s->nparts, ws_cycle_own_part, s);

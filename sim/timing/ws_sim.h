@@ -104,15 +104,17 @@ struct ws_sim {
     struct ws_par *par;  /* worker threads; NULL: one thread */
     size_t cycle_events; /* events of the last cycle run */
     struct ws_cycle_tuning {
-        int threads;         /* this window's cycles run on the threads */
-        uint32_t window;     /* windows run */
-        uint64_t cycles;     /* cycles run in this window */
-        size_t events;       /* events run in this window */
-        double start;        /* its start, wall-clock seconds */
-        double per_event[2]; /* last seconds per event: one thread,
-                                  threads */
-    } tune;                  /* ws_cycle.c: whether threads pay */
-    uint64_t next_report;    /* event count of the next progress call */
+        int threads;          /* this slice's cycles run on the threads */
+        uint32_t slice;       /* slices run in this round */
+        uint32_t round;       /* this round's slices */
+        int trial;            /* this round's trial is still on */
+        uint64_t cycles;      /* cycles run in this slice */
+        size_t events;        /* events run in this slice */
+        double start;         /* its start, wall-clock seconds */
+        double secs[2];       /* this round's trial: seconds and events */
+        size_t events_run[2]; /* run each way (one thread, threads) */
+    } tune;                   /* ws_cycle.c: whether threads pay */
+    uint64_t next_report;     /* event count of the next progress call */
 };
 
 /* What a caller may attach to a simulation; all optional. */

@@ -9,10 +9,17 @@
 # (scaling) to OUTDIR.
 #   all:     bench_run --scaling, then the whole bench against the baseline
 #   scaling: bench_run --scaling, then every other CARRY/warpsim-NAME
-#            (an earlier build, an instrumented one) on apsp (V100, H100)
-#            and the fma loop at 1 and 16 threads, once each, with
-#            what it prints on stderr, for ratios taken in the same run
-#   usage: tests/bench/device_run.sh CARRY OUTDIR [all|scaling]
+#            (an earlier build, an instrumented one) on apsp and matmul
+#            (V100, H100) and the fma loop at 1, 4 and 16 threads, once
+#            each, with what it prints on stderr, for ratios taken in
+#            the same run
+#   versus:  CARRY/warpsim and every other CARRY/warpsim-NAME by turns,
+#            three times each, on the same five cases at 1, 2, 4, 8 and 16
+#            threads: versus-raw.txt has every run (wall ms, and whether
+#            its JSON is that build's one-thread JSON byte for byte),
+#            versus.txt the best of three and the speed-up over the
+#            build's one thread, for builds compared in one run
+#   usage: tests/bench/device_run.sh CARRY OUTDIR [all|scaling|versus]
 set -eu
 carry=$(cd "$1" && pwd)
 out=$2
@@ -22,6 +29,45 @@ work=$(mktemp -d)
 mkdir -p "$out"
 { nproc; grep -m1 "model name" /proc/cpuinfo; uname -a; } > "$out/cpu.txt"
 cat "$out/cpu.txt"
+cases="apsp-v100 -g v100 traces/kernels/apsp/workload.yaml
+apsp-h100 -g h100 traces/kernels/apsp/workload.yaml
+matmul-v100 -g v100 traces/kernels/matmul/baseline.yaml
+matmul-h100 -g h100 traces/kernels/matmul/baseline.yaml
+fma -p iters=5600 -p blocks=64 traces/kernels/fma/workload.yaml"
+if [ "$what" = versus ]; then
+    echo "$cases" | while read -r c; do
+        set -- $c
+        name=$1
+        shift
+        for t in 1 2 4 8 16; do
+            for rep in 1 2 3; do
+                for b in "$carry/warpsim" "$carry"/warpsim-*; do
+                    [ "$b" = "$carry/warpsim-base" ] && continue
+                    n=$(basename "$b")
+                    j="$work/$n-$name-$t.json"
+                    t0=$(date +%s%N)
+                    "$b" run --threads $t --json "$j" "$@" </dev/null >/dev/null
+                    t1=$(date +%s%N)
+                    same=same
+                    cmp -s "$j" "$work/$n-$name-1.json" || same=DIFFERS
+                    echo "$n $name $t $(((t1 - t0) / 1000000)) $same"
+                done
+            done
+        done
+    done | tee "$out/versus-raw.txt"
+    awk '{ k = $1 " " $2 " " $3
+           if (!(k in best) || $4 < best[k]) best[k] = $4
+           if ($5 != "same") bad[k] = 1 }
+         END { for (k in best) {
+                   split(k, f, " ")
+                   one = best[f[1] " " f[2] " 1"]
+                   printf "%-22s %-12s %2d threads %6d ms %5.2fx %s\n", f[1],
+                       f[2], f[3], best[k], one / best[k],
+                       (k in bad) ? "JSON DIFFERS" : "JSON same" } }' \
+        "$out/versus-raw.txt" | sort -k2,2 -k1,1 -k3n | tee "$out/versus.txt"
+    rm -rf "$work"
+    exit 0
+fi
 "$carry/bench_run" --scaling "$carry/warpsim" . "$work" 1 2 4 8 16 \
     | tee "$out/scaling.txt"
 if [ "$what" = all ]; then
@@ -30,15 +76,13 @@ if [ "$what" = all ]; then
 else
     for b in "$carry"/warpsim-*; do
         [ "$b" = "$carry/warpsim-base" ] && continue
-        for t in 1 16; do
-            for c in "apsp-v100 -g v100 traces/kernels/apsp/workload.yaml" \
-                "apsp-h100 -g h100 traces/kernels/apsp/workload.yaml" \
-                "fma -p iters=5600 -p blocks=64 traces/kernels/fma/workload.yaml"; do
+        for t in 1 4 16; do
+            echo "$cases" | while read -r c; do
                 set -- $c
                 name=$1
                 shift
                 t0=$(date +%s%N)
-                WS_PAR_STATS=1 "$b" run --threads $t "$@" >/dev/null \
+                WS_PAR_STATS=1 "$b" run --threads $t "$@" </dev/null >/dev/null \
                     2>"$work/err"
                 t1=$(date +%s%N)
                 echo "$(basename "$b") $name threads $t wall_ms $(((t1 - t0) / 1000000))"
