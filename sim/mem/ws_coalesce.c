@@ -240,14 +240,14 @@ static unsigned ws_shared_count(const uint64_t *addrs, unsigned n,
                                 unsigned bank_width)
 {
     if (n && ws_shared_narrow(pieces, banks, bank_width)) {
+        /* the words' span from the addresses' (a shift keeps order) */
         int shift = __builtin_ctz(bank_width);
-        uint64_t lo = addrs[0] >> shift, hi = lo;
+        uint64_t lo = addrs[0], hi = lo;
         for (unsigned i = 1; i < n; i++) {
-            uint64_t w = addrs[i] >> shift;
-            lo = w < lo ? w : lo;
-            hi = w > hi ? w : hi;
+            lo = addrs[i] < lo ? addrs[i] : lo;
+            hi = addrs[i] > hi ? addrs[i] : hi;
         }
-        if (hi - lo < banks)
+        if ((hi >> shift) - (lo >> shift) < banks)
             return 1;
     }
     return ws_shared_tally(addrs, n, pieces, banks, bank_width);

@@ -185,6 +185,13 @@ static void ws_warp_ready(struct ws_sim *s, struct ws_sm *sm,
 static void ws_stall_account(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
                              const struct ws_ready *r, uint64_t t)
 {
+    struct ws_counters *c = &sm->ctr;
+    uint64_t cursor = sm->warps[wi].last_issue + 1;
+
+    /* Issued the cycle after its last issue (greedy scheduling's common
+     * case): no cycle to account, and the table below is not built. */
+    if (t <= cursor)
+        return;
     /* The order a warp meets its hazards in: held at a barrier, then its
      * operands, then the structural ones (unit, MSHRs).  Each takes the
      * cycles from the end of the previous one until it clears. */
@@ -196,13 +203,6 @@ static void ws_stall_account(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
         {r->unit, WS_CTR_STALL_UNIT_BUSY},  {r->mshr, WS_CTR_STALL_MSHR},
         {t, WS_CTR_STALL_NOT_SELECTED},
     };
-    struct ws_counters *c = &sm->ctr;
-    uint64_t cursor = sm->warps[wi].last_issue + 1;
-
-    /* Issued the cycle after its last issue (greedy scheduling's common
-     * case): no cycle to account. */
-    if (t <= cursor)
-        return;
     for (size_t i = 0; i < sizeof part / sizeof part[0]; i++) {
         uint64_t end = part[i].at < t ? part[i].at : t;
         if (end > cursor) {

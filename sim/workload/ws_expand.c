@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/ws_bits.h"
+#include "util/ws_clones.h"
 #include "util/ws_clip.h"
 #include "util/ws_grow.h"
 #include "trace/ws_opcode.h"
@@ -439,9 +440,22 @@ static int ws_addr_fail(struct ws_expander *x, const struct ws_wl_rule *r,
                                                   : "buffer");
 }
 
+/* Whether all 32 lanes' addresses lie in [lo, lo + span]: tested at once,
+ * a fixed count the compiler makes vector code of, for a full warp. */
+WS_CLONES static int ws_lanes_inside(const int64_t *a, uint64_t lo,
+                                     uint64_t span)
+{
+    uint64_t outside = 0;
+
+    for (uint32_t l = 0; l < WS_EXPR_LANES; l++)
+        outside |= (uint64_t)a[l] - lo > span;
+    return outside == 0;
+}
+
 /* A lane whose address lies in the region the last one hit needs no
- * search: a warp's lanes mostly touch one buffer.  The offset is stored
- * only when an expression reads it. */
+ * search: a warp's lanes mostly touch one buffer, and a full warp's lanes
+ * that all do are checked in one go.  The offset is stored only when an
+ * expression reads it. */
 static int ws_emit_addrs(struct ws_expander *x, uint32_t idx, uint32_t mask,
                          struct ws_inst *in, struct ws_err *err)
 {
@@ -464,6 +478,16 @@ static int ws_emit_addrs(struct ws_expander *x, uint32_t idx, uint32_t mask,
     ws_expand_lets_stale(x, off, mask);
     bad = ws_expand_rule_lanes(x, r, mask, a);
     out = x->addrs + x->naddr;
+    if (mask == UINT32_MAX && !bad) {
+        if (!ws_region(x->w, in, a[0], &lo, &span))
+            return ws_addr_fail(x, r, in, 0, a[0], err);
+        hit = 1;
+        if (ws_lanes_inside(a, lo, span)) {
+            memcpy(out, a, sizeof a);
+            x->naddr += n;
+            return 0;
+        }
+    }
     for (uint32_t m = mask; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(m);
         if (bad && ws_expand_lane_check(x, bad, l, &r->expr, &a[l], err) < 0)
