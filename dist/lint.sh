@@ -25,7 +25,7 @@ for tool in cppcheck clang-tidy cmake python3; do
     }
 done
 
-cmake -S . -B "$build" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+cmake -S . -B "$build" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DWS_LTO=OFF >/dev/null
 db=$build/lint
 mkdir -p "$db"
 # The library's entries only, in a database of their own (clang-tidy -p
