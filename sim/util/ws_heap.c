@@ -29,10 +29,10 @@ static unsigned char *ws_heap_at(const struct ws_heap *h, size_t i)
 
 /* One element.  A bare key (the MSHRs' heaps, the busiest) gets a copy
  * of a size known at compile time, which compiles to a few moves instead
- * of a call: this copy is the heap's inner loop.  Events beyond the
- * wheel's horizon, the other heap, are rare.  No branch for any larger
- * size: inlined into a caller whose element is a bare key (link-time
- * optimization does), it reads past that key as far as gcc can tell. */
+ * of a call: this copy is the heap's inner loop.  A larger element (an
+ * event beyond the wheel's horizon, rare) is copied by its size: a branch
+ * copying an event's fixed size, inlined by link-time optimization into
+ * the MSHRs' push of a bare key, made gcc warn of a read past the key. */
 static void ws_heap_copy(const struct ws_heap *h, void *dst, const void *src)
 {
     if (h->size == sizeof(struct ws_heap_key))
