@@ -36,10 +36,10 @@
  * H100 ran a third of its cycles on one thread at three times the
  * threads' cost per event.  A pair of slices that shows one way
  * WS_CYCLE_CLEAR times faster ends the trial early, so matmul runs few
- * slices the slow way.  Measured there by turns with the two-window
- * trial (tests/bench/results/2026-11-27-h200-host, run5): apsp on H100
- * 7-14 % faster at 4-16 threads, matmul on H100 2-7 % slower.  Numbers
- * are the same either way. */
+ * slices the slow way.  Against the two-window trial, run by turns on
+ * that host (tests/bench/results/2026-11-27-h200-host, run5): apsp on
+ * H100 7-14 % faster at 4-16 threads, matmul on H100 2-7 % slower.
+ * Numbers are the same either way. */
 #define WS_CYCLE_SLICE 256
 #define WS_CYCLE_TRIAL 8
 #define WS_CYCLE_ROUND 128
@@ -487,8 +487,6 @@ static int ws_cycle_rest(struct ws_sim *s, uint64_t t)
                           ws_cycle_rest_run);
 }
 
-/* At a slice's end: in the trial, its time and events go to the way it
- * ran; the next slice's way is chosen. */
 /* Has the trial so far shown one way clearly faster?  Seconds per event
  * compared without dividing by zero: *threads says which. */
 static int ws_cycle_tune_clear(const struct ws_cycle_tuning *u, int *threads)
@@ -500,6 +498,8 @@ static int ws_cycle_tune_clear(const struct ws_cycle_tuning *u, int *threads)
     return par * WS_CYCLE_CLEAR < one || one * WS_CYCLE_CLEAR < par;
 }
 
+/* At a slice's end: in the trial, its time and events go to the way it
+ * ran; the next slice's way is chosen. */
 static void ws_cycle_tune(struct ws_sim *s)
 {
     struct ws_cycle_tuning *u = &s->tune;

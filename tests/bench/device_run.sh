@@ -24,6 +24,13 @@ set -eu
 carry=$(cd "$1" && pwd)
 out=$2
 what=${3:-all}
+case $what in
+all | scaling | versus) ;;
+*)
+    echo "usage: tests/bench/device_run.sh CARRY OUTDIR [all|scaling|versus]" >&2
+    exit 2
+    ;;
+esac
 export LD_LIBRARY_PATH="$carry/lib" PATH="$carry/bin:$PATH"
 work=$(mktemp -d)
 mkdir -p "$out"
@@ -34,6 +41,14 @@ apsp-h100 -g h100 traces/kernels/apsp/workload.yaml
 matmul-v100 -g v100 traces/kernels/matmul/baseline.yaml
 matmul-h100 -g h100 traces/kernels/matmul/baseline.yaml
 fma -p iters=5600 -p blocks=64 traces/kernels/fma/workload.yaml"
+# Runs a command with stdin closed and stdout dropped; prints its wall
+# time in ms.
+run_ms() {
+    t0=$(date +%s%N)
+    "$@" </dev/null >/dev/null
+    t1=$(date +%s%N)
+    echo $(((t1 - t0) / 1000000))
+}
 if [ "$what" = versus ]; then
     echo "$cases" | while read -r c; do
         set -- $c
@@ -45,12 +60,10 @@ if [ "$what" = versus ]; then
                     [ "$b" = "$carry/warpsim-base" ] && continue
                     n=$(basename "$b")
                     j="$work/$n-$name-$t.json"
-                    t0=$(date +%s%N)
-                    "$b" run --threads $t --json "$j" "$@" </dev/null >/dev/null
-                    t1=$(date +%s%N)
+                    ms=$(run_ms "$b" run --threads $t --json "$j" "$@")
                     same=same
                     cmp -s "$j" "$work/$n-$name-1.json" || same=DIFFERS
-                    echo "$n $name $t $(((t1 - t0) / 1000000)) $same"
+                    echo "$n $name $t $ms $same"
                 done
             done
         done
@@ -65,15 +78,14 @@ if [ "$what" = versus ]; then
                        f[2], f[3], best[k], one / best[k],
                        (k in bad) ? "JSON DIFFERS" : "JSON same" } }' \
         "$out/versus-raw.txt" | sort -k2,2 -k1,1 -k3n | tee "$out/versus.txt"
-    rm -rf "$work"
-    exit 0
+else
+    "$carry/bench_run" --scaling "$carry/warpsim" . "$work" 1 2 4 8 16 \
+        | tee "$out/scaling.txt"
 fi
-"$carry/bench_run" --scaling "$carry/warpsim" . "$work" 1 2 4 8 16 \
-    | tee "$out/scaling.txt"
 if [ "$what" = all ]; then
     "$carry/bench_run" "$carry/warpsim" "$carry/gen_vecadd" . "$work" \
         "$carry/warpsim-base" | tee "$out/bench.txt"
-else
+elif [ "$what" = scaling ]; then
     for b in "$carry"/warpsim-*; do
         [ "$b" = "$carry/warpsim-base" ] && continue
         for t in 1 4 16; do
@@ -81,11 +93,9 @@ else
                 set -- $c
                 name=$1
                 shift
-                t0=$(date +%s%N)
-                WS_PAR_STATS=1 "$b" run --threads $t "$@" </dev/null >/dev/null \
-                    2>"$work/err"
-                t1=$(date +%s%N)
-                echo "$(basename "$b") $name threads $t wall_ms $(((t1 - t0) / 1000000))"
+                ms=$(run_ms env WS_PAR_STATS=1 "$b" run --threads $t "$@" \
+                    2>"$work/err")
+                echo "$(basename "$b") $name threads $t wall_ms $ms"
                 grep -v "^part 0: 0.000" "$work/err" || true
             done
         done
