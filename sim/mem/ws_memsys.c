@@ -77,7 +77,7 @@ void ws_memsys_free(struct ws_memsys *m)
 {
     for (uint32_t s = 0; m->l1 && s < m->nsm; s++)
         ws_l1_free(&m->l1[s]);
-    free(m->l1);
+    ws_free_lines(m->l1);
     ws_smem_free(&m->smem);
     ws_icnt_free(&m->icnt);
     ws_l2_free(&m->l2);

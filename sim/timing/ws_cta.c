@@ -90,6 +90,10 @@ static void ws_warp_start(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
 {
     struct ws_warp *w = &sm->warps[wi];
 
+    /* A free slot is no candidate (its last warp left the list when it
+     * ended), but a slot's first warp finds cand as calloc left it: 0
+     * (ws_sm.h). */
+    w->cand = WS_NO_CAND;
     w->next = 0;
     w->slot = slot;
     w->warp_in_cta = warp_in_cta;
@@ -181,6 +185,8 @@ int ws_cta_dispatch(struct ws_sim *s, struct ws_sm *sm,
         if (wi == UINT32_MAX)
             return ws_err_msg(s->err, "internal: no free warp slot on SM %u",
                               sm->id);
+        if (wi >= sm->warps_seen)
+            sm->warps_seen = wi + 1;
         rc = ws_warp_feed(s, sm, &sm->warps[wi], cta, w, slot, &copied);
         if (rc < 0)
             return -1;

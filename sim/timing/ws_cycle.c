@@ -122,7 +122,7 @@ static void ws_cycle_part_free(struct ws_cycle_part *p)
         free(p->lists[l].seg);
         free(p->lists[l].count);
     }
-    free(p);
+    ws_free_lines(p);
 }
 
 int ws_cycle_init(struct ws_sim *s, unsigned threads)

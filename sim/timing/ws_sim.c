@@ -117,7 +117,7 @@ void ws_sim_free(struct ws_sim *s)
 {
     for (uint32_t i = 0; s->sms && i < s->gpu->sm.count; i++)
         ws_sm_free(&s->sms[i]);
-    free(s->sms);
+    ws_free_lines(s->sms);
     ws_memsys_free(&s->mem);
     ws_cycle_free(s);
     ws_async_free(s);
@@ -151,7 +151,7 @@ int ws_sim_retire_at(struct ws_sim *s, uint32_t sm, uint32_t slot, uint64_t t)
 void ws_sim_close_readers(struct ws_sim *s)
 {
     for (uint32_t i = 0; s->sms && i < s->gpu->sm.count; i++)
-        for (uint32_t w = 0; w < s->sms[i].nwarps; w++)
+        for (uint32_t w = 0; w < s->sms[i].warps_seen; w++)
             ws_sm_warp_close(&s->sms[i].warps[w]);
 }
 
@@ -340,7 +340,7 @@ static void ws_sim_stuck(const struct ws_sim *s, char *why, size_t n)
         snprintf(why, n, "; a CTA of a cluster never found room");
     for (uint32_t i = 0; i < s->gpu->sm.count; i++) {
         const struct ws_sm *sm = &s->sms[i];
-        for (uint32_t w = 0; w < sm->nwarps; w++) {
+        for (uint32_t w = 0; w < sm->warps_seen; w++) {
             const struct ws_warp *x = &sm->warps[w];
             const struct ws_cta_slot *slot = &sm->slots[x->slot];
             char what[64];

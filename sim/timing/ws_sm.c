@@ -18,8 +18,6 @@ int ws_sm_init(struct ws_sm *sm, uint32_t id, const struct ws_gpu *gpu)
     sm->nsub = sm->sub ? gpu->sm.sub_cores : 0;
     if (!sm->warps || !sm->slots || !sm->sub)
         return -1;
-    for (uint32_t i = 0; i < gpu->sm.max_warps; i++)
-        sm->warps[i].cand = WS_NO_CAND;
     for (uint32_t i = 0; i < gpu->sm.sub_cores; i++) {
         sm->sub[i].wake = WS_NEVER;
         sm->sub[i].last_cand = WS_NO_CAND;
@@ -82,7 +80,10 @@ void ws_sm_deactivate(struct ws_sm *sm, uint32_t wi, uint32_t sub_cores)
 
 void ws_sm_warp_close(struct ws_warp *w)
 {
-    if (w->reader.read && w->reader.close)
+    /* no reader, nothing to clear: and a slot never used stays unwritten */
+    if (!w->reader.read)
+        return;
+    if (w->reader.close)
         w->reader.close(w->reader.ctx);
     memset(&w->reader, 0, sizeof w->reader);
 }
@@ -94,16 +95,16 @@ void ws_sm_free(struct ws_sm *sm)
         free(sm->slots[i].addrs);
     }
     for (uint32_t i = 0; sm->sub && i < sm->nsub; i++) {
-        free(sm->sub[i].cand);
+        ws_free_lines(sm->sub[i].cand);
         ws_icache_free(&sm->sub[i].icache);
     }
-    for (uint32_t i = 0; sm->warps && i < sm->nwarps; i++) {
+    for (uint32_t i = 0; sm->warps && i < sm->warps_seen; i++) {
         ws_sm_warp_close(&sm->warps[i]);
         free(sm->warps[i].win);
         free(sm->warps[i].win_addrs);
     }
-    free(sm->warps);
-    free(sm->slots);
-    free(sm->sub);
+    ws_free_lines(sm->warps);
+    ws_free_lines(sm->slots);
+    ws_free_lines(sm->sub);
     memset(sm, 0, sizeof *sm);
 }

@@ -146,8 +146,11 @@ struct ws_warp {
     uint64_t next_dep;
     uint8_t next_dep_ctr, next_unit, next_mshr; /* next_dep_ctr: an
                                    enum ws_ctr stall reason */
-    uint32_t cand; /* place in its sub-core's candidates, or
-                                   WS_NO_CAND when not active */
+    /* Place in its sub-core's candidates, or WS_NO_CAND when not active;
+     * set when the slot's first warp starts (ws_cta.c), not at init, so
+     * that a slot no warp ever uses is never written (its pages stay
+     * untouched: ws_cacheline.h). */
+    uint32_t cand;
     /* The compiler's control (trace/ws_ctrl.h): the stall count's end,
      * the dependence counters SB0..SB5 as the cycle each reaches zero
      * (the latest release of the instructions that raised it), and what
@@ -238,6 +241,9 @@ struct ws_sm {
     _Alignas(WS_CACHELINE) uint32_t id;
     struct ws_warp *warps; /* [sm.max_warps] */
     uint32_t nwarps;
+    /* Slots below it have been given a warp; those above never were and
+     * are left unread (their pages untouched: ws_cacheline.h). */
+    uint32_t warps_seen;
     struct ws_cta_slot *slots; /* [CTAs per SM for this kernel] */
     uint32_t nslots, free_warps;
     struct ws_subcore *sub; /* [sm.sub_cores] */

@@ -18,8 +18,10 @@
 #define WS_CACHELINE 64
 
 /* n zeroed elements of size bytes, starting on a line and filling whole
- * lines; free() frees it.  NULL when memory runs out or n * size
+ * lines; ws_free_lines frees it.  NULL when memory runs out or n * size
  * overflows. */
 void *ws_calloc_lines(size_t n, size_t size);
+/* Frees what ws_calloc_lines gave (NULL: nothing). */
+void ws_free_lines(void *p);
 
 #endif

@@ -196,7 +196,7 @@ static void ws_expand_parts_free(struct ws_expander *x)
         ws_expand_stream_free(x->parts[i]);
         free(x->parts[i]->inst);
         free(x->parts[i]->addrs);
-        free(x->parts[i]);
+        ws_free_lines(x->parts[i]);
     }
     free(x->parts);
     x->parts = NULL;

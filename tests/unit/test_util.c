@@ -578,8 +578,19 @@ static void test_calloc_lines(void **state)
             assert_int_equal((uintptr_t)p % WS_CACHELINE, 0);
             for (size_t i = 0; i < whole; i++)
                 assert_int_equal(p[i], 0);
-            free(p);
+            memset(p, 0xa5, whole); /* the whole lines are the caller's */
+            ws_free_lines(p);
         }
+    /* a block calloc takes from fresh pages (past its mmap threshold):
+     * zero without a memset, still aligned, freed through the same call */
+    unsigned char *big = ws_calloc_lines(3, 1u << 20);
+    assert_non_null(big);
+    assert_int_equal((uintptr_t)big % WS_CACHELINE, 0);
+    for (size_t i = 0; i < (size_t)3 << 20; i += 4093)
+        assert_int_equal(big[i], 0);
+    big[((size_t)3 << 20) - 1] = 1;
+    ws_free_lines(big);
+    ws_free_lines(NULL);
     assert_null(ws_calloc_lines(SIZE_MAX / 2, 3));
     assert_null(ws_calloc_lines(1, SIZE_MAX - 10));
 }
