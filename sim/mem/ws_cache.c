@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/ws_cacheline.h"
+
 /* ---- replacement policies ------------------------------------------------ */
 
 static uint64_t ws_repl_now(uint64_t old, uint64_t tick)
@@ -41,6 +43,10 @@ const struct ws_repl_ops *ws_repl_ops_of(enum ws_repl_policy p)
 
 /* ---- the tag array --------------------------------------------------------- */
 
+/* A way's share of the cache's one block: its tag, its stamp, its line. */
+#define WS_CACHE_WAY_BYTES \
+    (2 * sizeof(uint64_t) + sizeof(struct ws_cache_line))
+
 int ws_cache_init(struct ws_cache *c, uint32_t sets, uint32_t assoc,
                   uint32_t sectors, enum ws_repl_policy policy)
 {
@@ -52,20 +58,23 @@ int ws_cache_init(struct ws_cache *c, uint32_t sets, uint32_t assoc,
     c->tick = 0;
     c->repl = ws_repl_ops_of(policy);
     c->ranks = 0;
-    c->lines = calloc(n, sizeof *c->lines);
-    c->tag = calloc(n, sizeof *c->tag);
-    c->stamp = calloc(n, sizeof *c->stamp);
-    if (c->repl && c->lines && c->tag && c->stamp)
-        return 0;
-    ws_cache_free(c);
-    return -1;
+    c->lines = NULL;
+    c->tag = c->stamp = NULL;
+    if (!c->repl || (n && SIZE_MAX / n < WS_CACHE_WAY_BYTES))
+        return -1;
+    /* One block, tags first, then stamps, then lines (the 8-byte arrays
+     * keep the lines' alignment): untouched until used (ws_cacheline.h),
+     * so the idle SMs' L1s and the latency probes' L2s cost no page. */
+    if (!(c->tag = ws_calloc_lines(n, WS_CACHE_WAY_BYTES)))
+        return -1;
+    c->stamp = c->tag + n;
+    c->lines = (struct ws_cache_line *)(c->stamp + n);
+    return 0;
 }
 
 void ws_cache_free(struct ws_cache *c)
 {
-    free(c->lines);
-    free(c->tag);
-    free(c->stamp);
+    ws_free_lines(c->tag);
     c->lines = NULL;
     c->tag = c->stamp = NULL;
 }

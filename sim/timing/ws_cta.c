@@ -165,6 +165,8 @@ int ws_cta_dispatch(struct ws_sim *s, struct ws_sm *sm,
     if (!slot)
         return ws_err_msg(s->err, "internal: no free CTA slot on SM %u",
                           sm->id);
+    if (si >= sm->slots_seen)
+        sm->slots_seen = si + 1;
     if (!s->streamed && ws_cta_copy(slot, cta, s->err) < 0)
         return -1;
     slot->used = 1;

@@ -90,7 +90,7 @@ void ws_sm_warp_close(struct ws_warp *w)
 
 void ws_sm_free(struct ws_sm *sm)
 {
-    for (uint32_t i = 0; sm->slots && i < sm->nslots; i++) {
+    for (uint32_t i = 0; sm->slots && i < sm->slots_seen; i++) {
         free(sm->slots[i].inst);
         free(sm->slots[i].addrs);
     }

@@ -244,8 +244,11 @@ struct ws_sm {
     /* Slots below it have been given a warp; those above never were and
      * are left unread (their pages untouched: ws_cacheline.h). */
     uint32_t warps_seen;
-    struct ws_cta_slot *slots; /* [CTAs per SM for this kernel] */
+    struct ws_cta_slot *slots; /* [sm.max_blocks]; this kernel uses nslots */
     uint32_t nslots, free_warps;
+    /* Slots below it have held a CTA, in this kernel or an earlier one
+     * with more slots: their buffers are freed with the SM. */
+    uint32_t slots_seen;
     struct ws_subcore *sub; /* [sm.sub_cores] */
     uint32_t nsub;
     uint32_t resident;   /* CTAs resident now */

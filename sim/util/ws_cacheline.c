@@ -20,7 +20,7 @@
  * the CTA slots' mbarrier tables outside Hopper kernels, the SMs a small
  * grid leaves idle) cost no page at all: the memset was 20 MB and a
  * third of a small kernel's run. */
-#define WS_LINES_MAP (64u * 1024)
+#define WS_LINES_MAP (32u * 1024)
 
 /* Under AddressSanitizer every block is calloc's: the sanitizer watches
  * the heap's bounds, not a mapping's. */
