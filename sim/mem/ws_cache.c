@@ -44,8 +44,7 @@ const struct ws_repl_ops *ws_repl_ops_of(enum ws_repl_policy p)
 /* ---- the tag array --------------------------------------------------------- */
 
 /* A way's share of the cache's one block: its tag, its stamp, its line. */
-#define WS_CACHE_WAY_BYTES \
-    (2 * sizeof(uint64_t) + sizeof(struct ws_cache_line))
+#define WS_CACHE_WAY_BYTES (2 * sizeof(uint64_t) + sizeof(struct ws_cache_line))
 
 int ws_cache_init(struct ws_cache *c, uint32_t sets, uint32_t assoc,
                   uint32_t sectors, enum ws_repl_policy policy)
