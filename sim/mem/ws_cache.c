@@ -143,6 +143,12 @@ struct ws_cache_line *ws_cache_fetch(struct ws_cache *c, uint32_t set,
     victim->dirty = 0;
     victim->line = 0;
     victim->rank = c->assoc;
+    /* A miss reads its victim's flags, a host cache miss of its own that
+     * waits for the scan to pick the way: asked for now, they come while
+     * the tags and stamps are read (streaming kernels miss at every
+     * access, and this was their costliest line). */
+    for (uint32_t i = 0; i < c->assoc; i++)
+        __builtin_prefetch(&c->lines[base + i].valid);
     for (uint32_t i = 0; i < c->assoc; i++) {
         if (tag[i] == line + 1) {
             if (c->ranks) {
