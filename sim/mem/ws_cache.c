@@ -83,7 +83,7 @@ void ws_cache_clear(struct ws_cache *c)
     size_t n = (size_t)c->max_sets * c->assoc;
 
     /* Every hit and fill counts a tick, and nothing else writes the
-     * arrays: at 0 they are as calloc or the last clear left them.  A
+     * arrays: at 0 they are as allocated or last cleared, all zero.  A
      * kernel's start clears every SM's L1, the idle SMs' and the latency
      * probes' too, which would touch pages no access ever did. */
     if (c->tick == 0)

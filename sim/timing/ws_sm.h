@@ -147,7 +147,7 @@ struct ws_warp {
     uint8_t next_dep_ctr, next_unit, next_mshr; /* next_dep_ctr: an
                                    enum ws_ctr stall reason */
     /* Place in its sub-core's candidates, or WS_NO_CAND when not active;
-     * set when the slot's first warp starts (ws_cta.c), not at init, so
+     * set when a warp starts (ws_cta.c), not at init, so
      * that a slot no warp ever uses is never written (its pages stay
      * untouched: ws_cacheline.h). */
     uint32_t cand;
