@@ -90,10 +90,6 @@ static void ws_warp_start(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
 {
     struct ws_warp *w = &sm->warps[wi];
 
-    /* A free slot is no candidate (its last warp left the list when it
-     * ended), but a slot's first warp finds cand as allocated: 0
-     * (ws_sm.h). */
-    w->cand = WS_NO_CAND;
     w->next = 0;
     w->slot = slot;
     w->warp_in_cta = warp_in_cta;

@@ -150,9 +150,9 @@ void ws_issue_refresh(struct ws_sm *sm, uint32_t sub_cores, uint32_t wi)
     struct ws_cand *c;
     uint64_t at = w->last_issue + 1;
 
-    if (w->cand == WS_NO_CAND)
+    if (sm->cand_of[wi] == WS_NO_CAND)
         return;
-    c = &sm->sub[wi % sub_cores].cand[w->cand];
+    c = &sm->sub[wi % sub_cores].cand[sm->cand_of[wi]];
     if (w->next_dep > at)
         at = w->next_dep;
     if (w->ready_after_barrier > at)
@@ -604,7 +604,7 @@ static int ws_issue(struct ws_sim *s, struct ws_sm *sm, uint32_t sub,
     sm->sub[sub].unit_free[unit] = t + g->unit[unit].interval;
     c->v[WS_CTR_PIPE_FP32_CYCLES + unit] += g->unit[unit].interval;
     sm->sub[sub].last = pick->warp;
-    sm->sub[sub].last_cand = w->cand;
+    sm->sub[sub].last_cand = sm->cand_of[pick->warp];
     c->v[WS_CTR_INST]++;
     c->v[ws_class_ctr[in->cls]]++;
     if ((flags & WS_INST_UNKNOWN) && ws_async_unknown(s, in->op) < 0)

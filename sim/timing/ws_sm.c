@@ -16,8 +16,11 @@ int ws_sm_init(struct ws_sm *sm, uint32_t id, const struct ws_gpu *gpu)
     sm->slots = ws_calloc_lines(gpu->sm.max_blocks, sizeof *sm->slots);
     sm->sub = ws_calloc_lines(gpu->sm.sub_cores, sizeof *sm->sub);
     sm->nsub = sm->sub ? gpu->sm.sub_cores : 0;
-    if (!sm->warps || !sm->slots || !sm->sub)
+    sm->cand_of = ws_calloc_lines(gpu->sm.max_warps, sizeof *sm->cand_of);
+    if (!sm->warps || !sm->slots || !sm->sub || !sm->cand_of)
         return -1;
+    for (uint32_t i = 0; i < gpu->sm.max_warps; i++)
+        sm->cand_of[i] = WS_NO_CAND;
     for (uint32_t i = 0; i < gpu->sm.sub_cores; i++) {
         sm->sub[i].wake = WS_NEVER;
         sm->sub[i].last_cand = WS_NO_CAND;
@@ -36,7 +39,7 @@ static void ws_sm_renumber(struct ws_sm *sm, struct ws_subcore *sc,
                            uint32_t from)
 {
     for (uint32_t i = from; i < sc->ncand; i++) {
-        sm->warps[sc->cand[i].warp].cand = i;
+        sm->cand_of[sc->cand[i].warp] = i;
         if (sc->cand[i].warp == sc->last)
             sc->last_cand = i;
     }
@@ -48,7 +51,7 @@ void ws_sm_activate(struct ws_sm *sm, uint32_t wi, uint32_t sub_cores)
     struct ws_warp *w = &sm->warps[wi];
     uint32_t at = sc->ncand;
 
-    if (w->cand != WS_NO_CAND)
+    if (sm->cand_of[wi] != WS_NO_CAND)
         return;
     while (at > 0 && sc->cand[at - 1].age > w->age)
         at--;
@@ -64,8 +67,7 @@ void ws_sm_activate(struct ws_sm *sm, uint32_t wi, uint32_t sub_cores)
 void ws_sm_deactivate(struct ws_sm *sm, uint32_t wi, uint32_t sub_cores)
 {
     struct ws_subcore *sc = &sm->sub[wi % sub_cores];
-    struct ws_warp *w = &sm->warps[wi];
-    uint32_t at = w->cand;
+    uint32_t at = sm->cand_of[wi];
 
     if (at == WS_NO_CAND)
         return;
@@ -74,7 +76,7 @@ void ws_sm_deactivate(struct ws_sm *sm, uint32_t wi, uint32_t sub_cores)
     sc->ncand--;
     memmove(&sc->cand[at], &sc->cand[at + 1],
             (sc->ncand - at) * sizeof *sc->cand);
-    w->cand = WS_NO_CAND;
+    sm->cand_of[wi] = WS_NO_CAND;
     ws_sm_renumber(sm, sc, at);
 }
 
@@ -106,5 +108,6 @@ void ws_sm_free(struct ws_sm *sm)
     ws_free_lines(sm->warps);
     ws_free_lines(sm->slots);
     ws_free_lines(sm->sub);
+    ws_free_lines(sm->cand_of);
     memset(sm, 0, sizeof *sm);
 }

@@ -146,11 +146,6 @@ struct ws_warp {
     uint64_t next_dep;
     uint8_t next_dep_ctr, next_unit, next_mshr; /* next_dep_ctr: an
                                    enum ws_ctr stall reason */
-    /* Place in its sub-core's candidates, or WS_NO_CAND when not active;
-     * set when a warp starts (ws_cta.c), not at init, so
-     * that a slot no warp ever uses is never written (its pages stay
-     * untouched: ws_cacheline.h). */
-    uint32_t cand;
     /* The compiler's control (trace/ws_ctrl.h): the stall count's end,
      * the dependence counters SB0..SB5 as the cycle each reaches zero
      * (the latest release of the instructions that raised it), and what
@@ -241,6 +236,12 @@ struct ws_sm {
     _Alignas(WS_CACHELINE) uint32_t id;
     struct ws_warp *warps; /* [sm.max_warps] */
     uint32_t nwarps;
+    /* [sm.max_warps]: each warp slot's place among its sub-core's
+     * candidates, WS_NO_CAND when it is not one.  Beside the SM, not in
+     * the warps: a warp leaving the list renumbers those after it, and
+     * writing into each of their structs cost a host cache miss apiece
+     * (ws_sm_deactivate was 3.6 % of a streaming kernel's run). */
+    uint32_t *cand_of;
     /* Slots below it have been given a warp; those above never were and
      * are left unread (their pages untouched: ws_cacheline.h). */
     uint32_t warps_seen;
