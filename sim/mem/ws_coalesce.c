@@ -9,6 +9,15 @@
 
 #include "trace/ws_trace.h"
 
+/* The run test's vector form: x86-64 with gcc or clang, the CPU asked at
+ * run time (the baseline ISA has no AVX2). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define WS_RUN_AVX2 1
+#else
+#define WS_RUN_AVX2 0
+#endif
+
 /* A lane's shared access in bank-width words: 16 bytes (LDS.128) over
  * banks of 1 byte at the narrowest a config allows. */
 #define WS_SHARED_MAX_PIECES 16
@@ -47,18 +56,18 @@ static void ws_add_sector(uint64_t *set, unsigned *n, uint64_t v)
 /* Sector and line sizes are powers of two on every GPU: shifts, not
  * divisions, on the path every memory instruction takes twice (the
  * profile and the memory system). */
-/* Lanes at consecutive addresses (a unit-stride access, the common case)
- * cover one run of sectors, written out without looking at each lane. */
-static int ws_coalesce_run(const uint64_t *addrs, unsigned n, unsigned width,
-                           unsigned sshift, struct ws_coalesce_result *out)
+/* Lanes that cover one stretch of bytes from addrs[0] to the end of lane
+ * n - 1 (a unit-stride access, the common case, or a broadcast) cover one
+ * range of sectors, written out without looking at each lane.  0 when the
+ * stretch could wrap past 2^64 or spans more sectors than a result holds:
+ * then lane by lane decides. */
+static int ws_coalesce_range(const uint64_t *addrs, unsigned n, unsigned width,
+                             unsigned sshift, struct ws_coalesce_result *out)
 {
     uint64_t first, last;
 
     if (n == 0 || addrs[0] > UINT64_MAX - (uint64_t)n * width)
         return 0;
-    for (unsigned i = 1; i < n; i++)
-        if (addrs[i] != addrs[i - 1] + width)
-            return 0;
     first = addrs[0] >> sshift;
     last = (addrs[n - 1] + width - 1) >> sshift;
     if (last - first >= WS_COALESCE_MAX_SECTORS)
@@ -68,26 +77,131 @@ static int ws_coalesce_run(const uint64_t *addrs, unsigned n, unsigned width,
     return 1;
 }
 
-/* Lane by lane.  A lane inside one sector, the same as the lane before
- * (half-warps reading one row twice, rows of a broadcast), is skipped
- * before the sorted insert: that insert searches whenever the sector is
- * not past the largest so far. */
+/* A partial warp at consecutive addresses. */
+static int ws_coalesce_run(const uint64_t *addrs, unsigned n, unsigned width,
+                           unsigned sshift, struct ws_coalesce_result *out)
+{
+    for (unsigned i = 1; i < n; i++)
+        if (addrs[i] != addrs[i - 1] + width)
+            return 0;
+    return ws_coalesce_range(addrs, n, width, sshift, out);
+}
+
+/* Bit j set where a full warp's lane j starts a new run: its address is
+ * neither its previous lane's nor one width past it (lane 0's bit is never
+ * set).  With AVX2, four lanes a step and a vector compare's sign bits
+ * as the mask: left to the compiler, the mask's variable shifts made
+ * slower code than the scalar loop.  Integer tests either way: the same
+ * bits from both. */
+static uint32_t ws_run_breaks_scalar(const uint64_t *a, uint64_t width)
+{
+    uint32_t breaks = 0;
+
+    for (unsigned j = 1; j < WS_WARP_SIZE; j++) {
+        uint64_t d = a[j] - a[j - 1];
+        breaks |= (uint32_t)(d != 0 && d != width) << j;
+    }
+    return breaks;
+}
+
+#if WS_RUN_AVX2
+__attribute__((target("avx2"))) static uint32_t
+ws_run_breaks_avx2(const uint64_t *a, uint64_t width)
+{
+    const __m256i w = _mm256_set1_epi64x((long long)width);
+    const __m256i zero = _mm256_setzero_si256();
+    uint32_t breaks = 0;
+
+    for (unsigned k = 0; k < WS_WARP_SIZE / 4; k++) {
+        __m256i cur = _mm256_loadu_si256((const __m256i *)(a + 4 * k));
+        /* each lane's previous; lane 0 is its own (no break) */
+        __m256i prev = k ? _mm256_loadu_si256((const __m256i *)(a + 4 * k - 1))
+                         : _mm256_permute4x64_epi64(cur,
+                                                    _MM_SHUFFLE(2, 1, 0, 0));
+        __m256i d = _mm256_sub_epi64(cur, prev);
+        __m256i same = _mm256_or_si256(_mm256_cmpeq_epi64(d, zero),
+                                       _mm256_cmpeq_epi64(d, w));
+        uint32_t kept = (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(same));
+        breaks |= (~kept & 0xfu) << (4 * k);
+    }
+    return breaks;
+}
+#endif
+
+static uint32_t ws_run_breaks(const uint64_t *a, uint64_t width)
+{
+#if WS_RUN_AVX2
+    if (__builtin_cpu_supports("avx2"))
+        return ws_run_breaks_avx2(a, width);
+#endif
+    return ws_run_breaks_scalar(a, width);
+}
+
+/* Where the run that lane i starts ends (one past its last lane). */
+static unsigned ws_run_end(const uint64_t *addrs, unsigned n, unsigned width,
+                           uint32_t breaks, unsigned i)
+{
+    unsigned j;
+
+    if (n == WS_WARP_SIZE) {
+        /* i < 32: the shift is by 1 to 32, on 64 bits */
+        breaks &= (uint32_t)(~(uint64_t)0 << (i + 1));
+        return breaks ? (unsigned)__builtin_ctz(breaks) : n;
+    }
+    for (j = i + 1;
+         j < n
+         && (addrs[j] == addrs[j - 1] || addrs[j] == addrs[j - 1] + width);
+         j++)
+        ;
+    return j;
+}
+
+/* Sectors first..last, in order, unless they are the one sector the last
+ * span ended in (*prev): that skip comes before the sorted insert, which
+ * searches whenever the sector is not past the largest so far.  A span
+ * that wrapped past 2^64 (last < first) adds nothing and is no *prev:
+ * taken as one, its wrapped end hid the next lane's sector 0. */
+static void ws_coalesce_span(uint64_t first, uint64_t last, unsigned sshift,
+                             uint64_t *prev, int *have_prev,
+                             struct ws_coalesce_result *out)
+{
+    if (last < first || (first == last && *have_prev && first == *prev))
+        return;
+    *prev = last;
+    *have_prev = 1;
+    for (uint64_t s = first;
+         s <= last && out->nsectors < WS_COALESCE_MAX_SECTORS; s++)
+        ws_add_sector(out->sectors, &out->nsectors, s << sshift);
+}
+
+/* Run by run.  A run is lanes each at the address before it or one width
+ * past it: a row read by a half-warp, a broadcast, a row at the end of a
+ * broadcast.  Its bytes are one stretch, so it adds one range of sectors,
+ * in the order lane-by-lane adding would have added them (the same set,
+ * the same sectors kept when the cap cuts it).  Warps whose halves read
+ * one row twice (blocks 16 threads wide) cost two runs, not 32 lanes.  A
+ * run whose stretch wraps past 2^64 goes lane by lane, as every run did:
+ * a lane whose own bytes wrap adds nothing, the lanes before it do. */
 static void ws_coalesce_lanes(const uint64_t *addrs, unsigned n, unsigned width,
-                              unsigned sshift, struct ws_coalesce_result *out)
+                              unsigned sshift, uint32_t breaks,
+                              struct ws_coalesce_result *out)
 {
     uint64_t prev = 0;
     int have_prev = 0;
 
-    for (unsigned i = 0; i < n; i++) {
-        uint64_t first = addrs[i] >> sshift;
-        uint64_t last = (addrs[i] + width - 1) >> sshift;
-        if (first == last && have_prev && first == prev)
+    for (unsigned i = 0, j; i < n; i = j) {
+        uint64_t end;
+        j = ws_run_end(addrs, n, width, breaks, i);
+        end = addrs[j - 1] + width - 1;
+        if (end >= addrs[i]) {
+            ws_coalesce_span(addrs[i] >> sshift, end >> sshift, sshift, &prev,
+                             &have_prev, out);
             continue;
-        prev = last;
-        have_prev = 1;
-        for (uint64_t s = first;
-             s <= last && out->nsectors < WS_COALESCE_MAX_SECTORS; s++)
-            ws_add_sector(out->sectors, &out->nsectors, s << sshift);
+        }
+        for (unsigned l = i; l < j; l++)
+            ws_coalesce_span(addrs[l] >> sshift,
+                             (addrs[l] + width - 1) >> sshift, sshift, &prev,
+                             &have_prev, out);
     }
 }
 
@@ -99,8 +213,15 @@ static void ws_coalesce_pow2(const uint64_t *addrs, unsigned n, unsigned width,
 
     if (n > WS_WARP_SIZE)
         n = WS_WARP_SIZE;
-    if (!ws_coalesce_run(addrs, n, width, sshift, out))
-        ws_coalesce_lanes(addrs, n, width, sshift, out);
+    if (n == WS_WARP_SIZE) {
+        /* a full warp: one vector pass finds its runs, and one run is
+         * the whole warp's stretch */
+        uint32_t breaks = ws_run_breaks(addrs, width);
+        if (breaks || !ws_coalesce_range(addrs, n, width, sshift, out))
+            ws_coalesce_lanes(addrs, n, width, sshift, breaks, out);
+    } else if (!ws_coalesce_run(addrs, n, width, sshift, out)) {
+        ws_coalesce_lanes(addrs, n, width, sshift, 0, out);
+    }
     for (unsigned i = 0; i < out->nsectors; i++) {
         uint64_t line = out->sectors[i] >> lshift;
         if (i == 0 || line != prev_line)

@@ -3,6 +3,7 @@
  * (sim/trace/ws_opcode.c, sim/mem/ws_coalesce.c).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mem/ws_coalesce.h"
@@ -150,6 +151,13 @@ static void test_bank_conflicts(void **state)
  * broadcasts, rows) against the plain definitions, on random accesses
  * drawn to hit them and to just miss them: unaligned, strided, repeated,
  * narrow and wide. */
+static int ref_cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+    return a < b ? -1 : a > b;
+}
+
 static unsigned ref_sectors(const uint64_t *a, unsigned n, unsigned width,
                             unsigned sector, uint64_t *out)
 {
@@ -220,8 +228,12 @@ static void test_coalesce_random(void **state)
         rng = rng * 6364136223846793005u + 1442695040888963407u;
         n = 1 + (unsigned)(rng >> 59);
         width = widths[(rng >> 50) % 5];
-        kind = (unsigned)(rng >> 40) % 4;
+        kind = (unsigned)(rng >> 40) % 7;
         base = (rng >> 20) % 4096;
+        if ((rng >> 2) % 64 == 0) /* at the top of the address space */
+            base = UINT64_MAX - (rng >> 20) % 600;
+        if (kind >= 4 && (rng >> 1) % 2)
+            n = 32; /* a full warp: the vector run test */
         stride = kind == 0 ? width : kind == 1 ? 0 : (rng >> 10) % 70;
         bw = (rng >> 8) % 2 ? 4 : 8;
         /* 24 banks: no GPU has them, but the general tally (a division
@@ -229,11 +241,22 @@ static void test_coalesce_random(void **state)
         banks = (rng >> 6) % 3 == 0 ? 24 : (rng >> 7) % 2 ? 32 : 16;
         for (unsigned i = 0; i < n; i++)
             a[i] = kind == 3 ? base + ((rng >> (i % 32)) % 300)
-                             : base + i * stride;
-        if (kind == 0 && (rng >> 3) % 4 == 0 && n > 1)
+                   : kind == 4
+                       ? base + (i % 16) * width /* halves: a row twice */
+                   : kind == 5 ? base + (i / (1 + (rng >> 30) % 4)) * width
+                   : kind == 6 ? base + (i / 8) * 1024 + (i % 8) * width
+                               : base + i * stride;
+        if ((kind == 0 || kind >= 4) && (rng >> 3) % 4 == 0 && n > 1)
             a[n / 2] += 1; /* a run broken by one lane */
         ws_coalesce(a, n, width, 32, 128, &r);
-        assert_int_equal(r.nsectors, ref_sectors(a, n, width, 32, ref));
+        {
+            /* the same sectors, not just as many: the result is sorted */
+            unsigned k = ref_sectors(a, n, width, 32, ref);
+            assert_int_equal(r.nsectors, k);
+            qsort(ref, k, sizeof *ref, ref_cmp_u64);
+            for (unsigned i = 0; i < k; i++)
+                assert_true(r.sectors[i] == ref[i]);
+        }
         assert_int_equal(ws_shared_wavefronts(a, n, width, banks, bw),
                          ref_wavefronts(a, n, width, banks, bw));
     }
