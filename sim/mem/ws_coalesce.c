@@ -342,6 +342,59 @@ static unsigned ws_shared_tally(const uint64_t *addrs, unsigned n,
     return worst;
 }
 
+/* The least and the greatest of n addresses.  A full warp with AVX2 takes
+ * four lanes a step: AVX2 compares signed 64-bit lanes only, so the sign
+ * bit is flipped on the way in and out (the unsigned order then is the
+ * signed one).  The loop was most of the shared-memory test's cost. */
+static void ws_lanes_min_max_scalar(const uint64_t *a, unsigned n, uint64_t *lo,
+                                    uint64_t *hi)
+{
+    *lo = *hi = a[0];
+    for (unsigned i = 1; i < n; i++) {
+        *lo = a[i] < *lo ? a[i] : *lo;
+        *hi = a[i] > *hi ? a[i] : *hi;
+    }
+}
+
+#if WS_RUN_AVX2
+__attribute__((target("avx2"))) static void
+ws_lanes_min_max_avx2(const uint64_t *a, uint64_t *lo, uint64_t *hi)
+{
+    const __m256i sign = _mm256_set1_epi64x(INT64_MIN);
+    __m256i mn = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)a), sign);
+    __m256i mx = mn;
+    uint64_t l[4], h[4];
+
+    for (unsigned k = 1; k < WS_WARP_SIZE / 4; k++) {
+        __m256i v = _mm256_xor_si256(_mm256_loadu_si256(
+                                         (const __m256i *)(a + 4 * k)),
+                                     sign);
+        mn = _mm256_blendv_epi8(mn, v, _mm256_cmpgt_epi64(mn, v));
+        mx = _mm256_blendv_epi8(mx, v, _mm256_cmpgt_epi64(v, mx));
+    }
+    _mm256_storeu_si256((__m256i *)l, _mm256_xor_si256(mn, sign));
+    _mm256_storeu_si256((__m256i *)h, _mm256_xor_si256(mx, sign));
+    *lo = l[0];
+    *hi = h[0];
+    for (unsigned i = 1; i < 4; i++) {
+        *lo = l[i] < *lo ? l[i] : *lo;
+        *hi = h[i] > *hi ? h[i] : *hi;
+    }
+}
+#endif
+
+static void ws_lanes_min_max(const uint64_t *a, unsigned n, uint64_t *lo,
+                             uint64_t *hi)
+{
+#if WS_RUN_AVX2
+    if (n == WS_WARP_SIZE && __builtin_cpu_supports("avx2")) {
+        ws_lanes_min_max_avx2(a, lo, hi);
+        return;
+    }
+#endif
+    ws_lanes_min_max_scalar(a, n, lo, hi);
+}
+
 /* The narrow case, nearly every access: one word per lane (no wider than
  * a bank), banks and their width powers of two, at most 64 banks. */
 static int ws_shared_narrow(unsigned pieces, unsigned banks,
@@ -363,11 +416,8 @@ static unsigned ws_shared_count(const uint64_t *addrs, unsigned n,
     if (n && ws_shared_narrow(pieces, banks, bank_width)) {
         /* the words' span from the addresses' (a shift keeps order) */
         int shift = __builtin_ctz(bank_width);
-        uint64_t lo = addrs[0], hi = lo;
-        for (unsigned i = 1; i < n; i++) {
-            lo = addrs[i] < lo ? addrs[i] : lo;
-            hi = addrs[i] > hi ? addrs[i] : hi;
-        }
+        uint64_t lo, hi;
+        ws_lanes_min_max(addrs, n, &lo, &hi);
         if ((hi >> shift) - (lo >> shift) < banks)
             return 1;
     }
