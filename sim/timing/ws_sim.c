@@ -38,6 +38,7 @@ static uint64_t ws_sim_sm_bytes(const struct ws_gpu *g)
            + (uint64_t)g->sm.sub_cores * sizeof(struct ws_subcore)
            + ((uint64_t)g->sm.max_warps + g->sm.sub_cores)
                  * sizeof(struct ws_cand)
+           + (uint64_t)g->sm.max_warps * sizeof(uint32_t) /* cand_of */
            + g->l1.size / g->l1.line
                  * (sizeof(struct ws_cache_line) + 2 * sizeof(uint64_t))
            + (uint64_t)g->l1.mshrs * sizeof(struct ws_heap_key)

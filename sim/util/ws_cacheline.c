@@ -51,14 +51,15 @@ void *ws_calloc_lines(size_t n, size_t size)
     if (size && n > SIZE_MAX / size)
         return NULL;
     bytes = n * size;
-    if (bytes > SIZE_MAX - 2 * WS_CACHELINE)
+    if (bytes > SIZE_MAX - 3 * WS_CACHELINE)
         return NULL;
     bytes = (bytes + WS_CACHELINE - 1) / WS_CACHELINE * WS_CACHELINE;
     if (!bytes)
         bytes = WS_CACHELINE;
-    /* a line more than asked: room for the head below the start, whatever
-     * calloc's own alignment (at least a pointer's) */
-    total = bytes + WS_CACHELINE;
+    /* two lines more than asked: the head below the start, and the
+     * rounding up to a line, whatever calloc's own alignment (a block at
+     * 56 past a line, on a calloc that aligns to 8 only, starts 72 in) */
+    total = bytes + 2 * WS_CACHELINE;
     if (WS_LINES_MAP_OK && total >= WS_LINES_MAP) {
         head.raw = mmap(NULL, total, PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

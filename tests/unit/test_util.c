@@ -581,8 +581,9 @@ static void test_calloc_lines(void **state)
             memset(p, 0xa5, whole); /* the whole lines are the caller's */
             ws_free_lines(p);
         }
-    /* a block calloc takes from fresh pages (past its mmap threshold):
-     * zero without a memset, still aligned, freed through the same call */
+    /* a block past ws_calloc_lines' mapping threshold (calloc's under
+     * AddressSanitizer): zero without a memset, still aligned, freed
+     * through the same call */
     unsigned char *big = ws_calloc_lines(3, 1u << 20);
     assert_non_null(big);
     assert_int_equal((uintptr_t)big % WS_CACHELINE, 0);
