@@ -43,9 +43,6 @@ const struct ws_repl_ops *ws_repl_ops_of(enum ws_repl_policy p)
 
 /* ---- the tag array --------------------------------------------------------- */
 
-/* A way's share of the cache's one block: its tag, its stamp, its line. */
-#define WS_CACHE_WAY_BYTES (2 * sizeof(uint64_t) + sizeof(struct ws_cache_line))
-
 int ws_cache_init(struct ws_cache *c, uint32_t sets, uint32_t assoc,
                   uint32_t sectors, enum ws_repl_policy policy)
 {
@@ -59,7 +56,7 @@ int ws_cache_init(struct ws_cache *c, uint32_t sets, uint32_t assoc,
     c->ranks = 0;
     c->lines = NULL;
     c->tag = c->stamp = NULL;
-    if (!c->repl || (n && SIZE_MAX / n < WS_CACHE_WAY_BYTES))
+    if (!c->repl)
         return -1;
     /* One block, tags first, then stamps, then lines (the 8-byte arrays
      * keep the lines' alignment): untouched until used (ws_cacheline.h),
@@ -88,9 +85,7 @@ void ws_cache_clear(struct ws_cache *c)
      * probes' too, which would touch pages no access ever did. */
     if (c->tick == 0)
         return;
-    memset(c->lines, 0, n * sizeof *c->lines);
-    memset(c->tag, 0, n * sizeof *c->tag);
-    memset(c->stamp, 0, n * sizeof *c->stamp);
+    memset(c->tag, 0, n * WS_CACHE_WAY_BYTES); /* the block (ws_cache_init) */
     c->tick = 0;
 }
 

@@ -43,6 +43,10 @@ struct ws_cache_line {
     uint8_t valid, dirty;
 };
 
+/* A way's share of a cache's memory, all of it in one block: its tag, its
+ * stamp, its line (ws_cache_init; the simulator's size estimate). */
+#define WS_CACHE_WAY_BYTES (2 * sizeof(uint64_t) + sizeof(struct ws_cache_line))
+
 struct ws_cache;
 
 /* A replacement policy: the stamp a hit leaves on a way that had `old`,

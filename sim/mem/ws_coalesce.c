@@ -9,13 +9,13 @@
 
 #include "trace/ws_trace.h"
 
-/* The run test's vector form: x86-64 with gcc or clang, the CPU asked at
- * run time (the baseline ISA has no AVX2). */
+/* The vector forms of the run-break and min/max scans: x86-64 with gcc or
+ * clang, the CPU asked at run time (the baseline ISA has no AVX2). */
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
-#define WS_RUN_AVX2 1
+#define WS_COALESCE_AVX2 1
 #else
-#define WS_RUN_AVX2 0
+#define WS_COALESCE_AVX2 0
 #endif
 
 /* A lane's shared access in bank-width words: 16 bytes (LDS.128) over
@@ -104,7 +104,7 @@ static uint32_t ws_run_breaks_scalar(const uint64_t *a, uint64_t width)
     return breaks;
 }
 
-#if WS_RUN_AVX2
+#if WS_COALESCE_AVX2
 __attribute__((target("avx2"))) static uint32_t
 ws_run_breaks_avx2(const uint64_t *a, uint64_t width)
 {
@@ -130,7 +130,7 @@ ws_run_breaks_avx2(const uint64_t *a, uint64_t width)
 
 static uint32_t ws_run_breaks(const uint64_t *a, uint64_t width)
 {
-#if WS_RUN_AVX2
+#if WS_COALESCE_AVX2
     if (__builtin_cpu_supports("avx2"))
         return ws_run_breaks_avx2(a, width);
 #endif
@@ -356,7 +356,7 @@ static void ws_lanes_min_max_scalar(const uint64_t *a, unsigned n, uint64_t *lo,
     }
 }
 
-#if WS_RUN_AVX2
+#if WS_COALESCE_AVX2
 __attribute__((target("avx2"))) static void
 ws_lanes_min_max_avx2(const uint64_t *a, uint64_t *lo, uint64_t *hi)
 {
@@ -386,7 +386,7 @@ ws_lanes_min_max_avx2(const uint64_t *a, uint64_t *lo, uint64_t *hi)
 static void ws_lanes_min_max(const uint64_t *a, unsigned n, uint64_t *lo,
                              uint64_t *hi)
 {
-#if WS_RUN_AVX2
+#if WS_COALESCE_AVX2
     if (n == WS_WARP_SIZE && __builtin_cpu_supports("avx2")) {
         ws_lanes_min_max_avx2(a, lo, hi);
         return;

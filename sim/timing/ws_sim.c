@@ -39,16 +39,14 @@ static uint64_t ws_sim_sm_bytes(const struct ws_gpu *g)
            + ((uint64_t)g->sm.max_warps + g->sm.sub_cores)
                  * sizeof(struct ws_cand)
            + (uint64_t)g->sm.max_warps * sizeof(uint32_t) /* cand_of */
-           + g->l1.size / g->l1.line
-                 * (sizeof(struct ws_cache_line) + 2 * sizeof(uint64_t))
+           + g->l1.size / g->l1.line * WS_CACHE_WAY_BYTES
            + (uint64_t)g->l1.mshrs * sizeof(struct ws_heap_key)
            + sizeof(struct ws_sm);
 }
 
 static uint64_t ws_sim_l2_bytes(const struct ws_gpu *g)
 {
-    return g->l2.size / g->l2.line
-               * (sizeof(struct ws_cache_line) + 2 * sizeof(uint64_t))
+    return g->l2.size / g->l2.line * WS_CACHE_WAY_BYTES
            + (uint64_t)g->l2.slices * g->l2.mshrs * sizeof(struct ws_heap_key)
            + (uint64_t)g->dram.channels
                  * (g->dram.banks * 3 + g->dram.bank_groups) * sizeof(uint64_t);
