@@ -15,6 +15,10 @@
 
 static inline unsigned ws_popcount32(uint32_t v)
 {
+    /* A full warp's mask, most instructions' in most kernels: one
+     * well-predicted compare instead of the sum. */
+    if (v == UINT32_MAX)
+        return 32;
     v = v - ((v >> 1) & 0x55555555u);
     v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
     v = (v + (v >> 4)) & 0x0f0f0f0fu;

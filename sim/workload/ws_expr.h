@@ -93,6 +93,7 @@ struct ws_expr_lop {
 struct ws_expr_lanes {
     struct ws_expr_lop *ops;
     uint32_t nops;
+    uint32_t depth; /* stack slots the operations use, at least 1 */
 };
 
 int ws_expr_lanes_build(struct ws_expr_lanes *p, const struct ws_expr *e,

@@ -225,7 +225,7 @@ int ws_expr_lanes_build(struct ws_expr_lanes *p, const struct ws_expr *e,
     struct ws_lbuild b;
     uint32_t *map = malloc((e->nops + 1) * sizeof *map);
 
-    p->nops = 0;
+    p->nops = p->depth = 0;
     p->ops = malloc((e->nops + 1) * sizeof *p->ops);
     b.arrive = calloc(e->nops + 1, sizeof *b.arrive);
     if (!map || !b.arrive || !p->ops) {
@@ -242,9 +242,16 @@ int ws_expr_lanes_build(struct ws_expr_lanes *p, const struct ws_expr *e,
         if (pc < e->nops && b.live && e->ops[pc].depth != WS_EXPR_UNREACHED)
             ws_lop(&b, &e->ops[pc], c);
     }
-    for (uint32_t i = 0; i < p->nops; i++)
-        if (ws_is_jump(p->ops[i].code))
-            p->ops[i].arg = map[p->ops[i].arg];
+    p->depth = 1;
+    for (uint32_t i = 0; i < p->nops; i++) {
+        const struct ws_expr_lop *op = &p->ops[i];
+        unsigned need = op->code == OP_LIT || op->code == OP_VAR ? op->sp + 1u
+                                                                 : op->sp;
+        if (ws_is_jump(op->code))
+            p->ops[i].arg = map[op->arg];
+        if (need > p->depth)
+            p->depth = need;
+    }
     free(map);
     free(b.arrive);
     return 0;
@@ -254,7 +261,7 @@ void ws_expr_lanes_free(struct ws_expr_lanes *p)
 {
     free(p->ops);
     p->ops = NULL;
-    p->nops = 0;
+    p->nops = p->depth = 0;
 }
 
 int ws_expr_lanes_const(const struct ws_expr_lanes *p, int64_t *v)
@@ -598,22 +605,32 @@ static WS_FORCE_INLINE void ws_lanes_jump(const struct ws_expr_lop *op,
         ws_lanes_run(run, run->m & ~go);
 }
 
+/* The stack is slot pointers into buf, one buffer more than slots (the
+ * spare): an operation with every lane running computes into the spare,
+ * which then takes its operand's place, so that no result is copied into
+ * its slot (a 256-byte copy per operation, an eighth of the evaluator's
+ * host instructions).  With lanes parked, the result is merged into the
+ * slot lane by lane as before: the slot's other lanes belong to paths
+ * still to run. */
 WS_CLONES static uint32_t ws_lanes_eval(const struct ws_expr_lanes *p,
                                         const int64_t *vals, uint32_t mask,
                                         int64_t *out)
 {
-    int64_t st[WS_EXPR_STACK][WS_LANES];
-    int64_t r[WS_LANES], imm[WS_LANES];
+    int64_t buf[WS_EXPR_STACK + 1][WS_LANES];
+    int64_t *st[WS_EXPR_STACK], *r = buf[WS_EXPR_STACK];
+    int64_t imm[WS_LANES];
     uint32_t parked[WS_EXPR_MAX_OPS + 1];
     uint32_t faults = 0;
     struct ws_lanes_run run;
 
+    for (uint32_t i = 0; i < p->depth; i++)
+        st[i] = buf[i];
     memset(parked, 0, (p->nops + 1) * sizeof *parked);
     ws_lanes_run(&run, mask);
     for (uint32_t pc = 0; pc < p->nops; pc++) {
         const struct ws_expr_lop *op = &p->ops[pc];
         const int64_t *b;
-        int64_t *dst;
+        int64_t **dst;
         if (parked[pc])
             ws_lanes_run(&run, run.m | parked[pc]);
         if (!run.m)
@@ -628,12 +645,12 @@ WS_CLONES static uint32_t ws_lanes_eval(const struct ws_expr_lanes *p,
         case OP_VAR:
             /* A push with every lane running goes straight to its slot,
              * without the copy through r the other operations need. */
-            dst = st[op->sp];
+            dst = &st[op->sp];
             if (op->code == OP_LIT)
-                ws_lanes_fill(run.m == mask ? dst : r, op->arg);
+                ws_lanes_fill(run.m == mask ? *dst : r, op->arg);
             else
-                memcpy(run.m == mask ? dst : r, vals + op->arg * WS_LANES,
-                       sizeof r);
+                memcpy(run.m == mask ? *dst : r, vals + op->arg * WS_LANES,
+                       WS_LANES * sizeof *r);
             if (run.m == mask)
                 continue;
             break;
@@ -643,28 +660,34 @@ WS_CLONES static uint32_t ws_lanes_eval(const struct ws_expr_lanes *p,
         case OP_ABS:
         case OP_LOG2:
         case OP_BOOL:
-            dst = st[op->sp - 1];
-            faults |= ws_lanes_unary(op->code, dst, r, &run);
+            dst = &st[op->sp - 1];
+            faults |= ws_lanes_unary(op->code, *dst, r, &run);
             break;
         case OP_DIV_P2:
         case OP_MOD_P2:
-            dst = st[op->sp - 1];
-            ws_lanes_pow2(op->code, dst, op->arg, r);
+            dst = &st[op->sp - 1];
+            ws_lanes_pow2(op->code, *dst, op->arg, r);
             break;
         default:
             if (op->code & WS_OP_IMM) {
                 ws_lanes_fill(imm, op->arg);
-                dst = st[op->sp - 1];
+                dst = &st[op->sp - 1];
                 b = imm;
             } else {
-                dst = st[op->sp - 2];
+                dst = &st[op->sp - 2];
                 b = st[op->sp - 1];
             }
-            faults |= ws_lanes_binary((uint8_t)(op->code & ~WS_OP_IMM), dst, b,
+            faults |= ws_lanes_binary((uint8_t)(op->code & ~WS_OP_IMM), *dst, b,
                                       r, &run);
             break;
         }
-        ws_lanes_store(dst, r, run.m, run.m == mask);
+        if (run.m == mask) {
+            int64_t *was = *dst;
+            *dst = r;
+            r = was;
+        } else {
+            ws_lanes_store(*dst, r, run.m, 0);
+        }
     }
     ws_lanes_store(out, st[0], mask, mask == 0xffffffffu);
     return faults;
