@@ -278,16 +278,14 @@ static void ws_profile_link(const struct ws_profile_warp *pw,
     double a = 0, b = 0;
 
     for (unsigned k = 0; k < in->nsrc; k++) {
-        if (pw->ready[in->src[k]] > a)
-            a = pw->ready[in->src[k]];
-        if (pw->steps[in->src[k]] > b)
-            b = pw->steps[in->src[k]];
+        const struct ws_profile_reg *r = &pw->reg[in->src[k]];
+        a = r->ready > a ? r->ready : a;
+        b = r->steps > b ? r->steps : b;
     }
     for (unsigned k = 0; k < in->ndst; k++) {
-        if (pw->ready[in->dst[k]] > a)
-            a = pw->ready[in->dst[k]];
-        if (pw->steps[in->dst[k]] > b)
-            b = pw->steps[in->dst[k]];
+        const struct ws_profile_reg *r = &pw->reg[in->dst[k]];
+        a = r->ready > a ? r->ready : a;
+        b = r->steps > b ? r->steps : b;
     }
     *start = a;
     *start_steps = b;
@@ -308,8 +306,8 @@ static void ws_profile_span(const struct ws_profile *p,
         end += ws_profile_latency(p, in);
         steps += ws_profile_steps(p, in);
         for (unsigned k = 0; k < in->ndst; k++) {
-            pw->ready[in->dst[k]] = end;
-            pw->steps[in->dst[k]] = steps;
+            pw->reg[in->dst[k]].ready = end;
+            pw->reg[in->dst[k]].steps = steps;
         }
         if (end > pw->span)
             pw->span = end;

@@ -110,8 +110,13 @@ void ws_profile_add_cta(struct ws_profile *p, const struct ws_cta_stream *cta,
  * windows in order (addrs is what each window's inst.addr indexes), end.
  * Whole CTAs and streamed warps count the same totals. */
 struct ws_profile_warp {
-    double ready[WS_REG_RZ + 1]; /* per register: its value's ready time */
-    double steps[WS_REG_RZ + 1]; /* the same in TMM's time steps */
+    /* Per register: its value's ready time, and the same in TMM's time
+     * steps, side by side: a window's walk reads both for each operand,
+     * and the warps' registers are cold in the host's cache by the next
+     * window (one line per four registers, not two half-used ones). */
+    struct ws_profile_reg {
+        double ready, steps;
+    } reg[WS_REG_RZ + 1];
     double span, span_steps;
     uint64_t ninst, first_comp;
     uint64_t wavefronts; /* its shared accesses', into the kernel's at end */

@@ -120,6 +120,15 @@ void ws_issue_prepare(struct ws_sim *s, struct ws_warp *w)
         r.dep = w->fetch_ready;
         r.dep_ctr = WS_CTR_STALL_NO_INST;
     }
+    if (in->width && in->mask) {
+        /* The lane addresses were written when the window was read or the
+         * CTA copied, many warps ago: asked for now, they are in the
+         * host's cache by the issue, which reads them first. */
+        const char *a = (const char *)(w->addrs + in->addr);
+        for (unsigned k = 0; k < WS_WARP_SIZE * sizeof *w->addrs;
+             k += WS_CACHELINE)
+            __builtin_prefetch(a + k);
+    }
     w->next_dep = r.dep;
     w->next_dep_ctr = (uint8_t)r.dep_ctr;
     w->next_unit = (uint8_t)ws_issue_unit(s, in);
