@@ -18,6 +18,15 @@
 #define WS_COALESCE_AVX2 0
 #endif
 
+/* Whether the vector forms may run (ws_coalesce_set_vector): set by tests
+ * before any simulation, read only after. */
+static int ws_coalesce_vector = 1;
+
+void ws_coalesce_set_vector(int on)
+{
+    ws_coalesce_vector = on;
+}
+
 /* A lane's shared access in bank-width words: 16 bytes (LDS.128) over
  * banks of 1 byte at the narrowest a config allows. */
 #define WS_SHARED_MAX_PIECES 16
@@ -131,7 +140,7 @@ ws_run_breaks_avx2(const uint64_t *a, uint64_t width)
 static uint32_t ws_run_breaks(const uint64_t *a, uint64_t width)
 {
 #if WS_COALESCE_AVX2
-    if (__builtin_cpu_supports("avx2"))
+    if (ws_coalesce_vector && __builtin_cpu_supports("avx2"))
         return ws_run_breaks_avx2(a, width);
 #endif
     return ws_run_breaks_scalar(a, width);
@@ -387,7 +396,8 @@ static void ws_lanes_min_max(const uint64_t *a, unsigned n, uint64_t *lo,
                              uint64_t *hi)
 {
 #if WS_COALESCE_AVX2
-    if (n == WS_WARP_SIZE && __builtin_cpu_supports("avx2")) {
+    if (n == WS_WARP_SIZE && ws_coalesce_vector
+        && __builtin_cpu_supports("avx2")) {
         ws_lanes_min_max_avx2(a, lo, hi);
         return;
     }

@@ -36,4 +36,9 @@ void ws_coalesce(const uint64_t *addrs, unsigned n, unsigned width,
 unsigned ws_shared_wavefronts(const uint64_t *addrs, unsigned n, unsigned width,
                               unsigned banks, unsigned bank_width);
 
+/* Whether the AVX2 scans run where the CPU has them (1, the default).
+ * For tests: with 0 the scalar twins answer, to be checked against the
+ * same references on a machine that has AVX2.  Set before simulating. */
+void ws_coalesce_set_vector(int on);
+
 #endif

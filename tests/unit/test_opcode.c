@@ -158,13 +158,17 @@ static int ref_cmp_u64(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
+/* The first WS_COALESCE_MAX_SECTORS distinct sectors in lane order (each
+ * lane's in address order): what a result holds when an access touches
+ * more (sectors smaller than a lane's bytes). */
 static unsigned ref_sectors(const uint64_t *a, unsigned n, unsigned width,
                             unsigned sector, uint64_t *out)
 {
     unsigned k = 0;
 
     for (unsigned i = 0; i < n; i++)
-        for (uint64_t s = a[i] / sector; s <= (a[i] + width - 1) / sector;
+        for (uint64_t s = a[i] / sector;
+             s <= (a[i] + width - 1) / sector && k < WS_COALESCE_MAX_SECTORS;
              s++) {
             unsigned j = 0;
             while (j < k && out[j] != s * sector)
@@ -173,6 +177,16 @@ static unsigned ref_sectors(const uint64_t *a, unsigned n, unsigned width,
                 out[k++] = s * sector;
         }
     return k;
+}
+
+/* Distinct lines among sorted sectors. */
+static unsigned ref_lines(const uint64_t *sectors, unsigned k, unsigned line)
+{
+    unsigned n = 0;
+
+    for (unsigned i = 0; i < k; i++)
+        n += i == 0 || sectors[i] / line != sectors[i - 1] / line;
+    return n;
 }
 
 static unsigned ref_tally(const uint64_t *a, unsigned n, unsigned width,
@@ -220,10 +234,11 @@ static void test_coalesce_random(void **state)
     static const unsigned widths[] = {1, 2, 4, 8, 16};
     uint64_t a[32], ref[32 * 16], rng = 99;
     struct ws_coalesce_result r;
+    unsigned capped = 0, capped_full = 0;
 
     (void)state;
     for (int t = 0; t < 20000; t++) {
-        unsigned n, width, kind, bw, banks;
+        unsigned n, width, kind, bw, banks, sector, line, k;
         uint64_t base, stride;
         rng = rng * 6364136223846793005u + 1442695040888963407u;
         n = 1 + (unsigned)(rng >> 59);
@@ -248,18 +263,34 @@ static void test_coalesce_random(void **state)
                                : base + i * stride;
         if ((kind == 0 || kind >= 4) && (rng >> 3) % 4 == 0 && n > 1)
             a[n / 2] += 1; /* a run broken by one lane */
-        ws_coalesce(a, n, width, 32, 128, &r);
-        {
-            /* the same sectors, not just as many: the result is sorted */
-            unsigned k = ref_sectors(a, n, width, 32, ref);
+        /* Sectors of 8 and 4 bytes (no GPU has them) let 32 lanes touch
+         * more sectors than a result holds; 24 takes the division path. */
+        sector = (rng >> 12) % 8 == 0   ? 8
+                 : (rng >> 12) % 8 == 1 ? 4
+                 : (rng >> 12) % 8 == 2 ? 24
+                                        : 32;
+        line = sector == 24 ? 96 : 128;
+        k = ref_sectors(a, n, width, sector, ref);
+        qsort(ref, k, sizeof *ref, ref_cmp_u64);
+        capped += k == WS_COALESCE_MAX_SECTORS;
+        capped_full += k == WS_COALESCE_MAX_SECTORS && n == 32;
+        /* the vector scans, then their scalar twins, against the same
+         * references: the same sectors, not just as many (sorted) */
+        for (int vec = 1; vec >= 0; vec--) {
+            ws_coalesce_set_vector(vec);
+            ws_coalesce(a, n, width, sector, line, &r);
             assert_int_equal(r.nsectors, k);
-            qsort(ref, k, sizeof *ref, ref_cmp_u64);
             for (unsigned i = 0; i < k; i++)
                 assert_true(r.sectors[i] == ref[i]);
+            assert_int_equal(r.nlines, ref_lines(ref, k, line));
+            assert_int_equal(ws_shared_wavefronts(a, n, width, banks, bw),
+                             ref_wavefronts(a, n, width, banks, bw));
         }
-        assert_int_equal(ws_shared_wavefronts(a, n, width, banks, bw),
-                         ref_wavefronts(a, n, width, banks, bw));
+        ws_coalesce_set_vector(1);
     }
+    /* the cap was reached, by full warps among others */
+    assert_true(capped > 100);
+    assert_true(capped_full > 50);
 }
 
 /* Every mnemonic of the bundled sm_90a listings is known for SM 90, and
