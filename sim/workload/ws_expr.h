@@ -86,14 +86,18 @@ struct ws_expr_consts {
 
 struct ws_expr_lop {
     uint8_t code;
-    uint8_t sp;  /* values on the stack before it runs */
-    int64_t arg; /* literal, slot, jump target, or log2 of a divisor */
+    uint8_t sp;   /* values on the stack before it runs */
+    uint32_t row; /* a literal's (push or operand): its row in rows */
+    int64_t arg;  /* literal, slot, jump target, or log2 of a divisor */
 };
 
 struct ws_expr_lanes {
     struct ws_expr_lop *ops;
     uint32_t nops;
     uint32_t depth; /* stack slots the operations use, at least 1 */
+    /* Each literal as a row of lanes, made once: a push or an operand
+     * then reads the row where it would fill one every evaluation. */
+    int64_t (*rows)[WS_EXPR_LANES];
 };
 
 int ws_expr_lanes_build(struct ws_expr_lanes *p, const struct ws_expr *e,

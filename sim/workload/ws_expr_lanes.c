@@ -215,6 +215,36 @@ static void ws_lenter(struct ws_lbuild *b, uint32_t pc)
     b->live = 1;
 }
 
+/* A literal the evaluation reads as a row: a push, or a binary
+ * operation's right operand (the division by a power of two keeps its
+ * shift in arg, not a literal). */
+static int ws_lop_literal(const struct ws_expr_lop *op)
+{
+    return op->code == OP_LIT || (op->code & WS_OP_IMM);
+}
+
+/* Each literal's row of lanes (ws_expr_lanes.rows). */
+static int ws_lrows(struct ws_expr_lanes *p)
+{
+    uint32_t n = 0;
+
+    for (uint32_t i = 0; i < p->nops; i++)
+        n += (uint32_t)ws_lop_literal(&p->ops[i]);
+    p->rows = malloc((n ? n : 1) * sizeof *p->rows);
+    if (!p->rows)
+        return -1;
+    n = 0;
+    for (uint32_t i = 0; i < p->nops; i++) {
+        if (!ws_lop_literal(&p->ops[i]))
+            continue;
+        p->ops[i].row = n;
+        for (int l = 0; l < WS_LANES; l++)
+            p->rows[n][l] = p->ops[i].arg;
+        n++;
+    }
+    return 0;
+}
+
 /* Jumps keep e's targets until the end, then take the places where those
  * operations went (map).  A target's place is where its first operation
  * went, which folding never moves: it only rewrites what was emitted since
@@ -226,6 +256,7 @@ int ws_expr_lanes_build(struct ws_expr_lanes *p, const struct ws_expr *e,
     uint32_t *map = malloc((e->nops + 1) * sizeof *map);
 
     p->nops = p->depth = 0;
+    p->rows = NULL;
     p->ops = malloc((e->nops + 1) * sizeof *p->ops);
     b.arrive = calloc(e->nops + 1, sizeof *b.arrive);
     if (!map || !b.arrive || !p->ops) {
@@ -254,13 +285,19 @@ int ws_expr_lanes_build(struct ws_expr_lanes *p, const struct ws_expr *e,
     }
     free(map);
     free(b.arrive);
+    if (ws_lrows(p) < 0) {
+        ws_expr_lanes_free(p);
+        return ws_err_oom(err);
+    }
     return 0;
 }
 
 void ws_expr_lanes_free(struct ws_expr_lanes *p)
 {
     free(p->ops);
+    free(p->rows);
     p->ops = NULL;
+    p->rows = NULL;
     p->nops = p->depth = 0;
 }
 
@@ -291,12 +328,6 @@ static WS_FORCE_INLINE void ws_lanes_run(struct ws_lanes_run *run, uint32_t m)
     }
     for (int l = 0; l < WS_LANES; l++)
         run->mk[l] = -(int64_t)(m >> l & 1);
-}
-
-static WS_FORCE_INLINE void ws_lanes_fill(int64_t *r, int64_t v)
-{
-    for (int l = 0; l < WS_LANES; l++)
-        r[l] = v;
 }
 
 /* Lanes of m whose value is zero. */
@@ -605,32 +636,36 @@ static WS_FORCE_INLINE void ws_lanes_jump(const struct ws_expr_lop *op,
         ws_lanes_run(run, run->m & ~go);
 }
 
-/* The stack is slot pointers into buf, one buffer more than slots (the
- * spare): an operation with every lane running computes into the spare,
- * which then takes its operand's place, so that no result is copied into
- * its slot (a 256-byte copy per operation, an eighth of the evaluator's
- * host instructions).  With lanes parked, the result is merged into the
- * slot lane by lane as before: the slot's other lanes belong to paths
- * still to run. */
+/* The stack is what each slot reads (st) beside the buffer it owns (own),
+ * with one buffer more, the spare (r).  A push with every lane running
+ * reads the variable's or the literal's row where it lies, without a
+ * copy; an operation with every lane running computes into the spare,
+ * which then becomes its slot's own buffer, so that no result is copied
+ * either.  With lanes parked, a slot is written lane by lane into its own
+ * buffer, whatever the slot read before: lanes are parked only inside an
+ * arm (of ?:, && or ||), an arm writes only slots it pushed itself, and
+ * every lane pushes a slot on its own path before it reads it, so the
+ * buffer's other lanes are either written by the other arm before they
+ * are read or never read. */
 WS_CLONES static uint32_t ws_lanes_eval(const struct ws_expr_lanes *p,
                                         const int64_t *vals, uint32_t mask,
                                         int64_t *out)
 {
     int64_t buf[WS_EXPR_STACK + 1][WS_LANES];
-    int64_t *st[WS_EXPR_STACK], *r = buf[WS_EXPR_STACK];
-    int64_t imm[WS_LANES];
+    const int64_t *st[WS_EXPR_STACK];
+    int64_t *own[WS_EXPR_STACK], *r = buf[WS_EXPR_STACK];
     uint32_t parked[WS_EXPR_MAX_OPS + 1];
     uint32_t faults = 0;
     struct ws_lanes_run run;
 
     for (uint32_t i = 0; i < p->depth; i++)
-        st[i] = buf[i];
+        st[i] = own[i] = buf[i];
     memset(parked, 0, (p->nops + 1) * sizeof *parked);
     ws_lanes_run(&run, mask);
     for (uint32_t pc = 0; pc < p->nops; pc++) {
         const struct ws_expr_lop *op = &p->ops[pc];
         const int64_t *b;
-        int64_t **dst;
+        uint32_t d;
         if (parked[pc])
             ws_lanes_run(&run, run.m | parked[pc]);
         if (!run.m)
@@ -643,50 +678,49 @@ WS_CLONES static uint32_t ws_lanes_eval(const struct ws_expr_lanes *p,
             continue;
         case OP_LIT:
         case OP_VAR:
-            /* A push with every lane running goes straight to its slot,
-             * without the copy through r the other operations need. */
-            dst = &st[op->sp];
-            if (op->code == OP_LIT)
-                ws_lanes_fill(run.m == mask ? *dst : r, op->arg);
-            else
-                memcpy(run.m == mask ? *dst : r, vals + op->arg * WS_LANES,
-                       WS_LANES * sizeof *r);
-            if (run.m == mask)
-                continue;
-            break;
+            d = op->sp;
+            b = op->code == OP_LIT ? p->rows[op->row]
+                                   : vals + op->arg * WS_LANES;
+            if (run.m == mask) {
+                st[d] = b;
+            } else {
+                st[d] = own[d];
+                ws_lanes_store(own[d], b, run.m, 0);
+            }
+            continue;
         case OP_NEG:
         case OP_NOT:
         case OP_BNOT:
         case OP_ABS:
         case OP_LOG2:
         case OP_BOOL:
-            dst = &st[op->sp - 1];
-            faults |= ws_lanes_unary(op->code, *dst, r, &run);
+            d = op->sp - 1u;
+            faults |= ws_lanes_unary(op->code, st[d], r, &run);
             break;
         case OP_DIV_P2:
         case OP_MOD_P2:
-            dst = &st[op->sp - 1];
-            ws_lanes_pow2(op->code, *dst, op->arg, r);
+            d = op->sp - 1u;
+            ws_lanes_pow2(op->code, st[d], op->arg, r);
             break;
         default:
             if (op->code & WS_OP_IMM) {
-                ws_lanes_fill(imm, op->arg);
-                dst = &st[op->sp - 1];
-                b = imm;
+                d = op->sp - 1u;
+                b = p->rows[op->row];
             } else {
-                dst = &st[op->sp - 2];
+                d = op->sp - 2u;
                 b = st[op->sp - 1];
             }
-            faults |= ws_lanes_binary((uint8_t)(op->code & ~WS_OP_IMM), *dst, b,
-                                      r, &run);
+            faults |= ws_lanes_binary((uint8_t)(op->code & ~WS_OP_IMM), st[d],
+                                      b, r, &run);
             break;
         }
         if (run.m == mask) {
-            int64_t *was = *dst;
-            *dst = r;
+            int64_t *was = own[d];
+            st[d] = own[d] = r;
             r = was;
         } else {
-            ws_lanes_store(*dst, r, run.m, 0);
+            st[d] = own[d];
+            ws_lanes_store(own[d], r, run.m, 0);
         }
     }
     ws_lanes_store(out, st[0], mask, mask == 0xffffffffu);
