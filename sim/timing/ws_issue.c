@@ -123,11 +123,12 @@ void ws_issue_prepare(struct ws_sim *s, struct ws_warp *w)
     if (in->width && in->mask) {
         /* The lane addresses were written when the window was read or the
          * CTA copied, many warps ago: asked for now, they are in the
-         * host's cache by the issue, which reads them first. */
-        const char *a = (const char *)(w->addrs + in->addr);
-        for (unsigned k = 0; k < WS_WARP_SIZE * sizeof *w->addrs;
-             k += WS_CACHELINE)
-            __builtin_prefetch(a + k);
+         * host's cache by the issue, which reads them first.  The pool
+         * holds the active lanes' addresses only. */
+        uintptr_t a = (uintptr_t)(w->addrs + in->addr);
+        uintptr_t end = a + ws_popcount32(in->mask) * sizeof *w->addrs;
+        for (a &= ~(uintptr_t)(WS_CACHELINE - 1); a < end; a += WS_CACHELINE)
+            __builtin_prefetch((const void *)a);
     }
     w->next_dep = r.dep;
     w->next_dep_ctr = (uint8_t)r.dep_ctr;

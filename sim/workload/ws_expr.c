@@ -142,7 +142,8 @@ static int ws_is_name_char(char c, int first)
 
 /* The two arms of c ? a : b (and of select), the condition already
  * compiled: a jump over the first arm when c is zero and one over the
- * second after it, so only the arm chosen is evaluated. */
+ * second after it, so only the arm chosen is evaluated.  Each arm starts
+ * at the depth the test left (ws_expr_lanes.c's evaluator relies on it). */
 static int ws_arms(struct ws_parser *ps, const char *at, const char *sep,
                    const char *what, const char *expected)
 {
@@ -344,7 +345,9 @@ static int ws_logic(struct ws_parser *ps, int is_or)
         if (ws_emit(ps, OP_BOOL, 0, at) < 0)
             return -1;
         jump = ps->e->nops;
-        /* The test consumes the value; the result is rebuilt below. */
+        /* The test consumes the value; the result is rebuilt below.
+         * ws_expr_lanes.c's evaluator relies on this: a jump pops its
+         * test, and an arm writes only slots it pushed itself. */
         if (ws_emit(ps, is_or ? OP_JNZ : OP_JZ, 0, at) < 0)
             return -1;
         if ((is_or ? ws_logic(ps, 0) : ws_binary(ps, 0)) < 0

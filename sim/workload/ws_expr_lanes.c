@@ -674,7 +674,9 @@ WS_CLONES static uint32_t ws_lanes_eval(const struct ws_expr_lanes *p,
         case OP_JZ:
         case OP_JNZ:
         case OP_JMP:
-            ws_lanes_jump(op, st[op->sp - 1], &run, parked);
+            /* JMP reads no value: at depth 0 there is no top */
+            ws_lanes_jump(op, op->code == OP_JMP ? NULL : st[op->sp - 1], &run,
+                          parked);
             continue;
         case OP_LIT:
         case OP_VAR:
