@@ -192,36 +192,42 @@ static void ws_warp_ready(struct ws_sim *s, struct ws_sm *sm,
         r->at = r->mshr;
 }
 
+/* One hazard's share of a stall: the cycles from the cursor until it
+ * clears (at), or until t; returns the new cursor. */
+static inline uint64_t ws_stall_to(struct ws_sim *s, struct ws_sm *sm,
+                                   uint32_t wi, uint64_t cursor, uint64_t at,
+                                   uint64_t t, enum ws_ctr ctr)
+{
+    uint64_t end = at < t ? at : t;
+
+    if (end <= cursor)
+        return cursor;
+    sm->ctr.v[ctr] += end - cursor;
+    if (s->tl)
+        ws_timeline_stall(s->tl, sm->id, wi, ctr, cursor, end);
+    return end;
+}
+
+/* The order a warp meets its hazards in: held at a barrier, then its
+ * operands, then the structural ones (unit, MSHRs), then not chosen.
+ * Each takes the cycles from the end of the previous one until it clears.
+ * Written out, not as a table of the five: every stalled issue builds
+ * it, and the table on the stack cost more than the counting. */
 static void ws_stall_account(struct ws_sim *s, struct ws_sm *sm, uint32_t wi,
                              const struct ws_ready *r, uint64_t t)
 {
-    struct ws_counters *c = &sm->ctr;
     uint64_t cursor = sm->warps[wi].last_issue + 1;
 
     /* Issued the cycle after its last issue (greedy scheduling's common
-     * case): no cycle to account, and the table below is not built. */
+     * case): no cycle to account. */
     if (t <= cursor)
         return;
-    /* The order a warp meets its hazards in: held at a barrier, then its
-     * operands, then the structural ones (unit, MSHRs).  Each takes the
-     * cycles from the end of the previous one until it clears. */
-    const struct {
-        uint64_t at;
-        enum ws_ctr ctr;
-    } part[] = {
-        {r->barrier, WS_CTR_STALL_BARRIER}, {r->dep, r->dep_ctr},
-        {r->unit, WS_CTR_STALL_UNIT_BUSY},  {r->mshr, WS_CTR_STALL_MSHR},
-        {t, WS_CTR_STALL_NOT_SELECTED},
-    };
-    for (size_t i = 0; i < sizeof part / sizeof part[0]; i++) {
-        uint64_t end = part[i].at < t ? part[i].at : t;
-        if (end > cursor) {
-            c->v[part[i].ctr] += end - cursor;
-            if (s->tl)
-                ws_timeline_stall(s->tl, sm->id, wi, part[i].ctr, cursor, end);
-            cursor = end;
-        }
-    }
+    cursor = ws_stall_to(s, sm, wi, cursor, r->barrier, t,
+                         WS_CTR_STALL_BARRIER);
+    cursor = ws_stall_to(s, sm, wi, cursor, r->dep, t, r->dep_ctr);
+    cursor = ws_stall_to(s, sm, wi, cursor, r->unit, t, WS_CTR_STALL_UNIT_BUSY);
+    cursor = ws_stall_to(s, sm, wi, cursor, r->mshr, t, WS_CTR_STALL_MSHR);
+    ws_stall_to(s, sm, wi, cursor, t, t, WS_CTR_STALL_NOT_SELECTED);
 }
 
 /* ---- selection --------------------------------------------------------- */
