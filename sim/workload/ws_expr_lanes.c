@@ -658,7 +658,9 @@ WS_CLONES static uint32_t ws_lanes_eval(const struct ws_expr_lanes *p,
     uint32_t faults = 0;
     struct ws_lanes_run run;
 
-    for (uint32_t i = 0; i < p->depth; i++)
+    /* slot 0 always: the result is read from it (depth >= 1) */
+    st[0] = own[0] = buf[0];
+    for (uint32_t i = 1; i < p->depth; i++)
         st[i] = own[i] = buf[i];
     memset(parked, 0, (p->nops + 1) * sizeof *parked);
     ws_lanes_run(&run, mask);
