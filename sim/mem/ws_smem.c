@@ -16,13 +16,13 @@ int ws_smem_init(struct ws_smem *s, const struct ws_gpu *g)
     s->banks = g->shared.banks;
     s->bank_width = (uint32_t)g->shared.bank_width;
     s->latency = g->shared.latency;
-    s->free = calloc(s->nsm, sizeof *s->free);
-    return s->free ? 0 : -1;
+    s->sm = ws_calloc_lines(s->nsm, sizeof *s->sm);
+    return s->sm ? 0 : -1;
 }
 
 void ws_smem_free(struct ws_smem *s)
 {
-    free(s->free);
+    ws_free_lines(s->sm);
     memset(s, 0, sizeof *s);
 }
 
@@ -31,11 +31,11 @@ uint64_t ws_smem_access(struct ws_smem *s, const struct ws_mem_req *q)
     struct ws_counters *ctr = q->ctr;
     unsigned wf = ws_shared_wavefronts(q->addrs, q->nlanes, q->width, s->banks,
                                        s->bank_width);
-    double start = fmax((double)q->cycle, s->free[q->sm]);
+    double start = fmax((double)q->cycle, s->sm[q->sm].free);
 
     ctr->v[WS_CTR_SHARED_REQUESTS]++;
     ctr->v[WS_CTR_SHARED_WAVEFRONTS] += wf;
     ctr->v[WS_CTR_SHARED_BANK_CONFLICTS] += wf ? wf - 1 : 0;
-    s->free[q->sm] = start + wf;
+    s->sm[q->sm].free = start + wf;
     return (uint64_t)ceil(start - 1e-9) + (wf ? wf - 1 : 0) + s->latency;
 }

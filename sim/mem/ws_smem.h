@@ -14,10 +14,17 @@
 #include <stdint.h>
 
 #include "config/ws_config.h"
+#include "util/ws_cacheline.h"
 #include "ws_mem_req.h"
 
+/* An SM's banks: free for a wavefront from.  A line of its own, as each
+ * SM's is written by the thread that runs it (util/ws_cacheline.h). */
+struct ws_smem_banks {
+    _Alignas(WS_CACHELINE) double free;
+};
+
 struct ws_smem {
-    double *free; /* [SM]: banks free for a wavefront from */
+    struct ws_smem_banks *sm; /* [SM] */
     uint32_t nsm, banks, bank_width, latency;
 };
 

@@ -77,6 +77,7 @@ int ws_cta_refill(struct ws_sim *s, struct ws_sm *sm, struct ws_warp *w)
 
 int ws_cta_commit(struct ws_warp *w, struct ws_err *err)
 {
+    w->commit_pending = 0;
     return w->reader.commit(w->reader.ctx, w->win, w->ninst, w->win_addrs, err);
 }
 

@@ -12,8 +12,10 @@
 #include "util/ws_err.h"
 #include "util/ws_grow.h"
 #include "ws_cta.h"
+#include "ws_cycle_part.h"
 #include "ws_par.h"
 #include "ws_sim.h"
+#include "ws_window.h"
 
 /* Fewer events than this in the last cycle: the next runs on the calling
  * thread, since waking the workers costs about as much as a few issues.
@@ -45,61 +47,6 @@
 #define WS_CYCLE_ROUND 128
 #define WS_CYCLE_CLEAR 1.25
 
-/* A window read in SM sm's own work, waiting to commit. */
-struct ws_cycle_commit {
-    uint32_t sm;
-    struct ws_warp *w;
-};
-
-/* One SM's run of a sorted list: [begin, end). */
-struct ws_cycle_seg {
-    uint32_t sm, begin, end;
-};
-
-/* What the rest of the cycle goes through SM by SM, the parts merged: a
- * part's events held (sorted), and its windows read in own work
- * (commits_sorted). */
-enum ws_cycle_list {
-    WS_CYCLE_HELD,
-    WS_CYCLE_WINDOWS,
-    WS_CYCLE_LISTS
-};
-
-/* A list's runs, one per SM that has some, in SM order; and a merge's
- * place in them. */
-struct ws_cycle_segs {
-    struct ws_cycle_seg *seg; /* [nsm] */
-    uint32_t n, cur, left;
-    /* [nsm + 1]: per SM (at its local index + 1) its items, zero between
-     * cycles; then the sort's offsets */
-    uint32_t *count;
-};
-
-/* SMs first, first + stride, ... (nsm of them: every nparts'th SM, so
- * that a grid smaller than the GPU, on the first SMs, still spreads over
- * the threads), their queue, their events of the cycle in
- * queue order (batch), and of those the ones held for the rest of the
- * cycle: their indices in batch (held), then sorted by SM (sorted).
- * Allocated apart from each other: each is one thread's. */
-struct ws_cycle_part {
-    struct ws_event_queue q;
-    uint32_t first, stride, nsm;
-    struct ws_event *batch, *sorted;
-    uint32_t *held;
-    size_t nbatch, nheld, cap; /* cap: of batch, sorted and held */
-    struct ws_cycle_segs lists[WS_CYCLE_LISTS];
-    int own;    /* its own work is running (on some thread) */
-    int failed; /* out of memory there: the kernel stops after it */
-    /* Errors of its own work: the one being made, and the kept one, of
-     * the lowest SM that failed (fail_sm) this cycle. */
-    struct ws_err err, kept;
-    uint32_t fail_sm;
-    /* Windows read in its own work, to commit in the rest of the cycle:
-     * in the order read, then sorted by SM. */
-    struct ws_cycle_commit *commits, *commits_sorted;
-    size_t ncommits, commit_cap;
-};
-
 static double ws_cycle_clock(void)
 {
     struct timespec ts;
@@ -118,6 +65,9 @@ static void ws_cycle_part_free(struct ws_cycle_part *p)
     free(p->held);
     free(p->commits);
     free(p->commits_sorted);
+    ws_free_lines(p->stop);
+    free(p->defer);
+    free(p->ahead_commits);
     for (int l = 0; l < WS_CYCLE_LISTS; l++) {
         free(p->lists[l].seg);
         free(p->lists[l].count);
@@ -139,6 +89,7 @@ int ws_cycle_init(struct ws_sim *s, unsigned threads)
     if (!s->parts || !s->sm_part || !s->sm_local)
         return -1;
     s->nparts = n;
+    s->win.forced = ws_window_forced();
     for (uint32_t i = 0; i < n; i++) {
         /* lines of its own: each is written by the thread that runs it */
         struct ws_cycle_part *p = ws_calloc_lines(1, sizeof *p);
@@ -149,6 +100,10 @@ int ws_cycle_init(struct ws_sim *s, unsigned threads)
         p->first = i;
         p->stride = n;
         p->nsm = (nsm - i + n - 1) / n;
+        /* lines of its own, as the part is (each thread writes its own) */
+        p->stop = ws_calloc_lines(p->nsm, 1);
+        if (!p->stop)
+            return -1;
         for (int l = 0; l < WS_CYCLE_LISTS; l++) {
             p->lists[l].seg = calloc(p->nsm, sizeof *p->lists[l].seg);
             p->lists[l].count = calloc(p->nsm + 1, sizeof *p->lists[l].count);
@@ -176,10 +131,13 @@ void ws_cycle_free(struct ws_sim *s)
     free(s->parts);
     free(s->sm_part);
     free(s->sm_local);
+    free(s->win.commits);
     ws_par_stop(s->par);
     s->parts = NULL;
     s->sm_part = NULL;
     s->sm_local = NULL;
+    s->win.commits = NULL;
+    s->win.commit_cap = 0;
     s->par = NULL;
     s->nparts = 0;
 }
@@ -206,26 +164,62 @@ struct ws_err *ws_cycle_err(struct ws_sim *s, uint32_t sm)
     return pt->own ? &pt->err : s->err;
 }
 
+/* Room in commits and commits_sorted for n more than the round's own
+ * commits: -1 when out of memory. */
+static int ws_cycle_commit_room(struct ws_cycle_part *p, size_t n)
+{
+    size_t cap = p->commit_cap, had = p->commit_cap;
+
+    if (p->ncommits + n <= cap)
+        return 0;
+    if (ws_grow((void **)&p->commits, &cap, p->ncommits + n, sizeof *p->commits,
+                64)
+            < 0
+        || ws_grow((void **)&p->commits_sorted, &had, cap,
+                   sizeof *p->commits_sorted, cap)
+               < 0)
+        return -1;
+    p->commit_cap = cap;
+    return 0;
+}
+
+/* A window read in a window's first pass: it commits in the second, at
+ * the first round of its cycle or before (ws_window.c). */
+static int ws_cycle_commit_ahead(struct ws_cycle_part *pt, uint32_t sm,
+                                 struct ws_warp *w)
+{
+    size_t cap = pt->ahead_cap;
+
+    if (pt->nahead == cap
+        && ws_grow((void **)&pt->ahead_commits, &cap, pt->nahead + 1,
+                   sizeof *pt->ahead_commits, 64)
+               < 0)
+        return -1;
+    pt->ahead_cap = cap;
+    pt->ahead_commits[pt->nahead].sm = sm;
+    pt->ahead_commits[pt->nahead].w = w;
+    pt->ahead_commits[pt->nahead].cycle = pt->cycle;
+    pt->nahead++;
+    w->commit_pending = 1;
+    return 1;
+}
+
 int ws_cycle_commit_later(struct ws_sim *s, uint32_t sm, struct ws_warp *w)
 {
     struct ws_cycle_part *pt = s->parts[s->sm_part[sm]];
-    size_t cap = pt->commit_cap, had = pt->commit_cap;
 
     if (!pt->own)
         return 0;
-    if (pt->ncommits == pt->commit_cap
-        && (ws_grow((void **)&pt->commits, &cap, pt->ncommits + 1,
-                    sizeof *pt->commits, 64)
-                < 0
-            || ws_grow((void **)&pt->commits_sorted, &had, cap,
-                       sizeof *pt->commits_sorted, cap)
-                   < 0))
+    if (pt->ahead)
+        return ws_cycle_commit_ahead(pt, sm, w);
+    if (ws_cycle_commit_room(pt, 1) < 0)
         return -1;
-    pt->commit_cap = cap;
     pt->lists[WS_CYCLE_WINDOWS].count[s->sm_local[sm] + 1]++;
     pt->commits[pt->ncommits].sm = sm;
     pt->commits[pt->ncommits].w = w;
+    pt->commits[pt->ncommits].cycle = s->now;
     pt->ncommits++;
+    w->commit_pending = 1;
     return 1;
 }
 
@@ -258,19 +252,35 @@ static void ws_cycle_clear(const struct ws_cycle_part *p,
 
 /* The part's windows read in own work sorted by SM (stable: each SM's in
  * the order read), into commits_sorted; counted as they were read
- * (ws_cycle_commit_later). */
-static void ws_cycle_sort_commits(struct ws_sim *s, struct ws_cycle_part *p)
+ * (ws_cycle_commit_later).  A window's first pass read its windows of
+ * cycle t before this round's own work read any (ws_window.c): each SM's
+ * come first.  -1 when out of memory. */
+static int ws_cycle_sort_commits(struct ws_sim *s, struct ws_cycle_part *p)
 {
     struct ws_cycle_segs *g = &p->lists[WS_CYCLE_WINDOWS];
+    size_t a = p->ahead_at, b = a;
 
     g->n = 0;
-    if (!p->ncommits)
-        return;
+    while (b < p->nahead && p->ahead_commits[b].cycle == s->now)
+        g->count[s->sm_local[p->ahead_commits[b++].sm] + 1]++;
+    if (!p->ncommits && a == b)
+        return 0;
+    if (ws_cycle_commit_room(p, b - a) < 0) {
+        ws_cycle_clear(p, g);
+        return -1;
+    }
     ws_cycle_offsets(p, g);
+    for (size_t i = a; i < b; i++)
+        p->commits_sorted[g->count[s->sm_local[p->ahead_commits[i].sm]]++] =
+            p->ahead_commits[i];
     for (size_t i = 0; i < p->ncommits; i++)
         p->commits_sorted[g->count[s->sm_local[p->commits[i].sm]]++] =
             p->commits[i];
     ws_cycle_clear(p, g);
+    p->ahead_at = b;
+    if (b == p->nahead)
+        p->nahead = p->ahead_at = 0;
+    return 0;
 }
 
 /* Runs one SM's run r of a part's list. */
@@ -352,7 +362,7 @@ uint64_t ws_cycle_next(const struct ws_sim *s)
     return t;
 }
 
-static uint32_t ws_cycle_event_sm(const struct ws_event *ev)
+uint32_t ws_cycle_event_sm(const struct ws_event *ev)
 {
     return ev->kind == WS_EV_CTA_RETIRE ? ev->u.retire.sm : ev->u.wake.sm;
 }
@@ -376,10 +386,18 @@ static int ws_cycle_grow(struct ws_cycle_part *p)
     return 0;
 }
 
-/* Takes the part's events of cycle t off its queue, in queue order. */
-static int ws_cycle_take(struct ws_cycle_part *p, uint64_t t)
+int ws_cycle_take(struct ws_cycle_part *p, uint64_t t)
 {
     p->nbatch = 0;
+    /* A window's first pass deferred them: they were queued before any
+     * event its second pass queues for t. */
+    while (p->defer_at < p->ndefer && p->defer[p->defer_at].cycle == t) {
+        if (p->nbatch == p->cap && ws_cycle_grow(p) < 0)
+            return -1;
+        p->batch[p->nbatch++] = p->defer[p->defer_at++];
+    }
+    if (p->defer_at == p->ndefer)
+        p->ndefer = p->defer_at = 0;
     for (;;) {
         if (p->nbatch == p->cap && ws_cycle_grow(p) < 0)
             return -1;
@@ -390,14 +408,13 @@ static int ws_cycle_take(struct ws_cycle_part *p, uint64_t t)
     return 0;
 }
 
-/* SM sm's own work failed, with p->err: the lowest SM's error is kept
- * (the same for any number of parts), and the SM's other events are held,
- * for a kernel that stops after this cycle's own work. */
-static void ws_cycle_fail(struct ws_cycle_part *p, uint32_t sm)
+void ws_cycle_fail_at(struct ws_cycle_part *p, uint32_t sm, uint64_t cycle)
 {
-    if (!p->kept.set || sm < p->fail_sm) {
+    if (!p->kept.set || cycle < p->kept_cycle
+        || (cycle == p->kept_cycle && sm < p->fail_sm)) {
         p->kept = p->err;
         p->fail_sm = sm;
+        p->kept_cycle = cycle;
     }
     ws_err_clear(&p->err);
 }
@@ -420,8 +437,10 @@ static void ws_cycle_own_run(struct ws_sim *s, struct ws_cycle_part *p)
                 p->failed = 1;
                 return;
             }
+            /* the SM's other events are held, for a kernel that stops
+             * after this cycle's own work */
             if (rc < 0)
-                ws_cycle_fail(p, sm);
+                ws_cycle_fail_at(p, sm, s->now);
             if (rc == 0)
                 continue;
         }
@@ -456,12 +475,15 @@ static void ws_cycle_own_part(void *ctx, uint32_t i)
 
     p->own = 1;
     p->nheld = 0;
-    if (ws_cycle_take(p, s->now) < 0)
+    p->nbatch = 0;
+    /* an idle part has nothing before its window's end (ws_window.c) */
+    if (!p->idle && ws_cycle_take(p, s->now) < 0)
         p->failed = 1;
     else
         ws_cycle_own_run(s, p);
     ws_cycle_sort_held(s, p);
-    ws_cycle_sort_commits(s, p);
+    if (ws_cycle_sort_commits(s, p) < 0)
+        p->failed = 1;
     p->own = 0;
 }
 
@@ -536,16 +558,14 @@ static void ws_cycle_tune(struct ws_sim *s)
     u->cycles = 0;
 }
 
-int ws_cycle_run(struct ws_sim *s, uint64_t t)
+int ws_cycle_round(struct ws_sim *s, uint64_t t, int threads)
 {
     struct ws_cycle_part *kept = NULL;
     size_t events = 0;
     int failed = 0;
 
     s->now = t;
-    if (s->par && ++s->tune.cycles >= WS_CYCLE_SLICE)
-        ws_cycle_tune(s);
-    if (s->par && s->tune.threads && s->cycle_events >= WS_CYCLE_PAR_MIN)
+    if (threads)
         ws_par_for(s->par, s->nparts, ws_cycle_own_part, s);
     else
         for (uint32_t i = 0; i < s->nparts; i++)
@@ -555,7 +575,9 @@ int ws_cycle_run(struct ws_sim *s, uint64_t t)
         events += p->nbatch;
         failed |= p->failed;
         p->failed = 0;
-        if (p->kept.set && (!kept || p->fail_sm < kept->fail_sm))
+        /* a window's first pass may have kept one of a later cycle */
+        if (p->kept.set && p->kept_cycle == t
+            && (!kept || p->fail_sm < kept->fail_sm))
             kept = p;
     }
     s->cycle_events = events;
@@ -570,4 +592,15 @@ int ws_cycle_run(struct ws_sim *s, uint64_t t)
     if (ws_cycle_commit(s) < 0)
         return -1;
     return ws_cycle_rest(s, t);
+}
+
+int ws_cycle_run(struct ws_sim *s, uint64_t t)
+{
+    if (s->par && ++s->tune.cycles >= WS_CYCLE_SLICE)
+        ws_cycle_tune(s);
+    if (s->win.ok && (s->win.forced || (s->par && s->tune.threads)))
+        return ws_window_run(s, t);
+    return ws_cycle_round(s, t,
+                          s->par && s->tune.threads
+                              && s->cycle_events >= WS_CYCLE_PAR_MIN);
 }

@@ -46,15 +46,19 @@ int ws_cycle_push(struct ws_sim *s, uint32_t sm, uint64_t t,
 struct ws_err *ws_cycle_err(struct ws_sim *s, uint32_t sm);
 
 /* A window warp w read in SM sm's own work commits (ws_trace.h) at the
- * start of the rest of the cycle, SM by SM (each SM's in the order read):
- * 1 when so queued, 0 outside own work (commit now), -1 out of memory. */
+ * start of the rest of the cycle, SM by SM (each SM's in the order read;
+ * in a window of cycles, ws_window.h, in the second pass): 1 when so
+ * queued (w->commit_pending until then), 0 outside own work (commit
+ * now), -1 out of memory. */
 int ws_cycle_commit_later(struct ws_sim *s, uint32_t sm, struct ws_warp *w);
 
 /* The earliest cycle with an event, UINT64_MAX when none is left. */
 uint64_t ws_cycle_next(const struct ws_sim *s);
 
 /* Runs every event of cycle t, the earliest (ws_cycle_next); events its
- * work queues for t itself run at the next call. */
+ * work queues for t itself run at the next call.  Where the kernel allows
+ * and threads pay, a window of several cycles from t instead, with the
+ * same numbers (ws_window.h). */
 int ws_cycle_run(struct ws_sim *s, uint64_t t);
 
 #endif

@@ -710,14 +710,17 @@ static int ws_issue_load_is_own(const struct ws_sim *s, struct ws_sm *sm,
  * L1, and so does a warp's last instruction in its stream (its CTA may
  * retire) or in its window, unless its reader can read the next window
  * on the part's thread (ws_cta_refills_own: a workload's, which commits
- * in the rest of the cycle). */
+ * in the rest of the cycle) and the window before has committed (in a
+ * window of cycles it may not have yet, ws_window.h: the commit reads
+ * the warp's window). */
 static int ws_issue_is_own(const struct ws_sim *s, struct ws_sm *sm,
                            uint32_t wi)
 {
     const struct ws_warp *w = &sm->warps[wi];
     const struct ws_inst *in = &w->inst[w->next];
 
-    if ((w->next + 1 >= w->ninst && !ws_cta_refills_own(w))
+    if ((w->next + 1 >= w->ninst
+         && (!ws_cta_refills_own(w) || w->commit_pending))
         || (in->flags & (WS_INST_UNKNOWN | WS_INST_ASYNC | WS_INST_GENERIC)))
         return 0;
     /* the first issue at a PC checks its control bits (ctrl_seen) */

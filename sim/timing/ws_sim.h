@@ -26,7 +26,9 @@
  * do not change (tests/cli/threads_same.sh compares the two).  (Own
  * work touches nothing another SM's does, so the split only reorders the
  * rare cross-SM signals of one cycle: a cluster's arrival reaches an SM
- * that issued in that cycle after its issue.)
+ * that issued in that cycle after its issue.)  Where no CTA is in a
+ * cluster, the threads run windows of several cycles between their
+ * synchronisations (ws_window.h), with this order's numbers.
  *
  * Leaves out: concurrent kernels (streams), host-device transfer time.
  */
@@ -50,6 +52,7 @@ struct ws_timeline;
 struct ws_cluster;
 struct ws_par;
 struct ws_cycle_part;
+struct ws_cycle_commit;
 
 /* One opcode of the kernel, as the timing model learnt it at its first
  * issue. */
@@ -103,6 +106,18 @@ struct ws_sim {
     uint32_t *sm_local;  /* [sm.count]: its index among its part's SMs */
     struct ws_par *par;  /* worker threads; NULL: one thread */
     size_t cycle_events; /* events of the last cycle run */
+    struct ws_window_state {
+        int ok;          /* this kernel may run windows (ws_window.h) */
+        uint64_t len;    /* their length now, cycles */
+        uint64_t forced; /* the length WARPSIM_WINDOW forces; 0: none */
+        uint64_t end;    /* the running one's end */
+        /* since the length last adapted: windows run, and the events
+         * their first and second passes ran */
+        uint32_t runs;
+        size_t ran, serial;
+        struct ws_cycle_commit *commits; /* ws_window.c's sort */
+        size_t commit_cap;
+    } win;
     struct ws_cycle_tuning {
         int threads;          /* this slice's cycles run on the threads */
         uint32_t slice;       /* slices run in this round */

@@ -146,6 +146,9 @@ struct ws_warp {
     uint64_t next_dep;
     uint8_t next_dep_ctr, next_unit, next_mshr; /* next_dep_ctr: an
                                    enum ws_ctr stall reason */
+    /* Its window was read in own work and has not committed yet: the
+     * next read waits for the commit (ws_cycle_commit_later). */
+    uint8_t commit_pending;
     /* The compiler's control (trace/ws_ctrl.h): the stall count's end,
      * the dependence counters SB0..SB5 as the cycle each reaches zero
      * (the latest release of the instructions that raised it), and what

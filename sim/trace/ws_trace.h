@@ -200,6 +200,11 @@ struct ws_cta_source {
     /* The kernel's control bits by PC (ws_ctrl.h), from its listing; NULL
      * when no listing printed them for every instruction. */
     const struct ws_ctrl_table *ctrl;
+    /* No CTA of the kernel is in a thread-block cluster: its SMs then meet
+     * only in the memory system, and the simulator may run several cycles
+     * of each between synchronisations (timing/ws_window.h).  0 where a
+     * source cannot tell (an Accel-Sim trace may name clusters per CTA). */
+    int no_clusters;
 };
 
 #endif

@@ -859,5 +859,6 @@ struct ws_cta_source ws_expand_source(struct ws_expander *x)
     src.warp_open = ws_expand_warp_open;
     src.set_parts = ws_expand_set_parts;
     src.ctrl = x->ctrl.complete ? &x->ctrl : NULL;
+    src.no_clusters = x->w->launch.cluster[0] == 0; /* ws_expand_next */
     return src;
 }

@@ -13,7 +13,12 @@
 # Hopper's TMA, wgmma, mbarriers and clusters, then kernels that fail
 # mid-run (the same message for any count).  A timeline forces one
 # thread; its run must match too.  Explicit counts are used as given, so
-# the threads run even on a one-core machine.
+# the threads run even on a one-core machine.  Each kernel also runs in
+# windows of several cycles (timing/ws_window.h) forced by WARPSIM_WINDOW
+# at lengths 3 and 200 on 2 and 3 threads: whether threads pay, which
+# decides where windows run, depends on the machine, so forced windows
+# are what makes the comparison reach them (cluster kernels run one cycle
+# at a time either way).
 #   usage: threads_same.sh WARPSIM   (run from the source root)
 set -u
 ws=$1
@@ -21,22 +26,36 @@ d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 failed=0
 
+# run_as TAG THREADS WINDOW ARGS...: one run, its JSON, text and errors
+# under TAG (WINDOW 0: as chosen by the simulator).
+run_as() {
+    tag=$1 t=$2 win=$3
+    shift 3
+    if [ "$win" -eq 0 ]; then
+        "$ws" run --threads $t "$@"
+    else
+        WARPSIM_WINDOW=$win "$ws" run --threads $t "$@"
+    fi >"$d/$tag.out" 2>"$d/$tag.err"
+}
+
 same() {
     name=$1
     shift
-    for t in 1 2 3; do
-        if ! "$ws" run --threads $t --json "$d/$name.$t.json" "$@" \
-            >"$d/$name.$t.out" 2>"$d/err"; then
-            echo "FAIL threads_same $name: --threads $t failed:"
-            cat "$d/err"
+    for r in 1:0 2:0 3:0 2w:3 3w:200; do
+        t=${r%%w*}
+        t=${t%%:*}
+        if ! run_as "$name.${r%%:*}" $t ${r##*:} \
+            --json "$d/$name.${r%%:*}.json" "$@"; then
+            echo "FAIL threads_same $name: --threads $t (window ${r##*:}) failed:"
+            cat "$d/$name.${r%%:*}.err"
             failed=1
             return
         fi
     done
-    for t in 2 3; do
+    for t in 2 3 2w 3w; do
         if ! cmp -s "$d/$name.1.json" "$d/$name.$t.json" \
             || ! cmp -s "$d/$name.1.out" "$d/$name.$t.out"; then
-            echo "FAIL threads_same $name: --threads $t differs from 1"
+            echo "FAIL threads_same $name: run $t (w: forced window) differs from --threads 1"
             diff "$d/$name.1.out" "$d/$name.$t.out" | head -20
             failed=1
         fi
@@ -64,19 +83,21 @@ same hopper_cluster --gpu h100 -p M=512 -p N=512 -p K=256 \
 fails_same() {
     name=$1
     shift
-    for t in 1 2 3; do
-        "$ws" run --threads $t "$@" >"$d/$name.$t.out" 2>"$d/$name.$t.err"
+    for r in 1:0 2:0 3:0 2w:3 3w:200; do
+        t=${r%%w*}
+        t=${t%%:*}
+        run_as "$name.${r%%:*}" $t ${r##*:} "$@"
         rc=$?
-        if [ $rc -ne 2 ] || [ -s "$d/$name.$t.out" ]; then
-            echo "FAIL threads_same $name: --threads $t exit $rc, expected 2"
-            cat "$d/$name.$t.err"
+        if [ $rc -ne 2 ] || [ -s "$d/$name.${r%%:*}.out" ]; then
+            echo "FAIL threads_same $name: --threads $t (window ${r##*:}) exit $rc, expected 2"
+            cat "$d/$name.${r%%:*}.err"
             failed=1
             return
         fi
     done
-    for t in 2 3; do
+    for t in 2 3 2w 3w; do
         cmp -s "$d/$name.1.err" "$d/$name.$t.err" || {
-            echo "FAIL threads_same $name: --threads $t's error differs"
+            echo "FAIL threads_same $name: run $t (w: forced window): error differs"
             cat "$d/$name.1.err" "$d/$name.$t.err"
             failed=1
         }
