@@ -183,6 +183,17 @@ static int ws_cycle_commit_room(struct ws_cycle_part *p, size_t n)
     return 0;
 }
 
+/* Window w, read in SM sm's own work at `cycle`, into a commit list; its
+ * warp reads no next window until it commits. */
+static void ws_cycle_commit_put(struct ws_cycle_commit *c, uint32_t sm,
+                                struct ws_warp *w, uint64_t cycle)
+{
+    c->sm = sm;
+    c->w = w;
+    c->cycle = cycle;
+    w->commit_pending = 1;
+}
+
 /* A window read in a window's first pass: it commits in the second, at
  * the first round of its cycle or before (ws_window.c). */
 static int ws_cycle_commit_ahead(struct ws_cycle_part *pt, uint32_t sm,
@@ -196,11 +207,7 @@ static int ws_cycle_commit_ahead(struct ws_cycle_part *pt, uint32_t sm,
                < 0)
         return -1;
     pt->ahead_cap = cap;
-    pt->ahead_commits[pt->nahead].sm = sm;
-    pt->ahead_commits[pt->nahead].w = w;
-    pt->ahead_commits[pt->nahead].cycle = pt->cycle;
-    pt->nahead++;
-    w->commit_pending = 1;
+    ws_cycle_commit_put(&pt->ahead_commits[pt->nahead++], sm, w, pt->cycle);
     return 1;
 }
 
@@ -215,11 +222,7 @@ int ws_cycle_commit_later(struct ws_sim *s, uint32_t sm, struct ws_warp *w)
     if (ws_cycle_commit_room(pt, 1) < 0)
         return -1;
     pt->lists[WS_CYCLE_WINDOWS].count[s->sm_local[sm] + 1]++;
-    pt->commits[pt->ncommits].sm = sm;
-    pt->commits[pt->ncommits].w = w;
-    pt->commits[pt->ncommits].cycle = s->now;
-    pt->ncommits++;
-    w->commit_pending = 1;
+    ws_cycle_commit_put(&pt->commits[pt->ncommits++], sm, w, s->now);
     return 1;
 }
 
@@ -558,6 +561,15 @@ static void ws_cycle_tune(struct ws_sim *s)
     u->cycles = 0;
 }
 
+void ws_cycle_parts(struct ws_sim *s, ws_par_fn fn, int threads)
+{
+    if (threads)
+        ws_par_for(s->par, s->nparts, fn, s);
+    else
+        for (uint32_t i = 0; i < s->nparts; i++)
+            fn(s, i);
+}
+
 int ws_cycle_round(struct ws_sim *s, uint64_t t, int threads)
 {
     struct ws_cycle_part *kept = NULL;
@@ -565,11 +577,7 @@ int ws_cycle_round(struct ws_sim *s, uint64_t t, int threads)
     int failed = 0;
 
     s->now = t;
-    if (threads)
-        ws_par_for(s->par, s->nparts, ws_cycle_own_part, s);
-    else
-        for (uint32_t i = 0; i < s->nparts; i++)
-            ws_cycle_own_part(s, i);
+    ws_cycle_parts(s, ws_cycle_own_part, threads);
     for (uint32_t i = 0; i < s->nparts; i++) {
         struct ws_cycle_part *p = s->parts[i];
         events += p->nbatch;

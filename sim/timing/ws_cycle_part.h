@@ -12,6 +12,7 @@
 
 #include "util/ws_err.h"
 #include "ws_event.h"
+#include "ws_par.h"
 
 struct ws_sim;
 struct ws_warp;
@@ -101,6 +102,10 @@ int ws_cycle_take(struct ws_cycle_part *p, uint64_t t);
 /* SM sm's own work failed at `cycle`, with p->err: the earliest cycle's
  * lowest SM's error is kept (the same for any number of parts). */
 void ws_cycle_fail_at(struct ws_cycle_part *p, uint32_t sm, uint64_t cycle);
+
+/* fn(s, i) for every part i: on the threads when `threads`, else one
+ * after the other on the calling thread. */
+void ws_cycle_parts(struct ws_sim *s, ws_par_fn fn, int threads);
 
 /* Runs every event of cycle t, the earliest: the own work on the threads
  * when `threads`, then the commits, then the rest. */

@@ -251,11 +251,8 @@ int ws_window_run(struct ws_sim *s, uint64_t t)
     /* As for a cycle (ws_cycle.c): waking the workers costs about as much
      * as a few issues, so a window after one with few events runs its
      * first pass on the calling thread. */
-    if (s->par && s->cycle_events >= WS_WINDOW_PAR_MIN)
-        ws_par_for(s->par, s->nparts, ws_window_first, s);
-    else
-        for (uint32_t i = 0; i < s->nparts; i++)
-            ws_window_first(s, i);
+    ws_cycle_parts(s, ws_window_first,
+                   s->par && s->cycle_events >= WS_WINDOW_PAR_MIN);
     for (uint32_t i = 0; i < s->nparts; i++) {
         struct ws_cycle_part *p = s->parts[i];
         ran += p->events;
