@@ -291,8 +291,10 @@ static int ws_sim_setup_kernel(struct ws_sim *s, struct ws_cta_source *src,
     s->src_done = 0;
     s->tail_from = 0;
     s->streamed = src->next_header && src->warp_open;
-    /* Dual issue (Kepler to Pascal) has no own work to run ahead. */
-    s->win.ok = src->no_clusters && !s->gpu->sched.dual_issue;
+    /* Dual issue (Kepler to Pascal) has no own work to run ahead, and a
+     * timeline is written as work runs, in the order of one cycle at a
+     * time (it forces one thread; WARPSIM_WINDOW would reorder it). */
+    s->win.ok = src->no_clusters && !s->gpu->sched.dual_issue && !s->tl;
     /* Readers per part, whose windows can then be read in own work. */
     if (s->streamed && src->set_parts
         && src->set_parts(src->ctx, s->nparts, s->err) < 0)

@@ -13,12 +13,14 @@
 # Hopper's TMA, wgmma, mbarriers and clusters, then kernels that fail
 # mid-run (the same message for any count).  A timeline forces one
 # thread; its run must match too.  Explicit counts are used as given, so
-# the threads run even on a one-core machine.  Each kernel also runs in
-# windows of several cycles (timing/ws_window.h) forced by WARPSIM_WINDOW
-# at lengths 3 and 200 on 2 and 3 threads: whether threads pay, which
-# decides where windows run, depends on the machine, so forced windows
-# are what makes the comparison reach them (cluster kernels run one cycle
-# at a time either way).
+# the threads run even on a one-core machine.  Each kernel also runs
+# with windows of several cycles (timing/ws_window.h) forced by
+# WARPSIM_WINDOW at lengths 3 and 200 on 2 and 3 threads: whether threads
+# pay, which decides where windows run, depends on the machine, so forced
+# windows are what makes the comparison reach them.  They reach the
+# workloads (the two failing ones included); the Accel-Sim traces (vecadd,
+# multi) and the cluster kernel run one cycle at a time either way, and
+# must still match.
 #   usage: threads_same.sh WARPSIM   (run from the source root)
 set -u
 ws=$1
